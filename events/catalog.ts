@@ -1,0 +1,77 @@
+// The event catalog: every fact the system records, with its payload shape. Version 1 throughout;
+// a changed payload gets a new type name or an upcaster here, never an edit in place.
+import type {
+  BattlecardRecord,
+  CompetitorRecord,
+  DigestRecord,
+  SignalRecord,
+} from "../src/domain/records.ts";
+
+export interface EventPayloads {
+  OrgCreated: {
+    id: number;
+    slug: string;
+    name: string;
+    plan: string;
+    website_url?: string;
+    created_at: string;
+  };
+  OrgPlanChanged: { plan: string };
+  ApiKeyCreated: {
+    id: number;
+    name: string;
+    prefix: string;
+    token_hash: string;
+    scopes: string[];
+    created_at: string;
+  };
+  ApiKeyRevoked: { revoked_at: string };
+  CompetitorRecorded: { id: number; key: string; record: CompetitorRecord };
+  SignalRecorded: { id: number; key: string; competitor_id: number | null; record: SignalRecord };
+  DigestRecorded: { id: number; key: string; signal_ids: number[]; record: DigestRecord };
+  BattlecardRecorded: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
+}
+
+export type EventType = keyof EventPayloads;
+export const eventTypes = [
+  "OrgCreated",
+  "OrgPlanChanged",
+  "ApiKeyCreated",
+  "ApiKeyRevoked",
+  "CompetitorRecorded",
+  "SignalRecorded",
+  "DigestRecorded",
+  "BattlecardRecorded",
+] as const satisfies readonly EventType[];
+
+export type StreamType = "org" | "api_key" | "competitor" | "signal" | "digest" | "battlecard";
+
+export interface EventMetadata {
+  actor?: string;
+  request_id?: string;
+  idempotency_key?: string;
+  source?: string;
+}
+
+/** An event as a decider emits it. */
+export type NewEvent = {
+  [K in EventType]: {
+    type: K;
+    orgId: number | null;
+    streamType: StreamType;
+    streamId: string;
+    data: EventPayloads[K];
+  };
+}[EventType];
+
+/** An event as the log holds it. */
+export type StoredEvent = NewEvent & {
+  position: number;
+  streamVersion: number;
+  metadata: EventMetadata;
+  recordedAt: string;
+};
+
+export function isEventType(t: unknown): t is EventType {
+  return typeof t === "string" && (eventTypes as readonly string[]).includes(t);
+}

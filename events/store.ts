@@ -1,0 +1,225 @@
+import type { Client, InValue, Transaction } from "@libsql/client";
+import type { Clock } from "../src/clock.ts";
+import type { EventMetadata, NewEvent, StoredEvent } from "./catalog.ts";
+
+export type Tx = Transaction;
+export type Projector = (event: StoredEvent, tx: Tx) => Promise<void>;
+
+/** What a command handler gets inside the writer's transaction. */
+export interface WriteContext {
+  tx: Tx;
+  now: Date;
+  nextId(): Promise<number>;
+}
+
+export interface CommandOutcome<T> {
+  events: NewEvent[];
+  result: T;
+  /** Optimistic concurrency: stream key `type:id` → version the decider saw. */
+  expectedVersions?: Record<string, number>;
+}
+export type CommandHandler<T> = (w: WriteContext) => Promise<CommandOutcome<T>>;
+
+interface Job {
+  handler: CommandHandler<unknown>;
+  metadata: EventMetadata;
+  resolve(v: { result: unknown; events: StoredEvent[] }): void;
+  reject(e: unknown): void;
+}
+
+export class ConcurrencyError extends Error {}
+
+const MAX_BATCH = 256;
+
+/** The event store and its single writer. Every append goes through one queue; the queue drains in
+ * batches, one transaction per batch (group commit) with a savepoint per command, so a failing
+ * command rolls back only its own events and nobody ever sees SQLITE_BUSY from a sibling writer. */
+export class EventStore {
+  private queue: Job[] = [];
+  private draining = false;
+
+  constructor(
+    private client: Client,
+    private project: Projector,
+    private clock: Clock,
+  ) {}
+
+  execute<T>(
+    handler: CommandHandler<T>,
+    metadata: EventMetadata = {},
+  ): Promise<{ result: T; events: StoredEvent[] }> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        handler: handler as CommandHandler<unknown>,
+        metadata,
+        resolve: resolve as Job["resolve"],
+        reject,
+      });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        await this.runBatch(batch);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async runBatch(batch: Job[]): Promise<void> {
+    let tx: Transaction;
+    try {
+      tx = await this.client.transaction("write");
+    } catch (e) {
+      for (const job of batch) job.reject(e);
+      return;
+    }
+    const outcomes: (
+      | { ok: true; value: { result: unknown; events: StoredEvent[] } }
+      | { ok: false; error: unknown }
+    )[] = [];
+    try {
+      for (const [i, job] of batch.entries()) {
+        const sp = `cmd_${i}`;
+        await tx.execute(`SAVEPOINT ${sp}`);
+        try {
+          const value = await this.runJob(tx, job);
+          await tx.execute(`RELEASE ${sp}`);
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          await tx.execute(`ROLLBACK TO ${sp}`);
+          await tx.execute(`RELEASE ${sp}`);
+          outcomes.push({ ok: false, error });
+        }
+      }
+      await tx.commit();
+    } catch (e) {
+      try {
+        await tx.rollback();
+      } catch {}
+      for (const job of batch) job.reject(e);
+      return;
+    } finally {
+      tx.close();
+    }
+    batch.forEach((job, i) => {
+      const o = outcomes[i];
+      if (o.ok) job.resolve(o.value);
+      else job.reject(o.error);
+    });
+  }
+
+  private async runJob(tx: Tx, job: Job): Promise<{ result: unknown; events: StoredEvent[] }> {
+    const now = this.clock();
+    const ctx: WriteContext = {
+      tx,
+      now,
+      nextId: async () => {
+        const r = await tx.execute(
+          "UPDATE id_counter SET value = value + 1 WHERE name = 'id' RETURNING value",
+        );
+        return Number(r.rows[0].value);
+      },
+    };
+    const outcome = await job.handler(ctx);
+    const stored = await this.appendIn(
+      tx,
+      outcome.events,
+      job.metadata,
+      now.toISOString(),
+      outcome.expectedVersions,
+    );
+    return { result: outcome.result, events: stored };
+  }
+
+  /** Appends inside an open transaction and runs the projectors on each event. */
+  async appendIn(
+    tx: Tx,
+    events: NewEvent[],
+    metadata: EventMetadata,
+    recordedAt: string,
+    expectedVersions: Record<string, number> = {},
+  ): Promise<StoredEvent[]> {
+    const stored: StoredEvent[] = [];
+    const versions = new Map<string, number>();
+    for (const e of events) {
+      const sk = `${e.streamType}:${e.streamId}`;
+      let version = versions.get(sk);
+      if (version === undefined) {
+        const r = await tx.execute({
+          sql: "SELECT COALESCE(MAX(stream_version), 0) AS v FROM events WHERE stream_type = ? AND stream_id = ?",
+          args: [e.streamType, e.streamId],
+        });
+        version = Number(r.rows[0].v);
+        const expected = expectedVersions[sk];
+        if (expected !== undefined && expected !== version) {
+          throw new ConcurrencyError(`stream ${sk} is at version ${version}, expected ${expected}`);
+        }
+      }
+      version += 1;
+      versions.set(sk, version);
+      const meta = stripUndefined(metadata);
+      const r = await tx.execute({
+        sql: `INSERT INTO events (org_id, stream_type, stream_id, stream_version, type, data, metadata, recorded_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING position`,
+        args: [
+          e.orgId,
+          e.streamType,
+          e.streamId,
+          version,
+          e.type,
+          JSON.stringify(e.data),
+          JSON.stringify(meta),
+          recordedAt,
+        ],
+      });
+      const ev = {
+        ...e,
+        position: Number(r.rows[0].position),
+        streamVersion: version,
+        metadata: meta,
+        recordedAt,
+      } as StoredEvent;
+      await this.project(ev, tx);
+      stored.push(ev);
+    }
+    return stored;
+  }
+
+  /** Reads the log in order, optionally for one org, in pages. */
+  async read(opts: { after?: number; orgId?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    const args: InValue[] = [opts.after ?? 0];
+    let sql = "SELECT * FROM events WHERE position > ?";
+    if (opts.orgId !== undefined) {
+      sql += " AND org_id = ?";
+      args.push(opts.orgId);
+    }
+    sql += " ORDER BY position LIMIT ?";
+    args.push(opts.limit ?? 1000);
+    const r = await this.client.execute({ sql, args });
+    return r.rows.map(rowToEvent);
+  }
+}
+
+export function rowToEvent(row: Record<string, unknown>): StoredEvent {
+  return {
+    position: Number(row.position),
+    orgId: row.org_id === null ? null : Number(row.org_id),
+    streamType: String(row.stream_type),
+    streamId: String(row.stream_id),
+    streamVersion: Number(row.stream_version),
+    type: String(row.type),
+    data: JSON.parse(String(row.data)),
+    metadata: JSON.parse(String(row.metadata)),
+    recordedAt: String(row.recorded_at),
+  } as StoredEvent;
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,39 @@
+import type { StoredEvent } from "../events/catalog.ts";
+import type { Tx } from "../events/store.ts";
+import { battlecardDoc } from "./docs.ts";
+
+export async function projectBattlecards(e: StoredEvent, tx: Tx): Promise<void> {
+  if (e.type !== "BattlecardRecorded") return;
+  const { id, key, competitor_id: cid, record: r } = e.data;
+  const c = (await tx.execute({ sql: "SELECT name, listed FROM competitors WHERE id = ?", args: [cid] }))
+    .rows[0];
+  const name = c ? String(c.name) : null;
+  const visible = c && Number(c.listed) === 1 ? 1 : 0;
+  const generated = r.status === "generated" ? 1 : 0;
+  await tx.execute({
+    sql: `INSERT INTO battlecards (id, org_id, key, competitor_id, competitor_name, status, visible, listed, generated_at,
+            state, doc)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (id) DO UPDATE SET key = excluded.key, competitor_name = excluded.competitor_name,
+            status = excluded.status, visible = excluded.visible, listed = excluded.listed,
+            generated_at = excluded.generated_at, state = excluded.state, doc = excluded.doc`,
+    args: [
+      id,
+      e.orgId,
+      key,
+      cid,
+      name,
+      r.status,
+      visible,
+      visible && generated,
+      r.generated_at ?? null,
+      JSON.stringify({ competitor_id: cid, ...r }),
+      JSON.stringify(battlecardDoc(id, cid, name, r)),
+    ],
+  });
+  // The dossier names its battlecard only while a generated one exists.
+  await tx.execute({
+    sql: "UPDATE competitors SET battlecard_id = ? WHERE id = ?",
+    args: [generated ? id : null, cid],
+  });
+}

@@ -1,0 +1,57 @@
+// The read API's gate: rate limit (every request counts), then the key, then the plan.
+import type { Server } from "bun";
+import type { ApiKeyResolver } from "../auth/apiKeys.ts";
+import { presentedToken } from "../auth/apiKeys.ts";
+import type { Principal } from "../auth/principal.ts";
+import { planOf } from "../domain/plans.ts";
+import { Problem } from "./problem.ts";
+import type { RateLimiter } from "./rateLimit.ts";
+
+export function clientAddress(request: Request, server: Server<unknown> | null, trustProxy: boolean): string {
+  if (trustProxy) {
+    const fwd = request.headers.get("x-forwarded-for");
+    const first = fwd?.split(",")[0]?.trim();
+    if (first) return first;
+  }
+  return server?.requestIP(request)?.address ?? "unknown";
+}
+
+export const BEARER_CHALLENGE = 'Bearer realm="rivals", error="invalid_token"';
+
+export async function readAccess(
+  request: Request,
+  address: string,
+  limiter: RateLimiter,
+  keys: ApiKeyResolver,
+  setHeaders: Record<string, string | number>,
+): Promise<Principal> {
+  const rate = limiter.take(address);
+  if (!rate.allowed) {
+    throw new Problem("rate_limited", `More than ${rate.limit} requests in one minute from this address.`, {
+      "retry-after": String(rate.resetSeconds),
+      "ratelimit-limit": String(rate.limit),
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": String(rate.resetSeconds),
+    });
+  }
+  setHeaders["ratelimit-limit"] = String(rate.limit);
+  setHeaders["ratelimit-remaining"] = String(rate.remaining);
+  setHeaders["ratelimit-reset"] = String(rate.resetSeconds);
+  const token = presentedToken(request.headers);
+  const challenge = { "www-authenticate": BEARER_CHALLENGE };
+  if (token === undefined) {
+    throw new Problem("invalid_api_key", "No API key was sent.", {
+      "www-authenticate": 'Bearer realm="rivals"',
+    });
+  }
+  const principal = token ? await keys.resolve(token) : undefined;
+  if (!principal)
+    throw new Problem("invalid_api_key", "The API key is malformed, unknown or revoked.", challenge);
+  if (!planOf(principal.plan).readApi) {
+    throw new Problem(
+      "paid_plan_required",
+      `The workspace is on the ${planOf(principal.plan).label} plan, which does not include the API.`,
+    );
+  }
+  return principal;
+}

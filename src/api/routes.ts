@@ -1,0 +1,142 @@
+// The read API, one route per row of the spec's endpoint table (section 4).
+import { Type as T } from "@sinclair/typebox";
+import { Elysia, t } from "elysia";
+import type { ApiKeyResolver } from "../auth/apiKeys.ts";
+import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
+import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
+import { getDigest, listDigests } from "../db/queries/digests.ts";
+import { getSignal, listSignals } from "../db/queries/signals.ts";
+import { parseTimestamp } from "../domain/validate.ts";
+import type { Services } from "../services.ts";
+import { clientAddress, readAccess } from "./access.ts";
+import { paged, pageOf, pageQuery } from "./pagination.ts";
+import { Problem } from "./problem.ts";
+import { querySpec } from "./query.ts";
+import type { RateLimiter } from "./rateLimit.ts";
+import { docs } from "./schemas.ts";
+
+const idParam = t.Object({ id: t.Integer({ description: "Numeric id." }) });
+
+export const signalQuery = querySpec({
+  competitor_id: T.Integer({ description: "Only signals of this tracked competitor." }),
+  severity: T.Union([T.Literal("low"), T.Literal("medium"), T.Literal("high")], {
+    description: "Only signals of this severity.",
+  }),
+  since: T.String({ description: "ISO 8601 time; keeps signals first seen on or after it." }),
+  q: T.String({ maxLength: 500, description: "Case-insensitive text matched in title or summary." }),
+  ...pageQuery,
+});
+
+export const digestQuery = querySpec({
+  type: T.String({ maxLength: 100, description: "Only digests of this debrief type, e.g. weekly_tldr." }),
+  ...pageQuery,
+});
+
+function found<T>(v: T | undefined, kind: string): T {
+  if (v === undefined) throw new Problem("not_found", `No ${kind} with that id in this workspace.`);
+  return v;
+}
+
+export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver) {
+  const db = s.database.db;
+  const base = s.config.baseUrl;
+  return new Elysia({ prefix: "/api/v1" })
+    .derive(async ({ request, server, set }) => ({
+      principal: await readAccess(
+        request,
+        clientAddress(request, server, s.config.trustProxy),
+        limiter,
+        keys,
+        set.headers as Record<string, string>,
+      ),
+    }))
+    .get(
+      "/competitors",
+      async ({ principal }) => ({ data: await listCompetitors(db, principal.orgId, base) }),
+      docs.listCompetitors,
+    )
+    .get(
+      "/competitors/:id",
+      async ({ principal, params }) => ({
+        data: found(await getCompetitor(db, principal.orgId, params.id, base), "competitor"),
+      }),
+      { params: idParam, ...docs.getCompetitor },
+    )
+    .get(
+      "/signals",
+      async ({ principal, request }) => {
+        const query = signalQuery.parse(request.url);
+        const p = pageOf(query);
+        let since: string | undefined;
+        if (query.since !== undefined) {
+          since = parseTimestamp(query.since) ?? undefined;
+          if (since === undefined)
+            throw new Problem(
+              "invalid_request",
+              "since must be an ISO 8601 time, for example 2026-01-31T00:00:00Z.",
+            );
+        }
+        const data = await listSignals(
+          db,
+          principal.orgId,
+          {
+            competitorId: query.competitor_id,
+            severity: query.severity,
+            since,
+            q: query.q,
+            limit: p.limit,
+            offset: p.offset,
+          },
+          base,
+        );
+        return paged(data, p);
+      },
+      docs.listSignals,
+    )
+    .get(
+      "/signals/:id",
+      async ({ principal, params }) => ({
+        data: found(await getSignal(db, principal.orgId, params.id, base), "signal"),
+      }),
+      { params: idParam, ...docs.getSignal },
+    )
+    .get(
+      "/digests",
+      async ({ principal, request }) => {
+        const query = digestQuery.parse(request.url);
+        const p = pageOf(query);
+        return paged(
+          await listDigests(
+            db,
+            principal.orgId,
+            { type: query.type, limit: p.limit, offset: p.offset },
+            base,
+          ),
+          p,
+        );
+      },
+      docs.listDigests,
+    )
+    .get(
+      "/digests/:id",
+      async ({ principal, params }) => ({
+        data: found(await getDigest(db, principal.orgId, params.id, base), "digest"),
+      }),
+      {
+        params: t.Object({ id: t.String({ description: "Digest slug, or numeric id." }) }),
+        ...docs.getDigest,
+      },
+    )
+    .get(
+      "/battlecards",
+      async ({ principal }) => ({ data: await listBattlecards(db, principal.orgId, base) }),
+      docs.listBattlecards,
+    )
+    .get(
+      "/battlecards/:id",
+      async ({ principal, params }) => ({
+        data: found(await getBattlecard(db, principal.orgId, params.id, base), "battlecard"),
+      }),
+      { params: idParam, ...docs.getBattlecard },
+    );
+}

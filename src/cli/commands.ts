@@ -1,0 +1,180 @@
+// `rivals <command>`: every command the README lists, the same from `bun src/main.ts` and `dist/rivals`.
+import { readFileSync } from "node:fs";
+import demoData from "../../examples/demo.ndjson" with { type: "text" };
+import { rebuildProjections } from "../../projections/rebuild.ts";
+import { loadConfig } from "../config.ts";
+import { createApiKey, parseScopes, revokeApiKey } from "../domain/apiKeys.ts";
+import { exportNdjson } from "../domain/exports.ts";
+import { importNdjson } from "../domain/imports.ts";
+import { createOrg, setPlan } from "../domain/orgs.ts";
+import { requireOrg } from "../domain/state.ts";
+import { startServer } from "../server.ts";
+import { openServices, type Services } from "../services.ts";
+import { flags, print, required, UsageError } from "./args.ts";
+
+export const USAGE = `Usage: rivals <command> [options]
+
+  serve [--demo]                      run the service (env RIVALS_DB, PORT, RIVALS_BASE_URL)
+  migrate                             apply database migrations
+  demo                                load the demo workspace and print a demo API key
+  org create --slug S --name N --plan P [--website URL]
+  org set-plan --org S --plan trial|free|starter|growth|enterprise
+  key create --org S [--name N] [--scopes read,write,spend]
+  key revoke --org S --id ID
+  key list --org S
+  import [FILE|-]                     import NDJSON records or an export (docs/import.md)
+  export [--org S]                    write the event log as NDJSON
+  projections rebuild                 empty the read tables and replay the log
+`;
+
+async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
+  const s = await openServices(loadConfig());
+  try {
+    return await fn(s);
+  } finally {
+    s.close();
+  }
+}
+
+export const DEMO_ORG = "demo";
+
+async function loadDemo(s: Services) {
+  const report = await importNdjson(s.store, demoData, "demo");
+  if (report.errors.length) throw new Error(`demo data failed to load: ${JSON.stringify(report.errors)}`);
+  const key = await createApiKey(s.store, DEMO_ORG, "demo", parseScopes(undefined));
+  return { base_url: s.config.baseUrl, org: DEMO_ORG, api_key: key.token, imported: report };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const [cmd, sub, ...rest] = argv;
+  switch (cmd) {
+    case "serve": {
+      const { values } = flags([sub, ...rest].filter(Boolean) as string[], { demo: { type: "boolean" } });
+      const s = await openServices(loadConfig());
+      if (values.demo) {
+        const d = await loadDemo(s);
+        console.log(`Demo workspace "${d.org}" loaded. Demo API key (shown once): ${d.api_key}`);
+        console.log(`Try: curl -H "Authorization: Bearer ${d.api_key}" ${d.base_url}/api/v1/competitors`);
+      }
+      await startServer(s);
+      return -1; // keep running
+    }
+    case "migrate":
+      return withServices(async (s) => {
+        print({ migrated: true, database: s.config.dbUrl });
+        return 0;
+      });
+    case "demo":
+      return withServices(async (s) => {
+        const d = await loadDemo(s);
+        print({ base_url: d.base_url, org: d.org, api_key: d.api_key });
+        return 0;
+      });
+    case "org": {
+      const { values } = flags(rest, {
+        slug: { type: "string" },
+        name: { type: "string" },
+        plan: { type: "string" },
+        website: { type: "string" },
+        org: { type: "string" },
+      });
+      if (sub === "create")
+        return withServices(async (s) => {
+          print(
+            await createOrg(s.store, {
+              slug: required(values.slug, "slug"),
+              name: required(values.name, "name"),
+              plan: required(values.plan, "plan"),
+              website_url: values.website,
+            }),
+          );
+          return 0;
+        });
+      if (sub === "set-plan")
+        return withServices(async (s) => {
+          print(await setPlan(s.store, required(values.org, "org"), required(values.plan, "plan")));
+          return 0;
+        });
+      throw new UsageError("org takes create or set-plan");
+    }
+    case "key": {
+      const { values } = flags(rest, {
+        org: { type: "string" },
+        name: { type: "string" },
+        scopes: { type: "string" },
+        id: { type: "string" },
+      });
+      const org = required(values.org, "org");
+      if (sub === "create")
+        return withServices(async (s) => {
+          print(await createApiKey(s.store, org, values.name, parseScopes(values.scopes)));
+          return 0;
+        });
+      if (sub === "revoke") {
+        const id = Number(required(values.id, "id"));
+        if (!Number.isInteger(id)) throw new UsageError("--id must be a key id (an integer)");
+        return withServices(async (s) => {
+          print(await revokeApiKey(s.store, org, id));
+          return 0;
+        });
+      }
+      if (sub === "list")
+        return withServices(async (s) => {
+          const o = await requireOrg(s.database.client, org);
+          const r = await s.database.client.execute({
+            sql: `SELECT k.id, k.name, k.prefix, k.scopes, k.created_at, k.revoked_at, u.last_used_at
+                  FROM api_keys k LEFT JOIN api_key_usage u ON u.key_id = k.id WHERE k.org_id = ? ORDER BY k.id`,
+            args: [o.id],
+          });
+          for (const row of r.rows)
+            print({
+              id: Number(row.id),
+              name: row.name,
+              prefix: row.prefix,
+              scopes: String(row.scopes).split(","),
+              created_at: row.created_at,
+              ...(row.last_used_at ? { last_used_at: row.last_used_at } : {}),
+              ...(row.revoked_at ? { revoked_at: row.revoked_at } : {}),
+            });
+          return 0;
+        });
+      throw new UsageError("key takes create, revoke or list");
+    }
+    case "import": {
+      const file = sub ?? "-";
+      const text = file === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(file, "utf8");
+      return withServices(async (s) => {
+        const report = await importNdjson(s.store, text);
+        for (const e of report.errors) console.error(`line ${e.line}: ${e.error}`);
+        print({
+          lines: report.lines,
+          applied: report.applied,
+          unchanged: report.unchanged,
+          failed: report.errors.length,
+        });
+        return report.errors.length ? 1 : 0;
+      });
+    }
+    case "export": {
+      const { values } = flags([sub, ...rest].filter(Boolean) as string[], { org: { type: "string" } });
+      return withServices(async (s) => {
+        await exportNdjson(s, values.org, (line) => process.stdout.write(line));
+        return 0;
+      });
+    }
+    case "projections":
+      if (sub !== "rebuild") throw new UsageError("projections takes rebuild");
+      return withServices(async (s) => {
+        print(await rebuildProjections(s.store));
+        return 0;
+      });
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(USAGE);
+      return cmd === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(cmd)}`);
+  }
+}

@@ -1,0 +1,3 @@
+/** Injected wherever time matters, so tests can fix it. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();

@@ -1,0 +1,35 @@
+import type { Client } from "@libsql/client";
+// Embedded as text so the compiled binary carries its own migrations.
+import m0001 from "./migrations/0001_init.sql" with { type: "text" };
+
+const migrations: { id: string; sql: string }[] = [{ id: "0001_init", sql: m0001 }];
+
+/** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */
+export async function migrate(client: Client): Promise<string[]> {
+  await client.execute(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)",
+  );
+  const done = new Set(
+    (await client.execute("SELECT id FROM schema_migrations")).rows.map((r) => String(r.id)),
+  );
+  const applied: string[] = [];
+  for (const m of migrations) {
+    if (done.has(m.id)) continue;
+    const tx = await client.transaction("write");
+    try {
+      await tx.executeMultiple(m.sql);
+      await tx.execute({
+        sql: "INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)",
+        args: [m.id, new Date().toISOString()],
+      });
+      await tx.commit();
+      applied.push(m.id);
+    } catch (e) {
+      await tx.rollback();
+      throw e;
+    } finally {
+      tx.close();
+    }
+  }
+  return applied;
+}

@@ -1,0 +1,36 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import { battlecards } from "../schema.ts";
+import { appLinks, withUrl } from "./links.ts";
+
+type Obj = Record<string, unknown>;
+const listed = sql`${battlecards.listed} = 1`;
+
+export async function listBattlecards(db: Db, orgId: number, base: string): Promise<Obj[]> {
+  const rows = await db
+    .select({ id: battlecards.id, doc: battlecards.doc })
+    .from(battlecards)
+    .where(and(eq(battlecards.orgId, orgId), listed))
+    .orderBy(asc(battlecards.competitorId));
+  return rows.map((r) => withUrl(r.doc, appLinks.battlecard(base, r.id)));
+}
+
+/** Looked up as a battlecard id first, then as a competitor id. */
+export async function getBattlecard(
+  db: Db,
+  orgId: number,
+  id: number,
+  base: string,
+  by: "either" | "battlecard" | "competitor" = "either",
+): Promise<Obj | undefined> {
+  const pick = (col: typeof battlecards.id | typeof battlecards.competitorId) =>
+    db
+      .select({ id: battlecards.id, doc: battlecards.doc })
+      .from(battlecards)
+      .where(and(eq(col, id), eq(battlecards.orgId, orgId), listed))
+      .limit(1);
+  let row: { id: number; doc: string } | undefined;
+  if (by !== "competitor") [row] = await pick(battlecards.id);
+  if (!row && by !== "battlecard") [row] = await pick(battlecards.competitorId);
+  return row ? withUrl(row.doc, appLinks.battlecard(base, row.id)) : undefined;
+}

@@ -1,0 +1,37 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import { competitors } from "../schema.ts";
+import { appLinks, withUrl } from "./links.ts";
+
+type Obj = Record<string, unknown>;
+const listed = sql`${competitors.listed} = 1`;
+
+/** Every actively tracked competitor, by priority then tracked date (competitors_listed index). */
+export async function listCompetitors(db: Db, orgId: number, base: string): Promise<Obj[]> {
+  const rows = await db
+    .select({ id: competitors.id, doc: competitors.summaryDoc })
+    .from(competitors)
+    .where(and(eq(competitors.orgId, orgId), listed))
+    .orderBy(asc(competitors.prioritySort), asc(competitors.trackedSort), asc(competitors.id));
+  return rows.map((r) => withUrl(r.doc, appLinks.competitor(base, r.id)));
+}
+
+export async function getCompetitor(
+  db: Db,
+  orgId: number,
+  id: number,
+  base: string,
+): Promise<Obj | undefined> {
+  const [row] = await db
+    .select({ doc: competitors.detailDoc, battlecardId: competitors.battlecardId })
+    .from(competitors)
+    .where(and(eq(competitors.id, id), eq(competitors.orgId, orgId), listed));
+  if (!row) return undefined;
+  const o = JSON.parse(row.doc) as Obj;
+  o.links = {
+    signals: `/api/v1/signals?competitor_id=${id}`,
+    ...(row.battlecardId !== null ? { battlecard_id: row.battlecardId } : {}),
+    url: appLinks.competitor(base, id),
+  };
+  return o;
+}

@@ -1,0 +1,50 @@
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import { digests } from "../schema.ts";
+import { appLinks, withUrl } from "./links.ts";
+
+type Obj = Record<string, unknown>;
+const listed = sql`${digests.listed} = 1`;
+
+/** Generated digests, newest coverage period first. The list leaves out `items` and `markdown` (spec 4, rule 9). */
+export async function listDigests(
+  db: Db,
+  orgId: number,
+  f: { type?: string; limit: number; offset: number },
+  base: string,
+): Promise<Obj[]> {
+  const where: SQL[] = [eq(digests.orgId, orgId), listed];
+  if (f.type !== undefined) where.push(eq(digests.type, f.type));
+  const rows = await db
+    .select({ id: digests.id, slug: digests.slug, doc: digests.listDoc })
+    .from(digests)
+    .where(and(...where))
+    .orderBy(desc(digests.periodSort), desc(digests.id))
+    .limit(f.limit)
+    .offset(f.offset);
+  return rows.map((r) => withUrl(r.doc, appLinks.digest(base, r.slug ?? r.id)));
+}
+
+/** Looked up as a slug first, then as a numeric id. */
+export async function getDigest(
+  db: Db,
+  orgId: number,
+  slugOrId: string,
+  base: string,
+): Promise<Obj | undefined> {
+  const pick = (cond: SQL) =>
+    db
+      .select({ id: digests.id, slug: digests.slug, doc: digests.doc })
+      .from(digests)
+      .where(and(eq(digests.orgId, orgId), cond, listed))
+      .limit(1);
+  let [row] = await pick(eq(digests.slug, slugOrId));
+  if (!row && /^\d{1,15}$/.test(slugOrId)) [row] = await pick(eq(digests.id, Number(slugOrId)));
+  return row ? withUrl(row.doc, appLinks.digest(base, row.slug ?? row.id)) : undefined;
+}
+
+/** The newest generated digest, optionally of one type. */
+export async function newestDigest(db: Db, orgId: number, type: string | undefined, base: string) {
+  const [first] = await listDigests(db, orgId, { type, limit: 1, offset: 0 }, base);
+  return first ? getDigest(db, orgId, String(first.id), base) : undefined;
+}

@@ -1,0 +1,62 @@
+import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../client.ts";
+import { signals } from "../schema.ts";
+import { appLinks, withUrl } from "./links.ts";
+
+type Obj = Record<string, unknown>;
+
+export interface SignalFilter {
+  competitorId?: number;
+  severity?: string;
+  /** Normalized UTC ISO string. */
+  since?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+/** The trigram index needs three characters; shorter terms fall back to LIKE within the org. */
+function textMatch(q: string): SQL {
+  if ([...q].length >= 3) {
+    const phrase = `"${q.replaceAll('"', '""')}"`;
+    return sql`${signals.id} IN (SELECT rowid FROM signals_fts WHERE signals_fts MATCH ${phrase})`;
+  }
+  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`(lower(${signals.title}) LIKE ${like} ESCAPE '\\' OR lower(coalesce(${signals.summary}, '')) LIKE ${like} ESCAPE '\\')`;
+}
+
+/** Open signals of tracked competitors, newest first (signals_feed / _by_competitor / _by_severity indexes). */
+export async function listSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
+  const where: SQL[] = [eq(signals.orgId, orgId), sql`${signals.listed} = 1`];
+  if (f.competitorId !== undefined) where.push(eq(signals.competitorId, f.competitorId));
+  if (f.severity !== undefined) where.push(eq(signals.severity, f.severity));
+  if (f.since !== undefined) where.push(gte(signals.firstSeenAt, f.since));
+  if (f.q !== undefined && f.q !== "") where.push(textMatch(f.q));
+  const rows = await db
+    .select({ id: signals.id, doc: signals.doc })
+    .from(signals)
+    .where(and(...where))
+    .orderBy(desc(signals.firstSeenAt), desc(signals.id))
+    .limit(f.limit)
+    .offset(f.offset);
+  return rows.map((r) => withUrl(r.doc, appLinks.signal(base, r.id)));
+}
+
+/** One signal by id, open or closed, of a tracked competitor. */
+export async function getSignal(db: Db, orgId: number, id: number, base: string): Promise<Obj | undefined> {
+  const [row] = await db
+    .select({ doc: signals.doc })
+    .from(signals)
+    .where(and(eq(signals.id, id), eq(signals.orgId, orgId), sql`${signals.visible} = 1`));
+  return row ? withUrl(row.doc, appLinks.signal(base, id)) : undefined;
+}
+
+/** Visible signals among the given ids (for digests and tools). */
+export async function getSignals(db: Db, orgId: number, ids: number[], base: string): Promise<Obj[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: signals.id, doc: signals.doc })
+    .from(signals)
+    .where(and(eq(signals.orgId, orgId), inArray(signals.id, ids), sql`${signals.visible} = 1`));
+  return rows.map((r) => withUrl(r.doc, appLinks.signal(base, r.id)));
+}

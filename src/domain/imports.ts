@@ -1,0 +1,230 @@
+// `rivals import`: NDJSON records (docs/import.md) and exported event lines, each line one command.
+import { type EventType, isEventType, type NewEvent, type StreamType } from "../../events/catalog.ts";
+import type { EventStore, WriteContext } from "../../events/store.ts";
+import { DomainError } from "./errors.ts";
+import { decideCreateOrg, decideSetPlan } from "./orgs.ts";
+import { parseBattlecard, parseCompetitor, parseDigest, parseSignal } from "./records.ts";
+import { findKeyed, findOrg, requireOrg } from "./state.ts";
+import { InvalidInput, isObject, str } from "./validate.ts";
+
+type Obj = Record<string, unknown>;
+export interface ImportReport {
+  lines: number;
+  applied: number;
+  unchanged: number;
+  errors: { line: number; error: string }[];
+}
+
+/** Extra decide steps that other modules (public briefs, guides, …) register for their own kinds. */
+export type KindHandler = (w: WriteContext, rec: Obj) => Promise<NewEvent[]>;
+const extraKinds = new Map<string, KindHandler>();
+export function registerImportKind(kind: string, handler: KindHandler): void {
+  extraKinds.set(kind, handler);
+}
+
+function keyOf(rec: Obj): string {
+  const key = str(rec, "key", { required: true, max: 200 })!;
+  return key;
+}
+
+function body(rec: Obj, drop: string[]): Obj {
+  return Object.fromEntries(Object.entries(rec).filter(([k]) => !drop.includes(k)));
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+async function refId(
+  w: WriteContext,
+  table: "competitors" | "signals",
+  orgId: number,
+  key: unknown,
+  field: string,
+) {
+  if (typeof key !== "string" || !key)
+    throw new InvalidInput(`${field} must name a ${table.slice(0, -1)} key`, field);
+  const found = await findKeyed(w.tx, table, orgId, key);
+  if (!found)
+    throw new InvalidInput(`${field} ${JSON.stringify(key)} is not a known ${table.slice(0, -1)} key`, field);
+  return found.id;
+}
+
+async function decideRecord(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
+  const kind = rec.kind;
+  if (kind === "org") {
+    const slug = str(rec, "slug", { required: true })!;
+    const existing = await findOrg(w.tx, slug);
+    if (existing) return decideSetPlan(existing, str(rec, "plan") ?? existing.plan);
+    return decideCreateOrg(
+      {
+        slug,
+        name: str(rec, "name", { required: true })!,
+        plan: str(rec, "plan") ?? "trial",
+        website_url: str(rec, "website_url"),
+      },
+      undefined,
+      await w.nextId(),
+      w.now,
+    );
+  }
+  const extra = typeof kind === "string" ? extraKinds.get(kind) : undefined;
+  if (extra) return extra(w, rec);
+  if (!["competitor", "signal", "digest", "battlecard"].includes(String(kind)))
+    throw new InvalidInput(`unknown kind ${JSON.stringify(kind)}`, "kind");
+  const org = await requireOrg(w.tx, str(rec, "org", { required: true })!);
+  const key = keyOf(rec);
+  const stream = (type: StreamType, id: number) => ({
+    orgId: org.id,
+    streamType: type,
+    streamId: String(id),
+  });
+  switch (kind) {
+    case "competitor": {
+      const record = parseCompetitor(body(rec, ["kind", "org", "key"]));
+      const found = await findKeyed(w.tx, "competitors", org.id, key);
+      if (found && same(found.state, record)) return [];
+      const id = found?.id ?? (await w.nextId());
+      return [{ type: "CompetitorRecorded", ...stream("competitor", id), data: { id, key, record } }];
+    }
+    case "signal": {
+      const record = parseSignal(body(rec, ["kind", "org", "key", "competitor"]));
+      const cid =
+        rec.competitor === undefined || rec.competitor === null
+          ? null
+          : await refId(w, "competitors", org.id, rec.competitor, "competitor");
+      const found = await findKeyed(w.tx, "signals", org.id, key);
+      if (found && same(found.state, { competitor_id: cid, ...record })) return [];
+      const id = found?.id ?? (await w.nextId());
+      return [
+        { type: "SignalRecorded", ...stream("signal", id), data: { id, key, competitor_id: cid, record } },
+      ];
+    }
+    case "digest": {
+      const record = parseDigest(body(rec, ["kind", "org", "key", "signals"]));
+      const refs = rec.signals ?? [];
+      if (!Array.isArray(refs)) throw new InvalidInput("signals must be an array of signal keys", "signals");
+      const signalIds: number[] = [];
+      for (const [i, k] of refs.entries())
+        signalIds.push(await refId(w, "signals", org.id, k, `signals[${i}]`));
+      if (record.slug) {
+        const clash = await w.tx.execute({
+          sql: "SELECT key FROM digests WHERE org_id = ? AND slug = ? AND key <> ?",
+          args: [org.id, record.slug, key],
+        });
+        if (clash.rows[0])
+          throw new InvalidInput(`slug ${JSON.stringify(record.slug)} is used by another digest`, "slug");
+      }
+      const found = await findKeyed(w.tx, "digests", org.id, key);
+      if (found && same(found.state, { ...record, signal_ids: signalIds })) return [];
+      const id = found?.id ?? (await w.nextId());
+      return [
+        { type: "DigestRecorded", ...stream("digest", id), data: { id, key, signal_ids: signalIds, record } },
+      ];
+    }
+    default: {
+      const record = parseBattlecard(body(rec, ["kind", "org", "key", "competitor"]));
+      const cid = await refId(w, "competitors", org.id, rec.competitor, "competitor");
+      const other = await w.tx.execute({
+        sql: "SELECT key FROM battlecards WHERE org_id = ? AND competitor_id = ? AND key <> ?",
+        args: [org.id, cid, key],
+      });
+      if (other.rows[0])
+        throw new InvalidInput("that competitor already has a battlecard under another key", "competitor");
+      const found = await findKeyed(w.tx, "battlecards", org.id, key);
+      if (found && same(found.state, { competitor_id: cid, ...record })) return [];
+      const id = found?.id ?? (await w.nextId());
+      return [
+        {
+          type: "BattlecardRecorded",
+          ...stream("battlecard", id),
+          data: { id, key, competitor_id: cid, record },
+        },
+      ];
+    }
+  }
+}
+
+/** An exported event line is appended as it was, ids included, so an export replays to the same API. */
+async function decideRawEvent(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
+  if (!isEventType(rec.type))
+    throw new InvalidInput(`unknown event type ${JSON.stringify(rec.type)}`, "type");
+  if (!isObject(rec.data)) throw new InvalidInput("data must be an object", "data");
+  const ids = [rec.data.id, rec.org_id, Number(rec.stream_id)].filter((x): x is number =>
+    Number.isInteger(x),
+  );
+  if (ids.length)
+    await w.tx.execute({
+      sql: "UPDATE id_counter SET value = max(value, ?) WHERE name = 'id'",
+      args: [Math.max(...ids)],
+    });
+  return [
+    {
+      type: rec.type as EventType,
+      orgId: rec.org_id === null || rec.org_id === undefined ? null : Number(rec.org_id),
+      streamType: String(rec.stream_type) as StreamType,
+      streamId: String(rec.stream_id),
+      data: rec.data,
+    } as NewEvent,
+  ];
+}
+
+export function parseLine(text: string): Obj {
+  let rec: unknown;
+  try {
+    rec = JSON.parse(text);
+  } catch {
+    throw new InvalidInput("not valid JSON");
+  }
+  if (!isObject(rec)) throw new InvalidInput("a line must be a JSON object");
+  if (rec.kind === undefined && rec.type === undefined)
+    throw new InvalidInput("a line needs a kind (or an exported event type)");
+  return rec;
+}
+
+/** Imports NDJSON text. Lines are queued together so the writer commits them in batches; each line is
+ * its own savepoint, so a bad line stores nothing and the others still land. */
+export async function importNdjson(
+  store: EventStore,
+  text: string,
+  source = "import",
+): Promise<ImportReport> {
+  const report: ImportReport = { lines: 0, applied: 0, unchanged: 0, errors: [] };
+  const pending: Promise<void>[] = [];
+  const lines = text.split("\n");
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    report.lines++;
+    const n = i + 1;
+    let rec: Obj;
+    try {
+      rec = parseLine(line);
+    } catch (e) {
+      report.errors.push({ line: n, error: (e as Error).message });
+      continue;
+    }
+    const handler = rec.kind === undefined ? decideRawEvent : decideRecord;
+    pending.push(
+      store
+        .execute(async (w) => ({ events: await handler(w, rec), result: null }), { source })
+        .then(({ events }) => {
+          if (events.length) report.applied++;
+          else report.unchanged++;
+        })
+        .catch((e) => {
+          report.errors.push({
+            line: n,
+            error: e instanceof InvalidInput || e instanceof DomainError ? e.message : describe(e),
+          });
+        }),
+    );
+    if (pending.length >= 1000) await Promise.all(pending.splice(0));
+  }
+  await Promise.all(pending);
+  report.errors.sort((a, b) => a.line - b.line);
+  return report;
+}
+
+function describe(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.includes("UNIQUE constraint") ? "conflicts with a record already stored" : m;
+}

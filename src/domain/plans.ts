@@ -1,0 +1,110 @@
+// The one plan table. Every limit an agent or a route meets is read from here.
+export const PLAN_NAMES = ["trial", "free", "starter", "growth", "enterprise"] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export interface Plan {
+  name: PlanName;
+  label: string;
+  paid: boolean;
+  readApi: boolean;
+  coreSlots: number;
+  weeklyResearchAllowance: number;
+  dailyCaps: { battlecards: number; icpUpdates: number; positioningDrafts: number };
+  shareLinkHours: number;
+  cadences: string[];
+  monitoredPagesPerCompetitor: number;
+  memberSeats: number;
+  paidOnlyFeatures: string[];
+}
+
+const PAID_ONLY = [
+  "read API",
+  "remove_competitor",
+  "add_monitored_page",
+  "remove_monitored_page",
+  "set_monitoring_cadence",
+  "team chat delivery",
+  "invite_member",
+  "OAuth app approval",
+];
+
+const base = { monitoredPagesPerCompetitor: 10, paidOnlyFeatures: PAID_ONLY };
+
+export const PLANS: Record<PlanName, Plan> = {
+  trial: {
+    ...base,
+    name: "trial",
+    label: "Free trial week",
+    paid: false,
+    readApi: false,
+    coreSlots: 3,
+    weeklyResearchAllowance: 1,
+    dailyCaps: { battlecards: 3, icpUpdates: 2, positioningDrafts: 1 },
+    shareLinkHours: 24,
+    cadences: ["weekly"],
+    memberSeats: 3,
+  },
+  free: {
+    ...base,
+    name: "free",
+    label: "Free",
+    paid: false,
+    readApi: false,
+    coreSlots: 3,
+    weeklyResearchAllowance: 1,
+    dailyCaps: { battlecards: 3, icpUpdates: 2, positioningDrafts: 1 },
+    shareLinkHours: 24,
+    cadences: ["weekly"],
+    memberSeats: 3,
+  },
+  starter: {
+    ...base,
+    name: "starter",
+    label: "Starter",
+    paid: true,
+    readApi: true,
+    coreSlots: 5,
+    weeklyResearchAllowance: 3,
+    dailyCaps: { battlecards: 5, icpUpdates: 3, positioningDrafts: 3 },
+    shareLinkHours: 24,
+    cadences: ["weekly", "daily"],
+    memberSeats: 5,
+  },
+  growth: {
+    ...base,
+    name: "growth",
+    label: "Growth",
+    paid: true,
+    readApi: true,
+    coreSlots: 15,
+    weeklyResearchAllowance: 10,
+    dailyCaps: { battlecards: 20, icpUpdates: 10, positioningDrafts: 10 },
+    shareLinkHours: 24 * 7,
+    cadences: ["weekly", "daily", "twice_daily"],
+    memberSeats: 25,
+  },
+  enterprise: {
+    ...base,
+    name: "enterprise",
+    label: "Enterprise",
+    paid: true,
+    readApi: true,
+    coreSlots: 50,
+    weeklyResearchAllowance: 30,
+    dailyCaps: { battlecards: 100, icpUpdates: 50, positioningDrafts: 50 },
+    shareLinkHours: 24 * 30,
+    cadences: ["weekly", "daily", "twice_daily", "hourly"],
+    memberSeats: 500,
+  },
+};
+
+export function isPlanName(v: unknown): v is PlanName {
+  return typeof v === "string" && (PLAN_NAMES as readonly string[]).includes(v);
+}
+
+export function planOf(name: string): Plan {
+  return isPlanName(name) ? PLANS[name] : PLANS.free;
+}
+
+/** The cheapest paid plan, named in refusals. */
+export const LOWEST_PAID: PlanName = "starter";
