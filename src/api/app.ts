@@ -1,6 +1,8 @@
 // The HTTP application: request ids, the one error hook, the read API and the site's fallbacks.
 import { Elysia } from "elysia";
 import { ApiKeyResolver } from "../auth/apiKeys.ts";
+import { CredentialResolver } from "../auth/credentials.ts";
+import { mcpEndpoint } from "../mcp/endpoint.ts";
 import type { Services } from "../services.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
 import { RateLimiter } from "./rateLimit.ts";
@@ -28,13 +30,16 @@ function validationProblem(): [ProblemCode, string] {
 export interface AppParts {
   limiter: RateLimiter;
   keys: ApiKeyResolver;
+  credentials: CredentialResolver;
 }
 
 export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a) {
   const parts: AppParts = {
     limiter: new RateLimiter(s.config.rateLimitPerMinute, s.clock),
     keys: new ApiKeyResolver(s.database.client, s.clock),
+    credentials: new CredentialResolver(),
   };
+  parts.credentials.addResolver(parts.keys.asTokenResolver());
   const base = s.config.baseUrl;
   const app = new Elysia()
     .derive({ as: "global" }, ({ set }) => {
@@ -67,7 +72,8 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
       );
       return problemResponse("internal_error", "The server failed to handle this request.", ctx);
     })
-    .use(readApi(s, parts.limiter, parts.keys));
+    .use(readApi(s, parts.limiter, parts.keys))
+    .use(mcpEndpoint(s, parts.credentials));
   return { app: extra(app as unknown as Elysia), parts };
 }
 

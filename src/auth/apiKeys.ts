@@ -1,8 +1,9 @@
 import type { Client } from "@libsql/client";
 import type { Clock } from "../clock.ts";
 import type { Scope } from "../domain/apiKeys.ts";
+import type { TokenResolver } from "./credentials.ts";
 import type { Principal } from "./principal.ts";
-import { digestsEqual, isWellFormedApiKey, sha256 } from "./tokens.ts";
+import { API_KEY_PREFIX, digestsEqual, isWellFormedApiKey, sha256 } from "./tokens.ts";
 
 /** Reads the credential from `Authorization: Bearer` (wins when both are sent) or `X-API-Key`. */
 export function presentedToken(headers: Headers): string | undefined {
@@ -53,6 +54,17 @@ export class ApiKeyResolver {
       scopes: String(row.scopes).split(",").filter(Boolean) as Scope[],
       via: "api_key",
       keyId,
+    };
+  }
+
+  /** As a bearer-credential resolver: claims every token with the key prefix. */
+  asTokenResolver(): TokenResolver {
+    return async (token) => {
+      if (!token.startsWith(API_KEY_PREFIX)) return undefined;
+      const principal = await this.resolve(token);
+      return principal
+        ? { kind: "ok", principal }
+        : { kind: "invalid", reason: "The API key is malformed, unknown or revoked." };
     };
   }
 

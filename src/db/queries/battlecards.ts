@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { battlecards } from "../schema.ts";
 import { appLinks, withUrl } from "./links.ts";
@@ -33,4 +33,21 @@ export async function getBattlecard(
   if (by !== "competitor") [row] = await pick(battlecards.id);
   if (!row && by !== "battlecard") [row] = await pick(battlecards.competitorId);
   return row ? withUrl(row.doc, appLinks.battlecard(base, row.id)) : undefined;
+}
+
+/** Generated battlecards written or rewritten on or after a time, newest first (battlecards_written index). */
+export async function battlecardsWrittenSince(
+  db: Db,
+  orgId: number,
+  since: string,
+  limit: number,
+  base: string,
+) {
+  const rows = await db
+    .select({ id: battlecards.id, doc: battlecards.doc })
+    .from(battlecards)
+    .where(and(eq(battlecards.orgId, orgId), listed, sql`${battlecards.generatedAt} >= ${since}`))
+    .orderBy(desc(battlecards.generatedAt), desc(battlecards.id))
+    .limit(limit);
+  return rows.map((r) => withUrl(r.doc, appLinks.battlecard(base, r.id)));
 }

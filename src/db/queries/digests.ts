@@ -48,3 +48,14 @@ export async function newestDigest(db: Db, orgId: number, type: string | undefin
   const [first] = await listDigests(db, orgId, { type, limit: 1, offset: 0 }, base);
   return first ? getDigest(db, orgId, String(first.id), base) : undefined;
 }
+
+/** Generated digests written on or after a time, newest first (digests_written index). */
+export async function digestsWrittenSince(db: Db, orgId: number, since: string, limit: number, base: string) {
+  const rows = await db
+    .select({ id: digests.id, slug: digests.slug, doc: digests.listDoc })
+    .from(digests)
+    .where(and(eq(digests.orgId, orgId), listed, sql`${digests.generatedAt} >= ${since}`))
+    .orderBy(desc(digests.generatedAt), desc(digests.id))
+    .limit(limit);
+  return rows.map((r) => withUrl(r.doc, appLinks.digest(base, r.slug ?? r.id)));
+}

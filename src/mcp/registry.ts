@@ -1,0 +1,28 @@
+// Every tool the endpoint serves. Add a tool by adding it to a module's list and that list here.
+import { z } from "zod";
+import { inputSchemaOf } from "./call.ts";
+import type { Tool } from "./tool.ts";
+import { readTools } from "./tools/read.ts";
+
+export const tools: Tool[] = [...(readTools as unknown as Tool[])];
+
+export const toolsByName = new Map(tools.map((t) => [t.name, t]));
+
+/** The tools/list answer, computed once. */
+export const toolList = tools.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description + accessNote(t),
+  inputSchema: z.toJSONSchema(inputSchemaOf(t), { io: "input" }) as Record<string, unknown>,
+  outputSchema: z.toJSONSchema(z.object(t.output), { io: "output" }) as Record<string, unknown>,
+  annotations: { title: t.title, ...t.annotations },
+}));
+
+function accessNote(t: Tool): string {
+  const notes: string[] = [];
+  if (t.access === "public") notes.push("Public: needs no credential.");
+  else notes.push(`Needs scope ${t.access}.`);
+  if (t.adminOnly) notes.push("Workspace admins only.");
+  if (t.paidPlan) notes.push("Needs a paid plan.");
+  return ` ${notes.join(" ")}`;
+}

@@ -1,0 +1,254 @@
+// Read tools: the same queries and visibility rules as the REST API (src/db/queries).
+import { z } from "zod";
+import { battlecardsWrittenSince, getBattlecard, listBattlecards } from "../../db/queries/battlecards.ts";
+import { getCompetitor, listCompetitors } from "../../db/queries/competitors.ts";
+import { digestsWrittenSince, getDigest, listDigests, newestDigest } from "../../db/queries/digests.ts";
+import { getSignal, listSignals } from "../../db/queries/signals.ts";
+import { parseTimestamp } from "../../domain/validate.ts";
+import {
+  battlecard,
+  competitorDetail,
+  competitorSummary,
+  digest,
+  evidenceItem,
+  isoTime,
+  signal,
+} from "../schemas.ts";
+import { defineTool, READ_ONLY, ToolError } from "../tool.ts";
+
+const id = (what: string) => z.number().int().positive().describe(`Id of the ${what}.`);
+const limit = (max: number, dflt: number) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(dflt)
+    .describe(`How many to return, 1 to ${max} (default ${dflt}).`);
+const sinceArg = z.string().describe("ISO 8601 time, e.g. 2026-11-01T00:00:00Z.");
+
+function since(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const t = parseTimestamp(v);
+  if (t === null)
+    throw new ToolError("invalid_argument", "since must be an ISO 8601 time, e.g. 2026-11-01T00:00:00Z.", {
+      argument: "since",
+    });
+  return t;
+}
+
+function found<T>(v: T | undefined, what: string): T {
+  if (v === undefined) throw new ToolError("not_found", `No ${what} with that id in this workspace.`);
+  return v;
+}
+
+export const listCompetitorsTool = defineTool({
+  name: "list_competitors",
+  title: "List tracked competitors",
+  description:
+    "Lists every competitor this workspace actively tracks (core and horizon), ordered by priority then tracked date, with id, name, website, category and watch level. Use the id with get_competitor, search_signals or get_battlecard.",
+  input: {},
+  output: { competitors: z.array(competitorSummary) },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }) => ({
+    competitors: await listCompetitors(s.database.db, principal.orgId, base),
+  }),
+});
+
+export const getCompetitorTool = defineTool({
+  name: "get_competitor",
+  title: "Get a competitor dossier",
+  description:
+    "Returns the dossier of one tracked competitor: company record (description, category, size, headquarters, ownership, links), current research reads (positioning, pricing, hiring, funding, …), workspace risk/opportunity and freshness. Signals and the battlecard are not embedded: use search_signals with competitor_id, and get_battlecard.",
+  input: { competitor_id: id("competitor (from list_competitors)") },
+  output: { competitor: competitorDetail },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }, a) => ({
+    competitor: found(
+      await getCompetitor(s.database.db, principal.orgId, a.competitor_id, base),
+      "competitor",
+    ),
+  }),
+});
+
+export const searchSignalsTool = defineTool({
+  name: "search_signals",
+  title: "Search signals",
+  description:
+    "Searches open signals (evidence-backed competitor moves) of tracked competitors, newest first. All filters are optional and combine: competitor_id, severity, a case-insensitive text query on title or summary, and since (first seen on or after). Each signal carries its evidence.",
+  input: {
+    competitor_id: id("competitor").optional(),
+    severity: z.enum(["low", "medium", "high"]).optional().describe("Only signals of this severity."),
+    query: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe("Text to find in title or summary (case-insensitive)."),
+    since: sinceArg.optional(),
+    limit: limit(50, 20),
+  },
+  output: { signals: z.array(signal) },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }, a) => ({
+    signals: await listSignals(
+      s.database.db,
+      principal.orgId,
+      {
+        competitorId: a.competitor_id,
+        severity: a.severity,
+        q: a.query,
+        since: since(a.since),
+        limit: a.limit,
+        offset: 0,
+      },
+      base,
+    ),
+  }),
+});
+
+export const listDigestsTool = defineTool({
+  name: "list_digests",
+  title: "List digests",
+  description:
+    "Lists generated digests (briefs over a period), newest coverage period first, without their items and markdown; fetch one with get_digest for the full text. Optionally only one debrief type such as daily_digest or weekly_tldr.",
+  input: {
+    type: z.string().min(1).max(100).optional().describe("Debrief type, e.g. daily_digest or weekly_tldr."),
+    limit: limit(50, 10),
+  },
+  output: { digests: z.array(digest) },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }, a) => ({
+    digests: await listDigests(
+      s.database.db,
+      principal.orgId,
+      { type: a.type, limit: a.limit, offset: 0 },
+      base,
+    ),
+  }),
+});
+
+export const getDigestTool = defineTool({
+  name: "get_digest",
+  title: "Get a digest",
+  description:
+    "Returns one generated digest with its items, markdown and covered signal ids. Name it by slug or numeric id; with no id, returns the newest digest (optionally the newest of one type).",
+  input: {
+    id: z
+      .union([z.string().min(1).max(200), z.number().int().positive()])
+      .optional()
+      .describe("Digest slug or numeric id. Omit for the newest."),
+    type: z.string().min(1).max(100).optional().describe("With no id: the newest digest of this type."),
+  },
+  output: { digest },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }, a) => {
+    const d =
+      a.id === undefined
+        ? await newestDigest(s.database.db, principal.orgId, a.type, base)
+        : await getDigest(s.database.db, principal.orgId, String(a.id), base);
+    return { digest: found(d, "digest") };
+  },
+});
+
+export const listBattlecardsTool = defineTool({
+  name: "list_battlecards",
+  title: "List battlecards",
+  description:
+    "Lists the generated battlecard of each tracked competitor that has one, ordered by competitor id, with sections (overview, strengths, weaknesses, talk tracks) and evidence.",
+  input: {},
+  output: { battlecards: z.array(battlecard) },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }) => ({
+    battlecards: await listBattlecards(s.database.db, principal.orgId, base),
+  }),
+});
+
+export const getBattlecardTool = defineTool({
+  name: "get_battlecard",
+  title: "Get a battlecard",
+  description:
+    "Returns one generated battlecard, named by battlecard_id or by competitor_id (give one of the two).",
+  input: { battlecard_id: id("battlecard").optional(), competitor_id: id("competitor").optional() },
+  output: { battlecard },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }, a) => {
+    if ((a.battlecard_id === undefined) === (a.competitor_id === undefined))
+      throw new ToolError("invalid_argument", "Give exactly one of battlecard_id or competitor_id.");
+    const card =
+      a.battlecard_id !== undefined
+        ? await getBattlecard(s.database.db, principal.orgId, a.battlecard_id, base, "battlecard")
+        : await getBattlecard(s.database.db, principal.orgId, a.competitor_id!, base, "competitor");
+    return { battlecard: found(card, "battlecard") };
+  },
+});
+
+export const getEvidenceTool = defineTool({
+  name: "get_evidence",
+  title: "Get the evidence behind a signal",
+  description:
+    "Returns the evidence excerpts behind one signal (open or closed), each with its text, source title, source URL and the date it was observed.",
+  input: { signal_id: id("signal") },
+  output: {
+    signal_id: z.number().int(),
+    title: z.string(),
+    url: z.string(),
+    evidence: z.array(evidenceItem),
+  },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }, a) => {
+    const sig = found(await getSignal(s.database.db, principal.orgId, a.signal_id, base), "signal");
+    return {
+      signal_id: sig.id as number,
+      title: sig.title as string,
+      url: sig.url as string,
+      evidence: sig.evidence as z.infer<typeof evidenceItem>[],
+    };
+  },
+});
+
+export const whatChangedTool = defineTool({
+  name: "what_changed",
+  title: "What changed since a time",
+  description:
+    "Everything new since a time: open signals first seen since then, digests written since then, and battlecards written or rewritten since then, each newest first and each list up to limit.",
+  input: { since: sinceArg, limit: limit(50, 20) },
+  output: {
+    since: isoTime,
+    signals: z.array(signal),
+    digests: z.array(digest),
+    battlecards: z.array(battlecard),
+  },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }, a) => {
+    const t = since(a.since)!;
+    const db = s.database.db;
+    const [signals, digests, battlecards] = await Promise.all([
+      listSignals(db, principal.orgId, { since: t, limit: a.limit, offset: 0 }, base),
+      digestsWrittenSince(db, principal.orgId, t, a.limit, base),
+      battlecardsWrittenSince(db, principal.orgId, t, a.limit, base),
+    ]);
+    return { since: t, signals, digests, battlecards };
+  },
+});
+
+export const readTools = [
+  listCompetitorsTool,
+  getCompetitorTool,
+  searchSignalsTool,
+  listDigestsTool,
+  getDigestTool,
+  listBattlecardsTool,
+  getBattlecardTool,
+  getEvidenceTool,
+  whatChangedTool,
+];
