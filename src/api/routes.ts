@@ -16,6 +16,15 @@ import type { RateLimiter } from "./rateLimit.ts";
 import { docs } from "./schemas.ts";
 
 const idParam = t.Object({ id: t.Integer({ description: "Numeric id." }) });
+/** Integer path ids are plain decimal digits. Runs before Elysia's numeric coercion, which would also
+ * accept `0x3e9`, `1e3`, `+1` or ` 1` and find a record under a non-numeric id (DESIGN: 404). */
+const idRoute = {
+  params: idParam,
+  transform({ params }: { params: Record<string, unknown> }) {
+    if (!/^\d{1,15}$/.test(String(params.id)))
+      throw new Problem("not_found", "No record with that id in this workspace.");
+  },
+};
 
 export const signalQuery = querySpec({
   competitor_id: T.Integer({ description: "Only signals of this tracked competitor." }),
@@ -60,7 +69,7 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
       async ({ principal, params }) => ({
         data: found(await getCompetitor(db, principal.orgId, params.id, base), "competitor"),
       }),
-      { params: idParam, ...docs.getCompetitor },
+      { ...idRoute, ...docs.getCompetitor },
     )
     .get(
       "/signals",
@@ -98,7 +107,7 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
       async ({ principal, params }) => ({
         data: found(await getSignal(db, principal.orgId, params.id, base), "signal"),
       }),
-      { params: idParam, ...docs.getSignal },
+      { ...idRoute, ...docs.getSignal },
     )
     .get(
       "/digests",
@@ -137,6 +146,6 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
       async ({ principal, params }) => ({
         data: found(await getBattlecard(db, principal.orgId, params.id, base), "battlecard"),
       }),
-      { params: idParam, ...docs.getBattlecard },
+      { ...idRoute, ...docs.getBattlecard },
     );
 }

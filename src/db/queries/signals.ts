@@ -15,14 +15,22 @@ export interface SignalFilter {
   offset: number;
 }
 
-/** The trigram index needs three characters; shorter terms fall back to LIKE within the org. */
+/** The trigram index needs three characters; shorter terms fall back to a GLOB within the org. SQLite's
+ * lower() and LIKE fold ASCII only, while the trigram index folds Unicode case, so the fallback spells out
+ * each character's case variants as a GLOB class (`ü` → `[üÜ]`) and quotes GLOB's own metacharacters. */
 function textMatch(q: string): SQL {
   if ([...q].length >= 3) {
     const phrase = `"${q.replaceAll('"', '""')}"`;
     return sql`${signals.id} IN (SELECT rowid FROM signals_fts WHERE signals_fts MATCH ${phrase})`;
   }
-  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`(lower(${signals.title}) LIKE ${like} ESCAPE '\\' OR lower(coalesce(${signals.summary}, '')) LIKE ${like} ESCAPE '\\')`;
+  const glob = `*${[...q]
+    .map((ch) => {
+      const variants = new Set([ch, ch.toLowerCase(), ch.toUpperCase()].filter((v) => [...v].length === 1));
+      if (variants.size > 1) return `[${[...variants].join("")}]`;
+      return "*?[".includes(ch) ? `[${ch}]` : ch;
+    })
+    .join("")}*`;
+  return sql`(${signals.title} GLOB ${glob} OR coalesce(${signals.summary}, '') GLOB ${glob})`;
 }
 
 /** Open signals of tracked competitors, newest first (signals_feed / _by_competitor / _by_severity indexes). */
