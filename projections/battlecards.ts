@@ -10,11 +10,14 @@ export async function projectBattlecards(e: StoredEvent, tx: Tx): Promise<void> 
   const name = c ? String(c.name) : null;
   const visible = c && Number(c.listed) === 1 ? 1 : 0;
   const generated = r.status === "generated" ? 1 : 0;
+  const prev = (await tx.execute({ sql: "SELECT competitor_id FROM battlecards WHERE id = ?", args: [id] }))
+    .rows[0];
   await tx.execute({
     sql: `INSERT INTO battlecards (id, org_id, key, competitor_id, competitor_name, status, visible, listed, generated_at,
             state, doc)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (id) DO UPDATE SET key = excluded.key, competitor_name = excluded.competitor_name,
+          ON CONFLICT (id) DO UPDATE SET key = excluded.key, competitor_id = excluded.competitor_id,
+            competitor_name = excluded.competitor_name,
             status = excluded.status, visible = excluded.visible, listed = excluded.listed,
             generated_at = excluded.generated_at, state = excluded.state, doc = excluded.doc`,
     args: [
@@ -31,6 +34,12 @@ export async function projectBattlecards(e: StoredEvent, tx: Tx): Promise<void> 
       JSON.stringify(battlecardDoc(id, cid, name, r)),
     ],
   });
+  // A battlecard moved to another competitor leaves the old dossier without it.
+  if (prev && Number(prev.competitor_id) !== cid)
+    await tx.execute({
+      sql: "UPDATE competitors SET battlecard_id = NULL WHERE id = ? AND battlecard_id = ?",
+      args: [Number(prev.competitor_id), id],
+    });
   // The dossier names its battlecard only while a generated one exists.
   await tx.execute({
     sql: "UPDATE competitors SET battlecard_id = ? WHERE id = ?",

@@ -148,6 +148,21 @@ async function decideRawEvent(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
   if (!isEventType(rec.type))
     throw new InvalidInput(`unknown event type ${JSON.stringify(rec.type)}`, "type");
   if (!isObject(rec.data)) throw new InvalidInput("data must be an object", "data");
+  // Replaying a line that is already in the log (the same export imported twice) changes nothing.
+  if (Number.isInteger(rec.stream_version)) {
+    const have = await w.tx.execute({
+      sql: "SELECT type, data FROM events WHERE stream_type = ? AND stream_id = ? AND stream_version = ?",
+      args: [String(rec.stream_type), String(rec.stream_id), rec.stream_version as number],
+    });
+    const row = have.rows[0];
+    if (row) {
+      if (row.type === rec.type && same(JSON.parse(String(row.data)), rec.data)) return [];
+      throw new InvalidInput(
+        `${rec.stream_type} ${rec.stream_id} already has a different event at version ${rec.stream_version}`,
+        "stream_version",
+      );
+    }
+  }
   const ids = [rec.data.id, rec.org_id, Number(rec.stream_id)].filter((x): x is number =>
     Number.isInteger(x),
   );
