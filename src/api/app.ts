@@ -4,6 +4,7 @@ import { ApiKeyResolver } from "../auth/apiKeys.ts";
 import { CredentialResolver } from "../auth/credentials.ts";
 import { mcpEndpoint } from "../mcp/endpoint.ts";
 import type { Services } from "../services.ts";
+import { openApi } from "./openapi.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
 import { RateLimiter } from "./rateLimit.ts";
 import { readApi } from "./routes.ts";
@@ -73,6 +74,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
       return problemResponse("internal_error", "The server failed to handle this request.", ctx);
     })
     .use(readApi(s, parts.limiter, parts.keys))
+    .use(openApi(s))
     .use(mcpEndpoint(s, parts.credentials));
   return { app: extra(app as unknown as Elysia), parts };
 }

@@ -1,11 +1,417 @@
-// OpenAPI details per route (summaries, responses). Filled out with the response schemas.
+// The read API's response objects (spec sections 2 and 7), declared once as TypeBox schemas, and the OpenAPI
+// details of each route. `required` follows the spec's 'Req' column exactly (the first argument of `fields`);
+// every other field is omitted when blank. api/openapi.ts turns these into the served document: a schema with
+// an `$id` is named under components.schemas and becomes a `$ref` wherever it is used. The tests validate real
+// responses against that document.
+import { Type as T, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
+import { MAX_PAGE, MAX_PER_PAGE } from "./pagination.ts";
+import { PROBLEM_CODES, type ProblemCode } from "./problem.ts";
+
+const opts = (description?: string) => (description ? { description } : {});
+const str = (description?: string) => T.String(opts(description));
+const int = (description?: string) => T.Integer(opts(description));
+/** ts: ISO 8601 date-time string. */
+const ts = (description?: string) => T.String({ format: "date-time", ...opts(description) });
+/** url: string in URI format. */
+const url = (description?: string) => T.String({ format: "uri", ...opts(description) });
+
+/** The properties, each optional except the `required` ones. */
+function fields<P extends TProperties>(required: (keyof P & string)[], props: P): P {
+  return Object.fromEntries(
+    Object.entries(props).map(([k, v]) => [k, required.includes(k) ? v : T.Optional(v)]),
+  ) as P;
+}
+/** An object whose fields are all optional (omitted when blank). */
+const optionalObject = (props: TProperties, description?: string): TObject =>
+  T.Object(fields([], props), opts(description));
+/** A free-form object: clients must tolerate keys added over time (spec 9.4). */
+const freeForm = (description: string, props: TProperties = {}): TObject =>
+  T.Object(fields([], props), { additionalProperties: true, description });
+const watch = T.Union([T.Literal("core"), T.Literal("horizon")], {
+  description: "core (the watchlist) or horizon (kept in view).",
+});
+
+export const CompetitorSummary = T.Object(
+  fields(["id", "name", "watch"], {
+    id: int("Competitor id."),
+    name: str(),
+    website_url: url(),
+    category: str(),
+    watch,
+    tracked_since: ts(),
+    url: url("Link to the competitor page in the app."),
+  }),
+  { $id: "CompetitorSummary", description: "A tracked competitor, as listed." },
+);
+
+export const CompetitorReads = T.Object(
+  fields([], {
+    positioning: str("How the competitor positions itself."),
+    product: freeForm("Product read."),
+    pricing: freeForm("Pricing read."),
+    ai: freeForm("AI read."),
+    traffic: freeForm("Traffic read."),
+    market: freeForm("Market read."),
+    regulation: freeForm("Regulation read."),
+    tech_stack: freeForm("Technology stack read."),
+    integrations: freeForm("Integrations read."),
+    release_cadence: freeForm("Release cadence read."),
+    hiring: freeForm("Hiring read; includes estimated_headcount when known.", {
+      estimated_headcount: T.Unknown({ description: "Estimated headcount, when known." }),
+    }),
+    funding: freeForm("Funding read; includes estimated_revenue_text and ownership_summary when known.", {
+      estimated_revenue_text: str("Estimated revenue, as text."),
+      ownership_summary: T.Unknown({ description: "Summary of the ownership, when known." }),
+    }),
+    fortnight: optionalObject(
+      {
+        written_at: ts(),
+        sentences: T.Array(freeForm("One sentence of the fortnight read.", { text: str(), kind: str() })),
+      },
+      "The fortnight read.",
+    ),
+  }),
+  {
+    $id: "CompetitorReads",
+    additionalProperties: true,
+    description:
+      "Domain summaries built from stored competitor state. A domain key appears only when something is stored; nested empty values are pruned. The free-form objects may gain keys over time.",
+  },
+);
+
+export const CompetitorDetail = T.Object(
+  fields(["id", "name", "watch"], {
+    id: int("Competitor id."),
+    name: str(),
+    description: str(),
+    website_url: url(),
+    category: str(),
+    industry: str(),
+    company_type: str(),
+    business_model: str(),
+    company_size: int(),
+    founding_year: int(),
+    headquarters: optionalObject({ city: str(), country: str() }),
+    target_customer: str(),
+    ownership: optionalObject({
+      type: str(),
+      parent_company_name: str(),
+      public: T.Boolean(),
+      ticker: str(),
+    }),
+    urls: optionalObject(
+      {
+        pricing: url(),
+        docs: url(),
+        changelog: url(),
+        careers: url(),
+        linkedin: url(),
+        github: url(),
+        x: url(),
+        youtube: url(),
+        facebook: url(),
+        instagram: url(),
+        tiktok: url(),
+      },
+      "Map of name to URL.",
+    ),
+    watch,
+    priority: int(),
+    tracked_since: ts(),
+    workspace: optionalObject({
+      relative_risk: str(),
+      relative_opportunity: str(),
+      icp_overlap: freeForm("Overlap with the workspace's ideal customer profile."),
+    }),
+    reads: CompetitorReads,
+    freshness: optionalObject({ state_updated_at: ts(), last_signal_at: ts(), last_snapshot_at: ts() }),
+    links: optionalObject(
+      {
+        signals: T.String({
+          pattern: "^/api/v1/signals\\?competitor_id=[0-9]+$",
+          description: "Relative path of the competitor's signal list.",
+        }),
+        battlecard_id: int("Present when a generated battlecard exists."),
+        url: url("Link to the competitor page in the app."),
+      },
+      "Where the competitor's signals and battlecard are; they are not embedded.",
+    ),
+  }),
+  {
+    $id: "CompetitorDetail",
+    description: "The dossier of one tracked competitor: company record and current reads.",
+  },
+);
+
+export const EvidenceItem = T.Object(
+  fields([], { text: str(), source_title: str(), source_url: url(), observed_at: ts() }),
+  { $id: "EvidenceItem", description: "One excerpt behind a signal." },
+);
+
+export const Signal = T.Object(
+  fields(["id", "title", "evidence", "url"], {
+    id: int("Signal id."),
+    competitor_id: int(),
+    competitor_name: str(),
+    title: str(),
+    summary: str(),
+    category: str(),
+    type: str(),
+    severity: T.Union([T.Literal("low"), T.Literal("medium"), T.Literal("high")]),
+    status: T.Union([T.Literal("open"), T.Literal("closed")], {
+      description: "open for listed signals; a closed signal can be fetched by id.",
+    }),
+    first_seen_at: ts(),
+    last_seen_at: ts(),
+    confidence: T.Number({ description: "Fractional number." }),
+    topics: T.Array(T.String()),
+    evidence: T.Array(EvidenceItem, { description: "Always present on a signal." }),
+    url: url("Link to the signal page in the app."),
+  }),
+  { $id: "Signal", description: "An evidence-backed competitor move." },
+);
+
+export const Digest = T.Object(
+  fields(["id", "type", "status", "url"], {
+    id: int("Digest id."),
+    slug: str(),
+    type: str("Debrief type, for example daily_digest or weekly_tldr."),
+    status: T.Union([T.Literal("generated")], { description: "generated for every digest the API returns." }),
+    title: str(),
+    headline: str(),
+    tldr: str(),
+    what_to_watch: str(),
+    coverage_period_start: ts(),
+    coverage_period_end: ts(),
+    generated_at: ts(),
+    items: T.Array(freeForm("One item of the digest.")),
+    signal_ids: T.Array(T.Integer(), { description: "Ids of the signals the digest covers." }),
+    markdown: str(),
+    url: url("Link to the digest page in the app."),
+  }),
+  { $id: "Digest", description: "A generated brief over a period. The list may omit items and markdown." },
+);
+
+export const Battlecard = T.Object(
+  fields(["id", "competitor_id", "status", "url"], {
+    id: int("Battlecard id."),
+    competitor_id: int(),
+    competitor_name: str(),
+    status: T.Union([T.Literal("generated")], {
+      description: "generated for every battlecard the API returns.",
+    }),
+    generated_at: ts(),
+    sections: freeForm("Battlecard sections; keys beyond the observed ones may appear.", {
+      overview: str(),
+      strengths: T.Array(T.String()),
+      weaknesses: T.Array(T.String()),
+      talk_tracks: T.Array(T.String()),
+    }),
+    evidence: freeForm("Evidence behind the battlecard."),
+    url: url("Link to the battlecard page in the app."),
+  }),
+  { $id: "Battlecard", description: "Generated sales-call material for one competitor." },
+);
+
+export const Problem = T.Object(
+  fields(["type", "title", "status", "detail", "code", "hint"], {
+    type: url("Documentation address of the form {base_url}/developers#errors-<code>."),
+    title: str("Short summary, identical for every problem with the same code."),
+    status: T.Integer({ minimum: 400, maximum: 599, description: "The HTTP status." }),
+    detail: str("What went wrong with this request."),
+    code: T.Union(
+      PROBLEM_CODES.map((c) => T.Literal(c)),
+      { description: "Stable code; clients branch on it, not on detail or title." },
+    ),
+    hint: str("What the client can do next."),
+    instance: str("The request path."),
+    request_id: str("Request identifier, to quote to support."),
+    error: T.String({ deprecated: true, description: "Deprecated; same text as detail." }),
+  }),
+  { $id: "Problem", description: "RFC 9457 problem details." },
+);
+
+const listOf = ($id: string, item: TSchema, description: string) =>
+  T.Object({ data: T.Array(item) }, { $id, description });
+const pageOf = ($id: string, item: TSchema, description: string) =>
+  T.Object(
+    {
+      data: T.Array(item),
+      page: T.Integer({ minimum: 1, maximum: MAX_PAGE, description: "The page number sent (default 1)." }),
+      per_page: T.Integer({
+        minimum: 1,
+        maximum: MAX_PER_PAGE,
+        description: `The page size used, at most ${MAX_PER_PAGE}.`,
+      }),
+    },
+    { $id, description },
+  );
+const oneOf = ($id: string, item: TSchema, description: string) =>
+  T.Object({ data: item }, { $id, description });
+
+export const CompetitorList = listOf(
+  "CompetitorList",
+  CompetitorSummary,
+  "Every actively monitored competitor.",
+);
+export const CompetitorResponse = oneOf("CompetitorResponse", CompetitorDetail, "One competitor dossier.");
+export const SignalPage = pageOf("SignalPage", Signal, "One page of open signals.");
+export const SignalResponse = oneOf("SignalResponse", Signal, "One signal.");
+export const DigestPage = pageOf("DigestPage", Digest, "One page of generated digests.");
+export const DigestResponse = oneOf("DigestResponse", Digest, "One digest.");
+export const BattlecardList = listOf("BattlecardList", Battlecard, "Every generated battlecard.");
+export const BattlecardResponse = oneOf("BattlecardResponse", Battlecard, "One battlecard.");
+
+/** The schemas the OpenAPI document names under components.schemas (by their `$id`), in this order. */
+export const namedSchemas: TSchema[] = [
+  CompetitorSummary,
+  CompetitorDetail,
+  CompetitorReads,
+  Signal,
+  EvidenceItem,
+  Digest,
+  Battlecard,
+  Problem,
+  CompetitorList,
+  CompetitorResponse,
+  SignalPage,
+  SignalResponse,
+  DigestPage,
+  DigestResponse,
+  BattlecardList,
+  BattlecardResponse,
+];
+
+/** The error responses, by status, named under components.responses (built in api/openapi.ts). */
+export const errorResponses = {
+  400: { name: "BadRequest", code: "invalid_request" },
+  401: { name: "Unauthorized", code: "invalid_api_key" },
+  402: { name: "PaymentRequired", code: "paid_plan_required" },
+  404: { name: "NotFound", code: "not_found" },
+  429: { name: "TooManyRequests", code: "rate_limited" },
+  500: { name: "InternalError", code: "internal_error" },
+} as const satisfies Record<number, { name: string; code: ProblemCode }>;
+type ErrorStatus = keyof typeof errorResponses;
+
+/** Headers every successful read carries (named under components.headers). */
+export const successHeaders = [
+  "RateLimit-Limit",
+  "RateLimit-Remaining",
+  "RateLimit-Reset",
+  "X-Request-Id",
+] as const;
+
+/** An OpenAPI operation: a 200 with `schema`, and the errors every read endpoint can return (401, 402, 429,
+ * 500) plus the route's own. */
+function operation(
+  o: { operationId: string; tag: string; summary: string; description: string },
+  schema: TSchema,
+  errors: ErrorStatus[] = [],
+) {
+  const statuses = [...errors, 401, 402, 429, 500].sort((a, b) => a - b) as ErrorStatus[];
+  return {
+    detail: {
+      operationId: o.operationId,
+      tags: [o.tag],
+      summary: o.summary,
+      description: o.description,
+      responses: {
+        200: {
+          description: schema.description ?? "OK",
+          headers: Object.fromEntries(successHeaders.map((h) => [h, { $ref: `#/components/headers/${h}` }])),
+          content: { "application/json": { schema } },
+        },
+        ...Object.fromEntries(
+          statuses.map((s) => [s, { $ref: `#/components/responses/${errorResponses[s].name}` }]),
+        ),
+      },
+    },
+  };
+}
+
+// Route details, spread into each route's declaration in api/routes.ts (one per row of spec section 4).
 export const docs = {
-  listCompetitors: { detail: { summary: "List tracked competitors" } },
-  getCompetitor: { detail: { summary: "Get a competitor dossier" } },
-  listSignals: { detail: { summary: "List open signals" } },
-  getSignal: { detail: { summary: "Get a signal" } },
-  listDigests: { detail: { summary: "List generated digests" } },
-  getDigest: { detail: { summary: "Get a digest by slug or id" } },
-  listBattlecards: { detail: { summary: "List generated battlecards" } },
-  getBattlecard: { detail: { summary: "Get a battlecard by id or competitor id" } },
+  listCompetitors: operation(
+    {
+      operationId: "listCompetitors",
+      tag: "Competitors",
+      summary: "List tracked competitors",
+      description:
+        "Every competitor the workspace actively monitors, ordered by priority, then tracked date. Not paginated.",
+    },
+    CompetitorList,
+  ),
+  getCompetitor: operation(
+    {
+      operationId: "getCompetitor",
+      tag: "Competitors",
+      summary: "Get a competitor dossier",
+      description:
+        "The company record and current reads of one tracked competitor. Signals and the battlecard are not embedded; `links` names them.",
+    },
+    CompetitorResponse,
+    [404],
+  ),
+  listSignals: operation(
+    {
+      operationId: "listSignals",
+      tag: "Signals",
+      summary: "List open signals",
+      description:
+        "Open signals of tracked competitors, newest first, each with its evidence. A `since` that is not an ISO 8601 time, an unknown `severity`, or a `page`/`per_page` that is not an integer of at least 1 gives 400 `invalid_request`.",
+    },
+    SignalPage,
+    [400],
+  ),
+  getSignal: operation(
+    {
+      operationId: "getSignal",
+      tag: "Signals",
+      summary: "Get a signal",
+      description: "One signal by id; can be a closed signal. An unknown or not visible id gives 404.",
+    },
+    SignalResponse,
+    [404],
+  ),
+  listDigests: operation(
+    {
+      operationId: "listDigests",
+      tag: "Digests",
+      summary: "List generated digests",
+      description:
+        "Generated digests, newest coverage period first. The list may omit `items` and `markdown`. A `page`/`per_page` that is not an integer of at least 1 gives 400 `invalid_request`.",
+    },
+    DigestPage,
+    [400],
+  ),
+  getDigest: operation(
+    {
+      operationId: "getDigest",
+      tag: "Digests",
+      summary: "Get a digest by slug or id",
+      description: "The path value is looked up as a slug first, then as a numeric id. No match gives 404.",
+    },
+    DigestResponse,
+    [404],
+  ),
+  listBattlecards: operation(
+    {
+      operationId: "listBattlecards",
+      tag: "Battlecards",
+      summary: "List generated battlecards",
+      description: "Generated battlecards, ordered by competitor id. Not paginated.",
+    },
+    BattlecardList,
+  ),
+  getBattlecard: operation(
+    {
+      operationId: "getBattlecard",
+      tag: "Battlecards",
+      summary: "Get a battlecard by id or competitor id",
+      description:
+        "The path value is looked up as a battlecard id first, then as a competitor id. No match gives 404.",
+    },
+    BattlecardResponse,
+    [404],
+  ),
 };
