@@ -240,19 +240,16 @@ export function openApi(s: Pick<Services, "config">) {
       }
       return cached;
     };
-    const hide = { detail: { hide: true } };
     return app
       .get(
         OPENAPI_JSON_PATH,
         () =>
           new Response(rendered().json, { headers: { "content-type": "application/json; charset=utf-8" } }),
-        hide,
       )
       .get(
         OPENAPI_YAML_PATH,
         () =>
           new Response(rendered().yaml, { headers: { "content-type": "application/yaml; charset=utf-8" } }),
-        hide,
       );
   };
 }
