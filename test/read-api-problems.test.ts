@@ -119,6 +119,20 @@ describe("missing pages", () => {
   });
 });
 
+describe("long input", () => {
+  test("a long id is 404 and a q over 500 characters is 400 naming q", async () => {
+    const longId = await call(`/api/v1/competitors/${"9".repeat(6000)}`, { "x-api-key": key });
+    expectProblem(longId as never, t.base, "not_found", 404);
+    const longSlug = await call(`/api/v1/digests/${"a".repeat(6000)}`, { "x-api-key": key });
+    expectProblem(longSlug as never, t.base, "not_found", 404);
+    const longQ = await call(`/api/v1/signals?q=${"x".repeat(6000)}`, { "x-api-key": key });
+    expectProblem(longQ as never, t.base, "invalid_request", 400);
+    expect(longQ.body!.detail).toContain("q");
+    const okQ = await call(`/api/v1/signals?q=${"x".repeat(500)}`, { "x-api-key": key });
+    expect(okQ.status).toBe(200);
+  });
+});
+
 describe("internal errors", () => {
   test("a server failure is 500 internal_error that leaks nothing", async () => {
     const broken = await startTestServer();
