@@ -30,6 +30,14 @@ export interface EventPayloads {
   SignalRecorded: { id: number; key: string; competitor_id: number | null; record: SignalRecord };
   DigestRecorded: { id: number; key: string; signal_ids: number[]; record: DigestRecord };
   BattlecardRecorded: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
+  /** A visitor asked for a free brief on the public /free-brief form (no org). */
+  FreeBriefRequested: {
+    id: number;
+    company_name?: string;
+    website_url?: string;
+    email: string;
+    requested_at: string;
+  };
 }
 
 export type EventType = keyof EventPayloads;
@@ -42,9 +50,10 @@ export const eventTypes = [
   "SignalRecorded",
   "DigestRecorded",
   "BattlecardRecorded",
+  "FreeBriefRequested",
 ] as const satisfies readonly EventType[];
 
-export type StreamType = "org" | "api_key" | "competitor" | "signal" | "digest" | "battlecard";
+export type StreamType = "org" | "api_key" | "competitor" | "signal" | "digest" | "battlecard" | "free_brief";
 
 export interface EventMetadata {
   actor?: string;

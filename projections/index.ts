@@ -4,6 +4,7 @@ import { projectApiKeys } from "./apiKeys.ts";
 import { projectBattlecards } from "./battlecards.ts";
 import { projectCompetitors } from "./competitors.ts";
 import { projectDigests } from "./digests.ts";
+import { projectFreeBriefs } from "./freeBriefs.ts";
 import { projectOrgs } from "./orgs.ts";
 import { projectSignals } from "./signals.ts";
 
@@ -14,6 +15,7 @@ const projectors: Projector[] = [
   projectSignals,
   projectDigests,
   projectBattlecards,
+  projectFreeBriefs,
 ];
 
 /** Every read table that is a pure function of the log, emptied by a rebuild. */
@@ -25,6 +27,7 @@ export const READ_TABLES = [
   "signals_fts",
   "digests",
   "battlecards",
+  "free_brief_requests",
 ];
 
 export async function projectAll(e: StoredEvent, tx: Tx): Promise<void> {
