@@ -38,6 +38,23 @@ export interface EventPayloads {
     email: string;
     requested_at: string;
   };
+  // People (docs/members.md). Users are global (no org); memberships and invitations belong to an org.
+  UserRegistered: { id: number; email: string; name?: string; created_at: string };
+  UserPasswordSet: { password_hash: string };
+  UserNameChanged: { name: string };
+  MembershipGranted: { user_id: number; role: "admin" | "member"; joined_at: string };
+  MembershipRoleChanged: { user_id: number; role: "admin" | "member" };
+  InvitationCreated: {
+    id: number;
+    email: string;
+    role: "member";
+    token_hash: string;
+    invited_by: string;
+    created_at: string;
+    expires_at: string;
+  };
+  InvitationRevoked: { revoked_at: string; reason: "replaced" | "revoked" | "delivery_failed" };
+  InvitationAccepted: { user_id: number; accepted_at: string };
 }
 
 export type EventType = keyof EventPayloads;
@@ -51,9 +68,27 @@ export const eventTypes = [
   "DigestRecorded",
   "BattlecardRecorded",
   "FreeBriefRequested",
+  "UserRegistered",
+  "UserPasswordSet",
+  "UserNameChanged",
+  "MembershipGranted",
+  "MembershipRoleChanged",
+  "InvitationCreated",
+  "InvitationRevoked",
+  "InvitationAccepted",
 ] as const satisfies readonly EventType[];
 
-export type StreamType = "org" | "api_key" | "competitor" | "signal" | "digest" | "battlecard" | "free_brief";
+export type StreamType =
+  | "org"
+  | "api_key"
+  | "competitor"
+  | "signal"
+  | "digest"
+  | "battlecard"
+  | "free_brief"
+  | "user"
+  | "membership"
+  | "invitation";
 
 export interface EventMetadata {
   actor?: string;

@@ -5,6 +5,7 @@ import { projectBattlecards } from "./battlecards.ts";
 import { projectCompetitors } from "./competitors.ts";
 import { projectDigests } from "./digests.ts";
 import { projectFreeBriefs } from "./freeBriefs.ts";
+import { projectMembers } from "./members.ts";
 import { projectOrgs } from "./orgs.ts";
 import { projectSignals } from "./signals.ts";
 
@@ -16,6 +17,7 @@ const projectors: Projector[] = [
   projectDigests,
   projectBattlecards,
   projectFreeBriefs,
+  projectMembers,
 ];
 
 /** Every read table that is a pure function of the log, emptied by a rebuild. */
@@ -28,6 +30,9 @@ export const READ_TABLES = [
   "digests",
   "battlecards",
   "free_brief_requests",
+  "users",
+  "memberships",
+  "invitations",
 ];
 
 export async function projectAll(e: StoredEvent, tx: Tx): Promise<void> {

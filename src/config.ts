@@ -6,6 +6,27 @@ export interface Config {
   /** Requests per minute per client address on the read API. */
   rateLimitPerMinute: number;
   smtpUrl?: string;
+  /** From address of the mails the service sends (RIVALS_MAIL_FROM). */
+  mailFrom: string;
+  /** Members' single sign-on with an OpenID Connect provider, when all three variables are set. */
+  oidc?: { issuer: string; clientId: string; clientSecret: string };
+}
+
+function oidcConfig(env: Record<string, string | undefined>): Config["oidc"] {
+  const issuer = env.RIVALS_OIDC_ISSUER;
+  const clientId = env.RIVALS_OIDC_CLIENT_ID;
+  const clientSecret = env.RIVALS_OIDC_CLIENT_SECRET;
+  if (!issuer && !clientId && !clientSecret) return undefined;
+  if (!issuer || !clientId || !clientSecret)
+    throw new Error(
+      "Single sign-on needs all of RIVALS_OIDC_ISSUER, RIVALS_OIDC_CLIENT_ID and RIVALS_OIDC_CLIENT_SECRET",
+    );
+  try {
+    new URL(issuer);
+  } catch {
+    throw new Error(`RIVALS_OIDC_ISSUER must be an absolute URL, got ${issuer}`);
+  }
+  return { issuer, clientId, clientSecret };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -27,5 +48,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: ["1", "true", "yes"].includes((env.RIVALS_TRUST_PROXY ?? "").toLowerCase()),
     rateLimitPerMinute: rate,
     smtpUrl: env.RIVALS_SMTP_URL || undefined,
+    mailFrom: env.RIVALS_MAIL_FROM || `Rivals <no-reply@${new URL(baseUrl).hostname}>`,
+    oidc: oidcConfig(env),
   };
 }

@@ -6,6 +6,7 @@ import { loadConfig } from "../config.ts";
 import { createApiKey, parseScopes, revokeApiKey } from "../domain/apiKeys.ts";
 import { exportNdjson } from "../domain/exports.ts";
 import { importNdjson } from "../domain/imports.ts";
+import { addMember, isRole, listMembers } from "../domain/members.ts";
 import { createOrg, setPlan } from "../domain/orgs.ts";
 import { requireOrg } from "../domain/state.ts";
 import { startServer } from "../server.ts";
@@ -22,6 +23,9 @@ export const USAGE = `Usage: rivals <command> [options]
   key create --org S [--name N] [--scopes read,write,spend]
   key revoke --org S --id ID
   key list --org S
+  member add --org S --email E --role admin|member [--name N] [--password-stdin]
+                                      add a person (created if new); the password is read from stdin
+  member list --org S
   import [FILE|-]                     import NDJSON records or an export (docs/import.md)
   export [--org S]                    write the event log as NDJSON
   projections rebuild                 empty the read tables and replay the log
@@ -43,6 +47,39 @@ async function loadDemo(s: Services) {
   if (report.errors.length) throw new Error(`demo data failed to load: ${JSON.stringify(report.errors)}`);
   const key = await createApiKey(s.store, DEMO_ORG, "demo", parseScopes(undefined));
   return { base_url: s.config.baseUrl, org: DEMO_ORG, api_key: key.token, imported: report };
+}
+
+async function memberCommand(sub: string | undefined, rest: string[]): Promise<number> {
+  const { values } = flags(rest, {
+    org: { type: "string" },
+    email: { type: "string" },
+    role: { type: "string" },
+    name: { type: "string" },
+    "password-stdin": { type: "boolean" },
+  });
+  const org = required(values.org, "org");
+  if (sub === "add") {
+    const email = required(values.email, "email");
+    const role = required(values.role, "role");
+    if (!isRole(role)) throw new UsageError("--role must be admin or member");
+    let password: string | undefined;
+    if (values["password-stdin"]) {
+      password = (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, "");
+      if (password === "") throw new UsageError("--password-stdin was given but stdin held no password");
+    }
+    return withServices(async (s) => {
+      const r = await addMember(s.store, { org, email, role, name: values.name, password });
+      print({ user_id: r.user_id, org: r.org, email: r.email, role: r.role });
+      return 0;
+    });
+  }
+  if (sub === "list")
+    return withServices(async (s) => {
+      const o = await requireOrg(s.database.client, org);
+      for (const m of await listMembers(s.database.client, o.id)) print(m);
+      return 0;
+    });
+  throw new UsageError("member takes add or list");
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -140,6 +177,8 @@ export async function run(argv: string[]): Promise<number> {
         });
       throw new UsageError("key takes create, revoke or list");
     }
+    case "member":
+      return memberCommand(sub, rest);
     case "import": {
       const file = sub ?? "-";
       const text = file === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(file, "utf8");

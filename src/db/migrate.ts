@@ -2,11 +2,13 @@ import type { Client } from "@libsql/client";
 // Embedded as text so the compiled binary carries its own migrations.
 import m0001 from "./migrations/0001_init.sql" with { type: "text" };
 import m0002 from "./migrations/0002_mcp.sql" with { type: "text" };
+import m0005 from "./migrations/0005_members.sql" with { type: "text" };
 import m0010 from "./migrations/0010_free_briefs.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
   { id: "0002_mcp", sql: m0002 },
+  { id: "0005_members", sql: m0005 },
   { id: "0010_free_briefs", sql: m0010 },
 ];
 

@@ -1,0 +1,199 @@
+// People: users (global by email), their memberships in workspaces, and passwords.
+import type { NewEvent } from "../../events/catalog.ts";
+import type { EventStore, Tx } from "../../events/store.ts";
+import { requireOrg } from "./state.ts";
+import { InvalidInput } from "./validate.ts";
+
+export const ROLES = ["admin", "member"] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(v: unknown): v is Role {
+  return typeof v === "string" && (ROLES as readonly string[]).includes(v);
+}
+
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+
+/** Emails are compared lowercased and trimmed; a user is one row per such address. */
+export function normalizeEmail(raw: string, field = "email"): string {
+  const e = raw.trim().toLowerCase();
+  if (e.length > 254 || !EMAIL.test(e)) throw new InvalidInput(`${field} must be an email address`, field);
+  return e;
+}
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 200;
+
+export function checkPassword(pw: string): void {
+  if (pw.length < PASSWORD_MIN)
+    throw new InvalidInput(`password must be at least ${PASSWORD_MIN} characters`, "password");
+  if (pw.length > PASSWORD_MAX)
+    throw new InvalidInput(`password must be at most ${PASSWORD_MAX} characters`, "password");
+}
+
+export function checkName(raw: string | undefined): string | undefined {
+  const n = raw?.trim();
+  if (!n) return undefined;
+  if (n.length > 100) throw new InvalidInput("name is longer than 100", "name");
+  return n;
+}
+
+/** argon2id, computed outside the writer's transaction (it is deliberately slow). */
+export function hashPassword(pw: string): Promise<string> {
+  checkPassword(pw);
+  return Bun.password.hash(pw, { algorithm: "argon2id" });
+}
+
+export interface UserRow {
+  id: number;
+  email: string;
+  name: string | null;
+  password_hash: string | null;
+  created_at: string;
+}
+
+function toUser(row: Record<string, unknown>): UserRow {
+  return {
+    id: Number(row.id),
+    email: String(row.email),
+    name: row.name === null ? null : String(row.name),
+    password_hash: row.password_hash === null ? null : String(row.password_hash),
+    created_at: String(row.created_at),
+  };
+}
+
+export async function findUserByEmail(tx: Pick<Tx, "execute">, email: string): Promise<UserRow | undefined> {
+  const r = await tx.execute({
+    sql: "SELECT id, email, name, password_hash, created_at FROM users WHERE email = ?",
+    args: [email],
+  });
+  return r.rows[0] ? toUser(r.rows[0] as Record<string, unknown>) : undefined;
+}
+
+export async function findUserById(tx: Pick<Tx, "execute">, id: number): Promise<UserRow | undefined> {
+  const r = await tx.execute({
+    sql: "SELECT id, email, name, password_hash, created_at FROM users WHERE id = ?",
+    args: [id],
+  });
+  return r.rows[0] ? toUser(r.rows[0] as Record<string, unknown>) : undefined;
+}
+
+export async function findRole(
+  tx: Pick<Tx, "execute">,
+  orgId: number,
+  userId: number,
+): Promise<Role | undefined> {
+  const r = await tx.execute({
+    sql: "SELECT role FROM memberships WHERE org_id = ? AND user_id = ?",
+    args: [orgId, userId],
+  });
+  return r.rows[0] ? (String(r.rows[0].role) as Role) : undefined;
+}
+
+const userStream = (id: number) => ({ orgId: null, streamType: "user" as const, streamId: String(id) });
+const membershipStream = (orgId: number, userId: number) => ({
+  orgId,
+  streamType: "membership" as const,
+  streamId: `${orgId}:${userId}`,
+});
+
+/** Events that register a user, or update name/password of the existing one. */
+export function decideUser(
+  existing: UserRow | undefined,
+  id: number,
+  email: string,
+  opts: { name?: string; passwordHash?: string },
+  now: Date,
+): NewEvent[] {
+  const events: NewEvent[] = [];
+  if (!existing) {
+    events.push({
+      type: "UserRegistered",
+      ...userStream(id),
+      data: { id, email, ...(opts.name ? { name: opts.name } : {}), created_at: now.toISOString() },
+    });
+  } else if (opts.name && opts.name !== existing.name) {
+    events.push({ type: "UserNameChanged", ...userStream(id), data: { name: opts.name } });
+  }
+  if (opts.passwordHash)
+    events.push({ type: "UserPasswordSet", ...userStream(id), data: { password_hash: opts.passwordHash } });
+  return events;
+}
+
+/** Events that make a user a member with a role (or change the role). */
+export function decideMembership(
+  orgId: number,
+  userId: number,
+  current: Role | undefined,
+  role: Role,
+  now: Date,
+): NewEvent[] {
+  if (current === role) return [];
+  if (current === undefined)
+    return [
+      {
+        type: "MembershipGranted",
+        ...membershipStream(orgId, userId),
+        data: { user_id: userId, role, joined_at: now.toISOString() },
+      },
+    ];
+  return [
+    { type: "MembershipRoleChanged", ...membershipStream(orgId, userId), data: { user_id: userId, role } },
+  ];
+}
+
+export interface AddMember {
+  org: string;
+  email: string;
+  role: string;
+  name?: string;
+  /** Plain password; hashed before the write. */
+  password?: string;
+}
+
+/** `rivals member add`: creates the user if needed, sets the password when given, grants the membership. */
+export async function addMember(store: EventStore, cmd: AddMember) {
+  const email = normalizeEmail(cmd.email);
+  if (!isRole(cmd.role)) throw new InvalidInput(`role must be one of ${ROLES.join(", ")}`, "role");
+  const role = cmd.role;
+  const name = checkName(cmd.name);
+  const passwordHash = cmd.password === undefined ? undefined : await hashPassword(cmd.password);
+  const { result } = await store.execute(async (w) => {
+    const org = await requireOrg(w.tx, cmd.org);
+    const existing = await findUserByEmail(w.tx, email);
+    const userId = existing ? existing.id : await w.nextId();
+    const current = existing ? await findRole(w.tx, org.id, userId) : undefined;
+    const events = [
+      ...decideUser(existing, userId, email, { name, passwordHash }, w.now),
+      ...decideMembership(org.id, userId, current, role, w.now),
+    ];
+    return {
+      events,
+      result: { user_id: userId, org: org.slug, email, role, created: !existing },
+    };
+  });
+  return result;
+}
+
+export interface MemberView {
+  user_id: number;
+  email: string;
+  name?: string;
+  role: Role;
+  joined_at: string;
+}
+
+/** The people of one org, admins first, then by join time. */
+export async function listMembers(client: Pick<Tx, "execute">, orgId: number): Promise<MemberView[]> {
+  const r = await client.execute({
+    sql: `SELECT u.id, u.email, u.name, m.role, m.joined_at FROM memberships m JOIN users u ON u.id = m.user_id
+          WHERE m.org_id = ? ORDER BY m.role = 'admin' DESC, m.joined_at, u.id`,
+    args: [orgId],
+  });
+  return r.rows.map((row) => ({
+    user_id: Number(row.id),
+    email: String(row.email),
+    ...(row.name === null ? {} : { name: String(row.name) }),
+    role: String(row.role) as Role,
+    joined_at: String(row.joined_at),
+  }));
+}
