@@ -1,5 +1,6 @@
 import type { Client } from "@libsql/client";
 import type { Clock } from "../clock.ts";
+import { VersionedCache } from "../db/queries/cache.ts";
 import type { Scope } from "../domain/apiKeys.ts";
 import type { TokenResolver } from "./credentials.ts";
 import type { Principal } from "./principal.ts";
@@ -19,17 +20,30 @@ export function presentedToken(headers: Headers): string | undefined {
 const USAGE_WRITE_INTERVAL_MS = 60_000;
 
 /** Resolves API keys to principals: a well-formedness check first (no lookup for junk), then one indexed
- * query by digest, every request, so a revocation from any process takes effect on the next request. */
+ * query by digest, answered from a cache only while the database is unchanged (db/queries/cache.ts checks
+ * `PRAGMA data_version` on every call), so a revocation or plan change from any process takes effect on
+ * the next request. */
 export class ApiKeyResolver {
   private lastUsageWrite = new Map<number, number>();
+  private cache: VersionedCache;
   constructor(
     private client: Client,
     private clock: Clock,
-  ) {}
+  ) {
+    this.cache = new VersionedCache(client);
+  }
 
   async resolve(token: string): Promise<Principal | undefined> {
     if (!isWellFormedApiKey(token)) return undefined;
     const digest = sha256(token);
+    const found = await this.cache.get(digest, () => this.lookup(digest));
+    if (!found) return undefined;
+    this.noteUse(found.keyId!);
+    // The cached principal is shared; each caller gets its own copy.
+    return { ...found, scopes: [...found.scopes] };
+  }
+
+  private async lookup(digest: string): Promise<Principal | undefined> {
     const r = await this.client.execute({
       sql: `SELECT k.id, k.name, k.token_hash, k.scopes, o.id AS org_id, o.slug, o.name AS org_name, o.plan,
               o.website_url, o.created_at
@@ -40,7 +54,6 @@ export class ApiKeyResolver {
     const row = r.rows[0];
     if (!row || !digestsEqual(String(row.token_hash), digest)) return undefined;
     const keyId = Number(row.id);
-    this.noteUse(keyId);
     return {
       orgId: Number(row.org_id),
       orgSlug: String(row.slug),

@@ -1,13 +1,21 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { competitors } from "../schema.ts";
+import { cacheOf } from "./cache.ts";
 import { appLinks, withUrl } from "./links.ts";
 
 type Obj = Record<string, unknown>;
 const listed = sql`${competitors.listed} = 1`;
 
-/** Every actively tracked competitor, by priority then tracked date (competitors_listed index). */
-export async function listCompetitors(db: Db, orgId: number, base: string): Promise<Obj[]> {
+/** Every actively tracked competitor, by priority then tracked date (competitors_listed index). Served from
+ * the read cache while the database is unchanged (cache.ts); the objects are shared: do not change them. */
+export function listCompetitors(db: Db, orgId: number, base: string): Promise<Obj[]> {
+  return cacheOf(db).get(JSON.stringify(["competitors", orgId, base]), () =>
+    loadCompetitors(db, orgId, base),
+  );
+}
+
+async function loadCompetitors(db: Db, orgId: number, base: string): Promise<Obj[]> {
   const rows = await db
     .select({ id: competitors.id, doc: competitors.summaryDoc })
     .from(competitors)
@@ -16,12 +24,14 @@ export async function listCompetitors(db: Db, orgId: number, base: string): Prom
   return rows.map((r) => withUrl(r.doc, appLinks.competitor(base, r.id)));
 }
 
-export async function getCompetitor(
-  db: Db,
-  orgId: number,
-  id: number,
-  base: string,
-): Promise<Obj | undefined> {
+/** One tracked competitor's dossier (read cache; shared: do not change it). */
+export function getCompetitor(db: Db, orgId: number, id: number, base: string): Promise<Obj | undefined> {
+  return cacheOf(db).get(JSON.stringify(["competitor", orgId, id, base]), () =>
+    loadCompetitor(db, orgId, id, base),
+  );
+}
+
+async function loadCompetitor(db: Db, orgId: number, id: number, base: string): Promise<Obj | undefined> {
   const [row] = await db
     .select({ doc: competitors.detailDoc, battlecardId: competitors.battlecardId })
     .from(competitors)

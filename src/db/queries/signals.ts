@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../client.ts";
 import { signals } from "../schema.ts";
+import { cacheOf } from "./cache.ts";
 import { appLinks, withUrl } from "./links.ts";
 
 type Obj = Record<string, unknown>;
@@ -33,8 +34,14 @@ function textMatch(q: string): SQL {
   return sql`(${signals.title} GLOB ${glob} OR coalesce(${signals.summary}, '') GLOB ${glob})`;
 }
 
-/** Open signals of tracked competitors, newest first (signals_feed / _by_competitor / _by_severity indexes). */
-export async function listSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
+/** Open signals of tracked competitors, newest first (signals_feed / _by_competitor / _by_severity indexes).
+ * Served from the read cache while the database is unchanged (cache.ts); the objects are shared: do not change them. */
+export function listSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
+  const key = ["signals", orgId, f.competitorId, f.severity, f.since, f.q, f.limit, f.offset, base];
+  return cacheOf(db).get(JSON.stringify(key), () => loadSignals(db, orgId, f, base));
+}
+
+async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
   const where: SQL[] = [eq(signals.orgId, orgId), sql`${signals.listed} = 1`];
   if (f.competitorId !== undefined) where.push(eq(signals.competitorId, f.competitorId));
   if (f.severity !== undefined) where.push(eq(signals.severity, f.severity));
@@ -50,8 +57,12 @@ export async function listSignals(db: Db, orgId: number, f: SignalFilter, base: 
   return rows.map((r) => withUrl(r.doc, appLinks.signal(base, r.id)));
 }
 
-/** One signal by id, open or closed, of a tracked competitor. */
-export async function getSignal(db: Db, orgId: number, id: number, base: string): Promise<Obj | undefined> {
+/** One signal by id, open or closed, of a tracked competitor (read cache; shared: do not change it). */
+export function getSignal(db: Db, orgId: number, id: number, base: string): Promise<Obj | undefined> {
+  return cacheOf(db).get(JSON.stringify(["signal", orgId, id, base]), () => loadSignal(db, orgId, id, base));
+}
+
+async function loadSignal(db: Db, orgId: number, id: number, base: string): Promise<Obj | undefined> {
   const [row] = await db
     .select({ doc: signals.doc })
     .from(signals)

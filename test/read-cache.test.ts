@@ -1,0 +1,166 @@
+// The read cache (src/db/queries/cache.ts) is never stale: every write — in this process, or from a CLI
+// command in another process — is visible to the very next request, and unchanged data is served from memory.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { createClient } from "@libsql/client";
+import { cacheOf, dataVersion, jsonOf } from "../src/db/queries/cache.ts";
+import { listCompetitors } from "../src/db/queries/competitors.ts";
+import { listSignals } from "../src/db/queries/signals.ts";
+import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
+import { startTestServer, type TestServer } from "./helpers.ts";
+
+const root = resolve(import.meta.dir, "..");
+let t: TestServer;
+let key: string;
+let orgId: number;
+const auth = () => ({ authorization: `Bearer ${key}` });
+
+beforeAll(async () => {
+  t = await startTestServer();
+  orgId = (await t.org("acme")).id;
+  key = await t.key("acme");
+  await t.load([
+    { kind: "competitor", org: "acme", key: "c1", name: "Globex", priority: 1 },
+    { kind: "signal", org: "acme", key: "s1", competitor: "c1", title: "First move" },
+  ]);
+});
+afterAll(() => t.close());
+
+/** Runs one write against the test server's database from another process (what a CLI command does). */
+async function otherProcess(op: string, arg: unknown) {
+  const script = `
+    import { loadConfig } from "${root}/src/config.ts";
+    import { openServices } from "${root}/src/services.ts";
+    import { importNdjson } from "${root}/src/domain/imports.ts";
+    import { revokeApiKey } from "${root}/src/domain/apiKeys.ts";
+    import { setPlan } from "${root}/src/domain/orgs.ts";
+    import { rebuildProjections } from "${root}/projections/rebuild.ts";
+    const s = await openServices(loadConfig());
+    const arg = ${JSON.stringify(arg ?? null)};
+    const ops = {
+      import: () => importNdjson(s.store, arg),
+      revoke: () => revokeApiKey(s.store, "acme", arg),
+      plan: () => setPlan(s.store, "acme", arg),
+      rebuild: () => rebuildProjections(s.store),
+    };
+    console.log(JSON.stringify(await ops[${JSON.stringify(op)}]()));
+    s.close();
+  `;
+  const proc = Bun.spawn([process.execPath, "-e", script], {
+    cwd: t.dir,
+    env: { ...process.env, RIVALS_DB: t.services.config.dbUrl },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  if (code !== 0) throw new Error(`${op} exited ${code}: ${err}`);
+  return JSON.parse(out);
+}
+
+const titles = async () =>
+  ((await (await t.get("/api/v1/signals", auth())).json()).data as { title: string }[]).map((s) => s.title);
+
+test("unchanged data is served from the cache: the same object twice", async () => {
+  const db = t.services.database.db;
+  const a = await listSignals(db, orgId, { limit: 50, offset: 0 }, t.base);
+  const b = await listSignals(db, orgId, { limit: 50, offset: 0 }, t.base);
+  expect(b).toBe(a);
+  // Different arguments are different entries.
+  const other = await listSignals(db, orgId, { limit: 1, offset: 0 }, t.base);
+  expect(other).not.toBe(a);
+  expect(await listCompetitors(db, orgId, "http://elsewhere")).not.toBe(
+    await listCompetitors(db, orgId, t.base),
+  );
+});
+
+test("cached values are frozen under test, so a caller that changes one fails loudly", async () => {
+  const list = await listSignals(t.services.database.db, orgId, { limit: 50, offset: 0 }, t.base);
+  expect(Object.isFrozen(list)).toBe(true);
+  expect(Object.isFrozen(list[0])).toBe(true);
+  expect(() => {
+    (list[0] as Record<string, unknown>).title = "changed";
+  }).toThrow();
+});
+
+test("a write in this process is visible to the next request", async () => {
+  expect(await titles()).toEqual(["First move"]);
+  await t.load([{ kind: "signal", org: "acme", key: "s2", competitor: "c1", title: "Second move" }]);
+  expect((await titles()).sort()).toEqual(["First move", "Second move"]);
+  await t.load([{ kind: "signal", org: "acme", key: "s2", competitor: "c1", title: "Second move, renamed" }]);
+  expect((await titles()).sort()).toEqual(["First move", "Second move, renamed"]);
+});
+
+test("an import from another process is visible to the next request", async () => {
+  expect(await titles()).not.toContain("From the CLI");
+  const report = await otherProcess(
+    "import",
+    JSON.stringify({ kind: "signal", org: "acme", key: "s3", competitor: "c1", title: "From the CLI" }),
+  );
+  expect(report.applied).toBe(1);
+  expect(await titles()).toContain("From the CLI");
+});
+
+test("a key revoked and a plan changed from another process apply on the next request", async () => {
+  const other = await createApiKey(t.services.store, "acme", "other", parseScopes(undefined));
+  const otherAuth = { authorization: `Bearer ${other.token}` };
+  expect((await t.get("/api/v1/competitors", otherAuth)).status).toBe(200);
+  await otherProcess("revoke", other.id);
+  expect((await t.get("/api/v1/competitors", otherAuth)).status).toBe(401);
+
+  await otherProcess("plan", "free");
+  expect((await t.get("/api/v1/competitors", auth())).status).toBe(402);
+  await otherProcess("plan", "growth");
+  expect((await t.get("/api/v1/competitors", auth())).status).toBe(200);
+});
+
+test("projections rebuild from another process: the next request reads the rebuilt tables", async () => {
+  const before = await (await t.get("/api/v1/signals", auth())).text();
+  const v = await dataVersion(t.services.database.client);
+  await otherProcess("rebuild", null);
+  expect(await dataVersion(t.services.database.client)).not.toBe(v);
+  expect(await (await t.get("/api/v1/signals", auth())).text()).toBe(before);
+});
+
+test("the data version moves on every commit by another connection, and only then", async () => {
+  const client = t.services.database.client;
+  const v1 = await dataVersion(client);
+  expect(typeof v1).toBe("number");
+  expect(await dataVersion(client)).toBe(v1);
+  await t.load([{ kind: "competitor", org: "acme", key: "c2", name: "Initech" }]);
+  const v2 = await dataVersion(client);
+  expect(v2).not.toBe(v1);
+  // A statement that changes nothing commits nothing.
+  await t.load([{ kind: "competitor", org: "acme", key: "c2", name: "Initech" }]);
+  expect(await dataVersion(client)).toBe(v2);
+});
+
+test("an in-memory or remote database is never cached", async () => {
+  const mem = createClient({ url: "file::memory:" });
+  expect(await dataVersion(mem)).toBeUndefined();
+  let loads = 0;
+  const db = { $client: mem };
+  await cacheOf(db).get("k", async () => ++loads);
+  await cacheOf(db).get("k", async () => ++loads);
+  expect(loads).toBe(2);
+  mem.close();
+  const remote = createClient({ url: "http://127.0.0.1:9" });
+  expect(await dataVersion(remote)).toBeUndefined();
+  remote.close();
+});
+
+test("a failed load is not cached", async () => {
+  const c = cacheOf({ $client: t.services.database.client });
+  await expect(c.get("boom", async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+  expect(await c.get("boom", async () => "fine")).toBe("fine");
+});
+
+test("jsonOf serializes once per object", () => {
+  const v = { a: [1, 2] };
+  expect(jsonOf(v)).toBe('{"a":[1,2]}');
+  expect(jsonOf(v)).toBe(jsonOf(v));
+  expect(jsonOf({ a: [3] })).toBe('{"a":[3]}');
+});
