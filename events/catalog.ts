@@ -30,6 +30,8 @@ export interface EventPayloads {
   SignalRecorded: { id: number; key: string; competitor_id: number | null; record: SignalRecord };
   DigestRecorded: { id: number; key: string; signal_ids: number[]; record: DigestRecord };
   BattlecardRecorded: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
+  /** A member approved an OAuth client in this workspace for these scopes (all approved so far). */
+  OAuthConsentGranted: { user_id: number; client_id: string; scopes: string[]; granted_at: string };
   /** A visitor asked for a free brief on the public /free-brief form (no org). */
   FreeBriefRequested: {
     id: number;
@@ -67,6 +69,7 @@ export const eventTypes = [
   "SignalRecorded",
   "DigestRecorded",
   "BattlecardRecorded",
+  "OAuthConsentGranted",
   "FreeBriefRequested",
   "UserRegistered",
   "UserPasswordSet",
@@ -85,6 +88,7 @@ export type StreamType =
   | "signal"
   | "digest"
   | "battlecard"
+  | "oauth_consent"
   | "free_brief"
   | "user"
   | "membership"

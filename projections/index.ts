@@ -4,6 +4,7 @@ import { projectApiKeys } from "./apiKeys.ts";
 import { projectBattlecards } from "./battlecards.ts";
 import { projectCompetitors } from "./competitors.ts";
 import { projectDigests } from "./digests.ts";
+import { projectOAuthConsents } from "./oauthConsents.ts";
 import { projectFreeBriefs } from "./freeBriefs.ts";
 import { projectMembers } from "./members.ts";
 import { projectOrgs } from "./orgs.ts";
@@ -16,6 +17,7 @@ const projectors: Projector[] = [
   projectSignals,
   projectDigests,
   projectBattlecards,
+  projectOAuthConsents,
   projectFreeBriefs,
   projectMembers,
 ];
@@ -29,6 +31,7 @@ export const READ_TABLES = [
   "signals_fts",
   "digests",
   "battlecards",
+  "oauth_consents",
   "free_brief_requests",
   "users",
   "memberships",

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { ApiKeyResolver } from "../auth/apiKeys.ts";
 import { CredentialResolver } from "../auth/credentials.ts";
 import { mcpEndpoint } from "../mcp/endpoint.ts";
+import { oauthRoutes } from "../oauth/routes.ts";
 import type { Services } from "../services.ts";
 import { openApi } from "./openapi.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
@@ -75,7 +76,9 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
     })
     .use(readApi(s, parts.limiter, parts.keys))
     .use(openApi(s))
-    .use(mcpEndpoint(s, parts.credentials));
+    .use(mcpEndpoint(s, parts.credentials))
+    // OAuth 2.1 authorization server; registers its access-token resolver on parts.credentials.
+    .use(oauthRoutes(s, parts.credentials));
   return { app: extra(app as unknown as Elysia), parts };
 }
 

@@ -1,0 +1,287 @@
+// Authorization codes, access tokens and refresh tokens. Everything issued from one code is a family;
+// a replayed code or a reused refresh token revokes the family. Only SHA-256 digests are stored, and
+// every write goes through the single writer, so redemption and rotation are atomic.
+import { createHash } from "node:crypto";
+import type { Tx } from "../../events/store.ts";
+import { randomSecret, sha256 } from "../auth/tokens.ts";
+import type { Scope } from "../domain/apiKeys.ts";
+import type { Services } from "../services.ts";
+import { OAuthError } from "./errors.ts";
+
+export const CODE_TTL_S = 60;
+export const ACCESS_TTL_S = 60 * 60;
+export const REFRESH_TTL_S = 30 * 24 * 60 * 60;
+export const ACCESS_PREFIX = "rvo_";
+export const REFRESH_PREFIX = "rvr_";
+const CODE_PREFIX = "rvg_";
+
+export interface CodeRequest {
+  clientId: string;
+  userId: number;
+  orgId: number;
+  scopes: Scope[];
+  resource: string;
+  redirectUri: string;
+  codeChallenge: string;
+}
+
+export interface TokenSet {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+/** The member a family acts for; checked (member still in the workspace) before tokens are issued. */
+export type MemberCheck = (tx: Pick<Tx, "execute">, userId: number, orgId: number) => Promise<boolean>;
+
+const iso = (d: Date, plusSeconds = 0) => new Date(d.getTime() + plusSeconds * 1000).toISOString();
+
+function pkceS256(verifier: string): string {
+  return createHash("sha256").update(verifier).digest("base64url");
+}
+
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+export class Grants {
+  constructor(
+    private s: Services,
+    private memberActive: MemberCheck,
+  ) {}
+
+  /** Issues a single-use authorization code that starts a new family. */
+  async issueCode(req: CodeRequest): Promise<string> {
+    const code = randomSecret(CODE_PREFIX);
+    await this.s.store.execute(async ({ tx, now }) => {
+      const family = crypto.randomUUID();
+      await tx.execute({
+        sql: `INSERT INTO oauth_families (id, client_id, user_id, org_id, scopes, resource, created_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        args: [family, req.clientId, req.userId, req.orgId, req.scopes.join(" "), req.resource, iso(now)],
+      });
+      await tx.execute({
+        sql: `INSERT INTO oauth_codes (code_hash, family_id, client_id, redirect_uri, code_challenge, expires_at)
+              VALUES (?, ?, ?, ?, ?, ?)`,
+        args: [sha256(code), family, req.clientId, req.redirectUri, req.codeChallenge, iso(now, CODE_TTL_S)],
+      });
+      return { events: [], result: null };
+    });
+    return code;
+  }
+
+  private async issueTokens(
+    tx: Tx,
+    now: Date,
+    family: string,
+    scopes: string[],
+    refreshScopes: string[] = scopes,
+  ): Promise<TokenSet> {
+    const access = randomSecret(ACCESS_PREFIX);
+    const refresh = randomSecret(REFRESH_PREFIX);
+    for (const [token, kind, ttl, sc] of [
+      [access, "access", ACCESS_TTL_S, scopes],
+      [refresh, "refresh", REFRESH_TTL_S, refreshScopes],
+    ] as const)
+      await tx.execute({
+        sql: `INSERT INTO oauth_tokens (token_hash, kind, family_id, scopes, expires_at, created_at)
+              VALUES (?, ?, ?, ?, ?, ?)`,
+        args: [sha256(token), kind, family, sc.join(" "), iso(now, ttl), iso(now)],
+      });
+    return {
+      access_token: access,
+      token_type: "Bearer",
+      expires_in: ACCESS_TTL_S,
+      refresh_token: refresh,
+      scope: scopes.join(" "),
+    };
+  }
+
+  private async revokeFamily(tx: Pick<Tx, "execute">, family: string, now: Date, reason: string) {
+    await tx.execute({
+      sql: "UPDATE oauth_families SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL",
+      args: [iso(now), reason, family],
+    });
+    await tx.execute({
+      sql: "UPDATE oauth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+      args: [iso(now), family],
+    });
+  }
+
+  /** authorization_code grant. A code seen a second time revokes everything issued from it. */
+  async redeemCode(p: {
+    clientId: string;
+    code: string;
+    redirectUri: string | null;
+    verifier: string | null;
+    resource: string | null;
+  }): Promise<TokenSet> {
+    if (p.verifier === null) throw new OAuthError("invalid_request", "code_verifier is required (PKCE)");
+    if (!VERIFIER.test(p.verifier))
+      throw new OAuthError("invalid_request", "code_verifier must be 43-128 unreserved characters");
+    if (p.redirectUri === null) throw new OAuthError("invalid_request", "redirect_uri is required");
+    const { result } = await this.s.store.execute(async ({ tx, now }) => {
+      const r = await tx.execute({
+        sql: `SELECT c.family_id, c.client_id, c.redirect_uri, c.code_challenge, c.expires_at, c.used_at,
+                f.user_id, f.org_id, f.scopes, f.resource, f.revoked_at
+              FROM oauth_codes c JOIN oauth_families f ON f.id = c.family_id WHERE c.code_hash = ?`,
+        args: [sha256(p.code)],
+      });
+      const row = r.rows[0];
+      const fail = (why: string) => ({
+        events: [],
+        result: { error: new OAuthError("invalid_grant", why) } as
+          | { error: OAuthError }
+          | { tokens: TokenSet },
+      });
+      if (!row) return fail("The authorization code is unknown.");
+      const family = String(row.family_id);
+      if (row.client_id !== p.clientId) return fail("The authorization code was issued to another client.");
+      if (row.used_at !== null) {
+        await this.revokeFamily(tx, family, now, "code_replay");
+        return fail("The authorization code was already used; every token issued from it is now revoked.");
+      }
+      if (Date.parse(String(row.expires_at)) <= now.getTime())
+        return fail("The authorization code has expired.");
+      if (row.revoked_at !== null) return fail("The authorization was revoked.");
+      if (row.redirect_uri !== p.redirectUri)
+        return fail("redirect_uri differs from the one in the authorization request.");
+      if (pkceS256(p.verifier!) !== row.code_challenge)
+        return fail("code_verifier does not match the code_challenge.");
+      if (p.resource !== null && p.resource !== row.resource)
+        return {
+          events: [],
+          result: {
+            error: new OAuthError(
+              "invalid_target",
+              "resource differs from the one in the authorization request.",
+            ),
+          },
+        };
+      await tx.execute({
+        sql: "UPDATE oauth_codes SET used_at = ? WHERE code_hash = ?",
+        args: [iso(now), sha256(p.code)],
+      });
+      if (!(await this.memberActive(tx, Number(row.user_id), Number(row.org_id)))) {
+        await this.revokeFamily(tx, family, now, "member_removed");
+        return fail("The approving member no longer belongs to the workspace.");
+      }
+      const tokens = await this.issueTokens(tx, now, family, String(row.scopes).split(" ").filter(Boolean));
+      return { events: [], result: { tokens } };
+    });
+    if ("error" in result) throw result.error;
+    return result.tokens;
+  }
+
+  /** refresh_token grant with rotation: the presented token is spent and a new pair issued. A spent
+   * token presented again means it leaked: the whole family is revoked. */
+  async refresh(p: {
+    clientId: string;
+    refreshToken: string;
+    scope: Scope[] | null;
+    resource: string | null;
+  }): Promise<TokenSet> {
+    const { result } = await this.s.store.execute(async ({ tx, now }) => {
+      const r = await tx.execute({
+        sql: `SELECT t.family_id, t.expires_at, t.rotated_at, t.revoked_at,
+                f.client_id, f.user_id, f.org_id, f.resource, f.scopes, f.revoked_at AS family_revoked
+              FROM oauth_tokens t JOIN oauth_families f ON f.id = t.family_id
+              WHERE t.token_hash = ? AND t.kind = 'refresh'`,
+        args: [sha256(p.refreshToken)],
+      });
+      const row = r.rows[0];
+      type R = { error: OAuthError } | { tokens: TokenSet };
+      const fail = (
+        why: string,
+        code: "invalid_grant" | "invalid_scope" | "invalid_target" = "invalid_grant",
+      ) => ({
+        events: [],
+        result: { error: new OAuthError(code, why) } as R,
+      });
+      if (!row) return fail("The refresh token is unknown.");
+      if (row.client_id !== p.clientId) return fail("The refresh token was issued to another client.");
+      const family = String(row.family_id);
+      if (row.family_revoked !== null || row.revoked_at !== null)
+        return fail("The refresh token was revoked.");
+      if (row.rotated_at !== null) {
+        await this.revokeFamily(tx, family, now, "refresh_reuse");
+        return fail("The refresh token was already used; every token of this grant is now revoked.");
+      }
+      if (Date.parse(String(row.expires_at)) <= now.getTime()) return fail("The refresh token has expired.");
+      if (p.resource !== null && p.resource !== row.resource)
+        return fail("resource differs from the one this grant was issued for.", "invalid_target");
+      const held = String(row.scopes).split(" ").filter(Boolean);
+      let scopes = held;
+      if (p.scope !== null) {
+        if (p.scope.length === 0 || p.scope.some((sc) => !held.includes(sc)))
+          return fail(`The requested scope exceeds the scope granted (${held.join(" ")}).`, "invalid_scope");
+        scopes = p.scope;
+      }
+      if (!(await this.memberActive(tx, Number(row.user_id), Number(row.org_id)))) {
+        await this.revokeFamily(tx, family, now, "member_removed");
+        return fail("The approving member no longer belongs to the workspace.");
+      }
+      await tx.execute({
+        sql: "UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?",
+        args: [iso(now), sha256(p.refreshToken)],
+      });
+      // Access tokens issued before this rotation keep working until they expire. A narrower scope applies
+      // to the new access token only; the refresh token keeps the scope granted (RFC 6749 6).
+      return { events: [], result: { tokens: await this.issueTokens(tx, now, family, scopes, held) } as R };
+    });
+    if ("error" in result) throw result.error;
+    return result.tokens;
+  }
+
+  /** RFC 7009: revokes a token of this client. A refresh token takes its whole family with it; an access
+   * token only itself. Unknown tokens and tokens of other clients are ignored (the answer is the same). */
+  async revoke(clientId: string, token: string, hint: string | null): Promise<void> {
+    await this.s.store.execute(async ({ tx, now }) => {
+      const r = await tx.execute({
+        sql: `SELECT t.kind, t.family_id, f.client_id FROM oauth_tokens t JOIN oauth_families f ON f.id = t.family_id
+              WHERE t.token_hash = ?`,
+        args: [sha256(token)],
+      });
+      const row = r.rows[0];
+      void hint; // the digest look-up finds either kind, so the hint only documents the caller's intent
+      if (!row || row.client_id !== clientId) return { events: [], result: null };
+      if (row.kind === "refresh") await this.revokeFamily(tx, String(row.family_id), now, "revoked");
+      else
+        await tx.execute({
+          sql: "UPDATE oauth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
+          args: [iso(now), sha256(token)],
+        });
+      return { events: [], result: null };
+    });
+  }
+
+  /** The live access token with this value, for the bearer resolver. */
+  async accessToken(
+    token: string,
+  ): Promise<
+    | { ok: true; userId: number; orgId: number; scopes: Scope[]; audience: string; clientId: string }
+    | { ok: false; reason: string }
+  > {
+    const r = await this.s.database.client.execute({
+      sql: `SELECT t.scopes, t.expires_at, t.revoked_at, f.user_id, f.org_id, f.resource, f.client_id,
+              f.revoked_at AS family_revoked
+            FROM oauth_tokens t JOIN oauth_families f ON f.id = t.family_id
+            WHERE t.token_hash = ? AND t.kind = 'access'`,
+      args: [sha256(token)],
+    });
+    const row = r.rows[0];
+    if (!row) return { ok: false, reason: "The access token is unknown." };
+    if (row.revoked_at !== null || row.family_revoked !== null)
+      return { ok: false, reason: "The access token was revoked." };
+    if (Date.parse(String(row.expires_at)) <= this.s.clock().getTime())
+      return { ok: false, reason: "The access token has expired." };
+    return {
+      ok: true,
+      userId: Number(row.user_id),
+      orgId: Number(row.org_id),
+      scopes: String(row.scopes).split(" ").filter(Boolean) as Scope[],
+      audience: String(row.resource),
+      clientId: String(row.client_id),
+    };
+  }
+}

@@ -1,0 +1,184 @@
+// The OAuth 2.1 authorization server's HTTP surface: metadata, registration, token, revocation, and the
+// authorization endpoint with its consent page (authorize.tsx). docs/oauth.md describes all of it.
+import type { Server } from "bun";
+import { Elysia } from "elysia";
+import { clientAddress } from "../api/access.ts";
+import { RateLimiter } from "../api/rateLimit.ts";
+import type { CredentialResolver } from "../auth/credentials.ts";
+import type { Services } from "../services.ts";
+import { authorizeRoutes } from "./authorize.tsx";
+import { ClientMetadataDocuments, parseAllowHosts } from "./cimd.ts";
+import { parseScope } from "./clientMetadata.ts";
+import { Clients } from "./clients.ts";
+import { jsonResponse, OAuthError, oauthErrorResponse } from "./errors.ts";
+import { Grants } from "./grants.ts";
+import { memberDirectory } from "./members.ts";
+import { authorizationServerMetadata, mcpResource, OAUTH_PATHS } from "./metadata.ts";
+import { oauthTokenResolver } from "./resolver.ts";
+
+export interface OAuthOptions {
+  /** Hosts whose metadata documents may be fetched from private addresses (RIVALS_OAUTH_CIMD_ALLOW_HOSTS). */
+  cimdAllowHosts?: string[];
+  /** Requests per minute per address on /oauth/register and /oauth/token. */
+  registerPerMinute?: number;
+  tokenPerMinute?: number;
+}
+
+export interface OAuthServer {
+  clients: Clients;
+  grants: Grants;
+  documents: ClientMetadataDocuments;
+}
+
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** Reads an application/x-www-form-urlencoded body; a parameter sent twice is invalid_request (RFC 6749 3.2). */
+async function readForm(request: Request): Promise<URLSearchParams> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type))
+    throw new OAuthError("invalid_request", "the body must be application/x-www-form-urlencoded");
+  const buf = await request.arrayBuffer();
+  if (buf.byteLength > MAX_FORM_BYTES) throw new OAuthError("invalid_request", "the body is too large");
+  const params = new URLSearchParams(new TextDecoder().decode(buf));
+  const seen = new Set<string>();
+  for (const k of params.keys()) {
+    if (seen.has(k) && k !== "resource")
+      throw new OAuthError("invalid_request", `the parameter ${k} was sent more than once`);
+    seen.add(k);
+  }
+  if (params.getAll("resource").length > 1)
+    throw new OAuthError("invalid_target", "this server has one resource; send resource once");
+  return params;
+}
+
+function guarded(fn: () => Promise<Response>): Promise<Response> {
+  return fn().catch((e) => {
+    if (e instanceof OAuthError) return oauthErrorResponse(e);
+    console.error(JSON.stringify({ level: "error", area: "oauth", error: String((e as Error)?.stack ?? e) }));
+    return oauthErrorResponse(
+      new OAuthError("server_error", "The server failed to handle this request.", 500),
+    );
+  });
+}
+
+export function oauthRoutes(s: Services, credentials: CredentialResolver, options: OAuthOptions = {}) {
+  const base = s.config.baseUrl;
+  const resource = mcpResource(base);
+  const documents = new ClientMetadataDocuments({
+    allowHosts: options.cimdAllowHosts ?? parseAllowHosts(process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS),
+    clock: s.clock,
+  });
+  const clients = new Clients(s, documents);
+  const members = memberDirectory(s);
+  const grants = new Grants(s, members.active);
+  credentials.addResolver(oauthTokenResolver(grants, members));
+  const registerLimit = new RateLimiter(options.registerPerMinute ?? 30, s.clock);
+  const tokenLimit = new RateLimiter(options.tokenPerMinute ?? 300, s.clock);
+  const limited = (limiter: RateLimiter, request: Request, server: Server<unknown> | null) => {
+    const d = limiter.take(clientAddress(request, server, s.config.trustProxy));
+    if (!d.allowed)
+      throw new OAuthError(
+        "temporarily_unavailable",
+        "Too many requests from this address; retry later.",
+        429,
+        {
+          "retry-after": String(d.resetSeconds),
+        },
+      );
+  };
+
+  const metadata = () =>
+    new Response(JSON.stringify(authorizationServerMetadata(base)), {
+      headers: {
+        "content-type": "application/json",
+        "cache-control": "public, max-age=3600",
+        "access-control-allow-origin": "*",
+      },
+    });
+
+  const register = (request: Request, server: Server<unknown> | null) =>
+    guarded(async () => {
+      limited(registerLimit, request, server);
+      if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? ""))
+        throw new OAuthError("invalid_client_metadata", "the registration request must be application/json");
+      const text = await request.text();
+      if (text.length > MAX_FORM_BYTES)
+        throw new OAuthError("invalid_client_metadata", "the request is too large");
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new OAuthError("invalid_client_metadata", "the request body is not JSON");
+      }
+      return jsonResponse(await clients.register(body), 201);
+    });
+
+  const token = (request: Request, server: Server<unknown> | null) =>
+    guarded(async () => {
+      limited(tokenLimit, request, server);
+      const params = await readForm(request);
+      const client = await clients.authenticate(request.headers, params);
+      const grantType = params.get("grant_type");
+      if (!grantType) throw new OAuthError("invalid_request", "grant_type is required");
+      if (grantType !== "authorization_code" && grantType !== "refresh_token")
+        throw new OAuthError("unsupported_grant_type", `grant_type ${grantType} is not supported`);
+      if (!client.grant_types.includes(grantType))
+        throw new OAuthError("unauthorized_client", `this client did not register the ${grantType} grant`);
+      const res = params.get("resource");
+      if (res !== null && res !== resource)
+        throw new OAuthError("invalid_target", `the only resource here is ${resource}`);
+      if (grantType === "authorization_code") {
+        const code = params.get("code");
+        if (!code) throw new OAuthError("invalid_request", "code is required");
+        return jsonResponse(
+          await grants.redeemCode({
+            clientId: client.client_id,
+            code,
+            redirectUri: params.get("redirect_uri"),
+            verifier: params.get("code_verifier"),
+            resource: res,
+          }),
+        );
+      }
+      const refreshToken = params.get("refresh_token");
+      if (!refreshToken) throw new OAuthError("invalid_request", "refresh_token is required");
+      const scope = params.get("scope");
+      return jsonResponse(
+        await grants.refresh({
+          clientId: client.client_id,
+          refreshToken,
+          scope: scope === null ? null : parseScope(scope),
+          resource: res,
+        }),
+      );
+    });
+
+  const revoke = (request: Request, server: Server<unknown> | null) =>
+    guarded(async () => {
+      limited(tokenLimit, request, server);
+      const params = await readForm(request);
+      const client = await clients.authenticate(request.headers, params);
+      const value = params.get("token");
+      if (!value) throw new OAuthError("invalid_request", "token is required");
+      const hint = params.get("token_type_hint");
+      await grants.revoke(client.client_id, value, hint);
+      return new Response(null, {
+        status: 200,
+        headers: { "cache-control": "no-store", pragma: "no-cache" },
+      });
+    });
+
+  const methodNotAllowed = (allow: string) => () =>
+    oauthErrorResponse(new OAuthError("invalid_request", `use ${allow}`, 405, { allow }));
+
+  const server: OAuthServer = { clients, grants, documents };
+  return new Elysia()
+    .get("/.well-known/oauth-authorization-server", metadata)
+    .post(OAUTH_PATHS.register, ({ request, server: srv }) => register(request, srv), { parse: "none" })
+    .post(OAUTH_PATHS.token, ({ request, server: srv }) => token(request, srv), { parse: "none" })
+    .post(OAUTH_PATHS.revoke, ({ request, server: srv }) => revoke(request, srv), { parse: "none" })
+    .get(OAUTH_PATHS.register, methodNotAllowed("POST"))
+    .get(OAUTH_PATHS.token, methodNotAllowed("POST"))
+    .get(OAUTH_PATHS.revoke, methodNotAllowed("POST"))
+    .use(authorizeRoutes(s, server));
+}
