@@ -2,9 +2,10 @@
 import { z } from "zod";
 import { inputSchemaOf } from "./call.ts";
 import type { Tool } from "./tool.ts";
+import { memberTools } from "./tools/members.ts";
 import { readTools } from "./tools/read.ts";
 
-export const tools: Tool[] = [...(readTools as unknown as Tool[])];
+export const tools: Tool[] = [...(readTools as unknown as Tool[]), ...(memberTools as unknown as Tool[])];
 
 export const toolsByName = new Map(tools.map((t) => [t.name, t]));
 

@@ -1,0 +1,30 @@
+// The part of autocannon's programmatic API the bench uses (the package ships no types).
+declare module "autocannon" {
+  interface Request {
+    method?: string;
+    path?: string;
+    setupRequest?: (req: { path: string }) => { path: string };
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    requests?: Request[];
+  }
+  interface Histogram {
+    average: number;
+    total: number;
+    p50: number;
+    p99: number;
+  }
+  interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  }
+  function autocannon(opts: Options): Promise<Result>;
+  export default autocannon;
+}

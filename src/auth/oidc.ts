@@ -1,0 +1,234 @@
+// Members' single sign-on with an OpenID Connect provider (RIVALS_OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET).
+// Discovery from {issuer}/.well-known/openid-configuration; the authorization code flow with PKCE (S256),
+// state and nonce through arctic's generic OAuth2Client; the ID token verified with jose against the
+// issuer's JWKS (signature, issuer, audience, expiry, nonce). The flow's secrets travel in a short-lived
+// HttpOnly cookie bound to the browser that started it.
+import { CodeChallengeMethod, generateCodeVerifier, generateState, OAuth2Client } from "arctic";
+import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import type { Services } from "../services.ts";
+import { isSecure, readCookie } from "./session.ts";
+import { randomSecret } from "./tokens.ts";
+
+/** A failure to show the person: the message is safe to display. */
+export class SsoError extends Error {}
+
+interface Discovery {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+  userinfo_endpoint?: string;
+  id_token_signing_alg_values_supported?: string[];
+}
+
+export interface SsoIdentity {
+  subject: string;
+  email: string;
+  name?: string;
+}
+
+interface Flow {
+  state: string;
+  verifier: string;
+  nonce: string;
+  next: string;
+}
+
+const FLOW_TTL_S = 600;
+const DISCOVERY_TTL_MS = 60 * 60 * 1000;
+const FETCH_TIMEOUT_MS = 10_000;
+
+export const SSO_CALLBACK_PATH = "/signin/sso/callback";
+
+function flowCookieName(s: Services): string {
+  return isSecure(s) ? "__Host-rivals_sso" : "rivals_sso";
+}
+
+function flowCookie(s: Services, value: string, maxAge: number): string {
+  return `${flowCookieName(s)}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${isSecure(s) ? "; Secure" : ""}`;
+}
+
+function sameString(a: unknown, b: string): boolean {
+  if (typeof a !== "string" || a.length !== b.length) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return d === 0;
+}
+
+async function getJson(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
+  const res = await fetch(url, {
+    ...init,
+    headers: { accept: "application/json", ...(init.headers as Record<string, string>) },
+    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    redirect: "error",
+  });
+  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+  const body = await res.json();
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new Error(`${url} sent no JSON object`);
+  return body as Record<string, unknown>;
+}
+
+export class OidcSignIn {
+  private discovery?: { doc: Discovery; at: number };
+  private jwks?: { uri: string; set: ReturnType<typeof createRemoteJWKSet> };
+
+  constructor(private s: Services) {}
+
+  get configured(): boolean {
+    return !!this.s.config.oidc;
+  }
+
+  private get cfg() {
+    const c = this.s.config.oidc;
+    if (!c) throw new SsoError("Single sign-on is not configured on this server.");
+    return c;
+  }
+
+  private client(): OAuth2Client {
+    return new OAuth2Client(
+      this.cfg.clientId,
+      this.cfg.clientSecret,
+      `${this.s.config.baseUrl}${SSO_CALLBACK_PATH}`,
+    );
+  }
+
+  /** The issuer's metadata, fetched once an hour; its `issuer` must equal the configured one exactly. */
+  async metadata(): Promise<Discovery> {
+    const now = Date.now();
+    if (this.discovery && now - this.discovery.at < DISCOVERY_TTL_MS) return this.discovery.doc;
+    const issuer = this.cfg.issuer;
+    let raw: Record<string, unknown>;
+    try {
+      raw = await getJson(`${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`);
+    } catch (e) {
+      console.error(JSON.stringify({ level: "error", sso: "discovery failed", error: String(e) }));
+      throw new SsoError(
+        "The single sign-on provider cannot be reached. Try again later, or sign in with a password.",
+      );
+    }
+    for (const k of ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"])
+      if (typeof raw[k] !== "string")
+        throw new SsoError(`The single sign-on provider's metadata lacks ${k}.`);
+    if (raw.issuer !== issuer)
+      throw new SsoError(
+        "The single sign-on provider's metadata names another issuer than the one configured.",
+      );
+    const doc = raw as unknown as Discovery;
+    this.discovery = { doc, at: now };
+    return doc;
+  }
+
+  /** Starts the flow: the provider's authorization URL and the cookie that carries state, verifier, nonce. */
+  async start(next: string): Promise<{ url: string; cookie: string }> {
+    const doc = await this.metadata();
+    const flow: Flow = {
+      state: generateState(),
+      verifier: generateCodeVerifier(),
+      nonce: randomSecret(),
+      next,
+    };
+    const url = this.client().createAuthorizationURLWithPKCE(
+      doc.authorization_endpoint,
+      flow.state,
+      CodeChallengeMethod.S256,
+      flow.verifier,
+      ["openid", "email", "profile"],
+    );
+    url.searchParams.set("nonce", flow.nonce);
+    const value = Buffer.from(JSON.stringify(flow)).toString("base64url");
+    return { url: url.href, cookie: flowCookie(this.s, value, FLOW_TTL_S) };
+  }
+
+  /** The Set-Cookie value that ends the flow cookie. */
+  clearFlowCookie(): string {
+    return flowCookie(this.s, "", 0);
+  }
+
+  /** Finishes the flow on the callback: checks state against the cookie, redeems the code with the
+   * verifier, verifies the ID token and returns the verified identity and where to go next. */
+  async finish(request: Request): Promise<{ identity: SsoIdentity; next: string }> {
+    const url = new URL(request.url);
+    const flow = this.readFlow(request);
+    if (!flow)
+      throw new SsoError("The sign-in attempt expired or was started in another browser. Start again.");
+    if (!sameString(url.searchParams.get("state"), flow.state))
+      throw new SsoError("The sign-in answer does not match this browser's attempt. Start again.");
+    const error = url.searchParams.get("error");
+    if (error)
+      throw new SsoError(
+        error === "access_denied"
+          ? "Single sign-on was cancelled."
+          : "The single sign-on provider refused the sign-in.",
+      );
+    const code = url.searchParams.get("code");
+    if (!code) throw new SsoError("The single sign-on provider sent no authorization code.");
+    const doc = await this.metadata();
+    let idToken: string;
+    let accessToken: string | undefined;
+    try {
+      const tokens = await this.client().validateAuthorizationCode(doc.token_endpoint, code, flow.verifier);
+      idToken = tokens.idToken();
+      accessToken = tokens.accessToken();
+    } catch (e) {
+      console.error(JSON.stringify({ level: "error", sso: "code exchange failed", error: String(e) }));
+      throw new SsoError("The single sign-on provider did not confirm the sign-in. Start again.");
+    }
+    const claims = await this.verifyIdToken(idToken, flow.nonce, doc);
+    let info: JWTPayload = claims;
+    if (typeof claims.email !== "string" && doc.userinfo_endpoint && accessToken) {
+      const u = await getJson(doc.userinfo_endpoint, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      }).catch(() => undefined);
+      if (u && u.sub === claims.sub) info = { ...claims, ...u, sub: claims.sub };
+    }
+    if (typeof info.email !== "string" || !info.email)
+      throw new SsoError("The single sign-on provider did not share your email address.");
+    if (info.email_verified === false)
+      throw new SsoError("The single sign-on provider has not verified your email address.");
+    const name =
+      typeof info.name === "string" && info.name.trim() ? info.name.trim().slice(0, 100) : undefined;
+    return {
+      identity: { subject: String(claims.sub), email: info.email, ...(name ? { name } : {}) },
+      next: flow.next,
+    };
+  }
+
+  private async verifyIdToken(idToken: string, nonce: string, doc: Discovery): Promise<JWTPayload> {
+    if (!this.jwks || this.jwks.uri !== doc.jwks_uri)
+      this.jwks = {
+        uri: doc.jwks_uri,
+        set: createRemoteJWKSet(new URL(doc.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS }),
+      };
+    try {
+      const { payload } = await jwtVerify(idToken, this.jwks.set, {
+        issuer: doc.issuer,
+        audience: this.cfg.clientId,
+        currentDate: this.s.clock(),
+        clockTolerance: 60,
+        requiredClaims: ["sub", "exp", "iat"],
+      });
+      const aud = payload.aud;
+      if (Array.isArray(aud) && aud.length > 1 && payload.azp !== this.cfg.clientId)
+        throw new Error("azp does not name this client");
+      if (!sameString(payload.nonce, nonce)) throw new Error("nonce does not match");
+      return payload;
+    } catch (e) {
+      console.error(JSON.stringify({ level: "warn", sso: "id token refused", error: String(e) }));
+      throw new SsoError("The single sign-on provider's identity token could not be verified.");
+    }
+  }
+
+  private readFlow(request: Request): Flow | undefined {
+    const raw = readCookie(request, flowCookieName(this.s));
+    if (!raw || raw.length > 2000) return undefined;
+    try {
+      const f = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as Flow;
+      if (typeof f.state !== "string" || typeof f.verifier !== "string" || typeof f.nonce !== "string")
+        return undefined;
+      return { ...f, next: typeof f.next === "string" ? f.next : "/app" };
+    } catch {
+      return undefined;
+    }
+  }
+}

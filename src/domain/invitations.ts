@@ -1,0 +1,294 @@
+// Invitations to join a workspace as member (invite_member, /invite/{token}). The link's token is random
+// and only its SHA-256 digest is recorded; an invitation lasts 7 days and is used once; inviting the same
+// address again replaces the pending invitation, so only the newest link works.
+import type { NewEvent } from "../../events/catalog.ts";
+import type { EventStore, Tx } from "../../events/store.ts";
+import { randomSecret, sha256 } from "../auth/tokens.ts";
+import { DomainError } from "./errors.ts";
+import { decideMembership, decideUser, findRole, findUserByEmail, normalizeEmail } from "./members.ts";
+import { planOf } from "./plans.ts";
+import { InvalidInput } from "./validate.ts";
+
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const INVITATION_TOKEN_PREFIX = "inv_";
+
+export interface InvitationView {
+  id: number;
+  email: string;
+  role: "member";
+  invited_by?: string;
+  invited_at: string;
+  expires_at: string;
+}
+
+const invitationStream = (orgId: number, id: number) => ({
+  orgId,
+  streamType: "invitation" as const,
+  streamId: String(id),
+});
+
+async function pendingFor(tx: Pick<Tx, "execute">, orgId: number, email: string): Promise<number[]> {
+  const r = await tx.execute({
+    sql: "SELECT id FROM invitations WHERE org_id = ? AND email = ? AND status = 'pending'",
+    args: [orgId, email],
+  });
+  return r.rows.map((row) => Number(row.id));
+}
+
+export interface InviteResult {
+  invitation: InvitationView;
+  /** The plain token for the link; never stored. */
+  token: string;
+  replaced: number;
+  org: { id: number; slug: string; name: string };
+}
+
+/** Creates an invitation (replacing a pending one to the same address). Refuses an address that is already
+ * a member, and a workspace whose plan's seats are taken by members and pending invitations. */
+export async function inviteMember(
+  store: EventStore,
+  by: { orgId: number; actor: string; actorName?: string },
+  rawEmail: string,
+  metadata: { request_id?: string; idempotency_key?: string } = {},
+): Promise<InviteResult> {
+  const email = normalizeEmail(rawEmail);
+  const token = randomSecret(INVITATION_TOKEN_PREFIX);
+  const { result } = await store.execute(
+    async (w) => {
+      const o = await w.tx.execute({
+        sql: "SELECT id, slug, name, plan FROM orgs WHERE id = ?",
+        args: [by.orgId],
+      });
+      const org = o.rows[0];
+      if (!org) throw new DomainError("not_found", "This workspace no longer exists.");
+      const user = await findUserByEmail(w.tx, email);
+      if (user && (await findRole(w.tx, by.orgId, user.id)))
+        throw new DomainError("conflict", `${email} is already a member of this workspace.`, { email });
+      const seats = planOf(String(org.plan)).memberSeats;
+      const nowIso = w.now.toISOString();
+      const used = await w.tx.execute({
+        sql: `SELECT (SELECT COUNT(*) FROM memberships WHERE org_id = ?) +
+                     (SELECT COUNT(*) FROM invitations WHERE org_id = ? AND status = 'pending' AND expires_at > ? AND email <> ?) AS n`,
+        args: [by.orgId, by.orgId, nowIso, email],
+      });
+      if (Number(used.rows[0].n) >= seats)
+        throw new DomainError(
+          "limit_reached",
+          `The plan's ${seats} member seats are taken by members and pending invitations.`,
+          { seats },
+        );
+      const previous = await pendingFor(w.tx, by.orgId, email);
+      const id = await w.nextId();
+      const expires_at = new Date(w.now.getTime() + INVITATION_TTL_MS).toISOString();
+      const events: NewEvent[] = [
+        ...previous.map(
+          (pid): NewEvent => ({
+            type: "InvitationRevoked",
+            ...invitationStream(by.orgId, pid),
+            data: { revoked_at: nowIso, reason: "replaced" },
+          }),
+        ),
+        {
+          type: "InvitationCreated",
+          ...invitationStream(by.orgId, id),
+          data: {
+            id,
+            email,
+            role: "member",
+            token_hash: sha256(token),
+            invited_by: by.actorName ?? by.actor,
+            created_at: nowIso,
+            expires_at,
+          },
+        },
+      ];
+      return {
+        events,
+        result: {
+          invitation: {
+            id,
+            email,
+            role: "member" as const,
+            invited_by: by.actorName ?? by.actor,
+            invited_at: nowIso,
+            expires_at,
+          },
+          token,
+          replaced: previous.length,
+          org: { id: by.orgId, slug: String(org.slug), name: String(org.name) },
+        },
+      };
+    },
+    { actor: by.actor, ...metadata },
+  );
+  return result;
+}
+
+/** Withdraws a pending invitation (its email could not be delivered, or an admin took it back). */
+export async function revokeInvitation(
+  store: EventStore,
+  orgId: number,
+  id: number,
+  reason: "revoked" | "delivery_failed",
+): Promise<void> {
+  await store.execute(async (w) => {
+    const r = await w.tx.execute({
+      sql: "SELECT status FROM invitations WHERE id = ? AND org_id = ?",
+      args: [id, orgId],
+    });
+    if (r.rows[0]?.status !== "pending") return { events: [], result: null };
+    return {
+      events: [
+        {
+          type: "InvitationRevoked",
+          ...invitationStream(orgId, id),
+          data: { revoked_at: w.now.toISOString(), reason },
+        },
+      ],
+      result: null,
+    };
+  });
+}
+
+/** Pending, unexpired invitations of one org, newest first (list_members for admins). */
+export async function pendingInvitations(
+  client: Pick<Tx, "execute">,
+  orgId: number,
+  now: Date,
+): Promise<InvitationView[]> {
+  const r = await client.execute({
+    sql: `SELECT id, email, role, invited_by, created_at, expires_at FROM invitations
+          WHERE org_id = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at DESC, id DESC`,
+    args: [orgId, now.toISOString()],
+  });
+  return r.rows.map((row) => ({
+    id: Number(row.id),
+    email: String(row.email),
+    role: "member",
+    ...(row.invited_by === null ? {} : { invited_by: String(row.invited_by) }),
+    invited_at: String(row.created_at),
+    expires_at: String(row.expires_at),
+  }));
+}
+
+export interface OpenInvitation {
+  id: number;
+  orgId: number;
+  orgSlug: string;
+  orgName: string;
+  email: string;
+  invitedBy: string | null;
+  expiresAt: string;
+  /** The invitee's existing account, if the address already has one. */
+  existingUser?: { id: number; hasPassword: boolean };
+}
+
+/** The invitation a link names, if it can still be accepted (pending and unexpired); else undefined.
+ * Unknown, used, replaced and expired links all look the same to the caller. */
+export async function openInvitation(
+  client: Pick<Tx, "execute">,
+  token: string,
+  now: Date,
+): Promise<OpenInvitation | undefined> {
+  if (!token.startsWith(INVITATION_TOKEN_PREFIX) || token.length > 100) return undefined;
+  const r = await client.execute({
+    sql: `SELECT i.id, i.org_id, i.email, i.invited_by, i.expires_at, i.status, o.slug, o.name,
+                 u.id AS user_id, u.password_hash
+          FROM invitations i JOIN orgs o ON o.id = i.org_id LEFT JOIN users u ON u.email = i.email
+          WHERE i.token_hash = ?`,
+    args: [sha256(token)],
+  });
+  const row = r.rows[0];
+  if (!row || row.status !== "pending") return undefined;
+  if (Date.parse(String(row.expires_at)) <= now.getTime()) return undefined;
+  return {
+    id: Number(row.id),
+    orgId: Number(row.org_id),
+    orgSlug: String(row.slug),
+    orgName: String(row.name),
+    email: String(row.email),
+    invitedBy: row.invited_by === null ? null : String(row.invited_by),
+    expiresAt: String(row.expires_at),
+    ...(row.user_id === null
+      ? {}
+      : { existingUser: { id: Number(row.user_id), hasPassword: row.password_hash !== null } }),
+  };
+}
+
+export interface Accept {
+  token: string;
+  /** For a new account (or one without a password): the name and the password's argon2id hash. */
+  name?: string;
+  passwordHash?: string;
+  /** For an account that has a password: its id, after the caller checked that password. */
+  verifiedUserId?: number;
+}
+
+/** Accepts an invitation: creates the account when the address has none, grants membership, and marks
+ * the invitation used — all in one command, so a link can be used only once even under races. */
+export async function acceptInvitation(store: EventStore, cmd: Accept) {
+  const { result } = await store.execute(async (w) => {
+    const inv = await openInvitation(w.tx, cmd.token, w.now);
+    if (!inv) throw new DomainError("not_found", "This invitation link is not valid any more.");
+    const existing = await findUserByEmail(w.tx, inv.email);
+    if (existing?.password_hash && cmd.verifiedUserId !== existing.id)
+      throw new InvalidInput("the password of your existing account is needed", "password");
+    if (!existing?.password_hash && !cmd.passwordHash)
+      throw new InvalidInput("choose a password", "password");
+    const userId = existing ? existing.id : await w.nextId();
+    const current = existing ? await findRole(w.tx, inv.orgId, userId) : undefined;
+    const events: NewEvent[] = [
+      ...decideUser(
+        existing,
+        userId,
+        inv.email,
+        {
+          name: existing?.name ? undefined : cmd.name,
+          passwordHash: existing?.password_hash ? undefined : cmd.passwordHash,
+        },
+        w.now,
+      ),
+      ...decideMembership(inv.orgId, userId, current, current ?? "member", w.now),
+      {
+        type: "InvitationAccepted",
+        ...invitationStream(inv.orgId, inv.id),
+        data: { user_id: userId, accepted_at: w.now.toISOString() },
+      },
+    ];
+    return { events, result: { userId, orgId: inv.orgId, orgSlug: inv.orgSlug, email: inv.email } };
+  });
+  return result;
+}
+
+/** Single sign-on for someone with no membership yet: accepts every open invitation to their address.
+ * Returns the user id, or undefined when there was nothing to accept. */
+export async function acceptInvitationsBySso(
+  store: EventStore,
+  rawEmail: string,
+  name: string | undefined,
+): Promise<number | undefined> {
+  const email = normalizeEmail(rawEmail);
+  const { result } = await store.execute(async (w) => {
+    const r = await w.tx.execute({
+      sql: "SELECT id, org_id FROM invitations WHERE email = ? AND status = 'pending' AND expires_at > ?",
+      args: [email, w.now.toISOString()],
+    });
+    if (r.rows.length === 0) return { events: [], result: undefined };
+    const existing = await findUserByEmail(w.tx, email);
+    const userId = existing ? existing.id : await w.nextId();
+    const events: NewEvent[] = [
+      ...decideUser(existing, userId, email, { name: existing ? undefined : name }, w.now),
+    ];
+    for (const row of r.rows) {
+      const orgId = Number(row.org_id);
+      const current = existing ? await findRole(w.tx, orgId, userId) : undefined;
+      events.push(...decideMembership(orgId, userId, current, current ?? "member", w.now), {
+        type: "InvitationAccepted",
+        ...invitationStream(orgId, Number(row.id)),
+        data: { user_id: userId, accepted_at: w.now.toISOString() },
+      });
+    }
+    return { events, result: userId };
+  });
+  return result;
+}
