@@ -6,6 +6,7 @@ import type {
   DigestRecord,
   SignalRecord,
 } from "../src/domain/records.ts";
+import type { CompanyProfileChanges, GuideRecord, PublicBriefRecord } from "../src/domain/workspaceTypes.ts";
 
 export interface EventPayloads {
   OrgCreated: {
@@ -57,6 +58,19 @@ export interface EventPayloads {
   };
   InvitationRevoked: { revoked_at: string; reason: "replaced" | "revoked" | "delivery_failed" };
   InvitationAccepted: { user_id: number; accepted_at: string };
+  // Workspace settings (org stream).
+  CompanyProfileUpdated: { changes: CompanyProfileChanges; updated_at: string };
+  IcpUpdated: { industries?: string[]; buyer_roles?: string[]; updated_at: string };
+  MonitoringCadenceSet: { cadence: string };
+  DeliveryChannelsSet: { email?: boolean; slack?: boolean };
+  ChatConnected: { provider: string; webhook_url: string; connected_at: string };
+  FirstBriefStarted: { started_at: string };
+  FirstBriefFinished: { finished_at: string };
+  /** update_icp's re-read of one competitor's overlap with the ICP; null removes it. */
+  CompetitorIcpOverlapComputed: { id: number; icp_overlap: Record<string, unknown> | null };
+  // The public library (no org).
+  PublicBriefRecorded: { id: number; company_slug: string; slug: string; record: PublicBriefRecord };
+  GuideRecorded: { id: number; slug: string; record: GuideRecord };
 }
 
 export type EventType = keyof EventPayloads;
@@ -79,6 +93,16 @@ export const eventTypes = [
   "InvitationCreated",
   "InvitationRevoked",
   "InvitationAccepted",
+  "CompanyProfileUpdated",
+  "IcpUpdated",
+  "MonitoringCadenceSet",
+  "DeliveryChannelsSet",
+  "ChatConnected",
+  "FirstBriefStarted",
+  "FirstBriefFinished",
+  "CompetitorIcpOverlapComputed",
+  "PublicBriefRecorded",
+  "GuideRecorded",
 ] as const satisfies readonly EventType[];
 
 export type StreamType =
@@ -88,6 +112,8 @@ export type StreamType =
   | "signal"
   | "digest"
   | "battlecard"
+  | "public_brief"
+  | "guide"
   | "oauth_consent"
   | "free_brief"
   | "user"

@@ -8,7 +8,9 @@ import { projectOAuthConsents } from "./oauthConsents.ts";
 import { projectFreeBriefs } from "./freeBriefs.ts";
 import { projectMembers } from "./members.ts";
 import { projectOrgs } from "./orgs.ts";
+import { projectPublicLibrary } from "./publicLibrary.ts";
 import { projectSignals } from "./signals.ts";
+import { projectWorkspace } from "./workspace.ts";
 
 const projectors: Projector[] = [
   projectOrgs,
@@ -20,6 +22,8 @@ const projectors: Projector[] = [
   projectOAuthConsents,
   projectFreeBriefs,
   projectMembers,
+  projectWorkspace,
+  projectPublicLibrary,
 ];
 
 /** Every read table that is a pure function of the log, emptied by a rebuild. */
@@ -36,6 +40,11 @@ export const READ_TABLES = [
   "users",
   "memberships",
   "invitations",
+  "workspace_settings",
+  "icp_updates",
+  "public_briefs",
+  "guides",
+  "guides_fts",
 ];
 
 export async function projectAll(e: StoredEvent, tx: Tx): Promise<void> {

@@ -5,6 +5,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import "./domain/kinds.ts";
 
 export interface Services {
   config: Config;

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-test("every line is a record of the demo org with .example addresses only", () => {
+test("every line is a record of the demo org (or of the public library) with .example addresses only", () => {
   const lines = text.trim().split("\n");
   expect(JSON.parse(lines[0])).toEqual({
     kind: "org",
@@ -26,7 +26,12 @@ test("every line is a record of the demo org with .example addresses only", () =
     plan: "growth",
     website_url: "https://northwind.example",
   });
-  for (const l of lines.slice(1)) expect(JSON.parse(l).org).toBe("demo");
+  // Public briefs and guides belong to no workspace.
+  for (const l of lines.slice(1)) {
+    const rec = JSON.parse(l);
+    if (rec.kind === "public_brief" || rec.kind === "guide") expect(rec.org).toBeUndefined();
+    else expect(rec.org).toBe("demo");
+  }
   for (const m of text.matchAll(/https?:\/\/([^/"?#]+)/g)) expect(m[1]).toMatch(/\.example$/);
 });
 

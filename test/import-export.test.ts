@@ -28,15 +28,19 @@ async function idCounter(t: TestServer): Promise<number> {
   return Number(r.rows[0].value);
 }
 
-/** Every read table, every row, every column, ordered by primary key (rowid for the FTS table). */
+/** Every read table, every row, every column (with the rowid of FTS tables, which is the record id), in a
+ * canonical order, so tables without an `id` column (composite keys) compare too. */
 async function dumpReadTables(t: TestServer): Promise<Record<string, unknown[]>> {
   const c = t.services.database.client;
   const out: Record<string, unknown[]> = {};
   for (const table of READ_TABLES) {
-    const order = table === "signals_fts" ? "rowid" : "id";
-    const cols = table === "signals_fts" ? "rowid AS rowid, *" : "*";
-    const r = await c.execute(`SELECT ${cols} FROM ${table} ORDER BY ${order}`);
-    out[table] = r.rows.map((row) => ({ ...row }));
+    const cols = table.endsWith("_fts") ? "rowid AS rowid, *" : "*";
+    const r = await c.execute(`SELECT ${cols} FROM ${table}`);
+    out[table] = r.rows
+      .map((row) => ({ ...row }))
+      .sort((x, y) =>
+        JSON.stringify(x) < JSON.stringify(y) ? -1 : JSON.stringify(x) > JSON.stringify(y) ? 1 : 0,
+      );
   }
   return out;
 }

@@ -9,6 +9,7 @@ import { importNdjson } from "../domain/imports.ts";
 import { addMember, isRole, listMembers } from "../domain/members.ts";
 import { createOrg, setPlan } from "../domain/orgs.ts";
 import { requireOrg } from "../domain/state.ts";
+import { connectChat } from "../domain/workspace.ts";
 import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
@@ -20,6 +21,7 @@ export const USAGE = `Usage: rivals <command> [options]
   demo                                load the demo workspace and print a demo API key
   org create --slug S --name N --plan P [--website URL]
   org set-plan --org S --plan trial|free|starter|growth|enterprise
+  org connect-chat --org S --webhook URL   connect team chat (incoming webhook) for cycle delivery
   key create --org S [--name N] [--scopes read,write,spend]
   key revoke --org S --id ID
   key list --org S
@@ -113,6 +115,7 @@ export async function run(argv: string[]): Promise<number> {
         name: { type: "string" },
         plan: { type: "string" },
         website: { type: "string" },
+        webhook: { type: "string" },
         org: { type: "string" },
       });
       if (sub === "create")
@@ -132,7 +135,12 @@ export async function run(argv: string[]): Promise<number> {
           print(await setPlan(s.store, required(values.org, "org"), required(values.plan, "plan")));
           return 0;
         });
-      throw new UsageError("org takes create or set-plan");
+      if (sub === "connect-chat")
+        return withServices(async (s) => {
+          print(await connectChat(s.store, required(values.org, "org"), required(values.webhook, "webhook")));
+          return 0;
+        });
+      throw new UsageError("org takes create, set-plan or connect-chat");
     }
     case "key": {
       const { values } = flags(rest, {

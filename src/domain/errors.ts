@@ -6,7 +6,8 @@ export type DomainCode =
   | "forbidden"
   | "plan_required"
   | "limit_reached"
-  | "locked";
+  | "locked"
+  | "chat_not_connected";
 
 export class DomainError extends Error {
   constructor(

@@ -38,17 +38,18 @@ export async function once<T>(
     if (running.hash !== hash) throw conflict();
     return running.promise as Promise<T>;
   }
-  const now = s.clock();
-  const r = await s.database.client.execute({
-    sql: "SELECT args_hash, result, created_at FROM idempotency_keys WHERE org_id = ? AND tool = ? AND key = ?",
-    args: [orgId, tool, key],
-  });
-  const row = r.rows[0];
-  if (row && Date.parse(String(row.created_at)) > now.getTime() - WINDOW_MS) {
-    if (row.args_hash !== hash) throw conflict();
-    return JSON.parse(String(row.result)) as T;
-  }
+  // Registered in flight before the first await, so a concurrent duplicate always finds it and waits.
   const promise = (async () => {
+    const now = s.clock();
+    const r = await s.database.client.execute({
+      sql: "SELECT args_hash, result, created_at FROM idempotency_keys WHERE org_id = ? AND tool = ? AND key = ?",
+      args: [orgId, tool, key],
+    });
+    const row = r.rows[0];
+    if (row && Date.parse(String(row.created_at)) > now.getTime() - WINDOW_MS) {
+      if (row.args_hash !== hash) throw conflict();
+      return JSON.parse(String(row.result)) as T;
+    }
     const result = await work();
     await s.store.execute(async ({ tx }) => {
       await tx.execute({

@@ -3,9 +3,16 @@ import { z } from "zod";
 import { inputSchemaOf } from "./call.ts";
 import type { Tool } from "./tool.ts";
 import { memberTools } from "./tools/members.ts";
+import { publicTools } from "./tools/public.ts";
 import { readTools } from "./tools/read.ts";
+import { workspaceTools } from "./tools/workspace.ts";
 
-export const tools: Tool[] = [...(readTools as unknown as Tool[]), ...(memberTools as unknown as Tool[])];
+export const tools: Tool[] = [
+  ...(readTools as unknown as Tool[]),
+  ...(memberTools as unknown as Tool[]),
+  ...(workspaceTools as unknown as Tool[]),
+  ...(publicTools as unknown as Tool[]),
+];
 
 export const toolsByName = new Map(tools.map((t) => [t.name, t]));
 

@@ -1,0 +1,208 @@
+// Public tools: need no credential and read only the published public library (public briefs, guides), never a
+// workspace — even when the caller sends a credential.
+import { z } from "zod";
+import {
+  getPublicBrief,
+  publicLinks,
+  searchGuides,
+  searchPublicBriefs,
+} from "../../db/queries/publicLibrary.ts";
+import { SLUG } from "../../domain/publicLibrary.ts";
+import { isoTime } from "../schemas.ts";
+import { defineTool, READ_ONLY, ToolError } from "../tool.ts";
+
+const company = z.object({ slug: z.string(), name: z.string(), domain: z.string().optional() });
+
+const briefListItem = z.object({
+  company,
+  slug: z.string(),
+  title: z.string(),
+  summary: z.string().optional(),
+  published_at: isoTime,
+  finding_count: z.number().int(),
+  url: z.string().describe("The brief's public page."),
+});
+
+const slugArg = (what: string) =>
+  z.string().min(1).max(120).regex(SLUG, "lowercase letters, digits and hyphens").optional().describe(what);
+
+export const searchPublicBriefsTool = defineTool({
+  name: "search_public_briefs",
+  title: "Search public competitive briefs",
+  description:
+    "Searches the published public competitive briefs, newest first. query keeps briefs in which every word appears as a word or the start of one (in the company name, title, summary or findings; case-insensitive); company keeps briefs about one company, given as its name (or part of it), its slug or its web domain. With no arguments, lists the newest briefs. Each result has its public page URL; read one with get_public_brief.",
+  input: {
+    query: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Words that must all appear, e.g. 'pricing seats'."),
+    company: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Company name, slug or domain, e.g. 'Globex', 'globex' or 'globex.example'."),
+    limit: z.number().int().min(1).max(50).default(10).describe("How many to return, 1 to 50 (default 10)."),
+  },
+  output: { briefs: z.array(briefListItem) },
+  annotations: READ_ONLY,
+  access: "public",
+  run: async ({ s, base }, a) => ({
+    briefs: await searchPublicBriefs(
+      s.database.client,
+      { query: a.query, company: a.company, limit: a.limit },
+      base,
+    ),
+  }),
+});
+
+/** `{base}/briefs/{company}/{slug}` (or without the slug) to its parts; the host is not checked. */
+function parseBriefUrl(url: string, base: string): { company: string; slug?: string } {
+  let u: URL;
+  try {
+    u = new URL(url, base);
+  } catch {
+    throw new ToolError(
+      "invalid_argument",
+      "url must be a brief page URL such as {base_url}/briefs/acme/q3-pricing.",
+      {
+        argument: "url",
+      },
+    );
+  }
+  const m = /^\/briefs\/([^/]+)(?:\/([^/]+))?\/?$/.exec(u.pathname);
+  if (!m)
+    throw new ToolError(
+      "invalid_argument",
+      `url must name a public brief page: ${base}/briefs/{company_slug}/{slug}.`,
+      { argument: "url" },
+    );
+  return {
+    company: decodeURIComponent(m[1]),
+    slug: m[2] === undefined ? undefined : decodeURIComponent(m[2]),
+  };
+}
+
+export const getPublicBriefTool = defineTool({
+  name: "get_public_brief",
+  title: "Get a public brief",
+  description:
+    "Returns one published public brief: company, title, summary, findings (each with text, category and date) and numbered public sources with URLs. Name it by its page URL ({base_url}/briefs/{company_slug}/{slug}), or by company_slug and slug; with only company_slug, returns that company's newest brief.",
+  input: {
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .describe("The brief's page URL, as search_public_briefs returns it."),
+    company_slug: slugArg("The company's slug, e.g. 'globex'."),
+    slug: slugArg("The brief's slug within the company, e.g. 'pricing-shift-2026'. Needs company_slug."),
+  },
+  output: {
+    brief: z.object({
+      company,
+      slug: z.string(),
+      title: z.string(),
+      summary: z.string().optional(),
+      published_at: isoTime,
+      url: z.string(),
+      findings: z.array(
+        z.object({
+          text: z.string(),
+          category: z.string().optional(),
+          date: z.string().optional().describe("ISO 8601 date or date-time the finding refers to."),
+        }),
+      ),
+      sources: z.array(z.object({ number: z.number().int(), title: z.string().optional(), url: z.string() })),
+    }),
+  },
+  annotations: READ_ONLY,
+  access: "public",
+  run: async ({ s, base }, a) => {
+    let companySlug = a.company_slug;
+    let slug = a.slug;
+    if (a.url !== undefined) {
+      if (companySlug !== undefined || slug !== undefined)
+        throw new ToolError("invalid_argument", "Give either url, or company_slug (and slug), not both.");
+      const parsed = parseBriefUrl(a.url, base);
+      companySlug = parsed.company;
+      slug = parsed.slug;
+    }
+    if (companySlug === undefined)
+      throw new ToolError(
+        "invalid_argument",
+        slug === undefined
+          ? "Give url, or company_slug (and optionally slug)."
+          : "slug needs company_slug: brief slugs are unique per company.",
+        { argument: "company_slug" },
+      );
+    const brief = await getPublicBrief(s.database.client, companySlug, slug, base);
+    if (!brief)
+      throw new ToolError(
+        "not_found",
+        slug === undefined
+          ? `No public brief about a company with slug ${JSON.stringify(companySlug)}.`
+          : `No public brief ${JSON.stringify(slug)} about ${JSON.stringify(companySlug)}.`,
+      );
+    return { brief };
+  },
+});
+
+export const searchGuidesTool = defineTool({
+  name: "search_guides",
+  title: "Search the guide library",
+  description:
+    "Searches the public guide library (how-tos on competitive intelligence: battlecards, pricing tracking, win/loss reviews …), best match first: words in the title count most, then the excerpt, then the body; word endings are ignored (pricing finds price). With no query, lists the newest guides. Returns title, excerpt and the guide's page URL.",
+  input: {
+    query: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("What you are looking for, e.g. 'battlecard objections'."),
+    limit: z.number().int().min(1).max(20).default(5).describe("How many to return, 1 to 20 (default 5)."),
+  },
+  output: {
+    guides: z.array(
+      z.object({
+        slug: z.string(),
+        title: z.string(),
+        excerpt: z.string().optional(),
+        published_at: isoTime,
+        url: z.string(),
+      }),
+    ),
+  },
+  annotations: READ_ONLY,
+  access: "public",
+  run: async ({ s, base }, a) => ({ guides: await searchGuides(s.database.client, a.query, a.limit, base) }),
+});
+
+export const getFreeBriefLinkTool = defineTool({
+  name: "get_free_brief_link",
+  title: "Get the free brief, sign-up and pricing links",
+  description:
+    "Returns the public links where a person can request a free competitive brief, sign up for a workspace, or compare plans. Sends nothing and creates nothing: hand the links to the person.",
+  input: {},
+  output: {
+    free_brief_url: z.string().describe("Request a free competitive brief."),
+    signup_url: z.string().describe("Create a workspace (the first week is a free trial)."),
+    pricing_url: z.string().describe("Compare plans and their limits."),
+  },
+  annotations: READ_ONLY,
+  access: "public",
+  run: async ({ base }) => ({
+    free_brief_url: publicLinks.freeBrief(base),
+    signup_url: publicLinks.signup(base),
+    pricing_url: publicLinks.pricing(base),
+  }),
+});
+
+export const publicTools = [
+  searchPublicBriefsTool,
+  getPublicBriefTool,
+  searchGuidesTool,
+  getFreeBriefLinkTool,
+];

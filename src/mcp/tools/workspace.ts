@@ -1,0 +1,348 @@
+// Workspace tools: who the workspace is and who is calling, the plan's limits, the company profile and ICP,
+// and how monitoring cycles run and are delivered. Writes go through src/domain/workspace.ts (events).
+import { z } from "zod";
+import { publicLinks } from "../../db/queries/publicLibrary.ts";
+import { PLAN_NAMES, PLANS, planOf } from "../../domain/plans.ts";
+import {
+  ALL_CADENCES,
+  coreSlotsUsed,
+  deliveryView,
+  icpUpdatesToday,
+  loadSettings,
+  MAX_LIST_ITEM_LENGTH,
+  MAX_LIST_ITEMS,
+  MAX_TEXT_LENGTH,
+  planView,
+  profileView,
+  setDeliveryChannels,
+  setMonitoringCadence,
+  updateCompanyProfile,
+  updateIcp,
+  utcDay,
+} from "../../domain/workspace.ts";
+import { isoTime } from "../schemas.ts";
+import { type AuthedContext, defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
+
+const TRIAL_DAYS = 7;
+
+/** A setting that overwrites a previous value with one the caller can set back. */
+const SETTING: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+const meta = (ctx: AuthedContext, idempotencyKey?: unknown) => ({
+  actor: ctx.principal.actor,
+  request_id: ctx.requestId,
+  ...(typeof idempotencyKey === "string" ? { idempotency_key: idempotencyKey } : {}),
+});
+
+const settingsOf = (ctx: AuthedContext) => loadSettings(ctx.s.database.client, ctx.principal.orgId);
+
+// ---------------------------------------------------------------- output shapes
+
+const stringList = z.array(z.string());
+
+const planShape = z.object({
+  name: z.enum(PLAN_NAMES),
+  label: z.string(),
+  paid: z.boolean(),
+  read_api: z.boolean().describe("Whether the read API (/api/v1) answers for this plan."),
+  core_competitor_slots: z.number().int(),
+  weekly_research_allowance: z.number().int().describe("Research updates per week."),
+  daily_caps: z.object({
+    battlecards: z.number().int(),
+    icp_updates: z.number().int(),
+    positioning_drafts: z.number().int(),
+  }),
+  share_link_lifetime_hours: z.number().int(),
+  monitoring_cadences: stringList,
+  monitored_pages_per_competitor: z.number().int(),
+  member_seats: z.number().int(),
+  paid_only_features: stringList,
+});
+
+const profileShape = z.object({
+  name: z.string(),
+  website_url: z.string().optional(),
+  description: z.string().optional(),
+  category: z.string().optional(),
+  target_customer: z.string().optional(),
+  positioning: z.object({
+    value_propositions: stringList,
+    differentiators: stringList,
+    exclusions: stringList,
+  }),
+  ideal_customer_profile: z.object({ industries: stringList, buyer_roles: stringList }),
+  profile_updated_at: isoTime.optional(),
+  icp_updated_at: isoTime.optional(),
+  first_brief_running: z
+    .boolean()
+    .describe("While true, update_company_profile and update_icp are locked (tool error code locked)."),
+});
+
+const deliveryShape = {
+  cadence: z.string().describe("How often a monitoring cycle runs now."),
+  allowed_cadences: stringList.describe("Cadences the workspace's plan allows."),
+  email: z.boolean().describe("A finished cycle is delivered by email."),
+  slack: z.boolean().describe("A finished cycle is delivered to the connected team chat."),
+  chat_connected: z.boolean().describe("A team-chat connection was made in the app."),
+  chat_delivery_available: z.boolean().describe("Paid plan and chat connection: slack can be switched on."),
+  notes: stringList.describe("Why a stored choice is not in effect, if any."),
+};
+
+// ---------------------------------------------------------------- read tools
+
+export const getWorkspaceTool = defineTool({
+  name: "get_workspace",
+  title: "Get the workspace and the caller",
+  description:
+    "Returns the workspace (name, website, slug, id), who is calling (name, actor reference, role admin or member, how authenticated), the scopes this credential holds (read, write, spend) and the workspace's plan. Call it first to learn what you may do: admin-only tools refuse members, write tools need the write scope, tools that use an allowance or daily cap need spend.",
+  input: {},
+  output: {
+    workspace: z.object({
+      id: z.number().int(),
+      slug: z.string(),
+      name: z.string(),
+      website_url: z.string().optional(),
+      created_at: isoTime,
+    }),
+    caller: z.object({
+      actor: z.string().describe("Stable reference of the caller, e.g. api_key:1042."),
+      name: z.string(),
+      role: z.enum(["admin", "member"]),
+      authenticated_via: z.enum(["api_key", "oauth"]),
+    }),
+    scopes: z.array(z.enum(["read", "write", "spend"])),
+    plan: z.object({ name: z.enum(PLAN_NAMES), label: z.string(), paid: z.boolean() }),
+  },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ principal: p }) => {
+    const plan = planOf(p.plan);
+    return {
+      workspace: {
+        id: p.orgId,
+        slug: p.orgSlug,
+        name: p.orgName,
+        ...(p.orgWebsite ? { website_url: p.orgWebsite } : {}),
+        created_at: p.orgCreatedAt,
+      },
+      caller: { actor: p.actor, name: p.actorName, role: p.role, authenticated_via: p.via },
+      scopes: p.scopes,
+      plan: { name: plan.name, label: plan.label, paid: plan.paid },
+    };
+  },
+});
+
+export const getPlanAndLimitsTool = defineTool({
+  name: "get_plan_and_limits",
+  title: "Get the plan and its limits",
+  description:
+    "Returns every limit of the workspace's plan — core competitor slots (and how many are used), weekly research allowance, daily caps on battlecard generation, ICP updates and positioning drafts (with today's ICP updates used; caps reset at 00:00 UTC), share link lifetime, allowed monitoring cadences, monitored pages per competitor, member seats, paid-only features — then the same numbers for every other plan, so you can say which upgrade lifts a limit, and the pricing page link.",
+  input: {},
+  output: {
+    plan: planShape,
+    usage: z.object({
+      core_slots_used: z.number().int(),
+      core_slots_left: z.number().int(),
+      icp_updates_today: z.number().int(),
+      daily_caps_reset_at: isoTime,
+      trial_ends_at: isoTime.optional(),
+    }),
+    other_plans: z.array(planShape),
+    pricing_url: z.string(),
+  },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal: p, base, now }) => {
+    const plan = planOf(p.plan);
+    const client = s.database.client;
+    const [used, icpToday] = await Promise.all([
+      coreSlotsUsed(client, p.orgId),
+      icpUpdatesToday(client, p.orgId, now),
+    ]);
+    const trialEnds =
+      plan.name === "trial"
+        ? new Date(Date.parse(p.orgCreatedAt) + TRIAL_DAYS * 24 * 60 * 60 * 1000).toISOString()
+        : undefined;
+    return {
+      plan: planView(plan),
+      usage: {
+        core_slots_used: used,
+        core_slots_left: Math.max(0, plan.coreSlots - used),
+        icp_updates_today: icpToday,
+        daily_caps_reset_at: utcDay(now).end,
+        ...(trialEnds ? { trial_ends_at: trialEnds } : {}),
+      },
+      other_plans: PLAN_NAMES.filter((n) => n !== plan.name).map((n) => planView(PLANS[n])),
+      pricing_url: publicLinks.pricing(base),
+    };
+  },
+});
+
+export const getCompanyProfileTool = defineTool({
+  name: "get_company_profile",
+  title: "Get the company profile",
+  description:
+    "Returns the workspace's own company profile: name, website, description, category, target customer, positioning lists (value propositions, differentiators, exclusions) and the ideal customer profile (industries, buyer roles). Empty lists are returned as []. first_brief_running tells whether profile and ICP changes are locked right now.",
+  input: {},
+  output: { profile: profileShape },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async (ctx) => ({ profile: profileView(await settingsOf(ctx)) }),
+});
+
+export const getDeliverySettingsTool = defineTool({
+  name: "get_delivery_settings",
+  title: "Get monitoring and delivery settings",
+  description:
+    "Returns how often a monitoring cycle runs (cadence) and which cadences the plan allows, whether a finished cycle is delivered by email and by team chat (slack), and whether a team-chat connection exists. A stored choice the plan no longer allows is reported as not in effect in notes.",
+  input: {},
+  output: { ...deliveryShape, plan: z.enum(PLAN_NAMES) },
+  annotations: READ_ONLY,
+  access: "read",
+  adminOnly: true,
+  run: async (ctx) => {
+    const st = await settingsOf(ctx);
+    return { ...deliveryView(st), plan: planOf(st.plan).name };
+  },
+});
+
+// ---------------------------------------------------------------- write tools
+
+const listArg = (what: string) =>
+  z
+    .array(z.string().max(MAX_LIST_ITEM_LENGTH))
+    .max(MAX_LIST_ITEMS)
+    .optional()
+    .describe(
+      `${what} Replaces the whole stored list; [] clears it. Up to ${MAX_LIST_ITEMS} entries of up to ${MAX_LIST_ITEM_LENGTH} characters; blanks and duplicates are dropped.`,
+    );
+const textArg = (what: string) =>
+  z
+    .string()
+    .max(MAX_TEXT_LENGTH)
+    .optional()
+    .describe(`${what} Up to ${MAX_TEXT_LENGTH} characters; "" clears it.`);
+
+export const updateCompanyProfileTool = defineTool({
+  name: "update_company_profile",
+  title: "Update the company profile",
+  description:
+    "Changes the workspace's own company profile. Only the fields sent change; a list sent replaces the old list. Send at least one field. Research, battlecards and ICP overlap read this profile. Locked (error code locked) while the workspace's first brief runs. The ideal customer profile is changed with update_icp.",
+  input: {
+    description: textArg("What the company does, in a sentence or two."),
+    category: textArg("The market category, e.g. 'Product analytics'."),
+    target_customer: textArg("Who the company sells to, e.g. 'Mid-market B2B SaaS product teams'."),
+    value_propositions: listArg("Value propositions."),
+    differentiators: listArg("What sets the company apart from competitors."),
+    exclusions: listArg("Customers, markets or claims the company does not go after."),
+  },
+  output: { profile: profileShape, changed: stringList.describe("Fields whose stored value changed.") },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  access: "write",
+  adminOnly: true,
+  run: async (ctx, a) => {
+    const { changed } = await updateCompanyProfile(ctx.s.store, ctx.principal.orgId, a, meta(ctx));
+    return { profile: profileView(await settingsOf(ctx)), changed };
+  },
+});
+
+export const updateIcpTool = defineTool({
+  name: "update_icp",
+  title: "Update the ideal customer profile",
+  description:
+    "Sets the workspace's ideal customer profile, then re-reads each tracked competitor's overlap with it (written to the competitor's workspace.icp_overlap: per-dimension matched and unmatched entries, a 0–1 score and a level high/medium/low/none). Only the dimensions sent change; an empty list clears a dimension; sending neither re-reads the overlap with the stored profile. Each call counts toward the plan's daily ICP update cap (error code limit_reached; resets 00:00 UTC). Locked (code locked) while the first brief runs. Pass an idempotency_key to make retries safe.",
+  input: {
+    industries: listArg("Industries of the ideal customer, e.g. ['Fintech', 'Healthcare']."),
+    buyer_roles: listArg("Roles that buy, e.g. ['VP of Sales', 'RevOps lead']."),
+  },
+  output: {
+    ideal_customer_profile: z.object({ industries: stringList, buyer_roles: stringList }),
+    changed: stringList.describe("Dimensions whose stored list changed."),
+    competitors: z.array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        icp_overlap: z.looseObject({}).optional(),
+      }),
+    ),
+    icp_updates_used_today: z.number().int(),
+    daily_cap: z.number().int(),
+    cap_resets_at: isoTime,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  access: "spend",
+  adminOnly: true,
+  idempotent: true,
+  run: async (ctx, a) =>
+    updateIcp(
+      ctx.s.store,
+      ctx.principal.orgId,
+      { industries: a.industries, buyer_roles: a.buyer_roles },
+      meta(ctx, (a as { idempotency_key?: unknown }).idempotency_key),
+    ),
+});
+
+export const setMonitoringCadenceTool = defineTool({
+  name: "set_monitoring_cadence",
+  title: "Set the monitoring cadence",
+  description: `Sets how often a monitoring cycle runs for the whole workspace. Cadences: ${ALL_CADENCES.join(", ")}; which ones are allowed depends on the plan (${PLAN_NAMES.filter(
+    (n) => PLANS[n].paid,
+  )
+    .map((n) => `${n}: ${PLANS[n].cadences.join("/")}`)
+    .join(
+      "; ",
+    )}). A cadence the plan does not allow is refused with code plan_required, naming the allowed cadences and the plan that has it.`,
+  input: {
+    cadence: z.enum(ALL_CADENCES as [string, ...string[]]).describe("How often a monitoring cycle runs."),
+  },
+  output: { cadence: z.string(), allowed_cadences: stringList, changed: z.boolean() },
+  annotations: SETTING,
+  access: "write",
+  adminOnly: true,
+  paidPlan: true,
+  run: async (ctx, a) => {
+    const { changed } = await setMonitoringCadence(ctx.s.store, ctx.principal.orgId, a.cadence, meta(ctx));
+    const v = deliveryView(await settingsOf(ctx));
+    return { cadence: v.cadence, allowed_cadences: v.allowed_cadences, changed };
+  },
+});
+
+export const setDeliveryChannelsTool = defineTool({
+  name: "set_delivery_channels",
+  title: "Set delivery channels",
+  description:
+    "Turns delivery of a finished monitoring cycle by email and by team chat (slack) on or off. Only the channels sent change; send at least one. Turning slack on needs a paid plan (code plan_required) and a team-chat connection made by an admin in the app (code chat_not_connected); turning anything off always works.",
+  input: {
+    email: z.boolean().optional().describe("Deliver finished cycles by email."),
+    slack: z.boolean().optional().describe("Deliver finished cycles to the connected team chat."),
+  },
+  output: { ...deliveryShape, changed: z.boolean() },
+  annotations: SETTING,
+  access: "write",
+  adminOnly: true,
+  run: async (ctx, a) => {
+    const { changed } = await setDeliveryChannels(
+      ctx.s.store,
+      ctx.principal.orgId,
+      { email: a.email, slack: a.slack },
+      meta(ctx),
+    );
+    return { ...deliveryView(await settingsOf(ctx)), changed };
+  },
+});
+
+export const workspaceTools = [
+  getWorkspaceTool,
+  getPlanAndLimitsTool,
+  getCompanyProfileTool,
+  updateCompanyProfileTool,
+  updateIcpTool,
+  getDeliverySettingsTool,
+  setMonitoringCadenceTool,
+  setDeliveryChannelsTool,
+];
