@@ -411,3 +411,33 @@ describe("confidential clients", () => {
     expect(((await form.json()) as { error: string }).error).toBe("invalid_request");
   });
 });
+
+describe("housekeeping", () => {
+  test("the metadata and token endpoints answer CORS preflights (no credentials)", async () => {
+    for (const path of [
+      "/oauth/token",
+      "/oauth/register",
+      "/oauth/revoke",
+      "/.well-known/oauth-authorization-server",
+    ]) {
+      const res = await fetch(`${t.base}${path}`, {
+        method: "OPTIONS",
+        headers: { origin: "https://inspector.example", "access-control-request-method": "POST" },
+      });
+      expect({ path, status: res.status }).toEqual({ path, status: 204 });
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+    }
+  });
+
+  test("codes and tokens are deleted a day after they expire", async () => {
+    const count = async (table: string) =>
+      Number((await t.services.database.client.execute(`SELECT COUNT(*) AS n FROM ${table}`)).rows[0].n);
+    expect(await count("oauth_tokens")).toBeGreaterThan(0);
+    t.clock.advance(32 * 24 * 3600_000); // past every refresh token's 30 days, plus the day kept
+    await authorize(); // issuing a code runs the clean-up
+    expect(await count("oauth_tokens")).toBe(0);
+    expect(await count("oauth_codes")).toBe(1);
+    expect(await count("oauth_families")).toBe(1);
+  });
+});

@@ -44,7 +44,12 @@ function pkceS256(verifier: string): string {
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
+/** Expired codes and tokens are kept this long (replays within it are still recognised), then deleted. */
+const RETAIN_EXPIRED_S = 24 * 60 * 60;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
 export class Grants {
+  private lastPrune = 0;
   constructor(
     private s: Services,
     private memberActive: MemberCheck,
@@ -65,6 +70,10 @@ export class Grants {
               VALUES (?, ?, ?, ?, ?, ?)`,
         args: [sha256(code), family, req.clientId, req.redirectUri, req.codeChallenge, iso(now, CODE_TTL_S)],
       });
+      if (now.getTime() - this.lastPrune >= PRUNE_EVERY_MS) {
+        this.lastPrune = now.getTime();
+        await this.prune(tx, now);
+      }
       return { events: [], result: null };
     });
     return code;
@@ -95,6 +104,19 @@ export class Grants {
       refresh_token: refresh,
       scope: scopes.join(" "),
     };
+  }
+
+  /** Deletes codes and tokens a day after they expired, and families with nothing left. */
+  private async prune(tx: Pick<Tx, "execute">, now: Date) {
+    const cutoff = iso(now, -RETAIN_EXPIRED_S);
+    await tx.execute({ sql: "DELETE FROM oauth_codes WHERE expires_at < ?", args: [cutoff] });
+    await tx.execute({ sql: "DELETE FROM oauth_tokens WHERE expires_at < ?", args: [cutoff] });
+    await tx.execute({
+      sql: `DELETE FROM oauth_families WHERE created_at < ?
+              AND NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.family_id = oauth_families.id)
+              AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.family_id = oauth_families.id)`,
+      args: [cutoff],
+    });
   }
 
   private async revokeFamily(tx: Pick<Tx, "execute">, family: string, now: Date, reason: string) {

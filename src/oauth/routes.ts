@@ -51,14 +51,32 @@ async function readForm(request: Request): Promise<URLSearchParams> {
   return params;
 }
 
+/** The token, registration and revocation endpoints and the metadata take no cookies, so any origin may
+ * call them (browser-based MCP clients): CORS with `*`, never with credentials. */
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "authorization, content-type, mcp-protocol-version",
+  "access-control-max-age": "86400",
+};
+
+function withCors(res: Response): Response {
+  for (const [k, v] of Object.entries(CORS)) res.headers.set(k, v);
+  return res;
+}
+
 function guarded(fn: () => Promise<Response>): Promise<Response> {
-  return fn().catch((e) => {
-    if (e instanceof OAuthError) return oauthErrorResponse(e);
-    console.error(JSON.stringify({ level: "error", area: "oauth", error: String((e as Error)?.stack ?? e) }));
-    return oauthErrorResponse(
-      new OAuthError("server_error", "The server failed to handle this request.", 500),
-    );
-  });
+  return fn()
+    .catch((e) => {
+      if (e instanceof OAuthError) return oauthErrorResponse(e);
+      console.error(
+        JSON.stringify({ level: "error", area: "oauth", error: String((e as Error)?.stack ?? e) }),
+      );
+      return oauthErrorResponse(
+        new OAuthError("server_error", "The server failed to handle this request.", 500),
+      );
+    })
+    .then(withCors);
 }
 
 export function oauthRoutes(s: Services, credentials: CredentialResolver, options: OAuthOptions = {}) {
@@ -89,12 +107,9 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
 
   const metadata = () =>
     new Response(JSON.stringify(authorizationServerMetadata(base)), {
-      headers: {
-        "content-type": "application/json",
-        "cache-control": "public, max-age=3600",
-        "access-control-allow-origin": "*",
-      },
+      headers: { "content-type": "application/json", "cache-control": "public, max-age=3600", ...CORS },
     });
+  const preflight = () => new Response(null, { status: 204, headers: CORS });
 
   const register = (request: Request, server: Server<unknown> | null) =>
     guarded(async () => {
@@ -177,6 +192,10 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
     .post(OAUTH_PATHS.register, ({ request, server: srv }) => register(request, srv), { parse: "none" })
     .post(OAUTH_PATHS.token, ({ request, server: srv }) => token(request, srv), { parse: "none" })
     .post(OAUTH_PATHS.revoke, ({ request, server: srv }) => revoke(request, srv), { parse: "none" })
+    .options("/.well-known/oauth-authorization-server", preflight)
+    .options(OAUTH_PATHS.register, preflight)
+    .options(OAUTH_PATHS.token, preflight)
+    .options(OAUTH_PATHS.revoke, preflight)
     .get(OAUTH_PATHS.register, methodNotAllowed("POST"))
     .get(OAUTH_PATHS.token, methodNotAllowed("POST"))
     .get(OAUTH_PATHS.revoke, methodNotAllowed("POST"))

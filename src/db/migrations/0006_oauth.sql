@@ -28,6 +28,7 @@ CREATE TABLE oauth_families (
   revoked_reason TEXT
 );
 CREATE INDEX oauth_families_by_member ON oauth_families (user_id, org_id);
+CREATE INDEX oauth_families_by_created ON oauth_families (created_at);
 
 -- Authorization codes, by SHA-256 digest; single use, short-lived.
 CREATE TABLE oauth_codes (
@@ -39,6 +40,7 @@ CREATE TABLE oauth_codes (
   expires_at TEXT NOT NULL,
   used_at TEXT
 );
+CREATE INDEX oauth_codes_by_expiry ON oauth_codes (expires_at);
 
 -- Access and refresh tokens, by SHA-256 digest only.
 CREATE TABLE oauth_tokens (
@@ -52,6 +54,7 @@ CREATE TABLE oauth_tokens (
   revoked_at TEXT
 );
 CREATE INDEX oauth_tokens_by_family ON oauth_tokens (family_id);
+CREATE INDEX oauth_tokens_by_expiry ON oauth_tokens (expires_at);
 
 -- Remembered approvals: one row per member, workspace and client (projection of OAuthConsentGranted).
 CREATE TABLE oauth_consents (
