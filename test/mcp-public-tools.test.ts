@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { rebuildProjections } from "../projections/rebuild.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient, rawPost } from "./mcp-helpers.ts";
@@ -312,6 +313,26 @@ describe("import kinds public_brief and guide", () => {
     expect((await ok("get_public_brief", { company_slug: "acme", slug: "launch" })).brief.title).toBe(
       "Acme launches again",
     );
+  });
+
+  test("a projections rebuild reproduces the library tables", async () => {
+    const dump = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const [table, cols, order] of [
+        ["public_briefs", "*", "id"],
+        ["guides", "*", "id"],
+        ["guides_fts", "rowid AS rowid, *", "rowid"],
+      ]) {
+        const r = await t.services.database.client.execute(`SELECT ${cols} FROM ${table} ORDER BY ${order}`);
+        out[table] = r.rows.map((row) => ({ ...row }));
+      }
+      return out;
+    };
+    const before = await dump();
+    expect(before.guides_fts).toHaveLength(3);
+    await rebuildProjections(t.services.store);
+    expect(await dump()).toEqual(before);
+    expect((await ok("search_guides", { query: "pricing" })).guides[0].slug).toBe("pricing-tracking");
   });
 
   test("bad lines are refused with the field named", async () => {

@@ -209,9 +209,9 @@ describe("get_plan_and_limits", () => {
       member_seats: g.memberSeats,
       paid_only_features: g.paidOnlyFeatures,
     });
-    // Ledgerly, Carebase, Blankco and the paused one hold core slots; the horizon one does not.
-    expect(r.usage.core_slots_used).toBe(4);
-    expect(r.usage.core_slots_left).toBe(g.coreSlots - 4);
+    // Ledgerly, Carebase and Blankco hold core slots; the paused and the horizon ones do not.
+    expect(r.usage.core_slots_used).toBe(3);
+    expect(r.usage.core_slots_left).toBe(g.coreSlots - 3);
     expect(r.usage.daily_caps_reset_at).toBe("2026-11-21T00:00:00.000Z");
     expect(r.other_plans.map((p: { name: string }) => p.name)).toEqual(
       PLAN_NAMES.filter((n) => n !== "growth"),
@@ -393,12 +393,39 @@ describe("update_icp", () => {
     expect((await restCompetitor(ids.Carebase)).workspace).toBeUndefined();
   });
 
-  test("the overlap survives a projections rebuild", async () => {
+  test("a projections rebuild reproduces the settings, the ICP log and the overlaps", async () => {
     await ok(admin, "update_icp", { industries: ["Healthcare"] });
     const before = await restCompetitor(ids.Carebase);
     expect(before.workspace.icp_overlap.score).toBe(1);
+    const dump = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const table of ["workspace_settings", "icp_updates", "competitors"]) {
+        const r = await t.services.database.client.execute(`SELECT * FROM ${table} ORDER BY id`);
+        out[table] = r.rows.map((row) => ({ ...row }));
+      }
+      return out;
+    };
+    const tables = await dump();
+    expect(tables.icp_updates.length).toBeGreaterThan(0);
     await rebuildProjections(t.services.store);
+    expect(await dump()).toEqual(tables);
     expect(await restCompetitor(ids.Carebase)).toEqual(before);
+    expect((await ok(admin, "get_company_profile")).profile.ideal_customer_profile.industries).toEqual([
+      "Healthcare",
+    ]);
+  });
+
+  test("another workspace's competitors are never read or written", async () => {
+    const umbrellaKey = await t.key("umbrella");
+    const res = await t.get("/api/v1/competitors", { authorization: `Bearer ${umbrellaKey}` });
+    const [hidden] = (await res.json()).data;
+    const detail = await (
+      await t.get(`/api/v1/competitors/${hidden.id}`, { authorization: `Bearer ${umbrellaKey}` })
+    ).json();
+    expect(detail.data.workspace).toBeUndefined();
+    const other = await mcpClient(t.base, umbrellaKey);
+    const r = await ok(other, "update_icp", { industries: ["Healthcare"] });
+    expect(r.competitors.map((c: { name: string }) => c.name)).toEqual(["Hidden Corp"]);
     expect((await ok(admin, "get_company_profile")).profile.ideal_customer_profile.industries).toEqual([
       "Healthcare",
     ]);

@@ -538,10 +538,11 @@ export function planView(p: Plan) {
   };
 }
 
-/** Core competitors that hold a slot: every core one not taken off the watchlist. */
+/** Core competitors that hold a slot: the actively tracked core ones (the same count add_competitor's slot check
+ * uses). */
 export async function coreSlotsUsed(tx: Exec, orgId: number): Promise<number> {
   const r = await tx.execute({
-    sql: "SELECT count(*) AS n FROM competitors WHERE org_id = ? AND watch = 'core' AND tracking <> 'removed'",
+    sql: "SELECT count(*) AS n FROM competitors WHERE org_id = ? AND tracking = 'active' AND watch = 'core'",
     args: [orgId],
   });
   return Number(r.rows[0].n);
