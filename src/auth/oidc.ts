@@ -161,9 +161,13 @@ export class OidcSignIn {
           ? "Single sign-on was cancelled."
           : "The single sign-on provider refused the sign-in.",
       );
+    const doc = await this.metadata();
+    // RFC 9207: a provider that names itself in the answer must be the one this flow went to.
+    const iss = url.searchParams.get("iss");
+    if (iss !== null && iss !== doc.issuer)
+      throw new SsoError("The sign-in answer comes from another issuer than the configured one.");
     const code = url.searchParams.get("code");
     if (!code) throw new SsoError("The single sign-on provider sent no authorization code.");
-    const doc = await this.metadata();
     let idToken: string;
     let accessToken: string | undefined;
     try {
