@@ -83,6 +83,8 @@ beforeAll(async () => {
           return json(doc({ padding: "x".repeat(6000) }));
         case "/redirect.json":
           return new Response(null, { status: 302, headers: { location: "/client.json" } });
+        case "/slow.json":
+          return new Promise<Response>((resolve) => setTimeout(() => resolve(json(doc())), 8000));
         case "/notjson.json":
           return new Response("<html>", { headers: { "content-type": "text/html" } });
         default:
@@ -179,6 +181,15 @@ describe("client ID metadata documents", () => {
       expect({ clientId, has: html.includes(why) }).toEqual({ clientId, has: true });
     }
   });
+
+  test("a document that does not arrive within 5 seconds is refused", async () => {
+    const b = await signedIn(t, alice);
+    const started = Date.now();
+    const res = await b.request(authUrl(t, `${docBase}/slow.json`, pkce().challenge));
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("within 5 seconds");
+    expect(Date.now() - started).toBeLessThan(7000);
+  }, 10_000);
 
   test("without the allow-list, a loopback (private) host is refused", async () => {
     await bare.org("acme", "growth");

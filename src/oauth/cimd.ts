@@ -1,7 +1,11 @@
 // Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document, MCP 2025-11-25): a
 // `client_id` that is an https URL names a JSON document describing the client. The server fetches it
-// with a size and a time limit, never from a private address unless the operator allow-lists the host,
-// and caches it as long as its Cache-Control / Expires headers allow (bounded).
+// with a size and a time limit, never from a private address unless the operator allow-lists the host
+// (checked before the request and again at connect time), and caches it as long as its Cache-Control /
+// Expires headers allow (bounded).
+import { lookup as dnsLookup } from "node:dns";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import type { Clock } from "../clock.ts";
 import { checkClientMetadata, type OAuthClient } from "./clientMetadata.ts";
 import { OAuthError } from "./errors.ts";
@@ -18,7 +22,6 @@ export interface CimdOptions {
    * every address is loopback may also be fetched over plain http (for local development and tests). */
   allowHosts: string[];
   clock: Clock;
-  fetch?: typeof fetch;
 }
 
 /** Parses RIVALS_OAUTH_CIMD_ALLOW_HOSTS: comma- or space-separated host names, optionally with a port. */
@@ -47,24 +50,78 @@ function cacheSeconds(headers: Headers, now: number): number {
   return DEFAULT_TTL_S;
 }
 
-async function readLimited(res: Response, max: number): Promise<string> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) throw new Error(`the document is larger than ${max} bytes`);
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new Error(`the document is larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+interface Fetched {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** One GET with node:http(s), whose `lookup` re-checks every address the connection may use, so the
+ * address that is connected to is one that passed the check (no DNS-rebinding window between the check
+ * and the fetch). No redirects are followed; the body is cut off past `maxBytes`; the whole exchange
+ * must finish within `timeoutMs`. */
+function pinnedGet(
+  url: URL,
+  addressOk: (addresses: string[]) => string | undefined,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    const lookup = (
+      host: string,
+      options: { all?: boolean },
+      cb: (err: Error | null, address?: unknown, family?: number) => void,
+    ) => {
+      dnsLookup(host, { all: true, verbatim: true }, (err, found) => {
+        if (err) return cb(err);
+        const problem = addressOk(found.map((a) => a.address));
+        if (problem) return cb(new Error(problem));
+        if (options?.all) cb(null, found);
+        else cb(null, found[0].address, found[0].family);
+      });
+    };
+    const get = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = get(url, { method: "GET", headers: { accept: "application/json" }, lookup: lookup as never });
+    const timer = setTimeout(
+      () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} seconds`)),
+      timeoutMs,
+    );
+    req.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.on("response", (res) => {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : String(v));
+      const declared = Number(headers.get("content-length") ?? "0");
+      if (declared > maxBytes) {
+        req.destroy(new Error(`the document is larger than ${maxBytes} bytes`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        size += c.length;
+        if (size > maxBytes) req.destroy(new Error(`the document is larger than ${maxBytes} bytes`));
+        else chunks.push(c);
+      });
+      res.on("end", () => {
+        clearTimeout(timer);
+        try {
+          const text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+          resolve({ status: res.statusCode ?? 0, headers, text });
+        } catch {
+          reject(new Error("the document is not UTF-8"));
+        }
+      });
+      res.on("error", (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
+    req.end();
+  });
 }
 
 export class ClientMetadataDocuments {
@@ -133,25 +190,28 @@ export class ClientMetadataDocuments {
       );
     if (u.protocol === "http:" && !addresses.every(isLoopbackAddress))
       throw new OAuthError("invalid_client", "client_id URL must use https");
-    let res: Response;
-    let text: string;
+    const addressOk = (found: string[]) => {
+      if (found.length === 0) return `the client_id host ${u.hostname} does not resolve`;
+      if (!allowListed && found.some(isNonPublicAddress))
+        return `the client_id host ${u.hostname} resolves to a private, loopback or reserved address`;
+      if (u.protocol === "http:" && !found.every(isLoopbackAddress)) return "client_id URL must use https";
+      return undefined;
+    };
+    let res: Fetched;
     try {
-      res = await (this.opts.fetch ?? fetch)(clientId, {
-        headers: { accept: "application/json" },
-        redirect: "manual",
-        signal: AbortSignal.timeout(CIMD_TIMEOUT_MS),
-      });
-      if (res.status !== 200) {
-        await res.body?.cancel();
-        throw new Error(`HTTP ${res.status}`);
-      }
-      text = await readLimited(res, CIMD_MAX_BYTES);
+      res = await pinnedGet(u, addressOk, CIMD_MAX_BYTES, CIMD_TIMEOUT_MS);
     } catch (e) {
       throw new OAuthError(
         "invalid_client",
         `the client metadata document could not be fetched: ${(e as Error).message}`,
       );
     }
+    if (res.status !== 200)
+      throw new OAuthError(
+        "invalid_client",
+        `the client metadata document could not be fetched: HTTP ${res.status}`,
+      );
+    const text = res.text;
     let doc: unknown;
     try {
       doc = JSON.parse(text);
