@@ -157,3 +157,51 @@ describe("secure cookies behind https", () => {
     }
   });
 });
+
+describe("projections rebuild", () => {
+  test("users, memberships and invitations come back the same; sessions are left alone", async () => {
+    const { rebuildProjections } = await import("../projections/rebuild.ts");
+    const { inviteMember, acceptInvitation } = await import("../src/domain/invitations.ts");
+    const { hashPassword } = await import("../src/domain/members.ts");
+    const r = await startTestServer();
+    try {
+      const acme = await r.org("acme", "growth");
+      await addMember(r.services.store, {
+        org: "acme",
+        email: "a@x.io",
+        role: "admin",
+        password: "password one",
+      });
+      await addMember(r.services.store, { org: "acme", email: "a@x.io", role: "member" });
+      const by = { orgId: acme.id, actor: "user:1" };
+      await inviteMember(r.services.store, by, "b@x.io");
+      const again = await inviteMember(r.services.store, by, "b@x.io");
+      await acceptInvitation(r.services.store, {
+        token: again.token,
+        name: "Bee",
+        passwordHash: await hashPassword("password two"),
+      });
+      await inviteMember(r.services.store, by, "c@x.io");
+      const { user_id } = await addMember(r.services.store, { org: "acme", email: "d@x.io", role: "member" });
+      await createSession(r.services, user_id);
+      const dump = async () => {
+        const out: Record<string, unknown[]> = {};
+        for (const table of ["users", "memberships", "invitations", "sessions"])
+          out[table] = (
+            await r.services.database.client.execute(`SELECT * FROM ${table} ORDER BY 1, 2`)
+          ).rows.map((row) => ({ ...row }));
+        return out;
+      };
+      const before = await dump();
+      expect(before.invitations.map((i) => (i as { status: string }).status)).toEqual([
+        "replaced",
+        "accepted",
+        "pending",
+      ]);
+      await rebuildProjections(r.services.store);
+      expect(await dump()).toEqual(before);
+    } finally {
+      await r.close();
+    }
+  });
+});
