@@ -1,8 +1,11 @@
 // `rivals member add` as a user runs it: a real process on a temp database, the password on stdin.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+// Every password check is a deliberate argon2id computation; leave room when the whole suite runs.
+setDefaultTimeout(30_000);
 
 const dir = mkdtempSync(join(tmpdir(), "rivals-member-cli-"));
 const env = { ...process.env, RIVALS_DB: `file:${join(dir, "rivals.db")}` };

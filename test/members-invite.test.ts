@@ -1,6 +1,6 @@
 // Invitations end to end: invite_member over MCP, the email on a real SMTP server on loopback, the link
 // accepted through the real page with fetch; expiry by the injected clock, single use, re-invitation.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getSession } from "../src/auth/session.ts";
 import { addMember } from "../src/domain/members.ts";
@@ -8,6 +8,9 @@ import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient } from "./mcp-helpers.ts";
 import { hidden, Jar } from "./members-helpers.ts";
 import { inviteLink, startSmtp, type TestSmtp } from "./smtp-helpers.ts";
+
+// Every password check is a deliberate argon2id computation; leave room when the whole suite runs.
+setDefaultTimeout(30_000);
 
 let smtp: TestSmtp;
 let t: TestServer;

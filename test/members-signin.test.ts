@@ -1,10 +1,13 @@
 // Email + password sign-in through the real pages: success, failure, slow-down, CSRF, sign-out, cookies.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { getSession } from "../src/auth/session.ts";
 import { sha256 } from "../src/auth/tokens.ts";
 import { addMember } from "../src/domain/members.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { hidden, Jar } from "./members-helpers.ts";
+
+// Every password check is a deliberate argon2id computation; leave room when the whole suite runs.
+setDefaultTimeout(30_000);
 
 const PASSWORD = "correct horse battery";
 

@@ -1,13 +1,16 @@
 // Single sign-on against a real OpenID Connect provider (`oidc-provider`) on loopback, driven with fetch:
 // every redirect followed by hand with each site's cookies, the provider's own login and consent forms
 // posted as a browser would.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createServer, type Server } from "node:http";
 import Provider from "oidc-provider";
 import { getSession } from "../src/auth/session.ts";
 import { addMember } from "../src/domain/members.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { hidden, Jar } from "./members-helpers.ts";
+
+// Every password check is a deliberate argon2id computation; leave room when the whole suite runs.
+setDefaultTimeout(30_000);
 
 const CLIENT_ID = "rivals-test";
 const CLIENT_SECRET = "a-test-client-secret-of-some-length";
