@@ -63,6 +63,20 @@ describe("sign-in", () => {
     const token = jar.get(t.base, "rivals_session")!;
     const stored = await t.services.database.client.execute("SELECT token_hash FROM sessions");
     expect(stored.rows.map((r) => r.token_hash)).toContain(sha256(token));
+    // Signing in again from the same browser replaces the session instead of adding one.
+    const count = async () =>
+      Number((await t.services.database.client.execute("SELECT COUNT(*) AS n FROM sessions")).rows[0].n);
+    const before = await count();
+    const page2 = await (await jar.fetch(`${t.base}/signin?next=/x`)).text();
+    expect(page2).toBe(""); // already signed in: a redirect, no form
+    const again2 = await jar.post(`${t.base}/signin`, {
+      email: "ada@x.io",
+      password: PASSWORD,
+      csrf: jar.get(t.base, "rivals_form")!,
+    });
+    expect(again2.status).toBe(303);
+    expect(await count()).toBe(before);
+    expect(jar.get(t.base, "rivals_session")).not.toBe(token);
     // Signed in: /signin sends the person on.
     const again = await jar.fetch(`${t.base}/signin?next=/app/digests/1`);
     expect(again.status).toBe(303);

@@ -216,6 +216,11 @@ function InvalidInvitePage(): JSX.Element {
 }
 
 export function memberPages(s: Services) {
+  /** A fresh session for every sign-in; the one this browser had (if any) is deleted, not left to expire. */
+  const replaceSession = async (request: Request, userId: number, via: "password" | "sso" | "invitation") => {
+    await endSession(s, request);
+    return createSession(s, userId, via);
+  };
   const throttle = new SigninThrottle(s.clock);
   const sso = new OidcSignIn(s);
 
@@ -296,7 +301,7 @@ export function memberPages(s: Services) {
         return signinPage(request, { next, email: rawEmail, error: SIGNIN_FAILED }, 401);
       }
       throttle.succeed(account);
-      const { cookie } = await createSession(s, user.id, "password");
+      const { cookie } = await replaceSession(request, user.id, "password");
       return seeOther(next, [cookie]);
     })
     .post("/signout", async ({ request, body }) => {
@@ -367,7 +372,7 @@ export function memberPages(s: Services) {
           "There is no Rivals account for the address your identity provider confirmed. Ask a workspace admin to invite you.",
           403,
         );
-      const { cookie } = await createSession(s, userId, "sso");
+      const { cookie } = await replaceSession(request, userId, "sso");
       return seeOther(safeNext(result.next) ?? DEFAULT_NEXT, [cookie, clear]);
     })
     .get("/invite/:token", ({ request, params }) => invitePage(request, params.token))
@@ -403,7 +408,7 @@ export function memberPages(s: Services) {
           const passwordHash = await hashPassword(password);
           userId = (await acceptInvitation(s.store, { token, name: cleanName, passwordHash })).userId;
         }
-        const { cookie } = await createSession(s, userId, "invitation");
+        const { cookie } = await replaceSession(request, userId, "invitation");
         return seeOther(DEFAULT_NEXT, [cookie]);
       } catch (e) {
         if (e instanceof InvalidInput) return invitePage(request, token, capitalize(e.message), name, 400);
