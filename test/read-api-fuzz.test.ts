@@ -173,6 +173,8 @@ const note = (k: string | number) => {
 
 async function probe(path: string, headers: Record<string, string>) {
   if (new TextEncoder().encode(new URL(path, t.base).href).length > MAX_URL) return note("skipped");
+  // `/api/..` normalizes to a path outside the API (the site's pages answer there, in HTML).
+  if (!new URL(path, t.base).pathname.startsWith("/api/")) return note("skipped");
   let r: Response;
   try {
     r = await fetch(t.base + path, { headers: resolveHeaders(headers) });

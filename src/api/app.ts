@@ -5,6 +5,7 @@ import { CredentialResolver } from "../auth/credentials.ts";
 import { mcpEndpoint } from "../mcp/endpoint.ts";
 import { oauthRoutes } from "../oauth/routes.ts";
 import type { Services } from "../services.ts";
+import { webPages } from "../web/pages.tsx";
 import { memberPages } from "../web/signin.tsx";
 import { openApi } from "./openapi.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
@@ -77,6 +78,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
     })
     .use(readApi(s, parts.limiter, parts.keys))
     .use(openApi(s))
+    .use(webPages(s))
     .use(memberPages(s))
     .use(mcpEndpoint(s, parts.credentials))
     // OAuth 2.1 authorization server; registers its access-token resolver on parts.credentials.

@@ -16,6 +16,20 @@ input,select,textarea{font:inherit;padding:.45rem;border:1px solid var(--line);b
 button{font:inherit;padding:.45rem .9rem;border-radius:.35rem;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:var(--accent)}.error{color:var(--hi)}.notice{background:#f6f8fa;border-left:4px solid var(--accent);padding:.5rem 1rem}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}pre{overflow-x:auto;background:#f6f8fa;padding:.75rem;border-radius:.35rem}
+.small{font-size:.875rem}.lead{font-size:1.1rem}.badge{display:inline-block;padding:0 .45rem;border:1px solid currentColor;border-radius:1rem;font-size:.8rem;font-weight:600;text-transform:uppercase}
+.meta{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}.card h3{margin:.1rem 0 .35rem;font-size:1.1rem}.card p{margin:.4rem 0 0}
+dl.kv{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.3rem 1rem;margin:.5rem 0}dl.kv dt{color:var(--muted)}dl.kv dd{margin:0;min-width:0;overflow-wrap:anywhere}
+dl.kv dl.kv{grid-template-columns:1fr;gap:0 1rem}blockquote{margin:.25rem 0;padding-left:.75rem;border-left:3px solid var(--line)}ol.evidence li{margin:.6rem 0}
+.appbar{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 1rem;align-items:center;border-bottom:1px solid var(--line);padding-bottom:.5rem}
+.appnav{display:flex;flex-wrap:wrap;gap:.4rem 1rem}.appnav a[aria-current=page]{font-weight:700;color:var(--fg);text-decoration:none}
+.wsname,.switcher{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}.inline-label{display:inline;margin:0}
+.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:1rem 0}.filters label{margin-top:0}.actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
+.pager{display:flex;gap:1rem;justify-content:center;margin:1.5rem 0}fieldset{border:1px solid var(--line);border-radius:.35rem;margin:.75rem 0}label.check{font-weight:400}
+form.card input:not([type=checkbox]),form.stack input:not([type=checkbox]),form.stack textarea{width:100%}form.stack{max-width:30rem}
+button.danger{border-color:var(--hi);color:var(--hi)}input.token{width:100%;font-family:ui-monospace,monospace}.created{border-color:var(--lo)}
+.hero{padding:1.5rem 0}.hero h1{font-size:2rem}.cta{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0}.cta a{padding:.5rem 1rem;border:1px solid var(--accent);border-radius:.35rem;text-decoration:none}
+.cta a.primary{background:var(--accent);color:#fff}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.75rem}
+.markdown{overflow-wrap:anywhere}main{overflow-wrap:break-word}td code{white-space:nowrap}
 `;
 
 export interface LayoutProps {

@@ -1,0 +1,289 @@
+// The app for signed-in members: the signal feed and the pages the API's `url` fields point at
+// (/app/competitors/{id}, /app/signals/{id}, /app/digests/{slug or id}, /app/battlecards/{id}), plus the
+// lists that lead to them. Reads go through src/db/queries, scoped to one of the member's workspaces.
+import { Elysia } from "elysia";
+import { requireSession, type SessionUser } from "../auth/session.ts";
+import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
+import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
+import { getDigest, listDigests } from "../db/queries/digests.ts";
+import { getSignal, getSignals, listSignals } from "../db/queries/signals.ts";
+import { SEVERITY } from "../domain/records.ts";
+import type { Services } from "../services.ts";
+import { AppPage, NoWorkspace } from "./appShell.tsx";
+import { Pager } from "./components.tsx";
+import { decimalId, notFound, pageNumber } from "./http.ts";
+import { Html, htmlResponse } from "./layout.tsx";
+import {
+  BattlecardRow,
+  BattlecardView,
+  CompetitorList,
+  CompetitorView,
+  DigestRow,
+  DigestView,
+} from "./recordViews.tsx";
+import { type FeedFilter, FeedFilters, SignalCard, SignalView } from "./signalViews.tsx";
+import { currentWorkspace, findInWorkspaces, type Workspace } from "./workspace.ts";
+
+type Obj = Record<string, unknown>;
+export const FEED_PAGE_SIZE = 20;
+const DIGEST_PAGE_SIZE = 20;
+
+/** Private pages: never cached, and the workspace cookie when `?org=` chose one. */
+export function privatePage(body: JSX.Element, ws?: Workspace, status = 200): Response {
+  return htmlResponse(body, status, {
+    "cache-control": "no-store",
+    ...(ws?.cookie ? { "set-cookie": ws.cookie } : {}),
+  });
+}
+
+interface Member {
+  session: SessionUser;
+  ws: Workspace;
+}
+
+/** The signed-in member and their current workspace, or the redirect to sign in. */
+export async function member(s: Services, request: Request): Promise<Member | Response> {
+  const session = await requireSession(s, request);
+  if (session instanceof Response) return session;
+  return { session, ws: currentWorkspace(session, request, s.config.baseUrl.startsWith("https:")) };
+}
+
+const qs = (params: Record<string, string | number | undefined>) => {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") u.set(k, String(v));
+  const s = u.toString();
+  return s ? `?${s}` : "";
+};
+
+export function appPages(s: Services) {
+  const db = s.database.db;
+  const base = s.config.baseUrl;
+
+  /** A record page: found in one of the member's workspaces, else 404 (another workspace's ids too). */
+  async function recordPage<T>(
+    request: Request,
+    load: (orgId: number) => Promise<T | undefined>,
+    render: (m: Member, found: { record: T; orgId: number }) => Promise<JSX.Element> | JSX.Element,
+  ): Promise<Response> {
+    const m = await member(s, request);
+    if (m instanceof Response) return m;
+    const found = await findInWorkspaces(m.session, m.ws.current, load);
+    if (!found) notFound();
+    const shown = { ...m, ws: { ...m.ws, current: found.membership } };
+    return privatePage(await render(shown, { record: found.record, orgId: found.membership.orgId }), m.ws);
+  }
+
+  return new Elysia({ name: "web-app" })
+    .get("/app", async ({ request }) => {
+      const m = await member(s, request);
+      if (m instanceof Response) return m;
+      const current = m.ws.current;
+      if (!current) return privatePage(<NoWorkspace session={m.session} />);
+      const sp = new URL(request.url).searchParams;
+      const severity = sp.get("severity") ?? "";
+      const filter: FeedFilter = {
+        competitorId: decimalId(sp.get("competitor")),
+        severity: (SEVERITY as readonly string[]).includes(severity) ? severity : undefined,
+        q: (sp.get("q") ?? "").trim().slice(0, 200) || undefined,
+      };
+      const page = pageNumber(sp.get("page"));
+      const [competitors, rows] = await Promise.all([
+        listCompetitors(db, current.orgId, base),
+        listSignals(
+          db,
+          current.orgId,
+          {
+            competitorId: filter.competitorId,
+            severity: filter.severity,
+            q: filter.q,
+            limit: FEED_PAGE_SIZE + 1,
+            offset: (page - 1) * FEED_PAGE_SIZE,
+          },
+          base,
+        ),
+      ]);
+      const signals = rows.slice(0, FEED_PAGE_SIZE);
+      const href = (p: number) =>
+        `/app${qs({ org: current.orgSlug, competitor: filter.competitorId, severity: filter.severity, q: filter.q, page: p > 1 ? p : undefined })}`;
+      return privatePage(
+        <AppPage session={m.session} current={current} title="Signals" section="feed" switchTo="/app">
+          <h1>Signals</h1>
+          <p class="muted">Open signals of the competitors you track, newest first.</p>
+          <FeedFilters competitors={competitors as Obj[]} filter={filter} orgSlug={current.orgSlug} />
+          {signals.length ? (
+            signals.map((x) => <SignalCard signal={x as Obj} />)
+          ) : (
+            <p class="muted">{page > 1 ? "No more signals." : "No open signals match."}</p>
+          )}
+          <Pager page={page} hasNext={rows.length > FEED_PAGE_SIZE} href={href} />
+        </AppPage>,
+        m.ws,
+      );
+    })
+    .get("/app/signals/:id", ({ request, params }) => {
+      const id = decimalId(params.id) ?? notFound();
+      return recordPage(
+        request,
+        (orgId) => getSignal(db, orgId, id, base),
+        (m, { record }) => (
+          <AppPage session={m.session} current={m.ws.current} title={String(record.title)} section="feed">
+            <SignalView signal={record as Obj} />
+          </AppPage>
+        ),
+      );
+    })
+    .get("/app/competitors", async ({ request }) => {
+      const m = await member(s, request);
+      if (m instanceof Response) return m;
+      const current = m.ws.current;
+      if (!current) return privatePage(<NoWorkspace session={m.session} />);
+      const competitors = await listCompetitors(db, current.orgId, base);
+      return privatePage(
+        <AppPage
+          session={m.session}
+          current={current}
+          title="Competitors"
+          section="competitors"
+          switchTo="/app/competitors"
+        >
+          <h1>Competitors</h1>
+          <CompetitorList competitors={competitors as Obj[]} />
+        </AppPage>,
+        m.ws,
+      );
+    })
+    .get("/app/competitors/:id", ({ request, params }) => {
+      const id = decimalId(params.id) ?? notFound();
+      return recordPage(
+        request,
+        (orgId) => getCompetitor(db, orgId, id, base),
+        async (m, { record, orgId }) => {
+          const signals = await listSignals(db, orgId, { competitorId: id, limit: 20, offset: 0 }, base);
+          return (
+            <AppPage
+              session={m.session}
+              current={m.ws.current}
+              title={String(record.name)}
+              section="competitors"
+            >
+              <CompetitorView c={record as Obj} signals={signals as Obj[]} />
+            </AppPage>
+          );
+        },
+      );
+    })
+    .get("/app/digests", async ({ request }) => {
+      const m = await member(s, request);
+      if (m instanceof Response) return m;
+      const current = m.ws.current;
+      if (!current) return privatePage(<NoWorkspace session={m.session} />);
+      const page = pageNumber(new URL(request.url).searchParams.get("page"));
+      const rows = await listDigests(
+        db,
+        current.orgId,
+        { limit: DIGEST_PAGE_SIZE + 1, offset: (page - 1) * DIGEST_PAGE_SIZE },
+        base,
+      );
+      return privatePage(
+        <AppPage
+          session={m.session}
+          current={current}
+          title="Digests"
+          section="digests"
+          switchTo="/app/digests"
+        >
+          <h1>Digests</h1>
+          {rows.length ? (
+            rows.slice(0, DIGEST_PAGE_SIZE).map((d) => <DigestRow d={d as Obj} />)
+          ) : (
+            <p class="muted">No digests yet.</p>
+          )}
+          <Pager
+            page={page}
+            hasNext={rows.length > DIGEST_PAGE_SIZE}
+            href={(p) => `/app/digests${qs({ org: current.orgSlug, page: p > 1 ? p : undefined })}`}
+          />
+        </AppPage>,
+        m.ws,
+      );
+    })
+    .get("/app/digests/:id", ({ request, params }) => {
+      const key = String(params.id);
+      if (key.length > 200) notFound();
+      return recordPage(
+        request,
+        (orgId) => getDigest(db, orgId, key, base),
+        async (m, { record, orgId }) => {
+          const ids = Array.isArray(record.signal_ids) ? (record.signal_ids as number[]) : [];
+          const found = await getSignals(db, orgId, ids, base);
+          const byId = new Map(found.map((x) => [x.id, x]));
+          const signals = ids.map((i) => byId.get(i)).filter((x): x is Obj => x !== undefined);
+          return (
+            <AppPage
+              session={m.session}
+              current={m.ws.current}
+              title={String(record.title ?? record.headline ?? "Digest")}
+              section="digests"
+            >
+              <DigestView d={record as Obj} signals={signals} />
+            </AppPage>
+          );
+        },
+      );
+    })
+    .get("/app/battlecards", async ({ request }) => {
+      const m = await member(s, request);
+      if (m instanceof Response) return m;
+      const current = m.ws.current;
+      if (!current) return privatePage(<NoWorkspace session={m.session} />);
+      const cards = await listBattlecards(db, current.orgId, base);
+      return privatePage(
+        <AppPage
+          session={m.session}
+          current={current}
+          title="Battlecards"
+          section="battlecards"
+          switchTo="/app/battlecards"
+        >
+          <h1>Battlecards</h1>
+          {cards.length ? (
+            <div class="scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Competitor</th>
+                    <th>Generated</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {cards.map((b) => (
+                    <BattlecardRow b={b as Obj} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p class="muted">No battlecards yet.</p>
+          )}
+        </AppPage>,
+        m.ws,
+      );
+    })
+    .get("/app/battlecards/:id", ({ request, params }) => {
+      const id = decimalId(params.id) ?? notFound();
+      return recordPage(
+        request,
+        (orgId) => getBattlecard(db, orgId, id, base),
+        (m, { record }) => (
+          <AppPage
+            session={m.session}
+            current={m.ws.current}
+            title={`Battlecard: ${record.competitor_name ?? record.competitor_id}`}
+            section="battlecards"
+          >
+            <BattlecardView b={record as Obj} />
+          </AppPage>
+        ),
+      );
+    });
+}

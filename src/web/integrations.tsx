@@ -1,0 +1,268 @@
+// /app/settings/integrations: an admin creates API keys (shown once), sees each key's name, prefix,
+// scopes, creation and last use, and revokes keys. Members see that keys exist only for admins.
+// Keys made here are the same as the CLI's (domain/apiKeys.ts): they read the API and call the tools.
+import { Elysia } from "elysia";
+import type { Membership } from "../auth/session.ts";
+import { verifyCsrf } from "../auth/session.ts";
+import { type ApiKeyView, listApiKeys } from "../db/queries/apiKeys.ts";
+import { createApiKey, parseScopes, revokeApiKey, SCOPES, type Scope } from "../domain/apiKeys.ts";
+import { DomainError } from "../domain/errors.ts";
+import { planOf } from "../domain/plans.ts";
+import { InvalidInput } from "../domain/validate.ts";
+import type { Services } from "../services.ts";
+import { member, privatePage } from "./app.tsx";
+import { AppPage, NoWorkspace } from "./appShell.tsx";
+import { Csrf, Notice, Time } from "./components.tsx";
+import { csrfRefused, refusalPage } from "./errors.tsx";
+import { decimalId, field, fields, notFound, redirect } from "./http.ts";
+import { Html } from "./layout.tsx";
+import { membershipBySlug } from "./workspace.ts";
+
+const PATH = "/app/settings/integrations";
+
+const SCOPE_HELP: Record<Scope, string> = {
+  read: "read the workspace (the read API and the read tools)",
+  write: "change workspace state through tools (watchlist, pins, notes, ratings, settings)",
+  spend: "use the weekly research allowance and the daily caps (research, battlecards, ICP, positioning)",
+};
+
+interface Created {
+  name: string;
+  prefix: string;
+  scopes: string[];
+  token: string;
+}
+
+function KeyTable({ keys, org, csrf }: { keys: ApiKeyView[]; org: Membership; csrf: string }): JSX.Element {
+  if (keys.length === 0) return <p class="muted">No API keys yet.</p>;
+  return (
+    <div class="scroll">
+      <table class="keys">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Key</th>
+            <th>Scopes</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th>Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr data-key-id={String(k.id)}>
+              <td safe>{k.name}</td>
+              <td>
+                <code safe>{`${k.prefix}…`}</code>
+              </td>
+              <td safe>{k.scopes.join(", ")}</td>
+              <td>
+                <Time ts={k.created_at} />
+              </td>
+              <td>{k.last_used_at ? <Time ts={k.last_used_at} /> : <span class="muted">never</span>}</td>
+              <td>
+                {k.revoked_at ? (
+                  <span class="muted">
+                    Revoked <Time ts={k.revoked_at} />
+                  </span>
+                ) : (
+                  <form method="post" action={`${PATH}/keys/${k.id}/revoke`} class="inline">
+                    <Csrf token={csrf} />
+                    <input type="hidden" name="org" value={org.orgSlug} />
+                    <button type="submit" class="secondary danger" aria-label={`Revoke ${k.name}`}>
+                      Revoke
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function CreateForm({
+  org,
+  csrf,
+  name = "",
+  scopes = [...SCOPES],
+}: {
+  org: Membership;
+  csrf: string;
+  name?: string;
+  scopes?: string[];
+}): JSX.Element {
+  return (
+    <form method="post" action={`${PATH}/keys`} class="card">
+      <h3>Create an API key</h3>
+      <Csrf token={csrf} />
+      <input type="hidden" name="org" value={org.orgSlug} />
+      <label for="key-name">Name</label>
+      <input
+        id="key-name"
+        name="name"
+        value={name}
+        maxlength="100"
+        required
+        placeholder="CI export, Claude Desktop…"
+      />
+      <fieldset>
+        <legend>Scopes</legend>
+        {SCOPES.map((sc) => (
+          <label class="check">
+            <input type="checkbox" name="scopes" value={sc} checked={scopes.includes(sc)} />{" "}
+            <strong>{Html.escapeHtml(sc)}</strong>{" "}
+            <span class="muted small">— {Html.escapeHtml(SCOPE_HELP[sc])}</span>
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit">Create key</button>
+    </form>
+  );
+}
+
+export function integrationsPages(s: Services) {
+  const db = s.database.db;
+  const base = s.config.baseUrl;
+
+  async function render(
+    request: Request,
+    opts: { org?: Membership; created?: Created; error?: string; name?: string; scopes?: string[] } = {},
+    status = 200,
+  ): Promise<Response> {
+    const m = await member(s, request);
+    if (m instanceof Response) return m;
+    const org = opts.org ?? m.ws.current;
+    if (!org) return privatePage(<NoWorkspace session={m.session} />);
+    const plan = planOf(org.plan);
+    const revoked = decimalId(new URL(request.url).searchParams.get("revoked"));
+    const isAdmin = org.role === "admin";
+    const keys = isAdmin ? await listApiKeys(db, org.orgId) : [];
+    const revokedKey = revoked !== undefined ? keys.find((k) => k.id === revoked) : undefined;
+    return privatePage(
+      <AppPage session={m.session} current={org} title="Integrations" section="integrations" switchTo={PATH}>
+        <h1>Integrations</h1>
+        <h2>API keys</h2>
+        <p>
+          An API key reads this workspace through the <a href="/developers">read API</a> (
+          <code safe>{`${base}/api/v1`}</code>) and calls the agent tools at <code safe>{`${base}/mcp`}</code>
+          . Send it as <code safe>{"Authorization: Bearer <key>"}</code> or{" "}
+          <code safe>{"X-API-Key: <key>"}</code>.
+        </p>
+        {!isAdmin ? (
+          <Notice>
+            <>
+              Only admins of <strong safe>{org.orgName}</strong> can see, create and revoke API keys. Ask an
+              admin for a key, or connect an AI assistant with OAuth through the MCP endpoint.
+            </>
+          </Notice>
+        ) : (
+          <>
+            {plan.readApi ? (
+              ""
+            ) : (
+              <Notice>
+                <>
+                  This workspace is on the <strong safe>{plan.label}</strong> plan: keys work with the MCP
+                  tool endpoint, but the read API answers 402 until the workspace is on a{" "}
+                  <a href="/pricing">paid plan</a>.
+                </>
+              </Notice>
+            )}
+            {revokedKey ? (
+              <Notice>
+                <>
+                  Key <strong safe>{revokedKey.name}</strong> was revoked. Requests with it now get 401.
+                </>
+              </Notice>
+            ) : (
+              ""
+            )}
+            {opts.created ? (
+              <section class="card created" aria-live="polite">
+                <h3>
+                  New key <span safe>{opts.created.name}</span>
+                </h3>
+                <p>
+                  <strong>Copy it now: it is shown only once.</strong> Only a digest of it is stored.
+                </p>
+                <label for="new-token">API key</label>
+                <input id="new-token" class="token" readonly value={opts.created.token} size="60" />
+                <p class="muted small" safe>
+                  {`Scopes: ${opts.created.scopes.join(", ")}`}
+                </p>
+                <pre>
+                  <code
+                    safe
+                  >{`curl -H "Authorization: Bearer ${opts.created.token}" ${base}/api/v1/competitors`}</code>
+                </pre>
+              </section>
+            ) : (
+              ""
+            )}
+            {opts.error ? <Notice kind="error">{Html.escapeHtml(opts.error)}</Notice> : ""}
+            <CreateForm org={org} csrf={m.session.csrfToken} name={opts.name} scopes={opts.scopes} />
+            <h3>Keys</h3>
+            <KeyTable keys={keys} org={org} csrf={m.session.csrfToken} />
+          </>
+        )}
+      </AppPage>,
+      opts.org ? undefined : m.ws,
+      status,
+    );
+  }
+
+  /** The admin membership a form names, or a refusal. */
+  async function adminOf(request: Request, body: unknown): Promise<Membership | Response> {
+    const m = await member(s, request);
+    if (m instanceof Response) return m;
+    if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
+    const org = membershipBySlug(m.session, field(body, "org"));
+    if (!org) notFound();
+    if (org.role !== "admin")
+      return refusalPage(
+        "Admins only",
+        `Only admins of ${org.orgName} can manage API keys.`,
+        403,
+        m.session.email,
+      );
+    return org;
+  }
+
+  return new Elysia({ name: "web-integrations" })
+    .get(PATH, ({ request }) => render(request))
+    .post(`${PATH}/keys`, async ({ request, body }) => {
+      const org = await adminOf(request, body);
+      if (org instanceof Response) return org;
+      const name = field(body, "name").trim();
+      const chosen = fields(body, "scopes");
+      if (chosen.length === 0)
+        return render(request, { org, error: "Choose at least one scope.", name, scopes: [] }, 400);
+      try {
+        const scopes = parseScopes(chosen);
+        const key = await createApiKey(s.store, org.orgSlug, name || undefined, scopes);
+        return render(request, {
+          org,
+          created: { name: key.name, prefix: key.prefix, scopes: key.scopes, token: key.token },
+        });
+      } catch (e) {
+        if (e instanceof InvalidInput)
+          return render(request, { org, error: `Not created: ${e.message}.`, name, scopes: chosen }, 400);
+        throw e;
+      }
+    })
+    .post(`${PATH}/keys/:id/revoke`, async ({ request, body, params }) => {
+      const org = await adminOf(request, body);
+      if (org instanceof Response) return org;
+      const id = decimalId(params.id) ?? notFound();
+      try {
+        await revokeApiKey(s.store, org.orgSlug, id);
+      } catch (e) {
+        if (e instanceof DomainError && e.code === "not_found") notFound();
+        throw e;
+      }
+      return redirect(`${PATH}?org=${encodeURIComponent(org.orgSlug)}&revoked=${id}`);
+    });
+}

@@ -1,0 +1,21 @@
+// Every server-rendered page of issue 4's "Pages" (docs/web.md), mounted by app.ts with one `.use(webPages(s))`.
+import { Elysia } from "elysia";
+import type { Services } from "../services.ts";
+import { appPages } from "./app.tsx";
+import { developerPages } from "./developers.tsx";
+import { freeBriefPages } from "./freeBrief.tsx";
+import { integrationsPages } from "./integrations.tsx";
+import { libraryPages } from "./library.tsx";
+import { publicPages } from "./public.tsx";
+import { signupPages } from "./signup.tsx";
+
+export function webPages(s: Services) {
+  return new Elysia({ name: "web-pages" })
+    .use(publicPages(s))
+    .use(developerPages(s))
+    .use(freeBriefPages(s))
+    .use(signupPages(s))
+    .use(libraryPages(s))
+    .use(appPages(s))
+    .use(integrationsPages(s));
+}

@@ -1,0 +1,389 @@
+// Competitors, digests and battlecards as pages: the record, its evidence and links to what it names.
+import { EvidenceList, ExternalLink, Facts, Time, text, Value } from "./components.tsx";
+import { Html } from "./layout.tsx";
+import { renderMarkdown, stripLeadingTitle } from "./markdown.ts";
+import { SignalCard } from "./signalViews.tsx";
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
+const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : []);
+
+export function CompetitorRow({ c }: { c: Obj }): JSX.Element {
+  return (
+    <tr>
+      <td>
+        <a href={`/app/competitors/${c.id}`} safe>
+          {String(c.name)}
+        </a>
+      </td>
+      <td safe>{String(c.category ?? "")}</td>
+      <td safe>{String(c.watch ?? "")}</td>
+      <td>{c.website_url ? <ExternalLink href={c.website_url} /> : ""}</td>
+      <td>{c.tracked_since ? <Time ts={c.tracked_since} /> : ""}</td>
+    </tr>
+  );
+}
+
+export function CompetitorList({ competitors }: { competitors: Obj[] }): JSX.Element {
+  if (competitors.length === 0) return <p class="muted">No competitors are tracked yet.</p>;
+  return (
+    <div class="scroll">
+      <table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Category</th>
+            <th>Watch</th>
+            <th>Website</th>
+            <th>Tracked since</th>
+          </tr>
+        </thead>
+        <tbody>
+          {competitors.map((c) => (
+            <CompetitorRow c={c} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.Element {
+  const hq = obj(c.headquarters);
+  const own = obj(c.ownership);
+  const ws = obj(c.workspace);
+  const reads = obj(c.reads);
+  const links = obj(c.links);
+  const urls = Object.entries(obj(c.urls));
+  const fresh = obj(c.freshness);
+  const fortnight = obj(reads.fortnight);
+  const otherReads = Object.entries(reads).filter(([k]) => k !== "positioning" && k !== "fortnight");
+  return (
+    <article>
+      <p class="muted small">
+        <a href="/app/competitors">Competitors</a>
+      </p>
+      <h1 safe>{String(c.name)}</h1>
+      {c.description ? (
+        <p class="lead" safe>
+          {String(c.description)}
+        </p>
+      ) : (
+        ""
+      )}
+      {reads.positioning ? (
+        <p>
+          <strong>Positioning:</strong> <span safe>{String(reads.positioning)}</span>
+        </p>
+      ) : (
+        ""
+      )}
+      <p class="actions">
+        {links.battlecard_id !== undefined ? (
+          <a href={`/app/battlecards/${links.battlecard_id}`}>Battlecard</a>
+        ) : (
+          ""
+        )}
+        <a href={`/app?competitor=${c.id}`}>All signals</a>
+      </p>
+      <h2>Company</h2>
+      <Facts
+        rows={[
+          ["Website", c.website_url ? <ExternalLink href={c.website_url} /> : undefined],
+          ["Category", text(c.category)],
+          ["Industry", text(c.industry)],
+          ["Company type", text(c.company_type)],
+          ["Business model", text(c.business_model)],
+          ["Company size", typeof c.company_size === "number" ? String(c.company_size) : undefined],
+          ["Founded", typeof c.founding_year === "number" ? String(c.founding_year) : undefined],
+          ["Headquarters", text([hq.city, hq.country].filter(Boolean).join(", "))],
+          ["Target customer", text(c.target_customer)],
+          [
+            "Ownership",
+            text(
+              [
+                own.type,
+                own.parent_company_name ? `part of ${own.parent_company_name}` : "",
+                own.public === true ? `public${own.ticker ? ` (${own.ticker})` : ""}` : "",
+              ]
+                .filter(Boolean)
+                .join(", "),
+            ),
+          ],
+          ["Watch", text(c.watch)],
+          ["Priority", typeof c.priority === "number" ? String(c.priority) : undefined],
+          ["Tracked since", c.tracked_since ? <Time ts={c.tracked_since} /> : undefined],
+          ["Relative risk", text(ws.relative_risk)],
+          ["Relative opportunity", text(ws.relative_opportunity)],
+          ["ICP overlap", ws.icp_overlap ? <Value value={ws.icp_overlap} /> : undefined],
+        ]}
+      />
+      {urls.length ? (
+        <>
+          <h2>Links</h2>
+          <ul class="links">
+            {urls.map(([k, u]) => (
+              <li>
+                <span safe>{k}</span>: <ExternalLink href={u} />
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        ""
+      )}
+      {fortnight.sentences ? (
+        <>
+          <h2>Last two weeks</h2>
+          {fortnight.written_at ? (
+            <p class="muted small">
+              Written <Time ts={fortnight.written_at} />
+            </p>
+          ) : (
+            ""
+          )}
+          <ul>
+            {(Array.isArray(fortnight.sentences) ? fortnight.sentences : []).map((s) => (
+              <li safe>{String(obj(s).text ?? "")}</li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        ""
+      )}
+      {otherReads.length ? (
+        <>
+          <h2>Research</h2>
+          {otherReads.map(([k, v]) => (
+            <section class="read">
+              <h3 safe>{k.replaceAll("_", " ")}</h3>
+              <Value value={v} />
+            </section>
+          ))}
+        </>
+      ) : (
+        ""
+      )}
+      <h2>Open signals</h2>
+      {signals.length ? signals.map((s) => <SignalCard signal={s} />) : <p class="muted">No open signals.</p>}
+      {signals.length >= 20 ? (
+        <p>
+          <a href={`/app?competitor=${c.id}`}>All signals of this competitor</a>
+        </p>
+      ) : (
+        ""
+      )}
+      <p class="muted small">
+        {fresh.state_updated_at ? (
+          <>
+            Updated <Time ts={fresh.state_updated_at} />.{" "}
+          </>
+        ) : (
+          ""
+        )}
+        API: <code safe>{`GET /api/v1/competitors/${c.id}`}</code>
+      </p>
+    </article>
+  );
+}
+
+export function DigestRow({ d }: { d: Obj }): JSX.Element {
+  return (
+    <article class="card">
+      <h3>
+        <a href={`/app/digests/${encodeURIComponent(String(d.slug ?? d.id))}`} safe>
+          {String(d.title ?? d.headline ?? `Digest ${d.id}`)}
+        </a>
+      </h3>
+      <p class="muted small">
+        <span safe>{String(d.type)}</span>
+        {d.coverage_period_start || d.coverage_period_end ? (
+          <>
+            {" · "}
+            <Time ts={d.coverage_period_start} /> – <Time ts={d.coverage_period_end} />
+          </>
+        ) : (
+          ""
+        )}
+      </p>
+      {d.headline && d.title ? <p safe>{String(d.headline)}</p> : ""}
+    </article>
+  );
+}
+
+export function DigestView({ d, signals }: { d: Obj; signals: Obj[] }): JSX.Element {
+  const items = Array.isArray(d.items) ? d.items : [];
+  return (
+    <article>
+      <p class="muted small">
+        <a href="/app/digests">Digests</a>
+      </p>
+      <h1 safe>{String(d.title ?? d.headline ?? `Digest ${d.id}`)}</h1>
+      {d.title && d.headline ? (
+        <p class="lead" safe>
+          {String(d.headline)}
+        </p>
+      ) : (
+        ""
+      )}
+      <Facts
+        rows={[
+          ["Type", text(d.type)],
+          [
+            "Period",
+            d.coverage_period_start || d.coverage_period_end ? (
+              <>
+                <Time ts={d.coverage_period_start} /> – <Time ts={d.coverage_period_end} />
+              </>
+            ) : undefined,
+          ],
+          ["Generated", d.generated_at ? <Time ts={d.generated_at} /> : undefined],
+        ]}
+      />
+      {d.tldr ? (
+        <>
+          <h2>TL;DR</h2>
+          <p safe>{String(d.tldr)}</p>
+        </>
+      ) : (
+        ""
+      )}
+      {d.what_to_watch ? (
+        <>
+          <h2>What to watch</h2>
+          <p safe>{String(d.what_to_watch)}</p>
+        </>
+      ) : (
+        ""
+      )}
+      {typeof d.markdown === "string" && d.markdown.trim() ? (
+        <section class="markdown">{renderMarkdown(stripLeadingTitle(d.markdown, d.title)) as "safe"}</section>
+      ) : (
+        ""
+      )}
+      {items.length && !(typeof d.markdown === "string" && d.markdown.trim()) ? (
+        <>
+          <h2>Items</h2>
+          <ol class="items">
+            {items.map((it) => (
+              <li>
+                <Value value={it} />
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : (
+        ""
+      )}
+      <h2>Signals covered</h2>
+      {signals.length ? signals.map((s) => <SignalCard signal={s} />) : <p class="muted">None.</p>}
+      <p class="muted small">
+        API: <code safe>{`GET /api/v1/digests/${d.slug ?? d.id}`}</code>
+      </p>
+    </article>
+  );
+}
+
+function Section({ title, value }: { title: string; value: unknown }): JSX.Element {
+  if (value === undefined || value === null || value === "") return "";
+  const list = strs(value);
+  return (
+    <section>
+      <h2 safe>{title}</h2>
+      {typeof value === "string" ? (
+        <p safe>{value}</p>
+      ) : Array.isArray(value) && list.length === value.length ? (
+        <ul>
+          {list.map((x) => (
+            <li safe>{x}</li>
+          ))}
+        </ul>
+      ) : (
+        <Value value={value} />
+      )}
+    </section>
+  );
+}
+
+const KNOWN_SECTIONS: [string, string][] = [
+  ["overview", "Overview"],
+  ["strengths", "Strengths"],
+  ["weaknesses", "Weaknesses"],
+  ["talk_tracks", "Talk tracks"],
+];
+
+export function BattlecardRow({ b }: { b: Obj }): JSX.Element {
+  return (
+    <tr>
+      <td>
+        <a href={`/app/battlecards/${b.id}`} safe>
+          {String(b.competitor_name ?? `Battlecard ${b.id}`)}
+        </a>
+      </td>
+      <td>{b.generated_at ? <Time ts={b.generated_at} /> : ""}</td>
+    </tr>
+  );
+}
+
+/** `sources` (title, url, observed_at) as an evidence list; anything else as it is. */
+function BattlecardEvidence({ evidence }: { evidence: unknown }): JSX.Element {
+  const ev = obj(evidence);
+  const sources = Array.isArray(ev.sources) ? ev.sources.map(obj) : [];
+  const rest = Object.fromEntries(Object.entries(ev).filter(([k]) => k !== "sources"));
+  if (!sources.length && !Object.keys(rest).length) return "";
+  return (
+    <section>
+      <h2>Evidence</h2>
+      {sources.length ? (
+        <EvidenceList
+          items={sources.map((x) => ({
+            text: typeof x.text === "string" ? x.text : undefined,
+            source_title: typeof x.title === "string" ? x.title : undefined,
+            source_url: typeof x.url === "string" ? x.url : undefined,
+            observed_at: typeof x.observed_at === "string" ? x.observed_at : undefined,
+          }))}
+        />
+      ) : (
+        ""
+      )}
+      <Value value={rest} />
+    </section>
+  );
+}
+
+export function BattlecardView({ b }: { b: Obj }): JSX.Element {
+  const sections = obj(b.sections);
+  const known = new Set(KNOWN_SECTIONS.map(([k]) => k));
+  const others = Object.entries(sections).filter(([k]) => !known.has(k));
+  return (
+    <article>
+      <p class="muted small">
+        <a href="/app/battlecards">Battlecards</a>
+      </p>
+      <h1>
+        Battlecard: <span safe>{String(b.competitor_name ?? `competitor ${b.competitor_id}`)}</span>
+      </h1>
+      <p class="muted">
+        <a href={`/app/competitors/${b.competitor_id}`}>Competitor page</a>
+        {b.generated_at ? (
+          <>
+            {" · generated "}
+            <Time ts={b.generated_at} />
+          </>
+        ) : (
+          ""
+        )}
+      </p>
+      {KNOWN_SECTIONS.map(([k, label]) => (
+        <Section title={label} value={sections[k]} />
+      ))}
+      {others.map(([k, v]) => (
+        <Section title={k.replaceAll("_", " ")} value={v} />
+      ))}
+      <BattlecardEvidence evidence={b.evidence} />
+      <p class="muted small">
+        API: <code safe>{`GET /api/v1/battlecards/${b.id}`}</code>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,147 @@
+// Signals: the feed's cards, the feed filters and the signal page.
+import { EvidenceList, Facts, Severity, Time, text } from "./components.tsx";
+import { Html } from "./layout.tsx";
+
+type Obj = Record<string, unknown>;
+
+export function SignalCard({ signal }: { signal: Obj }): JSX.Element {
+  const evidence = Array.isArray(signal.evidence) ? signal.evidence.length : 0;
+  return (
+    <article class="card signal">
+      <h3>
+        <a href={`/app/signals/${signal.id}`} safe>
+          {String(signal.title)}
+        </a>
+      </h3>
+      <div class="meta muted small">
+        <Severity level={signal.severity} />
+        {signal.competitor_id !== undefined ? (
+          <a href={`/app/competitors/${signal.competitor_id}`} safe>
+            {String(signal.competitor_name ?? `Competitor ${signal.competitor_id}`)}
+          </a>
+        ) : (
+          ""
+        )}
+        {signal.first_seen_at ? <Time ts={signal.first_seen_at} /> : ""}
+        {signal.status === "closed" ? <span>closed</span> : ""}
+        <span>{Html.escapeHtml(`${evidence} source${evidence === 1 ? "" : "s"}`)}</span>
+      </div>
+      {signal.summary ? <p safe>{String(signal.summary)}</p> : ""}
+    </article>
+  );
+}
+
+export interface FeedFilter {
+  competitorId?: number;
+  severity?: string;
+  q?: string;
+}
+
+export function FeedFilters({
+  competitors,
+  filter,
+  orgSlug,
+}: {
+  competitors: Obj[];
+  filter: FeedFilter;
+  orgSlug: string;
+}): JSX.Element {
+  return (
+    <form method="get" action="/app" class="filters">
+      <input type="hidden" name="org" value={orgSlug} />
+      <div>
+        <label for="f-competitor">Competitor</label>
+        <select id="f-competitor" name="competitor">
+          <option value="">All competitors</option>
+          {competitors.map((c) => (
+            <option value={String(c.id)} selected={c.id === filter.competitorId} safe>
+              {String(c.name)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label for="f-severity">Severity</label>
+        <select id="f-severity" name="severity">
+          <option value="">Any severity</option>
+          {["high", "medium", "low"].map((v) => (
+            <option value={v} selected={v === filter.severity}>
+              {Html.escapeHtml(v)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label for="f-q">Words</label>
+        <input id="f-q" type="search" name="q" value={filter.q ?? ""} maxlength="200" />
+      </div>
+      <div class="actions">
+        <button type="submit">Filter</button>
+        {filter.competitorId !== undefined || filter.severity || filter.q ? (
+          <a href={`/app?org=${encodeURIComponent(orgSlug)}`}>Clear</a>
+        ) : (
+          ""
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function SignalView({ signal }: { signal: Obj }): JSX.Element {
+  const topics = Array.isArray(signal.topics) ? (signal.topics as string[]) : [];
+  return (
+    <article>
+      <p class="muted small">
+        <a href="/app">Signals</a>
+        {signal.competitor_id !== undefined ? (
+          <>
+            {" › "}
+            <a href={`/app/competitors/${signal.competitor_id}`} safe>
+              {String(signal.competitor_name ?? "Competitor")}
+            </a>
+          </>
+        ) : (
+          ""
+        )}
+      </p>
+      <h1 safe>{String(signal.title)}</h1>
+      <p class="meta">
+        <Severity level={signal.severity} />
+        <span safe>{signal.status === "closed" ? "Closed" : "Open"}</span>
+      </p>
+      {signal.summary ? (
+        <p class="lead" safe>
+          {String(signal.summary)}
+        </p>
+      ) : (
+        ""
+      )}
+      <Facts
+        rows={[
+          [
+            "Competitor",
+            signal.competitor_id !== undefined ? (
+              <a href={`/app/competitors/${signal.competitor_id}`} safe>
+                {String(signal.competitor_name ?? signal.competitor_id)}
+              </a>
+            ) : undefined,
+          ],
+          ["Category", text(signal.category)],
+          ["Type", text(signal.type)],
+          ["First seen", signal.first_seen_at ? <Time ts={signal.first_seen_at} /> : undefined],
+          ["Last seen", signal.last_seen_at ? <Time ts={signal.last_seen_at} /> : undefined],
+          [
+            "Confidence",
+            typeof signal.confidence === "number" ? `${Math.round(signal.confidence * 100)}%` : undefined,
+          ],
+          ["Topics", topics.length ? Html.escapeHtml(topics.join(", ")) : undefined],
+        ]}
+      />
+      <h2>Evidence</h2>
+      <EvidenceList items={signal.evidence} />
+      <p class="muted small">
+        API: <code safe>{`GET /api/v1/signals/${signal.id}`}</code>
+      </p>
+    </article>
+  );
+}
