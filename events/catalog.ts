@@ -71,6 +71,66 @@ export interface EventPayloads {
   // The public library (no org).
   PublicBriefRecorded: { id: number; company_slug: string; slug: string; record: PublicBriefRecord };
   GuideRecorded: { id: number; slug: string; record: GuideRecord };
+  // The core watchlist (competitor stream; projections/watchlist.ts).
+  /** add_competitor: a new competitor on the core watchlist. */
+  CompetitorAdded: { id: number; key: string; name: string; website_url: string; added_at: string };
+  CompetitorRenamed: { id: number; name: string };
+  /** remove_competitor: off the watchlist (tracking removed), history kept. */
+  CompetitorRemoved: { id: number; removed_at: string };
+  /** add_competitor of a known website: the old record is back on the core watchlist, tracking active. */
+  CompetitorRestored: { id: number; restored_at: string };
+  MonitoredPageAdded: { id: number; competitor_id: number; url: string; url_key: string; added_at: string };
+  MonitoredPageRemoved: { id: number; competitor_id: number; removed_at: string };
+  // The team's engagement (subject's stream; projections/engagement.ts). `actor` is the caller's reference.
+  SignalPinSet: { signal_id: number; pinned: boolean; actor: string; at: string };
+  SignalSaveSet: { signal_id: number; saved: boolean; actor: string; at: string };
+  SignalNoteAdded: {
+    id: number;
+    signal_id: number;
+    body: string;
+    author: string;
+    author_name?: string;
+    at: string;
+  };
+  SignalRated: {
+    signal_id: number;
+    actor: string;
+    useful: boolean;
+    reasons?: string[];
+    comment?: string;
+    at: string;
+  };
+  DigestPinSet: { digest_id: number; pinned: boolean; actor: string; at: string };
+  DigestNoteAdded: {
+    id: number;
+    digest_id: number;
+    body: string;
+    author: string;
+    author_name?: string;
+    at: string;
+  };
+  DigestRated: { digest_id: number; actor: string; score?: number; missing?: string; at: string };
+  /** Team knowledge for a competitor's next battlecard rewrite (competitor stream). */
+  BattlecardNoteAdded: {
+    id: number;
+    competitor_id: number;
+    body: string;
+    author: string;
+    author_name?: string;
+    at: string;
+  };
+  /** create_share_link: the signal's public link; replaces any earlier one. Only the token's SHA-256. */
+  ShareLinkCreated: {
+    id: number;
+    signal_id: number;
+    token_hash: string;
+    include_notes: boolean;
+    expires_at: string;
+    created_at: string;
+    created_by: string;
+  };
+  /** generate_battlecard wrote or rewrote a battlecard (battlecard stream); counts toward the daily cap. */
+  BattlecardGenerated: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
 }
 
 export type EventType = keyof EventPayloads;
@@ -103,6 +163,22 @@ export const eventTypes = [
   "CompetitorIcpOverlapComputed",
   "PublicBriefRecorded",
   "GuideRecorded",
+  "CompetitorAdded",
+  "CompetitorRenamed",
+  "CompetitorRemoved",
+  "CompetitorRestored",
+  "MonitoredPageAdded",
+  "MonitoredPageRemoved",
+  "SignalPinSet",
+  "SignalSaveSet",
+  "SignalNoteAdded",
+  "SignalRated",
+  "DigestPinSet",
+  "DigestNoteAdded",
+  "DigestRated",
+  "BattlecardNoteAdded",
+  "ShareLinkCreated",
+  "BattlecardGenerated",
 ] as const satisfies readonly EventType[];
 
 export type StreamType =
@@ -112,10 +188,10 @@ export type StreamType =
   | "signal"
   | "digest"
   | "battlecard"
-  | "public_brief"
-  | "guide"
   | "oauth_consent"
   | "free_brief"
+  | "public_brief"
+  | "guide"
   | "user"
   | "membership"
   | "invitation";

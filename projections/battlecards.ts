@@ -1,10 +1,20 @@
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
+import type { BattlecardRecord } from "../src/domain/records.ts";
 import { battlecardDoc } from "./docs.ts";
 
 export async function projectBattlecards(e: StoredEvent, tx: Tx): Promise<void> {
-  if (e.type !== "BattlecardRecorded") return;
-  const { id, key, competitor_id: cid, record: r } = e.data;
+  if (e.type === "BattlecardRecorded" || e.type === "BattlecardGenerated")
+    await writeBattlecard(tx, e.orgId!, e.data);
+}
+
+/** Writes a battlecard row and keeps its competitor's `battlecard_id` in step (imports and generate_battlecard). */
+export async function writeBattlecard(
+  tx: Tx,
+  orgId: number,
+  data: { id: number; key: string; competitor_id: number; record: BattlecardRecord },
+): Promise<void> {
+  const { id, key, competitor_id: cid, record: r } = data;
   const c = (await tx.execute({ sql: "SELECT name, listed FROM competitors WHERE id = ?", args: [cid] }))
     .rows[0];
   const name = c ? String(c.name) : null;
@@ -22,7 +32,7 @@ export async function projectBattlecards(e: StoredEvent, tx: Tx): Promise<void> 
             generated_at = excluded.generated_at, state = excluded.state, doc = excluded.doc`,
     args: [
       id,
-      e.orgId,
+      orgId,
       key,
       cid,
       name,

@@ -4,12 +4,14 @@ import { projectApiKeys } from "./apiKeys.ts";
 import { projectBattlecards } from "./battlecards.ts";
 import { projectCompetitors } from "./competitors.ts";
 import { projectDigests } from "./digests.ts";
-import { projectOAuthConsents } from "./oauthConsents.ts";
+import { projectEngagement } from "./engagement.ts";
 import { projectFreeBriefs } from "./freeBriefs.ts";
 import { projectMembers } from "./members.ts";
+import { projectOAuthConsents } from "./oauthConsents.ts";
 import { projectOrgs } from "./orgs.ts";
 import { projectPublicLibrary } from "./publicLibrary.ts";
 import { projectSignals } from "./signals.ts";
+import { projectWatchlist } from "./watchlist.ts";
 import { projectWorkspace } from "./workspace.ts";
 
 const projectors: Projector[] = [
@@ -19,6 +21,8 @@ const projectors: Projector[] = [
   projectSignals,
   projectDigests,
   projectBattlecards,
+  projectWatchlist,
+  projectEngagement,
   projectOAuthConsents,
   projectFreeBriefs,
   projectMembers,
@@ -35,6 +39,13 @@ export const READ_TABLES = [
   "signals_fts",
   "digests",
   "battlecards",
+  "monitored_pages",
+  "pins",
+  "saved_signals",
+  "notes",
+  "ratings",
+  "share_links",
+  "battlecard_generations",
   "oauth_consents",
   "free_brief_requests",
   "users",

@@ -6,6 +6,7 @@ import { mcpEndpoint } from "../mcp/endpoint.ts";
 import { oauthRoutes } from "../oauth/routes.ts";
 import type { Services } from "../services.ts";
 import { webPages } from "../web/pages.tsx";
+import { sharePage } from "../web/share.tsx";
 import { memberPages } from "../web/signin.tsx";
 import { openApi } from "./openapi.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
@@ -81,6 +82,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
     .use(webPages(s))
     .use(memberPages(s))
     .use(mcpEndpoint(s, parts.credentials))
+    .use(sharePage(s))
     // OAuth 2.1 authorization server; registers its access-token resolver on parts.credentials.
     .use(oauthRoutes(s, parts.credentials));
   return { app: extra(app as unknown as Elysia), parts };

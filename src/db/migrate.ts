@@ -3,6 +3,7 @@ import type { Client } from "@libsql/client";
 import m0001 from "./migrations/0001_init.sql" with { type: "text" };
 import m0002 from "./migrations/0002_mcp.sql" with { type: "text" };
 import m0003 from "./migrations/0003_workspace.sql" with { type: "text" };
+import m0004 from "./migrations/0004_engagement.sql" with { type: "text" };
 import m0005 from "./migrations/0005_members.sql" with { type: "text" };
 import m0006 from "./migrations/0006_oauth.sql" with { type: "text" };
 import m0010 from "./migrations/0010_free_briefs.sql" with { type: "text" };
@@ -11,6 +12,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
   { id: "0002_mcp", sql: m0002 },
   { id: "0003_workspace", sql: m0003 },
+  { id: "0004_engagement", sql: m0004 },
   { id: "0005_members", sql: m0005 },
   { id: "0006_oauth", sql: m0006 },
   { id: "0010_free_briefs", sql: m0010 },

@@ -7,7 +7,8 @@ export type DomainCode =
   | "plan_required"
   | "limit_reached"
   | "locked"
-  | "chat_not_connected";
+  | "chat_not_connected"
+  | "research_required";
 
 export class DomainError extends Error {
   constructor(

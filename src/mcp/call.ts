@@ -66,7 +66,9 @@ export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): 
     const run = () => tool.run(ctx as AuthedContext, args as never);
     const key = args.idempotency_key as string | undefined;
     const result =
-      tool.idempotent && key && p ? await once(ctx.s, p.orgId, tool.name, key, args, run) : await run();
+      tool.idempotent && key && p
+        ? await once(ctx.s, p.orgId, tool.name, key, args, run, tool.replayResult as never)
+        : await run();
     return {
       content: [{ type: "text", text: JSON.stringify(result) }],
       structuredContent: result as Record<string, unknown>,

@@ -24,6 +24,8 @@ export async function once<T>(
   key: string,
   args: Record<string, unknown>,
   work: () => Promise<T>,
+  /** The form of the result that is stored and returned to later retries. */
+  stored: (result: T) => unknown = (r) => r,
 ): Promise<T> {
   const { idempotency_key: _, ...rest } = args;
   const hash = sha256(stableStringify(rest));
@@ -56,7 +58,7 @@ export async function once<T>(
         sql: `INSERT INTO idempotency_keys (org_id, tool, key, args_hash, result, created_at) VALUES (?, ?, ?, ?, ?, ?)
               ON CONFLICT (org_id, tool, key) DO UPDATE SET args_hash = excluded.args_hash, result = excluded.result,
                 created_at = excluded.created_at`,
-        args: [orgId, tool, key, hash, JSON.stringify(result), now.toISOString()],
+        args: [orgId, tool, key, hash, JSON.stringify(stored(result)), now.toISOString()],
       });
       return { events: [], result: null };
     });

@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { inputSchemaOf } from "./call.ts";
 import type { Tool } from "./tool.ts";
+import { battlecardTools } from "./tools/battlecards.ts";
+import { competitorTools } from "./tools/competitors.ts";
+import { engagementTools } from "./tools/engagement.ts";
 import { memberTools } from "./tools/members.ts";
 import { publicTools } from "./tools/public.ts";
 import { readTools } from "./tools/read.ts";
@@ -12,6 +15,9 @@ export const tools: Tool[] = [
   ...(memberTools as unknown as Tool[]),
   ...(workspaceTools as unknown as Tool[]),
   ...(publicTools as unknown as Tool[]),
+  ...(competitorTools as unknown as Tool[]),
+  ...(engagementTools as unknown as Tool[]),
+  ...(battlecardTools as unknown as Tool[]),
 ];
 
 export const toolsByName = new Map(tools.map((t) => [t.name, t]));

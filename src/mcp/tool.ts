@@ -41,6 +41,9 @@ export interface Tool<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRa
   paidPlan?: boolean;
   /** Accepts `idempotency_key` (DESIGN: idempotency). */
   idempotent?: boolean;
+  /** What the idempotency record keeps and a retry gets back (default: the whole result). A result that
+   * carries a secret shown once (a share link's URL) is kept without it. */
+  replayResult?: (result: Record<string, unknown>) => Record<string, unknown>;
   /** Values are checked against `output` by every SDK client; here only the keys are typed. */
   run(ctx: AuthedContext, args: z.infer<z.ZodObject<I>>): Promise<{ [K in keyof O]: unknown }>;
 }

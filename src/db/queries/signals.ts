@@ -12,6 +12,8 @@ export interface SignalFilter {
   /** Normalized UTC ISO string. */
   since?: string;
   q?: string;
+  /** Only the signals this actor saved (save_signal); each caller sees only their own list. */
+  savedBy?: string;
   limit: number;
   offset: number;
 }
@@ -37,7 +39,18 @@ function textMatch(q: string): SQL {
 /** Open signals of tracked competitors, newest first (signals_feed / _by_competitor / _by_severity indexes).
  * Served from the read cache while the database is unchanged (cache.ts); the objects are shared: do not change them. */
 export function listSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
-  const key = ["signals", orgId, f.competitorId, f.severity, f.since, f.q, f.limit, f.offset, base];
+  const key = [
+    "signals",
+    orgId,
+    f.competitorId,
+    f.severity,
+    f.since,
+    f.q,
+    f.savedBy,
+    f.limit,
+    f.offset,
+    base,
+  ];
   return cacheOf(db).get(JSON.stringify(key), () => loadSignals(db, orgId, f, base));
 }
 
@@ -47,6 +60,10 @@ async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string)
   if (f.severity !== undefined) where.push(eq(signals.severity, f.severity));
   if (f.since !== undefined) where.push(gte(signals.firstSeenAt, f.since));
   if (f.q !== undefined && f.q !== "") where.push(textMatch(f.q));
+  if (f.savedBy !== undefined)
+    where.push(
+      sql`${signals.id} IN (SELECT signal_id FROM saved_signals WHERE org_id = ${orgId} AND actor = ${f.savedBy})`,
+    );
   const rows = await db
     .select({ id: signals.id, doc: signals.doc })
     .from(signals)

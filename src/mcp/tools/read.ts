@@ -77,7 +77,7 @@ export const searchSignalsTool = defineTool({
   name: "search_signals",
   title: "Search signals",
   description:
-    "Searches open signals (evidence-backed competitor moves) of tracked competitors, newest first. All filters are optional and combine: competitor_id, severity, a case-insensitive text query on title or summary, and since (first seen on or after). Each signal carries its evidence.",
+    "Searches open signals (evidence-backed competitor moves) of tracked competitors, newest first. All filters are optional and combine: competitor_id, severity, a case-insensitive text query on title or summary, since (first seen on or after), and saved (only your own saved list). Each signal carries its evidence.",
   input: {
     competitor_id: id("competitor").optional(),
     severity: z.enum(["low", "medium", "high"]).optional().describe("Only signals of this severity."),
@@ -88,6 +88,10 @@ export const searchSignalsTool = defineTool({
       .optional()
       .describe("Text to find in title or summary (case-insensitive)."),
     since: sinceArg.optional(),
+    saved: z
+      .boolean()
+      .optional()
+      .describe("true: only the signals you saved with save_signal (your own list; nobody else sees it)."),
     limit: limit(50, 20),
   },
   output: { signals: z.array(signal) },
@@ -102,6 +106,7 @@ export const searchSignalsTool = defineTool({
         severity: a.severity,
         q: a.query,
         since: since(a.since),
+        savedBy: a.saved ? principal.actor : undefined,
         limit: a.limit,
         offset: 0,
       },

@@ -1,0 +1,112 @@
+// Public share links to one signal: `{base_url}/share/{token}`. The token is random and only its SHA-256 is
+// stored; a new link for a signal replaces the old one, which stops working at once. Lifetimes come from
+// the plan table (shareLinkHours).
+import type { NewEvent } from "../../events/catalog.ts";
+import type { WriteContext } from "../../events/store.ts";
+import { randomSecret, sha256 } from "../auth/tokens.ts";
+import { requireVisibleSignal } from "./engagement.ts";
+import { DomainError } from "./errors.ts";
+import { PLAN_NAMES, PLANS, planOf } from "./plans.ts";
+import { InvalidInput, parseTimestamp } from "./validate.ts";
+import { type Caller, loadOrg } from "./watchlist.ts";
+
+const HOUR = 3_600_000;
+/** An absolute expiry may overshoot the plan's lifetime by this much (clock skew); it is then clamped. */
+const GRACE_MS = 5 * 60_000;
+export const DEFAULT_EXPIRY = "24h";
+export const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+
+/** `expiry` is a duration (`30m` is not accepted; `1h`…`720h`, `1d`…`30d`, `1w`…`4w`) or an ISO 8601 time in
+ * the future. Returns the requested expiry time. */
+export function parseExpiry(expiry: string, now: Date): Date {
+  const v = expiry.trim();
+  const m = /^(\d{1,5})\s*([hdw])$/i.exec(v);
+  if (m) {
+    const n = Number(m[1]);
+    if (n < 1) throw new InvalidInput("expiry must be at least 1h", "expiry");
+    const hours = n * { h: 1, d: 24, w: 168 }[m[2].toLowerCase() as "h" | "d" | "w"];
+    return new Date(now.getTime() + hours * HOUR);
+  }
+  const t = parseTimestamp(v);
+  if (t === null)
+    throw new InvalidInput(
+      'expiry must be a duration such as "24h", "7d" or "2w", or an ISO 8601 time such as 2026-12-01T00:00:00Z',
+      "expiry",
+    );
+  const at = new Date(t);
+  if (at.getTime() <= now.getTime()) throw new InvalidInput("expiry must be in the future", "expiry");
+  return at;
+}
+
+export interface ShareLinkCreated {
+  url: string;
+  signal_id: number;
+  expires_at: string;
+  include_notes: boolean;
+  replaced_previous: boolean;
+  /** Set on the stored copy a retry with the same idempotency_key gets (the URL is not stored). */
+  url_redacted: boolean | undefined;
+}
+
+export async function decideCreateShareLink(
+  w: WriteContext,
+  c: Caller,
+  cmd: { signal_id: number; expiry: string; include_notes: boolean },
+  base: string,
+): Promise<{ events: NewEvent[]; result: ShareLinkCreated }> {
+  let expires = parseExpiry(cmd.expiry, w.now);
+  const plan = planOf((await loadOrg(w.tx, c.orgId)).plan);
+  const max = plan.shareLinkHours * HOUR;
+  const asked = expires.getTime() - w.now.getTime();
+  if (asked > max + GRACE_MS) {
+    const up = PLAN_NAMES.map((n) => PLANS[n]).find(
+      (p) => p.paid && p.shareLinkHours * HOUR + GRACE_MS >= asked,
+    );
+    const hours = (h: number) => (h % 24 === 0 ? `${h / 24} day${h === 24 ? "" : "s"}` : `${h} hours`);
+    if (!up) {
+      const longest = Math.max(...PLAN_NAMES.map((n) => PLANS[n].shareLinkHours));
+      throw new InvalidInput(`A share link can last at most ${hours(longest)} on any plan.`, "expiry");
+    }
+    throw new DomainError(
+      "plan_required",
+      `Share links last at most ${hours(plan.shareLinkHours)} on the ${plan.label} plan; a link for that long needs the ${up.label} plan (up to ${hours(up.shareLinkHours)}).`,
+      { plan: plan.name, plan_needed: up.name, max_hours: plan.shareLinkHours },
+    );
+  }
+  if (asked > max) expires = new Date(w.now.getTime() + max);
+  await requireVisibleSignal(w.tx, c.orgId, cmd.signal_id);
+  const prev = await w.tx.execute({
+    sql: "SELECT expires_at FROM share_links WHERE signal_id = ? AND org_id = ?",
+    args: [cmd.signal_id, c.orgId],
+  });
+  const token = randomSecret();
+  const id = await w.nextId();
+  const data = {
+    id,
+    signal_id: cmd.signal_id,
+    token_hash: sha256(token),
+    include_notes: cmd.include_notes,
+    expires_at: expires.toISOString(),
+    created_at: w.now.toISOString(),
+    created_by: c.actor,
+  };
+  return {
+    events: [
+      {
+        type: "ShareLinkCreated",
+        orgId: c.orgId,
+        streamType: "signal",
+        streamId: String(cmd.signal_id),
+        data,
+      },
+    ],
+    result: {
+      url: `${base}/share/${token}`,
+      signal_id: cmd.signal_id,
+      expires_at: data.expires_at,
+      include_notes: cmd.include_notes,
+      replaced_previous: Boolean(prev.rows[0] && String(prev.rows[0].expires_at) > data.created_at),
+      url_redacted: undefined,
+    },
+  };
+}

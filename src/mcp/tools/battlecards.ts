@@ -1,0 +1,45 @@
+// generate_battlecard: writes or rewrites one core competitor's battlecard now (src/domain/battlecardGeneration.ts,
+// composed by src/engine/battlecards.ts). The result is the same object GET /api/v1/battlecards/{id} returns.
+import { z } from "zod";
+import { getBattlecard } from "../../db/queries/battlecards.ts";
+import { decideGenerateBattlecard } from "../../domain/battlecardGeneration.ts";
+import { battlecard } from "../schemas.ts";
+import { defineTool, ToolError } from "../tool.ts";
+import { competitorIdArg, runCommand } from "./competitors.ts";
+
+export const generateBattlecardTool = defineTool({
+  name: "generate_battlecard",
+  title: "Write or rewrite a competitor's battlecard",
+  description:
+    "Writes (or rewrites) the battlecard of one core competitor now, from its stored dossier, its newest open signals with their evidence URLs, and the team's battlecard notes (add_battlecard_note), which are shown only as labelled team framing, never as fact. Sections: overview, strengths, weaknesses, talk_tracks, landmines, recent_moves, team_framing; evidence names the signal ids, source URLs and dossier fields used. Refuses a competitor without finished research (code research_required: its dossier has no research reads yet), horizon competitors (invalid_argument) and removed ones (not_found). Needs a paid plan, or the workspace's free first week (code plan_required otherwise); counts toward the plan's daily battlecard cap per UTC day (code limit_reached); locked while the workspace's first brief runs (code locked). The new card shows at once in list_battlecards, get_battlecard, what_changed and the REST API.",
+  input: { competitor_id: competitorIdArg },
+  output: {
+    battlecard,
+    rewritten: z.boolean().describe("true when an earlier battlecard was replaced."),
+    generations_today: z
+      .object({ used: z.number().int(), limit: z.number().int(), plan: z.string() })
+      .describe("Battlecard generations of this workspace today (UTC) against the plan's daily cap."),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  access: "spend",
+  idempotent: true,
+  run: async (ctx, a) => {
+    const r = await runCommand(
+      ctx,
+      (w, c) => decideGenerateBattlecard(w, c, a),
+      (a as { idempotency_key?: string }).idempotency_key,
+    );
+    const card = await getBattlecard(
+      ctx.s.database.db,
+      ctx.principal.orgId,
+      r.battlecard_id,
+      ctx.base,
+      "battlecard",
+    );
+    if (!card)
+      throw new ToolError("internal_error", "The battlecard was written but could not be read back.");
+    return { battlecard: card, rewritten: r.rewritten, generations_today: r.generations_today };
+  },
+});
+
+export const battlecardTools = [generateBattlecardTool];

@@ -1,0 +1,211 @@
+// Watchlist tools: add, rename and remove core competitors, and the extra pages watched on them.
+// Each runs one command through the event store (src/domain/watchlist.ts); the effect is visible at once
+// to the read tools and the REST API.
+import { z } from "zod";
+import type { NewEvent } from "../../../events/catalog.ts";
+import type { WriteContext } from "../../../events/store.ts";
+import { getCompetitor } from "../../db/queries/competitors.ts";
+import { planOf } from "../../domain/plans.ts";
+import {
+  type Caller,
+  decideAddCompetitor,
+  decideAddMonitoredPage,
+  decideRemoveCompetitor,
+  decideRemoveMonitoredPage,
+  decideRenameCompetitor,
+  monitoredPages,
+} from "../../domain/watchlist.ts";
+import { coreSlotsUsed } from "../../domain/workspace.ts";
+import { competitorDetail, isoTime } from "../schemas.ts";
+import { type AuthedContext, defineTool, ToolError } from "../tool.ts";
+
+/** Runs one decider in the single writer's transaction, with the caller on the events' metadata. */
+export async function runCommand<T>(
+  ctx: AuthedContext,
+  decide: (w: WriteContext, caller: Caller) => Promise<{ events: NewEvent[]; result: T }>,
+  idempotencyKey?: string,
+): Promise<T> {
+  const p = ctx.principal;
+  const caller: Caller = { orgId: p.orgId, actor: p.actor, actorName: p.actorName };
+  const { result } = await ctx.s.store.execute((w) => decide(w, caller), {
+    actor: p.actor,
+    request_id: ctx.requestId,
+    ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
+  });
+  return result;
+}
+
+export const competitorIdArg = z
+  .number()
+  .int()
+  .positive()
+  .describe("Id of a tracked competitor (from list_competitors).");
+
+async function dossier(ctx: AuthedContext, id: number) {
+  const c = await getCompetitor(ctx.s.database.db, ctx.principal.orgId, id, ctx.base);
+  if (!c) throw new ToolError("not_found", "No competitor with that id in this workspace.");
+  return c;
+}
+
+const slotsShape = z
+  .object({
+    used: z.number().int().describe("Core competitors on the watchlist now."),
+    limit: z.number().int().describe("Core slots of the plan."),
+    plan: z.string(),
+  })
+  .describe("The plan's core competitor slots.");
+
+async function slots(ctx: AuthedContext) {
+  const used = await coreSlotsUsed(ctx.s.database.client, ctx.principal.orgId);
+  const plan = planOf(ctx.principal.plan);
+  return { used, limit: plan.coreSlots, plan: plan.name };
+}
+
+const page = z.object({ id: z.number().int(), url: z.string(), added_at: isoTime });
+const pagesOut = {
+  competitor_id: z.number().int(),
+  pages: z.array(page).describe("Every page now watched on this competitor, oldest first."),
+  limit: z.number().int().describe("Monitored pages allowed per competitor."),
+};
+
+export const addCompetitorTool = defineTool({
+  name: "add_competitor",
+  title: "Add a competitor to the core watchlist",
+  description:
+    "Adds a company to the workspace's core watchlist from its website, e.g. https://globex.com (a bare domain means https). The name defaults to one derived from the domain (globex.com → Globex); pass name to choose it. Bounded by the plan's core competitor slots (error limit_reached). A website the workspace tracked before and removed (same host, ignoring scheme, www. and a trailing slash) comes back as the same competitor with its history: same id, its signals and battlecard visible again; a horizon competitor with that website moves to the core watchlist. A website already on the core watchlist is an error with code conflict and the existing competitor_id. New competitors have no research yet: run research_competitor before generate_battlecard.",
+  input: {
+    website_url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .describe("The competitor's website: an http(s) URL or a bare domain such as globex.com."),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Display name; derived from the domain when omitted."),
+  },
+  output: {
+    competitor: competitorDetail,
+    restored: z.boolean().describe("true when a previously tracked competitor came back with its history."),
+    core_slots: slotsShape,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: "write",
+  adminOnly: true,
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) => decideAddCompetitor(w, c, a));
+    return { competitor: await dossier(ctx, r.id), restored: r.restored, core_slots: r.core_slots };
+  },
+});
+
+export const renameCompetitorTool = defineTool({
+  name: "rename_competitor",
+  title: "Rename a competitor",
+  description:
+    "Changes the display name of a tracked competitor. The new name shows at once everywhere the competitor appears: its dossier, its signals' competitor_name and its battlecard.",
+  input: {
+    competitor_id: competitorIdArg,
+    name: z.string().min(1).max(200).describe("The new display name (1 to 200 characters)."),
+  },
+  output: {
+    competitor: competitorDetail,
+    renamed: z.boolean().describe("false when it already had that name."),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  access: "write",
+  adminOnly: true,
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) => decideRenameCompetitor(w, c, a));
+    return { competitor: await dossier(ctx, r.id), renamed: r.renamed };
+  },
+});
+
+export const removeCompetitorTool = defineTool({
+  name: "remove_competitor",
+  title: "Remove a competitor from the core watchlist",
+  description:
+    "Takes a core competitor off the watchlist: monitoring stops and it disappears from lists and look-ups (its signals and battlecard too), freeing a core slot. History is kept: add_competitor with the same website brings it back with its signals, battlecard and monitored pages.",
+  input: { competitor_id: competitorIdArg },
+  output: {
+    competitor_id: z.number().int(),
+    name: z.string(),
+    website_url: z.string().optional(),
+    removed: z.literal(true),
+    core_slots: slotsShape,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  access: "write",
+  adminOnly: true,
+  paidPlan: true,
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) => decideRemoveCompetitor(w, c, a));
+    return {
+      competitor_id: r.id,
+      name: r.name,
+      website_url: r.website_url ?? undefined,
+      removed: true as const,
+      core_slots: await slots(ctx),
+    };
+  },
+});
+
+export const addMonitoredPageTool = defineTool({
+  name: "add_monitored_page",
+  title: "Watch one more page of a core competitor",
+  description:
+    "Adds a page to watch for changes on a core competitor, e.g. its pricing, changelog or careers page. Any public http(s) page is accepted (competitors publish on docs hosts, app stores and code hosts too); IP addresses and local host names are refused. Up to 10 pages per competitor (error limit_reached); the same page twice (ignoring scheme, www., fragment and a trailing slash) is an error with code conflict. Returns every page now watched on the competitor.",
+  input: {
+    competitor_id: competitorIdArg,
+    url: z.string().min(1).max(2048).describe("The page's http(s) URL."),
+  },
+  output: { ...pagesOut, page: page.describe("The page just added.") },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  access: "write",
+  adminOnly: true,
+  paidPlan: true,
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) => decideAddMonitoredPage(w, c, a));
+    return {
+      competitor_id: r.competitor_id,
+      page: r.page,
+      pages: await monitoredPages(ctx.s.database.client, ctx.principal.orgId, r.competitor_id),
+      limit: r.limit,
+    };
+  },
+});
+
+export const removeMonitoredPageTool = defineTool({
+  name: "remove_monitored_page",
+  title: "Stop watching an added page",
+  description:
+    "Stops watching a page added with add_monitored_page, named by page_id or by url (give exactly one). An unknown page is an error with code not_found. Returns the pages still watched.",
+  input: {
+    competitor_id: competitorIdArg,
+    page_id: z.number().int().positive().optional().describe("Id of the page (from add_monitored_page)."),
+    url: z.string().min(1).max(2048).optional().describe("The page's URL as added."),
+  },
+  output: { ...pagesOut, removed: page.describe("The page no longer watched.") },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  access: "write",
+  adminOnly: true,
+  paidPlan: true,
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) => decideRemoveMonitoredPage(w, c, a));
+    return {
+      competitor_id: r.competitor_id,
+      removed: r.page,
+      pages: await monitoredPages(ctx.s.database.client, ctx.principal.orgId, r.competitor_id),
+      limit: planOf(ctx.principal.plan).monitoredPagesPerCompetitor,
+    };
+  },
+});
+
+export const competitorTools = [
+  addCompetitorTool,
+  renameCompetitorTool,
+  removeCompetitorTool,
+  addMonitoredPageTool,
+  removeMonitoredPageTool,
+];

@@ -1,0 +1,314 @@
+// Engagement tools: pin, save, note and rate signals and digests, add battlecard notes, and share a signal
+// by a public link. Pins and notes are team-wide; saves and ratings belong to the caller.
+import { z } from "zod";
+import { digestEngagement, notesOf, signalEngagement } from "../../db/queries/engagement.ts";
+import {
+  decideAddBattlecardNote,
+  decideAddDigestNote,
+  decideAddSignalNote,
+  decidePinDigest,
+  decidePinSignal,
+  decideRateDigest,
+  decideRateSignal,
+  decideSaveSignal,
+  NOTE_MAX,
+  RATING_REASONS,
+} from "../../domain/engagement.ts";
+import { DEFAULT_EXPIRY, decideCreateShareLink } from "../../domain/shareLinks.ts";
+import { isoTime } from "../schemas.ts";
+import { type AuthedContext, defineTool, type ToolAnnotations } from "../tool.ts";
+import { competitorIdArg, runCommand } from "./competitors.ts";
+
+/** Sets a state the caller can set back (pin, save, rating): repeating it changes nothing more. */
+const SETS_STATE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+/** Adds a record (a note): each call adds one more. */
+const ADDS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
+const signalId = z
+  .number()
+  .int()
+  .positive()
+  .describe("Id of a signal (from search_signals or what_changed).");
+const digestId = z
+  .union([z.number().int().positive(), z.string().min(1).max(200)])
+  .describe("The digest's numeric id or its slug (from list_digests).");
+const body = z
+  .string()
+  .min(1)
+  .max(NOTE_MAX)
+  .describe(`The note, 1 to ${NOTE_MAX} characters; the whole team sees it.`);
+
+const note = z.object({
+  id: z.number().int(),
+  body: z.string(),
+  author_name: z.string().optional(),
+  created_at: isoTime,
+});
+
+const signalState = {
+  signal_id: z.number().int(),
+  pinned: z.boolean().describe("Pinned for the team."),
+  pinned_at: isoTime.optional(),
+  saved: z.boolean().describe("On your own saved list (search_signals with saved=true)."),
+  notes: z.array(note).describe("The team's notes on this signal, oldest first."),
+  your_rating: z
+    .object({
+      useful: z.boolean(),
+      reasons: z.array(z.enum(RATING_REASONS)).optional(),
+      comment: z.string().optional(),
+      rated_at: isoTime,
+    })
+    .optional(),
+  share_link: z
+    .object({ expires_at: isoTime, include_notes: z.boolean() })
+    .optional()
+    .describe("The signal's live public link, if any (its URL is shown only when created)."),
+};
+
+const digestState = {
+  digest_id: z.number().int(),
+  pinned: z.boolean(),
+  pinned_at: isoTime.optional(),
+  notes: z.array(note),
+  your_rating: z
+    .object({ score: z.number().int().optional(), missing: z.string().optional(), rated_at: isoTime })
+    .optional(),
+  ratings: z
+    .object({ count: z.number().int(), average_score: z.number().optional() })
+    .describe("The team's ratings."),
+};
+
+const ofSignal = (ctx: AuthedContext, id: number) =>
+  signalEngagement(ctx.s.database.client, ctx.principal.orgId, id, ctx.principal.actor, ctx.now);
+const ofDigest = (ctx: AuthedContext, id: number) =>
+  digestEngagement(ctx.s.database.client, ctx.principal.orgId, id, ctx.principal.actor);
+
+export const pinSignalTool = defineTool({
+  name: "pin_signal",
+  title: "Pin or unpin a signal for the team",
+  description:
+    "Pins a signal for the whole team (pinned=true) or unpins it (pinned=false). Setting the state it already has changes nothing. Returns the signal's pin, your save and rating, and the team's notes.",
+  input: { signal_id: signalId, pinned: z.boolean().describe("true to pin, false to unpin.") },
+  output: signalState,
+  annotations: SETS_STATE,
+  access: "write",
+  run: async (ctx, a) => {
+    await runCommand(ctx, (w, c) => decidePinSignal(w, c, a));
+    return ofSignal(ctx, a.signal_id);
+  },
+});
+
+export const saveSignalTool = defineTool({
+  name: "save_signal",
+  title: "Save a signal to your own list",
+  description:
+    "Saves a signal to your own list (saved=true) or removes it (saved=false). Only you see your saved list: read it with search_signals and saved=true.",
+  input: {
+    signal_id: signalId,
+    saved: z.boolean().describe("true to save, false to remove from your list."),
+  },
+  output: signalState,
+  annotations: SETS_STATE,
+  access: "write",
+  run: async (ctx, a) => {
+    await runCommand(ctx, (w, c) => decideSaveSignal(w, c, a));
+    return ofSignal(ctx, a.signal_id);
+  },
+});
+
+export const addSignalNoteTool = defineTool({
+  name: "add_signal_note",
+  title: "Add a talking point to a signal",
+  description:
+    "Adds a team-visible note (a talking point) to a signal. Notes appear on a public share link only if the link was made with include_notes=true.",
+  input: { signal_id: signalId, body },
+  output: { ...signalState, note: note.describe("The note just added.") },
+  annotations: ADDS,
+  access: "write",
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) => decideAddSignalNote(w, c, a));
+    const state = await ofSignal(ctx, a.signal_id);
+    return { ...state, note: state.notes.find((n) => n.id === r.note_id)! };
+  },
+});
+
+export const rateSignalTool = defineTool({
+  name: "rate_signal",
+  title: "Rate whether a signal was useful",
+  description:
+    "Records whether a signal was useful to you. For useful=false you can add reasons and a comment (both refused with useful=true). A new rating replaces your previous one, all fields.",
+  input: {
+    signal_id: signalId,
+    useful: z.boolean().describe("Was the signal useful to you?"),
+    reasons: z
+      .array(z.enum(RATING_REASONS))
+      .min(1)
+      .max(RATING_REASONS.length)
+      .optional()
+      .describe(
+        "Only with useful=false. not_relevant: not about our market; inaccurate: wrong facts; duplicate: already reported; too_late: we knew already; low_impact: true but unimportant; other: see comment.",
+      ),
+    comment: z
+      .string()
+      .min(1)
+      .max(NOTE_MAX)
+      .optional()
+      .describe(`Only with useful=false: what was wrong, 1 to ${NOTE_MAX} characters.`),
+  },
+  output: signalState,
+  annotations: SETS_STATE,
+  access: "write",
+  run: async (ctx, a) => {
+    await runCommand(ctx, (w, c) => decideRateSignal(w, c, a));
+    return ofSignal(ctx, a.signal_id);
+  },
+});
+
+export const pinDigestTool = defineTool({
+  name: "pin_digest",
+  title: "Pin or unpin a digest for the team",
+  description: "Pins a digest for the whole team (pinned=true) or unpins it (pinned=false).",
+  input: { digest_id: digestId, pinned: z.boolean().describe("true to pin, false to unpin.") },
+  output: digestState,
+  annotations: SETS_STATE,
+  access: "write",
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) =>
+      decidePinDigest(w, c, { digest: a.digest_id, pinned: a.pinned }),
+    );
+    return ofDigest(ctx, r.digest_id);
+  },
+});
+
+export const addDigestNoteTool = defineTool({
+  name: "add_digest_note",
+  title: "Add a talking point to a digest",
+  description: "Adds a team-visible note (a talking point) to a digest.",
+  input: { digest_id: digestId, body },
+  output: { ...digestState, note: note.describe("The note just added.") },
+  annotations: ADDS,
+  access: "write",
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) =>
+      decideAddDigestNote(w, c, { digest: a.digest_id, body: a.body }),
+    );
+    const state = await ofDigest(ctx, r.digest_id);
+    return { ...state, note: state.notes.find((n) => n.id === r.note_id)! };
+  },
+});
+
+export const rateDigestTool = defineTool({
+  name: "rate_digest",
+  title: "Rate a digest",
+  description:
+    "Scores a digest from 1 to 5 and/or says what is missing from it (at least one of the two). A new rating replaces your previous one, all fields.",
+  input: {
+    digest_id: digestId,
+    score: z.number().int().min(1).max(5).optional().describe("1 (poor) to 5 (excellent)."),
+    missing: z
+      .string()
+      .min(1)
+      .max(NOTE_MAX)
+      .optional()
+      .describe(`What the digest should have covered, 1 to ${NOTE_MAX} characters.`),
+  },
+  output: digestState,
+  annotations: SETS_STATE,
+  access: "write",
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) =>
+      decideRateDigest(w, c, { digest: a.digest_id, score: a.score, missing: a.missing }),
+    );
+    return ofDigest(ctx, r.digest_id);
+  },
+});
+
+export const addBattlecardNoteTool = defineTool({
+  name: "add_battlecard_note",
+  title: "Add team knowledge for a competitor's battlecard",
+  description:
+    "Adds a team note about a tracked competitor (e.g. what we hear in deals). The next generate_battlecard reads it as framing: it is shown under team_framing labelled as the team's view, never as verified fact, and never mixed into strengths or weaknesses.",
+  input: { competitor_id: competitorIdArg, body },
+  output: {
+    competitor_id: z.number().int(),
+    note: note.describe("The note just added."),
+    notes: z.array(note).describe("Every battlecard note of this competitor, oldest first."),
+  },
+  annotations: ADDS,
+  access: "write",
+  run: async (ctx, a) => {
+    const r = await runCommand(ctx, (w, c) => decideAddBattlecardNote(w, c, a));
+    const notes = await notesOf(ctx.s.database.client, ctx.principal.orgId, "battlecard", r.competitor_id);
+    return { competitor_id: r.competitor_id, note: notes.find((n) => n.id === r.note_id)!, notes };
+  },
+});
+
+export const createShareLinkTool = defineTool({
+  name: "create_share_link",
+  title: "Make a public link to a signal",
+  description: `Makes a public web page showing one signal with its evidence (and the team's notes only with include_notes=true), at {base_url}/share/{token}, until it expires. The URL is returned once: only a digest of its token is stored, and a retry with the same idempotency_key returns the link's details without the URL. A new link for the same signal replaces the old one, which stops working at once. expiry is a duration ("24h", "7d", "2w"; hours h, days d, weeks w) or an ISO 8601 time in the future; default ${DEFAULT_EXPIRY}. The Free plan and Starter allow up to 24 hours, Growth 7 days, Enterprise 30 days; a longer expiry is refused with code plan_required naming the plan that allows it.`,
+  input: {
+    signal_id: signalId,
+    expiry: z
+      .string()
+      .min(1)
+      .max(64)
+      .default(DEFAULT_EXPIRY)
+      .describe('How long the link works: "24h", "7d", "2w", or an ISO 8601 time (default 24h).'),
+    include_notes: z
+      .boolean()
+      .default(false)
+      .describe("Show the team's notes on the public page too (default false)."),
+  },
+  output: {
+    url: z.string().optional().describe("The public link; shown only in the first answer."),
+    signal_id: z.number().int(),
+    expires_at: isoTime,
+    include_notes: z.boolean(),
+    replaced_previous: z.boolean().describe("true when an earlier live link of this signal stopped working."),
+    url_redacted: z
+      .boolean()
+      .optional()
+      .describe(
+        "true on a retry with the same idempotency_key: the URL is not stored, so it is not shown again.",
+      ),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  access: "write",
+  idempotent: true,
+  replayResult: ({ url: _url, ...rest }) => ({ ...rest, url_redacted: true }),
+  run: async (ctx, a) =>
+    runCommand(
+      ctx,
+      (w, c) =>
+        decideCreateShareLink(
+          w,
+          c,
+          { signal_id: a.signal_id, expiry: a.expiry, include_notes: a.include_notes },
+          ctx.base,
+        ),
+      (a as { idempotency_key?: string }).idempotency_key,
+    ),
+});
+
+export const engagementTools = [
+  pinSignalTool,
+  saveSignalTool,
+  addSignalNoteTool,
+  rateSignalTool,
+  pinDigestTool,
+  addDigestNoteTool,
+  rateDigestTool,
+  addBattlecardNoteTool,
+  createShareLinkTool,
+];

@@ -1,0 +1,134 @@
+// The public page of a share link (create_share_link): `{base_url}/share/{token}` shows one signal with its
+// evidence, and the team's notes only when the link includes them, until the link expires. An unknown,
+// replaced or expired token is a 404 like any missing page (HTML for browsers, problem+json otherwise).
+import { Elysia, NotFoundError } from "elysia";
+import { findShareLink, notesOf } from "../db/queries/engagement.ts";
+import type { Services } from "../services.ts";
+// biome-ignore lint/correctness/noUnusedImports: Html is the JSX factory (tsconfig jsxFactory)
+import { Html, htmlResponse, Layout } from "./layout.tsx";
+
+type Obj = Record<string, unknown>;
+
+const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v : undefined);
+const isHttp = (v: unknown): v is string => typeof v === "string" && /^https?:\/\//i.test(v);
+
+function when(ts: unknown): string {
+  if (typeof ts !== "string") return "";
+  const d = new Date(ts);
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+function Evidence({ items }: { items: Obj[] }): JSX.Element {
+  if (items.length === 0) return <p class="muted">No evidence excerpts are attached to this signal.</p>;
+  return (
+    <ol class="evidence">
+      {items.map((e) => (
+        <li>
+          {text(e.text) ? <blockquote safe>{String(e.text)}</blockquote> : ""}
+          <div class="muted small">
+            {isHttp(e.source_url) ? (
+              <a href={e.source_url} rel="noopener noreferrer nofollow ugc" safe>
+                {text(e.source_title) ?? hostOf(e.source_url)}
+              </a>
+            ) : text(e.source_title) ? (
+              <span safe>{String(e.source_title)}</span>
+            ) : (
+              ""
+            )}
+            {e.observed_at ? <span safe>{` · observed ${when(e.observed_at)}`}</span> : ""}
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function SharedSignalPage({
+  signal,
+  notes,
+  expiresAt,
+}: {
+  signal: Obj;
+  notes: { body: string; created_at: string }[] | undefined;
+  expiresAt: string;
+}): JSX.Element {
+  const severity = text(signal.severity);
+  const evidence = Array.isArray(signal.evidence) ? (signal.evidence as Obj[]) : [];
+  return (
+    <Layout title={String(signal.title)}>
+      <article>
+        <p class="muted small">Shared signal</p>
+        <h1 safe>{String(signal.title)}</h1>
+        <div class="meta muted">
+          {text(signal.competitor_name) ? <strong safe>{String(signal.competitor_name)}</strong> : ""}
+          {severity ? <span class={`badge sev-${severity}`} safe>{`${severity} severity`}</span> : ""}
+          {signal.first_seen_at ? <span safe>{`First seen ${when(signal.first_seen_at)}`}</span> : ""}
+          {signal.status === "closed" ? <span>Closed</span> : ""}
+        </div>
+        {text(signal.summary) ? (
+          <p class="lead" safe>
+            {String(signal.summary)}
+          </p>
+        ) : (
+          ""
+        )}
+        <h2>Evidence</h2>
+        <Evidence items={evidence} />
+        {notes && notes.length > 0 ? (
+          <section>
+            <h2>Team notes</h2>
+            <ul>
+              {notes.map((n) => (
+                <li>
+                  <p safe>{n.body}</p>
+                  <p class="muted small" safe>
+                    {when(n.created_at)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : (
+          ""
+        )}
+        <p class="muted small" safe>
+          {`Shared from Rivals. This link works until ${when(expiresAt)}.`}
+        </p>
+      </article>
+    </Layout>
+  );
+}
+
+export function sharePage(s: Services) {
+  return new Elysia().get("/share/:token", async ({ params }) => {
+    const link = await findShareLink(s.database.client, params.token, s.clock());
+    if (!link) throw new NotFoundError();
+    const signal = JSON.parse(link.doc) as Obj;
+    const notes = link.includeNotes
+      ? await notesOf(s.database.client, link.orgId, "signal", link.signalId)
+      : undefined;
+    return htmlResponse(<SharedSignalPage signal={signal} notes={notes} expiresAt={link.expiresAt} />, 200, {
+      "cache-control": "no-store",
+      "x-robots-tag": "noindex, nofollow",
+      // The token is in the address: never send it on to the evidence sites.
+      "referrer-policy": "no-referrer",
+    });
+  });
+}
