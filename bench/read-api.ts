@@ -238,8 +238,9 @@ try {
   const auth = { authorization: `Bearer ${token}` };
 
   const port = await freePort();
+  // From the repository root: Bun takes the JSX settings of src/web/*.tsx from ./tsconfig.json.
   const real = Bun.spawn([bun, join(root, "src", "main.ts"), "serve"], {
-    cwd: dir,
+    cwd: root,
     env: {
       ...process.env,
       RIVALS_DB: dbUrl,
