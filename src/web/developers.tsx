@@ -140,7 +140,7 @@ const ENDPOINTS: Endpoint[] = [
 /** When each problem is sent, beyond its title and hint. */
 const WHEN: Record<ProblemCode, string> = {
   invalid_request:
-    "A query parameter is invalid: `since` not an ISO 8601 time, `severity` not low/medium/high, `page` below 1, or `page`/`per_page` not an integer. `detail` names the parameter.",
+    "A query parameter is invalid: `since` not an ISO 8601 time, `severity` not low/medium/high, `page` or `per_page` below 1, or `page`/`per_page` not an integer. `detail` names the parameter.",
   invalid_api_key:
     "The key is missing, malformed, unknown or revoked. The response carries `WWW-Authenticate: Bearer`.",
   paid_plan_required:
@@ -165,7 +165,7 @@ function EndpointDoc({ e, base }: { e: Endpoint; base: string }): JSX.Element {
       <p>{md(e.summary) as "safe"}</p>
       {e.params.length ? (
         <div class="scroll">
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th>Parameter</th>
@@ -177,12 +177,16 @@ function EndpointDoc({ e, base }: { e: Endpoint; base: string }): JSX.Element {
             <tbody>
               {e.params.map((p) => (
                 <tr>
-                  <td>
+                  <td data-label="Parameter">
                     <code safe>{p.name}</code>
                   </td>
-                  <td safe>{p.in}</td>
-                  <td safe>{p.type}</td>
-                  <td>{md(p.doc) as "safe"}</td>
+                  <td data-label="In" safe>
+                    {p.in}
+                  </td>
+                  <td data-label="Type" safe>
+                    {p.type}
+                  </td>
+                  <td data-label="Meaning">{md(p.doc) as "safe"}</td>
                 </tr>
               ))}
             </tbody>
@@ -195,10 +199,10 @@ function EndpointDoc({ e, base }: { e: Endpoint; base: string }): JSX.Element {
         <p>{md(n) as "safe"}</p>
       ))}
       <p class="small">Example:</p>
-      <pre>
+      <pre class="wrap">
         <code safe>{`curl -H "Authorization: Bearer $RIVALS_API_KEY" "${base}${e.example}"`}</code>
       </pre>
-      <pre>
+      <pre class="wrap">
         <code safe>{e.response.replaceAll("{base}", base)}</code>
       </pre>
       <p class="small">

@@ -37,7 +37,7 @@ function KeyTable({ keys, org, csrf }: { keys: ApiKeyView[]; org: Membership; cs
   if (keys.length === 0) return <p class="muted">No API keys yet.</p>;
   return (
     <div class="scroll">
-      <table class="keys">
+      <table class="keys stack">
         <thead>
           <tr>
             <th>Name</th>
@@ -51,16 +51,22 @@ function KeyTable({ keys, org, csrf }: { keys: ApiKeyView[]; org: Membership; cs
         <tbody>
           {keys.map((k) => (
             <tr data-key-id={String(k.id)}>
-              <td safe>{k.name}</td>
-              <td>
+              <td data-label="Name" safe>
+                {k.name}
+              </td>
+              <td data-label="Key">
                 <code safe>{`${k.prefix}…`}</code>
               </td>
-              <td safe>{k.scopes.join(", ")}</td>
-              <td>
+              <td data-label="Scopes" safe>
+                {k.scopes.join(", ")}
+              </td>
+              <td data-label="Created">
                 <Time ts={k.created_at} />
               </td>
-              <td>{k.last_used_at ? <Time ts={k.last_used_at} /> : <span class="muted">never</span>}</td>
-              <td>
+              <td data-label="Last used">
+                {k.last_used_at ? <Time ts={k.last_used_at} /> : <span class="muted">never</span>}
+              </td>
+              <td data-label="Status">
                 {k.revoked_at ? (
                   <span class="muted">
                     Revoked <Time ts={k.revoked_at} />
@@ -193,7 +199,7 @@ export function integrationsPages(s: Services) {
                 <p class="muted small" safe>
                   {`Scopes: ${opts.created.scopes.join(", ")}`}
                 </p>
-                <pre>
+                <pre class="wrap">
                   <code
                     safe
                   >{`curl -H "Authorization: Bearer ${opts.created.token}" ${base}/api/v1/competitors`}</code>

@@ -30,6 +30,8 @@ button.danger{border-color:var(--hi);color:var(--hi)}input.token{width:100%;font
 .hero{padding:1.5rem 0}.hero h1{font-size:2rem}.cta{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0}.cta a{padding:.5rem 1rem;border:1px solid var(--accent);border-radius:.35rem;text-decoration:none}
 .cta a.primary{background:var(--accent);color:#fff}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.75rem}
 .markdown{overflow-wrap:anywhere}main{overflow-wrap:break-word}td code{white-space:nowrap}
+pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
+@media (max-width:40rem){table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:flex;gap:.75rem;border:0;padding:.1rem 0}table.stack td[data-label]::before{content:attr(data-label);color:var(--muted);min-width:6.5rem}}
 `;
 
 export interface LayoutProps {

@@ -11,15 +11,19 @@ const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeo
 export function CompetitorRow({ c }: { c: Obj }): JSX.Element {
   return (
     <tr>
-      <td>
+      <td data-label="Name">
         <a href={`/app/competitors/${c.id}`} safe>
           {String(c.name)}
         </a>
       </td>
-      <td safe>{String(c.category ?? "")}</td>
-      <td safe>{String(c.watch ?? "")}</td>
-      <td>{c.website_url ? <ExternalLink href={c.website_url} /> : ""}</td>
-      <td>{c.tracked_since ? <Time ts={c.tracked_since} /> : ""}</td>
+      <td data-label="Category" safe>
+        {String(c.category ?? "")}
+      </td>
+      <td data-label="Watch" safe>
+        {String(c.watch ?? "")}
+      </td>
+      <td data-label="Website">{c.website_url ? <ExternalLink href={c.website_url} /> : ""}</td>
+      <td data-label="Tracked since">{c.tracked_since ? <Time ts={c.tracked_since} /> : ""}</td>
     </tr>
   );
 }
@@ -28,7 +32,7 @@ export function CompetitorList({ competitors }: { competitors: Obj[] }): JSX.Ele
   if (competitors.length === 0) return <p class="muted">No competitors are tracked yet.</p>;
   return (
     <div class="scroll">
-      <table>
+      <table class="stack">
         <thead>
           <tr>
             <th>Name</th>
