@@ -2,6 +2,7 @@
 // 404 both ways, CSRF refusals, tenancy, the integrations page's key life cycle, the public forms.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PROBLEM_CODES } from "../src/api/problem.ts";
+import { createSession } from "../src/auth/session.ts";
 import { PLAN_NAMES, PLANS } from "../src/domain/plans.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import {
@@ -215,6 +216,16 @@ describe("the app", () => {
     }
   });
 
+  test("the app bar signs out through the sign-in module's form", async () => {
+    const { html } = await page("/app", f.bob.cookie);
+    expect(html).toContain('action="/signout"');
+    const { cookie } = await createSession(t.services, f.bob.userId);
+    const own = cookie.split(";")[0];
+    const out = await postForm(t, "/signout", { csrf: csrfOf((await page("/app", own)).html) }, own);
+    expect(out.status).toBe(303);
+    expect((await browse(t, "/app", own)).status).toBe(303);
+  });
+
   test("feed: open signals newest first, filters, pagination", async () => {
     const { html } = await page("/app", f.ann.cookie);
     const titles = [...html.matchAll(/<a href="\/app\/signals\/(\d+)">/g)].map((m) => Number(m[1]));
@@ -360,7 +371,13 @@ describe("integrations", () => {
     const api = await t.get("/api/v1/competitors", { authorization: `Bearer ${token}` });
     expect(api.status).toBe(200);
     const keyId = Number(/data-key-id="(\d+)"/.exec(shown)?.[1]);
+    // Last use is written off the request's path: wait for it, then the list shows it.
+    for (let i = 0; i < 50 && !(await lastUsed(keyId)); i++) await Bun.sleep(20);
+    expect(await lastUsed(keyId)).toBe(t.clock.now.toISOString());
     const again = (await page(PATH, f.ann.cookie)).html;
+    const rowHtml = new RegExp(`data-key-id="${keyId}".*?</tr>`, "s").exec(again)?.[0] ?? "";
+    expect(rowHtml).toContain('data-label="Last used"><time');
+    expect(rowHtml).not.toContain("never");
     expect(again).not.toContain(token);
     expect(again).toContain(token.slice(0, 12));
     expect(again).toContain(`CI ${XSS_ESCAPED}`);
@@ -440,6 +457,13 @@ describe("integrations", () => {
       args: [userId],
     });
     return String(r.rows[0].csrf_token);
+  }
+  async function lastUsed(keyId: number) {
+    const r = await t.services.database.client.execute({
+      sql: "SELECT last_used_at FROM api_key_usage WHERE key_id = ?",
+      args: [keyId],
+    });
+    return r.rows[0]?.last_used_at;
   }
   async function countKeys() {
     const r = await t.services.database.client.execute("SELECT count(*) AS n FROM api_keys");

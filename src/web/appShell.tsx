@@ -72,6 +72,12 @@ export function AppPage({ session, current, title, section, switchTo, children }
             ""
           )}
           <WorkspaceSwitcher session={session} current={current} action={switchTo ?? "/app"} />
+          <form method="post" action="/signout" class="inline">
+            <input type="hidden" name="csrf" value={session.csrfToken} />
+            <button type="submit" class="secondary">
+              Sign out
+            </button>
+          </form>
         </div>
       </div>
       {children as "safe"}
