@@ -1,6 +1,7 @@
 // Every page of docs/web.md over real HTTP: status, content type, key content, escaping of hostile records,
 // 404 both ways, CSRF refusals, tenancy, the integrations page's key life cycle, the public forms.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rebuildProjections } from "../projections/rebuild.ts";
 import { PROBLEM_CODES } from "../src/api/problem.ts";
 import { createSession } from "../src/auth/session.ts";
 import { PLAN_NAMES, PLANS } from "../src/domain/plans.ts";
@@ -509,6 +510,10 @@ describe("public forms", () => {
     const ev = (await db.execute("SELECT type, org_id FROM events WHERE type = 'FreeBriefRequested'")).rows;
     expect(ev).toHaveLength(1);
     expect(ev[0].org_id).toBeNull();
+    // The table is a projection: a rebuild from the log gives the same rows.
+    const before = (await db.execute("SELECT * FROM free_brief_requests ORDER BY id")).rows;
+    await rebuildProjections(t.services.store);
+    expect((await db.execute("SELECT * FROM free_brief_requests ORDER BY id")).rows).toEqual(before);
   });
 
   test("free brief: a bad email re-shows the form with the values (escaped); no token is 403", async () => {
