@@ -47,7 +47,7 @@ async function otherProcess(op: string, arg: unknown) {
     s.close();
   `;
   const proc = Bun.spawn([process.execPath, "-e", script], {
-    cwd: t.dir,
+    cwd: root, // Bun takes the JSX settings from ./tsconfig.json
     env: { ...process.env, RIVALS_DB: t.services.config.dbUrl },
     stdout: "pipe",
     stderr: "pipe",
