@@ -202,4 +202,31 @@ e2eSuite("rivals binary: command line", () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("PORT must be a port number");
   });
+
+  test("an http:// or libsql:// RIVALS_DB reaches a libSQL server over HTTP (the remote client is in the binary)", async () => {
+    // A stand-in for sqld that records what arrives and refuses it: enough to see the binary speak Hrana.
+    const seen: { path: string; body: string }[] = [];
+    const fake = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        seen.push({ path: new URL(req.url).pathname, body: await req.text() });
+        return new Response("not today", { status: 503 });
+      },
+    });
+    try {
+      for (const url of [`http://127.0.0.1:${fake.port}`, `libsql://127.0.0.1:${fake.port}?tls=0`]) {
+        seen.length = 0;
+        const r = await ws.run(["migrate"], { env: { RIVALS_DB: url } });
+        expect(r.code).not.toBe(0);
+        expect(r.stderr).toContain("rivals:");
+        expect(r.stderr).not.toContain("Cannot find module");
+        expect(seen.length).toBeGreaterThan(0);
+        expect(seen[0].path).toMatch(/^\/v[23]\/pipeline$/);
+        expect(seen[0].body).toContain("schema_migrations");
+      }
+    } finally {
+      fake.stop(true);
+    }
+  });
 });
