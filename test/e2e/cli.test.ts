@@ -128,7 +128,7 @@ e2eSuite("rivals binary: command line", () => {
         await server.stop();
       }
     } finally {
-      demoWs.close();
+      await demoWs.close();
     }
   });
 

@@ -182,7 +182,7 @@ e2eSuite("rivals binary: import, export, rebuild", () => {
         await Promise.all([a.stop(), b.stop()]);
       }
     } finally {
-      fresh.close();
+      await fresh.close();
     }
   });
 

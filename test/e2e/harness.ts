@@ -3,7 +3,7 @@
 //
 // `npm test` (plain `bun test`) leaves RIVALS_E2E_BINARY unset, and every e2e suite is skipped with a
 // note saying so; `npm run build && npm run test:e2e` runs them.
-import { describe, test } from "bun:test";
+import { afterAll, describe, test } from "bun:test";
 import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
@@ -11,38 +11,42 @@ import { isAbsolute, join, resolve } from "node:path";
 const configured = process.env.RIVALS_E2E_BINARY;
 export const e2eEnabled = Boolean(configured);
 
-/** A suite of the binary's tests; without RIVALS_E2E_BINARY it is one skipped test that says how to run it. */
+/** A suite of the binary's tests; without RIVALS_E2E_BINARY it is one skipped test that says how to run it.
+ * (bun test runs no process exit handlers, so the suite removes its temp copy of the binary itself.) */
 export function e2eSuite(name: string, body: () => void): void {
-  if (e2eEnabled) describe(name, body);
+  if (e2eEnabled)
+    describe(name, () => {
+      body();
+      afterAll(removeBinary);
+    });
   else test.skip(`${name}: needs RIVALS_E2E_BINARY (npm run build && npm run test:e2e)`, () => {});
 }
 
 const root = resolve(import.meta.dir, "..", "..");
-let installed: string | undefined;
-const scratch: string[] = [];
+let installed: { dir: string; path: string } | undefined;
 
 /** The binary, placed once per run in a temp directory with no node_modules above it. */
 function binary(): string {
-  if (installed) return installed;
+  if (installed) return installed.path;
   if (!configured) throw new Error("RIVALS_E2E_BINARY is not set");
   const source = isAbsolute(configured) ? configured : join(root, configured);
   if (!existsSync(source))
     throw new Error(`RIVALS_E2E_BINARY: no file at ${source}; run npm run build first`);
   const dir = mkdtempSync(join(tmpdir(), "rivals-e2e-bin-"));
-  scratch.push(dir);
   const target = join(dir, "rivals");
   try {
     linkSync(source, target);
   } catch {
     copyFileSync(source, target);
   }
-  installed = target;
+  installed = { dir, path: target };
   return target;
 }
 
-process.on("exit", () => {
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
+function removeBinary(): void {
+  if (installed) rmSync(installed.dir, { recursive: true, force: true });
+  installed = undefined;
+}
 
 export interface Run {
   code: number;
@@ -60,7 +64,8 @@ export interface Workspace {
   /** Runs a command that must succeed and returns its single JSON line. */
   ok(args: string[], opts?: { stdin?: string }): Promise<any>;
   serve(env?: Record<string, string>): Promise<Server>;
-  close(): void;
+  /** Stops its servers and removes its directory. */
+  close(): Promise<void>;
 }
 
 export interface Server {
@@ -87,7 +92,6 @@ export async function freePort(): Promise<number> {
 export function workspace(name = "ws"): Workspace {
   const bin = binary();
   const dir = mkdtempSync(join(tmpdir(), `rivals-e2e-${name}-`));
-  scratch.push(dir);
   mkdirSync(join(dir, "data"), { recursive: true });
   const db = `file:${join(dir, "data", "rivals.db")}`;
   const servers: Server[] = [];
@@ -178,8 +182,9 @@ export function workspace(name = "ws"): Workspace {
       servers.push(server);
       return server;
     },
-    close() {
-      for (const s of servers) void s.stop();
+    async close() {
+      await Promise.all(servers.map((s) => s.stop()));
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
