@@ -51,18 +51,7 @@ export async function dataVersion(client: Client): Promise<number | undefined> {
   return typeof p === "function" ? p() : (await p)();
 }
 
-/** Objects handed out from the cache are shared between callers, who must not change them. Under `bun test`
- * they are deep-frozen, so a caller that does fails loudly there; in production they are not, because JSC's
- * JSON.stringify takes a slow path for frozen objects (about 3x slower for a page of signals). */
-const FREEZE = process.env.NODE_ENV === "test";
-
-export function deepFreeze<T>(v: T): T {
-  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
-}
+/** Objects handed out from the cache are shared between callers, who must not change them. */
 
 interface Generation {
   version: number;
@@ -90,7 +79,7 @@ export class VersionedCache {
     if (hit) return hit as Promise<T>;
     if (gen.entries.size >= MAX_ENTRIES) gen.entries.delete(gen.entries.keys().next().value as string);
     const entries = gen.entries;
-    const loading = FREEZE ? load().then(deepFreeze) : load();
+    const loading = load();
     entries.set(key, loading);
     loading.catch(() => {
       if (entries.get(key) === loading) entries.delete(key);
