@@ -26,7 +26,3 @@ export function pageOf(q: { page?: number; per_page?: number }): Page {
   const perPage = Math.min(q.per_page ?? MAX_PER_PAGE, MAX_PER_PAGE);
   return { page, perPage, limit: perPage, offset: (page - 1) * perPage };
 }
-
-export function paged<T>(data: T[], p: Page) {
-  return { data, page: p.page, per_page: p.perPage };
-}
