@@ -30,32 +30,29 @@ const PAID_ONLY = [
 
 const base = { monitoredPagesPerCompetitor: 10, paidOnlyFeatures: PAID_ONLY };
 
+/** Trial and free grant the same limits; they differ only in name and label. */
+const unpaid = {
+  ...base,
+  paid: false,
+  readApi: false,
+  coreSlots: 3,
+  weeklyResearchAllowance: 1,
+  dailyCaps: { battlecards: 3, icpUpdates: 2, positioningDrafts: 1 },
+  shareLinkHours: 24,
+  cadences: ["weekly"],
+  memberSeats: 3,
+};
+
 export const PLANS: Record<PlanName, Plan> = {
   trial: {
-    ...base,
+    ...unpaid,
     name: "trial",
     label: "Free trial week",
-    paid: false,
-    readApi: false,
-    coreSlots: 3,
-    weeklyResearchAllowance: 1,
-    dailyCaps: { battlecards: 3, icpUpdates: 2, positioningDrafts: 1 },
-    shareLinkHours: 24,
-    cadences: ["weekly"],
-    memberSeats: 3,
   },
   free: {
-    ...base,
+    ...unpaid,
     name: "free",
     label: "Free",
-    paid: false,
-    readApi: false,
-    coreSlots: 3,
-    weeklyResearchAllowance: 1,
-    dailyCaps: { battlecards: 3, icpUpdates: 2, positioningDrafts: 1 },
-    shareLinkHours: 24,
-    cadences: ["weekly"],
-    memberSeats: 3,
   },
   starter: {
     ...base,

@@ -23,6 +23,9 @@ const briefListItem = z.object({
   url: z.string().describe("The brief's public page."),
 });
 
+/** An optional search text of 1 to 200 characters. */
+const textArg = (what: string) => z.string().min(1).max(200).optional().describe(what);
+
 const slugArg = (what: string) =>
   z.string().min(1).max(120).regex(SLUG, "lowercase letters, digits and hyphens").optional().describe(what);
 
@@ -32,18 +35,8 @@ export const searchPublicBriefsTool = defineTool({
   description:
     "Searches the published public competitive briefs, newest first. query keeps briefs in which every word appears as a word or the start of one (in the company name, title, summary or findings; case-insensitive); company keeps briefs about one company, given as its name (or part of it), its slug or its web domain. With no arguments, lists the newest briefs. Each result has its public page URL; read one with get_public_brief.",
   input: {
-    query: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe("Words that must all appear, e.g. 'pricing seats'."),
-    company: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe("Company name, slug or domain, e.g. 'Globex', 'globex' or 'globex.example'."),
+    query: textArg("Words that must all appear, e.g. 'pricing seats'."),
+    company: textArg("Company name, slug or domain, e.g. 'Globex', 'globex' or 'globex.example'."),
     limit: z.number().int().min(1).max(50).default(10).describe("How many to return, 1 to 50 (default 10)."),
   },
   output: { briefs: z.array(briefListItem) },
@@ -156,12 +149,7 @@ export const searchGuidesTool = defineTool({
   description:
     "Searches the public guide library (how-tos on competitive intelligence: battlecards, pricing tracking, win/loss reviews …), best match first: words in the title count most, then the excerpt, then the body; word endings are ignored (pricing finds price). With no query, lists the newest guides. Returns title, excerpt and the guide's page URL.",
   input: {
-    query: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe("What you are looking for, e.g. 'battlecard objections'."),
+    query: textArg("What you are looking for, e.g. 'battlecard objections'."),
     limit: z.number().int().min(1).max(20).default(5).describe("How many to return, 1 to 20 (default 5)."),
   },
   output: {
