@@ -1,7 +1,6 @@
 // The authorization endpoint's refusals and the consent page: PKCE, redirect URI, resource, plans,
 // fewer scopes, several workspaces, denial, role and membership changes, audience.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHash, randomBytes } from "node:crypto";
 import { addMember } from "../src/domain/members.ts";
 import { setPlan } from "../src/domain/orgs.ts";
 import { toolsByName } from "../src/mcp/registry.ts";
@@ -16,6 +15,10 @@ import {
   type ConsentChoice,
   type Member,
   member,
+  oauthError,
+  pkce,
+  postToken,
+  redeemCode,
   signedIn,
 } from "./oauth-helpers.ts";
 
@@ -31,11 +34,6 @@ async function register(body: object) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-}
-
-function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 }
 
 function authUrl(over: Record<string, string | null> = {}, verifierChallenge = pkce().challenge) {
@@ -59,19 +57,7 @@ async function tokenFor(b: Browser, choice: ConsentChoice = {}, scope = "read wr
   const { verifier, challenge } = pkce();
   const out = await authorizeInBrowser(b, authUrl({ scope }, challenge), choice);
   expect(out.location).toBeDefined();
-  const code = new URL(out.location!).searchParams.get("code")!;
-  const res = await fetch(`${t.base}/oauth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-      client_id: clientId,
-      resource: `${t.base}/mcp`,
-    }),
-  });
+  const res = await redeemCode(t, out.location!, { clientId, redirectUri: REDIRECT, verifier });
   expect(res.status).toBe(200);
   return (await res.json()) as { access_token: string; refresh_token: string; scope: string };
 }
@@ -332,16 +318,12 @@ describe("what a token acts as", () => {
     const res = await call(set.access_token, "list_competitors");
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
-    const r = await fetch(`${t.base}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "refresh_token",
-        refresh_token: set.refresh_token,
-        client_id: clientId,
-      }),
+    const r = await postToken(t, {
+      grant_type: "refresh_token",
+      refresh_token: set.refresh_token,
+      client_id: clientId,
     });
-    expect(((await r.json()) as { error: string }).error).toBe("invalid_grant");
+    expect(await oauthError(r)).toBe("invalid_grant");
   });
 });
 
@@ -368,7 +350,7 @@ describe("registration (RFC 7591)", () => {
     for (const [body, error] of cases) {
       const res = await register(body);
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
-      expect({ body, error: ((await res.json()) as { error: string }).error }).toEqual({ body, error });
+      expect({ body, error: await oauthError(res) }).toEqual({ body, error });
     }
     const ok = await register({
       redirect_uris: [

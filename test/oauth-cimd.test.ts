@@ -2,11 +2,19 @@
 // (plain http is accepted only for such an allow-listed loopback host), checked, cached per its headers;
 // private addresses refused without the allow-list.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHash, randomBytes } from "node:crypto";
 import { isNonPublicAddress } from "../src/oauth/netguard.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { rawPost } from "./mcp-helpers.ts";
-import { authorizeInBrowser, type Member, member, signedIn } from "./oauth-helpers.ts";
+import {
+  authorizeInBrowser,
+  type Member,
+  member,
+  oauthError,
+  pkce,
+  postToken,
+  redeemCode,
+  signedIn,
+} from "./oauth-helpers.ts";
 
 const REDIRECT = "http://127.0.0.1:53682/callback";
 
@@ -28,11 +36,6 @@ async function serverWithAllowList(value: string | undefined) {
     if (before === undefined) delete process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS;
     else process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS = before;
   }
-}
-
-function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 }
 
 function authUrl(server: TestServer, clientId: string, challenge: string, redirect = REDIRECT) {
@@ -115,19 +118,7 @@ describe("client ID metadata documents", () => {
     expect(html).toContain("Metadata Document Agent");
     expect(html).toContain(clientId);
     const out = await authorizeInBrowser(b, authUrl(t, clientId, challenge));
-    const code = new URL(out.location!).searchParams.get("code")!;
-    const res = await fetch(`${t.base}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: REDIRECT,
-        code_verifier: verifier,
-        client_id: clientId,
-        resource: `${t.base}/mcp`,
-      }),
-    });
+    const res = await redeemCode(t, out.location!, { clientId, redirectUri: REDIRECT, verifier });
     expect(res.status).toBe(200);
     const set = (await res.json()) as { access_token: string; scope: string };
     expect(set.scope).toBe("read");
@@ -207,18 +198,14 @@ describe("client ID metadata documents", () => {
   });
 
   test("the token endpoint authenticates a document client as public (no secret)", async () => {
-    const res = await fetch(`${t.base}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "refresh_token",
-        refresh_token: "rvr_x",
-        client_id: `${docBase}/client.json`,
-        client_secret: "guess",
-      }),
+    const res = await postToken(t, {
+      grant_type: "refresh_token",
+      refresh_token: "rvr_x",
+      client_id: `${docBase}/client.json`,
+      client_secret: "guess",
     });
     expect(res.status).toBe(401);
-    expect(((await res.json()) as { error: string }).error).toBe("invalid_client");
+    expect(await oauthError(res)).toBe("invalid_client");
   });
 });
 

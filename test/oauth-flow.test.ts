@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as oauth from "oauth4webapi";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { rawPost } from "./mcp-helpers.ts";
-import { authorizeInBrowser, Browser, type Member, member, signedIn } from "./oauth-helpers.ts";
+import { authorizeInBrowser, Browser, type Member, member, oauthError, signedIn } from "./oauth-helpers.ts";
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const REDIRECT = "http://127.0.0.1:53682/callback";
@@ -44,28 +44,30 @@ async function authorize(scope = "read write spend") {
   return { params, verifier, consentShown: out.consentShown };
 }
 
-async function exchange(params: URLSearchParams, verifier: string) {
-  const res = await oauth.authorizationCodeGrantRequest(
-    as,
-    client,
-    oauth.None(),
-    params,
-    REDIRECT,
-    verifier,
-    {
-      ...insecure,
-      additionalParameters: { resource },
-    },
-  );
-  return oauth.processAuthorizationCodeResponse(as, client, res);
-}
-
-async function refresh(token: string) {
-  const res = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, {
+// The grant requests for the MCP resource, unprocessed so a test can read status, headers and error body.
+const codeGrant = (
+  params: URLSearchParams,
+  verifier: string,
+  auth: oauth.ClientAuth = oauth.None(),
+  c: oauth.Client = client,
+) =>
+  oauth.authorizationCodeGrantRequest(as, c, auth, params, REDIRECT, verifier, {
     ...insecure,
     additionalParameters: { resource },
   });
-  return oauth.processRefreshTokenResponse(as, client, res);
+
+const refreshGrant = (token: string) =>
+  oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, {
+    ...insecure,
+    additionalParameters: { resource },
+  });
+
+async function exchange(params: URLSearchParams, verifier: string) {
+  return oauth.processAuthorizationCodeResponse(as, client, await codeGrant(params, verifier));
+}
+
+async function refresh(token: string) {
+  return oauth.processRefreshTokenResponse(as, client, await refreshGrant(token));
 }
 
 beforeAll(async () => {
@@ -140,18 +142,7 @@ describe("oauth4webapi against the authorization server", () => {
 
   test("the token response is not cacheable", async () => {
     const { params, verifier } = await authorize();
-    const res = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      verifier,
-      {
-        ...insecure,
-        additionalParameters: { resource },
-      },
-    );
+    const res = await codeGrant(params, verifier);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("pragma")).toBe("no-cache");
     await oauth.processAuthorizationCodeResponse(as, client, res);
@@ -168,21 +159,15 @@ describe("oauth4webapi against the authorization server", () => {
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await callTool(second.access_token)).status).toBe(200);
     // The old refresh token again: invalid_grant, and everything of the family stops working.
-    const reuse = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, {
-      ...insecure,
-      additionalParameters: { resource },
-    });
+    const reuse = await refreshGrant(first.refresh_token!);
     expect(reuse.status).toBe(400);
-    expect(((await reuse.clone().json()) as { error: string }).error).toBe("invalid_grant");
+    expect(await oauthError(reuse.clone())).toBe("invalid_grant");
     await expect(oauth.processRefreshTokenResponse(as, client, reuse)).rejects.toThrow();
     const after = await callTool(second.access_token);
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
-    const again = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), second.refresh_token!, {
-      ...insecure,
-      additionalParameters: { resource },
-    });
-    expect(((await again.json()) as { error: string }).error).toBe("invalid_grant");
+    const again = await refreshGrant(second.refresh_token!);
+    expect(await oauthError(again)).toBe("invalid_grant");
   });
 
   test("revocation (RFC 7009): a revoked refresh token takes its access tokens with it", async () => {
@@ -217,43 +202,18 @@ describe("oauth4webapi against the authorization server", () => {
     const { params, verifier } = await authorize();
     const set = await exchange(params, verifier);
     expect((await callTool(set.access_token)).status).toBe(200);
-    const replay = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      verifier,
-      {
-        ...insecure,
-        additionalParameters: { resource },
-      },
-    );
+    const replay = await codeGrant(params, verifier);
     expect(replay.status).toBe(400);
-    expect(((await replay.json()) as { error: string }).error).toBe("invalid_grant");
+    expect(await oauthError(replay)).toBe("invalid_grant");
     expect((await callTool(set.access_token)).status).toBe(401);
-    const r = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), set.refresh_token!, {
-      ...insecure,
-      additionalParameters: { resource },
-    });
-    expect(((await r.json()) as { error: string }).error).toBe("invalid_grant");
+    const r = await refreshGrant(set.refresh_token!);
+    expect(await oauthError(r)).toBe("invalid_grant");
   });
 
   test("a code expires after 60 seconds", async () => {
     const { params, verifier } = await authorize();
     t.clock.advance(61_000);
-    const res = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      verifier,
-      {
-        ...insecure,
-        additionalParameters: { resource },
-      },
-    );
+    const res = await codeGrant(params, verifier);
     const body = (await res.json()) as { error: string; error_description: string };
     expect(body.error).toBe("invalid_grant");
     expect(body.error_description).toContain("expired");
@@ -261,16 +221,8 @@ describe("oauth4webapi against the authorization server", () => {
 
   test("a wrong code_verifier is invalid_grant", async () => {
     const { params } = await authorize();
-    const res = await oauth.authorizationCodeGrantRequest(
-      as,
-      client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      oauth.generateRandomCodeVerifier(),
-      { ...insecure, additionalParameters: { resource } },
-    );
-    expect(((await res.json()) as { error: string }).error).toBe("invalid_grant");
+    const res = await codeGrant(params, oauth.generateRandomCodeVerifier());
+    expect(await oauthError(res)).toBe("invalid_grant");
   });
 
   test("an expired access token is 401 invalid_token", async () => {
@@ -310,42 +262,15 @@ describe("confidential clients", () => {
     try {
       const { params, verifier } = await authorize();
       // wrong secret: 401 invalid_client with a Basic challenge
-      const bad = await oauth.authorizationCodeGrantRequest(
-        as,
-        conf,
-        oauth.ClientSecretBasic("wrong"),
-        params,
-        REDIRECT,
-        verifier,
-        { ...insecure, additionalParameters: { resource } },
-      );
+      const bad = await codeGrant(params, verifier, oauth.ClientSecretBasic("wrong"), conf);
       expect(bad.status).toBe(401);
       expect(bad.headers.get("www-authenticate")).toContain("Basic");
-      expect(((await bad.json()) as { error: string }).error).toBe("invalid_client");
+      expect(await oauthError(bad)).toBe("invalid_client");
       // no authentication at all
-      const none = await oauth.authorizationCodeGrantRequest(
-        as,
-        conf,
-        oauth.None(),
-        params,
-        REDIRECT,
-        verifier,
-        {
-          ...insecure,
-          additionalParameters: { resource },
-        },
-      );
+      const none = await codeGrant(params, verifier, oauth.None(), conf);
       expect(none.status).toBe(401);
       await none.body?.cancel();
-      const res = await oauth.authorizationCodeGrantRequest(
-        as,
-        conf,
-        oauth.ClientSecretBasic(secret),
-        params,
-        REDIRECT,
-        verifier,
-        { ...insecure, additionalParameters: { resource } },
-      );
+      const res = await codeGrant(params, verifier, oauth.ClientSecretBasic(secret), conf);
       const set = await oauth.processAuthorizationCodeResponse(as, conf, res);
       expect((await callTool(set.access_token)).status).toBe(200);
       // client_secret_post works too
@@ -368,7 +293,7 @@ describe("confidential clients", () => {
         set2.refresh_token!,
         insecure,
       );
-      expect(((await stolen.json()) as { error: string }).error).toBe("invalid_grant");
+      expect(await oauthError(stolen)).toBe("invalid_grant");
     } finally {
       client = saved;
     }
@@ -408,7 +333,7 @@ describe("confidential clients", () => {
       expect(typeof json.error_description).toBe("string");
     }
     const form = await post("", { "content-type": "application/json" });
-    expect(((await form.json()) as { error: string }).error).toBe("invalid_request");
+    expect(await oauthError(form)).toBe("invalid_request");
   });
 });
 

@@ -1,5 +1,6 @@
 // Drives the OAuth pages as a browser would, with fetch: a cookie jar, the real /signin form, and the
 // consent form (hidden fields, CSRF token, checkboxes and radios parsed from the HTML).
+import { createHash, randomBytes } from "node:crypto";
 import { createSession } from "../src/auth/session.ts";
 import { addMember } from "../src/domain/members.ts";
 import type { TestServer } from "./helpers.ts";
@@ -237,4 +238,41 @@ export async function authorizeInBrowser(
     return { response: res, consentShown, html: await res.text() };
   }
   throw new Error("too many redirects");
+}
+
+/** A PKCE pair (S256): the verifier the client keeps and the challenge it sends to /oauth/authorize. */
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** POSTs a form to the token endpoint as a client does: no cookies, no browser. */
+export function postToken(t: TestServer, fields: Record<string, string>): Promise<Response> {
+  return fetch(`${t.base}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+}
+
+/** Redeems the code of an authorization redirect for tokens for the server's /mcp resource. The
+ * response is returned unread, so the caller checks its status. */
+export function redeemCode(
+  t: TestServer,
+  location: string,
+  client: { clientId: string; redirectUri: string; verifier: string },
+): Promise<Response> {
+  return postToken(t, {
+    grant_type: "authorization_code",
+    code: new URL(location).searchParams.get("code")!,
+    redirect_uri: client.redirectUri,
+    code_verifier: client.verifier,
+    client_id: client.clientId,
+    resource: `${t.base}/mcp`,
+  });
+}
+
+/** The `error` code of an RFC 6749 error body. */
+export async function oauthError(res: Response): Promise<string> {
+  return ((await res.json()) as { error: string }).error;
 }
