@@ -14,6 +14,7 @@ import {
   idsByKey,
   loadFixture,
   ORG,
+  startFixtureServer,
 } from "./read-api-fixture.ts";
 
 type Obj = Record<string, unknown>;
@@ -107,10 +108,7 @@ describe("import records", () => {
   let t: TestServer;
   let ids: Ids;
   let key: string;
-  beforeAll(async () => {
-    t = await startTestServer();
-    ({ key, ids } = await loadFixture(t));
-  });
+  beforeAll(async () => ({ t, key, ids } = await startFixtureServer()));
   afterAll(() => t.close());
 
   test("importing the same lines again changes nothing", async () => {
@@ -282,8 +280,7 @@ describe("export and replay", () => {
   let key: string;
   let ids: Ids;
   beforeAll(async () => {
-    a = await startTestServer();
-    ({ key, ids } = await loadFixture(a));
+    ({ t: a, key, ids } = await startFixtureServer());
     expect((await a.load(churnLines())).errors).toEqual([]);
     // A second org and a revoked key travel too.
     await loadFixture(a, "zulu");
@@ -348,8 +345,7 @@ describe("projections rebuild", () => {
   let key: string;
   let ids: Ids;
   beforeAll(async () => {
-    t = await startTestServer();
-    ({ key, ids } = await loadFixture(t));
+    ({ t, key, ids } = await startFixtureServer());
     await loadFixture(t, "zulu");
   });
   afterAll(() => t.close());

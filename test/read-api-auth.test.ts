@@ -3,15 +3,12 @@ import { newApiKey } from "../src/auth/tokens.ts";
 import { createApiKey, parseScopes, revokeApiKey } from "../src/domain/apiKeys.ts";
 import { setPlan } from "../src/domain/orgs.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { expectProblem, type Ids, loadFixture, ORG } from "./read-api-fixture.ts";
+import { expectProblem, type Ids, ORG, startFixtureServer } from "./read-api-fixture.ts";
 
 let t: TestServer;
 let key: string;
 let ids: Ids;
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ key, ids } = await loadFixture(t));
-});
+beforeAll(async () => ({ t, key, ids } = await startFixtureServer()));
 afterAll(() => t.close());
 
 const call = async (headers: Record<string, string>, path = "/api/v1/competitors") => {

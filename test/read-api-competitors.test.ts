@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "./helpers.ts";
-import { expectProblem, getJson, type Ids, INTERNAL_MARKERS, loadFixture } from "./read-api-fixture.ts";
+import type { TestServer } from "./helpers.ts";
+import {
+  expectProblem,
+  getJson,
+  type Ids,
+  INTERNAL_MARKERS,
+  startFixtureServer,
+} from "./read-api-fixture.ts";
 
 let t: TestServer;
 let key: string;
 let ids: Ids;
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ key, ids } = await loadFixture(t));
-});
+beforeAll(async () => ({ t, key, ids } = await startFixtureServer()));
 afterAll(() => t.close());
 
 const SUMMARY_KEYS = ["id", "name", "website_url", "category", "watch", "tracked_since", "url"];

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "./helpers.ts";
-import { expectProblem, fixtureLines, getJson, type Ids, loadFixture, ORG } from "./read-api-fixture.ts";
+import type { TestServer } from "./helpers.ts";
+import {
+  expectProblem,
+  fixtureLines,
+  getJson,
+  type Ids,
+  ORG,
+  startFixtureServer,
+} from "./read-api-fixture.ts";
 
 let t: TestServer;
 let key: string;
 let ids: Ids;
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ key, ids } = await loadFixture(t));
-});
+beforeAll(async () => ({ t, key, ids } = await startFixtureServer()));
 afterAll(() => t.close());
 
 const get = (path: string) => getJson(t, path, key);
@@ -16,6 +20,23 @@ const keysOf = (body: { data: { id: number }[] }, table: keyof Ids) => {
   const byId = Object.fromEntries(Object.entries(ids[table]).map(([k, v]) => [v, k]));
   return body.data.map((x) => byId[x.id]);
 };
+
+/** Digest week-45 as the list serves it; the single-digest response is this plus items and markdown. */
+const week45 = () => ({
+  id: ids.digests["d-weekly-1"],
+  slug: "week-45",
+  type: "weekly_tldr",
+  status: "generated",
+  title: "Week 45",
+  headline: "Alpha moves on price",
+  tldr: "Prices up.",
+  what_to_watch: "Beta EMEA",
+  coverage_period_start: "2026-11-02T00:00:00.000Z",
+  coverage_period_end: "2026-11-09T00:00:00.000Z",
+  generated_at: "2026-11-09T06:00:00.000Z",
+  signal_ids: [ids.signals.a1, ids.signals.a2],
+  url: `${t.base}/app/digests/week-45`,
+});
 
 describe("GET /api/v1/digests", () => {
   test("generated digests only, newest coverage period first, page echoed", async () => {
@@ -30,21 +51,7 @@ describe("GET /api/v1/digests", () => {
   test("the list leaves out items and markdown and carries signal_ids and the app link", async () => {
     const r = await get("/api/v1/digests");
     const w1 = r.body.data.find((d: { slug?: string }) => d.slug === "week-45");
-    expect(w1).toEqual({
-      id: ids.digests["d-weekly-1"],
-      slug: "week-45",
-      type: "weekly_tldr",
-      status: "generated",
-      title: "Week 45",
-      headline: "Alpha moves on price",
-      tldr: "Prices up.",
-      what_to_watch: "Beta EMEA",
-      coverage_period_start: "2026-11-02T00:00:00.000Z",
-      coverage_period_end: "2026-11-09T00:00:00.000Z",
-      generated_at: "2026-11-09T06:00:00.000Z",
-      signal_ids: [ids.signals.a1, ids.signals.a2],
-      url: `${t.base}/app/digests/week-45`,
-    });
+    expect(w1).toEqual(week45());
     for (const d of r.body.data) {
       expect(d.items).toBeUndefined();
       expect(d.markdown).toBeUndefined();
@@ -95,21 +102,9 @@ describe("GET /api/v1/digests/{id}", () => {
     const r = await get("/api/v1/digests/week-45");
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({
-      id: ids.digests["d-weekly-1"],
-      slug: "week-45",
-      type: "weekly_tldr",
-      status: "generated",
-      title: "Week 45",
-      headline: "Alpha moves on price",
-      tldr: "Prices up.",
-      what_to_watch: "Beta EMEA",
-      coverage_period_start: "2026-11-02T00:00:00.000Z",
-      coverage_period_end: "2026-11-09T00:00:00.000Z",
-      generated_at: "2026-11-09T06:00:00.000Z",
+      ...week45(),
       items: [{ heading: "Pricing", body: "Alpha up 20%" }],
-      signal_ids: [ids.signals.a1, ids.signals.a2],
       markdown: "# Week 45\n\nAlpha moves on price.",
-      url: `${t.base}/app/digests/week-45`,
     });
   });
 

@@ -1,7 +1,7 @@
 // A rich workspace for the read-API tests: every visibility state, ordering tie and omission case.
 // Shared by several test files; each test file starts its own server and loads this into it.
 import { expect } from "bun:test";
-import type { TestServer } from "./helpers.ts";
+import { startTestServer, type TestServer } from "./helpers.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -244,6 +244,12 @@ export async function loadFixture(t: TestServer, org = ORG) {
   expect(report.errors).toEqual([]);
   const ids = await idsByKey(t, org);
   return { key, ids };
+}
+
+/** A fresh test server with the fixture loaded into ORG: what most read-API test files start from. */
+export async function startFixtureServer() {
+  const t = await startTestServer();
+  return { t, ...(await loadFixture(t)) };
 }
 
 export type Ids = Record<"competitors" | "signals" | "digests" | "battlecards", Record<string, number>>;

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { expectProblem, type Ids, loadFixture } from "./read-api-fixture.ts";
+import { expectProblem, type Ids, startFixtureServer } from "./read-api-fixture.ts";
 
 let t: TestServer;
 let key: string;
 let ids: Ids;
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ key, ids } = await loadFixture(t));
-});
+beforeAll(async () => ({ t, key, ids } = await startFixtureServer()));
 afterAll(() => t.close());
 
 const TITLES: Record<string, string> = {

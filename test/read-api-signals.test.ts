@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "./helpers.ts";
-import { expectProblem, fixtureLines, getJson, type Ids, loadFixture } from "./read-api-fixture.ts";
+import type { TestServer } from "./helpers.ts";
+import { expectProblem, fixtureLines, getJson, type Ids, startFixtureServer } from "./read-api-fixture.ts";
 
 let t: TestServer;
 let key: string;
 let ids: Ids;
-beforeAll(async () => {
-  t = await startTestServer();
-  ({ key, ids } = await loadFixture(t));
-});
+beforeAll(async () => ({ t, key, ids } = await startFixtureServer()));
 afterAll(() => t.close());
 
 type Sig = { id: number; title: string; competitor_id?: number };
@@ -18,6 +15,10 @@ const list = async (qs: string) => {
   expect(r.status).toBe(200);
   return r.body;
 };
+
+/** GET /api/v1/signals with one query parameter, its value URL-encoded; any status. */
+const getSignalsWith = (name: string, value: string) =>
+  getJson(t, `/api/v1/signals?${name}=${encodeURIComponent(value)}`, key);
 
 // The open signals of tracked competitors, newest first (same first_seen_at: higher id first).
 const FEED = [
@@ -119,7 +120,7 @@ describe("GET /api/v1/signals", () => {
     "1730000000",
     "2026-11-05T00:00:00Zjunk",
   ])("since=%p is 400 invalid_request naming since", async (since) => {
-    const r = await getJson(t, `/api/v1/signals?since=${encodeURIComponent(since)}`, key);
+    const r = await getSignalsWith("since", since);
     expectProblem(r, t.base, "invalid_request", 400);
     expect(r.body.detail).toContain("since");
   });
@@ -165,7 +166,7 @@ describe("GET /api/v1/signals", () => {
     "Berlin office",
     "  ",
   ])("q=%p never breaks and matches literally", async (q) => {
-    const r = await getJson(t, `/api/v1/signals?q=${encodeURIComponent(q)}`, key);
+    const r = await getSignalsWith("q", q);
     expect(r.status).toBe(200);
     // An all-blank q matches everything containing it; the oracle says what that is.
     expect(titles(r.body)).toEqual(oracle(q));
@@ -222,7 +223,7 @@ describe("GET /api/v1/signals", () => {
     ["severity", "critical"],
     ["severity", ""],
   ])("%s=%p is 400 invalid_request naming the parameter", async (name, value) => {
-    const r = await getJson(t, `/api/v1/signals?${name}=${encodeURIComponent(value)}`, key);
+    const r = await getSignalsWith(name, value);
     expectProblem(r, t.base, "invalid_request", 400);
     expect(r.body.detail).toContain(name);
   });
