@@ -7,8 +7,16 @@ import { rebuildProjections } from "../projections/rebuild.ts";
 import { markFirstBrief } from "../src/domain/workspace.ts";
 import { classifySignal, composeBattlecard } from "../src/engine/battlecards.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { body, mcpClient, rawPost } from "./mcp-helpers.ts";
-import { callAs, countEvents, dumpReadTables, orgId, principalFor, rest } from "./mcp-write-helpers.ts";
+import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
+import {
+  callAs,
+  countEvents,
+  dumpReadTables,
+  idOfKey,
+  orgId,
+  principalFor,
+  rest,
+} from "./mcp-write-helpers.ts";
 
 let t: TestServer;
 let acme: Client;
@@ -101,13 +109,10 @@ beforeAll(async () => {
   ]);
   acmeKey = await t.key("acme");
   acme = await mcpClient(t.base, acmeKey);
-  const q = async (sql: string) => Number((await t.services.database.client.execute(sql)).rows[0].id);
   for (const k of ["globex", "initech", "bare", "far", "hidden", "s1"])
-    ids[k] = await q(`SELECT id FROM competitors WHERE key = '${k}'`);
-  ids.price = await q("SELECT id FROM signals WHERE key = 'price'");
-  ids.launch = await q("SELECT id FROM signals WHERE key = 'launch'");
-  ids.closed = await q("SELECT id FROM signals WHERE key = 'closed'");
-  ids.oldCard = await q("SELECT id FROM battlecards WHERE key = 'old-card'");
+    ids[k] = await idOfKey(t, "competitors", k);
+  for (const k of ["price", "launch", "closed"]) ids[k] = await idOfKey(t, "signals", k);
+  ids.oldCard = await idOfKey(t, "battlecards", "old-card");
 });
 afterAll(() => t.close());
 
@@ -211,16 +216,9 @@ describe("generate_battlecard", () => {
 
   test("needs the spend scope: HTTP 403 insufficient_scope without it", async () => {
     const noSpend = await t.key("acme", "read,write");
-    const r = await rawPost(
-      t.base,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "generate_battlecard", arguments: { competitor_id: ids.globex } },
-      },
-      { authorization: `Bearer ${noSpend}` },
-    );
+    const r = await rawPost(t.base, toolsCall("generate_battlecard", { competitor_id: ids.globex }), {
+      authorization: `Bearer ${noSpend}`,
+    });
     expect(r.status).toBe(403);
     expect(r.headers.get("www-authenticate")).toContain('scope="spend"');
   });

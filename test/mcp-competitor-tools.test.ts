@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../projections/rebuild.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { body, mcpClient, rawPost } from "./mcp-helpers.ts";
+import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
 import { callAs, countEvents, dumpReadTables, principalFor, rest } from "./mcp-write-helpers.ts";
 
 let t: TestServer;
@@ -149,16 +149,9 @@ describe("add_competitor", () => {
 
   test("missing write scope is HTTP 403 insufficient_scope", async () => {
     const readOnly = await t.key("acme", "read");
-    const r = await rawPost(
-      t.base,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "add_competitor", arguments: { website_url: "x.example" } },
-      },
-      { authorization: `Bearer ${readOnly}` },
-    );
+    const r = await rawPost(t.base, toolsCall("add_competitor", { website_url: "x.example" }), {
+      authorization: `Bearer ${readOnly}`,
+    });
     expect(r.status).toBe(403);
     expect(r.headers.get("www-authenticate")).toContain('scope="write"');
   });

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../projections/rebuild.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { body, mcpClient, rawPost } from "./mcp-helpers.ts";
-import { callAs, countEvents, dumpReadTables, principalFor, rest } from "./mcp-write-helpers.ts";
+import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
+import { callAs, countEvents, dumpReadTables, idOfKey, principalFor, rest } from "./mcp-write-helpers.ts";
 
 let t: TestServer;
 let alice: Client; // acme admin key
@@ -59,18 +59,9 @@ beforeAll(async () => {
   alice = await mcpClient(t.base, key);
   bob = await mcpClient(t.base, await t.key("acme"));
   other = await mcpClient(t.base, await t.key("umbrella"));
-  const q = async (sql: string) => Number((await t.services.database.client.execute(sql)).rows[0].id);
-  ids.c1 = await q("SELECT id FROM competitors WHERE key = 'c1'");
-  ids.c2 = await q("SELECT id FROM competitors WHERE key = 'c2'");
-  ids.u1 = await q("SELECT id FROM competitors WHERE key = 'u1'");
-  ids.s1 = await q("SELECT id FROM signals WHERE key = 's1'");
-  ids.s2 = await q("SELECT id FROM signals WHERE key = 's2'");
-  ids.s3 = await q("SELECT id FROM signals WHERE key = 's3'");
-  ids.s4 = await q("SELECT id FROM signals WHERE key = 's4'");
-  ids.us1 = await q("SELECT id FROM signals WHERE key = 'us1'");
-  ids.d1 = await q("SELECT id FROM digests WHERE key = 'd1'");
-  ids.d2 = await q("SELECT id FROM digests WHERE key = 'd2'");
-  ids.ud1 = await q("SELECT id FROM digests WHERE key = 'ud1'");
+  for (const k of ["c1", "c2", "u1"]) ids[k] = await idOfKey(t, "competitors", k);
+  for (const k of ["s1", "s2", "s3", "s4", "us1"]) ids[k] = await idOfKey(t, "signals", k);
+  for (const k of ["d1", "d2", "ud1"]) ids[k] = await idOfKey(t, "digests", k);
 });
 afterAll(() => t.close());
 
@@ -294,11 +285,7 @@ test("missing write scope is HTTP 403 for every engagement tool", async () => {
     "add_battlecard_note",
     "create_share_link",
   ]) {
-    const r = await rawPost(
-      t.base,
-      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } },
-      { authorization: `Bearer ${readOnly}` },
-    );
+    const r = await rawPost(t.base, toolsCall(name), { authorization: `Bearer ${readOnly}` });
     expect(r.status).toBe(403);
     expect(r.headers.get("www-authenticate")).toContain('scope="write"');
   }

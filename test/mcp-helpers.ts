@@ -22,6 +22,11 @@ export function body(result: unknown): any {
   return r.structuredContent;
 }
 
+/** The JSON-RPC `tools/call` message, for rawPost. */
+export function toolsCall(name: string, args: object = {}, id = 1) {
+  return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+}
+
 /** POSTs one raw JSON-RPC message, for transport-level cases the SDK client cannot produce. */
 export function rawPost(base: string, message: unknown, headers: Record<string, string> = {}) {
   return fetch(`${base}/mcp`, {

@@ -8,7 +8,7 @@ import { addMember } from "../src/domain/members.ts";
 import { callTool } from "../src/mcp/call.ts";
 import { toolList, toolsByName } from "../src/mcp/registry.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { body, mcpClient, rawPost } from "./mcp-helpers.ts";
+import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
 
 let t: TestServer;
 let admin: Client;
@@ -154,16 +154,10 @@ describe("invite_member refusals", () => {
 
   test("a key without the write scope gets HTTP 403 insufficient_scope", async () => {
     const readOnly = await t.key("acme", "read");
-    const res = await rawPost(
-      t.base,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "invite_member", arguments: { email: "y@x.io" } },
-      },
-      { authorization: `Bearer ${readOnly}`, "mcp-protocol-version": "2025-11-25" },
-    );
+    const res = await rawPost(t.base, toolsCall("invite_member", { email: "y@x.io" }), {
+      authorization: `Bearer ${readOnly}`,
+      "mcp-protocol-version": "2025-11-25",
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get("www-authenticate")).toContain('scope="write"');
     // list_members needs only read.
@@ -173,12 +167,7 @@ describe("invite_member refusals", () => {
   });
 
   test("without a credential: 401", async () => {
-    const res = await rawPost(t.base, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "list_members", arguments: {} },
-    });
+    const res = await rawPost(t.base, toolsCall("list_members"));
     expect(res.status).toBe(401);
   });
 });

@@ -7,7 +7,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../projections/rebuild.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { body, mcpClient, rawPost } from "./mcp-helpers.ts";
+import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
 
 let t: TestServer;
 let anon: Client;
@@ -121,19 +121,9 @@ describe("without a credential", () => {
   });
 
   test("a raw tools/call of a public tool answers 200; a workspace tool answers 401", async () => {
-    const pub = await rawPost(t.base, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "get_free_brief_link", arguments: {} },
-    });
+    const pub = await rawPost(t.base, toolsCall("get_free_brief_link"));
     expect(pub.status).toBe(200);
-    const priv = await rawPost(t.base, {
-      jsonrpc: "2.0",
-      id: 2,
-      method: "tools/call",
-      params: { name: "get_workspace", arguments: {} },
-    });
+    const priv = await rawPost(t.base, toolsCall("get_workspace", {}, 2));
     expect(priv.status).toBe(401);
   });
 });

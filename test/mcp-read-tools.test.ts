@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { body, mcpClient, rawPost } from "./mcp-helpers.ts";
+import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
 
 let t: TestServer;
 let client: Client;
@@ -142,12 +142,7 @@ test("bad arguments are tool errors with a code", async () => {
 });
 
 test("transport: 401 without credential, 405 on GET, 400 on bad protocol version, 403 on foreign origin", async () => {
-  const call = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: "list_competitors", arguments: {} },
-  };
+  const call = toolsCall("list_competitors");
   const r401 = await rawPost(t.base, call);
   expect(r401.status).toBe(401);
   expect(r401.headers.get("www-authenticate")).toBe(
@@ -172,11 +167,7 @@ test("transport: 401 without credential, 405 on GET, 400 on bad protocol version
 
 test("missing scope is 403 insufficient_scope", async () => {
   const writeOnly = await t.key("acme", "write");
-  const r = await rawPost(
-    t.base,
-    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_competitors", arguments: {} } },
-    { authorization: `Bearer ${writeOnly}` },
-  );
+  const r = await rawPost(t.base, toolsCall("list_competitors"), { authorization: `Bearer ${writeOnly}` });
   expect(r.status).toBe(403);
   expect(r.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="read"');
 });

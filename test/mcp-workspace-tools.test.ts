@@ -15,7 +15,7 @@ import { connectChat, markFirstBrief } from "../src/domain/workspace.ts";
 import { callTool } from "../src/mcp/call.ts";
 import { toolsByName } from "../src/mcp/registry.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
-import { body, mcpClient, rawPost } from "./mcp-helpers.ts";
+import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
 
 let t: TestServer;
 let admin: Client;
@@ -174,12 +174,7 @@ describe("get_workspace", () => {
   });
 
   test("needs the read scope (HTTP 403) and a credential (HTTP 401)", async () => {
-    const msg = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "get_workspace", arguments: {} },
-    };
+    const msg = toolsCall("get_workspace");
     const r = await rawPost(t.base, msg, { authorization: `Bearer ${await t.key("acme", "write")}` });
     expect(r.status).toBe(403);
     expect(r.headers.get("www-authenticate")).toContain('scope="read"');
@@ -302,16 +297,9 @@ describe("company profile", () => {
     expect(body(r).error.code).toBe("forbidden");
     const read = await callAs(member, "get_company_profile");
     expect(read.isError).toBeFalsy();
-    const res = await rawPost(
-      t.base,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "update_company_profile", arguments: { category: "x" } },
-      },
-      { authorization: `Bearer ${await t.key("acme", "read")}` },
-    );
+    const res = await rawPost(t.base, toolsCall("update_company_profile", { category: "x" }), {
+      authorization: `Bearer ${await t.key("acme", "read")}`,
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get("www-authenticate")).toContain('scope="write"');
   });
@@ -441,16 +429,9 @@ describe("update_icp", () => {
   test("admin only; needs the spend scope", async () => {
     const r = await callAs(member, "update_icp", { industries: ["Retail"] });
     expect(body(r).error.code).toBe("forbidden");
-    const res = await rawPost(
-      t.base,
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "update_icp", arguments: { industries: ["Retail"] } },
-      },
-      { authorization: `Bearer ${await t.key("acme", "read,write")}` },
-    );
+    const res = await rawPost(t.base, toolsCall("update_icp", { industries: ["Retail"] }), {
+      authorization: `Bearer ${await t.key("acme", "read,write")}`,
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="spend"');
   });

@@ -62,6 +62,19 @@ export async function orgId(t: TestServer, slug: string): Promise<number> {
   return Number(r.rows[0].id);
 }
 
+/** The id of the record imported under `key` (the keys in these test fixtures are unique across orgs). */
+export async function idOfKey(
+  t: TestServer,
+  table: "competitors" | "signals" | "digests" | "battlecards",
+  key: string,
+): Promise<number> {
+  const r = await t.services.database.client.execute({
+    sql: `SELECT id FROM ${table} WHERE key = ?`,
+    args: [key],
+  });
+  return Number(r.rows[0].id);
+}
+
 /** Every read table, every row, canonical order (as test/import-export.test.ts compares them). */
 export async function dumpReadTables(t: TestServer): Promise<Record<string, unknown[]>> {
   const c = t.services.database.client;
