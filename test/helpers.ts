@@ -10,6 +10,18 @@ import { importNdjson } from "../src/domain/imports.ts";
 import { createOrg } from "../src/domain/orgs.ts";
 import { openServices, type Services } from "../src/services.ts";
 
+/** The read API's eight endpoints, in the spec's order: what the OpenAPI document and /developers list. */
+export const READ_API_PATHS = [
+  "/api/v1/competitors",
+  "/api/v1/competitors/{id}",
+  "/api/v1/signals",
+  "/api/v1/signals/{id}",
+  "/api/v1/digests",
+  "/api/v1/digests/{id}",
+  "/api/v1/battlecards",
+  "/api/v1/battlecards/{id}",
+];
+
 export interface TestServer {
   services: Services;
   base: string;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { PROBLEM_CODES, PROBLEMS } from "../src/api/problem.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { READ_API_PATHS, startTestServer, type TestServer } from "./helpers.ts";
 
 type Obj = Record<string, any>;
 
@@ -323,16 +323,7 @@ describe("document", () => {
   });
 
   test("describes exactly the eight read endpoints, each with both security schemes", () => {
-    expect(Object.keys(doc.paths)).toEqual([
-      "/api/v1/competitors",
-      "/api/v1/competitors/{id}",
-      "/api/v1/signals",
-      "/api/v1/signals/{id}",
-      "/api/v1/digests",
-      "/api/v1/digests/{id}",
-      "/api/v1/battlecards",
-      "/api/v1/battlecards/{id}",
-    ]);
+    expect(Object.keys(doc.paths)).toEqual(READ_API_PATHS);
     expect(doc.security).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }]);
     expect(doc.components.securitySchemes).toMatchObject({
       bearerAuth: { type: "http", scheme: "bearer" },

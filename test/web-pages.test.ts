@@ -5,7 +5,8 @@ import { rebuildProjections } from "../projections/rebuild.ts";
 import { PROBLEM_CODES } from "../src/api/problem.ts";
 import { createSession } from "../src/auth/session.ts";
 import { PLAN_NAMES, PLANS } from "../src/domain/plans.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { READ_API_PATHS, startTestServer, type TestServer } from "./helpers.ts";
+import { rawPost, toolsCall } from "./mcp-helpers.ts";
 import {
   browse,
   csrfOf,
@@ -91,17 +92,7 @@ describe("public pages", () => {
     expect(html).toContain(`${t.base}/api/v1`);
     expect(html).toContain("Authorization: Bearer");
     expect(html).toContain("X-API-Key:");
-    for (const e of [
-      "/api/v1/competitors",
-      "/api/v1/competitors/{id}",
-      "/api/v1/signals",
-      "/api/v1/signals/{id}",
-      "/api/v1/digests",
-      "/api/v1/digests/{id}",
-      "/api/v1/battlecards",
-      "/api/v1/battlecards/{id}",
-    ])
-      expect(html).toContain(`GET ${e}</code>`);
+    for (const e of READ_API_PATHS) expect(html).toContain(`GET ${e}</code>`);
     for (const p of ["competitor_id", "severity", "since", "q", "page", "per_page", "type"])
       expect(html).toContain(`<code>${p}</code>`);
     for (const code of PROBLEM_CODES) expect(html).toContain(`id="errors-${code}"`);
@@ -151,16 +142,7 @@ describe("public library", () => {
   });
 
   test("the URLs the public tools return are these pages", async () => {
-    const res = await fetch(`${t.base}/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "search_public_briefs", arguments: {} },
-      }),
-    });
+    const res = await rawPost(t.base, toolsCall("search_public_briefs"));
     const text = await res.text();
     const urls = [...text.matchAll(/https?:\/\/[^"\\]+\/(?:briefs|guides)\/[^"\\]+/g)].map((m) => m[0]);
     expect(urls.length).toBeGreaterThan(0);
