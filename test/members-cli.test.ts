@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runProcess } from "./e2e/harness.ts";
 
 // Every password check is a deliberate argon2id computation; leave room when the whole suite runs.
 setDefaultTimeout(30_000);
@@ -10,20 +11,12 @@ setDefaultTimeout(30_000);
 const dir = mkdtempSync(join(tmpdir(), "rivals-member-cli-"));
 const env = { ...process.env, RIVALS_DB: `file:${join(dir, "rivals.db")}` };
 
-async function rivals(args: string[], stdin?: string) {
-  const p = Bun.spawn([process.execPath, "src/main.ts", ...args], {
-    env,
-    stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([
-    new Response(p.stdout).text(),
-    new Response(p.stderr).text(),
-    p.exited,
-  ]);
-  return { out, err, code };
-}
+const rivals = (args: string[], stdin?: string) =>
+  runProcess([process.execPath, "src/main.ts", ...args], { env, stdin });
+
+/** `rivals member add` without a password. */
+const memberAdd = (org: string, email: string, role: string) =>
+  rivals(["member", "add", "--org", org, "--email", email, "--role", role]);
 
 beforeAll(async () => {
   const r = await rivals(["org", "create", "--slug", "acme", "--name", "Acme", "--plan", "growth"]);
@@ -38,9 +31,9 @@ describe("rivals member add", () => {
       ["member", "add", "--org", "acme", "--email", "Ada@Example.com", "--role", "admin", "--password-stdin"],
       "correct horse battery\n",
     );
-    expect(r.err).toBe("");
+    expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.out);
+    const j = JSON.parse(r.stdout);
     expect(j).toEqual({ user_id: expect.any(Number), org: "acme", email: "ada@example.com", role: "admin" });
 
     const { openServices } = await import("../src/services.ts");
@@ -61,34 +54,16 @@ describe("rivals member add", () => {
   });
 
   test("the same person joins a second workspace as the same user", async () => {
-    const a = JSON.parse((await rivals(["member", "list", "--org", "acme"])).out);
-    const r = await rivals([
-      "member",
-      "add",
-      "--org",
-      "beta",
-      "--email",
-      "ada@example.com",
-      "--role",
-      "member",
-    ]);
+    const a = JSON.parse((await rivals(["member", "list", "--org", "acme"])).stdout);
+    const r = await memberAdd("beta", "ada@example.com", "member");
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ user_id: a.user_id, org: "beta", role: "member" });
+    expect(JSON.parse(r.stdout)).toMatchObject({ user_id: a.user_id, org: "beta", role: "member" });
   });
 
   test("changing the role of an existing member", async () => {
-    const r = await rivals([
-      "member",
-      "add",
-      "--org",
-      "beta",
-      "--email",
-      "ada@example.com",
-      "--role",
-      "admin",
-    ]);
-    expect(JSON.parse(r.out).role).toBe("admin");
-    const list = (await rivals(["member", "list", "--org", "beta"])).out
+    const r = await memberAdd("beta", "ada@example.com", "admin");
+    expect(JSON.parse(r.stdout).role).toBe("admin");
+    const list = (await rivals(["member", "list", "--org", "beta"])).stdout
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
@@ -104,8 +79,8 @@ describe("rivals member add", () => {
   ])("refuses bad input %p", async (args, mention) => {
     const r = await rivals(["member", "add", ...args]);
     expect(r.code).not.toBe(0);
-    expect(r.out).toBe("");
-    expect(r.err).toContain(mention);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(mention);
   });
 
   test("refuses a short password and an empty stdin", async () => {
@@ -114,12 +89,12 @@ describe("rivals member add", () => {
       "short\n",
     );
     expect(short.code).not.toBe(0);
-    expect(short.err).toContain("at least 8");
+    expect(short.stderr).toContain("at least 8");
     const empty = await rivals(
       ["member", "add", "--org", "acme", "--email", "c@x.io", "--role", "member", "--password-stdin"],
       "",
     );
     expect(empty.code).not.toBe(0);
-    expect(empty.err).toContain("stdin");
+    expect(empty.stderr).toContain("stdin");
   });
 });

@@ -7,6 +7,7 @@ import { cacheOf, dataVersion, jsonOf } from "../src/db/queries/cache.ts";
 import { listCompetitors } from "../src/db/queries/competitors.ts";
 import { listSignals } from "../src/db/queries/signals.ts";
 import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
+import { runProcess } from "./e2e/harness.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
 const root = resolve(import.meta.dir, "..");
@@ -46,19 +47,12 @@ async function otherProcess(op: string, arg: unknown) {
     console.log(JSON.stringify(await ops[${JSON.stringify(op)}]()));
     s.close();
   `;
-  const proc = Bun.spawn([process.execPath, "-e", script], {
+  const { code, stdout, stderr } = await runProcess([process.execPath, "-e", script], {
     cwd: root, // Bun takes the JSX settings from ./tsconfig.json
     env: { ...process.env, RIVALS_DB: t.services.config.dbUrl },
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  if (code !== 0) throw new Error(`${op} exited ${code}: ${err}`);
-  return JSON.parse(out);
+  if (code !== 0) throw new Error(`${op} exited ${code}: ${stderr}`);
+  return JSON.parse(stdout);
 }
 
 const titles = async () =>

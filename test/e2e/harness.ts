@@ -89,6 +89,27 @@ export async function freePort(): Promise<number> {
   return p;
 }
 
+/** Runs a command to its end and collects its output; `stdin`, when given, is its whole input.
+ * (Also used by unit tests that run a CLI process: this module imports nothing from src.) */
+export async function runProcess(
+  cmd: string[],
+  opts: { cwd?: string; env: Record<string, string | undefined>; stdin?: string },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn(cmd, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { code, stdout, stderr };
+}
+
 export function workspace(name = "ws"): Workspace {
   const bin = binary();
   const dir = mkdtempSync(join(tmpdir(), `rivals-e2e-${name}-`));
@@ -97,18 +118,11 @@ export function workspace(name = "ws"): Workspace {
   const servers: Server[] = [];
 
   const run: Workspace["run"] = async (args, opts = {}) => {
-    const proc = Bun.spawn([bin, ...args], {
+    const { code, stdout, stderr } = await runProcess([bin, ...args], {
       cwd: dir,
       env: { ...baseEnv(), RIVALS_DB: db, ...opts.env },
-      stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
-      stdout: "pipe",
-      stderr: "pipe",
+      stdin: opts.stdin,
     });
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
     return {
       code,
       stdout,
