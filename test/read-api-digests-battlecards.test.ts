@@ -69,6 +69,11 @@ describe("GET /api/v1/digests", () => {
     ]);
     expect(keysOf((await get("/api/v1/digests?type=daily_digest")).body, "digests")).toEqual(["d-daily-1"]);
     expect((await get("/api/v1/digests?type=monthly")).body.data).toEqual([]);
+    // An empty type filters nothing, like an empty q.
+    expect(keysOf((await get("/api/v1/digests?type=")).body, "digests")).toEqual(
+      keysOf((await get("/api/v1/digests")).body, "digests"),
+    );
+    expect(keysOf((await get("/api/v1/digests")).body, "digests")).toHaveLength(3);
   });
 
   test("pagination and the per_page clamp", async () => {

@@ -90,6 +90,23 @@ describe("missing pages", () => {
     }
   });
 
+  test.each(["POST", "PUT", "PATCH", "DELETE"])(
+    "%s on a read endpoint is 404 not_found saying the API answers GET, with Allow",
+    async (method) => {
+      for (const path of ["/api/v1/competitors", "/api/v1/signals/1"]) {
+        const r = await fetch(t.base + path, {
+          method,
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: "{}",
+        });
+        const body = (await r.json()) as Record<string, string>;
+        expectProblem({ status: r.status, headers: r.headers, body }, t.base, "not_found", 404);
+        expect(body.detail).toBe(`The read API answers GET only; nothing is served for ${method} ${path}.`);
+        expect(r.headers.get("allow")).toBe("GET, HEAD");
+      }
+    },
+  );
+
   test("a browser asking for HTML outside /api gets a page; under /api it still gets problem details", async () => {
     const html = await t.get("/nope", { accept: "text/html,application/xhtml+xml" });
     expect(html.status).toBe(404);

@@ -62,6 +62,15 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
       }
       if (code === "NOT_FOUND") {
         if (wantsHtml(request)) return htmlNotFound();
+        // The read API is GET-only: another method on it is answered as "nothing here" (the spec's codes
+        // have no 405), but says why and names the methods that are served.
+        if (path.startsWith("/api/") && request.method !== "GET" && request.method !== "HEAD")
+          return problemResponse(
+            "not_found",
+            `The read API answers GET only; nothing is served for ${request.method} ${path}.`,
+            ctx,
+            { allow: "GET, HEAD" },
+          );
         return problemResponse("not_found", `No page or record at ${path}.`, ctx);
       }
       if (code === "PARSE")

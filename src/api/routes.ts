@@ -33,12 +33,18 @@ export const signalQuery = querySpec({
     description: "Only signals of this severity.",
   }),
   since: T.String({ description: "ISO 8601 time; keeps signals first seen on or after it." }),
-  q: T.String({ maxLength: 500, description: "Case-insensitive text matched in title or summary." }),
+  q: T.String({
+    maxLength: 500,
+    description: "Case-insensitive text matched in title or summary; empty matches all.",
+  }),
   ...pageQuery,
 });
 
 export const digestQuery = querySpec({
-  type: T.String({ maxLength: 100, description: "Only digests of this debrief type, e.g. weekly_tldr." }),
+  type: T.String({
+    maxLength: 100,
+    description: "Only digests of this debrief type, e.g. weekly_tldr; empty matches all.",
+  }),
   ...pageQuery,
 });
 

@@ -73,7 +73,12 @@ const ENDPOINTS: Endpoint[] = [
         type: "ISO 8601 time",
         doc: "Signals first seen on or after this time. Not a time: 400 invalid_request.",
       },
-      { name: "q", in: "query", type: "string", doc: "Case-insensitive match on title or summary." },
+      {
+        name: "q",
+        in: "query",
+        type: "string",
+        doc: "Case-insensitive match on title or summary; empty matches all.",
+      },
       ...PAGE_PARAMS,
     ],
     notes: ["The response echoes `page` and `per_page`."],
@@ -97,7 +102,12 @@ const ENDPOINTS: Endpoint[] = [
     summary:
       "Generated digests, newest coverage period first. `items` and `markdown` may be left out of the list.",
     params: [
-      { name: "type", in: "query", type: "string", doc: "Only this debrief type, e.g. weekly_tldr." },
+      {
+        name: "type",
+        in: "query",
+        type: "string",
+        doc: "Only this debrief type, e.g. weekly_tldr; empty matches all.",
+      },
       ...PAGE_PARAMS,
     ],
     notes: [],

@@ -14,7 +14,8 @@ export async function listDigests(
   base: string,
 ): Promise<Obj[]> {
   const where: SQL[] = [eq(digests.orgId, orgId), listed];
-  if (f.type !== undefined) where.push(eq(digests.type, f.type));
+  // An empty type filters nothing, as an empty q does (a form that submits a blank field).
+  if (f.type !== undefined && f.type !== "") where.push(eq(digests.type, f.type));
   const rows = await db
     .select({ id: digests.id, slug: digests.slug, doc: digests.listDoc })
     .from(digests)
