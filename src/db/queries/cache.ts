@@ -1,54 +1,20 @@
 // A read cache that is never stale: entries live only as long as the database has not changed.
 //
-// "Changed" is asked of SQLite itself on every look-up: a dedicated connection that never writes reads
-// `PRAGMA data_version`, whose value changes whenever any other connection commits — the writer of this
-// process, or a CLI command (`rivals import`, `key revoke`, `projections rebuild` …) in another process.
-// A look-up reads the version first and loads second, so a value is never filed under a version older
-// than the data it was loaded from. Only local database files are cached; a remote libSQL server
+// "Changed" is asked of SQLite itself on every look-up: the local reader's connection (localReader.ts), which
+// never writes, reads `PRAGMA data_version`, whose value changes whenever any other connection commits — the
+// writer of this process, or a CLI command (`rivals import`, `key revoke`, `projections rebuild` …) in another
+// process. A look-up reads the version first and loads second, so a value is never filed under a version
+// older than the data it was loaded from. Only local database files are cached; a remote libSQL server
 // (http://, libsql://) and an in-memory database are queried every time.
-//
-// The probe uses the `libsql` package (the driver under @libsql/client) directly, for a statement
-// prepared once; scripts/build.ts embeds its native module in the binary.
 import type { Client } from "@libsql/client";
-import Database from "libsql";
-
-/** Reads the data version now; undefined when it cannot be known (then nothing is cached). */
-type Probe = () => number | undefined;
-const none: Probe = () => undefined;
-const probes = new WeakMap<Client, Probe | Promise<Probe>>();
-
-async function openProbe(client: Client): Promise<Probe> {
-  if (client.protocol !== "file") return none;
-  const r = await client.execute("PRAGMA database_list");
-  const file = r.rows.find((row) => row.name === "main")?.file;
-  if (typeof file !== "string" || file === "") return none; // in-memory
-  // Its own connection, never used for anything else, with the statement prepared once: about 2 µs a
-  // read, against 15 µs through the client (which prepares every statement it runs).
-  const own = new Database(file, { timeout: 5_000 });
-  const stmt = own.prepare("PRAGMA data_version").raw(true);
-  return () => {
-    if (client.closed) {
-      if (own.open) own.close();
-      return undefined;
-    }
-    try {
-      return Number((stmt.get() as unknown[])[0]);
-    } catch {
-      return undefined; // e.g. busy during a WAL recovery: this one look-up goes to the database
-    }
-  };
-}
+import { localReader } from "./localReader.ts";
 
 /** The database's current data version: changes whenever anything is committed by any connection but the
- * probe's own. Undefined when it cannot be known. */
+ * local reader's own. Undefined when it cannot be known. */
 export async function dataVersion(client: Client): Promise<number | undefined> {
-  let p = probes.get(client);
-  if (p === undefined) {
-    p = openProbe(client).catch(() => none);
-    probes.set(client, p);
-    void p.then((probe) => probes.set(client, probe));
-  }
-  return typeof p === "function" ? p() : (await p)();
+  const r = localReader(client);
+  const reader = r instanceof Promise ? await r : r;
+  return reader?.dataVersion();
 }
 
 /** Objects handed out from the cache are shared between callers, who must not change them. */

@@ -3,6 +3,7 @@ import type { Db } from "../client.ts";
 import { competitors } from "../schema.ts";
 import { cacheOf } from "./cache.ts";
 import { appLinks, withUrl } from "./links.ts";
+import { selectRows } from "./localReader.ts";
 
 type Obj = Record<string, unknown>;
 const listed = sql`${competitors.listed} = 1`;
@@ -16,12 +17,15 @@ export function listCompetitors(db: Db, orgId: number, base: string): Promise<Ob
 }
 
 async function loadCompetitors(db: Db, orgId: number, base: string): Promise<Obj[]> {
-  const rows = await db
-    .select({ id: competitors.id, doc: competitors.summaryDoc })
-    .from(competitors)
-    .where(and(eq(competitors.orgId, orgId), listed))
-    .orderBy(asc(competitors.prioritySort), asc(competitors.trackedSort), asc(competitors.id));
-  return rows.map((r) => withUrl(r.doc, appLinks.competitor(base, r.id)));
+  const rows = await selectRows<[number, string]>(
+    db,
+    db
+      .select({ id: competitors.id, doc: competitors.summaryDoc })
+      .from(competitors)
+      .where(and(eq(competitors.orgId, orgId), listed))
+      .orderBy(asc(competitors.prioritySort), asc(competitors.trackedSort), asc(competitors.id)),
+  );
+  return rows.map(([id, doc]) => withUrl(doc, appLinks.competitor(base, id)));
 }
 
 /** One tracked competitor's dossier (read cache; shared: do not change it). */

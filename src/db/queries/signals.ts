@@ -3,6 +3,7 @@ import type { Db } from "../client.ts";
 import { signals } from "../schema.ts";
 import { cacheOf } from "./cache.ts";
 import { appLinks, withUrl } from "./links.ts";
+import { selectRows } from "./localReader.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -64,14 +65,17 @@ async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string)
     where.push(
       sql`${signals.id} IN (SELECT signal_id FROM saved_signals WHERE org_id = ${orgId} AND actor = ${f.savedBy})`,
     );
-  const rows = await db
-    .select({ id: signals.id, doc: signals.doc })
-    .from(signals)
-    .where(and(...where))
-    .orderBy(desc(signals.firstSeenAt), desc(signals.id))
-    .limit(f.limit)
-    .offset(f.offset);
-  return rows.map((r) => withUrl(r.doc, appLinks.signal(base, r.id)));
+  const rows = await selectRows<[number, string]>(
+    db,
+    db
+      .select({ id: signals.id, doc: signals.doc })
+      .from(signals)
+      .where(and(...where))
+      .orderBy(desc(signals.firstSeenAt), desc(signals.id))
+      .limit(f.limit)
+      .offset(f.offset),
+  );
+  return rows.map(([id, doc]) => withUrl(doc, appLinks.signal(base, id)));
 }
 
 /** One signal by id, open or closed, of a tracked competitor (read cache; shared: do not change it). */
