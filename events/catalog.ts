@@ -33,6 +33,13 @@ export interface EventPayloads {
   BattlecardRecorded: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
   /** A member approved an OAuth client in this workspace for these scopes (all approved so far). */
   OAuthConsentGranted: { user_id: number; client_id: string; scopes: string[]; granted_at: string };
+  /** The approval is forgotten (the app was disconnected, or the member left): the next request asks again. */
+  OAuthConsentRevoked: {
+    user_id: number;
+    client_id: string;
+    revoked_at: string;
+    reason: "revoked" | "member_removed";
+  };
   /** A visitor asked for a free brief on the public /free-brief form (no org). */
   FreeBriefRequested: {
     id: number;
@@ -144,6 +151,7 @@ export const eventTypes = [
   "DigestRecorded",
   "BattlecardRecorded",
   "OAuthConsentGranted",
+  "OAuthConsentRevoked",
   "FreeBriefRequested",
   "UserRegistered",
   "UserPasswordSet",

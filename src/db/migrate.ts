@@ -7,6 +7,7 @@ import m0004 from "./migrations/0004_engagement.sql" with { type: "text" };
 import m0005 from "./migrations/0005_members.sql" with { type: "text" };
 import m0006 from "./migrations/0006_oauth.sql" with { type: "text" };
 import m0010 from "./migrations/0010_free_briefs.sql" with { type: "text" };
+import m0011 from "./migrations/0011_connected_apps.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -16,6 +17,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0005_members", sql: m0005 },
   { id: "0006_oauth", sql: m0006 },
   { id: "0010_free_briefs", sql: m0010 },
+  { id: "0011_connected_apps", sql: m0011 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

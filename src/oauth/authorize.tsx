@@ -8,7 +8,7 @@ import { SCOPES, type Scope } from "../domain/apiKeys.ts";
 import { LOWEST_PAID, planOf } from "../domain/plans.ts";
 import type { Services } from "../services.ts";
 import { Html, htmlResponse, Layout } from "../web/layout.tsx";
-import { type OAuthClient, parseScope, redirectUriMatches } from "./clientMetadata.ts";
+import { clientLabel, type OAuthClient, parseScope, redirectUriMatches } from "./clientMetadata.ts";
 import { consentsOf, recordConsent } from "./consents.ts";
 import { OAuthError } from "./errors.ts";
 import { mcpResource, OAUTH_PATHS } from "./metadata.ts";
@@ -125,10 +125,6 @@ export async function checkAuthorizationRequest(
     kind: "ok",
     req: { client, redirectUri, state, scopes, resource, codeChallenge: challenge, params },
   };
-}
-
-function clientLabel(c: OAuthClient): string {
-  return c.client_name ?? (c.source === "document" ? new URL(c.client_id).host : "An unnamed app");
 }
 
 function redirectHost(uri: string): string {

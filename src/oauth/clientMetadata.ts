@@ -26,6 +26,11 @@ export interface OAuthClient {
   client_id_issued_at?: number;
 }
 
+/** How an app is named to people: its self-asserted name, else a metadata document's host. */
+export function clientLabel(c: Pick<OAuthClient, "client_id" | "source" | "client_name">): string {
+  return c.client_name ?? (c.source === "document" ? new URL(c.client_id).host : "An unnamed app");
+}
+
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 
 /** A redirect URI is acceptable when it is absolute, has no fragment, and is https, http on a loopback

@@ -1,6 +1,8 @@
 // Remembered approvals. A member's approval of a client for some scopes in one workspace is a workspace
 // fact, recorded as an OAuthConsentGranted event; a later request for the same or fewer scopes is
 // approved without asking again.
+import type { NewEvent } from "../../events/catalog.ts";
+import type { Tx } from "../../events/store.ts";
 import { SCOPES, type Scope } from "../domain/apiKeys.ts";
 import type { Services } from "../services.ts";
 
@@ -53,4 +55,43 @@ export async function recordConsent(
     },
     { actor: p.actor },
   );
+}
+
+/** Which grants of a workspace an action concerns: every one, one member's, one app's, or both. */
+export interface GrantScope {
+  orgId: number;
+  userId?: number;
+  clientId?: string;
+}
+
+/** The remembered approvals in `where` that match, as OAuthConsentRevoked events (inside the writer's
+ * transaction), so the next authorization shows the consent page again. */
+export async function forgetConsentsIn(
+  tx: Pick<Tx, "execute">,
+  now: Date,
+  where: GrantScope,
+  reason: "revoked" | "member_removed",
+): Promise<NewEvent[]> {
+  const r = await tx.execute({
+    sql: `SELECT user_id, client_id FROM oauth_consents WHERE org_id = ?
+            AND (? IS NULL OR user_id = ?) AND (? IS NULL OR client_id = ?) ORDER BY client_id, user_id`,
+    args: [
+      where.orgId,
+      where.userId ?? null,
+      where.userId ?? null,
+      where.clientId ?? null,
+      where.clientId ?? null,
+    ],
+  });
+  return r.rows.map((row) => {
+    const userId = Number(row.user_id);
+    const clientId = String(row.client_id);
+    return {
+      type: "OAuthConsentRevoked",
+      orgId: where.orgId,
+      streamType: "oauth_consent",
+      streamId: `${where.orgId}:${userId}:${clientId}`,
+      data: { user_id: userId, client_id: clientId, revoked_at: now.toISOString(), reason },
+    };
+  });
 }

@@ -44,6 +44,22 @@ function pkceS256(verifier: string): string {
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
+/** Revokes a family and every token in it (inside the writer's transaction). The one place a grant is
+ * revoked: replays, reuse, revocation requests, disconnected apps and removed members all come here. */
+export async function revokeFamily(tx: Pick<Tx, "execute">, family: string, now: Date, reason: string) {
+  await tx.execute({
+    sql: "UPDATE oauth_families SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL",
+    args: [iso(now), reason, family],
+  });
+  await tx.execute({
+    sql: "UPDATE oauth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
+    args: [iso(now), family],
+  });
+}
+
+/** Last use of a grant is noted at most this often (the connected-apps list shows it to the minute). */
+const USE_NOTE_INTERVAL_MS = 60_000;
+
 /** Expired codes and tokens are kept this long (replays within it are still recognised), then deleted. */
 const RETAIN_EXPIRED_S = 24 * 60 * 60;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
@@ -119,17 +135,6 @@ export class Grants {
     });
   }
 
-  private async revokeFamily(tx: Pick<Tx, "execute">, family: string, now: Date, reason: string) {
-    await tx.execute({
-      sql: "UPDATE oauth_families SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL",
-      args: [iso(now), reason, family],
-    });
-    await tx.execute({
-      sql: "UPDATE oauth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
-      args: [iso(now), family],
-    });
-  }
-
   /** authorization_code grant. A code seen a second time revokes everything issued from it. */
   async redeemCode(p: {
     clientId: string;
@@ -160,7 +165,7 @@ export class Grants {
       const family = String(row.family_id);
       if (row.client_id !== p.clientId) return fail("The authorization code was issued to another client.");
       if (row.used_at !== null) {
-        await this.revokeFamily(tx, family, now, "code_replay");
+        await revokeFamily(tx, family, now, "code_replay");
         return fail("The authorization code was already used; every token issued from it is now revoked.");
       }
       if (Date.parse(String(row.expires_at)) <= now.getTime())
@@ -185,7 +190,7 @@ export class Grants {
         args: [iso(now), sha256(p.code)],
       });
       if (!(await this.memberActive(tx, Number(row.user_id), Number(row.org_id)))) {
-        await this.revokeFamily(tx, family, now, "member_removed");
+        await revokeFamily(tx, family, now, "member_removed");
         return fail("The approving member no longer belongs to the workspace.");
       }
       const tokens = await this.issueTokens(tx, now, family, String(row.scopes).split(" ").filter(Boolean));
@@ -226,7 +231,7 @@ export class Grants {
       if (row.family_revoked !== null || row.revoked_at !== null)
         return fail("The refresh token was revoked.");
       if (row.rotated_at !== null) {
-        await this.revokeFamily(tx, family, now, "refresh_reuse");
+        await revokeFamily(tx, family, now, "refresh_reuse");
         return fail("The refresh token was already used; every token of this grant is now revoked.");
       }
       if (Date.parse(String(row.expires_at)) <= now.getTime()) return fail("The refresh token has expired.");
@@ -240,7 +245,7 @@ export class Grants {
         scopes = p.scope;
       }
       if (!(await this.memberActive(tx, Number(row.user_id), Number(row.org_id)))) {
-        await this.revokeFamily(tx, family, now, "member_removed");
+        await revokeFamily(tx, family, now, "member_removed");
         return fail("The approving member no longer belongs to the workspace.");
       }
       await tx.execute({
@@ -267,7 +272,7 @@ export class Grants {
       const row = r.rows[0];
       void hint; // the digest look-up finds either kind, so the hint only documents the caller's intent
       if (!row || row.client_id !== clientId) return { events: [], result: null };
-      if (row.kind === "refresh") await this.revokeFamily(tx, String(row.family_id), now, "revoked");
+      if (row.kind === "refresh") await revokeFamily(tx, String(row.family_id), now, "revoked");
       else
         await tx.execute({
           sql: "UPDATE oauth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
@@ -278,15 +283,22 @@ export class Grants {
   }
 
   /** The live access token with this value, for the bearer resolver. */
-  async accessToken(
-    token: string,
-  ): Promise<
-    | { ok: true; userId: number; orgId: number; scopes: Scope[]; audience: string; clientId: string }
+  async accessToken(token: string): Promise<
+    | {
+        ok: true;
+        userId: number;
+        orgId: number;
+        scopes: Scope[];
+        audience: string;
+        clientId: string;
+        familyId: string;
+        lastUsedAt: string | null;
+      }
     | { ok: false; reason: string }
   > {
     const r = await this.s.database.client.execute({
-      sql: `SELECT t.scopes, t.expires_at, t.revoked_at, f.user_id, f.org_id, f.resource, f.client_id,
-              f.revoked_at AS family_revoked
+      sql: `SELECT t.scopes, t.expires_at, t.revoked_at, f.id AS family_id, f.user_id, f.org_id, f.resource,
+              f.client_id, f.last_used_at, f.revoked_at AS family_revoked
             FROM oauth_tokens t JOIN oauth_families f ON f.id = t.family_id
             WHERE t.token_hash = ? AND t.kind = 'access'`,
       args: [sha256(token)],
@@ -304,6 +316,24 @@ export class Grants {
       scopes: String(row.scopes).split(" ").filter(Boolean) as Scope[],
       audience: String(row.resource),
       clientId: String(row.client_id),
+      familyId: String(row.family_id),
+      lastUsedAt: row.last_used_at === null ? null : String(row.last_used_at),
     };
+  }
+
+  /** Records that an accepted access token was used, at most once a minute per grant, through the writer
+   * but off the request's path (the request does not wait for it). */
+  noteUse(familyId: string, lastUsedAt: string | null): void {
+    const now = this.s.clock();
+    if (lastUsedAt !== null && now.getTime() - Date.parse(lastUsedAt) < USE_NOTE_INTERVAL_MS) return;
+    this.s.store
+      .execute(async ({ tx }) => {
+        await tx.execute({
+          sql: "UPDATE oauth_families SET last_used_at = ? WHERE id = ?",
+          args: [iso(now), familyId],
+        });
+        return { events: [], result: null };
+      })
+      .catch(() => {}); // a lost note only makes "last used" older; never fail the request for it
   }
 }

@@ -18,6 +18,7 @@ export function oauthTokenResolver(grants: Grants, members: MemberDirectory): To
         kind: "invalid",
         reason: "The member who approved this token no longer belongs to the workspace.",
       };
+    grants.noteUse(t.familyId, t.lastUsedAt);
     return { kind: "ok", principal };
   };
 }

@@ -1,10 +1,12 @@
 // /app/settings/integrations: an admin creates API keys (shown once), sees each key's name, prefix,
 // scopes, creation and last use, and revokes keys. Members see that keys exist only for admins.
 // Keys made here are the same as the CLI's (domain/apiKeys.ts): they read the API and call the tools.
+// Below the keys, the connected OAuth apps (src/web/connectedApps.tsx).
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
 import { verifyCsrf } from "../auth/session.ts";
 import { type ApiKeyView, listApiKeys } from "../db/queries/apiKeys.ts";
+import { listConnectedApps } from "../db/queries/connectedApps.ts";
 import { createApiKey, parseScopes, revokeApiKey, SCOPES, type Scope } from "../domain/apiKeys.ts";
 import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
@@ -13,12 +15,13 @@ import type { Services } from "../services.ts";
 import { member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Time } from "./components.tsx";
+import { ConnectedApps, INTEGRATIONS_PATH } from "./connectedApps.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, fields, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
 import { membershipBySlug } from "./workspace.ts";
 
-const PATH = "/app/settings/integrations";
+const PATH = INTEGRATIONS_PATH;
 
 const SCOPE_HELP: Record<Scope, string> = {
   read: "read the workspace (the read API and the read tools)",
@@ -143,9 +146,17 @@ export function integrationsPages(s: Services) {
     const org = opts.org ?? m.ws.current;
     if (!org) return privatePage(<NoWorkspace session={m.session} />);
     const plan = planOf(org.plan);
-    const revoked = decimalId(new URL(request.url).searchParams.get("revoked"));
+    const query = new URL(request.url).searchParams;
+    const revoked = decimalId(query.get("revoked"));
     const isAdmin = org.role === "admin";
     const keys = isAdmin ? await listApiKeys(db, org.orgId) : [];
+    // Admins see every member's apps; a member only their own.
+    const apps = await listConnectedApps(
+      s.database.client,
+      org.orgId,
+      s.clock(),
+      isAdmin ? undefined : m.session.userId,
+    );
     const revokedKey = revoked !== undefined ? keys.find((k) => k.id === revoked) : undefined;
     return privatePage(
       <AppPage session={m.session} current={org} title="Integrations" section="integrations" switchTo={PATH}>
@@ -214,6 +225,12 @@ export function integrationsPages(s: Services) {
             <KeyTable keys={keys} org={org} csrf={m.session.csrfToken} />
           </>
         )}
+        <ConnectedApps
+          apps={apps}
+          org={org}
+          csrf={m.session.csrfToken}
+          disconnected={query.get("disconnected") === "1"}
+        />
       </AppPage>,
       opts.org ? undefined : m.ws,
       status,

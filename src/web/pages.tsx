@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import type { Services } from "../services.ts";
 import { appPages } from "./app.tsx";
+import { connectedAppsRoutes } from "./connectedApps.tsx";
 import { developerPages } from "./developers.tsx";
 import { freeBriefPages } from "./freeBrief.tsx";
 import { integrationsPages } from "./integrations.tsx";
@@ -17,5 +18,6 @@ export function webPages(s: Services) {
     .use(signupPages(s))
     .use(libraryPages(s))
     .use(appPages(s))
-    .use(integrationsPages(s));
+    .use(integrationsPages(s))
+    .use(connectedAppsRoutes(s));
 }
