@@ -54,6 +54,8 @@ export interface EventPayloads {
   UserNameChanged: { name: string };
   MembershipGranted: { user_id: number; role: "admin" | "member"; joined_at: string };
   MembershipRoleChanged: { user_id: number; role: "admin" | "member" };
+  /** An admin removed the member from the workspace (their grants there are revoked with it). */
+  MembershipRevoked: { user_id: number; revoked_at: string };
   InvitationCreated: {
     id: number;
     email: string;
@@ -158,6 +160,7 @@ export const eventTypes = [
   "UserNameChanged",
   "MembershipGranted",
   "MembershipRoleChanged",
+  "MembershipRevoked",
   "InvitationCreated",
   "InvitationRevoked",
   "InvitationAccepted",

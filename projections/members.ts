@@ -35,6 +35,12 @@ export async function projectMembers(e: StoredEvent, tx: Tx): Promise<void> {
         args: [e.data.role, e.orgId, e.data.user_id],
       });
       break;
+    case "MembershipRevoked":
+      await tx.execute({
+        sql: "DELETE FROM memberships WHERE org_id = ? AND user_id = ?",
+        args: [e.orgId, e.data.user_id],
+      });
+      break;
     case "InvitationCreated":
       await tx.execute({
         sql: `INSERT INTO invitations (id, org_id, email, role, token_hash, invited_by, created_at, expires_at, status)

@@ -124,30 +124,39 @@ export async function inviteMember(
   return result;
 }
 
-/** Withdraws a pending invitation (its email could not be delivered, or an admin took it back). */
+/** The event that withdraws a pending invitation of this org, or none when it is not pending here. */
+export async function decideInvitationRevoked(
+  tx: Pick<Tx, "execute">,
+  orgId: number,
+  id: number,
+  reason: "revoked" | "delivery_failed",
+  now: Date,
+): Promise<NewEvent[]> {
+  const r = await tx.execute({
+    sql: "SELECT status FROM invitations WHERE id = ? AND org_id = ?",
+    args: [id, orgId],
+  });
+  if (r.rows[0]?.status !== "pending") return [];
+  return [
+    {
+      type: "InvitationRevoked",
+      ...invitationStream(orgId, id),
+      data: { revoked_at: now.toISOString(), reason },
+    },
+  ];
+}
+
+/** Withdraws a pending invitation whose email could not be delivered. */
 export async function revokeInvitation(
   store: EventStore,
   orgId: number,
   id: number,
   reason: "revoked" | "delivery_failed",
 ): Promise<void> {
-  await store.execute(async (w) => {
-    const r = await w.tx.execute({
-      sql: "SELECT status FROM invitations WHERE id = ? AND org_id = ?",
-      args: [id, orgId],
-    });
-    if (r.rows[0]?.status !== "pending") return { events: [], result: null };
-    return {
-      events: [
-        {
-          type: "InvitationRevoked",
-          ...invitationStream(orgId, id),
-          data: { revoked_at: w.now.toISOString(), reason },
-        },
-      ],
-      result: null,
-    };
-  });
+  await store.execute(async (w) => ({
+    events: await decideInvitationRevoked(w.tx, orgId, id, reason, w.now),
+    result: null,
+  }));
 }
 
 /** Pending, unexpired invitations of one org, newest first (list_members for admins). */

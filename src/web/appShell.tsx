@@ -2,7 +2,7 @@
 import type { Membership, SessionUser } from "../auth/session.ts";
 import { Html, Layout } from "./layout.tsx";
 
-export type AppSection = "feed" | "competitors" | "digests" | "battlecards" | "integrations" | "";
+export type AppSection = "feed" | "competitors" | "digests" | "battlecards" | "integrations" | "members" | "";
 
 const SECTIONS: [AppSection, string, string][] = [
   ["feed", "/app", "Signals"],
@@ -10,6 +10,7 @@ const SECTIONS: [AppSection, string, string][] = [
   ["digests", "/app/digests", "Digests"],
   ["battlecards", "/app/battlecards", "Battlecards"],
   ["integrations", "/app/settings/integrations", "Integrations"],
+  ["members", "/app/settings/members", "Members"],
 ];
 
 export interface AppPageProps {

@@ -7,6 +7,7 @@ import { developerPages } from "./developers.tsx";
 import { freeBriefPages } from "./freeBrief.tsx";
 import { integrationsPages } from "./integrations.tsx";
 import { libraryPages } from "./library.tsx";
+import { membersPages } from "./members.tsx";
 import { publicPages } from "./public.tsx";
 import { signupPages } from "./signup.tsx";
 
@@ -19,5 +20,6 @@ export function webPages(s: Services) {
     .use(libraryPages(s))
     .use(appPages(s))
     .use(integrationsPages(s))
-    .use(connectedAppsRoutes(s));
+    .use(connectedAppsRoutes(s))
+    .use(membersPages(s));
 }
