@@ -3,6 +3,7 @@
 // surface that needs "who is signed in" calls getSession / requireSession; every POST form checks
 // verifyCsrf (signed in) or verifyFormCsrf (signed out: sign-in and invitation forms).
 import { timingSafeEqual } from "node:crypto";
+import type { Tx } from "../../events/store.ts";
 import type { Scope } from "../domain/apiKeys.ts";
 import type { Role } from "../domain/members.ts";
 import type { Services } from "../services.ts";
@@ -117,12 +118,18 @@ export async function endSession(s: Services, request: Request): Promise<string>
   return clearSessionCookie(s);
 }
 
-/** Ends every session of a user (after a password change, for example). */
-export async function endUserSessions(s: Services, userId: number): Promise<void> {
-  await s.store.execute(async ({ tx }) => {
-    await tx.execute({ sql: "DELETE FROM sessions WHERE user_id = ?", args: [userId] });
-    return { events: [], result: null };
+/** Inside the writer's transaction: ends every session of a user but `keep` (a password change ends the
+ * others, so whoever knew the old password is signed out; the browser that changed it stays in). */
+export async function endOtherSessionsIn(
+  tx: Pick<Tx, "execute">,
+  userId: number,
+  keep: string,
+): Promise<number> {
+  const r = await tx.execute({
+    sql: "DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?",
+    args: [userId, keep],
   });
+  return r.rowsAffected;
 }
 
 async function memberships(s: Services, userId: number): Promise<Membership[]> {

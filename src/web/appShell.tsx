@@ -2,7 +2,15 @@
 import type { Membership, SessionUser } from "../auth/session.ts";
 import { Html, Layout } from "./layout.tsx";
 
-export type AppSection = "feed" | "competitors" | "digests" | "battlecards" | "integrations" | "members" | "";
+export type AppSection =
+  | "feed"
+  | "competitors"
+  | "digests"
+  | "battlecards"
+  | "integrations"
+  | "members"
+  | "account"
+  | "";
 
 const SECTIONS: [AppSection, string, string][] = [
   ["feed", "/app", "Signals"],
@@ -11,6 +19,7 @@ const SECTIONS: [AppSection, string, string][] = [
   ["battlecards", "/app/battlecards", "Battlecards"],
   ["integrations", "/app/settings/integrations", "Integrations"],
   ["members", "/app/settings/members", "Members"],
+  ["account", "/app/settings/account", "Account"],
 ];
 
 export interface AppPageProps {

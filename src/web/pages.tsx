@@ -1,6 +1,7 @@
 // Every server-rendered page of issue 4's "Pages" (docs/web.md), mounted by app.ts with one `.use(webPages(s))`.
 import { Elysia } from "elysia";
 import type { Services } from "../services.ts";
+import { accountPages } from "./account.tsx";
 import { appPages } from "./app.tsx";
 import { connectedAppsRoutes } from "./connectedApps.tsx";
 import { developerPages } from "./developers.tsx";
@@ -21,5 +22,6 @@ export function webPages(s: Services) {
     .use(appPages(s))
     .use(integrationsPages(s))
     .use(connectedAppsRoutes(s))
-    .use(membersPages(s));
+    .use(membersPages(s))
+    .use(accountPages(s));
 }
