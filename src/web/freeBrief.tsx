@@ -7,6 +7,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { Csrf, Notice } from "./components.tsx";
 import { csrfRefused } from "./errors.tsx";
+import { FORM_LIMITS, formLimit } from "./formLimit.ts";
 import { field, redirect } from "./http.ts";
 import { Html, Layout } from "./layout.tsx";
 import { publicPage, viewer } from "./public.tsx";
@@ -85,6 +86,7 @@ function ThankYou({ user }: { user?: string }): JSX.Element {
 }
 
 export function freeBriefPages(s: Services) {
+  const limited = formLimit(s, FORM_LIMITS.freeBrief);
   return new Elysia({ name: "web-free-brief" })
     .get("/free-brief", async ({ request }) => {
       const f = formCsrf(s, request);
@@ -94,8 +96,10 @@ export function freeBriefPages(s: Services) {
         f.cookie ? { "set-cookie": f.cookie, "cache-control": "no-store" } : { "cache-control": "no-store" },
       );
     })
-    .post("/free-brief", async ({ request, body, set }) => {
+    .post("/free-brief", async ({ request, body, set, server }) => {
       if (!verifyFormCsrf(s, request, field(body, "csrf"))) return csrfRefused();
+      const tooMany = limited(request, server);
+      if (tooMany) return tooMany;
       const values: Values = {
         company_name: field(body, "company_name"),
         website_url: field(body, "website_url"),

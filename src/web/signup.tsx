@@ -10,6 +10,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { Csrf, Notice } from "./components.tsx";
 import { csrfRefused } from "./errors.tsx";
+import { FORM_LIMITS, formLimit } from "./formLimit.ts";
 import { field, redirect } from "./http.ts";
 import { Html, Layout } from "./layout.tsx";
 import { publicPage } from "./public.tsx";
@@ -95,6 +96,7 @@ function SignupForm({
 }
 
 export function signupPages(s: Services) {
+  const limited = formLimit(s, FORM_LIMITS.signup);
   return new Elysia({ name: "web-signup" })
     .get("/signup", async ({ request }) => {
       const f = formCsrf(s, request);
@@ -105,8 +107,10 @@ export function signupPages(s: Services) {
         { "cache-control": "no-store", ...(f.cookie ? { "set-cookie": f.cookie } : {}) },
       );
     })
-    .post("/signup", async ({ request, body }) => {
+    .post("/signup", async ({ request, body, server }) => {
       if (!verifyFormCsrf(s, request, field(body, "csrf"))) return csrfRefused();
+      const tooMany = limited(request, server);
+      if (tooMany) return tooMany;
       const values: Values = {
         workspace: field(body, "workspace"),
         name: field(body, "name"),
