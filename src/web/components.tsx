@@ -172,3 +172,27 @@ export function Notice({ children, kind = "notice" }: { children?: JSX.Element |
 export function Csrf({ token }: { token: string }): JSX.Element {
   return <input type="hidden" name="csrf" value={token} />;
 }
+
+/** A one-button POST form for a destructive action in a table row of a workspace page: the CSRF token,
+ * the workspace, any extra hidden fields, and a button whose accessible name says what it acts on. */
+export function DangerAction(p: {
+  action: string;
+  csrf: string;
+  org: string;
+  label: string;
+  ariaLabel: string;
+  hidden?: Record<string, string>;
+}): JSX.Element {
+  return (
+    <form method="post" action={p.action} class="inline">
+      <Csrf token={p.csrf} />
+      <input type="hidden" name="org" value={p.org} />
+      {Object.entries(p.hidden ?? {}).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" class="secondary danger" aria-label={p.ariaLabel}>
+        {Html.escapeHtml(p.label)}
+      </button>
+    </form>
+  );
+}

@@ -8,7 +8,7 @@ import { DomainError } from "../domain/errors.ts";
 import { disconnectApp } from "../oauth/revocation.ts";
 import type { Services } from "../services.ts";
 import { member } from "./app.tsx";
-import { Csrf, Notice, Time } from "./components.tsx";
+import { DangerAction, Notice, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
@@ -87,19 +87,14 @@ export function ConnectedApps({
                     {a.lastUsedAt ? <Time ts={a.lastUsedAt} /> : <span class="muted">not yet</span>}
                   </td>
                   <td data-label="Access">
-                    <form method="post" action={REVOKE_PATH} class="inline">
-                      <Csrf token={csrf} />
-                      <input type="hidden" name="org" value={org.orgSlug} />
-                      <input type="hidden" name="client_id" value={a.clientId} />
-                      <input type="hidden" name="user_id" value={String(a.userId)} />
-                      <button
-                        type="submit"
-                        class="secondary danger"
-                        aria-label={`Revoke access of ${a.name} for ${a.userEmail}`}
-                      >
-                        Revoke
-                      </button>
-                    </form>
+                    <DangerAction
+                      action={REVOKE_PATH}
+                      csrf={csrf}
+                      org={org.orgSlug}
+                      hidden={{ client_id: a.clientId, user_id: String(a.userId) }}
+                      label="Revoke"
+                      ariaLabel={`Revoke access of ${a.name} for ${a.userEmail}`}
+                    />
                   </td>
                 </tr>
               ))}

@@ -14,7 +14,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
-import { Csrf, Notice, Time } from "./components.tsx";
+import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
 import { ConnectedApps, INTEGRATIONS_PATH } from "./connectedApps.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, fields, notFound, redirect } from "./http.ts";
@@ -75,13 +75,13 @@ function KeyTable({ keys, org, csrf }: { keys: ApiKeyView[]; org: Membership; cs
                     Revoked <Time ts={k.revoked_at} />
                   </span>
                 ) : (
-                  <form method="post" action={`${PATH}/keys/${k.id}/revoke`} class="inline">
-                    <Csrf token={csrf} />
-                    <input type="hidden" name="org" value={org.orgSlug} />
-                    <button type="submit" class="secondary danger" aria-label={`Revoke ${k.name}`}>
-                      Revoke
-                    </button>
-                  </form>
+                  <DangerAction
+                    action={`${PATH}/keys/${k.id}/revoke`}
+                    csrf={csrf}
+                    org={org.orgSlug}
+                    label="Revoke"
+                    ariaLabel={`Revoke ${k.name}`}
+                  />
                 )}
               </td>
             </tr>

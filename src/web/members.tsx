@@ -12,7 +12,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
-import { Csrf, Notice, Time } from "./components.tsx";
+import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
@@ -84,12 +84,13 @@ function MemberTable(p: { members: MemberView[]; org: Membership; csrf: string; 
               </td>
               {admin ? (
                 <td data-label="Remove">
-                  <form method="post" action={`${MEMBERS_PATH}/${x.user_id}/remove`} class="inline">
-                    <OrgField org={p.org} csrf={p.csrf} />
-                    <button type="submit" class="secondary danger" aria-label={`Remove ${x.email}`}>
-                      Remove
-                    </button>
-                  </form>
+                  <DangerAction
+                    action={`${MEMBERS_PATH}/${x.user_id}/remove`}
+                    csrf={p.csrf}
+                    org={p.org.orgSlug}
+                    label="Remove"
+                    ariaLabel={`Remove ${x.email}`}
+                  />
                 </td>
               ) : (
                 ""
@@ -132,16 +133,13 @@ function InvitationTable(p: { invitations: InvitationView[]; org: Membership; cs
                 <Time ts={i.expires_at} />
               </td>
               <td data-label="Withdraw">
-                <form method="post" action={`${MEMBERS_PATH}/invitations/${i.id}/withdraw`} class="inline">
-                  <OrgField org={p.org} csrf={p.csrf} />
-                  <button
-                    type="submit"
-                    class="secondary danger"
-                    aria-label={`Withdraw the invitation to ${i.email}`}
-                  >
-                    Withdraw
-                  </button>
-                </form>
+                <DangerAction
+                  action={`${MEMBERS_PATH}/invitations/${i.id}/withdraw`}
+                  csrf={p.csrf}
+                  org={p.org.orgSlug}
+                  label="Withdraw"
+                  ariaLabel={`Withdraw the invitation to ${i.email}`}
+                />
               </td>
             </tr>
           ))}
