@@ -64,6 +64,17 @@ export interface GrantScope {
   clientId?: string;
 }
 
+/** The SQL condition (after `org_id = ?`) and its arguments that select the rows of a table with org_id,
+ * user_id and client_id columns that `where` concerns. */
+export function grantScopeSql(where: GrantScope): { sql: string; args: (string | number | null)[] } {
+  const user = where.userId ?? null;
+  const client = where.clientId ?? null;
+  return {
+    sql: "org_id = ? AND (? IS NULL OR user_id = ?) AND (? IS NULL OR client_id = ?)",
+    args: [where.orgId, user, user, client, client],
+  };
+}
+
 /** The remembered approvals in `where` that match, as OAuthConsentRevoked events (inside the writer's
  * transaction), so the next authorization shows the consent page again. */
 export async function forgetConsentsIn(
@@ -72,16 +83,10 @@ export async function forgetConsentsIn(
   where: GrantScope,
   reason: "revoked" | "member_removed",
 ): Promise<NewEvent[]> {
+  const scope = grantScopeSql(where);
   const r = await tx.execute({
-    sql: `SELECT user_id, client_id FROM oauth_consents WHERE org_id = ?
-            AND (? IS NULL OR user_id = ?) AND (? IS NULL OR client_id = ?) ORDER BY client_id, user_id`,
-    args: [
-      where.orgId,
-      where.userId ?? null,
-      where.userId ?? null,
-      where.clientId ?? null,
-      where.clientId ?? null,
-    ],
+    sql: `SELECT user_id, client_id FROM oauth_consents WHERE ${scope.sql} ORDER BY client_id, user_id`,
+    args: scope.args,
   });
   return r.rows.map((row) => {
     const userId = Number(row.user_id);

@@ -6,7 +6,7 @@ import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { DomainError } from "../domain/errors.ts";
 import { findRole } from "../domain/members.ts";
-import { forgetConsentsIn, type GrantScope } from "./consents.ts";
+import { forgetConsentsIn, type GrantScope, grantScopeSql } from "./consents.ts";
 import { revokeFamily } from "./grants.ts";
 
 /** Inside the writer's transaction: revokes the live grants in `where` and returns the events that forget
@@ -17,16 +17,10 @@ export async function revokeGrantsIn(
   where: GrantScope,
   reason: "revoked" | "member_removed",
 ): Promise<{ events: NewEvent[]; families: number }> {
+  const scope = grantScopeSql(where);
   const r = await tx.execute({
-    sql: `SELECT id FROM oauth_families WHERE org_id = ? AND revoked_at IS NULL
-            AND (? IS NULL OR user_id = ?) AND (? IS NULL OR client_id = ?)`,
-    args: [
-      where.orgId,
-      where.userId ?? null,
-      where.userId ?? null,
-      where.clientId ?? null,
-      where.clientId ?? null,
-    ],
+    sql: `SELECT id FROM oauth_families WHERE ${scope.sql} AND revoked_at IS NULL`,
+    args: scope.args,
   });
   for (const row of r.rows)
     await revokeFamily(tx, String(row.id), now, reason === "revoked" ? "disconnected" : reason);

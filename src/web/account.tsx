@@ -10,7 +10,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { member, privatePage } from "./app.tsx";
 import { AppPage } from "./appShell.tsx";
-import { Csrf, Notice } from "./components.tsx";
+import { Csrf, Notice, PasswordField } from "./components.tsx";
 import { csrfRefused } from "./errors.tsx";
 import { field, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
@@ -22,35 +22,9 @@ function PasswordForm({ csrf }: { csrf: string }): JSX.Element {
   return (
     <form method="post" action={`${ACCOUNT_PATH}/password`} class="stack">
       <Csrf token={csrf} />
-      <label for="pw-current">Current password</label>
-      <input
-        id="pw-current"
-        name="current_password"
-        type="password"
-        autocomplete="current-password"
-        required
-        maxlength={String(PASSWORD_MAX)}
-      />
-      <label for="pw-new">New password</label>
-      <input
-        id="pw-new"
-        name="new_password"
-        type="password"
-        autocomplete="new-password"
-        required
-        minlength={String(PASSWORD_MIN)}
-        maxlength={String(PASSWORD_MAX)}
-      />
-      <label for="pw-again">New password again</label>
-      <input
-        id="pw-again"
-        name="new_password_again"
-        type="password"
-        autocomplete="new-password"
-        required
-        minlength={String(PASSWORD_MIN)}
-        maxlength={String(PASSWORD_MAX)}
-      />
+      <PasswordField id="pw-current" name="current_password" label="Current password" kind="current" />
+      <PasswordField id="pw-new" name="new_password" label="New password" kind="new" />
+      <PasswordField id="pw-again" name="new_password_again" label="New password again" kind="new" />
       <p class="muted small">
         {`${PASSWORD_MIN} to ${PASSWORD_MAX} characters. Your other sessions are signed out when it changes.`}
       </p>

@@ -1,5 +1,6 @@
 // Small pieces the pages share. Every untrusted string goes through `safe` or Html.escapeHtml.
 import { Html } from "@elysiajs/html";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../domain/members.ts";
 import { formatTime, isHttpUrl } from "./http.ts";
 
 type Obj = Record<string, unknown>;
@@ -194,5 +195,24 @@ export function DangerAction(p: {
         {Html.escapeHtml(p.label)}
       </button>
     </form>
+  );
+}
+
+/** A labelled password field. `new` is one being chosen, with the length rule; `current` is one the person
+ * already has (browsers fill it from their password manager). */
+export function PasswordField(p: { id: string; name: string; label: string; kind: "current" | "new" }) {
+  return (
+    <>
+      <label for={p.id}>{Html.escapeHtml(p.label)}</label>
+      <input
+        id={p.id}
+        name={p.name}
+        type="password"
+        autocomplete={p.kind === "new" ? "new-password" : "current-password"}
+        required
+        minlength={p.kind === "new" ? String(PASSWORD_MIN) : undefined}
+        maxlength={String(PASSWORD_MAX)}
+      />
+    </>
   );
 }

@@ -24,6 +24,7 @@ import {
 } from "../domain/members.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
+import { PasswordField } from "./components.tsx";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 
 const NO_STORE = { "cache-control": "no-store" };
@@ -94,15 +95,7 @@ function SigninPage(v: SigninView): JSX.Element {
           required
           value={Html.escapeHtml(v.email ?? "")}
         />
-        <label for="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autocomplete="current-password"
-          required
-          maxlength={String(PASSWORD_MAX)}
-        />
+        <PasswordField id="password" name="password" label="Password" kind="current" />
         <p>
           <button type="submit">Sign in</button>
         </p>
@@ -169,30 +162,13 @@ function InvitePage(v: InviteView): JSX.Element {
               maxlength="100"
               value={Html.escapeHtml(v.name ?? "")}
             />
-            <label for="password">Choose a password</label>
-            <input
-              id="password"
-              name="password"
-              type="password"
-              autocomplete="new-password"
-              required
-              minlength={String(PASSWORD_MIN)}
-              maxlength={String(PASSWORD_MAX)}
-            />
+            <PasswordField id="password" name="password" label="Choose a password" kind="new" />
             <p class="muted">{`At least ${PASSWORD_MIN} characters.`}</p>
           </>
         ) : (
           <>
             <p>You already have a Rivals account with this address. Confirm with its password.</p>
-            <label for="password">Password</label>
-            <input
-              id="password"
-              name="password"
-              type="password"
-              autocomplete="current-password"
-              required
-              maxlength={String(PASSWORD_MAX)}
-            />
+            <PasswordField id="password" name="password" label="Password" kind="current" />
           </>
         )}
         <p>

@@ -8,7 +8,7 @@ import { PLANS } from "../domain/plans.ts";
 import { signUp } from "../domain/signup.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
-import { Csrf, Notice } from "./components.tsx";
+import { Csrf, Notice, PasswordField } from "./components.tsx";
 import { csrfRefused } from "./errors.tsx";
 import { FORM_LIMITS, formLimit } from "./formLimit.ts";
 import { field, redirect } from "./http.ts";
@@ -75,16 +75,7 @@ function SignupForm({
           required
           autocomplete="email"
         />
-        <label for="su-password">Password</label>
-        <input
-          id="su-password"
-          name="password"
-          type="password"
-          minlength={String(PASSWORD_MIN)}
-          maxlength="200"
-          required
-          autocomplete="new-password"
-        />
+        <PasswordField id="su-password" name="password" label="Password" kind="new" />
         <p class="muted small">At least {Html.escapeHtml(String(PASSWORD_MIN))} characters.</p>
         <button type="submit">Create workspace</button>
       </form>
