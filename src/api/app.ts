@@ -8,6 +8,7 @@ import type { Services } from "../services.ts";
 import { webPages } from "../web/pages.tsx";
 import { sharePage } from "../web/share.tsx";
 import { memberPages } from "../web/signin.tsx";
+import { healthRoute } from "./health.ts";
 import { openApi } from "./openapi.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
 import { RateLimiter } from "./rateLimit.ts";
@@ -87,6 +88,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
       return problemResponse("internal_error", "The server failed to handle this request.", ctx);
     })
     .use(readApi(s, parts.limiter, parts.keys))
+    .use(healthRoute(s))
     .use(openApi(s))
     .use(webPages(s))
     .use(memberPages(s))
