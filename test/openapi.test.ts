@@ -251,6 +251,20 @@ function resolve(o: Obj): Obj {
 const exercised = new Set<string>();
 
 /** Checks one real response against the document for the route `template` (an /api/v1 path with `{id}`). */
+/** Every documented header of the response is there when required, and matches its schema. */
+function expectDocumentedHeaders(res: Response, response: Obj) {
+  for (const [name, h] of Object.entries((response.headers as Obj | undefined) ?? {})) {
+    const header = resolve(h as Obj);
+    const value = res.headers.get(name);
+    if (header.required)
+      expect({ header: name, present: value !== null }).toEqual({ header: name, present: true });
+    if (value === null) continue;
+    const v = header.schema.type === "integer" ? Number(value) : value;
+    const check = validator().compile(header.schema);
+    expect({ header: name, value, ok: check(v) }).toEqual({ header: name, value, ok: true });
+  }
+}
+
 async function expectDocumented(
   res: Response,
   template: string,
@@ -266,6 +280,12 @@ async function expectDocumented(
   exercised.add(`${template} ${status}`);
   const response = resolve(documented);
   const mediaType = (res.headers.get("content-type") ?? "").split(";")[0].trim();
+  if (response.content === undefined) {
+    // A documented response without content (304): no body at all, and its documented headers.
+    expect({ template, status, text }).toEqual({ template, status, text: "" });
+    expectDocumentedHeaders(res, response);
+    return {};
+  }
   expect(Object.keys(response.content)).toEqual([mediaType]);
   const body = JSON.parse(text);
   const schema = response.content[mediaType].schema;
@@ -278,16 +298,7 @@ async function expectDocumented(
     errors: null,
     body: null,
   });
-  for (const [name, h] of Object.entries(response.headers ?? {})) {
-    const header = resolve(h as Obj);
-    const value = res.headers.get(name);
-    if (header.required)
-      expect({ header: name, present: value !== null }).toEqual({ header: name, present: true });
-    if (value === null) continue;
-    const v = header.schema.type === "integer" ? Number(value) : value;
-    const check = validator().compile(header.schema);
-    expect({ header: name, value, ok: check(v) }).toEqual({ header: name, value, ok: true });
-  }
+  expectDocumentedHeaders(res, response);
   if (mediaType === "application/problem+json") {
     expect(body.status).toBe(status);
     expect(PROBLEMS[body.code as keyof typeof PROBLEMS].status as number).toBe(status);
@@ -333,12 +344,16 @@ describe("document", () => {
 
   test("declares the path and query parameters", () => {
     const params = (p: string) =>
-      doc.paths[p].get.parameters?.map((x: Obj) => [x.name, x.in, x.required, x.schema.type]) ?? [];
+      doc.paths[p].get.parameters
+        ?.map((x: Obj) => resolve(x))
+        .map((x: Obj) => [x.name, x.in, x.required, x.schema.type]) ?? [];
+    // Every operation takes If-None-Match (conditional GET, 304).
+    const conditional = ["If-None-Match", "header", false, "string"];
     for (const p of ["/api/v1/competitors/{id}", "/api/v1/signals/{id}", "/api/v1/battlecards/{id}"])
-      expect(params(p)).toEqual([["id", "path", true, "integer"]]);
-    expect(params("/api/v1/digests/{id}")).toEqual([["id", "path", true, "string"]]);
-    expect(params("/api/v1/competitors")).toEqual([]);
-    expect(params("/api/v1/battlecards")).toEqual([]);
+      expect(params(p)).toEqual([["id", "path", true, "integer"], conditional]);
+    expect(params("/api/v1/digests/{id}")).toEqual([["id", "path", true, "string"], conditional]);
+    expect(params("/api/v1/competitors")).toEqual([conditional]);
+    expect(params("/api/v1/battlecards")).toEqual([conditional]);
     expect(params("/api/v1/signals")).toEqual([
       ["competitor_id", "query", false, "integer"],
       ["severity", "query", false, "string"],
@@ -346,11 +361,13 @@ describe("document", () => {
       ["q", "query", false, "string"],
       ["page", "query", false, "integer"],
       ["per_page", "query", false, "integer"],
+      conditional,
     ]);
     expect(params("/api/v1/digests")).toEqual([
       ["type", "query", false, "string"],
       ["page", "query", false, "integer"],
       ["per_page", "query", false, "integer"],
+      conditional,
     ]);
     const severity = doc.paths["/api/v1/signals"].get.parameters[1];
     expect(severity.schema.enum).toEqual(["low", "medium", "high"]);
@@ -360,20 +377,22 @@ describe("document", () => {
 
   test("lists the error statuses of each endpoint as the spec does", () => {
     const statuses = (p: string) => Object.keys(doc.paths[p].get.responses);
-    const common = ["200", "401", "402", "429", "500"];
+    const common = ["200", "304", "401", "402", "429", "500"];
     expect(statuses("/api/v1/competitors")).toEqual(common);
     expect(statuses("/api/v1/battlecards")).toEqual(common);
-    expect(statuses("/api/v1/signals")).toEqual(["200", "400", "401", "402", "429", "500"]);
+    expect(statuses("/api/v1/signals")).toEqual(["200", "304", "400", "401", "402", "429", "500"]);
     // page/per_page are validated on the digest list too (DESIGN: 400 invalid_request).
-    expect(statuses("/api/v1/digests")).toEqual(["200", "400", "401", "402", "429", "500"]);
+    expect(statuses("/api/v1/digests")).toEqual(["200", "304", "400", "401", "402", "429", "500"]);
     for (const p of ["competitors", "signals", "digests", "battlecards"])
-      expect(statuses(`/api/v1/${p}/{id}`)).toEqual(["200", "401", "402", "404", "429", "500"]);
+      expect(statuses(`/api/v1/${p}/{id}`)).toEqual(["200", "304", "401", "402", "404", "429", "500"]);
     const problems = Object.values(doc.components.responses) as Obj[];
     for (const r of problems) expect(Object.keys(r.content)).toEqual(["application/problem+json"]);
     expect(Object.keys(doc.components.responses.Unauthorized.headers)).toContain("WWW-Authenticate");
     expect(Object.keys(doc.components.responses.TooManyRequests.headers)).toContain("Retry-After");
     const ok = doc.paths["/api/v1/signals"].get.responses["200"];
     expect(Object.keys(ok.headers)).toEqual([
+      "ETag",
+      "Cache-Control",
       "RateLimit-Limit",
       "RateLimit-Remaining",
       "RateLimit-Reset",
@@ -508,6 +527,25 @@ describe("real responses validate against the document", () => {
     expect(cards.data.map((b: Obj) => b.id)).toEqual([ids.bGlobex]);
     await expectDocumented(await g(`/api/v1/battlecards/${ids.bGlobex}`), "/api/v1/battlecards/{id}", 200);
     await expectDocumented(await g(`/api/v1/battlecards/${ids.globex}`), "/api/v1/battlecards/{id}", 200);
+  });
+
+  test("304 on every endpoint when If-None-Match names the current ETag", async () => {
+    const paths: [string, string][] = [
+      ["/api/v1/competitors", "/api/v1/competitors"],
+      [`/api/v1/competitors/${ids.globex}`, "/api/v1/competitors/{id}"],
+      ["/api/v1/signals?per_page=10", "/api/v1/signals"],
+      [`/api/v1/signals/${ids.sPrice}`, "/api/v1/signals/{id}"],
+      ["/api/v1/digests", "/api/v1/digests"],
+      ["/api/v1/digests/week-46", "/api/v1/digests/{id}"],
+      ["/api/v1/battlecards", "/api/v1/battlecards"],
+      [`/api/v1/battlecards/${ids.bGlobex}`, "/api/v1/battlecards/{id}"],
+    ];
+    for (const [path, template] of paths) {
+      const first = await main.get(path, bearer());
+      await first.arrayBuffer();
+      const etag = first.headers.get("etag")!;
+      await expectDocumented(await main.get(path, { ...bearer(), "if-none-match": etag }), template, 304);
+    }
   });
 
   test("400 invalid_request", async () => {

@@ -44,6 +44,19 @@ const integerHeader = (description: string, minimum: number) => ({
 });
 
 const headers = {
+  ETag: {
+    description:
+      "Entity tag of this representation; send it back in `If-None-Match` to get 304 while nothing changed.",
+    required: true,
+    schema: { type: "string" },
+    example: '"1l03nogu2gmjl-1-50"',
+  },
+  "Cache-Control": {
+    description:
+      "`private, no-cache`: shared caches must not keep it; a private cache revalidates with the ETag.",
+    required: true,
+    schema: { type: "string", const: "private, no-cache" },
+  },
   "RateLimit-Limit": integerHeader("Requests allowed per minute from one client address.", 1),
   "RateLimit-Remaining": integerHeader("Requests left in the current one-minute window.", 0),
   "RateLimit-Reset": integerHeader("Whole seconds until the window frees a request slot.", 0),
@@ -142,7 +155,11 @@ function paths(routes: readonly InternalRoute[]): Obj {
     const hooks = route.hooks as { detail?: Obj; params?: unknown };
     const detail = hooks.detail ?? {};
     const query = queryParameters[String(detail.operationId)]?.parameters ?? [];
-    const parameters = [...pathParameters(hooks.params), ...query];
+    const parameters = [
+      ...pathParameters(hooks.params),
+      ...query,
+      { $ref: "#/components/parameters/IfNoneMatch" },
+    ];
     const path = route.path.replace(/:([^/]+)/g, "{$1}");
     const { responses, ...rest } = detail;
     out[path] = { get: { ...rest, ...(parameters.length ? { parameters } : {}), responses } };
@@ -210,6 +227,16 @@ export function openApiDocument(routes: readonly InternalRoute[], baseUrl: strin
         ]),
       ),
       headers,
+      parameters: {
+        IfNoneMatch: {
+          name: "If-None-Match",
+          in: "header",
+          required: false,
+          description:
+            "The `ETag` of a response the client has; the answer is 304 with no body while it is current.",
+          schema: { type: "string" },
+        },
+      },
       securitySchemes: {
         bearerAuth: {
           type: "http",

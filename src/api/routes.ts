@@ -3,14 +3,14 @@ import { Type as T } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
 import type { ApiKeyResolver } from "../auth/apiKeys.ts";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
-import { jsonOf } from "../db/queries/cache.ts";
 import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
 import { getSignal, listSignals } from "../db/queries/signals.ts";
 import { parseTimestamp } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, readAccess } from "./access.ts";
-import { type Page, pageOf, pageQuery } from "./pagination.ts";
+import { dataResponse } from "./dataResponse.ts";
+import { pageOf, pageQuery } from "./pagination.ts";
 import { Problem } from "./problem.ts";
 import { querySpec } from "./query.ts";
 import type { RateLimiter } from "./rateLimit.ts";
@@ -48,20 +48,10 @@ export const digestQuery = querySpec({
   ...pageQuery,
 });
 
-function found<T extends object>(v: T | undefined, kind: string): Response {
+function found(request: Request, v: object | undefined, kind: string): Response {
   if (v === undefined) throw new Problem("not_found", `No ${kind} with that id in this workspace.`);
-  return dataResponse(v);
+  return dataResponse(request, v);
 }
-
-/** A `{"data":…}` body built from the value's memoized JSON text (cache.ts `jsonOf`): a cached record or
- * list is serialized once per data version, not once per request. Measured in bench/read-api.ts: it lifts
- * the list endpoints from about 0.5 to over 0.6 of a bare server's throughput. Elysia merges `set.headers`
- * (request id, RateLimit-*) into a returned Response. */
-function dataResponse(data: object, page?: Page): Response {
-  const tail = page ? `,"page":${page.page},"per_page":${page.perPage}}` : "}";
-  return new Response(`{"data":${jsonOf(data)}${tail}`, { headers: JSON_TYPE });
-}
-const JSON_TYPE = { "content-type": "application/json;charset=utf-8" };
 
 export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver) {
   const db = s.database.db;
@@ -78,13 +68,14 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
     }))
     .get(
       "/competitors",
-      async ({ principal }) => dataResponse(await listCompetitors(db, principal.orgId, base)),
+      async ({ principal, request }) =>
+        dataResponse(request, await listCompetitors(db, principal.orgId, base)),
       docs.listCompetitors,
     )
     .get(
       "/competitors/:id",
-      async ({ principal, params }) =>
-        found(await getCompetitor(db, principal.orgId, params.id, base), "competitor"),
+      async ({ principal, params, request }) =>
+        found(request, await getCompetitor(db, principal.orgId, params.id, base), "competitor"),
       { ...idRoute, ...docs.getCompetitor },
     )
     .get(
@@ -114,13 +105,14 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
           },
           base,
         );
-        return dataResponse(data, p);
+        return dataResponse(request, data, p);
       },
       docs.listSignals,
     )
     .get(
       "/signals/:id",
-      async ({ principal, params }) => found(await getSignal(db, principal.orgId, params.id, base), "signal"),
+      async ({ principal, params, request }) =>
+        found(request, await getSignal(db, principal.orgId, params.id, base), "signal"),
       { ...idRoute, ...docs.getSignal },
     )
     .get(
@@ -129,6 +121,7 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
         const query = digestQuery.parse(request.url);
         const p = pageOf(query);
         return dataResponse(
+          request,
           await listDigests(
             db,
             principal.orgId,
@@ -142,7 +135,8 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
     )
     .get(
       "/digests/:id",
-      async ({ principal, params }) => found(await getDigest(db, principal.orgId, params.id, base), "digest"),
+      async ({ principal, params, request }) =>
+        found(request, await getDigest(db, principal.orgId, params.id, base), "digest"),
       {
         params: t.Object({ id: t.String({ description: "Digest slug, or numeric id." }) }),
         ...docs.getDigest,
@@ -150,13 +144,14 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
     )
     .get(
       "/battlecards",
-      async ({ principal }) => dataResponse(await listBattlecards(db, principal.orgId, base)),
+      async ({ principal, request }) =>
+        dataResponse(request, await listBattlecards(db, principal.orgId, base)),
       docs.listBattlecards,
     )
     .get(
       "/battlecards/:id",
-      async ({ principal, params }) =>
-        found(await getBattlecard(db, principal.orgId, params.id, base), "battlecard"),
+      async ({ principal, params, request }) =>
+        found(request, await getBattlecard(db, principal.orgId, params.id, base), "battlecard"),
       { ...idRoute, ...docs.getBattlecard },
     );
 }

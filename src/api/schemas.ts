@@ -295,6 +295,8 @@ type ErrorStatus = keyof typeof errorResponses;
 
 /** Headers every successful read carries (named under components.headers). */
 export const successHeaders = [
+  "ETag",
+  "Cache-Control",
   "RateLimit-Limit",
   "RateLimit-Remaining",
   "RateLimit-Reset",
@@ -320,6 +322,11 @@ function operation(
           description: schema.description ?? "OK",
           headers: Object.fromEntries(successHeaders.map((h) => [h, { $ref: `#/components/headers/${h}` }])),
           content: { "application/json": { schema } },
+        },
+        304: {
+          description:
+            "Not modified: `If-None-Match` names the current `ETag`, so what the client has is still current. No body.",
+          headers: Object.fromEntries(successHeaders.map((h) => [h, { $ref: `#/components/headers/${h}` }])),
         },
         ...Object.fromEntries(
           statuses.map((s) => [s, { $ref: `#/components/responses/${errorResponses[s].name}` }]),

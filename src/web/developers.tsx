@@ -252,8 +252,8 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
       <nav class="toc" aria-label="Contents">
         <a href="#overview">Overview</a> · <a href="#authentication">Authentication</a> ·{" "}
         <a href="#endpoints">Endpoints</a> · <a href="#pagination">Pagination</a> ·{" "}
-        <a href="#rate-limits">Rate limits</a> · <a href="#errors">Errors</a> · <a href="#openapi">OpenAPI</a>{" "}
-        · <a href="#mcp">MCP and OAuth</a>
+        <a href="#conditional-requests">Conditional requests</a> · <a href="#rate-limits">Rate limits</a> ·{" "}
+        <a href="#errors">Errors</a> · <a href="#openapi">OpenAPI</a> · <a href="#mcp">MCP and OAuth</a>
       </nav>
 
       <section id="overview">
@@ -346,6 +346,17 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
           <code>data</code>. A <code>page</code> below 1 or a non-integer value is{" "}
           <a href="#errors-invalid_request">400 invalid_request</a>. The competitor and battlecard lists are
           returned whole.
+        </p>
+      </section>
+
+      <section id="conditional-requests">
+        <h2>Conditional requests</h2>
+        <p>
+          Every successful response carries an <code>ETag</code> of its exact body and{" "}
+          <code>Cache-Control: private, no-cache</code>. Send the tag back in <code>If-None-Match</code> and,
+          while nothing the request reads has changed, the answer is <code>304 Not Modified</code> with no
+          body: a cheap way to poll for new signals. Each page of a list has its own tag. A 304 still needs a
+          valid key and counts toward the rate limit.
         </p>
       </section>
 
