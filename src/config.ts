@@ -3,6 +3,8 @@ export interface Config {
   port: number;
   baseUrl: string;
   trustProxy: boolean;
+  /** One JSON line per request on stdout (RIVALS_ACCESS_LOG). */
+  accessLog: boolean;
   /** Requests per minute per client address on the read API. */
   rateLimitPerMinute: number;
   smtpUrl?: string;
@@ -29,6 +31,8 @@ function oidcConfig(env: Record<string, string | undefined>): Config["oidc"] {
   return { issuer, clientId, clientSecret };
 }
 
+const isOn = (v: string | undefined) => ["1", "true", "yes"].includes((v ?? "").toLowerCase());
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = env.PORT === undefined || env.PORT === "" ? 3000 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -45,7 +49,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbUrl: env.RIVALS_DB || "file:./data/rivals.db",
     port,
     baseUrl,
-    trustProxy: ["1", "true", "yes"].includes((env.RIVALS_TRUST_PROXY ?? "").toLowerCase()),
+    trustProxy: isOn(env.RIVALS_TRUST_PROXY),
+    accessLog: isOn(env.RIVALS_ACCESS_LOG),
     rateLimitPerMinute: rate,
     smtpUrl: env.RIVALS_SMTP_URL || undefined,
     mailFrom: env.RIVALS_MAIL_FROM || `Rivals <no-reply@${new URL(baseUrl).hostname}>`,

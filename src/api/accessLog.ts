@@ -1,0 +1,52 @@
+// The access log (RIVALS_ACCESS_LOG=1): one JSON line per request on stdout, after the response is sent.
+//
+// It names the path without its query string, because a query can carry a secret (the single sign-on
+// callback's authorization code); credentials travel in headers, which are never logged. The status of an
+// error response is recorded by the error hook (`recordStatus`), since the after-response hook of Elysia
+// does not see it.
+import { Elysia } from "elysia";
+import type { Clock } from "../clock.ts";
+
+const started = new WeakMap<Request, number>();
+const statuses = new WeakMap<Request, number>();
+
+/** The status the error hook answered with. */
+export function recordStatus(request: Request, response: Response): Response {
+  statuses.set(request, response.status);
+  return response;
+}
+
+function logRequest(
+  clock: Clock,
+  c: { request: Request; path: string; set: { status?: number | string }; responseValue?: unknown },
+  requestId: string | undefined,
+): void {
+  const start = started.get(c.request);
+  const status =
+    statuses.get(c.request) ??
+    (c.responseValue instanceof Response ? c.responseValue.status : Number(c.set.status ?? 200));
+  console.log(
+    JSON.stringify({
+      time: clock().toISOString(),
+      level: "info",
+      method: c.request.method,
+      path: c.path,
+      status,
+      ms: start === undefined ? undefined : Math.round((performance.now() - start) * 10) / 10,
+      request_id: requestId,
+    }),
+  );
+}
+
+/** The hooks that time and log every request; none when the log is off. Used before any route. */
+export function accessLog(enabled: boolean, clock: Clock) {
+  const hooks = new Elysia();
+  if (!enabled) return hooks;
+  return hooks
+    .onRequest(({ request }) => {
+      started.set(request, performance.now());
+    })
+    .onAfterResponse({ as: "global" }, (c) =>
+      logRequest(clock, c, c.set.headers["x-request-id"] as string | undefined),
+    );
+}
