@@ -124,6 +124,14 @@ e2eSuite("rivals binary: command line", () => {
         const signals = await (await server.get("/api/v1/signals", demo.api_key)).json();
         expect(signals.data.length).toBeGreaterThan(0);
         expect((await server.get("/api/v1/competitors")).status).toBe(401);
+        // Conditional GET and the health check, as a load balancer and a polling client use them.
+        const again = await server.get("/api/v1/competitors", demo.api_key, {
+          "if-none-match": r.headers.get("etag")!,
+        });
+        expect(again.status).toBe(304);
+        const health = await server.get("/healthz");
+        expect(health.status).toBe(200);
+        expect(await health.json()).toEqual({ status: "ok", version: "1.0.0" });
       } finally {
         await server.stop();
       }

@@ -71,7 +71,7 @@ export interface Workspace {
 export interface Server {
   base: string;
   port: number;
-  get(path: string, key?: string): Promise<Response>;
+  get(path: string, key?: string, headers?: Record<string, string>): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -187,7 +187,8 @@ export function workspace(name = "ws"): Workspace {
       const server: Server = {
         base,
         port,
-        get: (path, key) => fetch(base + path, { headers: key ? { authorization: `Bearer ${key}` } : {} }),
+        get: (path, key, headers = {}) =>
+          fetch(base + path, { headers: { ...headers, ...(key ? { authorization: `Bearer ${key}` } : {}) } }),
         async stop() {
           if (proc.exitCode === null) proc.kill("SIGTERM");
           await proc.exited;
