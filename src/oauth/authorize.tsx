@@ -2,6 +2,9 @@
 // server's MCP URL), sign-in, the consent page and remembered approvals. Errors about the client or the
 // redirect URI are shown as a page and never redirected; every other error goes back to the client
 // (RFC 6749 4.1.2.1) with `state` and `iss` (RFC 9207).
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { getSession, requireSession, type SessionUser, verifyCsrf } from "../auth/session.ts";
 import { SCOPES, type Scope } from "../domain/apiKeys.ts";

@@ -1,5 +1,8 @@
 // /app/settings/account: the signed-in person's own account — name and email, and changing the password
 // (src/domain/passwordChange.ts). Wrong current passwords are slowed down like sign-in (per account).
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { type SessionUser, verifyCsrf } from "../auth/session.ts";
 import { ACCOUNT_POLICY, Throttle } from "../auth/throttle.ts";

@@ -1,6 +1,9 @@
 // The app for signed-in members: the signal feed and the pages the API's `url` fields point at
 // (/app/competitors/{id}, /app/signals/{id}, /app/digests/{slug or id}, /app/battlecards/{id}), plus the
 // lists that lead to them. Reads go through src/db/queries, scoped to one of the member's workspaces.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { requireSession, type SessionUser } from "../auth/session.ts";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";

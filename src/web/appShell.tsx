@@ -1,4 +1,7 @@
 // The frame of every signed-in page: the site layout, the app's own navigation and the workspace switcher.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import type { Membership, SessionUser } from "../auth/session.ts";
 import { Html, Layout } from "./layout.tsx";
 

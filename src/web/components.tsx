@@ -1,4 +1,7 @@
 // Small pieces the pages share. Every untrusted string goes through `safe` or Html.escapeHtml.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Html } from "@elysiajs/html";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../domain/members.ts";
 import { formatTime, isHttpUrl } from "./http.ts";

@@ -1,6 +1,9 @@
 // Connected apps on the integrations page: the OAuth clients that hold approvals or live tokens for this
 // workspace, and revoking one (src/oauth/revocation.ts). Admins see and revoke every member's; a member
 // sees and revokes only the apps they connected themselves.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { type Membership, verifyCsrf } from "../auth/session.ts";
 import type { ConnectedApp } from "../db/queries/connectedApps.ts";

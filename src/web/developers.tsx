@@ -1,5 +1,8 @@
 // /developers: the API reference people read. Errors come from PROBLEMS (one section per code, the
 // anchor every problem's `type` points at); limits from the config and the pagination module.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { MAX_PER_PAGE } from "../api/pagination.ts";
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from "../api/problem.ts";

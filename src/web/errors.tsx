@@ -1,4 +1,7 @@
 // Refusal pages for forms: a stale or missing CSRF token, or a person not allowed to do this.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 
 export function refusalPage(title: string, message: string, status = 403, user?: string): Response {

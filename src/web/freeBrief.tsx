@@ -1,5 +1,8 @@
 // /free-brief: a visitor asks for a free competitive brief (company name or website, email). Stored as a
 // FreeBriefRequested event (free_brief_requests table); then a thank-you page.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { formCsrf, verifyFormCsrf } from "../auth/session.ts";
 import { requestFreeBrief } from "../domain/freeBriefs.ts";

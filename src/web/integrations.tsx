@@ -2,6 +2,9 @@
 // scopes, creation and last use, and revokes keys. Members see that keys exist only for admins.
 // Keys made here are the same as the CLI's (domain/apiKeys.ts): they read the API and call the tools.
 // Below the keys, the connected OAuth apps (src/web/connectedApps.tsx).
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
 import { verifyCsrf } from "../auth/session.ts";

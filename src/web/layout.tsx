@@ -1,5 +1,8 @@
 // The page shell every server-rendered page uses: no CDN, no scripts required, readable on a phone.
 // Always render untrusted text with the `safe` attribute or Html.escapeHtml (KitaJS does not escape by default).
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Html } from "@elysiajs/html";
 
 const CSS = `

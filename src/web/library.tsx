@@ -1,5 +1,8 @@
 // The public library: /briefs, /briefs/{company}, /briefs/{company}/{slug}, /guides, /guides/{slug} — the
 // page URLs the public tools return. Same tables and queries as the tools (db/queries/publicLibrary.ts).
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { getGuide, listCompanyBriefs } from "../db/queries/public.ts";
 import { getPublicBrief, searchGuides, searchPublicBriefs } from "../db/queries/publicLibrary.ts";

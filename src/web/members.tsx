@@ -2,6 +2,9 @@
 // list_members does); admins also see pending invitations and can change a role, remove a member and
 // withdraw an invitation. The rules (admins only, never without an admin) are in
 // src/domain/memberChanges.ts; this file only renders and maps refusals to pages.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { type Membership, verifyCsrf } from "../auth/session.ts";
 import { DomainError } from "../domain/errors.ts";

@@ -1,4 +1,7 @@
 // Public pages: the landing page and the pricing page (every number from the one plan table).
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { getSession } from "../auth/session.ts";
 import { PLAN_NAMES, PLANS, type Plan } from "../domain/plans.ts";

@@ -1,4 +1,7 @@
 // Competitors, digests and battlecards as pages: the record, its evidence and links to what it names.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { EvidenceList, ExternalLink, Facts, Time, text, Value } from "./components.tsx";
 import { Html } from "./layout.tsx";
 import { renderMarkdown, stripLeadingTitle } from "./markdown.ts";

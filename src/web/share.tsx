@@ -1,6 +1,9 @@
 // The public page of a share link (create_share_link): `{base_url}/share/{token}` shows one signal with its
 // evidence, and the team's notes only when the link includes them, until the link expires. An unknown,
 // replaced or expired token is a 404 like any missing page (HTML for browsers, problem+json otherwise).
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia, NotFoundError } from "elysia";
 import { findShareLink, notesOf } from "../db/queries/engagement.ts";
 import type { Services } from "../services.ts";

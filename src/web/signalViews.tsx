@@ -1,4 +1,7 @@
 // Signals: the feed's cards, the feed filters and the signal page.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { EvidenceList, Facts, Severity, Time, text } from "./components.tsx";
 import { Html } from "./layout.tsx";
 

@@ -1,4 +1,7 @@
 // Sign-in, sign-out, single sign-on and invitation pages (docs/members.md).
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { clientAddress } from "../api/access.ts";
 import { OidcSignIn, SSO_CALLBACK_PATH, SsoError } from "../auth/oidc.ts";

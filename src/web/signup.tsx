@@ -1,5 +1,8 @@
 // /signup: workspace name, email, password → a workspace on the trial plan with this person as its admin,
 // signed in at once.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { createSession, formCsrf, getSession, verifyFormCsrf } from "../auth/session.ts";
 import { DomainError } from "../domain/errors.ts";
