@@ -2,10 +2,18 @@
 import { type EventType, isEventType, type NewEvent, type StreamType } from "../../events/catalog.ts";
 import type { EventStore, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
+import { computeIcpOverlap } from "./icpOverlap.ts";
 import { decideCreateOrg, decideSetPlan } from "./orgs.ts";
-import { parseBattlecard, parseCompetitor, parseDigest, parseSignal } from "./records.ts";
+import {
+  type CompetitorRecord,
+  parseBattlecard,
+  parseCompetitor,
+  parseDigest,
+  parseSignal,
+} from "./records.ts";
 import { findKeyed, findOrg, requireOrg } from "./state.ts";
 import { InvalidInput, isObject, str } from "./validate.ts";
+import { loadSettings } from "./workspace.ts";
 
 type Obj = Record<string, unknown>;
 export interface ImportReport {
@@ -20,6 +28,20 @@ export type KindHandler = (w: WriteContext, rec: Obj) => Promise<NewEvent[]>;
 const extraKinds = new Map<string, KindHandler>();
 export function registerImportKind(kind: string, handler: KindHandler): void {
   extraKinds.set(kind, handler);
+}
+
+/** An actively tracked competitor whose line brings no `workspace.icp_overlap` of its own gets the overlap
+ * the workspace's ideal customer profile gives it now, exactly as update_icp would write it: re-importing a
+ * competitor keeps its overlap current instead of wiping it, a new one gets it at once, and importing the
+ * same line again still changes nothing. */
+async function withCurrentOverlap(
+  w: WriteContext,
+  orgId: number,
+  r: CompetitorRecord,
+): Promise<CompetitorRecord> {
+  if (r.tracking !== "active" || r.workspace?.icp_overlap !== undefined) return r;
+  const overlap = computeIcpOverlap((await loadSettings(w.tx, orgId)).icp, r);
+  return overlap ? { ...r, workspace: { ...(r.workspace ?? {}), icp_overlap: overlap } } : r;
 }
 
 function keyOf(rec: Obj): string {
@@ -79,7 +101,7 @@ async function decideRecord(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
   });
   switch (kind) {
     case "competitor": {
-      const record = parseCompetitor(body(rec, ["kind", "org", "key"]));
+      const record = await withCurrentOverlap(w, org.id, parseCompetitor(body(rec, ["kind", "org", "key"])));
       const found = await findKeyed(w.tx, "competitors", org.id, key);
       if (found && same(found.state, record)) return [];
       const id = found?.id ?? (await w.nextId());

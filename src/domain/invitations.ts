@@ -208,7 +208,7 @@ export async function openInvitation(
     args: [sha256(token)],
   });
   const row = r.rows[0];
-  if (!row || row.status !== "pending") return undefined;
+  if (row?.status !== "pending") return undefined;
   if (Date.parse(String(row.expires_at)) <= now.getTime()) return undefined;
   return {
     id: Number(row.id),
