@@ -222,6 +222,9 @@ export type NewEvent = {
     streamType: StreamType;
     streamId: string;
     data: EventPayloads[K];
+    /** When and by whom it was first recorded, for an event replayed from an export: kept instead of the
+     * replaying command's own time and metadata, so a restored log reads as the original did. */
+    origin?: { recordedAt?: string; metadata?: EventMetadata };
   };
 }[EventType];
 

@@ -163,27 +163,29 @@ export class EventStore {
       }
       version += 1;
       versions.set(sk, version);
-      const meta = stripUndefined(metadata);
+      const { origin, ...event } = e;
+      const meta = origin?.metadata ?? stripUndefined(metadata);
+      const at = origin?.recordedAt ?? recordedAt;
       const r = await tx.execute({
         sql: `INSERT INTO events (org_id, stream_type, stream_id, stream_version, type, data, metadata, recorded_at)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING position`,
         args: [
-          e.orgId,
-          e.streamType,
-          e.streamId,
+          event.orgId,
+          event.streamType,
+          event.streamId,
           version,
-          e.type,
-          JSON.stringify(e.data),
+          event.type,
+          JSON.stringify(event.data),
           JSON.stringify(meta),
-          recordedAt,
+          at,
         ],
       });
       const ev = {
-        ...e,
+        ...event,
         position: Number(r.rows[0].position),
         streamVersion: version,
         metadata: meta,
-        recordedAt,
+        recordedAt: at,
       } as StoredEvent;
       await this.project(ev, tx);
       stored.push(ev);

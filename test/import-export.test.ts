@@ -285,6 +285,7 @@ describe("export and replay", () => {
     // A second org and a revoked key travel too.
     await loadFixture(a, "zulu");
     b = await startTestServer();
+    b.clock.advance(24 * 60 * 60 * 1000);
   });
   afterAll(async () => {
     await a.close();
@@ -301,6 +302,57 @@ describe("export and replay", () => {
     expect(r.applied).toBe(lines.length);
     expect(await apiSnapshot(b, key, ids)).toEqual(await apiSnapshot(a, key, ids));
     expect(await dumpReadTables(b)).toEqual(await dumpReadTables(a));
+  });
+
+  test("the restored log reads as the original: its export is the same, byte for byte", async () => {
+    // b's clock is a day later than a's, so a time taken on replay would show.
+    expect(b.clock.now.getTime()).toBeGreaterThan(a.clock.now.getTime());
+    const original = await exportText(a);
+    expect(await exportText(b)).toBe(original);
+    const imported = original
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((e) => e.type === "CompetitorRecorded");
+    expect(imported.recorded_at).toBe(a.clock.now.toISOString());
+    expect(imported.metadata).toEqual({ source: "import" });
+  });
+
+  test("a hand-written event line may leave recorded_at and metadata out, not give bad ones", async () => {
+    const c = await startTestServer();
+    try {
+      const line = (extra: object) =>
+        JSON.stringify({
+          type: "OrgCreated",
+          org_id: 77,
+          stream_type: "org",
+          stream_id: "77",
+          data: {
+            id: 77,
+            slug: "hand",
+            name: "Hand",
+            plan: "growth",
+            created_at: "2026-01-01T00:00:00.000Z",
+          },
+          ...extra,
+        });
+      const bad = await importNdjson(
+        c.services.store,
+        [line({ recorded_at: "yesterday" }), line({ metadata: "me" })].join("\n"),
+      );
+      expect(bad.errors.map((e) => [e.line, e.error.split(":")[0]])).toEqual([
+        [1, expect.stringContaining("recorded_at")],
+        [2, expect.stringContaining("metadata")],
+      ]);
+      expect(await eventCount(c)).toBe(0);
+      expect((await importNdjson(c.services.store, line({}))).errors).toEqual([]);
+      const row = (await c.services.database.client.execute("SELECT recorded_at, metadata FROM events"))
+        .rows[0];
+      expect(row.recorded_at).toBe(c.clock.now.toISOString());
+      expect(JSON.parse(String(row.metadata))).toEqual({ source: "import" });
+    } finally {
+      await c.close();
+    }
   });
 
   test("after the replay, new records get fresh ids, never reused ones", async () => {

@@ -1,5 +1,11 @@
 // `rivals import`: NDJSON records (docs/import.md) and exported event lines, each line one command.
-import { type EventType, isEventType, type NewEvent, type StreamType } from "../../events/catalog.ts";
+import {
+  type EventMetadata,
+  type EventType,
+  isEventType,
+  type NewEvent,
+  type StreamType,
+} from "../../events/catalog.ts";
 import type { EventStore, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
@@ -12,7 +18,7 @@ import {
   parseSignal,
 } from "./records.ts";
 import { findKeyed, findOrg, requireOrg } from "./state.ts";
-import { InvalidInput, isObject, str } from "./validate.ts";
+import { InvalidInput, isObject, parseTimestamp, str } from "./validate.ts";
 import { loadSettings } from "./workspace.ts";
 
 type Obj = Record<string, unknown>;
@@ -200,8 +206,25 @@ async function decideRawEvent(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
       streamType: String(rec.stream_type) as StreamType,
       streamId: String(rec.stream_id),
       data: rec.data,
+      ...originOf(rec),
     } as NewEvent,
   ];
+}
+
+/** An exported line's `recorded_at` and `metadata`, kept on replay (a backup restores as it was); what a
+ * line leaves out is this import's own. */
+function originOf(rec: Obj): { origin?: NonNullable<NewEvent["origin"]> } {
+  const origin: NonNullable<NewEvent["origin"]> = {};
+  if (rec.recorded_at !== undefined) {
+    const at = typeof rec.recorded_at === "string" ? parseTimestamp(rec.recorded_at) : null;
+    if (at === null) throw new InvalidInput("recorded_at must be an ISO 8601 time", "recorded_at");
+    origin.recordedAt = at;
+  }
+  if (rec.metadata !== undefined) {
+    if (!isObject(rec.metadata)) throw new InvalidInput("metadata must be an object", "metadata");
+    origin.metadata = rec.metadata as EventMetadata;
+  }
+  return Object.keys(origin).length ? { origin } : {};
 }
 
 export function parseLine(text: string): Obj {
