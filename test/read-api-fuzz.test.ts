@@ -114,7 +114,7 @@ const queryString = fc
   );
 
 /** Credentials: usually the valid key (to reach the handlers), otherwise every kind of wrong. */
-const credentials = fc.oneof(
+const keyHeaders = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.constantFrom<Record<string, string>>({ authorization: "" }, { "x-api-key": "" }),
@@ -130,6 +130,23 @@ const credentials = fc.oneof(
     arbitrary: fc.integer({ min: 0, max: 52 }).map((i) => ({ authorization: `Bearer mutate:${i}` })),
   },
 );
+
+/** Sometimes an If-None-Match too: junk, `*` (304 wherever a 200 would be) or a weak tag. */
+const credentials = fc
+  .tuple(
+    keyHeaders,
+    fc.option(
+      fc.oneof(
+        printable.map((v) => `x${v}`),
+        fc.constant("*"),
+        fc.constant('W/"1-1-50"'),
+      ),
+      {
+        nil: undefined,
+      },
+    ),
+  )
+  .map(([h, inm]) => (inm === undefined ? h : { ...h, "if-none-match": inm }));
 
 /** Fills the placeholders: "" means the valid key; `mutate:i` changes character i of it. */
 function resolveHeaders(h: Record<string, string>): Record<string, string> {
@@ -194,6 +211,9 @@ async function probe(path: string, headers: Record<string, string>) {
       throw new Error(`${r.status} for GET ${path} is not JSON: ${text.slice(0, 200)}`);
     }
     checkProblem(r.status, r.headers.get("content-type"), body);
+  } else if (r.status === 304) {
+    expect(text).toBe("");
+    expect(r.headers.get("etag")).toBeTruthy();
   } else {
     expect(r.status).toBe(200);
     const body = JSON.parse(text);
@@ -222,7 +242,9 @@ describe("fuzz: never a 5xx, always a problem body on 4xx", () => {
         fc.asyncProperty(queryString, credentials, (qs, h) => probe(path + qs, h)),
         params,
       );
-      expectReached(path.endsWith("signals") || path.endsWith("digests") ? [200, 400, 401] : [200, 401]);
+      expectReached(
+        path.endsWith("signals") || path.endsWith("digests") ? [200, 304, 400, 401] : [200, 304, 401],
+      );
     });
   }
 
