@@ -8,7 +8,8 @@ export type DomainCode =
   | "limit_reached"
   | "locked"
   | "chat_not_connected"
-  | "research_required";
+  | "research_required"
+  | "delivery_failed";
 
 export class DomainError extends Error {
   constructor(

@@ -6,7 +6,7 @@ import type { EventStore, Tx } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
 import { DomainError } from "./errors.ts";
 import { decideMembership, decideUser, findRole, findUserByEmail, normalizeEmail } from "./members.ts";
-import { planOf } from "./plans.ts";
+import { LOWEST_PAID, PLANS, type Plan, planOf } from "./plans.ts";
 import { InvalidInput } from "./validate.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -35,6 +35,12 @@ async function pendingFor(tx: Pick<Tx, "execute">, orgId: number, email: string)
   return r.rows.map((row) => Number(row.id));
 }
 
+/** Why a workspace on this plan cannot invite anyone (invite_member is paid only), or undefined. */
+export function invitePlanRefusal(plan: Plan): string | undefined {
+  if (plan.paid) return undefined;
+  return `Inviting people needs a paid plan (${PLANS[LOWEST_PAID].label} or higher); this workspace is on ${plan.label}.`;
+}
+
 export interface InviteResult {
   invitation: InvitationView;
   /** The plain token for the link; never stored. */
@@ -43,15 +49,16 @@ export interface InviteResult {
   org: { id: number; slug: string; name: string };
 }
 
-/** Creates an invitation (replacing a pending one to the same address). Refuses an address that is already
- * a member, and a workspace whose plan's seats are taken by members and pending invitations. */
+/** Creates an invitation (replacing a pending one to the same address): the transaction behind
+ * sendInvitation (src/domain/sendInvitation.ts), which every surface calls. Refuses a workspace without a
+ * paid plan, a malformed address, an address that is already a member, and a workspace whose plan's seats
+ * are taken by members and pending invitations. */
 export async function inviteMember(
   store: EventStore,
   by: { orgId: number; actor: string; actorName?: string },
   rawEmail: string,
   metadata: { request_id?: string; idempotency_key?: string } = {},
 ): Promise<InviteResult> {
-  const email = normalizeEmail(rawEmail);
   const token = randomSecret(INVITATION_TOKEN_PREFIX);
   const { result } = await store.execute(
     async (w) => {
@@ -61,10 +68,15 @@ export async function inviteMember(
       });
       const org = o.rows[0];
       if (!org) throw new DomainError("not_found", "This workspace no longer exists.");
+      const plan = planOf(String(org.plan));
+      const unpaid = invitePlanRefusal(plan);
+      if (unpaid)
+        throw new DomainError("plan_required", unpaid, { plan_needed: LOWEST_PAID, plan: plan.name });
+      const email = normalizeEmail(rawEmail);
       const user = await findUserByEmail(w.tx, email);
       if (user && (await findRole(w.tx, by.orgId, user.id)))
         throw new DomainError("conflict", `${email} is already a member of this workspace.`, { email });
-      const seats = planOf(String(org.plan)).memberSeats;
+      const seats = plan.memberSeats;
       const nowIso = w.now.toISOString();
       const used = await w.tx.execute({
         sql: `SELECT (SELECT COUNT(*) FROM memberships WHERE org_id = ?) +

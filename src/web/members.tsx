@@ -1,16 +1,24 @@
 // /app/settings/members: the workspace's people. Everyone sees the members and their roles (as
-// list_members does); admins also see pending invitations and can change a role, remove a member and
-// withdraw an invitation. The rules (admins only, never without an admin) are in
-// src/domain/memberChanges.ts; this file only renders and maps refusals to pages.
+// list_members does); admins also see pending invitations and can invite someone, change a role, remove a
+// member and withdraw an invitation. The rules are in the domain — src/domain/sendInvitation.ts (the same
+// command as the invite_member tool) and src/domain/memberChanges.ts (admins only, never without an
+// admin); this file only renders and maps refusals to pages.
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { type Membership, verifyCsrf } from "../auth/session.ts";
+import { type Membership, type SessionUser, verifyCsrf } from "../auth/session.ts";
 import { DomainError } from "../domain/errors.ts";
-import { type InvitationView, pendingInvitations } from "../domain/invitations.ts";
+import {
+  INVITATION_TTL_MS,
+  type InvitationView,
+  invitePlanRefusal,
+  pendingInvitations,
+} from "../domain/invitations.ts";
 import { changeMemberRole, removeMember, withdrawInvitation } from "../domain/memberChanges.ts";
 import { listMembers, type MemberView, ROLES } from "../domain/members.ts";
+import { planOf } from "../domain/plans.ts";
+import { type SentInvitation, sendInvitation } from "../domain/sendInvitation.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { member, privatePage } from "./app.tsx";
@@ -152,15 +160,103 @@ function InvitationTable(p: { invitations: InvitationView[]; org: Membership; cs
   );
 }
 
+const TTL_DAYS = Math.round(INVITATION_TTL_MS / 86_400_000);
+
+const SEATS_HELP =
+  "Withdraw a pending invitation or remove a member to free a seat, or move the workspace to a plan with more seats.";
+
+interface RenderOpts {
+  /** The workspace a form named (otherwise the current one). */
+  org?: Membership;
+  error?: string;
+  /** A plan_required refusal's message. */
+  planNeeded?: string;
+  /** The invitation form's email, kept after a refusal (whose message is then shown by the form). */
+  email?: string;
+  invited?: SentInvitation;
+}
+
+/** Why a workspace without a paid plan cannot invite: names the plan needed and links to the pricing. */
+function PlanNeeded({ message, refused }: { message: string; refused: boolean }): JSX.Element {
+  return (
+    <Notice kind={refused ? "error" : "notice"}>
+      <>
+        {Html.escapeHtml(message)} <a href="/pricing">See the plans</a>.
+      </>
+    </Notice>
+  );
+}
+
+/** What the admin learns after an invitation went out; without a mail server, the link, shown once. */
+function Invited({ sent }: { sent: SentInvitation }): JSX.Element {
+  const email = sent.invitation.email;
+  const replaced = sent.replaced
+    ? " It replaces the earlier invitation to this address, whose link no longer works."
+    : "";
+  if (!sent.inviteUrl)
+    return (
+      <Notice>
+        {Html.escapeHtml(
+          `Invitation sent to ${email}. The link in the email works once, for ${TTL_DAYS} days.${replaced}`,
+        )}
+      </Notice>
+    );
+  return (
+    <section class="card created" aria-live="polite">
+      <h3>
+        Invitation for <span safe>{email}</span>
+      </h3>
+      <p>
+        <strong>No mail server is configured, so no email was sent.</strong> Copy this link and send it to
+        them yourself: it is shown only once, works once, for {TTL_DAYS} days.
+        {Html.escapeHtml(replaced)}
+      </p>
+      <label for="invite-link">Invitation link</label>
+      <input id="invite-link" class="token" readonly value={sent.inviteUrl} size="60" />
+    </section>
+  );
+}
+
+function InviteForm(p: { org: Membership; csrf: string; email: string; seats: number; used: number }) {
+  return (
+    <form method="post" action={`${MEMBERS_PATH}/invite`} class="card">
+      <h3>Invite someone</h3>
+      <OrgField org={p.org} csrf={p.csrf} />
+      <label for="invite-email">Email</label>
+      <input
+        id="invite-email"
+        name="email"
+        type="email"
+        value={p.email}
+        maxlength="254"
+        required
+        autocomplete="off"
+        placeholder="name@example.com"
+      />
+      <p class="muted small">
+        They join as a member; make them an admin here once they have joined. The link works once, for{" "}
+        {TTL_DAYS} days; inviting the same address again sends a new link and the old one stops working. Seats
+        used: {p.used} of {p.seats} (members and pending invitations).
+      </p>
+      <button type="submit">Send invitation</button>
+    </form>
+  );
+}
+
 export function membersPages(s: Services) {
   const client = s.database.client;
 
-  async function render(request: Request, opts: { org?: Membership; error?: string } = {}, status = 200) {
+  async function render(request: Request, opts: RenderOpts = {}, status = 200) {
     const m = await member(s, request);
     if (m instanceof Response) return m;
     const org = opts.org ?? m.ws.current;
     if (!org) return privatePage(<NoWorkspace session={m.session} />);
     const admin = org.role === "admin";
+    const plan = planOf(org.plan);
+    const planNeeded = admin ? (opts.planNeeded ?? invitePlanRefusal(plan)) : undefined;
+    // A refused invitation's message goes beside the form that was sent.
+    const inviteRefused = opts.email !== undefined;
+    const error = opts.error ? <Notice kind="error">{Html.escapeHtml(opts.error)}</Notice> : "";
     const members = await listMembers(client, org.orgId);
     const invitations = admin ? await pendingInvitations(client, org.orgId, s.clock()) : [];
     const done = DONE[new URL(request.url).searchParams.get("done") ?? ""];
@@ -173,18 +269,32 @@ export function membersPages(s: Services) {
           invitations and managing members; members read and use the team tools.
         </p>
         {done ? <Notice>{Html.escapeHtml(done)}</Notice> : ""}
-        {opts.error ? <Notice kind="error">{Html.escapeHtml(opts.error)}</Notice> : ""}
+        {inviteRefused ? "" : error}
         {admin ? (
           ""
         ) : (
-          <Notice>Only admins can change roles, remove members and see pending invitations.</Notice>
+          <Notice>
+            Only admins can change roles, remove members, see pending invitations and invite people.
+          </Notice>
         )}
         <MemberTable members={members} org={org} csrf={csrf} selfId={m.session.userId} />
         {admin ? (
           <>
+            <h2>Invite someone</h2>
+            {opts.invited ? <Invited sent={opts.invited} /> : ""}
+            {inviteRefused ? error : ""}
+            {planNeeded ? <PlanNeeded message={planNeeded} refused={opts.planNeeded !== undefined} /> : ""}
+            <InviteForm
+              org={org}
+              csrf={csrf}
+              email={opts.email ?? ""}
+              seats={plan.memberSeats}
+              used={members.length + invitations.length}
+            />
             <h2>Pending invitations</h2>
             <p class="muted">
-              Invitations are sent with the <code>invite_member</code> tool; each link works once, for 7 days.
+              Sent from the form above or with the <code>invite_member</code> tool; each link works once, for{" "}
+              {TTL_DAYS} days.
             </p>
             <InvitationTable invitations={invitations} org={org} csrf={csrf} />
           </>
@@ -197,27 +307,46 @@ export function membersPages(s: Services) {
     );
   }
 
-  /** Runs a POSTed change for a workspace the person belongs to; maps the domain's refusals to pages. */
+  /** Runs a POSTed form for a workspace the person belongs to: `run` answers with the address to go to
+   * next, or a page to show. Maps the domain's refusals to pages; a refused form keeps `kept`'s values. */
   async function change(
     request: Request,
     body: unknown,
-    run: (org: Membership, by: { orgId: number; userId: number }) => Promise<string>,
+    run: (
+      org: Membership,
+      by: { orgId: number; userId: number },
+      session: SessionUser,
+    ) => Promise<string | Response>,
+    kept: RenderOpts = {},
+    notDone = "Not changed",
   ): Promise<Response> {
     const m = await member(s, request);
     if (m instanceof Response) return m;
     if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
     const org = membershipBySlug(m.session, field(body, "org")) ?? notFound();
     try {
-      const location = await run(org, { orgId: org.orgId, userId: m.session.userId });
-      return redirect(location);
+      const next = await run(org, { orgId: org.orgId, userId: m.session.userId }, m.session);
+      return typeof next === "string" ? redirect(next) : next;
     } catch (e) {
-      if (e instanceof InvalidInput)
-        return render(request, { org, error: `Not changed: ${e.message}.` }, 400);
+      const again = (opts: RenderOpts, status: number) => render(request, { ...kept, ...opts, org }, status);
+      if (e instanceof InvalidInput) return again({ error: `${notDone}: ${e.message}.` }, 400);
       if (!(e instanceof DomainError)) throw e;
-      if (e.code === "forbidden") return refusalPage("Admins only", e.message, 403, m.session.email);
-      if (e.code === "not_found") notFound();
-      if (e.code === "conflict") return render(request, { org, error: e.message }, 409);
-      throw e;
+      switch (e.code) {
+        case "forbidden":
+          return refusalPage("Admins only", e.message, 403, m.session.email);
+        case "not_found":
+          return notFound();
+        case "conflict":
+          return again({ error: e.message }, 409);
+        case "limit_reached":
+          return again({ error: `${e.message} ${SEATS_HELP}` }, 409);
+        case "plan_required":
+          return again({ planNeeded: e.message }, 402);
+        case "delivery_failed":
+          return again({ error: e.message }, 502);
+        default:
+          throw e;
+      }
     }
   }
 
@@ -241,6 +370,30 @@ export function membersPages(s: Services) {
         return id === by.userId ? "/app" : back(org, "removed");
       }),
     )
+    .post(`${MEMBERS_PATH}/invite`, ({ request, body, set }) => {
+      const email = field(body, "email");
+      const requestId = set.headers["x-request-id"] as string | undefined;
+      return change(
+        request,
+        body,
+        async (org, by, session) => {
+          const invited = await sendInvitation(
+            s,
+            {
+              orgId: org.orgId,
+              actor: `user:${by.userId}`,
+              role: org.role,
+              actorName: session.name ?? session.email,
+            },
+            email,
+            { request_id: requestId },
+          );
+          return render(request, { org, invited });
+        },
+        { email },
+        "Not sent",
+      );
+    })
     .post(`${MEMBERS_PATH}/invitations/:id/withdraw`, ({ request, body, params }) =>
       change(request, body, async (org, by) => {
         const id = decimalId(params.id) ?? notFound();

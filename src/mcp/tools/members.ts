@@ -1,16 +1,10 @@
 // People tools: list_members and invite_member (docs/members.md).
 import { z } from "zod";
-import {
-  INVITATION_TTL_MS,
-  inviteMember,
-  pendingInvitations,
-  revokeInvitation,
-} from "../../domain/invitations.ts";
+import { pendingInvitations } from "../../domain/invitations.ts";
 import { listMembers } from "../../domain/members.ts";
-import { mailConfigured, sendMail } from "../../mail/mailer.ts";
-import { Html } from "../../web/layout.tsx";
+import { sendInvitation } from "../../domain/sendInvitation.ts";
 import { isoTime } from "../schemas.ts";
-import { defineTool, READ_ONLY, ToolError } from "../tool.ts";
+import { defineTool, READ_ONLY } from "../tool.ts";
 
 const member = z.object({
   user_id: z.number().int(),
@@ -48,24 +42,6 @@ export const listMembersTool = defineTool({
   },
 });
 
-function invitationMail(orgName: string, inviter: string, link: string, expiresAt: string) {
-  const days = Math.round(INVITATION_TTL_MS / 86_400_000);
-  const until = new Date(expiresAt).toUTCString();
-  const text = [
-    `${inviter} invited you to join ${orgName} on Rivals, the team's competitive-intelligence workspace.`,
-    "",
-    "Accept the invitation and choose your password here:",
-    link,
-    "",
-    `The link works once and for ${days} days (until ${until}). If you did not expect this, ignore this email.`,
-  ].join("\n");
-  const e = Html.escapeHtml;
-  const html = `<p>${e(inviter)} invited you to join <strong>${e(orgName)}</strong> on Rivals, the team's competitive-intelligence workspace.</p>
-<p><a href="${e(link)}">Accept the invitation</a></p>
-<p>The link works once and for ${days} days (until ${e(until)}). If you did not expect this, ignore this email.</p>`;
-  return { subject: `Join ${orgName} on Rivals`, text, html };
-}
-
 export const inviteMemberTool = defineTool({
   name: "invite_member",
   title: "Invite a member",
@@ -85,45 +61,26 @@ export const inviteMemberTool = defineTool({
   adminOnly: true,
   paidPlan: true,
   idempotent: true,
-  run: async ({ s, principal, base, requestId }, a) => {
-    const r = await inviteMember(
-      s.store,
+  run: async ({ s, principal, requestId }, a) => {
+    const byKey = principal.via === "api_key";
+    const r = await sendInvitation(
+      s,
       {
         orgId: principal.orgId,
         actor: principal.actor,
-        actorName: principal.via === "api_key" ? `API key "${principal.actorName}"` : principal.actorName,
+        role: principal.role,
+        actorName: byKey ? `API key "${principal.actorName}"` : principal.actorName,
+        signature: byKey ? `An admin of ${principal.orgName}` : principal.actorName,
       },
       a.email,
       { request_id: requestId },
     );
-    const link = `${base}/invite/${r.token}`;
-    const out = {
+    return {
       invitation: r.invitation,
-      replaced_earlier_invitation: r.replaced > 0,
+      replaced_earlier_invitation: r.replaced,
+      email_sent: r.emailSent,
+      invite_url: r.inviteUrl,
     };
-    if (!mailConfigured(s.config)) return { ...out, email_sent: false, invite_url: link };
-    try {
-      await sendMail(s.config, {
-        to: r.invitation.email,
-        ...invitationMail(
-          r.org.name,
-          principal.via === "api_key" ? `An admin of ${r.org.name}` : principal.actorName,
-          link,
-          r.invitation.expires_at,
-        ),
-      });
-    } catch (e) {
-      // Nobody received this link: withdraw it rather than leave a valid invitation behind.
-      await revokeInvitation(s.store, principal.orgId, r.invitation.id, "delivery_failed");
-      console.error(
-        JSON.stringify({ level: "error", request_id: requestId, tool: "invite_member", error: String(e) }),
-      );
-      throw new ToolError(
-        "delivery_failed",
-        "The invitation email could not be sent, so its link was withdrawn. Try again later.",
-      );
-    }
-    return { ...out, email_sent: true, invite_url: undefined };
   },
 });
 
