@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Client, InValue, Transaction } from "@libsql/client";
 import type { Clock } from "../src/clock.ts";
 import type { EventMetadata, NewEvent, StoredEvent } from "./catalog.ts";
@@ -19,6 +20,20 @@ export interface CommandOutcome<T> {
   expectedVersions?: Record<string, number>;
 }
 export type CommandHandler<T> = (w: WriteContext) => Promise<CommandOutcome<T>>;
+
+/** Work that joins the transaction of the first command, run inside `withFirstCommand`, that appends events
+ * (an idempotency claim: it commits exactly when the work it guards does). */
+export interface FirstCommandHook {
+  write(tx: Tx, now: Date): Promise<void>;
+  /** Set once a command carrying the write has committed. */
+  committed: boolean;
+}
+const firstCommand = new AsyncLocalStorage<FirstCommandHook>();
+
+/** Runs `fn`; the first command it executes that appends events also runs `hook.write` in its transaction. */
+export function withFirstCommand<T>(hook: FirstCommandHook, fn: () => Promise<T>): Promise<T> {
+  return firstCommand.run(hook, fn);
+}
 
 interface Job {
   handler: CommandHandler<unknown>;
@@ -48,14 +63,31 @@ export class EventStore {
     handler: CommandHandler<T>,
     metadata: EventMetadata = {},
   ): Promise<{ result: T; events: StoredEvent[] }> {
-    return new Promise((resolve, reject) => {
+    // Taken when the command is submitted: the writer runs it later, in whichever call drains the queue.
+    const hook = firstCommand.getStore();
+    let carried = false;
+    const run: CommandHandler<T> =
+      hook && !hook.committed
+        ? async (w) => {
+            const out = await handler(w);
+            if (out.events.length > 0 && !hook.committed) {
+              await hook.write(w.tx, w.now);
+              carried = true;
+            }
+            return out;
+          }
+        : handler;
+    return new Promise<{ result: T; events: StoredEvent[] }>((resolve, reject) => {
       this.queue.push({
-        handler: handler as CommandHandler<unknown>,
+        handler: run as CommandHandler<unknown>,
         metadata,
         resolve: resolve as Job["resolve"],
         reject,
       });
       if (!this.draining) void this.drain();
+    }).then((r) => {
+      if (carried && hook) hook.committed = true;
+      return r;
     });
   }
 

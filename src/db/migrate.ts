@@ -8,6 +8,7 @@ import m0005 from "./migrations/0005_members.sql" with { type: "text" };
 import m0006 from "./migrations/0006_oauth.sql" with { type: "text" };
 import m0010 from "./migrations/0010_free_briefs.sql" with { type: "text" };
 import m0011 from "./migrations/0011_connected_apps.sql" with { type: "text" };
+import m0012 from "./migrations/0012_idempotency_claims.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -18,6 +19,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0006_oauth", sql: m0006 },
   { id: "0010_free_briefs", sql: m0010 },
   { id: "0011_connected_apps", sql: m0011 },
+  { id: "0012_idempotency_claims", sql: m0012 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -1,5 +1,13 @@
 // DESIGN (idempotency): same key + same tool + same org within 24 h returns the first result and does no
 // new work; the same key with other arguments is an error; concurrent duplicates run once.
+//
+// Durable across a crash: the key is claimed in the transaction of the first command the call commits
+// (events/store.ts withFirstCommand), so the claim exists exactly when the work does, and completed with the
+// result just after. A claim found incomplete means the server stopped in between: the retry is told the work
+// was done, rather than doing it again. A call that fails after its command committed withdraws its claim,
+// as a failed call records nothing and may be retried.
+
+import { type FirstCommandHook, type Tx, withFirstCommand } from "../../events/store.ts";
 import { sha256 } from "../auth/tokens.ts";
 import type { Services } from "../services.ts";
 import { ToolError } from "./tool.ts";
@@ -15,6 +23,21 @@ function stableStringify(v: unknown): string {
       .map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`)
       .join(",")}}`;
   return JSON.stringify(v);
+}
+
+/** Runs `write` as a command of its own that appends no events. */
+async function writeAlone(s: Services, write: (tx: Tx) => Promise<void>): Promise<void> {
+  await s.store.execute(async ({ tx }) => {
+    await write(tx);
+    return { events: [], result: null };
+  });
+}
+
+async function withdraw(tx: Tx, orgId: number, tool: string, key: string): Promise<void> {
+  await tx.execute({
+    sql: "DELETE FROM idempotency_keys WHERE org_id = ? AND tool = ? AND key = ? AND completed = 0",
+    args: [orgId, tool, key],
+  });
 }
 
 export async function once<T>(
@@ -44,24 +67,37 @@ export async function once<T>(
   const promise = (async () => {
     const now = s.clock();
     const r = await s.database.client.execute({
-      sql: "SELECT args_hash, result, created_at FROM idempotency_keys WHERE org_id = ? AND tool = ? AND key = ?",
+      sql: `SELECT args_hash, result, created_at, completed FROM idempotency_keys
+            WHERE org_id = ? AND tool = ? AND key = ?`,
       args: [orgId, tool, key],
     });
     const row = r.rows[0];
     if (row && Date.parse(String(row.created_at)) > now.getTime() - WINDOW_MS) {
       if (row.args_hash !== hash) throw conflict();
-      return JSON.parse(String(row.result)) as T;
+      if (Number(row.completed) === 1) return JSON.parse(String(row.result)) as T;
+      throw new ToolError(
+        "idempotency_incomplete",
+        `The first ${tool} call with idempotency_key ${JSON.stringify(key)} did its work, but the server stopped before recording its result. It is not done again: read the current state with the read tools.`,
+      );
     }
-    const result = await work();
-    await s.store.execute(async ({ tx }) => {
+    const record = (completed: 0 | 1, result: string) => async (tx: Tx) => {
       await tx.execute({
-        sql: `INSERT INTO idempotency_keys (org_id, tool, key, args_hash, result, created_at) VALUES (?, ?, ?, ?, ?, ?)
+        sql: `INSERT INTO idempotency_keys (org_id, tool, key, args_hash, result, created_at, completed)
+              VALUES (?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT (org_id, tool, key) DO UPDATE SET args_hash = excluded.args_hash, result = excluded.result,
-                created_at = excluded.created_at`,
-        args: [orgId, tool, key, hash, JSON.stringify(stored(result)), now.toISOString()],
+                created_at = excluded.created_at, completed = excluded.completed`,
+        args: [orgId, tool, key, hash, result, now.toISOString(), completed],
       });
-      return { events: [], result: null };
-    });
+    };
+    const claim: FirstCommandHook = { write: record(0, "null"), committed: false };
+    let result: T;
+    try {
+      result = await withFirstCommand(claim, work);
+    } catch (e) {
+      if (claim.committed) await writeAlone(s, (tx) => withdraw(tx, orgId, tool, key));
+      throw e;
+    }
+    await writeAlone(s, record(1, JSON.stringify(stored(result))));
     return result;
   })();
   inFlight.set(flightKey, { hash, promise });
