@@ -179,6 +179,7 @@ export class EventStore {
   ): Promise<StoredEvent[]> {
     const stored: StoredEvent[] = [];
     const versions = new Map<string, number>();
+    const commandMeta = stripUndefined(metadata);
     for (const e of events) {
       const sk = `${e.streamType}:${e.streamId}`;
       let version = versions.get(sk);
@@ -196,7 +197,7 @@ export class EventStore {
       version += 1;
       versions.set(sk, version);
       const { origin, ...event } = e;
-      const meta = origin?.metadata ?? stripUndefined(metadata);
+      const meta = origin?.metadata ?? commandMeta;
       const at = origin?.recordedAt ?? recordedAt;
       const r = await tx.execute({
         sql: `INSERT INTO events (org_id, stream_type, stream_id, stream_version, type, data, metadata, recorded_at)

@@ -12,9 +12,7 @@ import { localReader } from "./localReader.ts";
 /** The database's current data version: changes whenever anything is committed by any connection but the
  * local reader's own. Undefined when it cannot be known. */
 export async function dataVersion(client: Client): Promise<number | undefined> {
-  const r = localReader(client);
-  const reader = r instanceof Promise ? await r : r;
-  return reader?.dataVersion();
+  return (await localReader(client))?.dataVersion();
 }
 
 /** Objects handed out from the cache are shared between callers, who must not change them. */

@@ -80,8 +80,7 @@ interface Query {
  * one, through the client otherwise. For plain column selects (no drizzle-side decoding). */
 export async function selectRows<Row extends unknown[]>(db: object, query: Query): Promise<Row[]> {
   const client = (db as { $client?: Client }).$client;
-  const r = client ? localReader(client) : null;
-  const reader = r instanceof Promise ? await r : r;
+  const reader = client ? await localReader(client) : null;
   if (reader) {
     const { sql, params } = query.toSQL();
     // Statements run here still reach the drizzle instance's logger, as the ones it runs itself do.
