@@ -28,17 +28,12 @@ import {
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { PasswordField } from "./components.tsx";
+import { field } from "./http.ts";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 
 const NO_STORE = { "cache-control": "no-store" };
 const DEFAULT_NEXT = "/app";
 const SIGNIN_FAILED = "That email and password do not match an account. Check both and try again.";
-
-function formField(body: unknown, name: string): string {
-  const v = (body as Record<string, unknown> | null | undefined)?.[name];
-  const first = Array.isArray(v) ? v[0] : v;
-  return typeof first === "string" ? first : "";
-}
 
 function seeOther(location: string, cookies: string[] = []): Response {
   const headers = new Headers({ location, ...NO_STORE });
@@ -253,10 +248,10 @@ export function memberPages(s: Services) {
       return signinPage(request, { next, notice });
     })
     .post("/signin", async ({ request, body, server }) => {
-      const next = safeNext(formField(body, "next")) ?? DEFAULT_NEXT;
-      const rawEmail = formField(body, "email").slice(0, 300);
-      const password = formField(body, "password");
-      if (!verifyFormCsrf(s, request, formField(body, "csrf")))
+      const next = safeNext(field(body, "next")) ?? DEFAULT_NEXT;
+      const rawEmail = field(body, "email").slice(0, 300);
+      const password = field(body, "password");
+      if (!verifyFormCsrf(s, request, field(body, "csrf")))
         return signinPage(request, { next, email: rawEmail, error: "The form expired. Sign in again." }, 403);
       const account = rawEmail.trim().toLowerCase();
       const address = clientAddress(request, server, s.config.trustProxy);
@@ -286,7 +281,7 @@ export function memberPages(s: Services) {
     .post("/signout", async ({ request, body }) => {
       const session = await getSession(s, request);
       if (!session) return seeOther("/signin");
-      if (!verifyCsrf(session, formField(body, "csrf")))
+      if (!verifyCsrf(session, field(body, "csrf")))
         return page(
           <Layout title="Sign out" user={session.name ?? session.email}>
             <h1>Sign out</h1>
@@ -357,12 +352,12 @@ export function memberPages(s: Services) {
     .get("/invite/:token", ({ request, params }) => invitePage(request, params.token))
     .post("/invite/:token", async ({ request, params, body, server }) => {
       const token = params.token;
-      const name = formField(body, "name");
-      if (!verifyFormCsrf(s, request, formField(body, "csrf")))
+      const name = field(body, "name");
+      if (!verifyFormCsrf(s, request, field(body, "csrf")))
         return invitePage(request, token, "The form expired. Submit it again.", name, 403);
       const inv = await openInvitation(s.database.client, token, s.clock());
       if (!inv) return page(<InvalidInvitePage />, 404);
-      const password = formField(body, "password");
+      const password = field(body, "password");
       try {
         let userId: number;
         if (inv.existingUser?.hasPassword) {
