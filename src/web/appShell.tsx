@@ -3,6 +3,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import type { Membership, SessionUser } from "../auth/session.ts";
+import { Csrf } from "./components.tsx";
 import { Html, Layout } from "./layout.tsx";
 
 export type AppSection =
@@ -86,7 +87,7 @@ export function AppPage({ session, current, title, section, switchTo, children }
           )}
           <WorkspaceSwitcher session={session} current={current} action={switchTo ?? "/app"} />
           <form method="post" action="/signout" class="inline">
-            <input type="hidden" name="csrf" value={session.csrfToken} />
+            <Csrf token={session.csrfToken} />
             <button type="submit" class="secondary">
               Sign out
             </button>

@@ -27,7 +27,7 @@ import {
 } from "../domain/members.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
-import { PasswordField } from "./components.tsx";
+import { Csrf, PasswordField } from "./components.tsx";
 import { field } from "./http.ts";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 
@@ -82,7 +82,7 @@ function SigninPage(v: SigninView): JSX.Element {
         ""
       )}
       <form method="post" action="/signin" class="card">
-        <input type="hidden" name="csrf" value={v.csrf} />
+        <Csrf token={v.csrf} />
         <input type="hidden" name="next" value={Html.escapeHtml(v.next)} />
         <label for="email">Email</label>
         <input
@@ -149,7 +149,7 @@ function InvitePage(v: InviteView): JSX.Element {
         ""
       )}
       <form method="post" action={`/invite/${encodeURIComponent(v.token)}`} class="card">
-        <input type="hidden" name="csrf" value={v.csrf} />
+        <Csrf token={v.csrf} />
         {v.mode === "new" ? (
           <>
             <label for="name">Your name</label>
@@ -287,7 +287,7 @@ export function memberPages(s: Services) {
             <h1>Sign out</h1>
             <p class="error">The form expired. Use the button below to sign out.</p>
             <form method="post" action="/signout">
-              <input type="hidden" name="csrf" value={session.csrfToken} />
+              <Csrf token={session.csrfToken} />
               <button type="submit">Sign out</button>
             </form>
           </Layout>,
