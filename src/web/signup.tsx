@@ -4,7 +4,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { createSession, formCsrf, getSession, verifyFormCsrf } from "../auth/session.ts";
+import { createSession, formCsrf, verifyFormCsrf } from "../auth/session.ts";
 import { DomainError } from "../domain/errors.ts";
 import { PASSWORD_MIN } from "../domain/members.ts";
 import { PLANS } from "../domain/plans.ts";
@@ -16,7 +16,7 @@ import { csrfRefused } from "./errors.tsx";
 import { FORM_LIMITS, formLimit } from "./formLimit.ts";
 import { field, redirect } from "./http.ts";
 import { Html, Layout } from "./layout.tsx";
-import { publicPage } from "./public.tsx";
+import { publicPage, viewer } from "./public.tsx";
 
 interface Values {
   workspace?: string;
@@ -94,12 +94,10 @@ export function signupPages(s: Services) {
   return new Elysia({ name: "web-signup" })
     .get("/signup", async ({ request }) => {
       const f = formCsrf(s, request);
-      const session = await getSession(s, request);
-      return publicPage(
-        <SignupForm csrf={f.token} user={session ? (session.name ?? session.email) : undefined} />,
-        200,
-        { "cache-control": "no-store", ...(f.cookie ? { "set-cookie": f.cookie } : {}) },
-      );
+      return publicPage(<SignupForm csrf={f.token} user={await viewer(s, request)} />, 200, {
+        "cache-control": "no-store",
+        ...(f.cookie ? { "set-cookie": f.cookie } : {}),
+      });
     })
     .post("/signup", async ({ request, body, server }) => {
       if (!verifyFormCsrf(s, request, field(body, "csrf"))) return csrfRefused();
