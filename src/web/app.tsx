@@ -39,7 +39,7 @@ export function privatePage(body: JSX.Element, ws?: Workspace, status = 200): Re
   });
 }
 
-interface Member {
+export interface Member {
   session: SessionUser;
   ws: Workspace;
 }

@@ -15,7 +15,7 @@ import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
-import { member, privatePage } from "./app.tsx";
+import { type Member, member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
 import { ConnectedApps, INTEGRATIONS_PATH } from "./connectedApps.tsx";
@@ -140,12 +140,11 @@ export function integrationsPages(s: Services) {
   const base = s.config.baseUrl;
 
   async function render(
+    m: Member,
     request: Request,
     opts: { org?: Membership; created?: Created; error?: string; name?: string; scopes?: string[] } = {},
     status = 200,
   ): Promise<Response> {
-    const m = await member(s, request);
-    if (m instanceof Response) return m;
     const org = opts.org ?? m.ws.current;
     if (!org) return privatePage(<NoWorkspace session={m.session} />);
     const plan = planOf(org.plan);
@@ -240,8 +239,11 @@ export function integrationsPages(s: Services) {
     );
   }
 
-  /** The admin membership a form names, or a refusal. */
-  async function adminOf(request: Request, body: unknown): Promise<Membership | Response> {
+  /** The signed-in admin and the workspace a form names, or a refusal. */
+  async function adminOf(
+    request: Request,
+    body: unknown,
+  ): Promise<{ m: Member; org: Membership } | Response> {
     const m = await member(s, request);
     if (m instanceof Response) return m;
     if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
@@ -254,34 +256,40 @@ export function integrationsPages(s: Services) {
         403,
         m.session.email,
       );
-    return org;
+    return { m, org };
   }
 
   return new Elysia({ name: "web-integrations" })
-    .get(PATH, ({ request }) => render(request))
+    .get(PATH, async ({ request }) => {
+      const m = await member(s, request);
+      if (m instanceof Response) return m;
+      return render(m, request);
+    })
     .post(`${PATH}/keys`, async ({ request, body }) => {
-      const org = await adminOf(request, body);
-      if (org instanceof Response) return org;
+      const admin = await adminOf(request, body);
+      if (admin instanceof Response) return admin;
+      const { m, org } = admin;
       const name = field(body, "name").trim();
       const chosen = fields(body, "scopes");
       if (chosen.length === 0)
-        return render(request, { org, error: "Choose at least one scope.", name, scopes: [] }, 400);
+        return render(m, request, { org, error: "Choose at least one scope.", name, scopes: [] }, 400);
       try {
         const scopes = parseScopes(chosen);
         const key = await createApiKey(s.store, org.orgSlug, name || undefined, scopes);
-        return render(request, {
+        return render(m, request, {
           org,
           created: { name: key.name, prefix: key.prefix, scopes: key.scopes, token: key.token },
         });
       } catch (e) {
         if (e instanceof InvalidInput)
-          return render(request, { org, error: `Not created: ${e.message}.`, name, scopes: chosen }, 400);
+          return render(m, request, { org, error: `Not created: ${e.message}.`, name, scopes: chosen }, 400);
         throw e;
       }
     })
     .post(`${PATH}/keys/:id/revoke`, async ({ request, body, params }) => {
-      const org = await adminOf(request, body);
-      if (org instanceof Response) return org;
+      const admin = await adminOf(request, body);
+      if (admin instanceof Response) return admin;
+      const { org } = admin;
       const id = decimalId(params.id) ?? notFound();
       try {
         await revokeApiKey(s.store, org.orgSlug, id);

@@ -7,7 +7,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { type Membership, type SessionUser, verifyCsrf } from "../auth/session.ts";
+import { type Membership, verifyCsrf } from "../auth/session.ts";
 import { DomainError } from "../domain/errors.ts";
 import {
   INVITATION_TTL_MS,
@@ -21,7 +21,7 @@ import { planOf } from "../domain/plans.ts";
 import { type SentInvitation, sendInvitation } from "../domain/sendInvitation.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
-import { member, privatePage } from "./app.tsx";
+import { type Member, member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
@@ -246,9 +246,7 @@ function InviteForm(p: { org: Membership; csrf: string; email: string; seats: nu
 export function membersPages(s: Services) {
   const client = s.database.client;
 
-  async function render(request: Request, opts: RenderOpts = {}, status = 200) {
-    const m = await member(s, request);
-    if (m instanceof Response) return m;
+  async function render(m: Member, request: Request, opts: RenderOpts = {}, status = 200) {
     const org = opts.org ?? m.ws.current;
     if (!org) return privatePage(<NoWorkspace session={m.session} />);
     const admin = org.role === "admin";
@@ -312,11 +310,7 @@ export function membersPages(s: Services) {
   async function change(
     request: Request,
     body: unknown,
-    run: (
-      org: Membership,
-      by: { orgId: number; userId: number },
-      session: SessionUser,
-    ) => Promise<string | Response>,
+    run: (org: Membership, by: { orgId: number; userId: number }, m: Member) => Promise<string | Response>,
     kept: RenderOpts = {},
     notDone = "Not changed",
   ): Promise<Response> {
@@ -325,10 +319,11 @@ export function membersPages(s: Services) {
     if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
     const org = membershipBySlug(m.session, field(body, "org")) ?? notFound();
     try {
-      const next = await run(org, { orgId: org.orgId, userId: m.session.userId }, m.session);
+      const next = await run(org, { orgId: org.orgId, userId: m.session.userId }, m);
       return typeof next === "string" ? redirect(next) : next;
     } catch (e) {
-      const again = (opts: RenderOpts, status: number) => render(request, { ...kept, ...opts, org }, status);
+      const again = (opts: RenderOpts, status: number) =>
+        render(m, request, { ...kept, ...opts, org }, status);
       if (e instanceof InvalidInput) return again({ error: `${notDone}: ${e.message}.` }, 400);
       if (!(e instanceof DomainError)) throw e;
       switch (e.code) {
@@ -354,7 +349,11 @@ export function membersPages(s: Services) {
     `${MEMBERS_PATH}?org=${encodeURIComponent(org.orgSlug)}&done=${done}`;
 
   return new Elysia({ name: "web-members" })
-    .get(MEMBERS_PATH, ({ request }) => render(request))
+    .get(MEMBERS_PATH, async ({ request }) => {
+      const m = await member(s, request);
+      if (m instanceof Response) return m;
+      return render(m, request);
+    })
     .post(`${MEMBERS_PATH}/:id/role`, ({ request, body, params }) =>
       change(request, body, async (org, by) => {
         const id = decimalId(params.id) ?? notFound();
@@ -376,19 +375,19 @@ export function membersPages(s: Services) {
       return change(
         request,
         body,
-        async (org, by, session) => {
+        async (org, by, m) => {
           const invited = await sendInvitation(
             s,
             {
               orgId: org.orgId,
               actor: `user:${by.userId}`,
               role: org.role,
-              actorName: session.name ?? session.email,
+              actorName: m.session.name ?? m.session.email,
             },
             email,
             { request_id: requestId },
           );
-          return render(request, { org, invited });
+          return render(m, request, { org, invited });
         },
         { email },
         "Not sent",
