@@ -4,64 +4,17 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
-import { Elysia, NotFoundError } from "elysia";
+import { Elysia } from "elysia";
 import { findShareLink, notesOf } from "../db/queries/engagement.ts";
 import type { Services } from "../services.ts";
+import { EvidenceList } from "./components.tsx";
+import { formatTime, notFound } from "./http.ts";
 // biome-ignore lint/correctness/noUnusedImports: Html is the JSX factory (tsconfig jsxFactory)
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 
 type Obj = Record<string, unknown>;
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v : undefined);
-const isHttp = (v: unknown): v is string => typeof v === "string" && /^https?:\/\//i.test(v);
-
-function when(ts: unknown): string {
-  if (typeof ts !== "string") return "";
-  const d = new Date(ts);
-  if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString("en-GB", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return url;
-  }
-}
-
-function Evidence({ items }: { items: Obj[] }): JSX.Element {
-  if (items.length === 0) return <p class="muted">No evidence excerpts are attached to this signal.</p>;
-  return (
-    <ol class="evidence">
-      {items.map((e) => (
-        <li>
-          {text(e.text) ? <blockquote safe>{String(e.text)}</blockquote> : ""}
-          <div class="muted small">
-            {isHttp(e.source_url) ? (
-              <a href={e.source_url} rel="noopener noreferrer nofollow ugc" safe>
-                {text(e.source_title) ?? hostOf(e.source_url)}
-              </a>
-            ) : text(e.source_title) ? (
-              <span safe>{String(e.source_title)}</span>
-            ) : (
-              ""
-            )}
-            {e.observed_at ? <span safe>{` · observed ${when(e.observed_at)}`}</span> : ""}
-          </div>
-        </li>
-      ))}
-    </ol>
-  );
-}
 
 export function SharedSignalPage({
   signal,
@@ -73,7 +26,7 @@ export function SharedSignalPage({
   expiresAt: string;
 }): JSX.Element {
   const severity = text(signal.severity);
-  const evidence = Array.isArray(signal.evidence) ? (signal.evidence as Obj[]) : [];
+  const evidence = Array.isArray(signal.evidence) ? signal.evidence : [];
   return (
     <Layout title={String(signal.title)}>
       <article>
@@ -82,7 +35,7 @@ export function SharedSignalPage({
         <div class="meta muted">
           {text(signal.competitor_name) ? <strong safe>{String(signal.competitor_name)}</strong> : ""}
           {severity ? <span class={`badge sev-${severity}`} safe>{`${severity} severity`}</span> : ""}
-          {signal.first_seen_at ? <span safe>{`First seen ${when(signal.first_seen_at)}`}</span> : ""}
+          {signal.first_seen_at ? <span safe>{`First seen ${formatTime(signal.first_seen_at)}`}</span> : ""}
           {signal.status === "closed" ? <span>Closed</span> : ""}
         </div>
         {text(signal.summary) ? (
@@ -93,7 +46,11 @@ export function SharedSignalPage({
           ""
         )}
         <h2>Evidence</h2>
-        <Evidence items={evidence} />
+        {evidence.length ? (
+          <EvidenceList items={evidence} />
+        ) : (
+          <p class="muted">No evidence excerpts are attached to this signal.</p>
+        )}
         {notes && notes.length > 0 ? (
           <section>
             <h2>Team notes</h2>
@@ -102,7 +59,7 @@ export function SharedSignalPage({
                 <li>
                   <p safe>{n.body}</p>
                   <p class="muted small" safe>
-                    {when(n.created_at)}
+                    {formatTime(n.created_at)}
                   </p>
                 </li>
               ))}
@@ -112,7 +69,7 @@ export function SharedSignalPage({
           ""
         )}
         <p class="muted small" safe>
-          {`Shared from Rivals. This link works until ${when(expiresAt)}.`}
+          {`Shared from Rivals. This link works until ${formatTime(expiresAt)}.`}
         </p>
       </article>
     </Layout>
@@ -122,7 +79,7 @@ export function SharedSignalPage({
 export function sharePage(s: Services) {
   return new Elysia().get("/share/:token", async ({ params }) => {
     const link = await findShareLink(s.database.client, params.token, s.clock());
-    if (!link) throw new NotFoundError();
+    if (!link) notFound();
     const signal = JSON.parse(link.doc) as Obj;
     const notes = link.includeNotes
       ? await notesOf(s.database.client, link.orgId, "signal", link.signalId)
