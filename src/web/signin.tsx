@@ -27,7 +27,7 @@ import {
 } from "../domain/members.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
-import { Csrf, PasswordField } from "./components.tsx";
+import { Csrf, Notice, PasswordField } from "./components.tsx";
 import { field } from "./http.ts";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 
@@ -67,20 +67,8 @@ function SigninPage(v: SigninView): JSX.Element {
   return (
     <Layout title="Sign in">
       <h1>Sign in</h1>
-      {v.notice ? (
-        <p class="notice" safe>
-          {v.notice}
-        </p>
-      ) : (
-        ""
-      )}
-      {v.error ? (
-        <p class="error" role="alert" safe>
-          {v.error}
-        </p>
-      ) : (
-        ""
-      )}
+      {v.notice ? <Notice>{Html.escapeHtml(v.notice)}</Notice> : ""}
+      {v.error ? <Notice kind="error">{Html.escapeHtml(v.error)}</Notice> : ""}
       <form method="post" action="/signin" class="card">
         <Csrf token={v.csrf} />
         <input type="hidden" name="next" value={Html.escapeHtml(v.next)} />
@@ -141,13 +129,7 @@ function InvitePage(v: InviteView): JSX.Element {
         </time>
         .
       </p>
-      {v.error ? (
-        <p class="error" role="alert" safe>
-          {v.error}
-        </p>
-      ) : (
-        ""
-      )}
+      {v.error ? <Notice kind="error">{Html.escapeHtml(v.error)}</Notice> : ""}
       <form method="post" action={`/invite/${encodeURIComponent(v.token)}`} class="card">
         <Csrf token={v.csrf} />
         {v.mode === "new" ? (
