@@ -34,7 +34,6 @@ const SCOPE_HELP: Record<Scope, string> = {
 
 interface Created {
   name: string;
-  prefix: string;
   scopes: string[];
   token: string;
 }
@@ -278,7 +277,7 @@ export function integrationsPages(s: Services) {
         const key = await createApiKey(s.store, org.orgSlug, name || undefined, scopes);
         return render(m, request, {
           org,
-          created: { name: key.name, prefix: key.prefix, scopes: key.scopes, token: key.token },
+          created: { name: key.name, scopes: key.scopes, token: key.token },
         });
       } catch (e) {
         if (e instanceof InvalidInput)
