@@ -7,9 +7,10 @@ const esc = (s: string) => Html.escapeHtml(s);
 
 /** Inline markup of one already-escaped line. */
 function inline(escaped: string): string {
-  // Code spans first, kept out of the other rules by placeholders.
+  // Code spans first, kept out of the other rules by NUL-delimited placeholders. A NUL already in the text
+  // becomes U+FFFD (what an HTML parser shows for it), so it can never be read as a placeholder.
   const codes: string[] = [];
-  let s = escaped.replace(/`([^`]+)`/g, (_, c: string) => {
+  let s = escaped.replaceAll("\u0000", "\uFFFD").replace(/`([^`]+)`/g, (_, c: string) => {
     codes.push(`<code>${c}</code>`);
     return `\u0000${codes.length - 1}\u0000`;
   });
