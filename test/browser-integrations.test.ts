@@ -1,16 +1,16 @@
-// Real Chromium (Debian's `chromium`, driven by playwright-core): sign in through the sign-in page, create an
+// Real Chromium (the build shipped in the npm package @sparticuz/chromium, see test/browser.ts; driven by
+// playwright-core): sign in through the sign-in page, create an
 // API key on the integrations page, use it, revoke it in the page and see 401; open a signal's `url` from the
 // API. Screenshots of the main pages at phone (390×844) and desktop (1280×900) size go to test/artifacts/.
-// CI installs chromium (.ci/run); without it these tests fail, they do not skip.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { addMember } from "../src/domain/members.ts";
+import { launchChromium } from "./browser.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(import.meta.dir, "artifacts");
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -22,10 +22,6 @@ let context: BrowserContext;
 let profile: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
-    );
   t = await startTestServer();
   const demo = await Bun.file(join(import.meta.dir, "..", "examples", "demo.ndjson")).text();
   const report = await t.load(
@@ -38,21 +34,7 @@ beforeAll(async () => {
   await addMember(t.services.store, { org: "demo", email: EMAIL, role: "admin", password: PASSWORD });
   mkdirSync(ARTIFACTS, { recursive: true });
   profile = mkdtempSync(join(tmpdir(), "rivals-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: PHONE,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  context = await launchChromium(profile, PHONE);
 }, 60_000);
 
 afterAll(async () => {
