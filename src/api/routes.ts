@@ -6,6 +6,7 @@ import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
 import { getSignal, listSignals } from "../db/queries/signals.ts";
+import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../domain/searchText.ts";
 import { parseTimestamp } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, readAccess } from "./access.ts";
@@ -34,8 +35,8 @@ export const signalQuery = querySpec({
   }),
   since: T.String({ description: "ISO 8601 time; keeps signals first seen on or after it." }),
   q: T.String({
-    maxLength: 500,
-    description: "Case-insensitive text matched in title or summary; empty matches all.",
+    maxLength: MAX_SEARCH_TEXT,
+    description: `Case-insensitive text matched literally in title or summary; empty matches all; ${CONTROL_CHARACTERS_REFUSED} (400).`,
   }),
   ...pageQuery,
 });
@@ -92,6 +93,12 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
               "since must be an ISO 8601 time, for example 2026-01-31T00:00:00Z.",
             );
         }
+        let q: string | undefined;
+        if (query.q !== undefined) {
+          const checked = searchText(query.q);
+          if (!checked.ok) throw new Problem("invalid_request", `Query parameter q ${checked.reason}.`);
+          q = checked.text;
+        }
         const data = await listSignals(
           db,
           principal.orgId,
@@ -99,7 +106,7 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
             competitorId: query.competitor_id,
             severity: query.severity,
             since,
-            q: query.q,
+            q,
             limit: p.limit,
             offset: p.offset,
           },

@@ -11,9 +11,10 @@ import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
 import { getSignal, getSignals, listSignals } from "../db/queries/signals.ts";
 import { SEVERITY } from "../domain/records.ts";
+import { firstChars, searchText, withoutControls } from "../domain/searchText.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
-import { Pager } from "./components.tsx";
+import { Notice, Pager } from "./components.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
 import { Html, htmlResponse } from "./layout.tsx";
 import {
@@ -87,24 +88,31 @@ export function appPages(s: Services) {
       const filter: FeedFilter = {
         competitorId: decimalId(sp.get("competitor")),
         severity: (SEVERITY as readonly string[]).includes(severity) ? severity : undefined,
-        q: (sp.get("q") ?? "").trim().slice(0, 200) || undefined,
+        q: firstChars((sp.get("q") ?? "").trim(), 200) || undefined,
       };
+      // The search rule (domain/searchText.ts): text with control characters is refused, with a notice.
+      const checked = filter.q === undefined ? undefined : searchText(filter.q);
+      const refused = checked?.ok === false ? `The search words ${checked.reason}.` : undefined;
       const page = pageNumber(sp.get("page"));
       const [competitors, rows] = await Promise.all([
         listCompetitors(db, current.orgId, base),
-        listSignals(
-          db,
-          current.orgId,
-          {
-            competitorId: filter.competitorId,
-            severity: filter.severity,
-            q: filter.q,
-            limit: FEED_PAGE_SIZE + 1,
-            offset: (page - 1) * FEED_PAGE_SIZE,
-          },
-          base,
-        ),
+        checked?.ok === false
+          ? []
+          : listSignals(
+              db,
+              current.orgId,
+              {
+                competitorId: filter.competitorId,
+                severity: filter.severity,
+                q: checked?.text,
+                limit: FEED_PAGE_SIZE + 1,
+                offset: (page - 1) * FEED_PAGE_SIZE,
+              },
+              base,
+            ),
       ]);
+      // The refused text is shown back with each control character as U+FFFD (HTML cannot carry them).
+      if (refused) filter.q = withoutControls(filter.q ?? "");
       const signals = rows.slice(0, FEED_PAGE_SIZE);
       const href = (p: number) =>
         `/app${qs({ org: current.orgSlug, competitor: filter.competitorId, severity: filter.severity, q: filter.q, page: p > 1 ? p : undefined })}`;
@@ -113,7 +121,10 @@ export function appPages(s: Services) {
           <h1>Signals</h1>
           <p class="muted">Open signals of the competitors you track, newest first.</p>
           <FeedFilters competitors={competitors as Obj[]} filter={filter} orgSlug={current.orgSlug} />
-          {signals.length ? (
+          {refused ? <Notice kind="error">{refused}</Notice> : ""}
+          {refused ? (
+            ""
+          ) : signals.length ? (
             signals.map((x) => <SignalCard signal={x as Obj} />)
           ) : (
             <p class="muted">{page > 1 ? "No more signals." : "No open signals match."}</p>
@@ -121,6 +132,7 @@ export function appPages(s: Services) {
           <Pager page={page} hasNext={rows.length > FEED_PAGE_SIZE} href={href} />
         </AppPage>,
         m.ws,
+        refused ? 400 : 200,
       );
     })
     .get("/app/signals/:id", ({ request, params }) => {

@@ -80,7 +80,7 @@ const ENDPOINTS: Endpoint[] = [
         name: "q",
         in: "query",
         type: "string",
-        doc: "Case-insensitive match on title or summary; empty matches all.",
+        doc: "Case-insensitive match on title or summary, the text taken literally (FTS syntax such as quotes, * or NEAR is just characters); empty matches all; at most 500 characters. Control characters (U+0000–U+001F, U+007F–U+009F) are refused: 400 invalid_request.",
       },
       ...PAGE_PARAMS,
     ],

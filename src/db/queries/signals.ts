@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
+import { searchText } from "../../domain/searchText.ts";
 import type { Db } from "../client.ts";
 import { signals } from "../schema.ts";
 import { cacheOf } from "./cache.ts";
@@ -21,8 +22,13 @@ export interface SignalFilter {
 
 /** The trigram index needs three characters; shorter terms fall back to a GLOB within the org. SQLite's
  * lower() and LIKE fold ASCII only, while the trigram index folds Unicode case, so the fallback spells out
- * each character's case variants as a GLOB class (`ü` → `[üÜ]`) and quotes GLOB's own metacharacters. */
-function textMatch(q: string): SQL {
+ * each character's case variants as a GLOB class (`ü` → `[üÜ]`) and quotes GLOB's own metacharacters.
+ * Text outside the search rule (domain/searchText.ts: control characters) matches nothing; every entry
+ * point refuses it before it gets here. */
+function textMatch(raw: string): SQL {
+  const checked = searchText(raw);
+  if (!checked.ok) return sql`0`;
+  const q = checked.text;
   if ([...q].length >= 3) {
     const phrase = `"${q.replaceAll('"', '""')}"`;
     return sql`${signals.id} IN (SELECT rowid FROM signals_fts WHERE signals_fts MATCH ${phrase})`;

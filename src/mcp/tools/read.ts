@@ -4,6 +4,7 @@ import { battlecardsWrittenSince, getBattlecard, listBattlecards } from "../../d
 import { getCompetitor, listCompetitors } from "../../db/queries/competitors.ts";
 import { digestsWrittenSince, getDigest, listDigests, newestDigest } from "../../db/queries/digests.ts";
 import { getSignal, listSignals } from "../../db/queries/signals.ts";
+import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../../domain/searchText.ts";
 import { parseTimestamp } from "../../domain/validate.ts";
 import {
   battlecard,
@@ -35,6 +36,14 @@ function since(v: string | undefined): string | undefined {
       argument: "since",
     });
   return t;
+}
+
+/** The search rule of domain/searchText.ts; refused text is an invalid_argument naming `query`. */
+function query(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const checked = searchText(v);
+  if (!checked.ok) throw new ToolError("invalid_argument", `query ${checked.reason}.`, { argument: "query" });
+  return checked.text;
 }
 
 function found<T>(v: T | undefined, what: string): T {
@@ -84,9 +93,11 @@ export const searchSignalsTool = defineTool({
     query: z
       .string()
       .min(1)
-      .max(500)
+      .max(MAX_SEARCH_TEXT)
       .optional()
-      .describe("Text to find in title or summary (case-insensitive)."),
+      .describe(
+        `Text to find in title or summary (case-insensitive, matched literally); ${CONTROL_CHARACTERS_REFUSED}.`,
+      ),
     since: sinceArg.optional(),
     saved: z
       .boolean()
@@ -104,7 +115,7 @@ export const searchSignalsTool = defineTool({
       {
         competitorId: a.competitor_id,
         severity: a.severity,
-        q: a.query,
+        q: query(a.query),
         since: since(a.since),
         savedBy: a.saved ? principal.actor : undefined,
         limit: a.limit,
