@@ -1,6 +1,5 @@
 // `rivals <command>`: every command the README lists, the same from `bun src/main.ts` and `dist/rivals`.
 import { readFileSync } from "node:fs";
-import demoData from "../../examples/demo.ndjson" with { type: "text" };
 import { rebuildProjections } from "../../projections/rebuild.ts";
 import { loadConfig } from "../config.ts";
 import { createApiKey, parseScopes, revokeApiKey } from "../domain/apiKeys.ts";
@@ -13,12 +12,15 @@ import { connectChat } from "../domain/workspace.ts";
 import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
+import { demoBanner, loadDemo, resetDemoPassword } from "./demo.ts";
 
 export const USAGE = `Usage: rivals <command> [options]
 
   serve [--demo]                      run the service (env RIVALS_DB, PORT, RIVALS_BASE_URL)
   migrate                             apply database migrations
-  demo                                load the demo workspace and print a demo API key
+  demo                                load the demo workspace; print a demo API key and the demo admin's
+                                      sign-in (its generated password only the first time)
+  demo reset-password                 set and print a new password for the demo admin (ends its sessions)
   org create --slug S --name N --plan P [--website URL]
   org set-plan --org S --plan trial|free|starter|growth|enterprise
   org connect-chat --org S --webhook URL   connect team chat (incoming webhook) for cycle delivery
@@ -40,15 +42,6 @@ async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
   } finally {
     s.close();
   }
-}
-
-export const DEMO_ORG = "demo";
-
-async function loadDemo(s: Services) {
-  const report = await importNdjson(s.store, demoData, "demo");
-  if (report.errors.length) throw new Error(`demo data failed to load: ${JSON.stringify(report.errors)}`);
-  const key = await createApiKey(s.store, DEMO_ORG, "demo", parseScopes(undefined));
-  return { base_url: s.config.baseUrl, org: DEMO_ORG, api_key: key.token, imported: report };
 }
 
 async function memberCommand(sub: string | undefined, rest: string[]): Promise<number> {
@@ -91,9 +84,7 @@ export async function run(argv: string[]): Promise<number> {
       const { values } = flags([sub, ...rest].filter(Boolean) as string[], { demo: { type: "boolean" } });
       const s = await openServices(loadConfig());
       if (values.demo) {
-        const d = await loadDemo(s);
-        console.log(`Demo workspace "${d.org}" loaded. Demo API key (shown once): ${d.api_key}`);
-        console.log(`Try: curl -H "Authorization: Bearer ${d.api_key}" ${d.base_url}/api/v1/competitors`);
+        for (const line of demoBanner(await loadDemo(s))) console.log(line);
       }
       await startServer(s);
       return -1; // keep running
@@ -104,9 +95,23 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       });
     case "demo":
+      if (sub === "reset-password")
+        return withServices(async (s) => {
+          print(await resetDemoPassword(s));
+          return 0;
+        });
+      if (sub !== undefined) throw new UsageError(`demo takes no argument or reset-password, not '${sub}'`);
       return withServices(async (s) => {
         const d = await loadDemo(s);
-        print({ base_url: d.base_url, org: d.org, api_key: d.api_key });
+        print({
+          base_url: d.base_url,
+          org: d.org,
+          api_key: d.api_key,
+          signin_url: d.signin_url,
+          email: d.email,
+          password: d.password,
+          ...(d.password === null ? { password_reset: "rivals demo reset-password" } : {}),
+        });
         return 0;
       });
     case "org": {
