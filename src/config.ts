@@ -1,3 +1,5 @@
+import { parseRewrite, type RewriteRule } from "./engine/fetch/rewrite.ts";
+
 export interface Config {
   dbUrl: string;
   port: number;
@@ -12,6 +14,23 @@ export interface Config {
   mailFrom: string;
   /** Members' single sign-on with an OpenID Connect provider, when all three variables are set. */
   oidc?: { issuer: string; clientId: string; clientSecret: string };
+  /** RIVALS_FETCH_REWRITE: origins whose requests go elsewhere (mirrors, staging, tests). */
+  fetchRewrite: RewriteRule[];
+  /** RIVALS_FETCH_DELAY_MS: pause between two requests to one host. */
+  fetchDelayMs: number;
+  /** RIVALS_FETCH_TIMEOUT_MS: per request, headers and body. */
+  fetchTimeoutMs: number;
+  /** RIVALS_FETCH_MAX_BYTES: largest (decoded) body read. */
+  fetchMaxBytes: number;
+}
+
+function intVar(env: Record<string, string | undefined>, name: string, dflt: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
+  return n;
 }
 
 function oidcConfig(env: Record<string, string | undefined>): Config["oidc"] {
@@ -55,5 +74,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: env.RIVALS_SMTP_URL || undefined,
     mailFrom: env.RIVALS_MAIL_FROM || `Rivals <no-reply@${new URL(baseUrl).hostname}>`,
     oidc: oidcConfig(env),
+    fetchRewrite: parseRewrite(env.RIVALS_FETCH_REWRITE),
+    fetchDelayMs: intVar(env, "RIVALS_FETCH_DELAY_MS", 1000, 0),
+    fetchTimeoutMs: intVar(env, "RIVALS_FETCH_TIMEOUT_MS", 15_000, 1),
+    fetchMaxBytes: intVar(env, "RIVALS_FETCH_MAX_BYTES", 5 * 1024 * 1024, 1),
   };
 }

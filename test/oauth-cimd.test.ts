@@ -1,8 +1,9 @@
 // Client ID metadata documents: fetched from a loopback server that RIVALS_OAUTH_CIMD_ALLOW_HOSTS names
 // (plain http is accepted only for such an allow-listed loopback host), checked, cached per its headers;
-// private addresses refused without the allow-list.
+// private addresses refused without the allow-list. The fetch goes through the engine's fetcher
+// (src/engine/fetch), whose address guard this file's last test checks as well.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { isNonPublicAddress } from "../src/oauth/netguard.ts";
+import { isPublicAddress } from "../src/engine/fetch/index.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { rawPost } from "./mcp-helpers.ts";
 import {
@@ -233,8 +234,8 @@ describe("address classification", () => {
       "2001:db8::1",
       "not an address",
     ])
-      expect({ a, blocked: isNonPublicAddress(a) }).toEqual({ a, blocked: true });
+      expect({ a, blocked: !isPublicAddress(a) }).toEqual({ a, blocked: true });
     for (const a of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "172.32.0.1"])
-      expect({ a, blocked: isNonPublicAddress(a) }).toEqual({ a, blocked: false });
+      expect({ a, blocked: !isPublicAddress(a) }).toEqual({ a, blocked: false });
   });
 });

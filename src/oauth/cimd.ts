@@ -1,15 +1,13 @@
 // Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document, MCP 2025-11-25): a
 // `client_id` that is an https URL names a JSON document describing the client. The server fetches it
-// with a size and a time limit, never from a private address unless the operator allow-lists the host
-// (checked before the request and again at connect time), and caches it as long as its Cache-Control /
-// Expires headers allow (bounded).
-import { lookup as dnsLookup } from "node:dns";
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
+// through the engine's one fetcher (src/engine/fetch: the address guard with the DNS answer pinned, no
+// redirects, a size and a time limit), never from a private address unless the operator allow-lists the
+// host, and caches it as long as its Cache-Control / Expires headers allow (bounded).
 import type { Clock } from "../clock.ts";
+import { isLoopbackHost } from "../engine/fetch/guard.ts";
+import type { Fetcher, RewriteRule } from "../engine/fetch/index.ts";
 import { checkClientMetadata, type OAuthClient } from "./clientMetadata.ts";
 import { OAuthError } from "./errors.ts";
-import { bareHost, isLoopbackAddress, isNonPublicAddress, resolveHost } from "./netguard.ts";
 
 export const CIMD_MAX_BYTES = 5 * 1024;
 export const CIMD_TIMEOUT_MS = 5_000;
@@ -22,6 +20,24 @@ export interface CimdOptions {
    * every address is loopback may also be fetched over plain http (for local development and tests). */
   allowHosts: string[];
   clock: Clock;
+  /** The fetcher, built with `allowHostRules(allowHosts)` in its rewrite table. */
+  fetcher: Fetcher;
+}
+
+/** The allow-list as rewrite rules that send each listed origin to itself: rewrite targets are exempt
+ * from the fetcher's address guard, which is what listing a host means. `host` alone names its default
+ * ports (80 and 443); `host:port` that port over http and https. */
+export function allowHostRules(allowHosts: string[]): RewriteRule[] {
+  const rules: RewriteRule[] = [];
+  for (const h of allowHosts) {
+    for (const scheme of ["http", "https"]) {
+      try {
+        const origin = new URL(`${scheme}://${h}`).origin;
+        rules.push({ from: origin, to: origin });
+      } catch {}
+    }
+  }
+  return rules;
 }
 
 /** Parses RIVALS_OAUTH_CIMD_ALLOW_HOSTS: comma- or space-separated host names, optionally with a port. */
@@ -37,91 +53,17 @@ export function looksLikeUrlClientId(clientId: string): boolean {
   return /^https?:\/\//i.test(clientId);
 }
 
-function cacheSeconds(headers: Headers, now: number): number {
-  const cc = (headers.get("cache-control") ?? "").toLowerCase();
+function cacheSeconds(headers: Record<string, string>, now: number): number {
+  const cc = (headers["cache-control"] ?? "").toLowerCase();
   if (/(^|,)\s*(no-store|no-cache|private)\b/.test(cc)) return 0;
   const maxAge = /(?:^|,)\s*max-age\s*=\s*"?(\d+)"?/.exec(cc);
   if (maxAge) return Math.min(Number(maxAge[1]), MAX_TTL_S);
-  const expires = headers.get("expires");
-  if (expires !== null) {
+  const expires = headers.expires;
+  if (expires !== undefined) {
     const t = Date.parse(expires);
     return Number.isNaN(t) ? 0 : Math.max(0, Math.min(Math.floor((t - now) / 1000), MAX_TTL_S));
   }
   return DEFAULT_TTL_S;
-}
-
-interface Fetched {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-/** One GET with node:http(s), whose `lookup` re-checks every address the connection may use, so the
- * address that is connected to is one that passed the check (no DNS-rebinding window between the check
- * and the fetch). No redirects are followed; the body is cut off past `maxBytes`; the whole exchange
- * must finish within `timeoutMs`. */
-function pinnedGet(
-  url: URL,
-  addressOk: (addresses: string[]) => string | undefined,
-  maxBytes: number,
-  timeoutMs: number,
-): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    const lookup = (
-      host: string,
-      options: { all?: boolean },
-      cb: (err: Error | null, address?: unknown, family?: number) => void,
-    ) => {
-      dnsLookup(host, { all: true, verbatim: true }, (err, found) => {
-        if (err) return cb(err);
-        const problem = addressOk(found.map((a) => a.address));
-        if (problem) return cb(new Error(problem));
-        if (options?.all) cb(null, found);
-        else cb(null, found[0].address, found[0].family);
-      });
-    };
-    const get = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = get(url, { method: "GET", headers: { accept: "application/json" }, lookup: lookup as never });
-    const timer = setTimeout(
-      () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} seconds`)),
-      timeoutMs,
-    );
-    req.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    req.on("response", (res) => {
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(res.headers))
-        if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(", ") : String(v));
-      const declared = Number(headers.get("content-length") ?? "0");
-      if (declared > maxBytes) {
-        req.destroy(new Error(`the document is larger than ${maxBytes} bytes`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (c: Buffer) => {
-        size += c.length;
-        if (size > maxBytes) req.destroy(new Error(`the document is larger than ${maxBytes} bytes`));
-        else chunks.push(c);
-      });
-      res.on("end", () => {
-        clearTimeout(timer);
-        try {
-          const text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
-          resolve({ status: res.statusCode ?? 0, headers, text });
-        } catch {
-          reject(new Error("the document is not UTF-8"));
-        }
-      });
-      res.on("error", (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-    });
-    req.end();
-  });
 }
 
 export class ClientMetadataDocuments {
@@ -174,37 +116,27 @@ export class ClientMetadataDocuments {
 
   private async fetchDocument(clientId: string): Promise<OAuthClient> {
     const u = this.checkUrl(clientId);
-    const allowListed = this.allowed(u);
-    let addresses: string[];
-    try {
-      addresses = await resolveHost(bareHost(u));
-    } catch {
-      throw new OAuthError("invalid_client", `the client_id host ${u.hostname} does not resolve`);
-    }
-    if (addresses.length === 0)
-      throw new OAuthError("invalid_client", `the client_id host ${u.hostname} does not resolve`);
-    if (!allowListed && addresses.some(isNonPublicAddress))
-      throw new OAuthError(
-        "invalid_client",
-        `the client_id host ${u.hostname} resolves to a private, loopback or reserved address`,
-      );
-    if (u.protocol === "http:" && !addresses.every(isLoopbackAddress))
+    // Plain http only for an allow-listed loopback host (local development and tests).
+    if (u.protocol === "http:" && !isLoopbackHost(u.hostname.replace(/^\[(.*)\]$/, "$1")))
       throw new OAuthError("invalid_client", "client_id URL must use https");
-    const addressOk = (found: string[]) => {
-      if (found.length === 0) return `the client_id host ${u.hostname} does not resolve`;
-      if (!allowListed && found.some(isNonPublicAddress))
-        return `the client_id host ${u.hostname} resolves to a private, loopback or reserved address`;
-      if (u.protocol === "http:" && !found.every(isLoopbackAddress)) return "client_id URL must use https";
-      return undefined;
-    };
-    let res: Fetched;
-    try {
-      res = await pinnedGet(u, addressOk, CIMD_MAX_BYTES, CIMD_TIMEOUT_MS);
-    } catch (e) {
-      throw new OAuthError(
-        "invalid_client",
-        `the client metadata document could not be fetched: ${(e as Error).message}`,
-      );
+    const res = await this.opts.fetcher.fetch({
+      url: u.href,
+      headers: { accept: "application/json" },
+      robots: false,
+      maxRedirects: 0,
+      maxBytes: CIMD_MAX_BYTES,
+      timeoutMs: CIMD_TIMEOUT_MS,
+    });
+    if (!res.ok) {
+      const why =
+        res.error === "blocked_address"
+          ? `the client_id host ${u.hostname} resolves to a private, loopback or reserved address`
+          : res.error === "too_large"
+            ? `the document is larger than ${CIMD_MAX_BYTES} bytes`
+            : res.status
+              ? `HTTP ${res.status}`
+              : res.message;
+      throw new OAuthError("invalid_client", `the client metadata document could not be fetched: ${why}`);
     }
     if (res.status !== 200)
       throw new OAuthError(

@@ -5,9 +5,10 @@ import { Elysia } from "elysia";
 import { clientAddress } from "../api/access.ts";
 import { RateLimiter } from "../api/rateLimit.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
+import { createFetcher, fetcherOptions } from "../engine/fetch/index.ts";
 import type { Services } from "../services.ts";
 import { authorizeRoutes } from "./authorize.tsx";
-import { ClientMetadataDocuments, parseAllowHosts } from "./cimd.ts";
+import { allowHostRules, ClientMetadataDocuments, parseAllowHosts } from "./cimd.ts";
 import { parseScope } from "./clientMetadata.ts";
 import { Clients } from "./clients.ts";
 import { jsonResponse, OAuthError, oauthErrorResponse } from "./errors.ts";
@@ -82,9 +83,19 @@ function guarded(fn: () => Promise<Response>): Promise<Response> {
 export function oauthRoutes(s: Services, credentials: CredentialResolver, options: OAuthOptions = {}) {
   const base = s.config.baseUrl;
   const resource = mcpResource(base);
+  const allowHosts = options.cimdAllowHosts ?? parseAllowHosts(process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS);
+  // The engine's fetcher and guard; the allow-list joins the rewrite table (its hosts sent to themselves,
+  // exempt from the address guard) and there is no pause: a person is waiting for the answer.
+  const general = fetcherOptions(s.config);
   const documents = new ClientMetadataDocuments({
-    allowHosts: options.cimdAllowHosts ?? parseAllowHosts(process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS),
+    allowHosts,
     clock: s.clock,
+    fetcher: createFetcher({
+      ...general,
+      delayMs: 0,
+      clock: s.clock,
+      rewrite: [...(general.rewrite ?? []), ...allowHostRules(allowHosts)],
+    }),
   });
   const clients = new Clients(s, documents);
   const members = memberDirectory(s);

@@ -1,0 +1,517 @@
+// The one fetcher for all outbound HTTP (docs/engine.md, "Fetch"): manual redirects re-checked at every
+// hop, the address guard with the DNS answer pinned for the connection, the rewrite table, robots.txt,
+// one request at a time per host, a time limit over headers and body, a streaming byte cap and charset
+// decoding. A hostile or broken site costs one failed fetch: every failure is a result, never a throw.
+import { type Clock, systemClock } from "../../clock.ts";
+import type { Config } from "../../config.ts";
+import { decodeBody } from "./charset.ts";
+import { HostGate, realSleep, type Sleeper } from "./gate.ts";
+import {
+  BlockedAddressError,
+  bareHost,
+  isIpLiteral,
+  isPublicAddress,
+  publicAddresses,
+  type Resolver,
+  systemResolver,
+} from "./guard.ts";
+import { type RewriteRule, RewriteTable } from "./rewrite.ts";
+import { parseRobots, ROBOTS_MAX_BYTES, RobotsCache, type RobotsVerdict, robotsAllows } from "./robots.ts";
+
+export { isPublicAddress } from "./guard.ts";
+export { parseRewrite, type RewriteRule } from "./rewrite.ts";
+
+export interface FetchRequest {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** Conditional GET: sent as If-None-Match / If-Modified-Since; a 304 answer is `notModified`. */
+  etag?: string;
+  lastModified?: string;
+  /** Ask robots.txt first; default true for GET, false for POST (webhooks). */
+  robots?: boolean;
+  maxBytes?: number;
+  timeoutMs?: number;
+  /** Redirects followed before giving up with `too_many_redirects` (default 5; 0 follows none). */
+  maxRedirects?: number;
+}
+
+export type FetchErrorCode =
+  | "invalid_url"
+  | "blocked_address"
+  | "robots_disallowed"
+  | "timeout"
+  | "too_large"
+  | "too_many_redirects"
+  | "http_error"
+  | "network"
+  | "unsupported_content";
+
+export type FetchResult =
+  | {
+      ok: true;
+      url: string;
+      finalUrl: string;
+      status: number;
+      notModified: boolean;
+      headers: Record<string, string>;
+      contentType: string;
+      text: string;
+      bytes: number;
+      etag?: string;
+      lastModified?: string;
+      redirects: string[];
+      fetchedAt: string;
+    }
+  | {
+      ok: false;
+      url: string;
+      finalUrl?: string;
+      status?: number;
+      error: FetchErrorCode;
+      message: string;
+      fetchedAt: string;
+    };
+
+export interface Fetcher {
+  fetch(req: FetchRequest): Promise<FetchResult>;
+}
+
+export interface FetcherOptions {
+  /** Sent with every request and matched against robots.txt groups by its first word ("RivalsBot"). */
+  userAgent: string;
+  /** Pause between two requests to one host (a longer Crawl-delay, up to 10 s, wins). Default 1000. */
+  delayMs?: number;
+  /** Per request hop: headers and the whole body. Default 15000. */
+  timeoutMs?: number;
+  /** Decoded (decompressed) body bytes at most. Default 5 MB. */
+  maxBytes?: number;
+  rewrite?: RewriteRule[];
+  clock?: Clock;
+  /** How pauses are waited (tests pass one that moves their clock). */
+  sleep?: Sleeper;
+  /** DNS (default: the system resolver). */
+  resolve?: Resolver;
+}
+
+export const DEFAULT_DELAY_MS = 1000;
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const ACCEPT =
+  "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.9,text/plain;q=0.8,*/*;q=0.5";
+
+/** Textual content the engine reads; anything else (images, PDFs, archives, media) is not read. */
+export function isTextual(contentType: string): boolean {
+  if (contentType === "" || contentType === "application/octet-stream") return true;
+  if (contentType.startsWith("text/")) return true;
+  if (/[/+](xml|json)$/.test(contentType)) return true;
+  return [
+    "application/javascript",
+    "application/x-javascript",
+    "application/ecmascript",
+    "application/x-ndjson",
+  ].includes(contentType);
+}
+
+/** A failure of one hop, carried up to the result. */
+class HopError extends Error {
+  constructor(
+    readonly code: FetchErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+interface Hop {
+  status: number;
+  headers: Headers;
+  /** The decoded body bytes, when read. */
+  body?: Uint8Array;
+}
+
+const lowerHeaders = (h: Headers): Record<string, string> => {
+  const out: Record<string, string> = {};
+  h.forEach((v, k) => {
+    out[k.toLowerCase()] = v;
+  });
+  return out;
+};
+
+const mimeOf = (h: Headers) => (h.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+
+const errorText = (e: unknown): string => {
+  const err = e as { code?: string; message?: string };
+  const msg = (err?.message ?? String(e)).replace(/\. For more information, pass `verbose: true`.*$/, "");
+  return err?.code && !msg.includes(err.code) ? `${err.code}: ${msg}` : msg;
+};
+
+class TimeoutSignal extends Error {}
+
+export function createFetcher(opts: FetcherOptions): Fetcher {
+  const clock = opts.clock ?? systemClock;
+  const now = () => clock().getTime();
+  const gate = new HostGate(now, opts.sleep ?? realSleep);
+  const resolve = opts.resolve ?? systemResolver;
+  const table = new RewriteTable(opts.rewrite ?? []);
+  const robotsCache = new RobotsCache();
+  const robotsInFlight = new Map<string, Promise<RobotsVerdict>>();
+  const delayMs = opts.delayMs ?? DEFAULT_DELAY_MS;
+  const defaultTimeout = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const defaultMax = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+
+  const crawlDelayOf = (origin: string): number => {
+    const v = robotsCache.get(origin, now())?.verdict;
+    return v?.kind === "rules" ? v.crawlDelayMs : 0;
+  };
+  const pauseFor = (url: URL) => () => Math.max(delayMs, crawlDelayOf(url.origin));
+
+  /** One HTTP exchange for `url` (an original URL): rewritten or guarded and pinned, under the host's
+   * gate, within `timeoutMs` for headers and body; the body is read only when `read` says so. */
+  async function exchange(
+    url: URL,
+    init: { method: string; headers: Record<string, string>; body?: string },
+    limits: { timeoutMs: number; maxBytes: number },
+    read: (status: number, headers: Headers) => boolean,
+  ): Promise<Hop> {
+    return gate.run(bareHost(url).toLowerCase(), pauseFor(url), async () => {
+      const path = `${url.pathname}${url.search}`;
+      const headers: Record<string, string> = {
+        accept: ACCEPT,
+        ...init.headers,
+        host: url.host,
+        "user-agent": opts.userAgent,
+      };
+      // Where to connect: the rewrite target, or the checked addresses of the host itself.
+      const targets: { href: string; tls?: { serverName: string } }[] = [];
+      const rewritten = table.target(url);
+      if (rewritten) targets.push({ href: `${rewritten}${path}` });
+      else if (table.isTarget(url)) targets.push({ href: url.href.replace(/#.*$/, "") });
+      else {
+        const host = bareHost(url);
+        let addresses: string[];
+        try {
+          addresses = await publicAddresses(host, resolve);
+        } catch (e) {
+          if (e instanceof BlockedAddressError) throw new HopError("blocked_address", e.message);
+          throw new HopError("network", `${host} does not resolve (${errorText(e)})`);
+        }
+        const port = url.port ? `:${url.port}` : "";
+        for (const a of addresses.slice(0, 3)) {
+          const literal = a.includes(":") ? `[${a}]` : a;
+          targets.push({
+            href: `${url.protocol}//${literal}${port}${path}`,
+            tls: url.protocol === "https:" && !isIpLiteral(host) ? { serverName: host } : undefined,
+          });
+        }
+      }
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(new TimeoutSignal()), limits.timeoutMs);
+      const timedOut = () => controller.signal.aborted;
+      const timeoutError = () =>
+        new HopError("timeout", `no answer within ${limits.timeoutMs / 1000} seconds`);
+      try {
+        let res: Response | undefined;
+        let lastError: unknown;
+        // Another address of the host is tried only when connecting failed, and only for a GET.
+        for (const t of init.method === "GET" ? targets : targets.slice(0, 1)) {
+          try {
+            res = await fetch(t.href, {
+              method: init.method,
+              headers,
+              body: init.body,
+              redirect: "manual",
+              signal: controller.signal,
+              tls: t.tls,
+            });
+            break;
+          } catch (e) {
+            if (timedOut()) throw timeoutError();
+            lastError = e;
+          }
+        }
+        if (!res) throw new HopError("network", `could not connect to ${url.host}: ${errorText(lastError)}`);
+        if (!read(res.status, res.headers)) {
+          await res.body?.cancel().catch(() => {});
+          return { status: res.status, headers: res.headers };
+        }
+        if (!res.body) return { status: res.status, headers: res.headers, body: new Uint8Array() };
+        const declared = Number(res.headers.get("content-length") ?? "");
+        // A declared length counts only without content coding (the decoded size is what is capped).
+        if (!res.headers.get("content-encoding") && declared > limits.maxBytes) {
+          await res.body.cancel().catch(() => {});
+          throw new HopError("too_large", `the response is larger than ${limits.maxBytes} bytes`, res.status);
+        }
+        const reader = res.body.getReader();
+        const chunks: Uint8Array[] = [];
+        let size = 0;
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            size += value.byteLength;
+            if (size > limits.maxBytes) {
+              reader.cancel().catch(() => {});
+              controller.abort();
+              throw new HopError(
+                "too_large",
+                `the response is larger than ${limits.maxBytes} bytes`,
+                res.status,
+              );
+            }
+            chunks.push(value);
+          }
+        } catch (e) {
+          if (e instanceof HopError) throw e;
+          if (timedOut()) throw timeoutError();
+          throw new HopError("network", `the response was cut off: ${errorText(e)}`, res.status);
+        }
+        const body = new Uint8Array(size);
+        let at = 0;
+        for (const c of chunks) {
+          body.set(c, at);
+          at += c.byteLength;
+        }
+        return { status: res.status, headers: res.headers, body };
+      } catch (e) {
+        if (e instanceof HopError) throw e;
+        if (timedOut()) throw timeoutError();
+        throw new HopError("network", errorText(e));
+      } finally {
+        clearTimeout(timer);
+        if (!controller.signal.aborted) controller.abort();
+      }
+    });
+  }
+
+  async function loadRobots(origin: string): Promise<RobotsVerdict> {
+    const url = new URL(`${origin}/robots.txt`);
+    let current = url;
+    try {
+      for (let hops = 0; ; hops++) {
+        const hop = await exchange(
+          current,
+          { method: "GET", headers: { accept: "text/plain,*/*;q=0.5" } },
+          { timeoutMs: defaultTimeout, maxBytes: ROBOTS_MAX_BYTES },
+          (status) => status >= 200 && status < 300,
+        );
+        if (REDIRECT_STATUSES.has(hop.status)) {
+          const location = hop.headers.get("location");
+          if (!location || hops >= MAX_REDIRECTS) return { kind: "allow_all" };
+          current = new URL(location, current);
+          if (current.protocol !== "http:" && current.protocol !== "https:") return { kind: "allow_all" };
+          continue;
+        }
+        if (hop.status >= 200 && hop.status < 300)
+          return parseRobots(
+            origin,
+            decodeBody(hop.body ?? new Uint8Array(), hop.headers.get("content-type")),
+            opts.userAgent,
+          );
+        if (hop.status === 429 || hop.status >= 500)
+          return { kind: "unreachable", reason: `robots.txt answered HTTP ${hop.status}` };
+        return { kind: "allow_all" };
+      }
+    } catch (e) {
+      if (e instanceof HopError && e.code === "too_large") return { kind: "allow_all" };
+      if (e instanceof HopError && (e.code === "blocked_address" || e.code === "invalid_url")) throw e;
+      return { kind: "unreachable", reason: `robots.txt could not be read: ${(e as Error).message}` };
+    }
+  }
+
+  async function robotsFor(origin: string): Promise<RobotsVerdict> {
+    const cached = robotsCache.get(origin, now());
+    if (cached) return cached.verdict;
+    let running = robotsInFlight.get(origin);
+    if (!running) {
+      running = loadRobots(origin)
+        .then((v) => {
+          robotsCache.set(origin, v, now());
+          return v;
+        })
+        .finally(() => robotsInFlight.delete(origin));
+      robotsInFlight.set(origin, running);
+    }
+    return running;
+  }
+
+  async function run(req: FetchRequest): Promise<FetchResult> {
+    const fetchedAt = () => clock().toISOString();
+    let url: URL;
+    try {
+      url = new URL(req.url);
+    } catch {
+      return {
+        ok: false,
+        url: req.url,
+        error: "invalid_url",
+        message: `${req.url} is not a URL`,
+        fetchedAt: fetchedAt(),
+      };
+    }
+    let method = req.method ?? "GET";
+    let body = req.body;
+    const useRobots = req.robots ?? method === "GET";
+    const maxRedirects = req.maxRedirects ?? MAX_REDIRECTS;
+    const limits = { timeoutMs: req.timeoutMs ?? defaultTimeout, maxBytes: req.maxBytes ?? defaultMax };
+    const redirects: string[] = [];
+    let extra: Record<string, string> = { ...(req.headers ?? {}) };
+    if (req.etag) extra["if-none-match"] = req.etag;
+    if (req.lastModified) extra["if-modified-since"] = req.lastModified;
+    const fail = (e: HopError, at?: URL): FetchResult => ({
+      ok: false,
+      url: req.url,
+      finalUrl: at?.href,
+      status: e.status,
+      error: e.code,
+      message: e.message,
+      fetchedAt: fetchedAt(),
+    });
+    for (;;) {
+      try {
+        if (url.protocol !== "http:" && url.protocol !== "https:")
+          throw new HopError("invalid_url", `${url.protocol} URLs are not fetched`);
+        if (url.username || url.password)
+          throw new HopError("invalid_url", "URLs with credentials are not fetched");
+        const host = bareHost(url);
+        if (isIpLiteral(host) && !isPublicAddress(host) && !table.target(url) && !table.isTarget(url))
+          throw new HopError("blocked_address", `${host} is a private, loopback or reserved address`);
+        if (useRobots && url.pathname !== "/robots.txt") {
+          const verdict = await robotsFor(url.origin);
+          if (!robotsAllows(verdict, url, opts.userAgent))
+            throw new HopError(
+              "robots_disallowed",
+              verdict.kind === "unreachable"
+                ? `${verdict.reason}; the site is not fetched until it can be read`
+                : `robots.txt of ${url.host} disallows ${url.pathname}`,
+            );
+        }
+        const hop = await exchange(url, { method, headers: extra, body }, limits, (status, headers) => {
+          if (status < 200 || status >= 300) return false;
+          return isTextual(mimeOf(headers));
+        });
+        if (REDIRECT_STATUSES.has(hop.status)) {
+          const location = hop.headers.get("location");
+          if (!location)
+            throw new HopError("http_error", `HTTP ${hop.status} without a Location`, hop.status);
+          if (redirects.length >= maxRedirects)
+            throw new HopError(
+              "too_many_redirects",
+              maxRedirects === 0
+                ? `HTTP ${hop.status}: redirects are not followed`
+                : `more than ${maxRedirects} redirects`,
+              hop.status,
+            );
+          let next: URL;
+          try {
+            next = new URL(location, url);
+          } catch {
+            throw new HopError("invalid_url", `HTTP ${hop.status} to an invalid Location`, hop.status);
+          }
+          // A rewritten server that names its own (target) origin means the original origin.
+          const target = table.target(url);
+          if (target && next.origin === target) next = new URL(`${url.origin}${next.pathname}${next.search}`);
+          next.hash = "";
+          redirects.push(url.href);
+          if (next.origin !== url.origin) {
+            const { authorization: _a, cookie: _c, ...rest } = extra;
+            extra = rest;
+          }
+          if (hop.status === 303 || ((hop.status === 301 || hop.status === 302) && method === "POST")) {
+            method = "GET";
+            body = undefined;
+            delete extra["content-type"];
+          }
+          url = next;
+          continue;
+        }
+        const headers = lowerHeaders(hop.headers);
+        const base = {
+          url: req.url,
+          finalUrl: url.href,
+          status: hop.status,
+          headers,
+          contentType: mimeOf(hop.headers),
+          redirects,
+          fetchedAt: fetchedAt(),
+        };
+        if (hop.status === 304)
+          return {
+            ok: true,
+            ...base,
+            notModified: true,
+            text: "",
+            bytes: 0,
+            etag: headers.etag ?? req.etag,
+            lastModified: headers["last-modified"] ?? req.lastModified,
+          };
+        if (hop.status >= 400 || hop.status < 200)
+          throw new HopError("http_error", `HTTP ${hop.status}`, hop.status);
+        if (hop.status >= 300) throw new HopError("http_error", `HTTP ${hop.status}`, hop.status);
+        if (!hop.body)
+          throw new HopError(
+            "unsupported_content",
+            `${base.contentType || "this content"} is not read`,
+            hop.status,
+          );
+        return {
+          ok: true,
+          ...base,
+          notModified: false,
+          text: decodeBody(hop.body, hop.headers.get("content-type")),
+          bytes: hop.body.byteLength,
+          etag: headers.etag,
+          lastModified: headers["last-modified"],
+        };
+      } catch (e) {
+        if (e instanceof HopError) return fail(e, url);
+        return fail(new HopError("network", errorText(e)), url);
+      }
+    }
+  }
+
+  return {
+    fetch: (req) =>
+      run(req).catch((e) => ({
+        ok: false,
+        url: req.url,
+        error: "network",
+        message: errorText(e),
+        fetchedAt: clock().toISOString(),
+      })),
+  };
+}
+
+/** The User-Agent of every request: names the bot and where it explains itself. */
+export function userAgentFor(baseUrl: string): string {
+  return `RivalsBot/1.0 (+${baseUrl}/bot)`;
+}
+
+/** The fetcher options a configuration gives. */
+export function fetcherOptions(config: Config): FetcherOptions {
+  return {
+    userAgent: userAgentFor(config.baseUrl),
+    delayMs: config.fetchDelayMs,
+    timeoutMs: config.fetchTimeoutMs,
+    maxBytes: config.fetchMaxBytes,
+    rewrite: config.fetchRewrite,
+  };
+}
+
+const shared = new WeakMap<Config, Fetcher>();
+
+/** The process-wide fetcher for a configuration (one per Config object: its host gates and robots cache
+ * are shared by everything that fetches). */
+export function fetcherFor(config: Config): Fetcher {
+  let f = shared.get(config);
+  if (!f) {
+    f = createFetcher(fetcherOptions(config));
+    shared.set(config, f);
+  }
+  return f;
+}

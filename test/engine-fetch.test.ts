@@ -1,0 +1,618 @@
+// The one fetcher (docs/engine.md, "Fetch") against real servers on 127.0.0.1, reached through the
+// rewrite table as the fictional origins http://site.test and http://other.test: redirects, the address
+// guard, time limits, byte caps, charsets, robots.txt, conditional GET and per-host pacing.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createServer, type Server as NetServer, type Socket } from "node:net";
+import { loadConfig } from "../src/config.ts";
+import {
+  createFetcher,
+  type FetcherOptions,
+  type FetchResult,
+  isPublicAddress,
+  parseRewrite,
+} from "../src/engine/fetch/index.ts";
+
+const UA = "RivalsBot/1.0 (+http://rivals.test/bot)";
+
+interface Seen {
+  host: string;
+  path: string;
+  ua: string;
+  headers: Headers;
+}
+
+let site: ReturnType<typeof Bun.serve>;
+let outsider: ReturnType<typeof Bun.serve>;
+let raw: NetServer;
+let rawPort = 0;
+const seen: Seen[] = [];
+const outsiderSeen: string[] = [];
+let active = 0;
+let maxActive = 0;
+const sockets = new Set<Socket>();
+
+const BOMB = Bun.gzipSync(new Uint8Array(64 * 1024 * 1024)); // 64 MiB of zeros, ~64 KB on the wire
+
+function robotsFor(host: string): Response {
+  if (host.startsWith("slowrobots.test")) return new Response("User-agent: *\nCrawl-delay: 3\n");
+  if (host.startsWith("brokenrobots.test")) return new Response("down", { status: 503 });
+  if (host.startsWith("norobots.test")) return new Response("nothing here", { status: 404 });
+  return new Response(
+    "User-agent: *\nDisallow: /nobody\n\nUser-agent: RivalsBot\nDisallow: /private\nDisallow: /~admin\nDisallow: /caf%C3%A9\n",
+    { headers: { "content-type": "text/plain" } },
+  );
+}
+
+beforeAll(() => {
+  site = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    idleTimeout: 30,
+    async fetch(req) {
+      const u = new URL(req.url);
+      const host = req.headers.get("host") ?? "";
+      seen.push({
+        host,
+        path: u.pathname + u.search,
+        ua: req.headers.get("user-agent") ?? "",
+        headers: req.headers,
+      });
+      if (u.pathname === "/robots.txt") return robotsFor(host);
+      active++;
+      maxActive = Math.max(maxActive, active);
+      try {
+        await Bun.sleep(5);
+        switch (u.pathname) {
+          case "/":
+          case "/page":
+          case "/nobody":
+            return new Response(`<html><body>hello from ${host}${u.pathname}</body></html>`, {
+              headers: { "content-type": "text/html; charset=utf-8" },
+            });
+          case "/loop":
+            return Response.redirect("/loop2", 302);
+          case "/loop2":
+            return Response.redirect("/loop", 301);
+          case "/chain":
+            return new Response(null, {
+              status: 302,
+              headers: { location: `http://127.0.0.1:${site.port}/chain2` },
+            });
+          case "/chain2":
+            return new Response(null, { status: 307, headers: { location: "http://other.test/page?x=1" } });
+          case "/to-loopback":
+            return new Response(null, {
+              status: 302,
+              headers: { location: `http://127.0.0.1:${outsider.port}/secret` },
+            });
+          case "/to-localhost":
+            return new Response(null, {
+              status: 302,
+              headers: { location: `http://localhost:${outsider.port}/secret` },
+            });
+          case "/to-private":
+            return new Response(null, { status: 301, headers: { location: "http://10.1.2.3/admin" } });
+          case "/to-metadata":
+            return new Response(null, {
+              status: 301,
+              headers: { location: "http://[::ffff:169.254.169.254]/latest" },
+            });
+          case "/hang-headers":
+            return new Promise<Response>(() => {});
+          case "/hang-body":
+            return new Response(
+              new ReadableStream({
+                start(c) {
+                  c.enqueue(new TextEncoder().encode("<html><body>partial"));
+                },
+              }),
+              { headers: { "content-type": "text/html" } },
+            );
+          case "/error":
+            return new Response("boom", { status: 500 });
+          case "/gone":
+            return new Response("gone", { status: 410 });
+          case "/bomb":
+            return new Response(BOMB, {
+              headers: { "content-type": "text/html", "content-encoding": "gzip" },
+            });
+          case "/big":
+            return new Response("x".repeat(300_000), { headers: { "content-type": "text/plain" } });
+          case "/big-chunked":
+            return new Response(
+              new ReadableStream({
+                async pull(c) {
+                  c.enqueue(new Uint8Array(64 * 1024).fill(65));
+                  await Bun.sleep(1);
+                },
+              }),
+              { headers: { "content-type": "text/plain" } },
+            );
+          case "/cp1252":
+            // "Café – “quoted” €5" in windows-1252
+            return new Response(
+              new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x20, 0x96, 0x20, 0x93, 0x71, 0x94, 0x20, 0x80, 0x35]),
+              { headers: { "content-type": "text/plain; charset=windows-1252" } },
+            );
+          case "/cp1252-meta": {
+            const head = new TextEncoder().encode(
+              '<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head><body>',
+            );
+            const tail = new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x20, 0x80]);
+            return new Response(new Uint8Array([...head, ...tail]), {
+              headers: { "content-type": "text/html" },
+            });
+          }
+          case "/etag":
+            if (req.headers.get("if-none-match") === '"v1"')
+              return new Response(null, { status: 304, headers: { etag: '"v1"' } });
+            return new Response("versioned", {
+              headers: {
+                "content-type": "text/plain",
+                etag: '"v1"',
+                "last-modified": "Sun, 01 Nov 2026 10:00:00 GMT",
+              },
+            });
+          case "/image":
+            return new Response(new Uint8Array(100), { headers: { "content-type": "image/png" } });
+          case "/echo":
+            return new Response(`${req.method} ${await req.text()}`, {
+              headers: { "content-type": "text/plain" },
+            });
+          case "/post-redirect":
+            return new Response(null, { status: 303, headers: { location: "/echo" } });
+          default:
+            return new Response("not found", { status: 404 });
+        }
+      } finally {
+        active--;
+      }
+    },
+  });
+  outsider = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      outsiderSeen.push(new URL(req.url).pathname);
+      return new Response("secret");
+    },
+  });
+  // A raw server for misbehaviour Bun.serve cannot produce: a lying Content-Length, garbage, a reset.
+  raw = createServer((sock) => {
+    sockets.add(sock);
+    sock.on("close", () => sockets.delete(sock));
+    sock.on("error", () => {});
+    sock.once("data", (d) => {
+      const line = d.toString("latin1").split("\r\n")[0];
+      if (line.includes("/short")) {
+        sock.end("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 1000\r\n\r\nonly a little");
+      } else if (line.includes("/garbage")) {
+        sock.end("THIS IS NOT HTTP\r\n\r\n");
+      } else if (line.includes("/reset")) {
+        sock.resetAndDestroy();
+      } else if (line.includes("/trickle")) {
+        sock.write("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ntransfer-encoding: chunked\r\n\r\n");
+        const t = setInterval(() => {
+          if (sock.destroyed) clearInterval(t);
+          else sock.write("1\r\nx\r\n");
+        }, 50);
+        sock.on("close", () => clearInterval(t));
+      } else {
+        sock.end("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\n\r\nok");
+      }
+    });
+  });
+  return new Promise<void>((resolve) =>
+    raw.listen(0, "127.0.0.1", () => {
+      rawPort = (raw.address() as { port: number }).port;
+      resolve();
+    }),
+  );
+});
+
+afterAll(() => {
+  site.stop(true);
+  outsider.stop(true);
+  for (const s of sockets) s.destroy();
+  raw.close();
+});
+
+const siteOrigin = () => `http://127.0.0.1:${site.port}`;
+
+function fetcher(extra: Partial<FetcherOptions> = {}) {
+  const names = [
+    "site.test",
+    "other.test",
+    "slowrobots.test",
+    "brokenrobots.test",
+    "norobots.test",
+    "a.test",
+    "b.test",
+  ];
+  return createFetcher({
+    userAgent: UA,
+    delayMs: 0,
+    rewrite: [
+      ...names.map((n) => ({ from: `http://${n}`, to: siteOrigin() })),
+      { from: "http://raw.test", to: `http://127.0.0.1:${rawPort}` },
+    ],
+    ...extra,
+  });
+}
+
+const pathsFor = (host: string) => seen.filter((s) => s.host === host).map((s) => s.path);
+
+function failed(r: FetchResult) {
+  if (r.ok) throw new Error(`expected a failure, got ${r.status} for ${r.url}`);
+  return r;
+}
+function succeeded(r: FetchResult) {
+  if (!r.ok) throw new Error(`expected success, got ${r.error}: ${r.message}`);
+  return r;
+}
+
+describe("fetching through the rewrite table", () => {
+  test("a page: original URLs, Host header, User-Agent, robots.txt read first", async () => {
+    const f = fetcher();
+    const before = seen.length;
+    const r = succeeded(await f.fetch({ url: "http://site.test/page" }));
+    expect(r.url).toBe("http://site.test/page");
+    expect(r.finalUrl).toBe("http://site.test/page");
+    expect(r.status).toBe(200);
+    expect(r.contentType).toBe("text/html");
+    expect(r.text).toContain("hello from site.test/page");
+    expect(r.redirects).toEqual([]);
+    const mine = seen.slice(before);
+    expect(mine.map((s) => s.path)).toEqual(["/robots.txt", "/page"]);
+    expect(mine.every((s) => s.host === "site.test" && s.ua === UA)).toBe(true);
+  });
+
+  test("redirects keep original URLs, including a target that names its own address", async () => {
+    const r = succeeded(await fetcher().fetch({ url: "http://site.test/chain" }));
+    expect(r.finalUrl).toBe("http://other.test/page?x=1");
+    expect(r.redirects).toEqual(["http://site.test/chain", "http://site.test/chain2"]);
+    expect(r.text).toContain("hello from other.test/page");
+    expect(JSON.stringify(r)).not.toContain("127.0.0.1");
+  });
+
+  test("a redirect loop ends after 5 redirects", async () => {
+    const before = pathsFor("site.test").filter((p) => p.startsWith("/loop")).length;
+    const r = failed(await fetcher().fetch({ url: "http://site.test/loop" }));
+    expect(r.error).toBe("too_many_redirects");
+    expect(pathsFor("site.test").filter((p) => p.startsWith("/loop")).length - before).toBe(6);
+  });
+
+  test("maxRedirects 0 follows none", async () => {
+    const r = failed(await fetcher().fetch({ url: "http://site.test/loop", maxRedirects: 0 }));
+    expect(r.error).toBe("too_many_redirects");
+    expect(r.status).toBe(302);
+    expect(r.message).toContain("HTTP 302");
+  });
+
+  test("HTTP errors are results with their status", async () => {
+    const f = fetcher();
+    const e = failed(await f.fetch({ url: "http://site.test/error" }));
+    expect([e.error, e.status]).toEqual(["http_error", 500]);
+    const g = failed(await f.fetch({ url: "http://site.test/gone" }));
+    expect([g.error, g.status]).toEqual(["http_error", 410]);
+    const n = failed(await f.fetch({ url: "http://site.test/nope" }));
+    expect(n.status).toBe(404);
+  });
+
+  test("content that is not text is not read", async () => {
+    const r = failed(await fetcher().fetch({ url: "http://site.test/image" }));
+    expect(r.error).toBe("unsupported_content");
+  });
+
+  test("POST: no robots.txt, body sent; a 303 turns it into a GET", async () => {
+    const before = seen.length;
+    const r = succeeded(
+      await fetcher().fetch({
+        url: "http://a.test/echo",
+        method: "POST",
+        body: "hi",
+        headers: { "content-type": "text/plain" },
+      }),
+    );
+    expect(r.text).toBe("POST hi");
+    expect(seen.slice(before).map((s) => s.path)).toEqual(["/echo"]);
+    const s = succeeded(
+      await fetcher().fetch({ url: "http://a.test/post-redirect", method: "POST", body: "hi" }),
+    );
+    expect(s.text).toBe("GET ");
+  });
+
+  test("invalid and non-http URLs", async () => {
+    const f = fetcher();
+    expect(failed(await f.fetch({ url: "not a url" })).error).toBe("invalid_url");
+    expect(failed(await f.fetch({ url: "file:///etc/passwd" })).error).toBe("invalid_url");
+    expect(failed(await f.fetch({ url: "http://user:pw@site.test/" })).error).toBe("invalid_url");
+  });
+});
+
+describe("the address guard", () => {
+  test("a redirect to a loopback literal is never requested", async () => {
+    const r = failed(await fetcher().fetch({ url: "http://site.test/to-loopback" }));
+    expect(r.error).toBe("blocked_address");
+    expect(r.message).toContain("private, loopback or reserved");
+    expect(outsiderSeen).toEqual([]);
+  });
+
+  test("a redirect to a name that resolves to loopback is never requested", async () => {
+    const r = failed(await fetcher().fetch({ url: "http://site.test/to-localhost" }));
+    expect(r.error).toBe("blocked_address");
+    expect(outsiderSeen).toEqual([]);
+  });
+
+  test("private literals and v4-mapped metadata addresses are refused without a connection", async () => {
+    const f = fetcher();
+    expect(failed(await f.fetch({ url: "http://site.test/to-private" })).error).toBe("blocked_address");
+    expect(failed(await f.fetch({ url: "http://site.test/to-metadata" })).error).toBe("blocked_address");
+    expect(failed(await f.fetch({ url: `http://127.0.0.1:${outsider.port}/direct` })).error).toBe(
+      "blocked_address",
+    );
+    expect(failed(await f.fetch({ url: `http://[::1]:${outsider.port}/direct` })).error).toBe(
+      "blocked_address",
+    );
+    expect(outsiderSeen).toEqual([]);
+  });
+
+  test("one private answer among public ones refuses the host (no DNS rebinding by mixing)", async () => {
+    const asked: string[] = [];
+    const f = fetcher({
+      resolve: async (host) => {
+        asked.push(host);
+        return ["93.184.216.34", "127.0.0.1"];
+      },
+    });
+    const r = failed(await f.fetch({ url: `http://mixed.example:${outsider.port}/x`, robots: false }));
+    expect(r.error).toBe("blocked_address");
+    expect(asked).toEqual(["mixed.example"]);
+    expect(outsiderSeen).toEqual([]);
+  });
+
+  test("a name that does not resolve is a network failure", async () => {
+    const f = fetcher({ resolve: async () => [] });
+    const r = failed(await f.fetch({ url: "http://nowhere.example/", robots: false }));
+    expect(r.error).toBe("network");
+  });
+
+  test("address classification: public unicast only", () => {
+    for (const a of [
+      "127.0.0.1",
+      "10.0.0.1",
+      "172.16.5.4",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "224.0.0.1",
+      "255.255.255.255",
+      "192.0.2.1",
+      "198.18.0.1",
+      "::1",
+      "::",
+      "fe80::1",
+      "fd00::1",
+      "ff02::1",
+      "::ffff:127.0.0.1",
+      "::ffff:10.0.0.1",
+      "64:ff9b::a00:1",
+      "2001:db8::1",
+      "2002:a00:1::1",
+      "fe80::1%eth0",
+      "127.1",
+      "not an address",
+    ])
+      expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: false });
+    for (const a of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "93.184.216.34",
+      "2606:4700:4700::1111",
+      "::ffff:8.8.8.8",
+      "172.32.0.1",
+    ])
+      expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: true });
+  });
+});
+
+describe("time and size limits", () => {
+  test("a response whose headers never come times out", async () => {
+    const started = Date.now();
+    const r = failed(await fetcher({ timeoutMs: 300 }).fetch({ url: "http://site.test/hang-headers" }));
+    expect(r.error).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test("a body that never ends times out", async () => {
+    const r = failed(await fetcher({ timeoutMs: 300 }).fetch({ url: "http://site.test/hang-body" }));
+    expect(r.error).toBe("timeout");
+  });
+
+  test("a body that trickles forever times out", async () => {
+    const r = failed(
+      await fetcher({ timeoutMs: 400 }).fetch({ url: "http://raw.test/trickle", robots: false }),
+    );
+    expect(r.error).toBe("timeout");
+  });
+
+  test("a gzip bomb stops at the cap of decoded bytes", async () => {
+    const rss = process.memoryUsage().rss;
+    const r = failed(await fetcher({ maxBytes: 1024 * 1024 }).fetch({ url: "http://site.test/bomb" }));
+    expect(r.error).toBe("too_large");
+    expect(process.memoryUsage().rss - rss).toBeLessThan(48 * 1024 * 1024);
+  });
+
+  test("a page over the cap, declared or streamed", async () => {
+    const f = fetcher({ maxBytes: 100_000 });
+    expect(failed(await f.fetch({ url: "http://site.test/big" })).error).toBe("too_large");
+    expect(failed(await f.fetch({ url: "http://site.test/big-chunked" })).error).toBe("too_large");
+    expect(succeeded(await f.fetch({ url: "http://site.test/big", maxBytes: 400_000 })).bytes).toBe(300_000);
+  });
+
+  test("broken servers are network failures, never exceptions", async () => {
+    const f = fetcher({ timeoutMs: 2000 });
+    for (const path of ["/short", "/garbage", "/reset"]) {
+      const r = failed(await f.fetch({ url: `http://raw.test${path}`, robots: false }));
+      expect({ path, error: r.error }).toEqual({ path, error: "network" });
+    }
+    const closed = failed(
+      await fetcher({ rewrite: [{ from: "http://dead.test", to: "http://127.0.0.1:1" }] }).fetch({
+        url: "http://dead.test/",
+        robots: false,
+      }),
+    );
+    expect(closed.error).toBe("network");
+  });
+});
+
+describe("charsets", () => {
+  test("windows-1252 from the Content-Type header", async () => {
+    const r = succeeded(await fetcher().fetch({ url: "http://site.test/cp1252" }));
+    expect(r.text).toBe("Café – “q” €5");
+  });
+
+  test("from <meta http-equiv> when the header has none (iso-8859-1 reads as windows-1252)", async () => {
+    const r = succeeded(await fetcher().fetch({ url: "http://site.test/cp1252-meta" }));
+    expect(r.text).toEndWith("Café €");
+  });
+});
+
+describe("conditional GET", () => {
+  test("etag and last-modified come back; sent again, the answer is 304 Not Modified", async () => {
+    const f = fetcher();
+    const first = succeeded(await f.fetch({ url: "http://site.test/etag" }));
+    expect(first.etag).toBe('"v1"');
+    expect(first.lastModified).toBe("Sun, 01 Nov 2026 10:00:00 GMT");
+    const again = succeeded(
+      await f.fetch({ url: "http://site.test/etag", etag: first.etag, lastModified: first.lastModified }),
+    );
+    expect(again.notModified).toBe(true);
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    expect(again.etag).toBe('"v1"');
+    const last = seen.filter((s) => s.path === "/etag").at(-1)!;
+    expect(last.headers.get("if-none-match")).toBe('"v1"');
+    expect(last.headers.get("if-modified-since")).toBe("Sun, 01 Nov 2026 10:00:00 GMT");
+  });
+});
+
+describe("robots.txt", () => {
+  test("a disallowed URL is never requested; %xx paths are decoded before asking", async () => {
+    const f = fetcher();
+    const before = seen.length;
+    for (const path of ["/private", "/private/x?y=1", "/%7Eadmin", "/~admin/a", "/caf%C3%A9", "/café"]) {
+      const r = failed(await f.fetch({ url: `http://other.test${path}` }));
+      expect({ path, error: r.error }).toEqual({ path, error: "robots_disallowed" });
+    }
+    expect(succeeded(await f.fetch({ url: "http://other.test/nobody" })).status).toBe(200);
+    expect(seen.slice(before).map((s) => s.path)).toEqual(["/robots.txt", "/nobody"]);
+  });
+
+  test("robots.txt is cached for a day, then read again", async () => {
+    let now = Date.parse("2026-11-22T10:00:00Z");
+    const f = fetcher({ clock: () => new Date(now) });
+    const count = () => pathsFor("a.test").filter((p) => p === "/robots.txt").length;
+    const before = count();
+    await f.fetch({ url: "http://a.test/page" });
+    await f.fetch({ url: "http://a.test/" });
+    expect(count()).toBe(before + 1);
+    now += 25 * 60 * 60 * 1000;
+    await f.fetch({ url: "http://a.test/page" });
+    expect(count()).toBe(before + 2);
+  });
+
+  test("an unreadable robots.txt (5xx) means nothing is fetched; a missing one allows all", async () => {
+    const f = fetcher();
+    const r = failed(await f.fetch({ url: "http://brokenrobots.test/page" }));
+    expect(r.error).toBe("robots_disallowed");
+    expect(r.message).toContain("503");
+    expect(pathsFor("brokenrobots.test")).toEqual(["/robots.txt"]);
+    expect(succeeded(await f.fetch({ url: "http://norobots.test/page" })).status).toBe(200);
+  });
+
+  test("Crawl-delay is honoured (up to 10 s) between requests to the host", async () => {
+    let now = 0;
+    const sleeps: number[] = [];
+    const f = fetcher({
+      clock: () => new Date(now),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    });
+    await f.fetch({ url: "http://slowrobots.test/" });
+    await f.fetch({ url: "http://slowrobots.test/page" });
+    expect(sleeps).toEqual([3000, 3000]);
+  });
+});
+
+describe("pacing", () => {
+  test("one request at a time per host, with the delay between them; other hosts are not held up", async () => {
+    let now = 0;
+    const sleeps: number[] = [];
+    const f = fetcher({
+      delayMs: 1000,
+      clock: () => new Date(now),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    });
+    await f.fetch({ url: "http://b.test/" }); // robots.txt and the page, 1000 ms apart
+    expect(sleeps).toEqual([1000]);
+    maxActive = 0;
+    const starts: number[] = [];
+    const results = await Promise.all(
+      ["/page", "/", "/page?2"].map(async (p) => {
+        const r = await f.fetch({ url: `http://b.test${p}` });
+        starts.push(now);
+        return r;
+      }),
+    );
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(maxActive).toBe(1);
+    expect(sleeps).toEqual([1000, 1000, 1000, 1000]);
+    const order = pathsFor("b.test").slice(-3);
+    expect(order).toEqual(["/page", "/", "/page?2"]);
+  });
+
+  test("different hosts run side by side", async () => {
+    const f = fetcher({ delayMs: 0 });
+    maxActive = 0;
+    await Promise.all([
+      f.fetch({ url: "http://a.test/page" }),
+      f.fetch({ url: "http://other.test/page" }),
+      f.fetch({ url: "http://site.test/page" }),
+    ]);
+    expect(maxActive).toBeGreaterThan(1);
+  });
+});
+
+describe("configuration", () => {
+  test("RIVALS_FETCH_* variables", () => {
+    const c = loadConfig({
+      RIVALS_FETCH_REWRITE: "https://acme.example=http://127.0.0.1:8081, *=http://mirror.internal:9000",
+      RIVALS_FETCH_DELAY_MS: "0",
+      RIVALS_FETCH_TIMEOUT_MS: "2000",
+      RIVALS_FETCH_MAX_BYTES: "1000",
+    });
+    expect(c.fetchRewrite).toEqual([
+      { from: "https://acme.example", to: "http://127.0.0.1:8081" },
+      { from: "*", to: "http://mirror.internal:9000" },
+    ]);
+    expect([c.fetchDelayMs, c.fetchTimeoutMs, c.fetchMaxBytes]).toEqual([0, 2000, 1000]);
+    const d = loadConfig({});
+    expect([d.fetchRewrite, d.fetchDelayMs, d.fetchTimeoutMs, d.fetchMaxBytes]).toEqual([
+      [],
+      1000,
+      15000,
+      5 * 1024 * 1024,
+    ]);
+    expect(() => loadConfig({ RIVALS_FETCH_DELAY_MS: "-1" })).toThrow("RIVALS_FETCH_DELAY_MS");
+    expect(() => parseRewrite("https://a.example")).toThrow("FROM=TO");
+    expect(() => parseRewrite("https://a.example/path=http://b")).toThrow("without a path");
+    expect(() => parseRewrite("ftp://a=http://b")).toThrow("http or https");
+  });
+});
