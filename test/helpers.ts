@@ -41,7 +41,11 @@ async function freePort(): Promise<number> {
   return p;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `extra` adds routes to the app (after all of ours, under the same hooks), e.g. one that fails. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  extra?: Parameters<typeof createApp>[1],
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "rivals-test-"));
   const port = await freePort();
   const clock = {
@@ -58,7 +62,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const services = await openServices(config, clockFn);
-  const { app } = createApp(services);
+  const { app } = createApp(services, extra);
   app.listen({ port, hostname: "127.0.0.1" });
   const base = config.baseUrl;
   return {

@@ -5,6 +5,7 @@ import { CredentialResolver } from "../auth/credentials.ts";
 import { mcpEndpoint } from "../mcp/endpoint.ts";
 import { oauthRoutes } from "../oauth/routes.ts";
 import type { Services } from "../services.ts";
+import { htmlErrorPage } from "../web/errorPages.tsx";
 import { webPages } from "../web/pages.tsx";
 import { sharePage } from "../web/share.tsx";
 import { memberPages } from "../web/signin.tsx";
@@ -19,13 +20,6 @@ import { readApi } from "./routes.ts";
 export function wantsHtml(request: Request): boolean {
   const accept = request.headers.get("accept") ?? "";
   return accept.includes("text/html") && !new URL(request.url).pathname.startsWith("/api/");
-}
-
-function htmlNotFound(): Response {
-  return new Response(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Not found · Rivals</title></head><body><main><h1>Page not found</h1><p>There is nothing at this address. <a href="/">Go to the start page</a>.</p></main></body></html>`,
-    { status: 404, headers: { "content-type": "text/html; charset=utf-8" } },
-  );
 }
 
 /** Elysia validates only path parameters here (queries go through api/query.ts): a path value that is
@@ -56,8 +50,9 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
   };
   parts.credentials.addResolver(parts.keys.asTokenResolver());
   const base = s.config.baseUrl;
-  /** The one answer to every failure: problem details (or the HTML not-found page for a browser). */
-  function errorResponse({ code, error, request, path, set }: ErrorContext): Response {
+  /** The one answer to every failure: problem details, or for a browser outside /api/ the HTML 404 and 500
+   * pages in the site's layout (web/errorPages.tsx). */
+  async function errorResponse({ code, error, request, path, set }: ErrorContext): Promise<Response> {
     // A request that matched no route never ran the derive below: its id is made here, for the body, the
     // header and the access log alike.
     const requestId = (set.headers["x-request-id"] as string | undefined) ?? crypto.randomUUID();
@@ -69,7 +64,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
       return problemResponse(c, detail, ctx);
     }
     if (code === "NOT_FOUND") {
-      if (wantsHtml(request)) return htmlNotFound();
+      if (wantsHtml(request)) return htmlErrorPage(s, request, 404, requestId);
       // The read API is GET-only: another method on it is answered as "nothing here" (the spec's codes
       // have no 405), but says why and names the methods that are served.
       if (path.startsWith("/api/") && request.method !== "GET" && request.method !== "HEAD")
@@ -92,6 +87,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
         error: String((error as Error)?.stack ?? error),
       }),
     );
+    if (wantsHtml(request)) return htmlErrorPage(s, request, 500, requestId);
     return problemResponse("internal_error", "The server failed to handle this request.", ctx);
   }
   const app = new Elysia()
@@ -101,7 +97,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
       set.headers["x-request-id"] = requestId;
       return { requestId };
     })
-    .onError({ as: "global" }, (c) => recordStatus(c.request, errorResponse(c)))
+    .onError({ as: "global" }, async (c) => recordStatus(c.request, await errorResponse(c)))
     .use(readApi(s, parts.limiter, parts.keys))
     .use(healthRoute(s))
     .use(openApi(s))
