@@ -22,6 +22,8 @@ export interface Config {
   fetchTimeoutMs: number;
   /** RIVALS_FETCH_MAX_BYTES: largest (decoded) body read. */
   fetchMaxBytes: number;
+  /** RIVALS_BOT_CONTACT: an email address or URL the /bot page gives site owners. */
+  botContact?: string;
 }
 
 function intVar(env: Record<string, string | undefined>, name: string, dflt: number, min: number): number {
@@ -78,5 +80,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fetchDelayMs: intVar(env, "RIVALS_FETCH_DELAY_MS", 1000, 0),
     fetchTimeoutMs: intVar(env, "RIVALS_FETCH_TIMEOUT_MS", 15_000, 1),
     fetchMaxBytes: intVar(env, "RIVALS_FETCH_MAX_BYTES", 5 * 1024 * 1024, 1),
+    botContact: env.RIVALS_BOT_CONTACT?.trim() || undefined,
   };
 }

@@ -2,7 +2,9 @@
 // rewrite table as the fictional origins http://site.test and http://other.test: redirects, the address
 // guard, time limits, byte caps, charsets, robots.txt, conditional GET and per-host pacing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { createServer, type Server as NetServer, type Socket } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
 import { loadConfig } from "../src/config.ts";
 import {
   createFetcher,
@@ -10,6 +12,7 @@ import {
   type FetchResult,
   isPublicAddress,
   parseRewrite,
+  pinnedTarget,
 } from "../src/engine/fetch/index.ts";
 
 const UA = "RivalsBot/1.0 (+http://rivals.test/bot)";
@@ -614,5 +617,81 @@ describe("configuration", () => {
     expect(() => parseRewrite("https://a.example")).toThrow("FROM=TO");
     expect(() => parseRewrite("https://a.example/path=http://b")).toThrow("without a path");
     expect(() => parseRewrite("ftp://a=http://b")).toThrow("http or https");
+  });
+});
+
+describe("DNS pinning", () => {
+  // The guard resolves once and the request goes to the checked address. For https the original name must
+  // still be the TLS server name (SNI) and the name the certificate is checked against: this runs the
+  // target pinnedTarget builds against a TLS server on 127.0.0.1 whose certificate is for site.test only.
+  const cert = readFileSync(`${import.meta.dir}/fixtures/tls/site-test.cert.pem`, "utf8");
+  const key = readFileSync(`${import.meta.dir}/fixtures/tls/site-test.key.pem`, "utf8");
+
+  test("http: the checked address in the URL, the name only in Host", () => {
+    expect(pinnedTarget(new URL("http://acme.example:8080/a?b=1#c"), "93.184.216.34")).toEqual({
+      href: "http://93.184.216.34:8080/a?b=1",
+      tls: undefined,
+    });
+    expect(pinnedTarget(new URL("http://acme.example/"), "2606:4700::1").href).toBe("http://[2606:4700::1]/");
+  });
+
+  test("https: SNI and certificate check use the original name, not the address", async () => {
+    const tlsServer = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      tls: { key, cert },
+      fetch: (req) => new Response(`host=${req.headers.get("host")}`),
+    });
+    try {
+      const target = pinnedTarget(new URL(`https://site.test:${tlsServer.port}/x`), "127.0.0.1");
+      expect(target.href).toBe(`https://127.0.0.1:${tlsServer.port}/x`);
+      expect(target.tls).toEqual({ serverName: "site.test" });
+      const ok = await fetch(target.href, {
+        headers: { host: `site.test:${tlsServer.port}` },
+        tls: { ...target.tls, ca: cert },
+      });
+      expect(await ok.text()).toBe(`host=site.test:${tlsServer.port}`);
+      // The same certificate presented for another name, or with no server name, is refused.
+      const wrong = pinnedTarget(new URL(`https://evil.test:${tlsServer.port}/x`), "127.0.0.1");
+      for (const tls of [{ ...wrong.tls, ca: cert }, { ca: cert }]) {
+        const err = await fetch(wrong.href, { tls }).then(
+          () => null,
+          (e: { code?: string }) => e.code,
+        );
+        expect(err).toBe("ERR_TLS_CERT_ALTNAME_INVALID");
+      }
+    } finally {
+      tlsServer.stop(true);
+    }
+  });
+
+  test("https: the server receives the original name as SNI", async () => {
+    const names: string[] = [];
+    const server = createTlsServer({
+      key,
+      cert,
+      SNICallback: (name, cb) => {
+        names.push(name);
+        cb(null, undefined);
+      },
+    });
+    server.on("secureConnection", (sock) =>
+      sock.once("data", () =>
+        sock.end("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok"),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const target = pinnedTarget(new URL(`https://site.test:${port}/`), "127.0.0.1");
+      const res = await fetch(target.href, {
+        headers: { host: `site.test:${port}` },
+        tls: { ...target.tls, ca: cert },
+      });
+      expect(await res.text()).toBe("ok");
+      expect(names).toEqual(["site.test"]);
+    } finally {
+      server.close();
+    }
   });
 });

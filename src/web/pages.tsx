@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Services } from "../services.ts";
 import { accountPages } from "./account.tsx";
 import { appPages } from "./app.tsx";
+import { botPage } from "./bot.tsx";
 import { connectedAppsRoutes } from "./connectedApps.tsx";
 import { developerPages } from "./developers.tsx";
 import { freeBriefPages } from "./freeBrief.tsx";
@@ -15,6 +16,7 @@ import { signupPages } from "./signup.tsx";
 export function webPages(s: Services) {
   return new Elysia({ name: "web-pages" })
     .use(publicPages(s))
+    .use(botPage(s))
     .use(developerPages(s))
     .use(freeBriefPages(s))
     .use(signupPages(s))

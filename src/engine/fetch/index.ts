@@ -117,6 +117,19 @@ export function isTextual(contentType: string): boolean {
   ].includes(contentType);
 }
 
+/** Where a request for `url` goes once `address` passed the guard: the URL with the checked address as
+ * its host (so nothing resolves the name again), and for https the original host name as TLS server
+ * name — Bun's fetch sends it as SNI and verifies the certificate against it. The Host header is set by
+ * the caller to `url.host`. */
+export function pinnedTarget(url: URL, address: string): { href: string; tls?: { serverName: string } } {
+  const literal = address.includes(":") ? `[${address}]` : address;
+  const host = bareHost(url);
+  return {
+    href: `${url.protocol}//${literal}${url.port ? `:${url.port}` : ""}${url.pathname}${url.search}`,
+    tls: url.protocol === "https:" && !isIpLiteral(host) ? { serverName: host } : undefined,
+  };
+}
+
 /** A failure of one hop, carried up to the result. */
 class HopError extends Error {
   constructor(
@@ -201,14 +214,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
           if (e instanceof BlockedAddressError) throw new HopError("blocked_address", e.message);
           throw new HopError("network", `${host} does not resolve (${errorText(e)})`);
         }
-        const port = url.port ? `:${url.port}` : "";
-        for (const a of addresses.slice(0, 3)) {
-          const literal = a.includes(":") ? `[${a}]` : a;
-          targets.push({
-            href: `${url.protocol}//${literal}${port}${path}`,
-            tls: url.protocol === "https:" && !isIpLiteral(host) ? { serverName: host } : undefined,
-          });
-        }
+        for (const a of addresses.slice(0, 3)) targets.push(pinnedTarget(url, a));
       }
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new TimeoutSignal()), limits.timeoutMs);
