@@ -6,6 +6,7 @@ import type {
   DigestRecord,
   SignalRecord,
 } from "../src/domain/records.ts";
+import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
 import type { CompanyProfileChanges, GuideRecord, PublicBriefRecord } from "../src/domain/workspaceTypes.ts";
 
 export interface EventPayloads {
@@ -140,6 +141,24 @@ export interface EventPayloads {
   };
   /** generate_battlecard wrote or rewrote a battlecard (battlecard stream); counts toward the daily cap. */
   BattlecardGenerated: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
+  // Research (competitor stream; projections/research.ts). `batch` is the id of the first run one call started.
+  /** A research run of one competitor began; `uses_allowance` when it counts toward the weekly allowance. */
+  ResearchStarted: {
+    run_id: number;
+    competitor_id: number;
+    batch: number;
+    trigger: ResearchTrigger;
+    uses_allowance: boolean;
+    first_brief: boolean;
+    website_url: string;
+    started_at: string;
+  };
+  /** The run ended with a dossier: profile fields, urls and reads stated by the sources, and what to watch. */
+  ResearchFinished: { run_id: number; competitor_id: number; finished_at: string; dossier: ResearchDossier };
+  /** The run ended without a dossier (site unreachable, interrupted by a stop …); nothing of it is stored. */
+  ResearchFailed: { run_id: number; competitor_id: number; failed_at: string; code: string; reason: string };
+  /** draft_positioning filled empty positioning fields of the workspace's profile from its own website. */
+  PositioningDrafted: { changes: CompanyProfileChanges; source_url: string; drafted_at: string };
 }
 
 export type EventType = keyof EventPayloads;
@@ -190,6 +209,10 @@ export const eventTypes = [
   "BattlecardNoteAdded",
   "ShareLinkCreated",
   "BattlecardGenerated",
+  "ResearchStarted",
+  "ResearchFinished",
+  "ResearchFailed",
+  "PositioningDrafted",
 ] as const satisfies readonly EventType[];
 
 export type StreamType =

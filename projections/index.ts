@@ -10,6 +10,7 @@ import { projectMembers } from "./members.ts";
 import { projectOAuthConsents } from "./oauthConsents.ts";
 import { projectOrgs } from "./orgs.ts";
 import { projectPublicLibrary } from "./publicLibrary.ts";
+import { projectResearch } from "./research.ts";
 import { projectSignals } from "./signals.ts";
 import { projectWatchlist } from "./watchlist.ts";
 import { projectWorkspace } from "./workspace.ts";
@@ -28,6 +29,7 @@ const projectors: Projector[] = [
   projectMembers,
   projectWorkspace,
   projectPublicLibrary,
+  projectResearch,
 ];
 
 /** Every read table that is a pure function of the log, emptied by a rebuild. */
@@ -56,6 +58,9 @@ export const READ_TABLES = [
   "public_briefs",
   "guides",
   "guides_fts",
+  "research_runs",
+  "research_sources",
+  "positioning_drafts",
 ];
 
 export async function projectAll(e: StoredEvent, tx: Tx): Promise<void> {

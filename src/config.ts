@@ -14,6 +14,9 @@ export interface Config {
   mailFrom: string;
   /** Members' single sign-on with an OpenID Connect provider, when all three variables are set. */
   oidc?: { issuer: string; clientId: string; clientSecret: string };
+  /** How long research tools and pages wait for a run before answering `status: "running"`
+   * (RIVALS_RESEARCH_WAIT_MS, default 20000). */
+  researchWaitMs: number;
   /** RIVALS_FETCH_REWRITE: origins whose requests go elsewhere (mirrors, staging, tests). */
   fetchRewrite: RewriteRule[];
   /** RIVALS_FETCH_DELAY_MS: pause between two requests to one host. */
@@ -76,6 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: env.RIVALS_SMTP_URL || undefined,
     mailFrom: env.RIVALS_MAIL_FROM || `Rivals <no-reply@${new URL(baseUrl).hostname}>`,
     oidc: oidcConfig(env),
+    researchWaitMs: intVar(env, "RIVALS_RESEARCH_WAIT_MS", 20_000, 0),
     fetchRewrite: parseRewrite(env.RIVALS_FETCH_REWRITE),
     fetchDelayMs: intVar(env, "RIVALS_FETCH_DELAY_MS", 1000, 0),
     fetchTimeoutMs: intVar(env, "RIVALS_FETCH_TIMEOUT_MS", 15_000, 1),

@@ -1,8 +1,12 @@
 import { createApp } from "./api/app.ts";
+import { recoverInterruptedResearch } from "./domain/research.ts";
 import type { Services } from "./services.ts";
 
 /** Starts the HTTP server and stops cleanly on SIGINT/SIGTERM. */
 export async function startServer(s: Services) {
+  // Research runs a stop interrupted are marked failed before anything else runs (never left running).
+  const recovered = await recoverInterruptedResearch(s.store);
+  if (recovered.length) console.log(JSON.stringify({ level: "warn", research_runs_interrupted: recovered }));
   const { app } = createApp(s);
   app.listen({ port: s.config.port, hostname: process.env.HOST || "0.0.0.0" });
   const port = app.server?.port;

@@ -9,6 +9,7 @@ import m0006 from "./migrations/0006_oauth.sql" with { type: "text" };
 import m0010 from "./migrations/0010_free_briefs.sql" with { type: "text" };
 import m0011 from "./migrations/0011_connected_apps.sql" with { type: "text" };
 import m0012 from "./migrations/0012_idempotency_claims.sql" with { type: "text" };
+import m0013 from "./migrations/0013_research.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -20,6 +21,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0010_free_briefs", sql: m0010 },
   { id: "0011_connected_apps", sql: m0011 },
   { id: "0012_idempotency_claims", sql: m0012 },
+  { id: "0013_research", sql: m0013 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -9,7 +9,8 @@ export type DomainCode =
   | "locked"
   | "chat_not_connected"
   | "research_required"
-  | "delivery_failed";
+  | "delivery_failed"
+  | "research_failed";
 
 export class DomainError extends Error {
   constructor(
