@@ -1,0 +1,213 @@
+/**
+ * Technology detection from a page's HTML, its response headers, the script URLs it loads and its
+ * cookies, with Rivals' own rule table (techRules.ts). Pure and synchronous; never throws.
+ *
+ * Prose never matches: `code` patterns run on the page's markup with its text nodes removed plus its
+ * inline JavaScript; `urls` patterns run on the URLs of resources the page loads (not on links it shows).
+ */
+import { TECH_RULES, type TechRule } from "./techRules.ts";
+
+export interface TechInput {
+  html?: string;
+  /** Response headers (any case of names). `set-cookie` may hold several cookies, newline- or comma-joined. */
+  headers?: Record<string, string | string[] | undefined>;
+  /** Absolute URLs of the page's scripts (e.g. PageExtract.scripts); those in `html` are read too. */
+  scripts?: readonly string[];
+  /** Cookie names known otherwise. */
+  cookies?: readonly string[];
+}
+
+export interface Technology {
+  name: string;
+  category: string;
+  /** What matched, e.g. `script js.stripe.com/v3` or `header cf-ray`. */
+  evidence: string;
+}
+
+const MAX_HTML = 3 * 1024 * 1024;
+const MAX_RESOURCES = 2000;
+
+export function detectTech(input: TechInput): Technology[] {
+  try {
+    return detect(input ?? {});
+  } catch {
+    return [];
+  }
+}
+
+function detect(input: TechInput): Technology[] {
+  const html = typeof input.html === "string" ? input.html.slice(0, MAX_HTML) : "";
+  const page: HtmlParts = html ? readHtml(html) : { resources: [], code: "", generator: [], links: [] };
+  const resources = [...page.resources];
+  for (const s of Array.isArray(input.scripts) ? input.scripts : []) {
+    if (typeof s === "string" && resources.length < MAX_RESOURCES) resources.push(s);
+  }
+  const headers = lowerHeaders(input.headers);
+  const cookies = cookieNames(headers["set-cookie"] ?? "", input.cookies);
+
+  const found = new Map<string, Technology>();
+  for (const rule of TECH_RULES) {
+    const evidence = matchRule(rule, resources, page, headers, cookies);
+    if (evidence) found.set(rule.name, { name: rule.name, category: rule.category, evidence });
+  }
+  // Implied technologies (Next.js → React), transitively.
+  let added = true;
+  while (added) {
+    added = false;
+    for (const tech of [...found.values()]) {
+      for (const implied of RULES_BY_NAME.get(tech.name)?.implies ?? []) {
+        const rule = RULES_BY_NAME.get(implied);
+        if (rule && !found.has(implied)) {
+          found.set(implied, { name: implied, category: rule.category, evidence: `implied by ${tech.name}` });
+          added = true;
+        }
+      }
+    }
+  }
+  return TECH_RULES.filter((r) => found.has(r.name)).map((r) => found.get(r.name)!);
+}
+
+const RULES_BY_NAME = new Map(TECH_RULES.map((r) => [r.name, r]));
+
+function matchRule(
+  rule: TechRule,
+  resources: string[],
+  page: HtmlParts,
+  headers: Record<string, string>,
+  cookies: string[],
+): string | null {
+  const { code, generator, links } = page;
+  if (rule.headers) {
+    for (const [name, re] of Object.entries(rule.headers)) {
+      const value = headers[name];
+      if (value !== undefined && re.test(value))
+        return `header ${name}${value ? `: ${clip(value, 60)}` : ""}`;
+    }
+  }
+  if (rule.meta) {
+    for (const g of generator) if (rule.meta.some((re) => re.test(g))) return `meta generator ${clip(g, 60)}`;
+  }
+  if (rule.urls) {
+    for (const re of rule.urls) {
+      for (const url of resources) {
+        const m = re.exec(url);
+        if (m) return `resource ${clip(m[0], 80)}`;
+      }
+    }
+  }
+  if (rule.code && code) {
+    for (const re of rule.code) {
+      const m = re.exec(code);
+      if (m) return `code ${clip(m[0], 80)}`;
+    }
+  }
+  if (rule.links) {
+    for (const re of rule.links) {
+      for (const link of links) {
+        const m = re.exec(link);
+        if (m) return `link ${clip(m[0], 80)}`;
+      }
+    }
+  }
+  if (rule.cookies) {
+    for (const c of cookies) if (rule.cookies.some((re) => re.test(c))) return `cookie ${clip(c, 60)}`;
+  }
+  return null;
+}
+
+function clip(s: string, max: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function lowerHeaders(h: TechInput["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!h || typeof h !== "object") return out;
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined || v === null) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join("\n") : String(v);
+  }
+  return out;
+}
+
+/** Cookie names of Set-Cookie values (joined by newlines or by ", " as fetch's Headers does) plus `extra`. */
+function cookieNames(setCookie: string, extra?: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const m of setCookie.matchAll(/(?:^|\n|,\s*)([!#$%&'*+\-.^_`|~0-9A-Za-z]+)=/g)) {
+    const name = m[1];
+    if (!/^(?:expires|max-age|domain|path|samesite|priority|partitioned)$/i.test(name)) names.add(name);
+  }
+  for (const c of Array.isArray(extra) ? extra : []) if (typeof c === "string" && c) names.add(c.trim());
+  return [...names];
+}
+
+interface HtmlParts {
+  /** URLs of resources the page loads: script/iframe/img/source/embed src, stylesheet/preload href, form action. */
+  resources: string[];
+  /** Markup without text nodes, anchors or prose attributes, followed by the inline JavaScript. */
+  code: string;
+  generator: string[];
+  /** Anchors' href. */
+  links: string[];
+}
+
+const ATTR = /([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
+
+function attrsOf(tag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of tag.matchAll(ATTR)) {
+    const name = m[1].toLowerCase();
+    if (!(name in out)) out[name] = (m[2] ?? m[3] ?? m[4] ?? "").replace(/&amp;/g, "&");
+  }
+  return out;
+}
+
+function readHtml(html: string): HtmlParts {
+  const resources: string[] = [];
+  const generator: string[] = [];
+  const links: string[] = [];
+  const inline: string[] = [];
+  const noComments = html.replace(/<!--[\s\S]*?-->/g, "");
+  // Scripts: keep the opening tag in the markup; keep the body only when it is JavaScript.
+  const markup = noComments
+    .replace(/(<script\b[^>]*>)([\s\S]*?)<\/script\s*>/gi, (_all, open: string, body: string) => {
+      const type = (attrsOf(open).type ?? "").toLowerCase().trim();
+      if (body && (type === "" || type === "module" || /javascript|ecmascript/.test(type))) inline.push(body);
+      return open;
+    })
+    .replace(/(<style\b[^>]*>)[\s\S]*?<\/style\s*>/gi, "$1")
+    .replace(/(<(?:textarea|title)\b[^>]*>)[\s\S]*?<\/(?:textarea|title)\s*>/gi, "$1")
+    .replace(/>[^<]+</g, "><");
+
+  for (const m of markup.matchAll(/<(script|link|iframe|img|source|embed|form|video|audio|meta|a)\b[^>]*>/gi)) {
+    if (resources.length >= MAX_RESOURCES) break;
+    const tag = m[1].toLowerCase();
+    const a = attrsOf(m[0]);
+    if (tag === "a") {
+      if (a.href && links.length < MAX_RESOURCES) links.push(a.href);
+      continue;
+    }
+    if (tag === "meta") {
+      if ((a.name ?? "").toLowerCase() === "generator" && a.content) generator.push(a.content.trim());
+      continue;
+    }
+    if (tag === "link") {
+      const rel = (a.rel ?? "").toLowerCase();
+      if (/\b(?:stylesheet|preload|modulepreload|prefetch|icon)\b/.test(rel) && a.href)
+        resources.push(a.href);
+      continue;
+    }
+    if (tag === "form") {
+      if (a.action) resources.push(a.action);
+      continue;
+    }
+    for (const key of ["src", "data-src"]) if (a[key]) resources.push(a[key]);
+    if (a.srcset) for (const part of a.srcset.split(",")) resources.push(part.trim().split(/\s+/)[0]);
+  }
+  // Anchors (links a page shows) and attributes that carry prose are no code.
+  const bare = markup
+    .replace(/<a\b[^>]*>/gi, "<a>")
+    .replace(/\s(?:alt|title|content|aria-label|aria-description|placeholder|label)\s*=\s*(?:"[^"]*"|'[^']*')/gi, "");
+  const code = `${bare}\n${inline.join("\n")}`;
+  return { resources: resources.filter(Boolean), code, generator, links };
+}
