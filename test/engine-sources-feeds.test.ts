@@ -56,7 +56,9 @@ test("RSS 2.0: titles, links (relative resolved), guid ids, ISO dates, plain-tex
     },
   ]);
   // Stable: the same text gives the same ids.
-  expect(parseFeed(RSS, "https://globex.example/blog/rss.xml").map((i) => i.id)).toEqual(items.map((i) => i.id));
+  expect(parseFeed(RSS, "https://globex.example/blog/rss.xml").map((i) => i.id)).toEqual(
+    items.map((i) => i.id),
+  );
 });
 
 test("Atom: published preferred over updated, rel=alternate link over self, HTML summary flattened", () => {
@@ -141,7 +143,11 @@ test("JSON Feed 1.1: ids, url or external_url, date_published, title from conten
         content_html: "<p>Chat is <strong>here</strong>.</p>",
         date_published: "2025-01-15T10:00:00-05:00",
       },
-      { id: "43", external_url: "https://press.example/hooli", content_text: "A short note without a title." },
+      {
+        id: "43",
+        external_url: "https://press.example/hooli",
+        content_text: "A short note without a title.",
+      },
       { title: "no id, no url" },
       "not an item",
     ],
@@ -195,9 +201,9 @@ test("not a feed: HTML, malformed XML, empty, JSON that is not a feed, non-strin
   expect(parseFeed('{"version":"1.0","items":[{"id":"1","title":"x"}]}', base)).toEqual([]);
   expect(parseFeed("{not json", base)).toEqual([]);
   expect(parseFeed(undefined as unknown as string, base)).toEqual([]);
-  expect(parseFeed('<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>', base)).toEqual(
-    [],
-  );
+  expect(
+    parseFeed('<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>', base),
+  ).toEqual([]);
 });
 
 test("a BOM and leading whitespace before the XML declaration are tolerated", () => {

@@ -10,17 +10,23 @@ import {
 } from "../src/engine/sources/jobBoards.ts";
 
 test("detects Greenhouse boards, job pages, the new job-boards host, embeds and the API", () => {
-  const gh = (token: string) => ({ provider: "greenhouse", token });
+  const gh = (token: string) => ({ provider: "greenhouse" as const, token });
   expect(detectJobBoard("https://boards.greenhouse.io/globex")).toEqual(gh("globex"));
-  expect(detectJobBoard("https://boards.greenhouse.io/globex/jobs/4012345006?gh_src=abc")).toEqual(gh("globex"));
-  expect(detectJobBoard("https://job-boards.greenhouse.io/globex")).toEqual(gh("globex"));
-  expect(detectJobBoard("https://job-boards.eu.greenhouse.io/globexeu/jobs/1")).toEqual(gh("globexeu"));
-  expect(detectJobBoard("https://boards.greenhouse.io/embed/job_board?for=globex&b=https://globex.example")).toEqual(
+  expect(detectJobBoard("https://boards.greenhouse.io/globex/jobs/4012345006?gh_src=abc")).toEqual(
     gh("globex"),
   );
+  expect(detectJobBoard("https://job-boards.greenhouse.io/globex")).toEqual(gh("globex"));
+  expect(detectJobBoard("https://job-boards.eu.greenhouse.io/globexeu/jobs/1")).toEqual(gh("globexeu"));
+  expect(
+    detectJobBoard("https://boards.greenhouse.io/embed/job_board?for=globex&b=https://globex.example"),
+  ).toEqual(gh("globex"));
   expect(detectJobBoard("https://boards.greenhouse.io/embed/job_board/js?for=globex")).toEqual(gh("globex"));
-  expect(detectJobBoard("https://job-boards.greenhouse.io/embed/job_app?for=globex&token=123")).toEqual(gh("globex"));
-  expect(detectJobBoard("https://boards-api.greenhouse.io/v1/boards/globex/jobs?content=true")).toEqual(gh("globex"));
+  expect(detectJobBoard("https://job-boards.greenhouse.io/embed/job_app?for=globex&token=123")).toEqual(
+    gh("globex"),
+  );
+  expect(detectJobBoard("https://boards-api.greenhouse.io/v1/boards/globex/jobs?content=true")).toEqual(
+    gh("globex"),
+  );
   expect(detectJobBoard("https://boards.greenhouse.io/embed/job_board")).toBeNull();
   expect(detectJobBoard("https://boards.greenhouse.io/")).toBeNull();
 });
@@ -41,7 +47,9 @@ test("detects Lever and Ashby boards and rejects look-alikes and other hosts", (
     provider: "ashby",
     token: "hooli",
   });
-  expect(detectJobBoard("https://api.ashbyhq.com/posting-api/job-board/hooli?includeCompensation=true")).toEqual({
+  expect(
+    detectJobBoard("https://api.ashbyhq.com/posting-api/job-board/hooli?includeCompensation=true"),
+  ).toEqual({
     provider: "ashby",
     token: "hooli",
   });
@@ -88,7 +96,9 @@ const GREENHOUSE = JSON.stringify({
       first_published: "2025-02-20T09:00:00-05:00",
       content: "&lt;p&gt;Build things.&lt;/p&gt;",
       departments: [{ id: 40001, name: "Engineering", child_ids: [], parent_id: null }],
-      offices: [{ id: 50001, name: "San Francisco", location: "San Francisco, CA", child_ids: [], parent_id: null }],
+      offices: [
+        { id: 50001, name: "San Francisco", location: "San Francisco, CA", child_ids: [], parent_id: null },
+      ],
     },
     {
       absolute_url: "https://boards.greenhouse.io/globex/jobs/4012345007",
@@ -232,7 +242,12 @@ test("hiringRead: open roles, departments counted (only where stated), distinct 
       { title: "C", department: "Engineering" },
     ]),
   ).toEqual({ open_roles: 3, by_department: { Engineering: 1, Sales: 2 }, locations: ["NYC"] });
-  expect(hiringRead([], "lever")).toEqual({ open_roles: 0, by_department: {}, locations: [], board: "lever" });
+  expect(hiringRead([], "lever")).toEqual({
+    open_roles: 0,
+    by_department: {},
+    locations: [],
+    board: "lever",
+  });
 });
 
 test("isExecutiveRole: C-level, VP, Head of, GM — not assistants or ordinary roles", () => {

@@ -85,7 +85,10 @@ test("PageExtract blocks are read the same way", () => {
     blocks: [
       { kind: "heading" as const, level: 1, text: "Changelog" },
       { kind: "heading" as const, level: 2, text: "v2.0 — April 1, 2025" },
-      { kind: "text" as const, text: "Big release with many things described at length in this paragraph of prose." },
+      {
+        kind: "text" as const,
+        text: "Big release with many things described at length in this paragraph of prose.",
+      },
       { kind: "heading" as const, level: 2, text: "Bulk edit" },
       { kind: "text" as const, text: "March 20, 2025" },
       { kind: "list" as const, items: ["2025-03-01 — Added API keys", "not dated"] },
@@ -114,7 +117,16 @@ test("an h1 counts only when it is all there is; bad input gives []", () => {
 
 test("releaseCadence: release days in the last 90 days, newest, median gap over all dated entries", () => {
   const now = new Date("2025-04-01T12:00:00Z");
-  const dates = ["2025-03-25", "2025-03-18", "2025-03-18", "2025-03-04T10:00:00Z", "2024-12-01", "2024-11-01", "not a date", "2025-06-01"];
+  const dates = [
+    "2025-03-25",
+    "2025-03-18",
+    "2025-03-18",
+    "2025-03-04T10:00:00Z",
+    "2024-12-01",
+    "2024-11-01",
+    "not a date",
+    "2025-06-01",
+  ];
   expect(releaseCadence(dates, now, URL)).toEqual({
     releases_last_90_days: 3,
     last_release_at: "2025-03-25T00:00:00.000Z",

@@ -47,7 +47,9 @@ test("sitemapindex with namespace prefixes gives child sitemaps", () => {
 });
 
 test("relative locs resolve against the sitemap URL when given; a plain-text sitemap lists URLs", () => {
-  expect(parseSitemap("<urlset><url><loc>/about</loc></url></urlset>", "https://a.example/sitemap.xml")).toEqual({
+  expect(
+    parseSitemap("<urlset><url><loc>/about</loc></url></urlset>", "https://a.example/sitemap.xml"),
+  ).toEqual({
     urls: ["https://a.example/about"],
     sitemaps: [],
   });
@@ -68,7 +70,9 @@ test("bounded: no more than SITEMAP_MAX_URLS entries", () => {
 
 test("not a sitemap: HTML, garbage, empty, non-strings", () => {
   const empty = { urls: [], sitemaps: [] };
-  expect(parseSitemap("<!doctype html><html><body><a href='https://x.example/'>x</a></body></html>")).toEqual(empty);
+  expect(parseSitemap("<!doctype html><html><body><a href='https://x.example/'>x</a></body></html>")).toEqual(
+    empty,
+  );
   expect(parseSitemap("<urlset><url><loc>https://x.example/</url>")).toEqual(empty);
   expect(parseSitemap("")).toEqual(empty);
   expect(parseSitemap(null as unknown as string)).toEqual(empty);

@@ -87,7 +87,17 @@ test("CRM, marketing automation, chat and support widgets", () => {
   );
   const found = detectTech({ html });
   expect(names(found)).toEqual(
-    ["HubSpot", "Marketo", "Salesforce Marketing Cloud Account Engagement (Pardot)", "Intercom", "Drift", "Zendesk", "Crisp", "LiveChat", "Salesforce"].sort(),
+    [
+      "HubSpot",
+      "Marketo",
+      "Salesforce Marketing Cloud Account Engagement (Pardot)",
+      "Intercom",
+      "Drift",
+      "Zendesk",
+      "Crisp",
+      "LiveChat",
+      "Salesforce",
+    ].sort(),
   );
   expect(found.find((t) => t.name === "Intercom")?.category).toBe("chat");
   expect(found.find((t) => t.name === "HubSpot")?.category).toBe("marketing_automation");
@@ -108,7 +118,17 @@ test("payments and experimentation", () => {
   );
   const found = detectTech({ html });
   expect(names(found)).toEqual(
-    ["Stripe", "Paddle", "Chargebee", "Braintree", "PayPal", "Optimizely", "VWO", "LaunchDarkly", "Statsig"].sort(),
+    [
+      "Stripe",
+      "Paddle",
+      "Chargebee",
+      "Braintree",
+      "PayPal",
+      "Optimizely",
+      "VWO",
+      "LaunchDarkly",
+      "Statsig",
+    ].sort(),
   );
   expect(found.find((t) => t.name === "Stripe")).toEqual({
     name: "Stripe",
@@ -122,47 +142,83 @@ test("frameworks with what they imply: Next.js → React, Nuxt → Vue.js, Svelt
     `<link rel="preload" href="/_next/static/css/abc123.css" as="style"><script src="/_next/static/chunks/main-abc.js" defer></script>`,
     `<div id="__next"><h1>Hi</h1></div><script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{}},"page":"/","buildId":"abc"}</script>`,
   );
-  expect(names(detectTech({ html: next, headers: { "X-Powered-By": "Next.js" } }))).toEqual(["Next.js", "React"]);
-  const nuxt = page(`<link rel="modulepreload" href="/_nuxt/entry.abc123.js">`, `<div id="__nuxt"><p data-v-1a2b3c4d>Hi</p></div><script>window.__NUXT__={}</script>`);
+  expect(names(detectTech({ html: next, headers: { "X-Powered-By": "Next.js" } }))).toEqual([
+    "Next.js",
+    "React",
+  ]);
+  const nuxt = page(
+    `<link rel="modulepreload" href="/_nuxt/entry.abc123.js">`,
+    `<div id="__nuxt"><p data-v-1a2b3c4d>Hi</p></div><script>window.__NUXT__={}</script>`,
+  );
   expect(names(detectTech({ html: nuxt }))).toEqual(["Nuxt", "Vue.js"]);
-  const kit = page(`<link rel="modulepreload" href="/_app/immutable/entry/start.abc.js">`, `<div class="svelte-1x2y3z">Hi</div>`);
+  const kit = page(
+    `<link rel="modulepreload" href="/_app/immutable/entry/start.abc.js">`,
+    `<div class="svelte-1x2y3z">Hi</div>`,
+  );
   expect(names(detectTech({ html: kit }))).toEqual(["Svelte", "SvelteKit"]);
   const ng = page("", `<app-root ng-version="17.3.1"><div _ngcontent-ng-c1234567="">Hi</div></app-root>`);
   expect(names(detectTech({ html: ng }))).toEqual(["Angular"]);
-  const gatsby = page(`<meta name="generator" content="Gatsby 5.13.0">`, `<div id="___gatsby"><div id="gatsby-focus-wrapper">Hi</div></div>`);
+  const gatsby = page(
+    `<meta name="generator" content="Gatsby 5.13.0">`,
+    `<div id="___gatsby"><div id="gatsby-focus-wrapper">Hi</div></div>`,
+  );
   expect(names(detectTech({ html: gatsby }))).toEqual(["Gatsby", "React"]);
 });
 
 test("CMSs and site builders", () => {
-  const wp = page(`<meta name="generator" content="WordPress 6.5.2"><link rel="stylesheet" href="https://acme.example/wp-content/themes/acme/style.css?ver=1.2">`);
+  const wp = page(
+    `<meta name="generator" content="WordPress 6.5.2"><link rel="stylesheet" href="https://acme.example/wp-content/themes/acme/style.css?ver=1.2">`,
+  );
   expect(names(detectTech({ html: wp }))).toEqual(["WordPress"]);
   const webflow = `<!DOCTYPE html><html data-wf-domain="acme.example" data-wf-page="65a1b2c3d4e5f6a7b8c9d0e1" data-wf-site="65a1b2c3d4e5f6a7b8c9d0e0"><head><meta content="Webflow" name="generator"><link href="https://cdn.prod.website-files.com/65a1b2/css/acme.webflow.abc.min.css" rel="stylesheet" type="text/css"></head><body></body></html>`;
   expect(names(detectTech({ html: webflow }))).toEqual(["Webflow"]);
-  const headless = page("", `<img src="https://images.ctfassets.net/space1/asset1/abc/hero.png?w=800" alt=""><img src="https://cdn.sanity.io/images/proj/production/abc-800x600.png" alt="">`);
+  const headless = page(
+    "",
+    `<img src="https://images.ctfassets.net/space1/asset1/abc/hero.png?w=800" alt=""><img src="https://cdn.sanity.io/images/proj/production/abc-800x600.png" alt="">`,
+  );
   expect(names(detectTech({ html: headless }))).toEqual(["Contentful", "Sanity"]);
   const ghost = page(`<meta name="generator" content="Ghost 5.82">`);
   expect(names(detectTech({ html: ghost }))).toEqual(["Ghost"]);
-  const hs = page(`<meta name="generator" content="HubSpot"><link rel="stylesheet" href="/hs-fs/hubfs/hub_generated/template_assets/1/main.min.css">`);
+  const hs = page(
+    `<meta name="generator" content="HubSpot"><link rel="stylesheet" href="/hs-fs/hubfs/hub_generated/template_assets/1/main.min.css">`,
+  );
   expect(names(detectTech({ html: hs }))).toEqual(["HubSpot", "HubSpot CMS"]);
-  const framer = page(`<meta name="generator" content="Framer 2f5a7b1">`, `<img src="https://framerusercontent.com/images/abc.png" alt="">`);
+  const framer = page(
+    `<meta name="generator" content="Framer 2f5a7b1">`,
+    `<img src="https://framerusercontent.com/images/abc.png" alt="">`,
+  );
   expect(names(detectTech({ html: framer }))).toEqual(["Framer"]);
 });
 
 test("CDNs and hosting from response headers", () => {
-  expect(names(detectTech({ headers: { server: "cloudflare", "cf-ray": "8a1b2c3d4e5f6a7b-FRA" } }))).toEqual(["Cloudflare"]);
+  expect(names(detectTech({ headers: { server: "cloudflare", "cf-ray": "8a1b2c3d4e5f6a7b-FRA" } }))).toEqual([
+    "Cloudflare",
+  ]);
   expect(
-    names(detectTech({ headers: { "x-served-by": "cache-fra-eddf8230049-FRA", "x-cache": "HIT", via: "1.1 varnish" } })),
+    names(
+      detectTech({
+        headers: { "x-served-by": "cache-fra-eddf8230049-FRA", "x-cache": "HIT", via: "1.1 varnish" },
+      }),
+    ),
   ).toEqual(["Fastly"]);
   expect(names(detectTech({ headers: { server: "AkamaiGHost" } }))).toEqual(["Akamai"]);
   expect(
     names(
       detectTech({
-        headers: { "x-cache": "Hit from cloudfront", via: "1.1 abc.cloudfront.net (CloudFront)", "x-amz-cf-pop": "FRA56-P1" },
+        headers: {
+          "x-cache": "Hit from cloudfront",
+          via: "1.1 abc.cloudfront.net (CloudFront)",
+          "x-amz-cf-pop": "FRA56-P1",
+        },
       }),
     ),
   ).toEqual(["Amazon CloudFront"]);
-  expect(names(detectTech({ headers: { server: "Vercel", "x-vercel-id": "fra1::abc", "x-vercel-cache": "HIT" } }))).toEqual(["Vercel"]);
-  expect(names(detectTech({ headers: { server: "Netlify", "x-nf-request-id": "01HX" } }))).toEqual(["Netlify"]);
+  expect(
+    names(detectTech({ headers: { server: "Vercel", "x-vercel-id": "fra1::abc", "x-vercel-cache": "HIT" } })),
+  ).toEqual(["Vercel"]);
+  expect(names(detectTech({ headers: { server: "Netlify", "x-nf-request-id": "01HX" } }))).toEqual([
+    "Netlify",
+  ]);
   const t = detectTech({ headers: { "CF-Ray": "abc" } });
   expect(t).toEqual([{ name: "Cloudflare", category: "cdn", evidence: "header cf-ray: abc" }]);
 });
@@ -181,20 +237,38 @@ test("auth and error tracking", () => {
   );
   const found = detectTech({ html });
   expect(names(found)).toEqual(
-    ["Auth0", "Okta", "Clerk", "Firebase Authentication", "Firebase", "Sentry", "Datadog RUM", "Bugsnag", "Rollbar", "LogRocket"].sort(),
+    [
+      "Auth0",
+      "Okta",
+      "Clerk",
+      "Firebase Authentication",
+      "Firebase",
+      "Sentry",
+      "Datadog RUM",
+      "Bugsnag",
+      "Rollbar",
+      "LogRocket",
+    ].sort(),
   );
   expect(found.find((t) => t.name === "Firebase")?.evidence).toMatch(/gstatic\.com\/firebasejs|implied by/);
 });
 
 test("CDPs, consent, advertising and other tags; scripts given outside the HTML count too", () => {
-  const html = page(`<script src="https://cdn.cookielaw.org/scripttemplates/otSDKStub.js" data-domain-script="abc"></script>
+  const html =
+    page(`<script src="https://cdn.cookielaw.org/scripttemplates/otSDKStub.js" data-domain-script="abc"></script>
 <script>!function(f,b,e,v,n,t,s){}(window,document,'script','https://connect.facebook.net/en_US/fbevents.js');fbq('init', '1234567890');</script>
 <script type="text/javascript">_linkedin_partner_id = "123456";</script>`);
   const found = detectTech({
     html,
-    scripts: ["https://cdn.rudderlabs.com/v3/modern/rsa.min.js", "https://fast.appcues.com/12345.js", "https://js.chilipiper.com/marketing.js"],
+    scripts: [
+      "https://cdn.rudderlabs.com/v3/modern/rsa.min.js",
+      "https://fast.appcues.com/12345.js",
+      "https://js.chilipiper.com/marketing.js",
+    ],
   });
-  expect(names(found)).toEqual(["OneTrust", "Meta Pixel", "LinkedIn Insight Tag", "RudderStack", "Appcues", "Chili Piper"].sort());
+  expect(names(found)).toEqual(
+    ["OneTrust", "Meta Pixel", "LinkedIn Insight Tag", "RudderStack", "Appcues", "Chili Piper"].sort(),
+  );
 });
 
 test("cookie names from Set-Cookie (joined by commas, with Expires dates) identify technologies", () => {

@@ -179,7 +179,9 @@ function readHtml(html: string): HtmlParts {
     .replace(/(<(?:textarea|title)\b[^>]*>)[\s\S]*?<\/(?:textarea|title)\s*>/gi, "$1")
     .replace(/>[^<]+</g, "><");
 
-  for (const m of markup.matchAll(/<(script|link|iframe|img|source|embed|form|video|audio|meta|a)\b[^>]*>/gi)) {
+  for (const m of markup.matchAll(
+    /<(script|link|iframe|img|source|embed|form|video|audio|meta|a)\b[^>]*>/gi,
+  )) {
     if (resources.length >= MAX_RESOURCES) break;
     const tag = m[1].toLowerCase();
     const a = attrsOf(m[0]);
@@ -207,7 +209,10 @@ function readHtml(html: string): HtmlParts {
   // Anchors (links a page shows) and attributes that carry prose are no code.
   const bare = markup
     .replace(/<a\b[^>]*>/gi, "<a>")
-    .replace(/\s(?:alt|title|content|aria-label|aria-description|placeholder|label)\s*=\s*(?:"[^"]*"|'[^']*')/gi, "");
+    .replace(
+      /\s(?:alt|title|content|aria-label|aria-description|placeholder|label)\s*=\s*(?:"[^"]*"|'[^']*')/gi,
+      "",
+    );
   const code = `${bare}\n${inline.join("\n")}`;
   return { resources: resources.filter(Boolean), code, generator, links };
 }

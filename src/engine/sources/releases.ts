@@ -236,7 +236,11 @@ function pushLine(items: Item[], text: string, listItem: boolean): void {
   if (listItem) {
     const found = findDate(text.slice(0, 80));
     // "2025-03-01 — Added SSO" / "March 3, 2025: Added SSO": the date opens the line, a separator follows
-    if (found && found.index <= 2 && /^\s*[—–\-:|·•]\s*\S/.test(text.slice(found.index + found.text.length))) {
+    if (
+      found &&
+      found.index <= 2 &&
+      /^\s*[—–\-:|·•]\s*\S/.test(text.slice(found.index + found.text.length))
+    ) {
       const title = withoutDate(text, found);
       if (title) {
         items.push({ kind: "entry", title: clip(title, 200), iso: found.iso });

@@ -77,7 +77,10 @@ export function plainText(html: string): string {
   return decodeEntities(
     html
       .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ")
-      .replace(/<\/?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|pre|hr|dt|dd)\b[^>]*>/gi, " ")
+      .replace(
+        /<\/?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|pre|hr|dt|dd)\b[^>]*>/gi,
+        " ",
+      )
       .replace(/<[^>]*>/g, "")
       .replace(/\s+/g, " "),
   ).trim();
