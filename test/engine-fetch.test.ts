@@ -10,6 +10,7 @@ import {
   createFetcher,
   type FetcherOptions,
   type FetchResult,
+  fetcherFor,
   isPublicAddress,
   parseRewrite,
   pinnedTarget,
@@ -33,6 +34,10 @@ const outsiderSeen: string[] = [];
 let active = 0;
 let maxActive = 0;
 const sockets = new Set<Socket>();
+// A hostile site must cost one failed fetch: nothing may escape as an unhandled rejection.
+const unhandled: unknown[] = [];
+const onUnhandled = (e: unknown) => unhandled.push(e);
+process.on("unhandledRejection", onUnhandled);
 
 const BOMB = Bun.gzipSync(new Uint8Array(64 * 1024 * 1024)); // 64 MiB of zeros, ~64 KB on the wire
 
@@ -214,6 +219,8 @@ beforeAll(() => {
 });
 
 afterAll(() => {
+  process.off("unhandledRejection", onUnhandled);
+  expect(unhandled).toEqual([]);
   site.stop(true);
   outsider.stop(true);
   for (const s of sockets) s.destroy();
@@ -372,6 +379,12 @@ describe("the address guard", () => {
     expect(r.error).toBe("blocked_address");
     expect(asked).toEqual(["mixed.example"]);
     expect(outsiderSeen).toEqual([]);
+  });
+
+  test("a name look-up that never answers counts against the time limit", async () => {
+    const f = fetcher({ timeoutMs: 200, resolve: () => new Promise<string[]>(() => {}) });
+    const r = failed(await f.fetch({ url: "http://stuck.example/", robots: false }));
+    expect(r.error).toBe("timeout");
   });
 
   test("a name that does not resolve is a network failure", async () => {
@@ -594,6 +607,21 @@ describe("pacing", () => {
 });
 
 describe("configuration", () => {
+  test("fetcherFor: one fetcher per configuration, with its rewrite table, pace and User-Agent", async () => {
+    const config = loadConfig({
+      RIVALS_BASE_URL: "https://rivals.example",
+      RIVALS_FETCH_REWRITE: `http://configured.test=${siteOrigin()}`,
+      RIVALS_FETCH_DELAY_MS: "0",
+    });
+    const f = fetcherFor(config);
+    expect(fetcherFor(config)).toBe(f);
+    const r = succeeded(await f.fetch({ url: "http://configured.test/page" }));
+    expect(r.url).toBe("http://configured.test/page");
+    const mine = seen.filter((x) => x.host === "configured.test");
+    expect(mine.map((x) => x.path)).toEqual(["/robots.txt", "/page"]);
+    expect(mine.every((x) => x.ua === "RivalsBot/1.0 (+https://rivals.example/bot)")).toBe(true);
+  });
+
   test("RIVALS_FETCH_* variables", () => {
     const c = loadConfig({
       RIVALS_FETCH_REWRITE: "https://acme.example=http://127.0.0.1:8081, *=http://mirror.internal:9000",

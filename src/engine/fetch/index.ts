@@ -166,6 +166,25 @@ const errorText = (e: unknown): string => {
 
 class TimeoutSignal extends Error {}
 
+/** `p`, or a rejection as soon as `signal` aborts (a name look-up counts against the time limit). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
 export function createFetcher(opts: FetcherOptions): Fetcher {
   const clock = opts.clock ?? systemClock;
   const now = () => clock().getTime();
@@ -200,28 +219,29 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         host: url.host,
         "user-agent": opts.userAgent,
       };
-      // Where to connect: the rewrite target, or the checked addresses of the host itself.
-      const targets: { href: string; tls?: { serverName: string } }[] = [];
-      const rewritten = table.target(url);
-      if (rewritten) targets.push({ href: `${rewritten}${path}` });
-      else if (table.isTarget(url)) targets.push({ href: url.href.replace(/#.*$/, "") });
-      else {
-        const host = bareHost(url);
-        let addresses: string[];
-        try {
-          addresses = await publicAddresses(host, resolve);
-        } catch (e) {
-          if (e instanceof BlockedAddressError) throw new HopError("blocked_address", e.message);
-          throw new HopError("network", `${host} does not resolve (${errorText(e)})`);
-        }
-        for (const a of addresses.slice(0, 3)) targets.push(pinnedTarget(url, a));
-      }
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new TimeoutSignal()), limits.timeoutMs);
       const timedOut = () => controller.signal.aborted;
       const timeoutError = () =>
         new HopError("timeout", `no answer within ${limits.timeoutMs / 1000} seconds`);
       try {
+        // Where to connect: the rewrite target, or the checked addresses of the host itself.
+        const targets: { href: string; tls?: { serverName: string } }[] = [];
+        const rewritten = table.target(url);
+        if (rewritten) targets.push({ href: `${rewritten}${path}` });
+        else if (table.isTarget(url)) targets.push({ href: url.href.replace(/#.*$/, "") });
+        else {
+          const host = bareHost(url);
+          let addresses: string[];
+          try {
+            addresses = await untilAborted(publicAddresses(host, resolve), controller.signal);
+          } catch (e) {
+            if (timedOut()) throw timeoutError();
+            if (e instanceof BlockedAddressError) throw new HopError("blocked_address", e.message);
+            throw new HopError("network", `${host} does not resolve (${errorText(e)})`);
+          }
+          for (const a of addresses.slice(0, 3)) targets.push(pinnedTarget(url, a));
+        }
         let res: Response | undefined;
         let lastError: unknown;
         // Another address of the host is tried only when connecting failed, and only for a GET.
