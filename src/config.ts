@@ -9,6 +9,9 @@ export interface Config {
   accessLog: boolean;
   /** Requests per minute per client address on the read API. */
   rateLimitPerMinute: number;
+  /** Tool calls per minute per credential on POST /mcp, and per address for calls without one
+   * (RIVALS_MCP_RATE_LIMIT). */
+  mcpRateLimitPerMinute: number;
   smtpUrl?: string;
   /** From address of the mails the service sends (RIVALS_MAIL_FROM). */
   mailFrom: string;
@@ -63,6 +66,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const rate = env.RIVALS_RATE_LIMIT ? Number(env.RIVALS_RATE_LIMIT) : 600;
   if (!Number.isInteger(rate) || rate < 1) throw new Error("RIVALS_RATE_LIMIT must be a positive integer");
+  const mcpRate = env.RIVALS_MCP_RATE_LIMIT ? Number(env.RIVALS_MCP_RATE_LIMIT) : 600;
+  if (!Number.isInteger(mcpRate) || mcpRate < 1)
+    throw new Error("RIVALS_MCP_RATE_LIMIT must be a positive integer");
   const baseUrl = (env.RIVALS_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
   try {
     new URL(baseUrl);
@@ -76,6 +82,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: isOn(env.RIVALS_TRUST_PROXY),
     accessLog: isOn(env.RIVALS_ACCESS_LOG),
     rateLimitPerMinute: rate,
+    mcpRateLimitPerMinute: mcpRate,
     smtpUrl: env.RIVALS_SMTP_URL || undefined,
     mailFrom: env.RIVALS_MAIL_FROM || `Rivals <no-reply@${new URL(baseUrl).hostname}>`,
     oidc: oidcConfig(env),

@@ -5,7 +5,7 @@ import { presentedToken } from "../auth/apiKeys.ts";
 import type { Principal } from "../auth/principal.ts";
 import { planOf } from "../domain/plans.ts";
 import { Problem } from "./problem.ts";
-import type { RateLimiter } from "./rateLimit.ts";
+import { type RateLimiter, rateLimitHeaders } from "./rateLimit.ts";
 
 export function clientAddress(request: Request, server: Server<unknown> | null, trustProxy: boolean): string {
   if (trustProxy) {
@@ -26,17 +26,13 @@ export async function readAccess(
   setHeaders: Record<string, string | number>,
 ): Promise<Principal> {
   const rate = limiter.take(address);
-  if (!rate.allowed) {
-    throw new Problem("rate_limited", `More than ${rate.limit} requests in one minute from this address.`, {
-      "retry-after": String(rate.resetSeconds),
-      "ratelimit-limit": String(rate.limit),
-      "ratelimit-remaining": "0",
-      "ratelimit-reset": String(rate.resetSeconds),
-    });
-  }
-  setHeaders["ratelimit-limit"] = String(rate.limit);
-  setHeaders["ratelimit-remaining"] = String(rate.remaining);
-  setHeaders["ratelimit-reset"] = String(rate.resetSeconds);
+  if (!rate.allowed)
+    throw new Problem(
+      "rate_limited",
+      `More than ${rate.limit} requests in one minute from this address.`,
+      rateLimitHeaders(rate),
+    );
+  Object.assign(setHeaders, rateLimitHeaders(rate));
   const token = presentedToken(request.headers);
   const challenge = { "www-authenticate": BEARER_CHALLENGE };
   if (token === undefined) {

@@ -8,7 +8,9 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-/** The read API's window; the public forms use the same limiter over an hour (src/web/formLimit.ts). */
+/** The default window, a minute: the read API (per address), the tool endpoint (per credential, or per
+ * address without one: src/mcp/endpoint.ts), OAuth registration and tokens, and the once-a-minute log of
+ * malformed requests (src/api/clientLog.ts). The public forms use it over an hour (src/web/formLimit.ts). */
 const MINUTE_MS = 60_000;
 
 interface Window {
@@ -16,9 +18,10 @@ interface Window {
   head: number;
 }
 
-/** Exact sliding window: per address, the times of accepted requests in the last window (a minute unless
- * given), oldest first. A request passes when fewer than `limit` fall in the window. O(1) amortized per
- * request. */
+/** Exact sliding window: per key (a client address, a credential), the times of accepted requests in the
+ * last window (a minute unless given), oldest first. A request passes when fewer than `limit` fall in the
+ * window; one that costs `cost` units (a JSON-RPC batch) passes when all of them fit. O(1) amortized per
+ * unit. */
 export class RateLimiter {
   private windows = new Map<string, Window>();
   private lastSweep = 0;
@@ -29,13 +32,13 @@ export class RateLimiter {
     private windowMs = MINUTE_MS,
   ) {}
 
-  take(address: string): RateDecision {
+  take(key: string, cost = 1): RateDecision {
     const now = this.clock().getTime();
     this.sweep(now);
-    let w = this.windows.get(address);
+    let w = this.windows.get(key);
     if (!w) {
       w = { times: [], head: 0 };
-      this.windows.set(address, w);
+      this.windows.set(key, w);
     }
     const cutoff = now - this.windowMs;
     while (w.head < w.times.length && w.times[w.head] <= cutoff) w.head++;
@@ -44,19 +47,20 @@ export class RateLimiter {
       w.head = 0;
     }
     const count = w.times.length - w.head;
-    if (count >= this.limit) {
-      const retry = Math.max(
-        1,
-        Math.ceil((w.times[w.head + count - this.limit] + this.windowMs - now) / 1000),
-      );
+    if (count + cost > this.limit) {
+      // The request passes once enough of the oldest accepted requests have left the window; a cost above
+      // the whole limit never passes, and is told to wait a whole window.
+      const frees = count + cost - this.limit;
+      const at = frees <= count ? w.times[w.head + frees - 1] + this.windowMs : now + this.windowMs;
+      const retry = Math.max(1, Math.ceil((at - now) / 1000));
       return { allowed: false, limit: this.limit, remaining: 0, resetSeconds: retry };
     }
-    w.times.push(now);
+    for (let i = 0; i < cost; i++) w.times.push(now);
     const oldest = w.times[w.head];
     return {
       allowed: true,
       limit: this.limit,
-      remaining: this.limit - count - 1,
+      remaining: this.limit - count - cost,
       resetSeconds: Math.max(0, Math.ceil((oldest + this.windowMs - now) / 1000)),
     };
   }
@@ -70,4 +74,15 @@ export class RateLimiter {
         this.windows.delete(addr);
     }
   }
+}
+
+/** The headers every limited response carries: RateLimit-* on success, and Retry-After too when refused. */
+export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+  const h: Record<string, string> = {
+    "ratelimit-limit": String(d.limit),
+    "ratelimit-remaining": String(d.remaining),
+    "ratelimit-reset": String(d.resetSeconds),
+  };
+  if (!d.allowed) h["retry-after"] = String(d.resetSeconds);
+  return h;
 }

@@ -9,7 +9,10 @@ import {
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Server as HttpServer } from "bun";
 import { Elysia } from "elysia";
+import { clientAddress } from "../api/access.ts";
+import { type RateDecision, RateLimiter, rateLimitHeaders } from "../api/rateLimit.ts";
 import { presentedToken } from "../auth/apiKeys.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
 import type { Principal } from "../auth/principal.ts";
@@ -36,6 +39,28 @@ function rpcError(
   });
 }
 
+/** JSON-RPC error code of a call refused by the rate limit (HTTP 429), in the implementation-defined
+ * server-error range like the endpoint's other transport errors. */
+export const RATE_LIMITED_CODE = -32029;
+
+/** Whose budget a call spends: an API key's own, an OAuth member's in one workspace (all their connected
+ * apps share it), or, without a valid credential (public tools, the handshake, a refused token), the client
+ * address's. */
+function budgetKey(principal: Principal | null, address: string): string {
+  if (!principal) return `address:${address}`;
+  if (principal.via === "api_key") return `api_key:${principal.keyId}`;
+  return `oauth:${principal.orgId}:${principal.actor}`;
+}
+
+function rateLimited(d: RateDecision, who: "credential" | "address") {
+  return rpcError(
+    429,
+    RATE_LIMITED_CODE,
+    `Rate limit exceeded: more than ${d.limit} tool endpoint requests in one minute from this ${who}; retry after ${d.resetSeconds} s.`,
+    rateLimitHeaders(d),
+  );
+}
+
 export function resourceMetadataUrl(base: string) {
   return `${base}/.well-known/oauth-protected-resource`;
 }
@@ -59,7 +84,11 @@ function createMcpServer(s: Services, principal: Principal | null, requestId: st
   return server;
 }
 
-export function mcpEndpoint(s: Services, credentials: CredentialResolver) {
+export function mcpEndpoint(
+  s: Services,
+  credentials: CredentialResolver,
+  limiter = new RateLimiter(s.config.mcpRateLimitPerMinute, s.clock),
+) {
   const base = s.config.baseUrl;
   const resource = `${base}/mcp`;
   const allowedOrigins = new Set([
@@ -71,7 +100,32 @@ export function mcpEndpoint(s: Services, credentials: CredentialResolver) {
   ]);
   const challenge = (extra = "") => `Bearer resource_metadata="${resourceMetadataUrl(base)}"${extra}`;
 
-  const handle = async (request: Request, requestId: string): Promise<Response> => {
+  const handle = async (request: Request, requestId: string, address: string): Promise<Response> => {
+    // Every POST spends one unit of a budget before anything else is looked at: the credential's when it
+    // is valid, otherwise the address's (src/api/rateLimit.ts, the read API's limiter).
+    const cred = await credentials.resolve(presentedToken(request.headers), resource);
+    const principal: Principal | null = cred.kind === "ok" ? cred.principal : null;
+    const budget = budgetKey(principal, address);
+    const who = principal ? "credential" : "address";
+    let rate = limiter.take(budget);
+    if (!rate.allowed) return rateLimited(rate, who);
+    const response = await answer(request, requestId, cred, principal, (extra) => {
+      // A batch spends one unit per message; the first was spent above.
+      rate = limiter.take(budget, extra);
+      return rate.allowed ? undefined : rateLimited(rate, who);
+    });
+    if (response.status !== 429)
+      for (const [k, v] of Object.entries(rateLimitHeaders(rate))) response.headers.set(k, v);
+    return response;
+  };
+
+  const answer = async (
+    request: Request,
+    requestId: string,
+    cred: Awaited<ReturnType<CredentialResolver["resolve"]>>,
+    principal: Principal | null,
+    spend: (extra: number) => Response | undefined,
+  ): Promise<Response> => {
     const origin = request.headers.get("origin");
     if (origin !== null && !allowedOrigins.has(origin))
       return rpcError(403, -32000, `Origin ${origin} is not allowed.`);
@@ -100,6 +154,10 @@ export function mcpEndpoint(s: Services, credentials: CredentialResolver) {
     const msgs = (Array.isArray(body) ? body : [body]) as Msg[];
     if (msgs.length === 0 || msgs.some((m) => typeof m !== "object" || m === null))
       return rpcError(400, -32600, "Invalid request: expected a JSON-RPC message object.");
+    if (msgs.length > 1) {
+      const refused = spend(msgs.length - 1);
+      if (refused) return refused;
+    }
 
     // Which scopes the calls in this message need; public tools and unknown tools need none.
     const needed = new Set<string>();
@@ -108,9 +166,6 @@ export function mcpEndpoint(s: Services, credentials: CredentialResolver) {
       const tool = typeof m.params?.name === "string" ? toolsByName.get(m.params.name) : undefined;
       if (tool && tool.access !== "public") needed.add(tool.access);
     }
-    const cred = await credentials.resolve(presentedToken(request.headers), resource);
-    let principal: Principal | null = null;
-    if (cred.kind === "ok") principal = cred.principal;
     if (needed.size > 0) {
       if (cred.kind === "none")
         return rpcError(401, -32001, "Authentication required: send an API key or an OAuth access token.", {
@@ -170,6 +225,15 @@ export function mcpEndpoint(s: Services, credentials: CredentialResolver) {
           protectedResourceMetadata: resourceMetadataUrl(base),
         },
         capabilities: { tools: { listChanged: false } },
+        _meta: {
+          "rivals/rate-limits": {
+            window_seconds: 60,
+            requests_per_credential: s.config.mcpRateLimitPerMinute,
+            requests_per_address_without_credential: s.config.mcpRateLimitPerMinute,
+            exceeded:
+              "HTTP 429 with Retry-After (seconds) and a JSON-RPC error with code -32029; a JSON-RPC batch counts each message",
+          },
+        },
       }),
       {
         headers: {
@@ -203,7 +267,12 @@ export function mcpEndpoint(s: Services, credentials: CredentialResolver) {
   return new Elysia()
     .post(
       "/mcp",
-      ({ request, set }) => handle(request, String(set.headers["x-request-id"] ?? crypto.randomUUID())),
+      ({ request, set, server }) =>
+        handle(
+          request,
+          String(set.headers["x-request-id"] ?? crypto.randomUUID()),
+          clientAddress(request, server as HttpServer<unknown> | null, s.config.trustProxy),
+        ),
       {
         parse: "none",
       },

@@ -141,7 +141,7 @@ export const getPlanAndLimitsTool = defineTool({
   name: "get_plan_and_limits",
   title: "Get the plan and its limits",
   description:
-    "Returns every limit of the workspace's plan — core competitor slots (and how many are used), weekly research allowance, daily caps on battlecard generation, ICP updates and positioning drafts (with today's ICP updates used; caps reset at 00:00 UTC), share link lifetime, allowed monitoring cadences, monitored pages per competitor, member seats, paid-only features — then the same numbers for every other plan, so you can say which upgrade lifts a limit, and the pricing page link.",
+    "Returns every limit of the workspace's plan — core competitor slots (and how many are used), weekly research allowance, daily caps on battlecard generation, ICP updates and positioning drafts (with today's ICP updates used; caps reset at 00:00 UTC), share link lifetime, allowed monitoring cadences, monitored pages per competitor, member seats, paid-only features — then the same numbers for every other plan, so you can say which upgrade lifts a limit, and the pricing page link; also the server's request rate limits (tool calls per minute for your credential).",
   input: {},
   output: {
     plan: planShape,
@@ -154,6 +154,20 @@ export const getPlanAndLimitsTool = defineTool({
     }),
     other_plans: z.array(planShape),
     pricing_url: z.string(),
+    rate_limits: z
+      .object({
+        tool_calls_per_minute: z
+          .number()
+          .int()
+          .describe(
+            "Requests to the tool endpoint per sliding minute for this credential (an API key; an OAuth member in this workspace); calls without a credential count per client address. Above it: HTTP 429 with Retry-After.",
+          ),
+        read_api_requests_per_minute: z
+          .number()
+          .int()
+          .describe("Read API (/api/v1) requests per sliding minute per client address."),
+      })
+      .describe("Request budgets of this server (not of the plan): the same for every workspace."),
   },
   annotations: READ_ONLY,
   access: "read",
@@ -179,6 +193,10 @@ export const getPlanAndLimitsTool = defineTool({
       },
       other_plans: PLAN_NAMES.filter((n) => n !== plan.name).map((n) => planView(PLANS[n])),
       pricing_url: publicLinks.pricing(base),
+      rate_limits: {
+        tool_calls_per_minute: s.config.mcpRateLimitPerMinute,
+        read_api_requests_per_minute: s.config.rateLimitPerMinute,
+      },
     };
   },
 });
