@@ -231,3 +231,17 @@ test("githubReposFrom: org/repo of repository links only, deduplicated; releases
   expect(githubReleasesFeedUrl("umbrella/cli")).toBe("https://github.com/umbrella/cli/releases.atom");
   expect(githubReposFrom(null as unknown as [])).toEqual([]);
 });
+
+test("sloppy real-world XML: a bare & and HTML named entities still parse", () => {
+  const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>
+<item><title>R&D update &mdash; Q1</title><link>https://a.example/1?a=1&b=2</link><pubDate>Tue, 04 Mar 2025 15:00:00 +0000</pubDate></item>
+</channel></rss>`;
+  expect(parseFeed(rss, "https://a.example/rss")).toEqual([
+    {
+      id: "https://a.example/1?a=1&b=2",
+      title: "R&D update — Q1",
+      url: "https://a.example/1?a=1&b=2",
+      published: "2025-03-04T15:00:00.000Z",
+    },
+  ]);
+});

@@ -600,7 +600,7 @@ export const TECH_RULES: readonly TechRule[] = [
     name: "jQuery",
     category: "javascript_library",
     urls: [
-      /\/jquery(?:-\d[\d.]*)?(?:\.slim)?(?:\.min)?\.js(?:\?|$)/i,
+      /\/jquery(?:-\d+(?:\.\d+)*)?(?:\.slim)?(?:\.min)?(?:\.[0-9a-f]{6,})?\.js(?:\?|$)/i,
       /code\.jquery\.com\/jquery/i,
       /ajax\.googleapis\.com\/ajax\/libs\/jquery\//i,
     ],

@@ -24,7 +24,7 @@ export function parseFeed(text: string, url: string): FeedItem[] {
   const body = text.replace(/^\uFEFF/, "").trimStart();
   if (!body) return [];
   try {
-    const items = body.startsWith("{") ? jsonFeedItems(body, url) : xmlFeedItems(body, url);
+    const items = body.startsWith("{") ? jsonFeedItems(body, url) : xmlFeedItemsLenient(body, url);
     return dedupe(items).slice(0, MAX_ITEMS);
   } catch {
     return [];
@@ -105,6 +105,20 @@ interface RawEntry {
   summary?: unknown;
   content?: unknown;
   "content:encoded"?: unknown;
+}
+
+/** Real feeds often carry a bare `&` ("R&D"), which is not XML: escape those and try once more. */
+function xmlFeedItemsLenient(body: string, base: string): FeedItem[] {
+  try {
+    return xmlFeedItems(body, base);
+  } catch (err) {
+    const repaired = body.replace(
+      /&(?!(?:[A-Za-z][A-Za-z0-9]{1,31}|#\d{1,7}|#x[0-9A-Fa-f]{1,6});)/g,
+      "&amp;",
+    );
+    if (repaired === body) throw err;
+    return xmlFeedItems(repaired, base);
+  }
 }
 
 function xmlFeedItems(body: string, base: string): FeedItem[] {

@@ -176,6 +176,7 @@ function ashby(data: unknown): Job[] {
     if (!title) continue;
     const location =
       str(j.location) ??
+      str(j.locationName) ??
       (isRecord(j.location) ? (str(j.location.name) ?? str(j.location.location)) : undefined);
     out.push(
       job(

@@ -65,11 +65,14 @@ interface FoundDate {
 }
 
 const YEAR = /\b(?:19|20)\d{2}\b/;
+/** Cheap pre-check before chrono: a month name, or digits in a numeric date shape. */
+const DATE_SHAPE =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s|\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b|\d\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 const REF = new Date(Date.UTC(2000, 0, 1));
 
 /** The first whole date (day, month and a stated year) in `text`, strict; CalVer versions excluded. */
 export function findDate(text: string): FoundDate | null {
-  if (!text || text.length > 400 || !YEAR.test(text)) return null;
+  if (!text || text.length > 400 || !YEAR.test(text) || !DATE_SHAPE.test(text)) return null;
   let results: chrono.ParsedResult[];
   try {
     results = chrono.strict.parse(text, REF);
@@ -134,8 +137,23 @@ function withoutDate(text: string, found: FoundDate): string {
 
 // ---------------------------------------------------------------- HTML → items
 
-const SELECTOR = "h1,h2,h3,h4,h5,h6,time,li,tr,p,span,div,small,dt,dd,strong,em,b";
-const LEAF_SKIP = new Set([
+/** Subtrees never read: navigation, footers, non-content. */
+const SKIP = new Set([
+  "NAV",
+  "FOOTER",
+  "SCRIPT",
+  "STYLE",
+  "NOSCRIPT",
+  "TEMPLATE",
+  "SVG",
+  "HEAD",
+  "IFRAME",
+  "FORM",
+  "BUTTON",
+  "SELECT",
+]);
+/** Elements that break a line: an element with none of these among its children is read as one line. */
+const BLOCK = new Set([
   "H1",
   "H2",
   "H3",
@@ -148,19 +166,44 @@ const LEAF_SKIP = new Set([
   "P",
   "DIV",
   "TABLE",
+  "TBODY",
+  "THEAD",
   "UL",
   "OL",
+  "SECTION",
+  "ARTICLE",
+  "HEADER",
+  "MAIN",
+  "ASIDE",
+  "FIGURE",
+  "DL",
+  "DT",
+  "DD",
+  "BLOCKQUOTE",
+  "PRE",
+  "BR",
+  "HR",
+  "DETAILS",
+  "SUMMARY",
 ]);
+const HEADING = /^H[1-6]$/;
 
+/** One walk over the DOM in document order (no selector queries per element: pages can be large). */
 function itemsFromHtml(html: string, url: string): Item[] {
   const src = html.length > MAX_HTML ? html.slice(0, MAX_HTML) : html;
   const { document } = parseHTML(src);
   const items: Item[] = [];
-  const elements = Array.from(document.querySelectorAll(SELECTOR) as unknown as ArrayLike<Element>);
-  for (const el of elements) {
-    if (el.closest("nav,footer,script,style,noscript,template,[hidden],[aria-hidden=true]")) continue;
+  const root = (document.body ?? document.documentElement) as Element | null;
+  if (root) walk(root, items, url, 0);
+  return items;
+}
+
+function walk(parent: Element, items: Item[], url: string, depth: number): void {
+  if (depth > 200) return;
+  for (let el = parent.firstElementChild; el; el = el.nextElementSibling) {
     const tag = el.tagName.toUpperCase();
-    if (/^H[1-6]$/.test(tag)) {
+    if (SKIP.has(tag) || el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
+    if (HEADING.test(tag)) {
       const text = norm(el.textContent);
       if (!text || text.length > 200) continue;
       const time = el.querySelector("time");
@@ -174,45 +217,36 @@ function itemsFromHtml(html: string, url: string): Item[] {
       });
       continue;
     }
-    if (el.closest("h1,h2,h3,h4,h5,h6")) continue; // inside a heading: read with it
     if (tag === "TIME") {
       const iso = dateOfTime(el.getAttribute("datetime"), norm(el.textContent));
       if (iso) items.push({ kind: "date", iso });
       continue;
     }
-    if (tag === "LI") {
-      if (el.querySelector("li,h1,h2,h3,h4,h5,h6")) continue; // a container, not an entry line
-      const text = norm(el.textContent);
-      pushLine(items, text, true);
-      continue;
-    }
     if (tag === "TR") {
-      const cells = Array.from(el.querySelectorAll("td,th"))
-        .map((c) => norm(c.textContent))
-        .filter(Boolean);
+      const cells: string[] = [];
+      for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+        const t = norm(c.textContent);
+        if (t) cells.push(t);
+      }
       pushRow(items, cells);
       continue;
     }
-    // p/span/div/…: only leaves (no block or time children), short lines
-    if (el.closest("li,tr")) continue;
-    if (Array.from(el.children).some((c) => LEAF_SKIP.has(c.tagName.toUpperCase()))) continue;
-    if (el.parentElement && isLeafCarrier(el.parentElement)) continue; // the parent line is read instead
-    const text = norm(el.textContent);
-    if (!text || text.length > 60) {
-      if (text) items.push({ kind: "line", text: "" });
+    if (!hasBlockChild(el)) {
+      const text = norm(el.textContent);
+      if (!text) continue;
+      if (tag === "LI") pushLine(items, text.slice(0, 400), true);
+      else if (text.length <= 60) pushLine(items, text, false);
+      else items.push({ kind: "line", text: "" }); // prose: never a date, but it separates
       continue;
     }
-    pushLine(items, text, false);
+    walk(el, items, url, depth + 1);
   }
-  return items;
 }
 
-/** A short p/div/span whose own line is read (so its inline children are not read again). */
-function isLeafCarrier(el: Element): boolean {
-  const tag = el.tagName.toUpperCase();
-  if (!["P", "SPAN", "DIV", "SMALL", "DT", "DD", "STRONG", "EM", "B"].includes(tag)) return false;
-  if (Array.from(el.children).some((c) => LEAF_SKIP.has(c.tagName.toUpperCase()))) return false;
-  return true;
+function hasBlockChild(el: Element): boolean {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling)
+    if (BLOCK.has(c.tagName.toUpperCase())) return true;
+  return false;
 }
 
 function headingUrl(el: Element, base: string): string | undefined {

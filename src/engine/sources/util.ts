@@ -50,7 +50,49 @@ const ENTITIES: Record<string, string> = {
   quot: '"',
   apos: "'",
   nbsp: " ",
-  "#39": "'",
+  ensp: " ",
+  emsp: " ",
+  thinsp: " ",
+  mdash: "—",
+  ndash: "–",
+  hellip: "…",
+  lsquo: "‘",
+  rsquo: "’",
+  sbquo: "‚",
+  ldquo: "“",
+  rdquo: "”",
+  bdquo: "„",
+  laquo: "«",
+  raquo: "»",
+  middot: "·",
+  bull: "•",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  euro: "€",
+  pound: "£",
+  yen: "¥",
+  cent: "¢",
+  times: "×",
+  deg: "°",
+  rarr: "→",
+  larr: "←",
+  auml: "ä",
+  ouml: "ö",
+  uuml: "ü",
+  Auml: "Ä",
+  Ouml: "Ö",
+  Uuml: "Ü",
+  szlig: "ß",
+  eacute: "é",
+  egrave: "è",
+  aacute: "á",
+  agrave: "à",
+  iacute: "í",
+  oacute: "ó",
+  uacute: "ú",
+  ntilde: "ñ",
+  ccedil: "ç",
 };
 
 /** Decodes the common named and all numeric character references. */
@@ -59,7 +101,7 @@ export function decodeEntities(text: string): string {
     const lower = ref.toLowerCase();
     if (lower.startsWith("#x")) return safeCodePoint(Number.parseInt(lower.slice(2), 16), m);
     if (lower.startsWith("#")) return safeCodePoint(Number.parseInt(lower.slice(1), 10), m);
-    return ENTITIES[lower] ?? m;
+    return ENTITIES[ref] ?? ENTITIES[lower] ?? m;
   });
 }
 
