@@ -45,6 +45,8 @@ function robotsFor(host: string): Response {
   if (host.startsWith("slowrobots.test")) return new Response("User-agent: *\nCrawl-delay: 3\n");
   if (host.startsWith("brokenrobots.test")) return new Response("down", { status: 503 });
   if (host.startsWith("norobots.test")) return new Response("nothing here", { status: 404 });
+  if (host.startsWith("hugerobots.test"))
+    return new Response(`User-agent: *\nDisallow: /early\n${"# padding\n".repeat(60_000)}Disallow: /late\n`);
   return new Response(
     "User-agent: *\nDisallow: /nobody\n\nUser-agent: RivalsBot\nDisallow: /private\nDisallow: /~admin\nDisallow: /caf%C3%A9\n",
     { headers: { "content-type": "text/plain" } },
@@ -161,6 +163,12 @@ beforeAll(() => {
                 "last-modified": "Sun, 01 Nov 2026 10:00:00 GMT",
               },
             });
+          case "/to-disallowed":
+            return new Response(null, { status: 302, headers: { location: "http://other.test/private/x" } });
+          case "/bogus-charset":
+            return new Response("h\u00e9llo", {
+              headers: { "content-type": "text/plain; charset=x-no-such-charset" },
+            });
           case "/image":
             return new Response(new Uint8Array(100), { headers: { "content-type": "image/png" } });
           case "/echo":
@@ -231,6 +239,7 @@ const siteOrigin = () => `http://127.0.0.1:${site.port}`;
 
 function fetcher(extra: Partial<FetcherOptions> = {}) {
   const names = [
+    "hugerobots.test",
     "site.test",
     "other.test",
     "slowrobots.test",
@@ -495,6 +504,14 @@ describe("charsets", () => {
   });
 });
 
+describe("charsets, unknown labels", () => {
+  test("an unknown charset label falls back to UTF-8", async () => {
+    expect(succeeded(await fetcher().fetch({ url: "http://site.test/bogus-charset" })).text).toBe(
+      "h\u00e9llo",
+    );
+  });
+});
+
 describe("conditional GET", () => {
   test("etag and last-modified come back; sent again, the answer is 304 Not Modified", async () => {
     const f = fetcher();
@@ -524,6 +541,21 @@ describe("robots.txt", () => {
     }
     expect(succeeded(await f.fetch({ url: "http://other.test/nobody" })).status).toBe(200);
     expect(seen.slice(before).map((s) => s.path)).toEqual(["/robots.txt", "/nobody"]);
+  });
+
+  test("a redirect into a disallowed path of another origin is not followed", async () => {
+    const r = failed(await fetcher().fetch({ url: "http://site.test/to-disallowed" }));
+    expect(r.error).toBe("robots_disallowed");
+    expect(r.finalUrl).toBe("http://other.test/private/x");
+    expect(seen.some((x) => x.path.startsWith("/private"))).toBe(false);
+  });
+
+  test("a robots.txt over 500 KB is read up to 500 KB", async () => {
+    const f = fetcher();
+    expect(failed(await f.fetch({ url: "http://hugerobots.test/early" })).error).toBe("robots_disallowed");
+    expect(succeeded(await f.fetch({ url: "http://hugerobots.test/page" })).status).toBe(200);
+    const late = await f.fetch({ url: "http://hugerobots.test/late" });
+    expect(late.ok ? "ok" : late.error).toBe("http_error"); // asked for (404), not refused by the cut-off rule
   });
 
   test("robots.txt is cached for a day, then read again", async () => {

@@ -208,7 +208,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
   async function exchange(
     url: URL,
     init: { method: string; headers: Record<string, string>; body?: string },
-    limits: { timeoutMs: number; maxBytes: number },
+    limits: { timeoutMs: number; maxBytes: number; truncate?: boolean },
     read: (status: number, headers: Headers) => boolean,
   ): Promise<Hop> {
     return gate.run(bareHost(url).toLowerCase(), pauseFor(url), async () => {
@@ -269,7 +269,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         if (!res.body) return { status: res.status, headers: res.headers, body: new Uint8Array() };
         const declared = Number(res.headers.get("content-length") ?? "");
         // A declared length counts only without content coding (the decoded size is what is capped).
-        if (!res.headers.get("content-encoding") && declared > limits.maxBytes) {
+        if (!limits.truncate && !res.headers.get("content-encoding") && declared > limits.maxBytes) {
           await res.body.cancel().catch(() => {});
           throw new HopError("too_large", `the response is larger than ${limits.maxBytes} bytes`, res.status);
         }
@@ -280,16 +280,21 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
           for (;;) {
             const { done, value } = await reader.read();
             if (done) break;
-            size += value.byteLength;
-            if (size > limits.maxBytes) {
+            if (size + value.byteLength > limits.maxBytes) {
               reader.cancel().catch(() => {});
               controller.abort();
+              if (limits.truncate) {
+                chunks.push(value.subarray(0, limits.maxBytes - size));
+                size = limits.maxBytes;
+                break;
+              }
               throw new HopError(
                 "too_large",
                 `the response is larger than ${limits.maxBytes} bytes`,
                 res.status,
               );
             }
+            size += value.byteLength;
             chunks.push(value);
           }
         } catch (e) {
@@ -323,7 +328,8 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         const hop = await exchange(
           current,
           { method: "GET", headers: { accept: "text/plain,*/*;q=0.5" } },
-          { timeoutMs: defaultTimeout, maxBytes: ROBOTS_MAX_BYTES },
+          // RFC 9309 2.5: at least 500 KiB are parsed; a longer file is cut there, not refused.
+          { timeoutMs: defaultTimeout, maxBytes: ROBOTS_MAX_BYTES, truncate: true },
           (status) => status >= 200 && status < 300,
         );
         if (REDIRECT_STATUSES.has(hop.status)) {
@@ -344,7 +350,6 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         return { kind: "allow_all" };
       }
     } catch (e) {
-      if (e instanceof HopError && e.code === "too_large") return { kind: "allow_all" };
       if (e instanceof HopError && (e.code === "blocked_address" || e.code === "invalid_url")) throw e;
       return { kind: "unreachable", reason: `robots.txt could not be read: ${(e as Error).message}` };
     }
@@ -392,8 +397,8 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
     const fail = (e: HopError, at?: URL): FetchResult => ({
       ok: false,
       url: req.url,
-      finalUrl: at?.href,
-      status: e.status,
+      ...(at ? { finalUrl: at.href } : {}),
+      ...(e.status !== undefined ? { status: e.status } : {}),
       error: e.code,
       message: e.message,
       fetchedAt: fetchedAt(),
