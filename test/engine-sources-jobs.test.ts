@@ -6,6 +6,7 @@ import {
   hiringRead,
   isExecutiveRole,
   jobBoardApiUrl,
+  jobBoardFrom,
   parseJobBoard,
 } from "../src/engine/sources/jobBoards.ts";
 
@@ -276,4 +277,17 @@ test("isExecutiveRole: C-level, VP, Head of, GM — not assistants or ordinary r
   ]) {
     expect(isExecutiveRole(t)).toBe(false);
   }
+});
+
+test("jobBoardFrom: the board a careers page's links and embed scripts point at", () => {
+  expect(
+    jobBoardFrom([
+      { url: "https://globex.example/about" },
+      "https://boards.greenhouse.io/embed/job_board/js?for=globex",
+      { url: "https://boards.greenhouse.io/globex/jobs/1" },
+      { url: "https://jobs.lever.co/partner-co" },
+    ]),
+  ).toEqual({ provider: "greenhouse", token: "globex" });
+  expect(jobBoardFrom([{ url: "https://globex.example/careers" }])).toBeNull();
+  expect(jobBoardFrom(undefined as never)).toBeNull();
 });

@@ -132,3 +132,9 @@ test("security.txt: an HTML page, an empty body or prose give null", () => {
   expect(parseSecurityTxt("Please email us about security issues.")).toBeNull();
   expect(parseSecurityTxt(undefined as unknown as string)).toBeNull();
 });
+
+test("security.txt: a bare e-mail address in Contact reads as its mailto: URI", () => {
+  expect(
+    parseSecurityTxt("Contact: security@hooli.example\nExpires: 2027-01-01T00:00:00Z\n")?.contact,
+  ).toEqual(["mailto:security@hooli.example"]);
+});

@@ -90,7 +90,7 @@ test("CRM, marketing automation, chat and support widgets", () => {
     [
       "HubSpot",
       "Marketo",
-      "Salesforce Marketing Cloud Account Engagement (Pardot)",
+      "Pardot",
       "Intercom",
       "Drift",
       "Zendesk",
@@ -307,4 +307,12 @@ test("malformed input never throws", () => {
   expect(detectTech({})).toEqual([]);
   expect(detectTech(null as never)).toEqual([]);
   expect(detectTech({ html: 42 as never, headers: "x" as never, scripts: "y" as never })).toEqual([]);
+});
+
+test("a Stripe payment link is Stripe; a link to stripe.com is not", () => {
+  const pay = page("", `<a class="btn" href="https://buy.stripe.com/test_4gw5kF0aB1cD">Buy now</a>`);
+  expect(detectTech({ html: pay })).toEqual([
+    { name: "Stripe", category: "payments", evidence: "link https://buy.stripe.com/test_4gw5kF0aB1cD" },
+  ]);
+  expect(detectTech({ html: page("", `<a href="https://stripe.com/">Stripe</a>`) })).toEqual([]);
 });

@@ -242,7 +242,7 @@ export const TECH_RULES: readonly TechRule[] = [
     cookies: [/^_mkto_trk$/],
   },
   {
-    name: "Salesforce Marketing Cloud Account Engagement (Pardot)",
+    name: "Pardot",
     category: "marketing_automation",
     urls: [/pi\.pardot\.com\//i, /go\.pardot\.com\//i, /\.pardot\.com\/pd\.js/i],
     code: [/\bpiAId\s*=\s*['"]\d+['"]/, /pi\.pardot\.com\/pd\.js/],
@@ -401,8 +401,8 @@ export const TECH_RULES: readonly TechRule[] = [
       /js\.stripe\.com\/v\d/,
       /\bStripe\(\s*['"]pk_(?:live|test)_/,
       /<stripe-pricing-table\b/,
-      /href=["']https:\/\/buy\.stripe\.com\//,
     ],
+    links: [/^https:\/\/buy\.stripe\.com\/[A-Za-z0-9_]+/i],
     cookies: [/^__stripe_(?:mid|sid)$/],
   },
   {

@@ -85,6 +85,27 @@ function safeDecode(s: string): string {
   }
 }
 
+/**
+ * The job board a careers page uses, from its links and script/iframe URLs (an embed's
+ * `…/embed/job_board/js?for=acme` counts): the board most URLs point at, first seen on a tie; null if none.
+ */
+export function jobBoardFrom(urls: readonly (string | { url: string })[]): JobBoard | null {
+  const counts = new Map<string, { board: JobBoard; n: number }>();
+  for (const u of Array.isArray(urls) ? urls : []) {
+    const url = typeof u === "string" ? u : u?.url;
+    if (typeof url !== "string") continue;
+    const b = detectJobBoard(url);
+    if (!b) continue;
+    const key = `${b.provider}:${b.token.toLowerCase()}`;
+    const entry = counts.get(key);
+    if (entry) entry.n++;
+    else counts.set(key, { board: b, n: 1 });
+  }
+  let best: { board: JobBoard; n: number } | null = null;
+  for (const e of counts.values()) if (!best || e.n > best.n) best = e;
+  return best?.board ?? null;
+}
+
 /** The public JSON API of a board, exactly as ENGINE.md gives it. */
 export function jobBoardApiUrl(b: JobBoard): string {
   const token = encodeURIComponent(b.token);

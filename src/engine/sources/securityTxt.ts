@@ -73,8 +73,11 @@ export function parseSecurityTxt(text: string): SecurityTxt | null {
       (LIST_FIELDS as readonly string[]).includes(name === "acknowledgements" ? "acknowledgments" : name)
     ) {
       const key = (name === "acknowledgements" ? "acknowledgments" : name) as ListField;
-      if (!isUri(value)) continue;
-      if (out[key].length < 20 && !out[key].includes(value)) out[key].push(value);
+      // Many real files write a bare address ("Contact: security@x.com"): it means the mailto: URI.
+      const uri =
+        key === "contact" && /^[^\s@:/]+@[^\s@/]+\.[^\s@/]+$/.test(value) ? `mailto:${value}` : value;
+      if (!isUri(uri)) continue;
+      if (out[key].length < 20 && !out[key].includes(uri)) out[key].push(uri);
       fields++;
     }
   }
