@@ -1,0 +1,282 @@
+// DOM helpers for extraction: parsing with linkedom (robust to fragments and broken HTML), text
+// normalisation, and the rules that decide what is not content (scripts, hidden elements, consent banners,
+// chat widgets). Pure and synchronous.
+import { parseHTML } from "linkedom";
+
+// linkedom's types are its own; we use the DOM lib's names for what it returns.
+export type El = Element;
+export type Doc = Document;
+
+/** Parses HTML into a document. A fragment or a page without <html> is wrapped first: linkedom makes the
+ *  first element the document element otherwise, and `document.body` then throws. */
+export function parseDocument(html: string): Doc {
+  const src = html.replace(/^\uFEFF/, "");
+  const wrapped = /<html[\s>]/i.test(src.slice(0, 4096))
+    ? src
+    : `<!DOCTYPE html><html><head></head><body>${src}</body></html>`;
+  const { document } = parseHTML(wrapped);
+  return document as unknown as Doc;
+}
+
+/** The element that holds the page content: <body>, or the document element when linkedom left <body> empty. */
+export function contentRoot(doc: Doc): El {
+  let body: El | null = null;
+  try {
+    body = doc.body;
+  } catch {
+    body = null;
+  }
+  if (body?.firstElementChild || body?.textContent?.trim()) return body;
+  return doc.documentElement;
+}
+
+/** Collapses whitespace (incl. NBSP and zero-width) to single spaces and trims. */
+export function clean(s: string | null | undefined): string {
+  if (!s) return "";
+  return s
+    .replace(/[\u200B-\u200D\uFEFF\u00AD]/g, "")
+    .replace(/[\s\u00A0\u2007\u202F]+/g, " ")
+    .trim();
+}
+
+export function textOf(el: El | null | undefined): string {
+  return el ? clean(el.textContent) : "";
+}
+
+export const HEADING = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
+
+/** Elements whose content is never page text. */
+export const DROP_TAGS = new Set([
+  "SCRIPT",
+  "STYLE",
+  "NOSCRIPT",
+  "SVG",
+  "TEMPLATE",
+  "IFRAME",
+  "OBJECT",
+  "EMBED",
+  "CANVAS",
+  "LINK",
+  "META",
+  "BASE",
+  "HEAD",
+  "DIALOG",
+  "VIDEO",
+  "AUDIO",
+  "MAP",
+  "SELECT",
+  "OPTION",
+  "DATALIST",
+  "TEXTAREA",
+  "INPUT",
+  "PICTURE",
+  "SOURCE",
+  "TRACK",
+  "MATH",
+]);
+
+/** Block-level tags: an element with any of these as children is a container, not a run of text. */
+export const BLOCK_TAGS = new Set([
+  "ADDRESS",
+  "ARTICLE",
+  "ASIDE",
+  "BLOCKQUOTE",
+  "DD",
+  "DETAILS",
+  "DIV",
+  "DL",
+  "DT",
+  "FIELDSET",
+  "FIGCAPTION",
+  "FIGURE",
+  "FOOTER",
+  "FORM",
+  "H1",
+  "H2",
+  "H3",
+  "H4",
+  "H5",
+  "H6",
+  "HEADER",
+  "HGROUP",
+  "HR",
+  "LI",
+  "MAIN",
+  "NAV",
+  "OL",
+  "P",
+  "PRE",
+  "SECTION",
+  "SUMMARY",
+  "TABLE",
+  "TBODY",
+  "THEAD",
+  "TFOOT",
+  "TR",
+  "TD",
+  "TH",
+  "UL",
+  "MENU",
+  "LEGEND",
+  "CAPTION",
+]);
+
+// Consent managers and cookie banners (OneTrust, Cookiebot, Osano, Termly, TrustArc, Didomi, Usercentrics,
+// iubenda, CookieYes, Complianz, Klaro, Quantcast, Borlabs, Axeptio, tarteaucitron, Sourcepoint, generic).
+const CONSENT_RE =
+  /(^|[\s_-])(cookie|cookies|cookiebanner|cookie-?consent|consent|consent-?banner|gdpr|ccpa|onetrust|optanon|ot-sdk|cybotcookiebot\w*|cookiebot|osano-cm-\w+|termly\w*|truste|trustarc|didomi\w*|usercentrics|iubenda\w*|cookieyes|cky-\w+|cmplz\w*|complianz|klaro|qc-cmp\w*|cc-window|cc-banner|cc_banner|borlabs\w*|axeptio\w*|tarteaucitron\w*|sp_message\w*|cookie-?notice|cookie-?law|cookie-?bar|eu-cookie\w*)($|[\s_-])/i;
+// Chat and support widgets (Intercom, Drift, Crisp, Zendesk, HubSpot chat, LiveChat, Tawk, Olark, Freshchat,
+// Chatwoot, Help Scout Beacon, Gorgias, Tidio, Smartsupp, Front, Qualified).
+const CHAT_RE =
+  /(^|[\s_])(intercom[\w-]*|drift-[\w-]+|drift-widget|crisp-client|crisp-chatbox|cc-launcher|zendesk[\w-]*|ze-snippet|webwidget|hubspot-messages-iframe-container|hs-chat[\w-]*|livechat[\w-]*|chat-widget|chatwidget|chat-launcher|tawk[\w-]*|olark[\w-]*|freshchat[\w-]*|fc_frame|chatwoot[\w-]*|beacon-container|gorgias[\w-]*|tidio[\w-]*|smartsupp[\w-]*|front-chat[\w-]*|qualified[\w-]*)($|[\s_])/i;
+
+const HIDDEN_CLASS =
+  /(^|\s)(hidden|d-none|is-hidden|hide|invisible|sr-only|visually-hidden|screen-reader-text|screenreader|u-hidden|visuallyhidden|skip-link)(\s|$)/i;
+const RESPONSIVE_SHOW =
+  /(^|\s)[a-z0-9]+:(block|flex|grid|inline|inline-block|inline-flex|table|contents|visible)(\s|$)/;
+
+function attr(el: El, name: string): string {
+  return el.getAttribute(name) ?? "";
+}
+
+/** True when the element is hidden from readers: `hidden`, aria-hidden, inline display:none, hidden classes. */
+export function isHidden(el: El): boolean {
+  if (el.hasAttribute("hidden")) return true;
+  if (attr(el, "aria-hidden") === "true") return true;
+  const style = attr(el, "style");
+  if (style && /(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
+  const cls = attr(el, "class");
+  if (cls && HIDDEN_CLASS.test(cls) && !RESPONSIVE_SHOW.test(cls)) return true;
+  if (el.tagName === "INPUT" && attr(el, "type").toLowerCase() === "hidden") return true;
+  return false;
+}
+
+const STRUCTURAL = new Set(["HTML", "BODY", "MAIN"]);
+
+/** True for a cookie/consent banner or a chat widget (by id, class, aria-label). Never for the page's
+ *  structure or a large block of content that merely carries such a class. */
+export function isBannerOrWidget(el: El): boolean {
+  if (STRUCTURAL.has(el.tagName)) return false;
+  const id = attr(el, "id");
+  const cls = attr(el, "class");
+  const label = attr(el, "aria-label");
+  const key = `${id} ${cls}`;
+  const hit =
+    CONSENT_RE.test(key) ||
+    CHAT_RE.test(key) ||
+    id === "launcher" ||
+    /\b(cookie|consent)\b/i.test(label) ||
+    /\b(chat|messenger)\b/i.test(label);
+  if (!hit) return false;
+  // A page wrapper that carries e.g. "cookie-consent-active" holds the whole page: keep it.
+  if (el.querySelector("main, h1, article")) return false;
+  if ((el.textContent?.length ?? 0) > 4000) return false;
+  return true;
+}
+
+/** Removes everything that is not content, in place. */
+export function stripNonContent(root: El): void {
+  const all = root.querySelectorAll("*");
+  const doomed: El[] = [];
+  for (const el of all as unknown as Iterable<El>) {
+    if (DROP_TAGS.has(el.tagName.toUpperCase()) || isHidden(el) || isBannerOrWidget(el)) doomed.push(el);
+  }
+  for (const el of doomed) el.remove();
+}
+
+/** Resolves a URL against a base; null for non-http(s) targets or garbage. Fragment removed. */
+export function absoluteUrl(href: string | null | undefined, base: string): string | null {
+  if (!href) return null;
+  const h = href.trim();
+  if (!h || h.startsWith("#") || /^(javascript|mailto|tel|sms|data|blob|about):/i.test(h)) return null;
+  try {
+    const u = new URL(h, base);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+    u.hash = "";
+    return u.href;
+  } catch {
+    return null;
+  }
+}
+
+const INLINE_TAGS = new Set([
+  "A",
+  "ABBR",
+  "B",
+  "BDI",
+  "BDO",
+  "CITE",
+  "CODE",
+  "DATA",
+  "DFN",
+  "EM",
+  "I",
+  "KBD",
+  "MARK",
+  "Q",
+  "S",
+  "SAMP",
+  "SMALL",
+  "SPAN",
+  "STRONG",
+  "SUB",
+  "SUP",
+  "TIME",
+  "U",
+  "VAR",
+  "IMG",
+  "BR",
+  "WBR",
+  "LABEL",
+  "DEL",
+  "INS",
+  "FONT",
+  "BUTTON",
+  "OUTPUT",
+  "METER",
+  "PROGRESS",
+]);
+
+export function isInline(el: El): boolean {
+  return INLINE_TAGS.has(el.tagName.toUpperCase());
+}
+
+/** True when every child element is inline (so the element reads as one run of text). */
+export function hasOnlyInline(el: El): boolean {
+  for (const c of el.children as unknown as Iterable<El>) {
+    if (!isInline(c) || !hasOnlyInline(c)) return false;
+  }
+  return true;
+}
+
+/** The element's text as lines: one per run of inline content, in document order. `skip` (and what it
+ *  contains) is left out. */
+export function leafLines(el: El, skip: El | null = null): string[] {
+  const out: string[] = [];
+  let run = "";
+  const flush = () => {
+    const t = clean(run);
+    if (t) out.push(t);
+    run = "";
+  };
+  const walk = (n: Node) => {
+    if (n.nodeType === 3) {
+      run += n.nodeValue ?? "";
+      return;
+    }
+    if (n.nodeType !== 1) return;
+    const e = n as unknown as El;
+    if (skip && e === skip) return;
+    if (isInline(e) && hasOnlyInline(e)) {
+      if (e.tagName === "BR") run += " ";
+      else run += e.textContent ?? "";
+      return;
+    }
+    flush();
+    for (const c of e.childNodes as unknown as Iterable<Node>) walk(c);
+    flush();
+  };
+  for (const c of el.childNodes as unknown as Iterable<Node>) walk(c);
+  flush();
+  return out;
+}

@@ -1,0 +1,756 @@
+// Page extraction: one HTML page → the structured read every engine step uses (blocks, links, structured
+// data, hero, plans, features, integrations, careers-page jobs, readable text). Pure and synchronous: it runs
+// in a Worker. Built for real-world pages: broken HTML, fragments, missing pieces, many pricing layouts.
+import { Readability } from "@mozilla/readability";
+import { compile } from "html-to-text";
+import {
+  absoluteUrl,
+  clean,
+  contentRoot,
+  type Doc,
+  type El,
+  HEADING,
+  hasOnlyInline,
+  isInline,
+  leafLines,
+  parseDocument,
+  stripNonContent,
+  textOf,
+} from "./dom.ts";
+import { cardTitle, type Plan, planFromCard, plansFromTable, tableFeaturesByPlan } from "./pricing.ts";
+
+export type { Plan } from "./pricing.ts";
+
+export type Block =
+  | { kind: "heading"; level: number; text: string }
+  | { kind: "text"; text: string; section?: string }
+  | { kind: "list"; items: string[]; section?: string }
+  | { kind: "table"; rows: string[][]; section?: string }
+  | { kind: "card"; title: string; items: string[]; section?: string };
+
+export interface Link {
+  url: string;
+  text: string;
+}
+
+export interface Job {
+  title: string;
+  department?: string;
+  location?: string;
+  url?: string;
+}
+
+export interface PageExtract {
+  url: string;
+  title?: string;
+  lang?: string;
+  meta: Record<string, string>;
+  jsonLd: Record<string, unknown>[];
+  hero?: { headline: string; subheadline?: string };
+  blocks: Block[];
+  links: { nav: Link[]; footer: Link[]; body: Link[] };
+  feeds: { url: string; type: string; title?: string }[];
+  scripts: string[];
+  plans: Plan[];
+  features: string[];
+  integrations: string[];
+  jobs: Job[];
+  text: string;
+}
+
+const MAX_BLOCKS = 4000;
+const MAX_TEXT = 200_000;
+
+// ---- structured data from <head> -------------------------------------------------------------------------
+
+function readMeta(doc: Doc, base: string): Record<string, string> {
+  const meta: Record<string, string> = {};
+  for (const m of doc.querySelectorAll("meta") as unknown as Iterable<El>) {
+    const key = (m.getAttribute("property") || m.getAttribute("name") || m.getAttribute("itemprop") || "")
+      .trim()
+      .toLowerCase();
+    const content = clean(m.getAttribute("content"));
+    if (key && content && !(key in meta)) meta[key] = content.slice(0, 2000);
+  }
+  const canonical = doc.querySelector('link[rel~="canonical" i], link[rel="canonical"]');
+  const href = absoluteUrl(canonical?.getAttribute("href"), base);
+  if (href && !("canonical" in meta)) meta.canonical = href;
+  return meta;
+}
+
+/** JSON-LD objects of the page: arrays and @graph flattened, unparseable blocks repaired or skipped. */
+export function readJsonLd(doc: Doc): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const push = (v: unknown, context?: unknown) => {
+    if (out.length >= 100) return;
+    if (Array.isArray(v)) {
+      for (const x of v) push(x, context);
+      return;
+    }
+    if (!v || typeof v !== "object") return;
+    const o = v as Record<string, unknown>;
+    const ctx = o["@context"] ?? context;
+    if (Array.isArray(o["@graph"])) {
+      for (const x of o["@graph"] as unknown[]) push(x, ctx);
+      const rest = Object.keys(o).filter((k) => k !== "@graph" && k !== "@context");
+      if (rest.length && o["@type"]) out.push(o);
+      return;
+    }
+    out.push(ctx && !o["@context"] ? { "@context": ctx, ...o } : o);
+  };
+  for (const s of doc.querySelectorAll("script") as unknown as Iterable<El>) {
+    const type = (s.getAttribute("type") ?? "").toLowerCase().trim();
+    if (type !== "application/ld+json") continue;
+    const raw = s.textContent ?? "";
+    const parsed = parseJsonLoose(raw);
+    if (parsed !== undefined) push(parsed);
+  }
+  return out;
+}
+
+/** Control characters (raw newlines/tabs inside JSON strings are common in hand-written JSON-LD) → spaces. */
+function stripControl(s: string): string {
+  let out = "";
+  for (const ch of s) out += ch.charCodeAt(0) < 32 ? " " : ch;
+  return out;
+}
+
+function parseJsonLoose(raw: string): unknown {
+  const src = raw
+    .trim()
+    .replace(/^<!\[CDATA\[|\]\]>$/g, "")
+    .replace(/^\/\*<!\[CDATA\[\*\/|\/\*\]\]>\*\/$/g, "")
+    .replace(/^<!--|-->$/g, "")
+    .trim();
+  if (!src) return undefined;
+  try {
+    return JSON.parse(src);
+  } catch {
+    // control characters inside strings, trailing commas, several objects in a row
+    const repaired = stripControl(src).replace(/,\s*([}\]])/g, "$1");
+    try {
+      return JSON.parse(repaired);
+    } catch {
+      try {
+        return JSON.parse(`[${repaired.replace(/}\s*{/g, "},{")}]`);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+}
+
+const FEED_TYPES =
+  /^(application\/(rss|atom|feed|rdf)\+(xml|json)|application\/json|application\/xml|text\/xml)$/i;
+
+function readFeeds(doc: Doc, base: string): PageExtract["feeds"] {
+  const out: PageExtract["feeds"] = [];
+  const seen = new Set<string>();
+  for (const l of doc.querySelectorAll("link") as unknown as Iterable<El>) {
+    const rel = (l.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
+    const type = (l.getAttribute("type") ?? "").toLowerCase().trim();
+    if (!rel.includes("alternate") || !FEED_TYPES.test(type)) continue;
+    if (type === "application/json" && !/feed/i.test(`${l.getAttribute("href")} ${l.getAttribute("title")}`))
+      continue;
+    const url = absoluteUrl(l.getAttribute("href"), base);
+    if (!url || seen.has(url)) continue;
+    seen.add(url);
+    const title = clean(l.getAttribute("title"));
+    out.push(title ? { url, type, title } : { url, type });
+  }
+  return out;
+}
+
+function readScripts(doc: Doc, base: string): string[] {
+  const out = new Set<string>();
+  for (const s of doc.querySelectorAll("script[src]") as unknown as Iterable<El>) {
+    const u = absoluteUrl(s.getAttribute("src"), base);
+    if (u) out.add(u);
+  }
+  for (const l of doc.querySelectorAll('link[as="script"]') as unknown as Iterable<El>) {
+    const u = absoluteUrl(l.getAttribute("href"), base);
+    if (u) out.add(u);
+  }
+  return [...out];
+}
+
+// ---- regions and links -----------------------------------------------------------------------------------
+
+const FOOTER_TOKEN = /(^|[\s_-])(footer|site-footer|colophon|page-footer|global-footer)([\s_-]|$)/i;
+const HEADER_TOKEN =
+  /(^|[\s_-])(navbar|site-header|masthead|global-header|page-header-nav|top-nav|topbar|main-nav|header)([\s_-]|$)/i;
+const IN_CONTENT = new Set(["MAIN", "ARTICLE", "BLOCKQUOTE", "FIGURE"]);
+
+type Region = "nav" | "footer" | "body";
+
+function regionOf(el: El): Region {
+  let nav = false;
+  let inContent = false;
+  for (let e: El | null = el; e; e = e.parentElement) {
+    const tag = e.tagName;
+    if (IN_CONTENT.has(tag)) inContent = true;
+    const role = e.getAttribute("role") ?? "";
+    const key = `${e.getAttribute("id") ?? ""} ${e.getAttribute("class") ?? ""}`;
+    if (!inContent && (tag === "FOOTER" || role === "contentinfo" || (tag !== "A" && FOOTER_TOKEN.test(key))))
+      return "footer";
+    if (!inContent && (tag === "NAV" || role === "navigation" || tag === "HEADER" || role === "banner"))
+      nav = true;
+    if (!inContent && tag === "DIV" && HEADER_TOKEN.test(key)) nav = true;
+  }
+  return nav ? "nav" : "body";
+}
+
+function isRegionRoot(el: El): boolean {
+  const tag = el.tagName;
+  const role = el.getAttribute("role") ?? "";
+  if (tag === "NAV" || tag === "HEADER" || tag === "FOOTER") return true;
+  if (role === "navigation" || role === "banner" || role === "contentinfo") return true;
+  const key = `${el.getAttribute("id") ?? ""} ${el.getAttribute("class") ?? ""}`;
+  return (
+    tag === "DIV" &&
+    (FOOTER_TOKEN.test(key) || /(^|[\s_-])(navbar|site-header|masthead)([\s_-]|$)/i.test(key))
+  );
+}
+
+function linkText(a: El): string {
+  const t = textOf(a);
+  if (t) return t.slice(0, 300);
+  const label = clean(a.getAttribute("aria-label") || a.getAttribute("title"));
+  if (label) return label;
+  const img = a.querySelector("img[alt]");
+  return clean(img?.getAttribute("alt"));
+}
+
+function readLinks(root: El, base: string): PageExtract["links"] {
+  const out: PageExtract["links"] = { nav: [], footer: [], body: [] };
+  const seen = { nav: new Set<string>(), footer: new Set<string>(), body: new Set<string>() };
+  for (const a of root.querySelectorAll("a[href]") as unknown as Iterable<El>) {
+    const url = absoluteUrl(a.getAttribute("href"), base);
+    if (!url) continue;
+    const region = regionOf(a);
+    if (seen[region].has(url)) continue;
+    seen[region].add(url);
+    out[region].push({ url, text: linkText(a) });
+    if (out[region].length > 2000) break;
+  }
+  return out;
+}
+
+// ---- blocks -------------------------------------------------------------------------------------------
+
+interface CardInfo {
+  el: El;
+  parent: El | null;
+  block: Extract<Block, { kind: "card" }>;
+}
+
+interface Walk {
+  blocks: Block[];
+  cards: CardInfo[];
+  tables: { el: El; rows: string[][]; section?: string }[];
+  lists: { el: El; items: string[]; section?: string }[];
+  section?: string;
+  /** Walking the body (no <main>): leave header, nav and footer out. */
+  skipRegions?: boolean;
+}
+
+const CARD_TAGS = new Set(["DIV", "ARTICLE", "LI", "SECTION", "A", "ASIDE"]);
+const TITLE_CLASS = /(^|[\s_-])(title|name|heading|headline)([\s_-]|$)|(title|name|heading)(--|__)/i;
+
+function signature(el: El): string {
+  const cls = (el.getAttribute("class") ?? "").trim().split(/\s+/)[0] ?? "";
+  return `${el.tagName}.${cls.replace(/--(active|popular|featured|highlight|selected|current|primary)\b.*/, "")}`;
+}
+
+const sigCache = new WeakMap<El, Map<string, number>>();
+
+function siblingSignatures(parent: El): Map<string, number> {
+  let m = sigCache.get(parent);
+  if (!m) {
+    m = new Map();
+    for (const s of parent.children as unknown as Iterable<El>) {
+      const k = signature(s);
+      m.set(k, (m.get(k) ?? 0) + 1);
+    }
+    sigCache.set(parent, m);
+  }
+  return m;
+}
+
+function headingCount(el: El, limit: number): number {
+  let n = 0;
+  for (const h of el.querySelectorAll("h1,h2,h3,h4,h5,h6") as unknown as Iterable<El>) {
+    if (textOf(h)) n++;
+    if (n > limit) break;
+  }
+  return n;
+}
+
+/** A card: one of ≥ 2 similar siblings, with exactly one title (a heading or a title-classed element). */
+function isCard(el: El): boolean {
+  if (!CARD_TAGS.has(el.tagName)) return false;
+  const parent = el.parentElement;
+  if (!parent) return false;
+  if ((siblingSignatures(parent).get(signature(el)) ?? 0) < 2) return false;
+  const text = el.textContent ?? "";
+  if (text.length > 1500 || !clean(text)) return false;
+  if (el.querySelector("table, main, article article")) return false;
+  const h = headingCount(el, 1);
+  if (h > 1) return false;
+  if (h === 1) return true;
+  for (const c of el.querySelectorAll("[class]") as unknown as Iterable<El>) {
+    if (TITLE_CLASS.test(c.getAttribute("class") ?? "") && textOf(c)) return true;
+  }
+  return false;
+}
+
+function tableRows(table: El): string[][] {
+  const rows: string[][] = [];
+  // linkedom adds no implied <tbody>: select rows directly
+  for (const tr of table.querySelectorAll("tr") as unknown as Iterable<El>) {
+    if (tr.closest("table") !== table) continue;
+    const cells: string[] = [];
+    for (const c of tr.children as unknown as Iterable<El>) {
+      if (c.tagName === "TD" || c.tagName === "TH") cells.push(textOf(c));
+    }
+    if (cells.some((c) => c)) rows.push(cells);
+    if (rows.length >= 500) break;
+  }
+  return rows;
+}
+
+function pushText(w: Walk, text: string): void {
+  const t = clean(text);
+  if (!t || w.blocks.length >= MAX_BLOCKS) return;
+  w.blocks.push(w.section ? { kind: "text", text: t, section: w.section } : { kind: "text", text: t });
+}
+
+function withSection<T extends Block>(w: Walk, b: T): T {
+  if (w.section) (b as { section?: string }).section = w.section;
+  return b;
+}
+
+function cardBlock(w: Walk, el: El): void {
+  const title = cardTitle(el);
+  if (!title) {
+    walkChildren(w, el);
+    return;
+  }
+  const items = leafLines(el, title.el).filter((t) => t !== title.text);
+  const block = withSection(w, { kind: "card" as const, title: title.text, items });
+  w.blocks.push(block);
+  w.cards.push({ el, parent: el.parentElement, block });
+}
+
+function handleElement(w: Walk, el: El): void {
+  if (w.blocks.length >= MAX_BLOCKS) return;
+  const tag = el.tagName;
+  if (HEADING.has(tag)) {
+    const text = textOf(el);
+    if (text) {
+      w.blocks.push({ kind: "heading", level: Number(tag[1]), text });
+      w.section = text;
+    }
+    return;
+  }
+  if (tag === "TABLE") {
+    const rows = tableRows(el);
+    if (rows.length) {
+      w.blocks.push(withSection(w, { kind: "table" as const, rows }));
+      w.tables.push({ el, rows, section: w.section });
+    }
+    return;
+  }
+  if (tag === "UL" || tag === "OL" || tag === "MENU") {
+    const lis = [...(el.children as unknown as Iterable<El>)].filter((c) => c.tagName === "LI");
+    if (lis.length >= 2 && lis.filter((li) => headingCount(li, 1) === 1).length >= 2) {
+      for (const li of lis) cardBlock(w, li);
+      return;
+    }
+    const items = lis.map((li) => textOf(li)).filter((t) => t);
+    if (items.length) {
+      w.blocks.push(withSection(w, { kind: "list" as const, items }));
+      w.lists.push({ el, items, section: w.section });
+    } else if (!lis.length) walkChildren(w, el);
+    return;
+  }
+  if (tag === "DL") {
+    const rows: string[][] = [];
+    let term = "";
+    for (const c of el.querySelectorAll("dt, dd") as unknown as Iterable<El>) {
+      if (c.tagName === "DT") term = textOf(c);
+      else if (term) rows.push([term, textOf(c)]);
+    }
+    if (rows.length) {
+      w.blocks.push(withSection(w, { kind: "table" as const, rows }));
+      w.tables.push({ el, rows, section: w.section });
+    }
+    return;
+  }
+  if (isCard(el)) {
+    cardBlock(w, el);
+    return;
+  }
+  if (hasOnlyInline(el)) {
+    pushText(w, el.textContent ?? "");
+    return;
+  }
+  walkChildren(w, el);
+}
+
+function walkChildren(w: Walk, el: El): void {
+  let run = "";
+  for (const n of el.childNodes as unknown as Iterable<Node>) {
+    if (n.nodeType === 3) {
+      run += n.nodeValue ?? "";
+      continue;
+    }
+    if (n.nodeType !== 1) continue;
+    const c = n as unknown as El;
+    if (isInline(c) && hasOnlyInline(c)) {
+      run += c.tagName === "BR" ? "\n" : (c.textContent ?? "");
+      continue;
+    }
+    pushText(w, run);
+    run = "";
+    if (w.skipRegions && isRegionRoot(c)) continue;
+    handleElement(w, c);
+  }
+  pushText(w, run);
+}
+
+// ---- hero ---------------------------------------------------------------------------------------------
+
+const CTA_ONLY = /^(start|get|try|book|sign|request|contact|watch|see|learn|join|download|explore|talk)\b/i;
+
+function firstHeadline(content: El): El | null {
+  for (const h of content.querySelectorAll("h1") as unknown as Iterable<El>) {
+    if (textOf(h) && regionOf(h) === "body") return h;
+  }
+  return null;
+}
+
+function subheadline(h1: El): string | undefined {
+  let node: El | null = h1;
+  for (let depth = 0; depth < 3 && node; depth++) {
+    let sib = node.nextElementSibling;
+    for (let i = 0; sib && i < 4; i++, sib = sib.nextElementSibling) {
+      const t = textOf(sib);
+      if (!t) continue;
+      const tag = sib.tagName;
+      if (tag === "H1") return undefined;
+      const links = sib.querySelectorAll("a, button").length;
+      const onlyCta =
+        (links > 0 &&
+          textOf(sib) ===
+            [...(sib.querySelectorAll("a, button") as unknown as Iterable<El>)].map(textOf).join(" ")) ||
+        sib.tagName === "A" ||
+        sib.tagName === "BUTTON";
+      if (onlyCta || (CTA_ONLY.test(t) && t.length < 40)) continue;
+      if ((HEADING.has(tag) || tag === "P" || hasOnlyInline(sib)) && t.length >= 15) return t.slice(0, 400);
+      if (!hasOnlyInline(sib)) {
+        const first = leafLines(sib)[0];
+        if (first && first.length >= 15 && !CTA_ONLY.test(first)) return first.slice(0, 400);
+      }
+    }
+    node = node.parentElement;
+    if (node && (node.tagName === "MAIN" || node.tagName === "BODY")) break;
+  }
+  return undefined;
+}
+
+// ---- page kinds ----------------------------------------------------------------------------------------
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname.toLowerCase();
+  } catch {
+    return "";
+  }
+}
+
+const PRICING_PATH = /(^|\/)(pricing|plans|prices|tarifs|preise|precios|buy|subscribe|upgrade)(\/|$|\.|-)/;
+const INTEGRATIONS_PATH =
+  /(^|\/)(integrations?|marketplace|apps|app-directory|app-marketplace|connectors|ecosystem|partners\/integrations|extensions|plugins)(\/|$|\.)/;
+const CAREERS_PATH =
+  /(^|\/)(careers?|jobs|join(-us)?|work-with-us|open-positions|open-roles|vacancies|hiring|team\/jobs)(\/|$|\.)/;
+const NO_FEATURES_PATH =
+  /(^|\/)(customers?|case-stud(y|ies)|stories|blog|news|press|careers?|jobs|about|company|team|leadership|investors|integrations?|marketplace|legal|privacy|terms|changelog|release-notes|docs|help|support)(\/|$|\.)/;
+const NO_FEATURES_SECTION =
+  /\b(team|leadership|founders?|investors?|board|people|testimonials?|customers?|case stud|stories|reviews?|press|news|blog|articles?|posts?|jobs?|openings|positions|roles|careers?|faq|questions|events?|webinars?|resources|awards?|offices?|locations?|pricing|plans?|integrations?)\b/i;
+const PERSON_ROLE =
+  /\b(ceo|cto|cfo|coo|cmo|cpo|founder|co-founder|head of|vp|vice president|director|chief)\b/i;
+
+// ---- jobs ---------------------------------------------------------------------------------------------
+
+const ROLE_RE =
+  /\b(engineer|engineering manager|developer|designer|manager|scientist|analyst|architect|executive|director|lead|head of|specialist|representative|rep|advocate|marketer|recruiter|consultant|intern|internship|officer|coordinator|writer|administrator|associate|counsel|accountant|controller|vp|vice president|chief|strategist|researcher|technician|operator|agent|owner|editor|sre|devops|programmer|tester|qa|partner|producer|assistant|generalist|principal|staff|senior|junior)\b/i;
+const LOCATION_RE =
+  /\b(remote|hybrid|on-?site|onsite|in-office|anywhere|worldwide|global|emea|apac|americas|europe|north america|latam|usa?|uk|united states|united kingdom|canada|germany|france|spain|portugal|netherlands|ireland|india|australia|singapore|japan|brazil|mexico|poland|sweden|denmark|norway|finland|switzerland|austria|italy|israel|london|new york|san francisco|berlin|paris|amsterdam|dublin|toronto|austin|boston|seattle|chicago|lisbon|madrid|barcelona|munich|zurich|stockholm|copenhagen|tel aviv|bangalore|sydney|tokyo|singapore)\b|,\s*[A-Z]{2}\b|,\s*[A-Z][a-z]+/;
+
+function splitMeta(lines: string[]): string[] {
+  return lines
+    .flatMap((l) => l.split(/\s+[·•|—–]\s+|\s*[·•|]\s*/))
+    .map(clean)
+    .filter((x) => x);
+}
+
+function jobFromCard(info: CardInfo, base: string): Job | null {
+  const title = info.block.title;
+  if (title.length > 120 || !ROLE_RE.test(title)) return null;
+  const job: Job = { title };
+  const el = info.el;
+  for (const c of el.querySelectorAll("[class]") as unknown as Iterable<El>) {
+    const cls = c.getAttribute("class") ?? "";
+    const t = textOf(c);
+    if (!t || t === title || t.length > 80) continue;
+    if (!job.department && /(dept|department|team|category|function)/i.test(cls)) job.department = t;
+    else if (!job.location && /(loc|location|office|city|place|region|where)/i.test(cls)) job.location = t;
+  }
+  for (const part of splitMeta(info.block.items)) {
+    if (part.length > 80 || part === job.department || part === job.location) continue;
+    if (/^(apply|view|learn|see|read)\b/i.test(part)) continue;
+    if (!job.location && LOCATION_RE.test(part)) job.location = part;
+    else if (!job.department && part.split(/\s+/).length <= 4 && !/\d/.test(part) && !LOCATION_RE.test(part))
+      job.department = part;
+  }
+  const a = el.tagName === "A" ? el : (el.querySelector("a[href]") ?? el.closest("a[href]"));
+  const url = absoluteUrl(a?.getAttribute("href"), base);
+  if (url) job.url = url;
+  return job;
+}
+
+function jobsFromTable(rows: string[][]): Job[] {
+  const header = rows[0]!.map((h) => h.toLowerCase());
+  const ti = header.findIndex((h) => /\b(title|role|position|job|opening)\b/.test(h));
+  if (ti < 0) return [];
+  const di = header.findIndex((h) => /\b(department|team|function|category)\b/.test(h));
+  const li = header.findIndex((h) => /\b(location|office|city|where)\b/.test(h));
+  const out: Job[] = [];
+  for (const r of rows.slice(1)) {
+    const title = clean(r[ti]);
+    if (!title) continue;
+    const job: Job = { title };
+    if (di >= 0 && clean(r[di])) job.department = clean(r[di]);
+    if (li >= 0 && clean(r[li])) job.location = clean(r[li]);
+    out.push(job);
+  }
+  return out;
+}
+
+// ---- text ----------------------------------------------------------------------------------------------
+
+const toText = compile({
+  wordwrap: false as const,
+  selectors: [
+    { selector: "a", options: { ignoreHref: true } },
+    { selector: "img", format: "skip" },
+    { selector: "h1", options: { uppercase: false } },
+    { selector: "h2", options: { uppercase: false } },
+    { selector: "h3", options: { uppercase: false } },
+    { selector: "h4", options: { uppercase: false } },
+    { selector: "h5", options: { uppercase: false } },
+    { selector: "h6", options: { uppercase: false } },
+    { selector: "table", format: "dataTable", options: { uppercaseHeaderCells: false } },
+  ],
+});
+
+function isArticle(meta: Record<string, string>, jsonLd: Record<string, unknown>[]): boolean {
+  if (meta["og:type"] === "article") return true;
+  return jsonLd.some((o) => {
+    const t = o["@type"];
+    const types = Array.isArray(t) ? t : [t];
+    return types.some(
+      (x) => typeof x === "string" && /^(Article|BlogPosting|NewsArticle|TechArticle|Report)$/.test(x),
+    );
+  });
+}
+
+function readableText(html: string): string | null {
+  try {
+    const doc = parseDocument(html);
+    const art = new Readability(doc as unknown as Document, { charThreshold: 200 }).parse();
+    const t = art?.textContent;
+    return t
+      ? t
+          .replace(/[ \t\u00A0]+/g, " ")
+          .replace(/\s*\n\s*/g, "\n")
+          .trim()
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---- main ----------------------------------------------------------------------------------------------
+
+/** Extracts the structured read of one page. Never throws on bad HTML. */
+export function extractPage(html: string, url: string): PageExtract {
+  const doc = parseDocument(html ?? "");
+  let base = url;
+  const baseHref = doc.querySelector("base[href]")?.getAttribute("href");
+  if (baseHref) base = absoluteUrl(baseHref, url) ?? url;
+
+  const titleText = textOf(doc.querySelector("title"));
+  const lang = clean(doc.documentElement?.getAttribute?.("lang")) || undefined;
+  const meta = readMeta(doc, base);
+  const jsonLd = readJsonLd(doc);
+  const feeds = readFeeds(doc, base);
+  const scripts = readScripts(doc, base);
+  const article = isArticle(meta, jsonLd);
+  const articleText = article ? readableText(html) : null;
+
+  const root = contentRoot(doc);
+  stripNonContent(root);
+  const links = readLinks(root, base);
+
+  // Content: <main> when it holds the page, else the body without header/nav/footer.
+  const main = root.querySelector("main, [role=main]");
+  const rootLen = clean(root.textContent).length;
+  const useMain = main && clean(main.textContent).length >= rootLen * 0.2;
+  const content = useMain ? main! : root;
+  const w: Walk = { blocks: [], cards: [], tables: [], lists: [], skipRegions: !useMain };
+  if (useMain) handleElement(w, content);
+  else walkChildren(w, content);
+
+  const h1 = firstHeadline(content);
+  let hero: PageExtract["hero"];
+  if (h1) {
+    const sub = subheadline(h1);
+    hero = sub ? { headline: textOf(h1), subheadline: sub } : { headline: textOf(h1) };
+  }
+
+  const path = pathOf(url);
+  const h1Text = h1 ? textOf(h1).toLowerCase() : "";
+  const isPricing = PRICING_PATH.test(path) || /\b(pricing|plans)\b/.test(h1Text);
+  const isIntegrations =
+    INTEGRATIONS_PATH.test(path) || /^(integrations?|apps|marketplace|connectors)\b/.test(h1Text);
+  const isCareers = CAREERS_PATH.test(path);
+
+  // Card groups by parent
+  const groups = new Map<El | null, CardInfo[]>();
+  for (const c of w.cards) {
+    const g = groups.get(c.parent) ?? [];
+    g.push(c);
+    groups.set(c.parent, g);
+  }
+
+  const plans: Plan[] = [];
+  const planGroups = new Set<CardInfo[]>();
+  for (const g of groups.values()) {
+    const ps = g.map((c) => planFromCard(c.el)).filter((p): p is Plan => p !== null);
+    const priced = ps.filter((p) => p.price !== null).length;
+    if (ps.length >= 2 && priced >= 1 && ps.length >= g.length / 2) {
+      plans.push(...ps);
+      planGroups.add(g);
+    } else if (isPricing && ps.length === 1 && g.length <= 2 && priced === 1) {
+      plans.push(...ps);
+      planGroups.add(g);
+    }
+  }
+  for (const t of w.tables) {
+    const tp = plansFromTable(t.rows);
+    for (const p of tp) if (!plans.some((x) => x.name === p.name)) plans.push(p);
+  }
+  if (plans.length) {
+    const names = new Set(plans.map((p) => p.name));
+    for (const t of w.tables) {
+      if (plansFromTable(t.rows).length) continue;
+      for (const [name, feats] of tableFeaturesByPlan(t.rows, names)) {
+        const p = plans.find((x) => x.name === name)!;
+        p.features = [...new Set([...p.features, ...feats])];
+      }
+    }
+  }
+
+  const features: string[] = [];
+  if (!NO_FEATURES_PATH.test(path) && !isIntegrations && !isCareers) {
+    for (const g of groups.values()) {
+      if (planGroups.has(g) || g.length < 2) continue;
+      const section = g[0]!.block.section ?? "";
+      if (NO_FEATURES_SECTION.test(section)) continue;
+      if (
+        g.some(
+          (c) => c.block.title.length > 60 || c.block.items.some((i) => PERSON_ROLE.test(i) && i.length < 60),
+        )
+      )
+        continue;
+      if (g.some((c) => c.el.querySelector("time"))) continue;
+      for (const c of g) if (!features.includes(c.block.title)) features.push(c.block.title);
+    }
+  }
+
+  const integrations: string[] = [];
+  if (isIntegrations) {
+    const add = (name: string) => {
+      const n = clean(name);
+      if (!n || n.length > 40 || n.split(/\s+/).length > 5 || /[.!?:]$/.test(n)) return;
+      if (
+        /^(learn more|view all|see all|request|browse|explore|all|more|read more|install|connect|get started)\b/i.test(
+          n,
+        )
+      )
+        return;
+      if (!integrations.includes(n)) integrations.push(n);
+    };
+    for (const g of groups.values())
+      if (g.length >= 2 && !planGroups.has(g)) for (const c of g) add(c.block.title);
+    for (const l of w.lists)
+      if (l.items.length >= 2 && !/\b(faq|question)/i.test(l.section ?? "")) for (const i of l.items) add(i);
+  }
+
+  const jobs: Job[] = [];
+  if (isCareers) {
+    for (const g of groups.values()) {
+      for (const c of g) {
+        const j = jobFromCard(c, base);
+        if (j && !jobs.some((x) => x.title === j.title && x.location === j.location)) jobs.push(j);
+      }
+    }
+    for (const t of w.tables) if (t.rows.length >= 2) jobs.push(...jobsFromTable(t.rows));
+    // plain lists of job links under an "open roles" heading
+    for (const l of w.lists) {
+      if (
+        !/\b(open|current)?\s*(roles|positions|openings|jobs|vacancies|opportunities)\b/i.test(
+          l.section ?? "",
+        )
+      )
+        continue;
+      for (const li of l.el.querySelectorAll("li") as unknown as Iterable<El>) {
+        const a = li.querySelector("a[href]");
+        const t = textOf(a ?? li);
+        if (!t || t.length > 120 || !ROLE_RE.test(t) || jobs.some((j) => j.title === t)) continue;
+        const u = absoluteUrl(a?.getAttribute("href"), base);
+        jobs.push(u ? { title: t, url: u } : { title: t });
+      }
+    }
+  }
+
+  let text = articleText ?? "";
+  if (!text) {
+    try {
+      text = toText(content.innerHTML ?? "").trim();
+    } catch {
+      text = w.blocks.map((b) => ("text" in b ? b.text : "")).join("\n");
+    }
+  }
+
+  const out: PageExtract = {
+    url,
+    meta,
+    jsonLd,
+    blocks: w.blocks,
+    links,
+    feeds,
+    scripts,
+    plans,
+    features,
+    integrations,
+    jobs,
+    text: text.slice(0, MAX_TEXT),
+  };
+  if (titleText) out.title = titleText;
+  if (lang) out.lang = lang;
+  if (hero) out.hero = hero;
+  return out;
+}
