@@ -1,0 +1,194 @@
+// Extraction on broken, partial and unusual HTML: it never throws, and reads the common real-world layouts.
+import { describe, expect, test } from "bun:test";
+import { extractPage } from "../src/engine/extract/page.ts";
+import { readPrice } from "../src/engine/extract/pricing.ts";
+import { profileFrom } from "../src/engine/extract/profile.ts";
+
+const URL_ = "https://acme.example/pricing";
+
+describe("broken and partial HTML", () => {
+  test("fragments, empty input, unclosed tags, garbage never throw", () => {
+    for (const html of [
+      "",
+      "   ",
+      "<p>hello",
+      "<title>Only a title</title>",
+      "<!doctype html><title>t</title><p>x",
+      "<html><p>x</p></html>",
+      "<div><div><div><span>deep</span>",
+      "<<<>>>&&&;;;",
+      "<table><tr><td>a<td>b<tr><td>c</table>",
+      '<a href="javascript:alert(1)">x</a><a href="http://[::1">bad</a><a href="mailto:a@b.c">m</a>',
+      "\uFEFF<html><body><h1>BOM</h1></body></html>",
+      `<html><body>${"<div>".repeat(2000)}deep${"</div>".repeat(2000)}</body></html>`,
+    ]) {
+      const p = extractPage(html, "https://acme.example/");
+      expect(p.url).toBe("https://acme.example/");
+      expect(Array.isArray(p.blocks)).toBe(true);
+    }
+    expect(extractPage("<p>hello", "https://acme.example/").text).toBe("hello");
+    expect(extractPage("<title>Only a title</title>", "https://acme.example/").title).toBe("Only a title");
+    const t = extractPage("<table><tr><td>a<td>b<tr><td>c</table>", "https://acme.example/");
+    expect(t.blocks).toEqual([{ kind: "table", rows: [["a", "b"], ["c"]] }]);
+    const links = extractPage(
+      '<a href="javascript:alert(1)">x</a><a href="http://[::1">bad</a><a href="/ok#top">ok</a>',
+      "https://acme.example/a/",
+    );
+    expect(links.links.body).toEqual([{ url: "https://acme.example/ok", text: "ok" }]);
+  });
+
+  test("bad JSON-LD is repaired or skipped; @graph and arrays flattened", () => {
+    const html = `<script type="application/ld+json">{"@type":"Organization","name":"A",}</script>
+<script type="application/ld+json">{"@type":"Organization","description":"line one
+line two"}</script>
+<script type="application/ld+json">not json at all</script>
+<script type="application/ld+json">[{"@type":"Product","name":"P"},{"@context":"https://schema.org","@graph":[{"@type":"WebSite"},{"@type":"Person"}]}]</script>`;
+    const p = extractPage(html, "https://acme.example/");
+    expect(p.jsonLd.map((o) => o["@type"])).toEqual([
+      "Organization",
+      "Organization",
+      "Product",
+      "WebSite",
+      "Person",
+    ]);
+    expect(p.jsonLd[1]!.description).toBe("line one line two");
+    expect(p.jsonLd[3]!["@context"]).toBe("https://schema.org");
+  });
+
+  test("<base href> and relative links; link text from aria-label or alt", () => {
+    const p = extractPage(
+      '<base href="https://cdn.acme.example/site/"><nav><a href="pricing"><img alt="Pricing icon"></a><a href="../x" aria-label="X page"></a></nav>',
+      "https://acme.example/",
+    );
+    expect(p.links.nav).toEqual([
+      { url: "https://cdn.acme.example/site/pricing", text: "Pricing icon" },
+      { url: "https://cdn.acme.example/x", text: "X page" },
+    ]);
+  });
+
+  test("a wrapper with a consent-ish class is not dropped; Tailwind responsive hidden stays", () => {
+    const p = extractPage(
+      '<body class="cookie-consent-active"><div class="cookie-wrap"><main><h1>Real headline</h1><p class="hidden md:block">Visible on desktop.</p></main></div></body>',
+      "https://acme.example/",
+    );
+    expect(p.hero).toEqual({ headline: "Real headline", subheadline: "Visible on desktop." });
+  });
+});
+
+describe("prices", () => {
+  test("readPrice follows the documented rule", () => {
+    const r = (s: string) => {
+      const x = readPrice(s);
+      return (
+        x && { amount: x.amount, currency: x.currency, period: x.period, unit: x.unit, custom: x.custom }
+      );
+    };
+    expect(r("$59 per seat / month")).toEqual({
+      amount: 59,
+      currency: "USD",
+      period: "month",
+      unit: "seat",
+      custom: undefined,
+    });
+    expect(r("$49/mo billed annually")).toEqual({
+      amount: 49,
+      currency: "USD",
+      period: "year",
+      unit: undefined,
+      custom: undefined,
+    });
+    expect(r("US$24,000 / year Billed annually")).toMatchObject({
+      amount: 2000,
+      currency: "USD",
+      period: "year",
+    });
+    expect(r("€29,99 /Monat")).toMatchObject({ amount: 29.99, currency: "EUR" });
+    expect(r("29 € per user per month")).toMatchObject({
+      amount: 29,
+      currency: "EUR",
+      period: "month",
+      unit: "user",
+    });
+    expect(r("£1,200 per annum")).toMatchObject({ amount: 100, currency: "GBP", period: "year" });
+    expect(r("CA$99/mo")).toMatchObject({ amount: 99, currency: "CAD", period: "month" });
+    expect(r("$299 one-time")).toMatchObject({ amount: 299, period: "one_time" });
+    expect(r("$0 forever")).toMatchObject({ amount: 0, currency: "USD", period: undefined });
+    expect(r("Free")).toMatchObject({ amount: 0 });
+    expect(r("Contact sales")).toMatchObject({ amount: null, custom: true });
+    expect(r("Let's talk")).toMatchObject({ amount: null, custom: true });
+    expect(r("10k sessions")).toBeNull();
+    expect(r("Everything you need to grow")).toBeNull();
+  });
+
+  test("plan cards with a struck-through old price, badges, and annual-only cards", () => {
+    const html = `<main><h1>Pricing</h1><div class="tiers">
+<div class="tier"><span class="badge">Most popular</span><h3>Pro</h3><p><del>$39</del> <strong>$29</strong>/user/month</p><ul><li>All of Basic</li><li>SSO</li></ul><a href="/s">Get started</a></div>
+<div class="tier"><h3>Basic</h3><p>$9/user/month</p><ul><li>Core features</li></ul></div>
+<div class="tier"><h3>Enterprise</h3><p>Talk to sales</p><ul><li>Audit log</li></ul></div>
+</div></main>`;
+    const p = extractPage(html, URL_);
+    expect(p.plans).toEqual([
+      {
+        name: "Pro",
+        price: 29,
+        currency: "USD",
+        period: "month",
+        unit: "user",
+        features: ["All of Basic", "SSO"],
+      },
+      {
+        name: "Basic",
+        price: 9,
+        currency: "USD",
+        period: "month",
+        unit: "user",
+        features: ["Core features"],
+      },
+      { name: "Enterprise", price: null, custom: true, features: ["Audit log"] },
+    ]);
+  });
+
+  test("a comparison table with plans down the first column", () => {
+    const html = `<main><h1>Plans</h1><table><tr><th>Plan</th><th>Price</th><th>Projects</th><th>SSO</th></tr>
+<tr><td>Hobby</td><td>Free</td><td>3</td><td>—</td></tr>
+<tr><td>Team</td><td>$20 / month</td><td>Unlimited</td><td>✓</td></tr></table></main>`;
+    const p = extractPage(html, URL_);
+    expect(p.plans).toEqual([
+      { name: "Hobby", price: 0, features: ["Projects: 3"] },
+      { name: "Team", price: 20, currency: "USD", period: "month", features: ["Projects: Unlimited", "SSO"] },
+    ]);
+  });
+
+  test("no plans from a page whose cards carry no prices", () => {
+    const html = `<main><h1>Why us</h1><div class="g"><div class="c"><h3>Fast</h3><p>Really fast.</p></div><div class="c"><h3>Safe</h3><p>Very safe.</p></div></div></main>`;
+    const p = extractPage(html, "https://acme.example/");
+    expect(p.plans).toEqual([]);
+    expect(p.features).toEqual(["Fast", "Safe"]);
+  });
+});
+
+describe("profile", () => {
+  test("ranges, approximations and unrelated numbers are not a company size; sentences must say it of the company", () => {
+    const page = extractPage(
+      `<script type="application/ld+json">{"@type":"Organization","name":"Acme","url":"https://acme.example","numberOfEmployees":{"@type":"QuantitativeValue","minValue":51,"maxValue":200}}</script>
+<main><h1>Acme</h1><p>Used by 10,000 people every day. We are over 200 people strong.</p><p>We help publicly traded companies.</p></main>`,
+      "https://acme.example/",
+    );
+    const p = profileFrom([page]);
+    expect(p.company_size).toBeUndefined();
+    expect(p.ownership).toBeUndefined();
+    expect(p.company_type).toBeUndefined();
+  });
+
+  test("ticker and parent organisation from JSON-LD", () => {
+    const page = extractPage(
+      `<script type="application/ld+json">{"@type":"Corporation","name":"Big","url":"https://big.example","tickerSymbol":"NYSE:BIG","parentOrganization":{"@type":"Organization","name":"Bigger Holdings"},"address":{"@type":"PostalAddress","addressLocality":"Paris","addressCountry":"FR"}}</script>`,
+      "https://big.example/",
+    );
+    const p = profileFrom([page]);
+    expect(p.ownership).toEqual({ parent_company_name: "Bigger Holdings", public: true, ticker: "NYSE:BIG" });
+    expect(p.company_type).toBe("Public company");
+    expect(p.headquarters).toEqual({ city: "Paris", country: "France" });
+    expect(p.evidence.ownership!.url).toBe("https://big.example/");
+  });
+});
