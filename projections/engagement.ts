@@ -37,6 +37,11 @@ async function addNote(
           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     args: [d.id, orgId, type, subjectId, d.body, d.author, d.author_name ?? null, d.at],
   });
+  await tx.execute({
+    sql: `INSERT INTO note_counts (subject_type, subject_id, org_id, n) VALUES (?, ?, ?, 1)
+          ON CONFLICT (subject_type, subject_id) DO UPDATE SET n = n + 1`,
+    args: [type, subjectId, orgId],
+  });
 }
 
 async function rate(

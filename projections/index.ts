@@ -45,6 +45,7 @@ export const READ_TABLES = [
   "pins",
   "saved_signals",
   "notes",
+  "note_counts",
   "ratings",
   "share_links",
   "battlecard_generations",

@@ -13,10 +13,14 @@ export interface NoteView {
   created_at: string;
 }
 
+export type NoteSubject = "signal" | "digest" | "battlecard";
+
+/** Every note of a subject, oldest first: for the public share page and battlecard generation only; tool
+ * results use notesPage, which is bounded. */
 export async function notesOf(
   x: Exec,
   orgId: number,
-  type: "signal" | "digest" | "battlecard",
+  type: NoteSubject,
   subjectId: number,
 ): Promise<NoteView[]> {
   const r = await x.execute({
@@ -24,12 +28,61 @@ export async function notesOf(
           WHERE subject_type = ? AND subject_id = ? AND org_id = ? ORDER BY id`,
     args: [type, subjectId, orgId],
   });
-  return r.rows.map((n) => ({
+  return r.rows.map(noteView);
+}
+
+function noteView(n: Record<string, unknown>): NoteView {
+  return {
     id: Number(n.id),
     body: String(n.body),
     ...(n.author_name !== null ? { author_name: String(n.author_name) } : {}),
     created_at: String(n.created_at),
-  }));
+  };
+}
+
+/** How many notes a tool result carries at most; older ones are read with the cursor. */
+export const NOTES_PAGE = 20;
+
+/** One page of a subject's notes, newest first, with the subject's total and the cursor to the next
+ * (older) page when there is one. The cursor is the last note's id as a string (opaque to callers). */
+export interface NotesPage {
+  notes: NoteView[];
+  notes_total: number;
+  /** undefined on the last page (left out of the JSON). */
+  notes_next_cursor: string | undefined;
+}
+
+/** The page read: a backward range scan of `notes_by_subject` (subject_type, subject_id, id) that stops
+ * after NOTES_PAGE + 1 rows, however many notes the subject has. */
+export const NOTES_PAGE_SQL = `SELECT id, body, author_name, created_at FROM notes
+  WHERE subject_type = ? AND subject_id = ? AND org_id = ? AND id < ? ORDER BY id DESC LIMIT ?`;
+/** The total: one primary-key read of `note_counts`, kept by the notes projector. */
+export const NOTES_TOTAL_SQL =
+  "SELECT n FROM note_counts WHERE subject_type = ? AND subject_id = ? AND org_id = ?";
+
+/** A cursor from a caller: a note id as decimal digits, else undefined (the caller reports the error). */
+export function parseNotesCursor(v: string): number | undefined {
+  return /^[1-9]\d{0,14}$/.test(v) ? Number(v) : undefined;
+}
+
+export async function notesPage(
+  x: Exec,
+  orgId: number,
+  type: NoteSubject,
+  subjectId: number,
+  before: number = Number.MAX_SAFE_INTEGER,
+): Promise<NotesPage> {
+  const [page, total] = await Promise.all([
+    x.execute({ sql: NOTES_PAGE_SQL, args: [type, subjectId, orgId, before, NOTES_PAGE + 1] }),
+    x.execute({ sql: NOTES_TOTAL_SQL, args: [type, subjectId, orgId] }),
+  ]);
+  const notes = page.rows.slice(0, NOTES_PAGE).map(noteView);
+  const more = page.rows.length > NOTES_PAGE;
+  return {
+    notes,
+    notes_total: total.rows[0] ? Number(total.rows[0].n) : 0,
+    notes_next_cursor: more ? String(notes[notes.length - 1].id) : undefined,
+  };
 }
 
 async function pinOf(x: Exec, orgId: number, type: "signal" | "digest", id: number) {
@@ -58,7 +111,7 @@ export async function signalEngagement(x: Exec, orgId: number, signalId: number,
       sql: "SELECT saved_at FROM saved_signals WHERE org_id = ? AND actor = ? AND signal_id = ?",
       args: [orgId, actor, signalId],
     }),
-    notesOf(x, orgId, "signal", signalId),
+    notesPage(x, orgId, "signal", signalId),
     ratingOf(x, orgId, "signal", signalId, actor),
     x.execute({
       sql: "SELECT expires_at, include_notes FROM share_links WHERE signal_id = ? AND org_id = ? AND expires_at > ?",
@@ -71,7 +124,7 @@ export async function signalEngagement(x: Exec, orgId: number, signalId: number,
     pinned: pinnedAt !== undefined,
     pinned_at: pinnedAt,
     saved: saved.rows.length > 0,
-    notes,
+    ...notes,
     your_rating: rating
       ? {
           useful: Number(rating.useful) === 1,
@@ -90,7 +143,7 @@ export async function signalEngagement(x: Exec, orgId: number, signalId: number,
 export async function digestEngagement(x: Exec, orgId: number, digestId: number, actor: string) {
   const [pinnedAt, notes, rating, summary] = await Promise.all([
     pinOf(x, orgId, "digest", digestId),
-    notesOf(x, orgId, "digest", digestId),
+    notesPage(x, orgId, "digest", digestId),
     ratingOf(x, orgId, "digest", digestId, actor),
     x.execute({
       sql: `SELECT COUNT(*) AS n, AVG(score) AS avg FROM ratings
@@ -103,7 +156,7 @@ export async function digestEngagement(x: Exec, orgId: number, digestId: number,
     digest_id: digestId,
     pinned: pinnedAt !== undefined,
     pinned_at: pinnedAt,
-    notes,
+    ...notes,
     your_rating: rating
       ? {
           ...(rating.score !== null ? { score: Number(rating.score) } : {}),

@@ -1,7 +1,7 @@
 // Engagement tools: pin, save, note and rate signals and digests, add battlecard notes, and share a signal
 // by a public link. Pins and notes are team-wide; saves and ratings belong to the caller.
 import { z } from "zod";
-import { digestEngagement, notesOf, signalEngagement } from "../../db/queries/engagement.ts";
+import { digestEngagement, notesPage, signalEngagement } from "../../db/queries/engagement.ts";
 import {
   decideAddBattlecardNote,
   decideAddDigestNote,
@@ -18,6 +18,7 @@ import { DEFAULT_EXPIRY, decideCreateShareLink } from "../../domain/shareLinks.t
 import { isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, type ToolAnnotations } from "../tool.ts";
 import { competitorIdArg, runCommand } from "./competitors.ts";
+import { note, notesPageShape } from "./notes.ts";
 
 /** Sets a state the caller can set back (pin, save, rating): repeating it changes nothing more. */
 const SETS_STATE: ToolAnnotations = {
@@ -48,19 +49,12 @@ const body = z
   .max(NOTE_MAX)
   .describe(`The note, 1 to ${NOTE_MAX} characters; the whole team sees it.`);
 
-const note = z.object({
-  id: z.number().int(),
-  body: z.string(),
-  author_name: z.string().optional(),
-  created_at: isoTime,
-});
-
 const signalState = {
   signal_id: z.number().int(),
   pinned: z.boolean().describe("Pinned for the team."),
   pinned_at: isoTime.optional(),
   saved: z.boolean().describe("On your own saved list (search_signals with saved=true)."),
-  notes: z.array(note).describe("The team's notes on this signal, oldest first."),
+  ...notesPageShape("get_evidence"),
   your_rating: z
     .object({
       useful: z.boolean(),
@@ -79,7 +73,7 @@ const digestState = {
   digest_id: z.number().int(),
   pinned: z.boolean(),
   pinned_at: isoTime.optional(),
-  notes: z.array(note),
+  ...notesPageShape("get_digest"),
   your_rating: z
     .object({ score: z.number().int().optional(), missing: z.string().optional(), rated_at: isoTime })
     .optional(),
@@ -97,7 +91,7 @@ export const pinSignalTool = defineTool({
   name: "pin_signal",
   title: "Pin or unpin a signal for the team",
   description:
-    "Pins a signal for the whole team (pinned=true) or unpins it (pinned=false). Setting the state it already has changes nothing. Returns the signal's pin, your save and rating, and the team's notes.",
+    "Pins a signal for the whole team (pinned=true) or unpins it (pinned=false). Setting the state it already has changes nothing. Returns the signal's pin, your save and rating, and the team's newest 20 notes with their total.",
   input: { signal_id: signalId, pinned: z.boolean().describe("true to pin, false to unpin.") },
   output: signalState,
   annotations: SETS_STATE,
@@ -130,7 +124,7 @@ export const addSignalNoteTool = defineTool({
   name: "add_signal_note",
   title: "Add a talking point to a signal",
   description:
-    "Adds a team-visible note (a talking point) to a signal. Notes appear on a public share link only if the link was made with include_notes=true.",
+    "Adds a team-visible note (a talking point) to a signal. Notes appear on a public share link only if the link was made with include_notes=true. Returns the note and the signal's engagement with its newest 20 notes.",
   input: { signal_id: signalId, body },
   output: { ...signalState, note: note.describe("The note just added.") },
   annotations: ADDS,
@@ -242,14 +236,14 @@ export const addBattlecardNoteTool = defineTool({
   output: {
     competitor_id: z.number().int(),
     note: note.describe("The note just added."),
-    notes: z.array(note).describe("Every battlecard note of this competitor, oldest first."),
+    ...notesPageShape("get_battlecard"),
   },
   annotations: ADDS,
   access: "write",
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => decideAddBattlecardNote(w, c, a));
-    const notes = await notesOf(ctx.s.database.client, ctx.principal.orgId, "battlecard", r.competitor_id);
-    return { competitor_id: r.competitor_id, note: notes.find((n) => n.id === r.note_id)!, notes };
+    const page = await notesPage(ctx.s.database.client, ctx.principal.orgId, "battlecard", r.competitor_id);
+    return { competitor_id: r.competitor_id, note: page.notes.find((n) => n.id === r.note_id)!, ...page };
   },
 });
 

@@ -16,6 +16,7 @@ import {
   signal,
 } from "../schemas.ts";
 import { defineTool, READ_ONLY, ToolError } from "../tool.ts";
+import { notesCursorArg, notesPageShape, readNotes } from "./notes.ts";
 
 const id = (what: string) => z.number().int().positive().describe(`Id of the ${what}.`);
 const limit = (max: number, dflt: number) =>
@@ -152,23 +153,27 @@ export const getDigestTool = defineTool({
   name: "get_digest",
   title: "Get a digest",
   description:
-    "Returns one generated digest with its items, markdown and covered signal ids. Name it by slug or numeric id; with no id, returns the newest digest (optionally the newest of one type).",
+    "Returns one generated digest with its items, markdown and covered signal ids, and the team's notes on it (newest 20 and the total; notes_cursor reads older ones). Name it by slug or numeric id; with no id, returns the newest digest (optionally the newest of one type).",
   input: {
     id: z
       .union([z.string().min(1).max(200), z.number().int().positive()])
       .optional()
       .describe("Digest slug or numeric id. Omit for the newest."),
     type: z.string().min(1).max(100).optional().describe("With no id: the newest digest of this type."),
+    notes_cursor: notesCursorArg,
   },
-  output: { digest },
+  output: { digest, ...notesPageShape("get_digest") },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }, a) => {
-    const d =
+  run: async (ctx, a) => {
+    const { s, principal, base } = ctx;
+    const d = found(
       a.id === undefined
         ? await newestDigest(s.database.db, principal.orgId, a.type, base)
-        : await getDigest(s.database.db, principal.orgId, String(a.id), base);
-    return { digest: found(d, "digest") };
+        : await getDigest(s.database.db, principal.orgId, String(a.id), base),
+      "digest",
+    );
+    return { digest: d, ...(await readNotes(ctx, "digest", d.id as number, a.notes_cursor)) };
   },
 });
 
@@ -190,19 +195,29 @@ export const getBattlecardTool = defineTool({
   name: "get_battlecard",
   title: "Get a battlecard",
   description:
-    "Returns one generated battlecard, named by battlecard_id or by competitor_id (give one of the two).",
-  input: { battlecard_id: id("battlecard").optional(), competitor_id: id("competitor").optional() },
-  output: { battlecard },
+    "Returns one generated battlecard, named by battlecard_id or by competitor_id (give one of the two), and the team's battlecard notes on its competitor (add_battlecard_note; newest 20 and the total; notes_cursor reads older ones).",
+  input: {
+    battlecard_id: id("battlecard").optional(),
+    competitor_id: id("competitor").optional(),
+    notes_cursor: notesCursorArg,
+  },
+  output: { battlecard, ...notesPageShape("get_battlecard") },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }, a) => {
+  run: async (ctx, a) => {
+    const { s, principal, base } = ctx;
     if ((a.battlecard_id === undefined) === (a.competitor_id === undefined))
       throw new ToolError("invalid_argument", "Give exactly one of battlecard_id or competitor_id.");
-    const card =
+    const card = found(
       a.battlecard_id !== undefined
         ? await getBattlecard(s.database.db, principal.orgId, a.battlecard_id, base, "battlecard")
-        : await getBattlecard(s.database.db, principal.orgId, a.competitor_id!, base, "competitor");
-    return { battlecard: found(card, "battlecard") };
+        : await getBattlecard(s.database.db, principal.orgId, a.competitor_id!, base, "competitor"),
+      "battlecard",
+    );
+    return {
+      battlecard: card,
+      ...(await readNotes(ctx, "battlecard", card.competitor_id as number, a.notes_cursor)),
+    };
   },
 });
 
@@ -210,23 +225,26 @@ export const getEvidenceTool = defineTool({
   name: "get_evidence",
   title: "Get the evidence behind a signal",
   description:
-    "Returns the evidence excerpts behind one signal (open or closed), each with its text, source title, source URL and the date it was observed.",
-  input: { signal_id: id("signal") },
+    "Returns the evidence excerpts behind one signal (open or closed), each with its text, source title, source URL and the date it was observed, and the team's notes on the signal (newest 20 and the total; notes_cursor reads older ones).",
+  input: { signal_id: id("signal"), notes_cursor: notesCursorArg },
   output: {
     signal_id: z.number().int(),
     title: z.string(),
     url: z.string(),
     evidence: z.array(evidenceItem),
+    ...notesPageShape("get_evidence"),
   },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }, a) => {
+  run: async (ctx, a) => {
+    const { s, principal, base } = ctx;
     const sig = found(await getSignal(s.database.db, principal.orgId, a.signal_id, base), "signal");
     return {
       signal_id: sig.id as number,
       title: sig.title as string,
       url: sig.url as string,
       evidence: sig.evidence as z.infer<typeof evidenceItem>[],
+      ...(await readNotes(ctx, "signal", sig.id as number, a.notes_cursor)),
     };
   },
 });
