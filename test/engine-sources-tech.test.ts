@@ -1,7 +1,7 @@
 // Technology detection with our own rule table: one realistic page per category, headers and cookies,
 // implied technologies, and no false positives from prose, escaped code samples or anchors.
 import { expect, test } from "bun:test";
-import { detectTech } from "../src/engine/extract/tech.ts";
+import { detectTech, requiredLiteral } from "../src/engine/extract/tech.ts";
 import { TECH_RULES } from "../src/engine/extract/techRules.ts";
 
 const names = (r: { name: string }[]) => r.map((t) => t.name).sort();
@@ -315,4 +315,21 @@ test("a Stripe payment link is Stripe; a link to stripe.com is not", () => {
     { name: "Stripe", category: "payments", evidence: "link https://buy.stripe.com/test_4gw5kF0aB1cD" },
   ]);
   expect(detectTech({ html: page("", `<a href="https://stripe.com/">Stripe</a>`) })).toEqual([]);
+});
+
+test("requiredLiteral: the literal every match must contain, or null when none is safe", () => {
+  expect(requiredLiteral(/js\.stripe\.com\/v\d/i)).toBe("js.stripe.com/v");
+  expect(requiredLiteral(/cdn[0-9]?\.mxpnl\.com\/libs\/mixpanel/i)).toBe(".mxpnl.com/libs/mixpanel");
+  expect(requiredLiteral(/jssdkcdns?\.mparticle\.com\//i)).toBe(".mparticle.com/");
+  expect(requiredLiteral(/\bmixpanel\.init\(\s*['"][0-9a-f]{32}['"]/)).toBe("mixpanel.init(");
+  expect(requiredLiteral(/(?:edge|rs)\.fullstory\.com\/s\/fs\.js/i)).toBe(".fullstory.com/s/fs.js");
+  expect(requiredLiteral(/a|bcdefgh/)).toBeNull();
+  expect(requiredLiteral(/\/(?:matomo|piwik)\.js(?:\?|$)/i)).toBeNull();
+  // Every rule's literal really is in a string its pattern matches (checked on the rules' own examples).
+  for (const r of TECH_RULES) {
+    for (const re of [...(r.urls ?? []), ...(r.code ?? [])]) {
+      const lit = requiredLiteral(re);
+      if (lit) expect(re.source.toLowerCase().replace(/\\/g, "")).toContain(lit.replace(/\\/g, ""));
+    }
+  }
 });

@@ -45,9 +45,13 @@ function detect(input: TechInput): Technology[] {
   const headers = lowerHeaders(input.headers);
   const cookies = cookieNames(headers["set-cookie"] ?? "", input.cookies);
 
+  const hay: Haystacks = {
+    code: literalsIn(page.code),
+    resources: literalsIn(resources.join("\n")),
+  };
   const found = new Map<string, Technology>();
   for (const rule of TECH_RULES) {
-    const evidence = matchRule(rule, resources, page, headers, cookies);
+    const evidence = matchRule(rule, resources, page, headers, cookies, hay);
     if (evidence) found.set(rule.name, { name: rule.name, category: rule.category, evidence });
   }
   // Implied technologies (Next.js → React), transitively.
@@ -75,6 +79,7 @@ function matchRule(
   page: HtmlParts,
   headers: Record<string, string>,
   cookies: string[],
+  hay: Haystacks,
 ): string | null {
   const { code, generator, links } = page;
   if (rule.headers) {
@@ -89,6 +94,7 @@ function matchRule(
   }
   if (rule.urls) {
     for (const re of rule.urls) {
+      if (!mayMatch(re, hay.resources)) continue;
       for (const url of resources) {
         const m = re.exec(url);
         if (m) return `resource ${clip(m[0], 80)}`;
@@ -97,6 +103,7 @@ function matchRule(
   }
   if (rule.code && code) {
     for (const re of rule.code) {
+      if (!mayMatch(re, hay.code)) continue;
       const m = re.exec(code);
       if (m) return `code ${clip(m[0], 80)}`;
     }
@@ -113,6 +120,112 @@ function matchRule(
     for (const c of cookies) if (rule.cookies.some((re) => re.test(c))) return `cookie ${clip(c, 60)}`;
   }
   return null;
+}
+
+interface Haystacks {
+  /** The rules' required literals present in the code / in the resource URLs. */
+  code: Set<string>;
+  resources: Set<string>;
+}
+
+/**
+ * The longest literal every match of `re` must contain, lower-cased (null when there is no safe one of at
+ * least 4 characters). Checking it with `includes` first skips most of the ~400 patterns on a page cheaply.
+ */
+export function requiredLiteral(re: RegExp): string | null {
+  const src = re.source;
+  let best = "";
+  let run = "";
+  const flush = () => {
+    if (run.length > best.length) best = run;
+    run = "";
+  };
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    let lit: string | null = null;
+    let width = 1;
+    if (c === "\\") {
+      const n = src[i + 1] ?? "";
+      width = 2;
+      if (/[./()[\]{}?*+|^$\\'"\-:=<>@#&!,~ ]/.test(n)) lit = n;
+      else if (/[xuc0-9kp]/i.test(n))
+        return null; // code points, back-references, classes: give up
+      else lit = null; // \s \d \b \w …
+    } else if (c === "|") {
+      return null; // a top-level alternative: nothing is required
+    } else if (c === "(") {
+      // skip the group (it may be optional or an alternation)
+      flush();
+      let depth = 0;
+      for (; i < src.length; i++) {
+        if (src[i] === "\\") {
+          i++;
+          continue;
+        }
+        if (src[i] === "[") {
+          while (i < src.length && src[i] !== "]") i += src[i] === "\\" ? 2 : 1;
+          continue;
+        }
+        if (src[i] === "(") depth++;
+        else if (src[i] === ")" && --depth === 0) break;
+      }
+      continue;
+    } else if (c === "[") {
+      flush();
+      while (i < src.length && src[i] !== "]") i += src[i] === "\\" ? 2 : 1;
+      continue;
+    } else if (c === "{") {
+      flush();
+      while (i < src.length && src[i] !== "}") i++;
+      continue;
+    } else if (!/[.^$?*+{}]/.test(c)) {
+      lit = c;
+    }
+    const next = src[i + width] ?? "";
+    if (lit === null) {
+      flush();
+    } else if (next === "?" || next === "*" || next === "{") {
+      flush(); // optional or counted: not required as written
+    } else {
+      run += lit;
+      if (next === "+") flush();
+    }
+    i += width - 1;
+  }
+  flush();
+  return best.length >= 4 ? best.toLowerCase() : null;
+}
+
+/** Each url/code pattern's required literal, and one regex that finds them all in a single pass. */
+const LITERALS = new Map<RegExp, string | null>();
+for (const rule of TECH_RULES) {
+  for (const re of [...(rule.urls ?? []), ...(rule.code ?? [])]) LITERALS.set(re, requiredLiteral(re));
+}
+const ALL_LITERALS = [...new Set([...LITERALS.values()].filter((l): l is string => l !== null))].sort(
+  (a, b) => b.length - a.length,
+);
+const FIND_LITERALS = new RegExp(
+  ALL_LITERALS.map((l) => l.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"),
+  "gi",
+);
+/** For a matched literal, every literal that is a prefix of it (matched at the same place). */
+const PREFIXES = new Map(ALL_LITERALS.map((l) => [l, ALL_LITERALS.filter((p) => l.startsWith(p))]));
+
+/** The literals present in `text`, overlapping ones included (the scan restarts one character on). */
+function literalsIn(text: string): Set<string> {
+  const found = new Set<string>();
+  if (!text || ALL_LITERALS.length === 0) return found;
+  const re = new RegExp(FIND_LITERALS);
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (const p of PREFIXES.get(m[0].toLowerCase()) ?? []) found.add(p);
+    re.lastIndex = m.index + 1;
+  }
+  return found;
+}
+
+function mayMatch(re: RegExp, present: Set<string>): boolean {
+  const lit = LITERALS.get(re);
+  return lit == null || present.has(lit);
 }
 
 function clip(s: string, max: number): string {
