@@ -397,11 +397,7 @@ export const TECH_RULES: readonly TechRule[] = [
       /buy\.stripe\.com\//i,
       /js\.stripe\.com\/v3\/pricing-table\.js/i,
     ],
-    code: [
-      /js\.stripe\.com\/v\d/,
-      /\bStripe\(\s*['"]pk_(?:live|test)_/,
-      /<stripe-pricing-table\b/,
-    ],
+    code: [/js\.stripe\.com\/v\d/, /\bStripe\(\s*['"]pk_(?:live|test)_/, /<stripe-pricing-table\b/],
     links: [/^https:\/\/buy\.stripe\.com\/[A-Za-z0-9_]+/i],
     cookies: [/^__stripe_(?:mid|sid)$/],
   },
