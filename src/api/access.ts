@@ -7,13 +7,19 @@ import { planOf } from "../domain/plans.ts";
 import { Problem } from "./problem.ts";
 import { type RateLimiter, rateLimitHeaders } from "./rateLimit.ts";
 
+const addresses = new WeakMap<Request, string>();
+
+/** The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the socket's. Kept per
+ * request from its first look-up (the app looks it up as each request starts), because the socket's
+ * address is gone once the connection has closed — as Bun closes it on a malformed body. */
 export function clientAddress(request: Request, server: Server<unknown> | null, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = request.headers.get("x-forwarded-for");
-    const first = fwd?.split(",")[0]?.trim();
-    if (first) return first;
-  }
-  return server?.requestIP(request)?.address ?? "unknown";
+  const known = addresses.get(request);
+  if (known !== undefined) return known;
+  let address: string | undefined;
+  if (trustProxy) address = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined;
+  address ??= server?.requestIP(request)?.address ?? "unknown";
+  addresses.set(request, address);
+  return address;
 }
 
 export const BEARER_CHALLENGE = 'Bearer realm="rivals", error="invalid_token"';

@@ -1,4 +1,5 @@
 // The HTTP application: request ids, the one error hook, the read API and the site's fallbacks.
+import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { ApiKeyResolver } from "../auth/apiKeys.ts";
 import { CredentialResolver } from "../auth/credentials.ts";
@@ -9,7 +10,9 @@ import { htmlErrorPage } from "../web/errorPages.tsx";
 import { webPages } from "../web/pages.tsx";
 import { sharePage } from "../web/share.tsx";
 import { memberPages } from "../web/signin.tsx";
+import { clientAddress } from "./access.ts";
 import { accessLog, recordStatus } from "./accessLog.ts";
+import { clientLogOf, describeError, isUnreadableBody } from "./clientLog.ts";
 import { healthRoute } from "./health.ts";
 import { openApi } from "./openapi.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
@@ -34,6 +37,7 @@ interface ErrorContext {
   request: Request;
   path: string;
   set: { headers: Record<string, unknown> };
+  server?: Server<unknown> | null;
 }
 
 export interface AppParts {
@@ -52,7 +56,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
   const base = s.config.baseUrl;
   /** The one answer to every failure: problem details, or for a browser outside /api/ the HTML 404 and 500
    * pages in the site's layout (web/errorPages.tsx). */
-  async function errorResponse({ code, error, request, path, set }: ErrorContext): Promise<Response> {
+  async function errorResponse({ code, error, request, path, set, server }: ErrorContext): Promise<Response> {
     // A request that matched no route never ran the derive below: its id is made here, for the body, the
     // header and the access log alike.
     const requestId = (set.headers["x-request-id"] as string | undefined) ?? crypto.randomUUID();
@@ -76,21 +80,31 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
         );
       return problemResponse("not_found", `No page or record at ${path}.`, ctx);
     }
-    if (code === "PARSE")
-      return problemResponse("invalid_request", "The request body could not be parsed.", ctx);
-    // Anything else is ours: log it with the request id, tell the client nothing internal.
-    console.error(
-      JSON.stringify({
-        level: "error",
+    const address = clientAddress(request, server ?? null, s.config.trustProxy);
+    // A body that could not be read or parsed is the client's doing: a warning, at most one a minute per
+    // address (api/clientLog.ts). Bun has usually answered it 400 and closed the connection already.
+    if (code === "PARSE" || isUnreadableBody(error)) {
+      clientLogOf(s).malformed(address, {
         request_id: requestId,
+        method: request.method,
         path,
-        error: String((error as Error)?.stack ?? error),
-      }),
-    );
+        reason: isUnreadableBody(error)
+          ? "the request body could not be read (malformed chunked encoding, or the upload was cut off)"
+          : "the request body could not be parsed",
+      });
+      return problemResponse("invalid_request", "The request body could not be parsed.", ctx);
+    }
+    // Anything else is ours: log it with the request id (at most one a minute per address), tell the
+    // client nothing internal.
+    clientLogOf(s).failure(address, { request_id: requestId, path, error: describeError(error) });
     if (wantsHtml(request)) return htmlErrorPage(s, request, 500, requestId);
     return problemResponse("internal_error", "The server failed to handle this request.", ctx);
   }
   const app = new Elysia()
+    // The client's address while the connection is surely open (api/access.ts keeps it for the request).
+    .onRequest(({ request, server }) => {
+      clientAddress(request, server, s.config.trustProxy);
+    })
     .use(accessLog(s.config.accessLog, s.clock))
     .derive({ as: "global" }, ({ set }) => {
       const requestId = crypto.randomUUID();

@@ -5,6 +5,8 @@
 // HttpOnly cookie bound to the browser that started it.
 import { CodeChallengeMethod, generateCodeVerifier, generateState, OAuth2Client } from "arctic";
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { clientAddress } from "../api/access.ts";
+import { clientLogOf, describeError } from "../api/clientLog.ts";
 import type { Services } from "../services.ts";
 import { isSecure, readCookie } from "./session.ts";
 import { randomSecret } from "./tokens.ts";
@@ -102,7 +104,8 @@ export class OidcSignIn {
     try {
       raw = await getJson(`${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`);
     } catch (e) {
-      console.error(JSON.stringify({ level: "error", sso: "discovery failed", error: String(e) }));
+      // Each sign-in attempt would retry: at most a line a minute for the issuer.
+      clientLogOf(this.s).emit("error", "sso_discovery_failed", issuer, { error: describeError(e) });
       throw new SsoError(
         "The single sign-on provider cannot be reached. Try again later, or sign in with a password.",
       );
@@ -147,6 +150,11 @@ export class OidcSignIn {
 
   /** Finishes the flow on the callback: checks state against the cookie, redeems the code with the
    * verifier, verifies the ID token and returns the verified identity and where to go next. */
+  /** The client's address, for the client log (api/clientLog.ts: a line a minute per address). */
+  private address(request: Request): string {
+    return clientAddress(request, null, this.s.config.trustProxy);
+  }
+
   async finish(request: Request): Promise<{ identity: SsoIdentity; next: string }> {
     const url = new URL(request.url);
     const flow = this.readFlow(request);
@@ -175,10 +183,12 @@ export class OidcSignIn {
       idToken = tokens.idToken();
       accessToken = tokens.accessToken();
     } catch (e) {
-      console.error(JSON.stringify({ level: "error", sso: "code exchange failed", error: String(e) }));
+      clientLogOf(this.s).emit("warn", "sso_code_exchange_failed", this.address(request), {
+        error: describeError(e),
+      });
       throw new SsoError("The single sign-on provider did not confirm the sign-in. Start again.");
     }
-    const claims = await this.verifyIdToken(idToken, flow.nonce, doc);
+    const claims = await this.verifyIdToken(idToken, flow.nonce, doc, this.address(request));
     let info: JWTPayload = claims;
     if (typeof claims.email !== "string" && doc.userinfo_endpoint && accessToken) {
       const u = await getJson(doc.userinfo_endpoint, {
@@ -198,7 +208,12 @@ export class OidcSignIn {
     };
   }
 
-  private async verifyIdToken(idToken: string, nonce: string, doc: Discovery): Promise<JWTPayload> {
+  private async verifyIdToken(
+    idToken: string,
+    nonce: string,
+    doc: Discovery,
+    address: string,
+  ): Promise<JWTPayload> {
     if (!this.jwks || this.jwks.uri !== doc.jwks_uri)
       this.jwks = {
         uri: doc.jwks_uri,
@@ -218,7 +233,7 @@ export class OidcSignIn {
       if (!sameString(payload.nonce, nonce)) throw new Error("nonce does not match");
       return payload;
     } catch (e) {
-      console.error(JSON.stringify({ level: "warn", sso: "id token refused", error: String(e) }));
+      clientLogOf(this.s).emit("warn", "sso_id_token_refused", address, { error: describeError(e) });
       throw new SsoError("The single sign-on provider's identity token could not be verified.");
     }
   }

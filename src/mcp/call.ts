@@ -2,6 +2,7 @@
 
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { clientLogOf, describeError } from "../api/clientLog.ts";
 import { DomainError } from "../domain/errors.ts";
 import { LOWEST_PAID, planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
@@ -78,14 +79,9 @@ export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): 
     if (e instanceof DomainError) return errorResult(e.code, e.message, e.extra);
     if (e instanceof InvalidInput)
       return errorResult("invalid_argument", e.message, e.field ? { argument: e.field } : {});
-    console.error(
-      JSON.stringify({
-        level: "error",
-        request_id: ctx.requestId,
-        tool: tool.name,
-        error: String((e as Error)?.stack ?? e),
-      }),
-    );
+    const failure = { request_id: ctx.requestId, tool: tool.name, error: describeError(e) };
+    if (ctx.address !== undefined) clientLogOf(ctx.s).failure(ctx.address, { path: "/mcp", ...failure });
+    else console.error(JSON.stringify({ level: "error", event: "tool_failed", ...failure }));
     return errorResult(
       "internal_error",
       `The tool failed unexpectedly; quote request ${ctx.requestId} to support.`,

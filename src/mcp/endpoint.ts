@@ -65,7 +65,7 @@ export function resourceMetadataUrl(base: string) {
   return `${base}/.well-known/oauth-protected-resource`;
 }
 
-function createMcpServer(s: Services, principal: Principal | null, requestId: string) {
+function createMcpServer(s: Services, principal: Principal | null, requestId: string, address: string) {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions:
@@ -77,7 +77,7 @@ function createMcpServer(s: Services, principal: Principal | null, requestId: st
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
     return callTool(
       tool,
-      { s, principal, requestId, base: s.config.baseUrl, now: s.clock() },
+      { s, principal, requestId, base: s.config.baseUrl, now: s.clock(), address },
       req.params.arguments,
     );
   });
@@ -109,7 +109,7 @@ export function mcpEndpoint(
     const who = principal ? "credential" : "address";
     let rate = limiter.take(budget);
     if (!rate.allowed) return rateLimited(rate, who);
-    const response = await answer(request, requestId, cred, principal, (extra) => {
+    const response = await answer(request, requestId, address, cred, principal, (extra) => {
       // A batch spends one unit per message; the first was spent above.
       rate = limiter.take(budget, extra);
       return rate.allowed ? undefined : rateLimited(rate, who);
@@ -122,6 +122,7 @@ export function mcpEndpoint(
   const answer = async (
     request: Request,
     requestId: string,
+    address: string,
     cred: Awaited<ReturnType<CredentialResolver["resolve"]>>,
     principal: Principal | null,
     spend: (extra: number) => Response | undefined,
@@ -187,7 +188,7 @@ export function mcpEndpoint(
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    const server = createMcpServer(s, principal, requestId);
+    const server = createMcpServer(s, principal, requestId, address);
     await server.connect(transport);
     try {
       return await transport.handleRequest(request, { parsedBody: body });

@@ -14,6 +14,9 @@ export interface ToolContext {
   requestId: string;
   base: string;
   now: Date;
+  /** The client's address over HTTP (its failures are logged at most once a minute per address:
+   * api/clientLog.ts); absent for a call made in-process. */
+  address?: string;
 }
 
 /** A principal is guaranteed for every non-public tool. */

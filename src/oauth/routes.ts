@@ -3,6 +3,7 @@
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { clientAddress } from "../api/access.ts";
+import { clientLogOf, describeError, isUnreadableBody } from "../api/clientLog.ts";
 import { RateLimiter } from "../api/rateLimit.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
 import { createFetcher, fetcherOptions } from "../engine/fetch/index.ts";
@@ -66,18 +67,19 @@ function withCors(res: Response): Response {
   return res;
 }
 
-function guarded(fn: () => Promise<Response>): Promise<Response> {
-  return fn()
-    .catch((e) => {
-      if (e instanceof OAuthError) return oauthErrorResponse(e);
-      console.error(
-        JSON.stringify({ level: "error", area: "oauth", error: String((e as Error)?.stack ?? e) }),
-      );
-      return oauthErrorResponse(
-        new OAuthError("server_error", "The server failed to handle this request.", 500),
-      );
-    })
-    .then(withCors);
+/** One OAuth endpoint request: what guarded() needs to log a failure against the client's address. */
+interface Call {
+  request: Request;
+  server: Server<unknown> | null;
+  requestId: string;
+}
+
+function oauthCall(c: {
+  request: Request;
+  server: Server<unknown> | null;
+  set: { headers: Record<string, unknown> };
+}): Call {
+  return { request: c.request, server: c.server, requestId: String(c.set.headers["x-request-id"] ?? "") };
 }
 
 export function oauthRoutes(s: Services, credentials: CredentialResolver, options: OAuthOptions = {}) {
@@ -101,6 +103,30 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
   const members = memberDirectory(s);
   const grants = new Grants(s, members.active);
   credentials.addResolver(oauthTokenResolver(grants, members));
+  /** OAuth errors as OAuth error responses; a body the client broke, or a failure of ours, in the client
+   * log (api/clientLog.ts: at most a line a minute per address). */
+  const guarded = (c: Call, fn: () => Promise<Response>): Promise<Response> =>
+    fn()
+      .catch((e) => {
+        if (e instanceof OAuthError) return oauthErrorResponse(e);
+        const address = clientAddress(c.request, c.server, s.config.trustProxy);
+        const path = new URL(c.request.url).pathname;
+        if (isUnreadableBody(e)) {
+          clientLogOf(s).malformed(address, {
+            request_id: c.requestId,
+            method: c.request.method,
+            path,
+            reason:
+              "the request body could not be read (malformed chunked encoding, or the upload was cut off)",
+          });
+          return oauthErrorResponse(new OAuthError("invalid_request", "the request body could not be read"));
+        }
+        clientLogOf(s).failure(address, { request_id: c.requestId, path, error: describeError(e) });
+        return oauthErrorResponse(
+          new OAuthError("server_error", "The server failed to handle this request.", 500),
+        );
+      })
+      .then(withCors);
   const registerLimit = new RateLimiter(options.registerPerMinute ?? 30, s.clock);
   const tokenLimit = new RateLimiter(options.tokenPerMinute ?? 300, s.clock);
   const limited = (limiter: RateLimiter, request: Request, server: Server<unknown> | null) => {
@@ -122,8 +148,9 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
     });
   const preflight = () => new Response(null, { status: 204, headers: CORS });
 
-  const register = (request: Request, server: Server<unknown> | null) =>
-    guarded(async () => {
+  const register = (c: Call) =>
+    guarded(c, async () => {
+      const { request, server } = c;
       limited(registerLimit, request, server);
       if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? ""))
         throw new OAuthError("invalid_client_metadata", "the registration request must be application/json");
@@ -139,8 +166,9 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
       return jsonResponse(await clients.register(body), 201);
     });
 
-  const token = (request: Request, server: Server<unknown> | null) =>
-    guarded(async () => {
+  const token = (c: Call) =>
+    guarded(c, async () => {
+      const { request, server } = c;
       limited(tokenLimit, request, server);
       const params = await readForm(request);
       const client = await clients.authenticate(request.headers, params);
@@ -179,8 +207,9 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
       );
     });
 
-  const revoke = (request: Request, server: Server<unknown> | null) =>
-    guarded(async () => {
+  const revoke = (c: Call) =>
+    guarded(c, async () => {
+      const { request, server } = c;
       limited(tokenLimit, request, server);
       const params = await readForm(request);
       const client = await clients.authenticate(request.headers, params);
@@ -200,9 +229,9 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
   const server: OAuthServer = { clients, grants, documents };
   return new Elysia()
     .get("/.well-known/oauth-authorization-server", metadata)
-    .post(OAUTH_PATHS.register, ({ request, server: srv }) => register(request, srv), { parse: "none" })
-    .post(OAUTH_PATHS.token, ({ request, server: srv }) => token(request, srv), { parse: "none" })
-    .post(OAUTH_PATHS.revoke, ({ request, server: srv }) => revoke(request, srv), { parse: "none" })
+    .post(OAUTH_PATHS.register, (c) => register(oauthCall(c)), { parse: "none" })
+    .post(OAUTH_PATHS.token, (c) => token(oauthCall(c)), { parse: "none" })
+    .post(OAUTH_PATHS.revoke, (c) => revoke(oauthCall(c)), { parse: "none" })
     .options("/.well-known/oauth-authorization-server", preflight)
     .options(OAUTH_PATHS.register, preflight)
     .options(OAUTH_PATHS.token, preflight)
