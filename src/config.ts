@@ -30,6 +30,8 @@ export interface Config {
   fetchMaxBytes: number;
   /** RIVALS_BOT_CONTACT: an email address or URL the /bot page gives site owners. */
   botContact?: string;
+  /** Versions of each monitored source the snapshot store keeps (RIVALS_SNAPSHOTS_KEPT). */
+  snapshotsKept: number;
 }
 
 function intVar(env: Record<string, string | undefined>, name: string, dflt: number, min: number): number {
@@ -92,5 +94,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fetchTimeoutMs: intVar(env, "RIVALS_FETCH_TIMEOUT_MS", 15_000, 1),
     fetchMaxBytes: intVar(env, "RIVALS_FETCH_MAX_BYTES", 5 * 1024 * 1024, 1),
     botContact: env.RIVALS_BOT_CONTACT?.trim() || undefined,
+    snapshotsKept: intVar(env, "RIVALS_SNAPSHOTS_KEPT", 20, 1),
   };
 }

@@ -1,0 +1,404 @@
+// PageExtract (and feed items, job lists, structured fields) → Snapshot: cleaned and masked text, lists and cards
+// as sorted sets, widgets dropped, JSON-LD flattened, deterministic serialisation whose SHA-256 is the
+// snapshot's identity (ENGINE.md, "Normalise before comparing").
+import type { Block, PageExtract, Plan } from "../extract/types.ts";
+import { clean, maskText, maskUrl } from "./mask.ts";
+import type {
+  FeedItemInput,
+  JobInput,
+  SnapBlock,
+  SnapFeedItem,
+  SnapJob,
+  SnapLink,
+  SnapPlan,
+  Snapshot,
+} from "./types.ts";
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const sortedSet = (xs: string[]) => [...new Set(xs.filter((x) => x !== ""))].sort(cmp);
+const text = (s: string | undefined) => maskText(s ?? "", { counters: true });
+const plain = (s: string | undefined) => maskText(s ?? "");
+
+// Consent banners and chat widgets, when extraction let one through.
+const CONSENT_WORDS = /\b(?:cookies?|consent|gdpr|ccpa|tracking technologies)\b/i;
+const CONSENT_ACTIONS =
+  /\b(?:accept|agree|allow|reject|decline|preferences|settings|manage|opt[- ]out|we use|we and our partners)\b/i;
+const CHAT_WIDGET =
+  /^(?:chat with us|live chat|we(?:'|’| a)re (?:online|here|away)|hi there|hey there|need help\??|ask us anything|questions\? (?:chat|talk|ask)|send us a message|powered by (?:intercom|drift|crisp|tawk|zendesk|hubspot|livechat))\b/i;
+const BUTTON_ONLY =
+  /^(?:accept(?: all)?(?: cookies)?|reject(?: all)?(?: cookies)?|decline(?: all)?|deny|allow(?: all)?(?: cookies)?|manage (?:preferences|cookies|settings|options)|cookie settings|customi[sz]e|only (?:necessary|essential)(?: cookies)?|necessary only|save (?:preferences|settings)|got it|ok(?:ay)?|dismiss|close|i agree|agree)$/i;
+const WIDGET_HEADING =
+  /^(?:cookie (?:preferences|settings|consent|notice)|manage cookies|we value your privacy|your privacy(?: choices)?|privacy (?:preference center|settings)|this (?:website|site) uses cookies)$/i;
+
+function isConsentText(t: string): boolean {
+  return (
+    (t.length < 700 && CONSENT_WORDS.test(t) && CONSENT_ACTIONS.test(t)) ||
+    (t.length < 200 && CHAT_WIDGET.test(t))
+  );
+}
+
+function blockText(b: Block): string {
+  switch (b.kind) {
+    case "heading":
+    case "text":
+      return b.text;
+    case "list":
+      return b.items.join(" ");
+    case "table":
+      return b.rows.map((r) => r.join(" ")).join(" ");
+    case "card":
+      return `${b.title} ${b.items.join(" ")}`;
+  }
+}
+
+function isWidget(b: Block): boolean {
+  const t = clean(blockText(b));
+  if (b.kind === "heading") return WIDGET_HEADING.test(t);
+  if (b.kind === "list" || b.kind === "card") {
+    const items = b.items.map(clean).filter(Boolean);
+    if (items.length > 0 && items.every((i) => BUTTON_ONLY.test(i))) return true;
+  }
+  return isConsentText(t);
+}
+
+function normaliseBlocks(blocks: Block[], fallbackText: string): SnapBlock[] {
+  const out: SnapBlock[] = [];
+  let section: string | undefined;
+  let skipSection = false;
+  const sections = new Map<string, string | undefined>();
+  const source: Block[] =
+    blocks.length > 0
+      ? blocks
+      : fallbackText
+          .split(/\n\s*\n|\n/)
+          .map((t) => ({ kind: "text" as const, text: t }))
+          .filter((b) => clean(b.text) !== "");
+  for (const b of source) {
+    if (b.kind === "heading") {
+      const h = text(b.text);
+      skipSection = WIDGET_HEADING.test(clean(b.text));
+      if (skipSection || !h) continue;
+      section = h;
+      out.push({ t: "h", level: b.level, text: h });
+      continue;
+    }
+    if (skipSection || isWidget(b)) continue;
+    let sec = section;
+    if (b.section !== undefined) {
+      if (!sections.has(b.section)) sections.set(b.section, text(b.section) || undefined);
+      sec = sections.get(b.section);
+    }
+    switch (b.kind) {
+      case "text": {
+        const t = text(b.text);
+        if (t) out.push(withSection({ t: "p", text: t }, sec));
+        break;
+      }
+      case "list": {
+        const items = sortedSet(b.items.map(text).filter((i) => !BUTTON_ONLY.test(i)));
+        if (items.length) out.push(withSection({ t: "ul", items }, sec));
+        break;
+      }
+      case "table": {
+        const rows = b.rows.map((r) => r.map(text).join(" | ")).filter((r) => r.replace(/[\s|]/g, "") !== "");
+        if (!rows.length) break;
+        const [head, ...body] = rows;
+        const block: SnapBlock = body.length
+          ? { t: "table", head, rows: sortedSet(body) }
+          : { t: "table", rows: [head] };
+        out.push(withSection(block, sec));
+        break;
+      }
+      case "card": {
+        const title = text(b.title);
+        const items = sortedSet(b.items.map(text));
+        if (title || items.length) out.push(withSection({ t: "card", title, items }, sec));
+        break;
+      }
+    }
+  }
+  return sortCardRuns(out);
+}
+
+function withSection<T extends SnapBlock>(b: T, section: string | undefined): T {
+  if (section && b.t !== "h") (b as { section?: string }).section = section;
+  return b;
+}
+
+/** Cards next to each other (a pricing grid, a feature grid) are a set: sorted by content. */
+function sortCardRuns(blocks: SnapBlock[]): SnapBlock[] {
+  const out: SnapBlock[] = [];
+  let run: SnapBlock[] = [];
+  const flush = () => {
+    run.sort((a, b) => cmp(serialise(a), serialise(b)));
+    out.push(...run);
+    run = [];
+  };
+  for (const b of blocks) {
+    if (b.t === "card" && (run.length === 0 || (run[0] as { section?: string }).section === b.section)) {
+      run.push(b);
+      continue;
+    }
+    flush();
+    if (b.t === "card") run.push(b);
+    else out.push(b);
+  }
+  flush();
+  return out;
+}
+
+const META_KEYS = new Set([
+  "description",
+  "keywords",
+  "author",
+  "application-name",
+  "canonical",
+  "og:title",
+  "og:description",
+  "og:site_name",
+  "og:url",
+  "twitter:title",
+  "twitter:description",
+  "twitter:site",
+]);
+
+function normaliseMeta(meta: Record<string, string>): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(meta ?? {})) {
+    const key = k.toLowerCase();
+    if (!META_KEYS.has(key) || typeof v !== "string") continue;
+    const value = key === "canonical" || key === "og:url" ? maskUrl(v) : plain(v);
+    if (value) out[key] = value;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+const JSONLD_DROP = new Set([
+  "@context",
+  "@id",
+  "dateModified",
+  "uploadDate",
+  "aggregateRating",
+  "interactionStatistic",
+  "review",
+  "reviews",
+  "ratingCount",
+  "reviewCount",
+  "commentCount",
+  "wordCount",
+  "userInteractionCount",
+  "potentialAction",
+  "image",
+  "thumbnailUrl",
+  "thumbnail",
+  "primaryImageOfPage",
+  "breadcrumb",
+  "mainEntityOfPage",
+  "isPartOf",
+  "position",
+]);
+const JSONLD_SKIP_TYPES = new Set(["BreadcrumbList", "SearchAction", "ImageObject", "WebPage", "ReadAction"]);
+
+function typeName(o: Record<string, unknown>): string {
+  const t = o["@type"];
+  if (Array.isArray(t)) return t.map(String).join(",");
+  return typeof t === "string" && t ? t : "Thing";
+}
+
+function scalar(v: unknown): string {
+  if (typeof v === "string") return /^https?:\/\//i.test(v.trim()) ? maskUrl(v) : plain(v);
+  return String(v);
+}
+
+function flattenJsonLd(objs: Record<string, unknown>[]): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  const counts = new Map<string, number>();
+  for (const o of objs) {
+    if (!o || typeof o !== "object") continue;
+    const type = typeName(o);
+    if (JSONLD_SKIP_TYPES.has(type)) continue;
+    const name = typeof o.name === "string" ? clean(o.name) : "";
+    const n = (counts.get(type) ?? 0) + 1;
+    counts.set(type, n);
+    const prefix =
+      name && objs.filter((x) => x && typeName(x) === type).length > 1 ? `${type}[${name}]` : type;
+    walk(o, prefix, out, 0);
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function walk(v: unknown, path: string, out: Record<string, string>, depth: number): void {
+  if (v === null || v === undefined || depth > 6) return;
+  if (Array.isArray(v)) {
+    const prims = v.filter((x) => x === null || typeof x !== "object");
+    const objs = v.filter((x) => x !== null && typeof x === "object") as Record<string, unknown>[];
+    if (prims.length) {
+      const vals = sortedSet(prims.map(scalar));
+      if (vals.length) out[path] = vals.join(" | ");
+    }
+    objs.forEach((o, i) => {
+      const key = typeof o.name === "string" && clean(o.name) ? clean(o.name) : String(i);
+      walk(o, `${path}[${key}]`, out, depth + 1);
+    });
+    return;
+  }
+  if (typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if (depth > 0 && JSONLD_SKIP_TYPES.has(typeName(o))) return;
+    for (const k of Object.keys(o).sort(cmp)) {
+      if (JSONLD_DROP.has(k) || (k === "@type" && depth === 0)) continue;
+      walk(o[k], `${path}.${k}`, out, depth + 1);
+    }
+    return;
+  }
+  const s = scalar(v);
+  if (s !== "") out[path] = s;
+}
+
+function normalisePages(links: PageExtract["links"]): SnapLink[] | undefined {
+  const byUrl = new Map<string, string>();
+  for (const l of [...(links?.nav ?? []), ...(links?.footer ?? [])]) {
+    if (!/^https?:\/\//i.test(l.url)) continue;
+    const url = maskUrl(l.url);
+    const t = plain(l.text);
+    const had = byUrl.get(url);
+    if (had === undefined || (t && (had === "" || t < had))) byUrl.set(url, t);
+  }
+  const out = [...byUrl.entries()].sort(([a], [b]) => cmp(a, b)).map(([url, t]) => ({ url, text: t }));
+  return out.length ? out : undefined;
+}
+
+function normalisePlans(plans: Plan[]): SnapPlan[] | undefined {
+  const out = (plans ?? [])
+    .map((p) => {
+      const plan: SnapPlan = {
+        name: clean(p.name),
+        price: typeof p.price === "number" && Number.isFinite(p.price) ? p.price : null,
+        features: sortedSet((p.features ?? []).map((f) => plain(f))),
+      };
+      if (p.currency) plan.currency = p.currency.toUpperCase();
+      if (p.period) plan.period = p.period;
+      if (p.unit) plan.unit = clean(p.unit);
+      if (p.custom) plan.custom = true;
+      return plan;
+    })
+    .filter((p) => p.name);
+  out.sort((a, b) => cmp(a.name.toLowerCase(), b.name.toLowerCase()) || cmp(serialise(a), serialise(b)));
+  return out.length ? out : undefined;
+}
+
+function normaliseJobList(jobs: JobInput[]): SnapJob[] | undefined {
+  const out = (jobs ?? [])
+    .map((j) => {
+      const job: SnapJob = { title: plain(j.title) };
+      if (j.department && clean(j.department)) job.department = plain(j.department);
+      if (j.location && clean(j.location)) job.location = plain(j.location);
+      if (j.url) job.url = maskUrl(j.url);
+      return job;
+    })
+    .filter((j) => j.title);
+  out.sort((a, b) => cmp(serialise(a), serialise(b)));
+  return out.length ? out : undefined;
+}
+
+const setOrUndefined = (xs: string[] | undefined) => {
+  const s = sortedSet((xs ?? []).map((x) => plain(x)));
+  return s.length ? s : undefined;
+};
+
+/** Drops undefined members so the serialisation (and the hash) only holds what is there. */
+function compact<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A page's snapshot. Pure and deterministic: the same extract (up to noise) gives the same serialisation. */
+export function normalise(extract: PageExtract): Snapshot {
+  const hero = extract.hero?.headline
+    ? compact({
+        headline: text(extract.hero.headline),
+        subheadline: extract.hero.subheadline ? text(extract.hero.subheadline) || undefined : undefined,
+      })
+    : undefined;
+  const blocks = normaliseBlocks(extract.blocks ?? [], extract.text ?? "");
+  return compact({
+    v: 1 as const,
+    kind: "page" as const,
+    url: extract.url,
+    title: extract.title ? plain(extract.title) || undefined : undefined,
+    lang: extract.lang ? clean(extract.lang).toLowerCase() || undefined : undefined,
+    meta: normaliseMeta(extract.meta),
+    fields: flattenJsonLd(extract.jsonLd ?? []),
+    hero,
+    blocks: blocks.length ? blocks : undefined,
+    pages: normalisePages(extract.links),
+    plans: normalisePlans(extract.plans),
+    features: setOrUndefined(extract.features),
+    integrations: setOrUndefined(extract.integrations),
+    jobs: normaliseJobList(extract.jobs),
+  });
+}
+
+/** A feed's snapshot: its items by id (a feed only shows its latest items; compare reports new ones). */
+export function normaliseFeed(url: string, items: FeedItemInput[], title?: string): Snapshot {
+  const seen = new Set<string>();
+  const out: SnapFeedItem[] = [];
+  for (const i of items) {
+    const id = clean(i.id || i.url || i.title || "");
+    if (!id || seen.has(id)) continue;
+    seen.add(id);
+    out.push(
+      compact({
+        id,
+        title: plain(i.title),
+        url: i.url ? maskUrl(i.url) : undefined,
+        published: i.published ? clean(i.published) : undefined,
+        summary: i.summary ? plain(i.summary).slice(0, 500) || undefined : undefined,
+      }),
+    );
+  }
+  out.sort((a, b) => cmp(a.id, b.id));
+  return compact({
+    v: 1 as const,
+    kind: "feed" as const,
+    url,
+    title: title ? plain(title) || undefined : undefined,
+    items: out.length ? out : undefined,
+  });
+}
+
+/** A job board's snapshot (or a careers page's list read on its own). */
+export function normaliseJobs(url: string, jobs: JobInput[]): Snapshot {
+  return compact({ v: 1 as const, kind: "jobs" as const, url, jobs: normaliseJobList(jobs) });
+}
+
+/** Any other structured source (security.txt fields, a profile): flattened fields, masked. */
+export function normaliseStructured(url: string, fields: Record<string, unknown>): Snapshot {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(fields).sort(cmp)) walk(fields[k], k, out, 1);
+  return compact({
+    v: 1 as const,
+    kind: "structured" as const,
+    url,
+    fields: Object.keys(out).length ? out : undefined,
+  });
+}
+
+/** JSON with object keys sorted at every level: the snapshot's stable serialisation. */
+export function serialise(value: unknown): string {
+  return JSON.stringify(value, (_k, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort(cmp)
+            .filter((k) => v[k] !== undefined)
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
+}
+
+/** SHA-256 (hex) of the serialisation: the key of the snapshot's blob. */
+export function snapshotHash(snapshot: Snapshot | string): string {
+  const s = typeof snapshot === "string" ? snapshot : serialise(snapshot);
+  return new Bun.CryptoHasher("sha256").update(s).digest("hex");
+}

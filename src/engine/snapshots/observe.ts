@@ -1,0 +1,34 @@
+// One check of one source, end to end: compare the new snapshot with the source's stored history, then store
+// it (an unchanged source adds nothing). The monitoring cycle calls this for every source it reads.
+import { compare } from "../compare/compare.ts";
+import { snapshotHash } from "../compare/normalise.ts";
+import type { Change, Snapshot } from "../compare/types.ts";
+import type { PutInput, PutResult, SnapshotStore, SnapshotVersion } from "./store.ts";
+
+export interface Observation {
+  /** No earlier version: this snapshot is the source's baseline (no changes are reported). */
+  first: boolean;
+  changed: boolean;
+  changes: Change[];
+  /** The version compared against (the latest before this check). */
+  previous: SnapshotVersion | null;
+  put: PutResult;
+}
+
+export async function observe(store: SnapshotStore, input: PutInput): Promise<Observation> {
+  const history = await store.latest(input);
+  const previous = history[0] ?? null;
+  const same = previous !== null && previous.hash === snapshotHash(input.snapshot);
+  const changes: Change[] =
+    previous && !same
+      ? compare(
+          previous.snapshot,
+          input.snapshot,
+          history.map((v) => v.snapshot),
+        )
+      : [];
+  const put = await store.put(input);
+  return { first: previous === null, changed: put.changed, changes, previous, put };
+}
+
+export type { Snapshot };
