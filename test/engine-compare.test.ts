@@ -377,6 +377,18 @@ describe("material changes give exactly the expected changes", () => {
     expect(changes[1]).toMatchObject({ section: "FAQ", removed: ["Support | Community | Email"], added: [] });
   });
 
+  test("a table's header row changes (a plan renamed in the comparison table)", () => {
+    const changes = changesTo(
+      variant((p) => {
+        const t = p.blocks.find((b) => b.kind === "table");
+        if (t?.kind === "table") t.rows[0] = ["Feature", "Starter", "Business"];
+      }),
+    );
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ kind: "list_changed", section: "FAQ", added: [], removed: [] });
+    expect(changes[0].excerpt).toBe("Feature | Starter | [-Team][+Business]");
+  });
+
   test("a list gains a new member (not a rotation) and a title change", () => {
     const changes = changesTo(
       variant((p) => {

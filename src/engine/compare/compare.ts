@@ -499,10 +499,10 @@ function compareBlocks(
         const fresh = plus.filter((x) => !seen?.has(x));
         // Every added member was shown here before: the set rotates (a logo wall, a quote carousel).
         if (plus.length > 0 && fresh.length === 0) continue;
-        const titleChanged = r.t === "card" && a.t === "card" && r.title !== a.title;
+        const titleOf = (b: SnapBlock) => (b.t === "card" ? b.title : b.t === "table" ? (b.head ?? "") : "");
+        const titleChanged = titleOf(r) !== titleOf(a);
         if (!fresh.length && !minus.length && !titleChanged) continue;
-        const titleDiff =
-          r.t === "card" && a.t === "card" && titleChanged ? excerptParts(wordDiff(r.title, a.title)) : [];
+        const titleDiff = titleChanged ? excerptParts(wordDiff(titleOf(r), titleOf(a))) : [];
         const diff: DiffPart[] = [
           ...titleDiff,
           ...minus.map((x) => ({ op: "-" as const, text: x })),

@@ -1,3 +1,6 @@
+import type { FeedItem } from "../sources/feeds.ts";
+import type { Job } from "../sources/jobBoards.ts";
+
 // Snapshots (the normalised, masked content of one source at one time) and Changes (what compare() finds
 // between two snapshots). docs/engine.md, "Snapshots and comparison", describes both for the classifier.
 
@@ -135,18 +138,6 @@ export interface Change {
   published?: string;
 }
 
-/** Inputs that are not pages: feed items (F's FeedItem) and job lists (F's Job, a careers page's list). */
-export interface FeedItemInput {
-  id: string;
-  title: string;
-  url?: string;
-  published?: string;
-  summary?: string;
-}
-export interface JobInput {
-  title: string;
-  department?: string;
-  location?: string;
-  url?: string;
-  posted_at?: string;
-}
+/** Inputs that are not pages: feed items (parseFeed) and job lists (parseJobBoard, a careers page's list). */
+export type FeedItemInput = FeedItem;
+export type JobInput = Job;
