@@ -1,5 +1,5 @@
 // A fictional competitor's home/pricing page as extraction hands it over, and a way to derive variants of it.
-import type { PageExtract } from "../src/engine/extract/types.ts";
+import type { PageExtract } from "../src/engine/extract/page.ts";
 
 export const URL = "https://globex.example/pricing";
 

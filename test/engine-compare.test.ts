@@ -11,7 +11,7 @@ import {
   serialise,
   snapshotHash,
 } from "../src/engine/compare/index.ts";
-import type { PageExtract } from "../src/engine/extract/types.ts";
+import type { PageExtract } from "../src/engine/extract/page.ts";
 import { basePage, card, listIn, setText, URL, variant } from "./engine-compare-fixture.ts";
 
 const base = normalise(basePage());
