@@ -132,7 +132,7 @@ describe("nothing is invented", () => {
     expect(p.jsonLd).toEqual([]);
     expect(p.meta).toEqual({ viewport: "width=device-width" });
     expect(p.title).toBe("Tally HQ");
-    expect(p.text).toBe("Tally HQ\n\nSay hello: hello@tallyhq.example");
+    expect(p.text).toBe("Tally HQ\nSay hello: hello@tallyhq.example");
     const profile = profileFrom([p]);
     expect(profile).toEqual({ evidence: {} });
   });

@@ -31,12 +31,14 @@ export function contentRoot(doc: Doc): El {
 }
 
 /** Collapses whitespace (incl. NBSP and zero-width) to single spaces and trims. */
+const INVISIBLE = /[\u200B-\u200D\uFEFF\u00AD]/;
+const INVISIBLE_G = /[\u200B-\u200D\uFEFF\u00AD]/g;
+const SPACES = /[\s\u00A0\u2007\u202F]+/g;
+
 export function clean(s: string | null | undefined): string {
   if (!s) return "";
-  return s
-    .replace(/[\u200B-\u200D\uFEFF\u00AD]/g, "")
-    .replace(/[\s\u00A0\u2007\u202F]+/g, " ")
-    .trim();
+  const t = INVISIBLE.test(s) ? s.replace(INVISIBLE_G, "") : s;
+  return t.replace(SPACES, " ").trim();
 }
 
 export function textOf(el: El | null | undefined): string {
@@ -135,8 +137,10 @@ const HIDDEN_CLASS =
 const RESPONSIVE_SHOW =
   /(^|\s)[a-z0-9]+:(block|flex|grid|inline|inline-block|inline-flex|table|contents|visible)(\s|$)/;
 
-function attr(el: El, name: string): string {
-  return el.getAttribute(name) ?? "";
+/** An attribute's value ("" when absent). Faster than getAttribute in linkedom, which builds a
+ *  DOMTokenList for every read of "class". */
+export function attr(el: El | null | undefined, name: string): string {
+  return (el?.getAttributeNode(name)?.value as string | undefined) ?? "";
 }
 
 /** True when the element is hidden from readers: `hidden`, aria-hidden, inline display:none, hidden classes. */
@@ -241,12 +245,21 @@ export function isInline(el: El): boolean {
   return INLINE_TAGS.has(el.tagName.toUpperCase());
 }
 
-/** True when every child element is inline (so the element reads as one run of text). */
+const inlineMemo = new WeakMap<El, boolean>();
+
+/** True when every descendant element is inline (so the element reads as one run of text). Memoised. */
 export function hasOnlyInline(el: El): boolean {
-  for (const c of el.children as unknown as Iterable<El>) {
-    if (!isInline(c) || !hasOnlyInline(c)) return false;
+  const m = inlineMemo.get(el);
+  if (m !== undefined) return m;
+  let r = true;
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    if (!isInline(c) || !hasOnlyInline(c)) {
+      r = false;
+      break;
+    }
   }
-  return true;
+  inlineMemo.set(el, r);
+  return r;
 }
 
 /** The element's text as lines: one per run of inline content, in document order. `skip` (and what it
@@ -279,4 +292,38 @@ export function leafLines(el: El, skip: El | null = null): string[] {
   for (const c of el.childNodes as unknown as Iterable<Node>) walk(c);
   flush();
   return out;
+}
+
+/** Descendant elements in document order (no selector parsing: linkedom compiles a selector per call). */
+export function descendants(el: El): El[] {
+  const out: El[] = [];
+  const stack: El[] = [];
+  for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  while (stack.length) {
+    const e = stack.pop()!;
+    out.push(e);
+    for (let c = e.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  return out;
+}
+
+/** The first descendant matching `pred`, in document order. */
+export function findFirst(el: El, pred: (e: El) => boolean): El | null {
+  const stack: El[] = [];
+  for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (pred(e)) return e;
+    for (let c = e.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  return null;
+}
+
+export function findAll(el: El, pred: (e: El) => boolean): El[] {
+  return descendants(el).filter(pred);
+}
+
+export function isTag(...tags: string[]): (e: El) => boolean {
+  const set = new Set(tags.map((t) => t.toUpperCase()));
+  return (e) => set.has(e.tagName);
 }

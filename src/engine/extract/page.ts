@@ -2,16 +2,19 @@
 // data, hero, plans, features, integrations, careers-page jobs, readable text). Pure and synchronous: it runs
 // in a Worker. Built for real-world pages: broken HTML, fragments, missing pieces, many pricing layouts.
 import { Readability } from "@mozilla/readability";
-import { compile } from "html-to-text";
 import {
   absoluteUrl,
+  attr,
   clean,
   contentRoot,
   type Doc,
+  descendants,
   type El,
+  findFirst,
   HEADING,
   hasOnlyInline,
   isInline,
+  isTag,
   leafLines,
   parseDocument,
   stripNonContent,
@@ -66,14 +69,12 @@ const MAX_TEXT = 200_000;
 function readMeta(doc: Doc, base: string): Record<string, string> {
   const meta: Record<string, string> = {};
   for (const m of doc.querySelectorAll("meta") as unknown as Iterable<El>) {
-    const key = (m.getAttribute("property") || m.getAttribute("name") || m.getAttribute("itemprop") || "")
-      .trim()
-      .toLowerCase();
-    const content = clean(m.getAttribute("content"));
+    const key = (attr(m, "property") || attr(m, "name") || attr(m, "itemprop") || "").trim().toLowerCase();
+    const content = clean(attr(m, "content"));
     if (key && content && !(key in meta)) meta[key] = content.slice(0, 2000);
   }
   const canonical = doc.querySelector('link[rel~="canonical" i], link[rel="canonical"]');
-  const href = absoluteUrl(canonical?.getAttribute("href"), base);
+  const href = absoluteUrl(attr(canonical, "href"), base);
   if (href && !("canonical" in meta)) meta.canonical = href;
   return meta;
 }
@@ -99,7 +100,7 @@ export function readJsonLd(doc: Doc): Record<string, unknown>[] {
     out.push(ctx && !o["@context"] ? { "@context": ctx, ...o } : o);
   };
   for (const s of doc.querySelectorAll("script") as unknown as Iterable<El>) {
-    const type = (s.getAttribute("type") ?? "").toLowerCase().trim();
+    const type = attr(s, "type").toLowerCase().trim();
     if (type !== "application/ld+json") continue;
     const raw = s.textContent ?? "";
     const parsed = parseJsonLoose(raw);
@@ -147,15 +148,14 @@ function readFeeds(doc: Doc, base: string): PageExtract["feeds"] {
   const out: PageExtract["feeds"] = [];
   const seen = new Set<string>();
   for (const l of doc.querySelectorAll("link") as unknown as Iterable<El>) {
-    const rel = (l.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
-    const type = (l.getAttribute("type") ?? "").toLowerCase().trim();
+    const rel = attr(l, "rel").toLowerCase().split(/\s+/);
+    const type = attr(l, "type").toLowerCase().trim();
     if (!rel.includes("alternate") || !FEED_TYPES.test(type)) continue;
-    if (type === "application/json" && !/feed/i.test(`${l.getAttribute("href")} ${l.getAttribute("title")}`))
-      continue;
-    const url = absoluteUrl(l.getAttribute("href"), base);
+    if (type === "application/json" && !/feed/i.test(`${attr(l, "href")} ${attr(l, "title")}`)) continue;
+    const url = absoluteUrl(attr(l, "href"), base);
     if (!url || seen.has(url)) continue;
     seen.add(url);
-    const title = clean(l.getAttribute("title"));
+    const title = clean(attr(l, "title"));
     out.push(title ? { url, type, title } : { url, type });
   }
   return out;
@@ -164,11 +164,11 @@ function readFeeds(doc: Doc, base: string): PageExtract["feeds"] {
 function readScripts(doc: Doc, base: string): string[] {
   const out = new Set<string>();
   for (const s of doc.querySelectorAll("script[src]") as unknown as Iterable<El>) {
-    const u = absoluteUrl(s.getAttribute("src"), base);
+    const u = absoluteUrl(attr(s, "src"), base);
     if (u) out.add(u);
   }
   for (const l of doc.querySelectorAll('link[as="script"]') as unknown as Iterable<El>) {
-    const u = absoluteUrl(l.getAttribute("href"), base);
+    const u = absoluteUrl(attr(l, "href"), base);
     if (u) out.add(u);
   }
   return [...out];
@@ -189,8 +189,8 @@ function regionOf(el: El): Region {
   for (let e: El | null = el; e; e = e.parentElement) {
     const tag = e.tagName;
     if (IN_CONTENT.has(tag)) inContent = true;
-    const role = e.getAttribute("role") ?? "";
-    const key = `${e.getAttribute("id") ?? ""} ${e.getAttribute("class") ?? ""}`;
+    const role = attr(e, "role");
+    const key = `${attr(e, "id")} ${attr(e, "class")}`;
     if (!inContent && (tag === "FOOTER" || role === "contentinfo" || (tag !== "A" && FOOTER_TOKEN.test(key))))
       return "footer";
     if (!inContent && (tag === "NAV" || role === "navigation" || tag === "HEADER" || role === "banner"))
@@ -202,10 +202,10 @@ function regionOf(el: El): Region {
 
 function isRegionRoot(el: El): boolean {
   const tag = el.tagName;
-  const role = el.getAttribute("role") ?? "";
+  const role = attr(el, "role");
   if (tag === "NAV" || tag === "HEADER" || tag === "FOOTER") return true;
   if (role === "navigation" || role === "banner" || role === "contentinfo") return true;
-  const key = `${el.getAttribute("id") ?? ""} ${el.getAttribute("class") ?? ""}`;
+  const key = `${attr(el, "id")} ${attr(el, "class")}`;
   return (
     tag === "DIV" &&
     (FOOTER_TOKEN.test(key) || /(^|[\s_-])(navbar|site-header|masthead)([\s_-]|$)/i.test(key))
@@ -215,17 +215,17 @@ function isRegionRoot(el: El): boolean {
 function linkText(a: El): string {
   const t = textOf(a);
   if (t) return t.slice(0, 300);
-  const label = clean(a.getAttribute("aria-label") || a.getAttribute("title"));
+  const label = clean(attr(a, "aria-label") || attr(a, "title"));
   if (label) return label;
-  const img = a.querySelector("img[alt]");
-  return clean(img?.getAttribute("alt"));
+  const img = findFirst(a, (e) => e.tagName === "IMG" && e.hasAttribute("alt"));
+  return clean(attr(img, "alt"));
 }
 
 function readLinks(root: El, base: string): PageExtract["links"] {
   const out: PageExtract["links"] = { nav: [], footer: [], body: [] };
   const seen = { nav: new Set<string>(), footer: new Set<string>(), body: new Set<string>() };
   for (const a of root.querySelectorAll("a[href]") as unknown as Iterable<El>) {
-    const url = absoluteUrl(a.getAttribute("href"), base);
+    const url = absoluteUrl(attr(a, "href"), base);
     if (!url) continue;
     const region = regionOf(a);
     if (seen[region].has(url)) continue;
@@ -258,7 +258,7 @@ const CARD_TAGS = new Set(["DIV", "ARTICLE", "LI", "SECTION", "A", "ASIDE"]);
 const TITLE_CLASS = /(^|[\s_-])(title|name|heading|headline)([\s_-]|$)|(title|name|heading)(--|__)/i;
 
 function signature(el: El): string {
-  const cls = (el.getAttribute("class") ?? "").trim().split(/\s+/)[0] ?? "";
+  const cls = attr(el, "class").trim().split(/\s+/)[0] ?? "";
   return `${el.tagName}.${cls.replace(/--(active|popular|featured|highlight|selected|current|primary)\b.*/, "")}`;
 }
 
@@ -277,9 +277,29 @@ function siblingSignatures(parent: El): Map<string, number> {
   return m;
 }
 
+/** True when the element has some non-space text and at most `limit` characters of it (stops early). */
+function textWithin(el: El, limit: number): boolean {
+  let len = 0;
+  let seen = false;
+  const stack: Node[] = [el as unknown as Node];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType === 3) {
+      const v = n.nodeValue ?? "";
+      len += v.length;
+      if (len > limit) return false;
+      if (!seen && /\S/.test(v)) seen = true;
+      continue;
+    }
+    for (let c = n.lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return seen;
+}
+
 function headingCount(el: El, limit: number): number {
   let n = 0;
-  for (const h of el.querySelectorAll("h1,h2,h3,h4,h5,h6") as unknown as Iterable<El>) {
+  for (const h of descendants(el)) {
+    if (!HEADING.has(h.tagName)) continue;
     if (textOf(h)) n++;
     if (n > limit) break;
   }
@@ -292,14 +312,13 @@ function isCard(el: El): boolean {
   const parent = el.parentElement;
   if (!parent) return false;
   if ((siblingSignatures(parent).get(signature(el)) ?? 0) < 2) return false;
-  const text = el.textContent ?? "";
-  if (text.length > 1500 || !clean(text)) return false;
-  if (el.querySelector("table, main, article article")) return false;
+  if (!textWithin(el, 1500)) return false;
+  if (findFirst(el, isTag("table", "main", "article"))) return false;
   const h = headingCount(el, 1);
   if (h > 1) return false;
   if (h === 1) return true;
-  for (const c of el.querySelectorAll("[class]") as unknown as Iterable<El>) {
-    if (TITLE_CLASS.test(c.getAttribute("class") ?? "") && textOf(c)) return true;
+  for (const c of descendants(el)) {
+    if (TITLE_CLASS.test(attr(c, "class")) && textOf(c)) return true;
   }
   return false;
 }
@@ -307,8 +326,15 @@ function isCard(el: El): boolean {
 function tableRows(table: El): string[][] {
   const rows: string[][] = [];
   // linkedom adds no implied <tbody>: select rows directly
-  for (const tr of table.querySelectorAll("tr") as unknown as Iterable<El>) {
-    if (tr.closest("table") !== table) continue;
+  const trs: El[] = [];
+  const collect = (e: El) => {
+    for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.tagName === "TR") trs.push(c);
+      else if (c.tagName !== "TABLE") collect(c);
+    }
+  };
+  collect(table);
+  for (const tr of trs) {
     const cells: string[] = [];
     for (const c of tr.children as unknown as Iterable<El>) {
       if (c.tagName === "TD" || c.tagName === "TH") cells.push(textOf(c));
@@ -377,7 +403,7 @@ function handleElement(w: Walk, el: El): void {
   if (tag === "DL") {
     const rows: string[][] = [];
     let term = "";
-    for (const c of el.querySelectorAll("dt, dd") as unknown as Iterable<El>) {
+    for (const c of descendants(el).filter(isTag("dt", "dd"))) {
       if (c.tagName === "DT") term = textOf(c);
       else if (term) rows.push([term, textOf(c)]);
     }
@@ -424,10 +450,7 @@ function walkChildren(w: Walk, el: El): void {
 const CTA_ONLY = /^(start|get|try|book|sign|request|contact|watch|see|learn|join|download|explore|talk)\b/i;
 
 function firstHeadline(content: El): El | null {
-  for (const h of content.querySelectorAll("h1") as unknown as Iterable<El>) {
-    if (textOf(h) && regionOf(h) === "body") return h;
-  }
-  return null;
+  return findFirst(content, (h) => h.tagName === "H1" && !!textOf(h) && regionOf(h) === "body");
 }
 
 function subheadline(h1: El): string | undefined {
@@ -439,13 +462,9 @@ function subheadline(h1: El): string | undefined {
       if (!t) continue;
       const tag = sib.tagName;
       if (tag === "H1") return undefined;
-      const links = sib.querySelectorAll("a, button").length;
+      const ctas = descendants(sib).filter(isTag("a", "button"));
       const onlyCta =
-        (links > 0 &&
-          textOf(sib) ===
-            [...(sib.querySelectorAll("a, button") as unknown as Iterable<El>)].map(textOf).join(" ")) ||
-        sib.tagName === "A" ||
-        sib.tagName === "BUTTON";
+        (ctas.length > 0 && clean(ctas.map(textOf).join(" ")) === t) || tag === "A" || tag === "BUTTON";
       if (onlyCta || (CTA_ONLY.test(t) && t.length < 40)) continue;
       if ((HEADING.has(tag) || tag === "P" || hasOnlyInline(sib)) && t.length >= 15) return t.slice(0, 400);
       if (!hasOnlyInline(sib)) {
@@ -500,8 +519,9 @@ function jobFromCard(info: CardInfo, base: string): Job | null {
   if (title.length > 120 || !ROLE_RE.test(title)) return null;
   const job: Job = { title };
   const el = info.el;
-  for (const c of el.querySelectorAll("[class]") as unknown as Iterable<El>) {
-    const cls = c.getAttribute("class") ?? "";
+  for (const c of descendants(el)) {
+    const cls = attr(c, "class");
+    if (!cls) continue;
     const t = textOf(c);
     if (!t || t === title || t.length > 80) continue;
     if (!job.department && /(dept|department|team|category|function)/i.test(cls)) job.department = t;
@@ -514,8 +534,11 @@ function jobFromCard(info: CardInfo, base: string): Job | null {
     else if (!job.department && part.split(/\s+/).length <= 4 && !/\d/.test(part) && !LOCATION_RE.test(part))
       job.department = part;
   }
-  const a = el.tagName === "A" ? el : (el.querySelector("a[href]") ?? el.closest("a[href]"));
-  const url = absoluteUrl(a?.getAttribute("href"), base);
+  const a =
+    el.tagName === "A"
+      ? el
+      : (findFirst(el, (e) => e.tagName === "A" && e.hasAttribute("href")) ?? el.closest("a[href]"));
+  const url = absoluteUrl(attr(a, "href"), base);
   if (url) job.url = url;
   return job;
 }
@@ -540,20 +563,22 @@ function jobsFromTable(rows: string[][]): Job[] {
 
 // ---- text ----------------------------------------------------------------------------------------------
 
-const toText = compile({
-  wordwrap: false as const,
-  selectors: [
-    { selector: "a", options: { ignoreHref: true } },
-    { selector: "img", format: "skip" },
-    { selector: "h1", options: { uppercase: false } },
-    { selector: "h2", options: { uppercase: false } },
-    { selector: "h3", options: { uppercase: false } },
-    { selector: "h4", options: { uppercase: false } },
-    { selector: "h5", options: { uppercase: false } },
-    { selector: "h6", options: { uppercase: false } },
-    { selector: "table", format: "dataTable", options: { uppercaseHeaderCells: false } },
-  ],
-});
+/** Readable text of the blocks: one line per heading, text run, list item, table row (cells joined with
+ *  " | ") and card (title, then its lines); a blank line before each heading. The same reading
+ *  html-to-text gives (no wrapping, no uppercasing), without parsing the page a second time. */
+export function blocksText(blocks: Block[]): string {
+  const out: string[] = [];
+  for (const b of blocks) {
+    if (b.kind === "heading") {
+      if (out.length) out.push("");
+      out.push(b.text);
+    } else if (b.kind === "text") out.push(b.text);
+    else if (b.kind === "list") out.push(...b.items);
+    else if (b.kind === "table") for (const r of b.rows) out.push(r.filter((c) => c).join(" | "));
+    else out.push(b.title, ...b.items);
+  }
+  return out.join("\n").trim();
+}
 
 function isArticle(meta: Record<string, string>, jsonLd: Record<string, unknown>[]): boolean {
   if (meta["og:type"] === "article") return true;
@@ -675,7 +700,7 @@ export function extractPage(html: string, url: string): PageExtract {
         )
       )
         continue;
-      if (g.some((c) => c.el.querySelector("time"))) continue;
+      if (g.some((c) => findFirst(c.el, isTag("time")))) continue;
       for (const c of g) if (!features.includes(c.block.title)) features.push(c.block.title);
     }
   }
@@ -716,24 +741,17 @@ export function extractPage(html: string, url: string): PageExtract {
         )
       )
         continue;
-      for (const li of l.el.querySelectorAll("li") as unknown as Iterable<El>) {
-        const a = li.querySelector("a[href]");
+      for (const li of descendants(l.el).filter(isTag("li"))) {
+        const a = findFirst(li, (e) => e.tagName === "A" && e.hasAttribute("href"));
         const t = textOf(a ?? li);
         if (!t || t.length > 120 || !ROLE_RE.test(t) || jobs.some((j) => j.title === t)) continue;
-        const u = absoluteUrl(a?.getAttribute("href"), base);
+        const u = absoluteUrl(attr(a, "href"), base);
         jobs.push(u ? { title: t, url: u } : { title: t });
       }
     }
   }
 
-  let text = articleText ?? "";
-  if (!text) {
-    try {
-      text = toText(content.innerHTML ?? "").trim();
-    } catch {
-      text = w.blocks.map((b) => ("text" in b ? b.text : "")).join("\n");
-    }
-  }
+  const text = articleText ?? blocksText(w.blocks);
 
   const out: PageExtract = {
     url,

@@ -11,7 +11,7 @@
 //   amount: price null, custom true.
 // - When a page toggles monthly/annual prices, the visible (default) price is read; hidden alternatives are
 //   dropped with other hidden elements before this runs.
-import { clean, type El, HEADING, leafLines, textOf } from "./dom.ts";
+import { attr, clean, descendants, type El, findFirst, HEADING, isTag, leafLines, textOf } from "./dom.ts";
 
 export interface Plan {
   name: string;
@@ -171,9 +171,9 @@ export function cardTitle(card: El): { el: El; text: string } | null {
       walker.push(c);
     }
   }
-  for (const el of card.querySelectorAll("[class]") as unknown as Iterable<El>) {
-    const cls = el.getAttribute("class") ?? "";
-    if (TITLE_CLASS.test(cls) && !PRICE_CLASS.test(cls)) {
+  for (const el of descendants(card)) {
+    const cls = attr(el, "class");
+    if (cls && TITLE_CLASS.test(cls) && !PRICE_CLASS.test(cls)) {
       const t = textOf(el);
       if (t && t.length <= 60) return { el, text: t };
     }
@@ -263,18 +263,19 @@ const INLINE = new Set([
 /** Plan features of a card: its list items; without lists, short lines after the price that are not CTAs. */
 function cardFeatures(card: El, name: string): string[] {
   const out: string[] = [];
-  for (const li of card.querySelectorAll("li") as unknown as Iterable<El>) {
-    if (li.querySelector("li")) continue;
+  const all = descendants(card);
+  for (const li of all) {
+    if (li.tagName !== "LI" || findFirst(li, isTag("li"))) continue;
     const t = textOf(li);
     if (t && t.length <= 200 && t !== name) out.push(t);
   }
   if (out.length) return dedupe(out);
   // Webflow-style: repeated divs with a "feature"/"list-item" class
-  for (const el of card.querySelectorAll("[class]") as unknown as Iterable<El>) {
-    const cls = el.getAttribute("class") ?? "";
+  for (const el of all) {
+    const cls = attr(el, "class");
     if (
       /(feature|list-item|benefit|include|check)/i.test(cls) &&
-      !el.querySelector("[class*=feature], [class*=list-item]")
+      !findFirst(el, (e) => /(feature|list-item)/i.test(attr(e, "class")))
     ) {
       const t = textOf(el);
       if (t && t.length <= 200 && !CTA_RE.test(t)) out.push(t);
@@ -289,9 +290,10 @@ function dedupe(xs: string[]): string[] {
 
 /** Removes struck-through prices (the "was" price of a discount) before reading a card. */
 function withoutStruck(card: El): El {
-  if (!card.querySelector("del, s, strike")) return card;
+  const struck = isTag("del", "s", "strike");
+  if (!findFirst(card, struck)) return card;
   const copy = card.cloneNode(true) as El;
-  for (const el of copy.querySelectorAll("del, s, strike") as unknown as Iterable<El>) el.remove();
+  for (const el of descendants(copy).filter(struck)) el.remove();
   return copy;
 }
 
