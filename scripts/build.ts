@@ -60,7 +60,9 @@ rmSync(outfile, { force: true });
 mkdirSync(dirname(outfile), { recursive: true });
 const started = performance.now();
 const result = await Bun.build({
-  entrypoints: [join(root, "src", "main.ts")],
+  // Workers are separate entry points: src/engine/workers/extract.ts starts them with
+  // new Worker(new URL("./extractWorker.ts", import.meta.url)), which the binary resolves to the embedded file.
+  entrypoints: [join(root, "src", "main.ts"), join(root, "src", "engine", "workers", "extractWorker.ts")],
   compile: { outfile },
   minify: true,
   plugins: [libsqlNativePlugin(pkg)],

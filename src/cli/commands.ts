@@ -13,6 +13,7 @@ import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
 import { demoBanner, loadDemo, resetDemoPassword } from "./demo.ts";
+import { researchCommand } from "./research.ts";
 
 export const USAGE = `Usage: rivals <command> [options]
 
@@ -30,6 +31,8 @@ export const USAGE = `Usage: rivals <command> [options]
   member add --org S --email E --role admin|member [--name N] [--password-stdin]
                                       add a person (created if new); the password is read from stdin
   member list --org S
+  research --org S --competitor ID    research one competitor now (first research or refresh; no allowance
+                                      used); prints one JSON summary, exits 1 when it fails
   import [FILE|-]                     import NDJSON records or an export (docs/import.md)
   export [--org S]                    write the event log as NDJSON
   projections rebuild                 empty the read tables and replay the log
@@ -192,6 +195,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     case "member":
       return memberCommand(sub, rest);
+    case "research":
+      return researchCommand([sub, ...rest].filter(Boolean) as string[]);
     case "import": {
       const file = sub ?? "-";
       const text = file === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(file, "utf8");

@@ -8,6 +8,7 @@ import { engagementTools } from "./tools/engagement.ts";
 import { memberTools } from "./tools/members.ts";
 import { publicTools } from "./tools/public.ts";
 import { readTools } from "./tools/read.ts";
+import { researchTools } from "./tools/research.ts";
 import { workspaceTools } from "./tools/workspace.ts";
 
 export const tools: Tool[] = [
@@ -18,6 +19,7 @@ export const tools: Tool[] = [
   ...(competitorTools as unknown as Tool[]),
   ...(engagementTools as unknown as Tool[]),
   ...(battlecardTools as unknown as Tool[]),
+  ...(researchTools as unknown as Tool[]),
 ];
 
 export const toolsByName = new Map(tools.map((t) => [t.name, t]));

@@ -17,14 +17,8 @@ import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Notice, Pager } from "./components.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
 import { Html, htmlResponse } from "./layout.tsx";
-import {
-  BattlecardRow,
-  BattlecardView,
-  CompetitorList,
-  CompetitorView,
-  DigestRow,
-  DigestView,
-} from "./recordViews.tsx";
+import { BattlecardRow, BattlecardView, CompetitorView, DigestRow, DigestView } from "./recordViews.tsx";
+import { competitorsPage, ResearchPanel } from "./research.tsx";
 import { type FeedFilter, FeedFilters, SignalCard, SignalView } from "./signalViews.tsx";
 import { currentWorkspace, findInWorkspaces, type Workspace } from "./workspace.ts";
 
@@ -150,22 +144,7 @@ export function appPages(s: Services) {
     .get("/app/competitors", async ({ request }) => {
       const m = await member(s, request);
       if (m instanceof Response) return m;
-      const current = m.ws.current;
-      if (!current) return privatePage(<NoWorkspace session={m.session} />);
-      const competitors = await listCompetitors(db, current.orgId, base);
-      return privatePage(
-        <AppPage
-          session={m.session}
-          current={current}
-          title="Competitors"
-          section="competitors"
-          switchTo="/app/competitors"
-        >
-          <h1>Competitors</h1>
-          <CompetitorList competitors={competitors as Obj[]} />
-        </AppPage>,
-        m.ws,
-      );
+      return competitorsPage(s, m, request);
     })
     .get("/app/competitors/:id", ({ request, params }) => {
       const id = decimalId(params.id) ?? notFound();
@@ -181,6 +160,12 @@ export function appPages(s: Services) {
               title={String(record.name)}
               section="competitors"
             >
+              <ResearchPanel
+                c={record as Obj}
+                org={m.ws.current!}
+                csrf={m.session.csrfToken}
+                done={new URL(request.url).searchParams.get("done") ?? undefined}
+              />
               <CompetitorView c={record as Obj} signals={signals as Obj[]} />
             </AppPage>
           );

@@ -11,6 +11,7 @@ import { integrationsPages } from "./integrations.tsx";
 import { libraryPages } from "./library.tsx";
 import { membersPages } from "./members.tsx";
 import { publicPages } from "./public.tsx";
+import { researchPages } from "./research.tsx";
 import { signupPages } from "./signup.tsx";
 
 export function webPages(s: Services) {
@@ -22,6 +23,7 @@ export function webPages(s: Services) {
     .use(signupPages(s))
     .use(libraryPages(s))
     .use(appPages(s))
+    .use(researchPages(s))
     .use(integrationsPages(s))
     .use(connectedAppsRoutes(s))
     .use(membersPages(s))

@@ -1,0 +1,81 @@
+// `rivals research --org S --competitor ID`: the operator's research of one competitor now (first research or
+// refresh; no allowance used). Prints one JSON summary; a failed research prints {"status":"failed","error":…}
+// and exits 1.
+import { loadConfig } from "../config.ts";
+import { DomainError } from "../domain/errors.ts";
+import { requireOrg } from "../domain/state.ts";
+import { startResearch } from "../engine/research/runner.ts";
+import { openServices } from "../services.ts";
+import { flags, print, required, UsageError } from "./args.ts";
+
+export async function researchCommand(argv: string[]): Promise<number> {
+  const { values } = flags(argv, { org: { type: "string" }, competitor: { type: "string" } });
+  const slug = required(values.org, "org");
+  const id = Number(required(values.competitor, "competitor"));
+  if (!Number.isInteger(id) || id <= 0)
+    throw new UsageError("--competitor must be a competitor id (an integer)");
+  const s = await openServices(loadConfig());
+  try {
+    const org = await requireOrg(s.database.client, slug);
+    let started: Awaited<ReturnType<typeof startResearch>>;
+    try {
+      started = await startResearch(
+        s,
+        { orgId: org.id, actor: "operator" },
+        { kind: "one", competitor_id: id },
+        "operator",
+        { usesAllowance: false, metadata: { actor: "operator", source: "cli" } },
+      );
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      print({ status: "failed", competitor_id: id, error: e.message, code: e.code });
+      return 1;
+    }
+    const { start, done } = started;
+    const [report] = await done;
+    if (report.status === "failed") {
+      print({
+        status: "failed",
+        competitor_id: report.competitor_id,
+        run_id: report.run_id,
+        error: report.error?.reason,
+        code: report.error?.code,
+      });
+      return 1;
+    }
+    const r = await s.database.client.execute({
+      sql: "SELECT state FROM competitors WHERE id = ?",
+      args: [report.competitor_id],
+    });
+    const record = JSON.parse(String(r.rows[0].state));
+    const profileKeys = [
+      "description",
+      "category",
+      "industry",
+      "business_model",
+      "company_type",
+      "company_size",
+      "founding_year",
+      "headquarters",
+      "target_customer",
+      "ownership",
+    ].filter((k) => record[k] !== undefined);
+    print({
+      status: "finished",
+      org: org.slug,
+      competitor_id: report.competitor_id,
+      name: report.name,
+      run_id: report.run_id,
+      first_brief: start.runs[0].first_brief,
+      ...report.summary,
+      failed: report.summary?.failed.length ?? 0,
+      profile: profileKeys,
+      urls: record.urls ?? {},
+      reads: Object.keys(record.reads ?? {}),
+      researched_at: record.freshness?.research_finished_at,
+    });
+    return 0;
+  } finally {
+    s.close();
+  }
+}

@@ -1,0 +1,480 @@
+// One research run (ENGINE.md "Research"): fetch the home page through the one fetcher, discover the site's
+// pages, fetch and extract them (extraction in the Worker pool), read feeds, the job board's public JSON,
+// GitHub release feeds and security.txt, then assemble the dossier: profile fields, `urls`, `reads` and the
+// sources to watch. A field no source states stays absent. A home page that cannot be read fails the run
+// with the reason; nothing partial is returned.
+import type { ResearchDossier, ResearchProfile, ResearchSource } from "../../domain/researchTypes.ts";
+import type { Link, PageExtract, Plan } from "../extract/page.ts";
+import { profileFrom } from "../extract/profile.ts";
+import type { Fetcher, FetchResult } from "../fetch/index.ts";
+import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
+import { type FeedItem, githubReleasesFeedUrl, githubReposFrom, parseFeed } from "../sources/feeds.ts";
+import {
+  detectJobBoard,
+  hiringRead,
+  type Job,
+  type JobBoardProvider,
+  jobBoardApiUrl,
+  parseJobBoard,
+} from "../sources/jobBoards.ts";
+import { changelogEntries, releaseCadence } from "../sources/releases.ts";
+import { parseSecurityTxt } from "../sources/securityTxt.ts";
+import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
+import {
+  certifications,
+  fundingRounds,
+  ownershipSentence,
+  revenueSentence,
+  type StatedText,
+} from "./statements.ts";
+
+export interface Extractor {
+  run(task: ExtractTask): Promise<ExtractTaskResult>;
+}
+
+export interface ResearchOptions {
+  fetcher: Fetcher;
+  extractor: Extractor;
+  now: () => Date;
+  maxPages?: number;
+}
+
+export interface ResearchSummary {
+  pages_found: number;
+  pages_read: number;
+  feeds_read: number;
+  job_board?: string;
+  fetched: number;
+  failed: { url: string; error: string }[];
+}
+
+export type ResearchResult =
+  | { ok: true; dossier: ResearchDossier; summary: ResearchSummary }
+  | { ok: false; code: string; reason: string };
+
+interface ReadPage {
+  url: string;
+  kind: PageKind | "home";
+  extract: PageExtract;
+  tech: { name: string; category: string }[];
+  html: string;
+}
+
+const HTML = /html|xhtml/i;
+const MAX_FEEDS = 4;
+const MAX_REPOS = 2;
+const FEATURE_LIMIT = 60;
+/** Pages whose scripts say most about the stack beyond the home page (checkout, billing, product widgets). */
+const TECH_KINDS = new Set<PageKind>(["pricing", "product", "careers", "docs", "integrations"]);
+
+const SOCIAL: [string, RegExp][] = [
+  ["linkedin", /^https?:\/\/([a-z]+\.)?linkedin\.com\/(company|school|showcase)\/[^/?#]+/i],
+  ["x", /^https?:\/\/(www\.)?(x|twitter)\.com\/(?!intent|share|home)[A-Za-z0-9_]{1,15}\/?$/i],
+  ["youtube", /^https?:\/\/(www\.)?youtube\.com\/(@|c\/|channel\/|user\/)[^/?#]+/i],
+  ["facebook", /^https?:\/\/(www\.)?facebook\.com\/(?!sharer|share)[^/?#]+\/?$/i],
+  ["instagram", /^https?:\/\/(www\.)?instagram\.com\/[^/?#]+\/?$/i],
+  ["tiktok", /^https?:\/\/(www\.)?tiktok\.com\/@[^/?#]+\/?$/i],
+  ["github", /^https?:\/\/(www\.)?github\.com\/[A-Za-z0-9-]+\/?$/i],
+];
+
+function uniq<T>(xs: T[], key: (x: T) => string = (x) => String(x)): T[] {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const k = key(x).toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Each block's text on its own (a fact table's row, a list item, a paragraph), so a sentence never runs
+ * across blocks. */
+export function blockTexts(p: PageExtract): string[] {
+  const out: string[] = [];
+  for (const b of p.blocks) {
+    if (b.kind === "text") out.push(b.text);
+    else if (b.kind === "list") out.push(...b.items);
+    else if (b.kind === "card") out.push(b.title, ...b.items);
+    else if (b.kind === "table") out.push(...b.rows.map((r) => r.join(": ")));
+  }
+  return out;
+}
+
+function allLinks(p: PageExtract): Link[] {
+  return [...p.links.nav, ...p.links.footer, ...p.links.body];
+}
+
+function failure(url: string, r: Extract<FetchResult, { ok: false }>): { code: string; reason: string } {
+  const what =
+    r.error === "http_error"
+      ? `it answered HTTP ${r.status}`
+      : r.error === "robots_disallowed"
+        ? "its robots.txt disallows our crawler"
+        : r.error === "blocked_address"
+          ? "its address is not a public internet address"
+          : r.error === "timeout"
+            ? "it did not answer in time"
+            : r.error === "network"
+              ? "it could not be reached"
+              : r.message;
+  return {
+    code: r.error === "network" || r.error === "timeout" ? "unreachable" : r.error,
+    reason: `Could not read ${url}: ${what} (${r.message}).`,
+  };
+}
+
+/** Researches one website. Never throws for a site's failures: they come back as `ok: false` with a reason. */
+export async function researchSite(website: string, o: ResearchOptions): Promise<ResearchResult> {
+  const failed: ResearchSummary["failed"] = [];
+  let fetched = 0;
+  const get = async (url: string, accept?: string): Promise<FetchResult> => {
+    fetched++;
+    const r = await o.fetcher.fetch({ url, ...(accept ? { headers: { accept } } : {}) });
+    if (!r.ok) failed.push({ url, error: r.error });
+    return r;
+  };
+
+  const homeRes = await get(website);
+  if (!homeRes.ok) {
+    // The fetcher reads robots.txt first and refuses a site whose robots.txt cannot be read: say whether
+    // the site itself is down rather than that robots.txt forbids it.
+    if (homeRes.error === "robots_disallowed") {
+      const probe = await o.fetcher.fetch({ url: new URL("/robots.txt", website).href });
+      if (!probe.ok && (probe.error === "network" || probe.error === "timeout" || (probe.status ?? 0) >= 500))
+        return { ok: false, ...failure(website, probe) };
+    }
+    return { ok: false, ...failure(website, homeRes) };
+  }
+  if (!HTML.test(homeRes.contentType))
+    return {
+      ok: false,
+      code: "unsupported_content",
+      reason: `Could not read ${website}: it answered ${homeRes.contentType || "an unknown content type"}, not a web page.`,
+    };
+  const site = new URL(homeRes.finalUrl);
+  const homeX = await o.extractor.run({
+    html: homeRes.text,
+    url: homeRes.finalUrl,
+    headers: homeRes.headers,
+    tech: true,
+  });
+  const home: ReadPage = {
+    url: homeRes.url,
+    kind: "home",
+    extract: homeX.page,
+    tech: homeX.tech,
+    html: homeRes.text,
+  };
+
+  const disc = await discover({ fetcher: o.fetcher, site, home: home.extract, limit: o.maxPages });
+  const homeKey = site.href.replace(/\/+$/, "");
+  const pages = (
+    await Promise.all(
+      disc.pages.map(async (p: DiscoveredPage): Promise<ReadPage | undefined> => {
+        const r = await get(p.url);
+        if (!r.ok || !HTML.test(r.contentType)) return undefined;
+        // A standard path that lands on the home page (or off the site) is not a page of that kind.
+        if (r.finalUrl.replace(/\/+$/, "") === homeKey || !sameSite(r.finalUrl, site)) return undefined;
+        const x = await o.extractor.run({
+          html: r.text,
+          url: r.finalUrl,
+          headers: r.headers,
+          tech: TECH_KINDS.has(p.kind),
+        });
+        return { url: p.url, kind: p.kind, extract: x.page, tech: x.tech, html: r.text };
+      }),
+    )
+  ).filter((p): p is ReadPage => p !== undefined);
+  const all = [home, ...pages];
+  const ofKind = (k: PageKind) => pages.filter((p) => p.kind === k);
+  const first = (k: PageKind) => ofKind(k)[0];
+
+  // Feeds: those the home page, the blog and the changelog name.
+  const feedRefs = uniq(
+    [home, first("changelog"), first("blog")].flatMap((p) => p?.extract.feeds ?? []),
+    (f) => f.url,
+  ).slice(0, MAX_FEEDS);
+  const feeds: { url: string; title?: string; items: FeedItem[] }[] = [];
+  for (const f of feedRefs) {
+    const r = await get(f.url);
+    if (!r.ok) continue;
+    try {
+      feeds.push({ url: f.url, title: f.title, items: parseFeed(r.text, f.url) });
+    } catch {
+      failed.push({ url: f.url, error: "unsupported_content" });
+    }
+  }
+
+  // Job board: linked (or embedded) from the careers page or the home page, read through its public JSON.
+  const careers = first("careers");
+  let board: { provider: JobBoardProvider; token: string; url: string; jobs: Job[] } | undefined;
+  for (const u of uniq([
+    ...(careers ? allLinks(careers.extract).map((l) => l.url) : []),
+    ...(careers?.extract.scripts ?? []),
+    ...allLinks(home.extract).map((l) => l.url),
+  ])) {
+    const b = detectJobBoard(u);
+    if (!b) continue;
+    const api = jobBoardApiUrl(b);
+    const r = await get(api, "application/json");
+    if (!r.ok) continue;
+    try {
+      board = { ...b, url: api, jobs: parseJobBoard(b.provider, r.text) };
+      break;
+    } catch {
+      failed.push({ url: api, error: "unsupported_content" });
+    }
+  }
+
+  // GitHub release feeds of the repositories the site links.
+  const repos = githubReposFrom(all.flatMap((p) => allLinks(p.extract))).slice(0, MAX_REPOS);
+  const releaseFeeds: { url: string; items: FeedItem[] }[] = [];
+  for (const repo of repos) {
+    const url = githubReleasesFeedUrl(repo);
+    const r = await get(url);
+    if (!r.ok) continue;
+    try {
+      releaseFeeds.push({ url, items: parseFeed(r.text, url) });
+    } catch {}
+  }
+
+  // security.txt
+  const secUrl = new URL("/.well-known/security.txt", site).href;
+  const secRes = await get(secUrl);
+  const securityTxt = (secRes.ok && parseSecurityTxt(secRes.text)) || undefined;
+
+  const now = o.now();
+  const dossier = assemble({
+    site,
+    home,
+    pages,
+    feeds,
+    board,
+    releaseFeeds,
+    securityTxt,
+    secUrl,
+    now,
+    discovered: disc.pages,
+  });
+  return {
+    ok: true,
+    dossier: { ...dossier, fetched },
+    summary: {
+      pages_found: disc.pages.length + 1,
+      pages_read: all.length,
+      feeds_read: feeds.length + releaseFeeds.length,
+      ...(board ? { job_board: board.provider } : {}),
+      fetched,
+      failed,
+    },
+  };
+}
+
+interface Parts {
+  site: URL;
+  home: ReadPage;
+  pages: ReadPage[];
+  feeds: { url: string; title?: string; items: FeedItem[] }[];
+  board?: { provider: JobBoardProvider; token: string; url: string; jobs: Job[] };
+  releaseFeeds: { url: string; items: FeedItem[] }[];
+  securityTxt?: NonNullable<ReturnType<typeof parseSecurityTxt>>;
+  secUrl: string;
+  now: Date;
+  discovered: DiscoveredPage[];
+}
+
+function compactObj(o: Record<string, unknown>): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined || v === null || v === "") continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (typeof v === "object" && !Array.isArray(v) && Object.keys(v as object).length === 0) continue;
+    out[k] = v;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function planRead(p: Plan): Record<string, unknown> {
+  return compactObj({
+    name: p.name,
+    price: p.price,
+    currency: p.currency,
+    period: p.period,
+    unit: p.unit,
+    features: p.features,
+    ...(p.custom ? { custom: true } : {}),
+  })!;
+}
+
+export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
+  const { home, pages } = x;
+  const byKind = (k: PageKind) => pages.filter((p) => p.kind === k);
+  const first = (k: PageKind) => byKind(k)[0];
+  const all = [home, ...pages];
+  const reads: Record<string, unknown> = {};
+
+  // positioning: the home page's hero.
+  const hero = home.extract.hero;
+  if (hero?.headline)
+    reads.positioning = hero.subheadline
+      ? `${hero.headline}${/[.!?…]$/.test(hero.headline) ? "" : "."} ${hero.subheadline}`
+      : hero.headline;
+
+  // product
+  const productPages = byKind("product");
+  const features = uniq([...productPages, home].flatMap((p) => p.extract.features)).slice(0, FEATURE_LIMIT);
+  const product = compactObj({
+    summary: home.extract.meta.description ?? home.extract.meta["og:description"] ?? hero?.subheadline,
+    features,
+    pages: productPages.map((p) => p.url),
+  });
+  if (product) reads.product = product;
+
+  // pricing: plan cards or a comparison table on the pricing page(s).
+  const pricingPage = byKind("pricing").find((p) => p.extract.plans.length > 0);
+  if (pricingPage) {
+    const plans = pricingPage.extract.plans;
+    reads.pricing = {
+      plans: plans.map(planRead),
+      free_tier: plans.some((p) => p.price === 0 || /\bfree\b/i.test(p.name)),
+      has_enterprise: plans.some((p) => p.custom === true || /enterprise/i.test(p.name)),
+      page: pricingPage.url,
+    };
+  }
+
+  // tech_stack: detected on the home, pricing, product, careers, docs and integrations pages.
+  const tech = uniq(
+    all.flatMap((p) => p.tech.map((t) => ({ ...t, page: p.url }))),
+    (t) => t.name,
+  );
+  if (tech.length) reads.tech_stack = { technologies: tech };
+
+  // integrations: the integrations page, else what other pages list.
+  const integPage = first("integrations");
+  const integNames = uniq(
+    integPage ? integPage.extract.integrations : all.flatMap((p) => p.extract.integrations),
+  );
+  if (integNames.length)
+    reads.integrations = compactObj({
+      names: integNames,
+      count: integNames.length,
+      page: integPage?.url ?? all.find((p) => p.extract.integrations.length > 0)?.url,
+    });
+
+  // release_cadence: changelog entries, else the changelog's feed, else GitHub releases.
+  const changelog = first("changelog");
+  let dates: string[] = [];
+  let source: string | undefined;
+  if (changelog) {
+    dates = changelogEntries(changelog.extract, changelog.url).map((e) => e.date);
+    source = changelog.url;
+  }
+  if (dates.length === 0) {
+    const feed = x.feeds.find(
+      (f) => /change|release|update/i.test(`${f.url} ${f.title ?? ""}`) && f.items.some((i) => i.published),
+    );
+    if (feed) {
+      dates = feed.items.flatMap((i) => (i.published ? [i.published] : []));
+      source = feed.url;
+    }
+  }
+  if (dates.length === 0) {
+    const gh = x.releaseFeeds.find((f) => f.items.some((i) => i.published));
+    if (gh) {
+      dates = gh.items.flatMap((i) => (i.published ? [i.published] : []));
+      source = gh.url;
+    }
+  }
+  if (dates.length && source) {
+    const cadence = releaseCadence(dates, x.now, source);
+    if (cadence) reads.release_cadence = cadence;
+  }
+
+  // hiring: the job board's public JSON, else the careers page's list.
+  if (x.board) reads.hiring = { ...hiringRead(x.board.jobs, x.board.provider), source: x.board.url };
+  else {
+    const careers = first("careers");
+    if (careers?.extract.jobs.length)
+      reads.hiring = { ...hiringRead(careers.extract.jobs), source: careers.url };
+  }
+
+  // funding: what the about, press and blog pages (and feed items) state.
+  const texts: StatedText[] = [...byKind("about"), ...byKind("blog"), home].flatMap((p) =>
+    blockTexts(p.extract).map((text) => ({ url: p.url, text })),
+  );
+  for (const f of x.feeds)
+    for (const i of f.items) if (i.url) texts.push({ url: i.url, text: `${i.title}. ${i.summary ?? ""}` });
+  const rounds = fundingRounds(texts);
+  const owner = ownershipSentence(texts);
+  const revenue = revenueSentence(texts);
+  const funding = compactObj({
+    rounds,
+    ownership_summary: owner?.text,
+    estimated_revenue_text: revenue?.text,
+    sources: uniq([
+      ...rounds.map((r) => r.source),
+      ...(owner ? [owner.source] : []),
+      ...(revenue ? [revenue.source] : []),
+    ]),
+  });
+  if (funding && (rounds.length || owner || revenue)) reads.funding = funding;
+
+  // regulation: certifications the security page names, and security.txt.
+  const security = first("security");
+  const certs = security
+    ? certifications(blockTexts(security.extract).map((text) => ({ url: security.url, text })))
+    : [];
+  const regulation = compactObj({
+    certifications: certs.map((c) => c.name),
+    page: security && certs.length ? security.url : undefined,
+    security_txt: x.securityTxt
+      ? compactObj({
+          ...(x.securityTxt as unknown as Record<string, unknown>),
+          signed: x.securityTxt.signed || undefined,
+          source: x.secUrl,
+        })
+      : undefined,
+  });
+  if (regulation) reads.regulation = regulation;
+
+  // profile fields from structured data and meta (profile.ts); urls from discovered pages and social links.
+  const profile = profileFrom(all.map((p) => p.extract)) as ResearchProfile & {
+    urls?: Record<string, string>;
+  };
+  const urls: Record<string, string> = {};
+  for (const k of ["pricing", "docs", "changelog", "careers"] as const) {
+    // A page read, else one the site links (a docs host may refuse crawlers); never a guessed standard path.
+    const p = first(k) ?? x.discovered.find((d) => d.kind === k && d.via !== "standard");
+    if (p) urls[k] = p.url;
+  }
+  const social = [
+    ...all.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
+    ...all.flatMap((p) =>
+      p.extract.jsonLd.flatMap((j) =>
+        Array.isArray(j.sameAs) ? (j.sameAs as string[]) : typeof j.sameAs === "string" ? [j.sameAs] : [],
+      ),
+    ),
+  ];
+  for (const [key, re] of SOCIAL) {
+    if (urls[key]) continue;
+    const hit = social.find((u) => typeof u === "string" && re.test(u));
+    if (hit) urls[key] = hit;
+  }
+  const { urls: profileUrls, ...profileFields } = profile;
+  for (const [k, v] of Object.entries(profileUrls ?? {})) if (!urls[k]) urls[k] = v;
+
+  const sources: ResearchSource[] = uniq(
+    [
+      { url: home.url, kind: "home" },
+      ...pages.map((p) => ({ url: p.url, kind: p.kind })),
+      // Pages the site links that could not be read now stay sources to watch; guessed standard paths do not.
+      ...x.discovered.filter((d) => d.via !== "standard").map((d) => ({ url: d.url, kind: d.kind })),
+      ...x.feeds.map((f) => ({ url: f.url, kind: "feed" })),
+      ...(x.board ? [{ url: x.board.url, kind: `job_board:${x.board.provider}` }] : []),
+      ...x.releaseFeeds.map((f) => ({ url: f.url, kind: "releases_feed" })),
+      ...(x.securityTxt ? [{ url: x.secUrl, kind: "security_txt" }] : []),
+    ],
+    (s) => s.url,
+  );
+  return { profile: profileFields, urls, reads, sources };
+}

@@ -1,0 +1,109 @@
+// draft_positioning: reads the workspace's own website (home page, then its product, about, customers and
+// pricing pages) and drafts the empty positioning fields from what the pages say — value propositions from
+// the hero and the benefit headings, differentiators from sentences that set the product apart, exclusions
+// from sentences that say who or what it is not for. Deterministic; every entry is the site's own words.
+import type { EventMetadata } from "../../../events/catalog.ts";
+import { DomainError } from "../../domain/errors.ts";
+import {
+  checkDraftPositioning,
+  decideDraftPositioning,
+  POSITIONING_FIELDS,
+  type PositioningField,
+} from "../../domain/research.ts";
+import { loadSettings } from "../../domain/workspace.ts";
+import type { Services } from "../../services.ts";
+import type { PageExtract } from "../extract/page.ts";
+import { fetcherFor } from "../fetch/index.ts";
+import { linkCandidates, selectPages } from "../sources/discover.ts";
+import { extractPool } from "../workers/extract.ts";
+import { sentences } from "./statements.ts";
+
+const MAX_ITEMS = 5;
+const MAX_LEN = 200;
+const GENERIC_HEADING =
+  /^(pricing|plans|customers|faq|frequently asked questions|features|integrations|resources|company|product|blog|news|contact( us)?|get started|sign up|log ?in|testimonials|trusted by.*|our customers|what our customers say|footer|menu|navigation)$/i;
+const DIFFERENT =
+  /\b(unlike|the only|only [a-z- ]+ (that|to|with)|first [a-z- ]+ to|instead of|no (sql|code|engineers?)|without (writing|needing|any|sql|code)|built for|purpose-built|fastest|#1)\b/i;
+const EXCLUDES =
+  /\b(not for|isn'?t for|is not for|not a fit|not designed for|not built for|we don'?t|we do not|doesn'?t (offer|support|do)|does not (offer|support|do)|no support for|not (a|an) [a-z]+ (tool|platform|product))\b/i;
+
+function clean(s: string): string | undefined {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t && t.length <= MAX_LEN ? t : undefined;
+}
+
+function uniqPush(out: string[], v: string | undefined) {
+  if (v && out.length < MAX_ITEMS && !out.some((x) => x.toLowerCase() === v.toLowerCase())) out.push(v);
+}
+
+/** The draft from the home page and the other pages read (pure). */
+export function draftFrom(home: PageExtract, others: PageExtract[]): Record<PositioningField, string[]> {
+  const value: string[] = [];
+  uniqPush(value, home.hero?.headline && clean(home.hero.headline));
+  uniqPush(value, home.hero?.subheadline && clean(home.hero.subheadline));
+  for (const b of home.blocks)
+    if (b.kind === "heading" && b.level >= 2 && b.level <= 3) {
+      const words = b.text.trim().split(/\s+/).length;
+      if (words >= 2 && words <= 12 && !GENERIC_HEADING.test(b.text.trim())) uniqPush(value, clean(b.text));
+    }
+  const differ: string[] = [];
+  const excl: string[] = [];
+  for (const p of [home, ...others])
+    for (const s of sentences(p.text)) {
+      if (EXCLUDES.test(s)) uniqPush(excl, clean(s));
+      else if (DIFFERENT.test(s)) uniqPush(differ, clean(s));
+    }
+  return { value_propositions: value, differentiators: differ, exclusions: excl };
+}
+
+export async function draftPositioning(s: Services, orgId: number, metadata: EventMetadata) {
+  const check = await checkDraftPositioning(s.database.client, orgId, s.clock());
+  const settingsBefore = await loadSettings(s.database.client, orgId);
+  const kept = POSITIONING_FIELDS.filter((f) => !check.empty.includes(f));
+  const view = (st: typeof settingsBefore) => ({
+    value_propositions: st.profile.value_propositions ?? [],
+    differentiators: st.profile.differentiators ?? [],
+    exclusions: st.profile.exclusions ?? [],
+  });
+  if (check.empty.length === 0)
+    return {
+      filled: [] as PositioningField[],
+      kept,
+      positioning: view(settingsBefore),
+      source_url: undefined,
+      drafts_today: { used: check.used, limit: check.cap },
+    };
+  const fetcher = fetcherFor(s.config);
+  const pool = extractPool();
+  const home = await fetcher.fetch({ url: check.website });
+  if (!home.ok)
+    throw new DomainError("research_failed", `Could not read ${check.website}: ${home.message}`, {
+      reason_code: home.error,
+    });
+  const homeX = (await pool.run({ html: home.text, url: home.finalUrl })).page;
+  const site = new URL(home.finalUrl);
+  const picks = selectPages(
+    linkCandidates(homeX, site).filter((c) => ["product", "about", "customers", "pricing"].includes(c.kind)),
+    site,
+    4,
+  );
+  const others: PageExtract[] = [];
+  for (const p of picks) {
+    const r = await fetcher.fetch({ url: p.url });
+    if (r.ok && /html/i.test(r.contentType))
+      others.push((await pool.run({ html: r.text, url: r.finalUrl })).page);
+  }
+  const draft = draftFrom(homeX, others);
+  const { result } = await s.store.execute(
+    (w) => decideDraftPositioning(w, orgId, draft, home.url),
+    metadata,
+  );
+  const after = await loadSettings(s.database.client, orgId);
+  return {
+    filled: result.filled,
+    kept,
+    positioning: view(after),
+    source_url: home.url,
+    drafts_today: { used: result.used, limit: result.cap },
+  };
+}

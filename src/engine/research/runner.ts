@@ -1,0 +1,128 @@
+// Runs research for the tools, the app and `rivals research`: one command records the start (the domain's
+// rules: allowance, first brief, one run per competitor), the engine reads each site, and one command per run
+// records how it ended. Callers wait up to `waitMs`; a run taking longer goes on in the background and its
+// state shows in the dossier's `freshness` (research_state).
+import type { EventMetadata } from "../../../events/catalog.ts";
+import {
+  decideStartResearch,
+  endResearch,
+  type StartCommand,
+  type StartResult,
+} from "../../domain/research.ts";
+import type { ResearchTrigger } from "../../domain/researchTypes.ts";
+import type { Caller } from "../../domain/watchlist.ts";
+import type { Services } from "../../services.ts";
+import { fetcherFor } from "../fetch/index.ts";
+import { extractPool } from "../workers/extract.ts";
+import { type ResearchSummary, researchSite } from "./index.ts";
+
+export interface RunReport {
+  run_id: number;
+  competitor_id: number;
+  name: string;
+  status: "finished" | "failed";
+  error?: { code: string; reason: string };
+  summary?: ResearchSummary;
+}
+
+/** Runs of one call at a time (different sites; the fetcher keeps each host polite). */
+const CONCURRENCY = 3;
+
+const inFlight = new WeakMap<Services, Set<Promise<unknown>>>();
+
+/** Resolves when every research run this process started on `s` has ended (tests, bench, shutdown). */
+export async function researchIdle(s: Services): Promise<void> {
+  for (;;) {
+    const set = inFlight.get(s);
+    if (!set || set.size === 0) return;
+    await Promise.allSettled([...set]);
+  }
+}
+
+async function runOne(
+  s: Services,
+  run: StartResult["runs"][number],
+  metadata: EventMetadata,
+): Promise<RunReport> {
+  const base = { run_id: run.run_id, competitor_id: run.competitor_id, name: run.name };
+  let outcome: Awaited<ReturnType<typeof researchSite>>;
+  try {
+    outcome = await researchSite(run.website_url, {
+      fetcher: fetcherFor(s.config),
+      extractor: extractPool(),
+      now: s.clock,
+    });
+  } catch (e) {
+    console.error(
+      JSON.stringify({ level: "error", research_run: run.run_id, error: String((e as Error)?.stack ?? e) }),
+    );
+    outcome = {
+      ok: false,
+      code: "internal_error",
+      reason: "Research stopped on an internal error; nothing of it was stored. Try again later.",
+    };
+  }
+  if (outcome.ok) {
+    await endResearch(s.store, run.run_id, { ok: true, dossier: outcome.dossier }, metadata);
+    return { ...base, status: "finished", summary: outcome.summary };
+  }
+  await endResearch(s.store, run.run_id, outcome, metadata);
+  return { ...base, status: "failed", error: { code: outcome.code, reason: outcome.reason } };
+}
+
+async function runAll(s: Services, start: StartResult, metadata: EventMetadata): Promise<RunReport[]> {
+  const reports: RunReport[] = new Array(start.runs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < start.runs.length) {
+      const i = next++;
+      reports[i] = await runOne(s, start.runs[i], metadata);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, start.runs.length) }, lane));
+  return reports;
+}
+
+export interface Started {
+  start: StartResult;
+  /** Every run's report, when all have ended. */
+  done: Promise<RunReport[]>;
+}
+
+/** Records the start (throws the domain's refusals) and launches the runs. */
+export async function startResearch(
+  s: Services,
+  caller: Caller,
+  cmd: StartCommand,
+  trigger: ResearchTrigger,
+  opts: { usesAllowance: boolean; metadata?: EventMetadata },
+): Promise<Started> {
+  const metadata = opts.metadata ?? { actor: caller.actor };
+  const { result: start } = await s.store.execute(
+    (w) => decideStartResearch(w, caller, cmd, trigger, opts.usesAllowance),
+    metadata,
+  );
+  const done = runAll(s, start, metadata);
+  let set = inFlight.get(s);
+  if (!set) {
+    set = new Set();
+    inFlight.set(s, set);
+  }
+  const tracked = done.catch(() => undefined);
+  set.add(tracked);
+  void tracked.finally(() => set.delete(tracked));
+  return { start, done };
+}
+
+/** Waits for `done` up to `ms`; undefined when the runs are still going. */
+export async function within<T>(done: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([done, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

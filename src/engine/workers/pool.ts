@@ -1,0 +1,110 @@
+// A small pool of Bun Workers for CPU work off the request path (ENGINE.md: "CPU work runs off the request
+// path"). Tasks queue FIFO; each worker runs one task at a time; workers are started on first use and unref'd,
+// so an idle pool never keeps the process alive. Size: one worker per core beyond the first, at least one,
+// at most four (RIVALS_WORKERS overrides).
+import { availableParallelism } from "node:os";
+
+interface Task {
+  id: number;
+  input: unknown;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
+type Reply = { id: number; ok: true; output: unknown } | { id: number; ok: false; error: string };
+
+export function defaultPoolSize(env: Record<string, string | undefined> = process.env): number {
+  const set = Number(env.RIVALS_WORKERS);
+  if (Number.isInteger(set) && set > 0) return Math.min(set, 16);
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+export class WorkerPool<I, O> {
+  private idle: Worker[] = [];
+  private busy = new Map<Worker, Task>();
+  private queue: Task[] = [];
+  private started = 0;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(
+    private spec: string | URL,
+    readonly size: number = defaultPoolSize(),
+  ) {}
+
+  run(input: I): Promise<O> {
+    if (this.closed) return Promise.reject(new Error("worker pool is closed"));
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, input, resolve: resolve as Task["resolve"], reject });
+      this.pump();
+    });
+  }
+
+  /** Tasks waiting or running. */
+  get pending(): number {
+    return this.queue.length + this.busy.size;
+  }
+
+  private spawn(): Worker {
+    const w = new Worker(this.spec);
+    (w as unknown as { unref(): void }).unref();
+    w.addEventListener("message", (ev: MessageEvent<Reply>) => {
+      const task = this.busy.get(w);
+      if (!task || ev.data.id !== task.id) return;
+      this.busy.delete(w);
+      if (ev.data.ok) task.resolve(ev.data.output);
+      else task.reject(new Error(ev.data.error));
+      this.idle.push(w);
+      this.pump();
+    });
+    w.addEventListener("error", (ev: ErrorEvent) => {
+      // A crashed worker fails its task and is replaced on demand.
+      const task = this.busy.get(w);
+      this.busy.delete(w);
+      this.started--;
+      w.terminate();
+      task?.reject(new Error(`worker failed: ${ev.message}`));
+      this.pump();
+    });
+    this.started++;
+    return w;
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let w = this.idle.pop();
+      if (!w) {
+        if (this.started >= this.size) return;
+        w = this.spawn();
+      }
+      const task = this.queue.shift()!;
+      this.busy.set(w, task);
+      w.postMessage({ id: task.id, input: task.input });
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const w of [...this.idle, ...this.busy.keys()]) w.terminate();
+    for (const t of [...this.queue, ...this.busy.values()]) t.reject(new Error("worker pool closed"));
+    this.idle = [];
+    this.busy.clear();
+    this.queue = [];
+  }
+}
+
+/** The worker side: answers each task with `handle(input)`. */
+export function serveTasks<I, O>(handle: (input: I) => O | Promise<O>): void {
+  const scope = globalThis as unknown as {
+    onmessage: ((ev: MessageEvent<{ id: number; input: I }>) => void) | null;
+    postMessage(m: Reply): void;
+  };
+  scope.onmessage = async (ev) => {
+    const { id, input } = ev.data;
+    try {
+      scope.postMessage({ id, ok: true, output: await handle(input) });
+    } catch (e) {
+      scope.postMessage({ id, ok: false, error: String((e as Error)?.message ?? e) });
+    }
+  };
+}

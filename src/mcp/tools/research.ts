@@ -1,0 +1,190 @@
+// Research tools: research_competitor (first research of one core competitor), refresh_watchlist (every core
+// competitor) and draft_positioning (the workspace's own website into its empty positioning fields). Rules in
+// src/domain/research.ts; the reading in src/engine/research/. A run longer than the configured wait (20 s)
+// answers status "running" and goes on; get_competitor's freshness.research_state shows when it ends.
+import { z } from "zod";
+import { getCompetitor } from "../../db/queries/competitors.ts";
+import type { AllowanceView } from "../../domain/research.ts";
+import { draftPositioning } from "../../engine/research/positioning.ts";
+import { type RunReport, startResearch, within } from "../../engine/research/runner.ts";
+import { competitorDetail } from "../schemas.ts";
+import { type AuthedContext, defineTool, ToolError } from "../tool.ts";
+import { competitorIdArg } from "./competitors.ts";
+
+const allowanceShape = z
+  .object({
+    used: z.number().int().describe("Research updates used this week, this call included."),
+    limit: z.number().int().describe("The plan's weekly research allowance."),
+    plan: z.string(),
+    resets_at: z.string().describe("When the week ends (Monday 00:00 UTC)."),
+  })
+  .describe("The weekly research allowance.");
+
+const summaryShape = z
+  .looseObject({
+    pages_found: z.number().int(),
+    pages_read: z.number().int(),
+    feeds_read: z.number().int(),
+    job_board: z.string().optional(),
+    fetched: z.number().int(),
+  })
+  .describe("What the run read.");
+
+const statusShape = z
+  .enum(["finished", "running", "failed"])
+  .describe('"running": still going after about 20 s; watch get_competitor\'s freshness.research_state.');
+
+function caller(ctx: AuthedContext) {
+  const p = ctx.principal;
+  return { orgId: p.orgId, actor: p.actor, actorName: p.actorName };
+}
+
+const meta = (ctx: AuthedContext, key?: string) => ({
+  actor: ctx.principal.actor,
+  request_id: ctx.requestId,
+  ...(key ? { idempotency_key: key } : {}),
+});
+
+async function dossier(ctx: AuthedContext, id: number) {
+  const c = await getCompetitor(ctx.s.database.db, ctx.principal.orgId, id, ctx.base);
+  if (!c) throw new ToolError("not_found", "No competitor with that id in this workspace.");
+  return c;
+}
+
+export const researchCompetitorTool = defineTool({
+  name: "research_competitor",
+  title: "Research a new competitor",
+  description:
+    'Runs the first research of a core competitor that has none: discovers its site (navigation, sitemap, standard pages such as /pricing, /changelog, /careers), reads the pages, feeds, job board and GitHub releases, and records the dossier — profile fields (description, HQ, founding year, size …), urls, and reads (positioning, product, pricing plans, tech_stack, integrations, release_cadence, hiring, funding when stated). A field the site does not state stays absent. Uses one update of the weekly research allowance (code limit_reached when used up; a failed run does not count). Takes up to a minute: after about 20 s the result is status "running" and research goes on; get_competitor shows freshness.research_state (running, finished, failed). A competitor that already has research is refused with code conflict (use refresh_watchlist), as is one whose research is running; horizon competitors are invalid_argument. A site that cannot be read ends with code research_failed and the reason; nothing partial is stored. The workspace\'s first research is its first brief: company profile and ICP changes answer locked while it runs.',
+  input: { competitor_id: competitorIdArg },
+  output: {
+    status: statusShape,
+    run_id: z.number().int(),
+    competitor: competitorDetail.describe("The dossier now (research state in freshness)."),
+    summary: summaryShape.optional(),
+    allowance: allowanceShape,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  access: "spend",
+  adminOnly: true,
+  idempotent: true,
+  run: async (ctx, a) => {
+    const key = (a as { idempotency_key?: string }).idempotency_key;
+    const { start, done } = await startResearch(
+      ctx.s,
+      caller(ctx),
+      { kind: "first", competitor_id: a.competitor_id },
+      "research_competitor",
+      { usesAllowance: true, metadata: meta(ctx, key) },
+    );
+    const reports = await within(done, ctx.s.config.researchWaitMs);
+    const run = start.runs[0];
+    const report = reports?.[0];
+    if (report?.status === "failed")
+      throw new ToolError("research_failed", report.error?.reason ?? "Research failed.", {
+        competitor_id: run.competitor_id,
+        run_id: run.run_id,
+        reason_code: report.error?.code,
+      });
+    return {
+      status: report ? "finished" : "running",
+      run_id: run.run_id,
+      competitor: await dossier(ctx, run.competitor_id),
+      summary: report?.summary,
+      allowance: start.allowance as AllowanceView,
+    };
+  },
+});
+
+const runShape = z.object({
+  competitor_id: z.number().int(),
+  name: z.string(),
+  run_id: z.number().int(),
+  status: statusShape,
+  error: z.object({ code: z.string(), reason: z.string() }).optional(),
+});
+
+function runView(r: RunReport) {
+  return {
+    competitor_id: r.competitor_id,
+    name: r.name,
+    run_id: r.run_id,
+    status: r.status,
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
+export const refreshWatchlistTool = defineTool({
+  name: "refresh_watchlist",
+  title: "Refresh research on the core watchlist",
+  description:
+    "Re-runs research on every core competitor now (discovery, pages, feeds, job boards, releases) and replaces each dossier's research reads with what the sites state today. Uses one update of the weekly research allowance for the whole watchlist (code limit_reached when used up). Competitors whose research is already running, or without a website, are skipped and listed. After about 20 s the result has status \"running\" for the runs still going; each competitor's freshness.research_state in get_competitor shows when it ends. A competitor whose site cannot be read is listed with status failed and the reason; its dossier keeps its earlier research.",
+  input: {},
+  output: {
+    status: z
+      .enum(["finished", "running"])
+      .describe(
+        '"running" while any run is still going; "finished" when every run ended (some may have failed).',
+      ),
+    runs: z.array(runShape),
+    skipped: z.array(z.object({ competitor_id: z.number().int(), name: z.string(), reason: z.string() })),
+    allowance: allowanceShape,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  access: "spend",
+  adminOnly: true,
+  idempotent: true,
+  run: async (ctx, a) => {
+    const key = (a as { idempotency_key?: string }).idempotency_key;
+    const { start, done } = await startResearch(
+      ctx.s,
+      caller(ctx),
+      { kind: "watchlist" },
+      "refresh_watchlist",
+      {
+        usesAllowance: true,
+        metadata: meta(ctx, key),
+      },
+    );
+    const reports = await within(done, ctx.s.config.researchWaitMs);
+    return {
+      status: reports ? ("finished" as const) : ("running" as const),
+      runs: reports
+        ? reports.map(runView)
+        : start.runs.map((r) => ({
+            competitor_id: r.competitor_id,
+            name: r.name,
+            run_id: r.run_id,
+            status: "running" as const,
+          })),
+      skipped: start.skipped,
+      allowance: start.allowance as AllowanceView,
+    };
+  },
+});
+
+const list = z.array(z.string());
+
+export const draftPositioningTool = defineTool({
+  name: "draft_positioning",
+  title: "Draft positioning from the company's website",
+  description:
+    "Reads the workspace's own website (home page and product, pricing, about and customers pages) and drafts the positioning fields that are empty: value_propositions (from the hero and the main benefit headings), differentiators (what the site says sets it apart), exclusions (who or what it says it is not for). Filled fields stay as they are; a field the site gives nothing for stays empty. Counts toward the plan's daily positioning-draft cap per UTC day (code limit_reached) when it fills something; when every field is already filled nothing is read and nothing counts. Locked while the workspace's first brief runs (code locked). A website that cannot be read is code research_failed with the reason.",
+  input: {},
+  output: {
+    filled: z
+      .array(z.enum(["value_propositions", "differentiators", "exclusions"]))
+      .describe("Fields this call filled."),
+    kept: z.array(z.string()).describe("Fields left as they were because they were already filled."),
+    positioning: z.object({ value_propositions: list, differentiators: list, exclusions: list }),
+    source_url: z.string().optional().describe("The website read."),
+    drafts_today: z.object({ used: z.number().int(), limit: z.number().int() }),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  access: "spend",
+  adminOnly: true,
+  idempotent: true,
+  run: async (ctx) => draftPositioning(ctx.s, ctx.principal.orgId, meta(ctx)),
+});
+
+export const researchTools = [researchCompetitorTool, refreshWatchlistTool, draftPositioningTool];
