@@ -5,6 +5,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { createServer, type Server as NetServer, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
+import {
+  brotliCompressSync,
+  deflateRawSync,
+  deflateSync,
+  gzipSync,
+  constants as zlibConstants,
+  zstdCompressSync,
+} from "node:zlib";
 import { loadConfig } from "../src/config.ts";
 import {
   createFetcher,
@@ -39,7 +47,22 @@ const unhandled: unknown[] = [];
 const onUnhandled = (e: unknown) => unhandled.push(e);
 process.on("unhandledRejection", onUnhandled);
 
-const BOMB = Bun.gzipSync(new Uint8Array(64 * 1024 * 1024)); // 64 MiB of zeros, ~64 KB on the wire
+// 64 MiB of zeros in every content coding we accept, each a few kilobytes on the wire.
+const ZEROS = new Uint8Array(64 * 1024 * 1024);
+const BOMBS: Record<string, Uint8Array<ArrayBuffer>> = {
+  gzip: new Uint8Array(gzipSync(ZEROS, { level: 1 })),
+  deflate: new Uint8Array(deflateSync(ZEROS)),
+  br: new Uint8Array(brotliCompressSync(ZEROS, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } })),
+  zstd: new Uint8Array(zstdCompressSync(ZEROS)),
+};
+const HELLO = new TextEncoder().encode("<p>h\u00e9llo, encoded</p>");
+const ENCODED: Record<string, Uint8Array<ArrayBuffer>> = {
+  gzip: new Uint8Array(gzipSync(HELLO)),
+  deflate: new Uint8Array(deflateSync(HELLO)),
+  "deflate-raw": new Uint8Array(deflateRawSync(HELLO)),
+  br: new Uint8Array(brotliCompressSync(HELLO)),
+  zstd: new Uint8Array(zstdCompressSync(HELLO)),
+};
 
 function robotsFor(host: string): Response {
   if (host.startsWith("slowrobots.test")) return new Response("User-agent: *\nCrawl-delay: 3\n");
@@ -122,10 +145,22 @@ beforeAll(() => {
             return new Response("boom", { status: 500 });
           case "/gone":
             return new Response("gone", { status: 410 });
-          case "/bomb":
-            return new Response(BOMB, {
-              headers: { "content-type": "text/html", "content-encoding": "gzip" },
+          case "/bomb": {
+            const enc = u.searchParams.get("enc") ?? "gzip";
+            return new Response(BOMBS[enc], {
+              headers: { "content-type": "text/html", "content-encoding": enc },
             });
+          }
+          case "/encoded": {
+            const enc = u.searchParams.get("enc") ?? "gzip";
+            const body = u.searchParams.has("corrupt") ? new Uint8Array(64).fill(7) : (ENCODED[enc] ?? HELLO);
+            return new Response(body, {
+              headers: {
+                "content-type": "text/html; charset=utf-8",
+                "content-encoding": enc.replace("-raw", ""),
+              },
+            });
+          }
           case "/big":
             return new Response("x".repeat(300_000), { headers: { "content-type": "text/plain" } });
           case "/big-chunked":
@@ -462,11 +497,31 @@ describe("time and size limits", () => {
     expect(r.error).toBe("timeout");
   });
 
-  test("a gzip bomb stops at the cap of decoded bytes", async () => {
-    const rss = process.memoryUsage().rss;
-    const r = failed(await fetcher({ maxBytes: 1024 * 1024 }).fetch({ url: "http://site.test/bomb" }));
-    expect(r.error).toBe("too_large");
-    expect(process.memoryUsage().rss - rss).toBeLessThan(48 * 1024 * 1024);
+  test("a compression bomb (gzip, deflate, br, zstd) stops at the cap of decoded bytes", async () => {
+    const f = fetcher({ maxBytes: 1024 * 1024 });
+    for (const enc of Object.keys(BOMBS)) {
+      Bun.gc(true);
+      const rss = process.memoryUsage().rss;
+      const r = failed(await f.fetch({ url: `http://site.test/bomb?enc=${enc}` }));
+      expect({ enc, error: r.error }).toEqual({ enc, error: "too_large" });
+      expect({ enc, grew: process.memoryUsage().rss - rss < 40 * 1024 * 1024 }).toEqual({ enc, grew: true });
+    }
+  });
+
+  test("every accepted content coding is decoded; corrupt or unknown ones fail cleanly", async () => {
+    const f = fetcher();
+    for (const enc of ["gzip", "deflate", "deflate-raw", "br", "zstd"]) {
+      const r = succeeded(await f.fetch({ url: `http://site.test/encoded?enc=${enc}` }));
+      expect({ enc, text: r.text }).toEqual({ enc, text: "<p>h\u00e9llo, encoded</p>" });
+    }
+    const sent = seen.filter((x) => x.path.startsWith("/encoded")).at(-1)!;
+    expect(sent.headers.get("accept-encoding")).toBe("gzip, deflate, br, zstd");
+    for (const enc of ["gzip", "deflate", "br", "zstd"]) {
+      const corrupt = failed(await f.fetch({ url: `http://site.test/encoded?enc=${enc}&corrupt=1` }));
+      expect({ enc, error: corrupt.error }).toEqual({ enc, error: "network" });
+    }
+    const unknown = failed(await f.fetch({ url: "http://site.test/encoded?enc=compress" }));
+    expect(unknown.error).toBe("unsupported_content");
   });
 
   test("a page over the cap, declared or streamed", async () => {

@@ -2,6 +2,14 @@
 // hop, the address guard with the DNS answer pinned for the connection, the rewrite table, robots.txt,
 // one request at a time per host, a time limit over headers and body, a streaming byte cap and charset
 // decoding. A hostile or broken site costs one failed fetch: every failure is a result, never a throw.
+import { Readable, type Transform } from "node:stream";
+import {
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  createInflateRaw,
+  createZstdDecompress,
+} from "node:zlib";
 import { type Clock, systemClock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import { decodeBody } from "./charset.ts";
@@ -166,6 +174,66 @@ const errorText = (e: unknown): string => {
 
 class TimeoutSignal extends Error {}
 
+const ACCEPT_ENCODING = "gzip, deflate, br, zstd";
+
+interface DecodedStream {
+  chunks: AsyncIterable<Uint8Array>;
+  /** Stops reading and decoding (the connection is aborted by the caller). */
+  close(): void;
+}
+
+async function* readerChunks(first: Uint8Array | undefined, reader: ReadableStreamDefaultReader<Uint8Array>) {
+  if (first) yield first;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
+  }
+}
+
+/** The body's decoded bytes as a stream: node:zlib decoders emit small pieces with backpressure, so a
+ * compression bomb is stopped at the cap after decoding little more than the cap. `undefined` for a
+ * content coding we cannot decode. */
+async function decodedStream(
+  body: ReadableStream<Uint8Array>,
+  encoding: string,
+): Promise<DecodedStream | undefined> {
+  const reader = body.getReader();
+  const stop = () => {
+    reader.cancel().catch(() => {});
+  };
+  if (encoding === "" || encoding === "identity")
+    return { chunks: readerChunks(undefined, reader), close: stop };
+  let first: Uint8Array | undefined;
+  let decoder: Transform;
+  if (encoding === "gzip" || encoding === "x-gzip") decoder = createGunzip();
+  else if (encoding === "br") decoder = createBrotliDecompress();
+  else if (encoding === "zstd") decoder = createZstdDecompress();
+  else if (encoding === "deflate") {
+    // "deflate" is zlib-wrapped by the standard; some servers send raw deflate: tell by the zlib header.
+    const r = await reader.read();
+    first = r.done ? undefined : r.value;
+    const zlibHeader =
+      !!first && first.length >= 2 && (first[0] & 0x0f) === 8 && ((first[0] << 8) | first[1]) % 31 === 0;
+    decoder = zlibHeader || !first ? createInflate() : createInflateRaw();
+  } else {
+    stop();
+    return undefined;
+  }
+  const input = Readable.from(readerChunks(first, reader), { objectMode: false });
+  input.on("error", (e) => decoder.destroy(e));
+  decoder.on("error", () => {});
+  input.pipe(decoder);
+  return {
+    chunks: decoder,
+    close: () => {
+      input.destroy();
+      decoder.destroy();
+      stop();
+    },
+  };
+}
+
 /** `p`, or a rejection as soon as `signal` aborts (a name look-up counts against the time limit). */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -215,6 +283,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
       const path = `${url.pathname}${url.search}`;
       const headers: Record<string, string> = {
         accept: ACCEPT,
+        "accept-encoding": ACCEPT_ENCODING,
         ...init.headers,
         host: url.host,
         "user-agent": opts.userAgent,
@@ -252,6 +321,8 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
               headers,
               body: init.body,
               redirect: "manual",
+              // Decoded here, as a stream that stops at the cap (Bun's own decoding of deflate is not).
+              decompress: false,
               signal: controller.signal,
               tls: t.tls,
             });
@@ -273,15 +344,21 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
           await res.body.cancel().catch(() => {});
           throw new HopError("too_large", `the response is larger than ${limits.maxBytes} bytes`, res.status);
         }
-        const reader = res.body.getReader();
+        const encoding = (res.headers.get("content-encoding") ?? "").trim().toLowerCase();
+        const body = res.body;
         const chunks: Uint8Array[] = [];
         let size = 0;
+        let stream: DecodedStream | undefined;
         try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
+          stream = await decodedStream(body, encoding);
+          if (!stream)
+            throw new HopError(
+              "unsupported_content",
+              `content coding ${encoding} is not supported`,
+              res.status,
+            );
+          for await (const value of stream.chunks) {
             if (size + value.byteLength > limits.maxBytes) {
-              reader.cancel().catch(() => {});
               controller.abort();
               if (limits.truncate) {
                 chunks.push(value.subarray(0, limits.maxBytes - size));
@@ -300,15 +377,21 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         } catch (e) {
           if (e instanceof HopError) throw e;
           if (timedOut()) throw timeoutError();
-          throw new HopError("network", `the response was cut off: ${errorText(e)}`, res.status);
+          throw new HopError(
+            "network",
+            `the response could not be read to its end: ${errorText(e)}`,
+            res.status,
+          );
+        } finally {
+          stream?.close();
         }
-        const body = new Uint8Array(size);
+        const bytes = new Uint8Array(size);
         let at = 0;
         for (const c of chunks) {
-          body.set(c, at);
+          bytes.set(c, at);
           at += c.byteLength;
         }
-        return { status: res.status, headers: res.headers, body };
+        return { status: res.status, headers: res.headers, body: bytes };
       } catch (e) {
         if (e instanceof HopError) throw e;
         if (timedOut()) throw timeoutError();
