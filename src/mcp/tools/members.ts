@@ -5,6 +5,7 @@ import { listMembers } from "../../domain/members.ts";
 import { sendInvitation } from "../../domain/sendInvitation.ts";
 import { isoTime } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
+import { pageArgs, pageOfList, pageShape } from "./paging.ts";
 
 const member = z.object({
   user_id: z.number().int(),
@@ -27,18 +28,20 @@ export const listMembersTool = defineTool({
   name: "list_members",
   title: "List workspace members",
   description:
-    "Lists the people in this workspace with their role (admin or member), name, email and join time, admins first. Admins also see pending invitations (not yet accepted, not expired) with who sent them and when they expire; for members `invitations` is left out.",
-  input: {},
+    "Lists the people in this workspace with their role (admin or member), name, email and join time, admins first: up to limit (default 100) with the total, and next_cursor when more follow (pass it as cursor). Admins also see pending invitations (not yet accepted, not expired; at most the plan's member seats) with who sent them and when they expire; for members `invitations` is left out.",
+  input: pageArgs(100),
   output: {
     members: z.array(member),
+    ...pageShape,
     invitations: z.array(invitation).optional().describe("Pending invitations; present for admins only."),
   },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, now }) => {
-    const members = await listMembers(s.database.client, principal.orgId);
-    if (principal.role !== "admin") return { members, invitations: undefined };
-    return { members, invitations: await pendingInvitations(s.database.client, principal.orgId, now) };
+  run: async ({ s, principal, now }, a) => {
+    const page = pageOfList(await listMembers(s.database.client, principal.orgId), a.limit, a.cursor);
+    const list = { members: page.items, total: page.total, next_cursor: page.next_cursor };
+    if (principal.role !== "admin") return { ...list, invitations: undefined };
+    return { ...list, invitations: await pendingInvitations(s.database.client, principal.orgId, now) };
   },
 });
 

@@ -17,6 +17,7 @@ import {
 } from "../schemas.ts";
 import { defineTool, READ_ONLY, ToolError } from "../tool.ts";
 import { notesCursorArg, notesPageShape, readNotes } from "./notes.ts";
+import { pageArgs, pageOfList, pageShape } from "./paging.ts";
 
 const id = (what: string) => z.number().int().positive().describe(`Id of the ${what}.`);
 const limit = (max: number, dflt: number) =>
@@ -56,14 +57,15 @@ export const listCompetitorsTool = defineTool({
   name: "list_competitors",
   title: "List tracked competitors",
   description:
-    "Lists every competitor this workspace actively tracks (core and horizon), ordered by priority then tracked date, with id, name, website, category and watch level. Use the id with get_competitor, search_signals or get_battlecard.",
-  input: {},
-  output: { competitors: z.array(competitorSummary) },
+    "Lists the competitors this workspace actively tracks (core and horizon), ordered by priority then tracked date, with id, name, website, category and watch level: up to limit (default 50) with the total, and next_cursor when more follow (pass it as cursor). Use the id with get_competitor, search_signals or get_battlecard.",
+  input: pageArgs(50),
+  output: { competitors: z.array(competitorSummary), ...pageShape },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }) => ({
-    competitors: await listCompetitors(s.database.db, principal.orgId, base),
-  }),
+  run: async ({ s, principal, base }, a) => {
+    const page = pageOfList(await listCompetitors(s.database.db, principal.orgId, base), a.limit, a.cursor);
+    return { competitors: page.items, total: page.total, next_cursor: page.next_cursor };
+  },
 });
 
 export const getCompetitorTool = defineTool({
@@ -181,14 +183,15 @@ export const listBattlecardsTool = defineTool({
   name: "list_battlecards",
   title: "List battlecards",
   description:
-    "Lists the generated battlecard of each tracked competitor that has one, ordered by competitor id, with sections (overview, strengths, weaknesses, talk tracks) and evidence.",
-  input: {},
-  output: { battlecards: z.array(battlecard) },
+    "Lists the generated battlecard of each tracked competitor that has one, ordered by competitor id, with sections (overview, strengths, weaknesses, talk tracks) and evidence: up to limit (default 20) with the total, and next_cursor when more follow (pass it as cursor).",
+  input: pageArgs(20),
+  output: { battlecards: z.array(battlecard), ...pageShape },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }) => ({
-    battlecards: await listBattlecards(s.database.db, principal.orgId, base),
-  }),
+  run: async ({ s, principal, base }, a) => {
+    const page = pageOfList(await listBattlecards(s.database.db, principal.orgId, base), a.limit, a.cursor);
+    return { battlecards: page.items, total: page.total, next_cursor: page.next_cursor };
+  },
 });
 
 export const getBattlecardTool = defineTool({

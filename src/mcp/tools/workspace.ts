@@ -269,6 +269,9 @@ export const updateCompanyProfileTool = defineTool({
   },
 });
 
+/** How many re-read competitors update_icp's result lists (imports can track more than any plan's slots). */
+const ICP_COMPETITORS_SHOWN = 50;
+
 export const updateIcpTool = defineTool({
   name: "update_icp",
   title: "Update the ideal customer profile",
@@ -281,13 +284,18 @@ export const updateIcpTool = defineTool({
   output: {
     ideal_customer_profile: z.object({ industries: stringList, buyer_roles: stringList }),
     changed: stringList.describe("Dimensions whose stored list changed."),
-    competitors: z.array(
-      z.object({
-        id: z.number().int(),
-        name: z.string(),
-        icp_overlap: z.looseObject({}).optional(),
-      }),
-    ),
+    competitors: z
+      .array(
+        z.object({
+          id: z.number().int(),
+          name: z.string(),
+          icp_overlap: z.looseObject({}).optional(),
+        }),
+      )
+      .describe(
+        `The re-read competitors: at most ${ICP_COMPETITORS_SHOWN}; get_competitor shows any one's overlap.`,
+      ),
+    competitors_total: z.number().int().describe("How many tracked competitors were re-read."),
     icp_updates_used_today: z.number().int(),
     daily_cap: z.number().int(),
     cap_resets_at: isoTime,
@@ -296,13 +304,20 @@ export const updateIcpTool = defineTool({
   access: "spend",
   adminOnly: true,
   idempotent: true,
-  run: async (ctx, a) =>
-    updateIcp(
+  run: async (ctx, a) => {
+    const r = await updateIcp(
       ctx.s.store,
       ctx.principal.orgId,
       { industries: a.industries, buyer_roles: a.buyer_roles },
       meta(ctx, (a as { idempotency_key?: unknown }).idempotency_key),
-    ),
+    );
+    // Every tracked competitor is re-read; the result names a bounded number of them.
+    return {
+      ...r,
+      competitors: r.competitors.slice(0, ICP_COMPETITORS_SHOWN),
+      competitors_total: r.competitors.length,
+    };
+  },
 });
 
 export const setMonitoringCadenceTool = defineTool({
