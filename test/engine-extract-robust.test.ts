@@ -192,3 +192,59 @@ describe("profile", () => {
     expect(p.evidence.ownership!.url).toBe("https://big.example/");
   });
 });
+
+describe("more pricing layouts", () => {
+  const plans = (html: string) =>
+    extractPage(html, URL_).plans.map((p) => ({
+      name: p.name,
+      price: p.price,
+      period: p.period,
+      unit: p.unit,
+      custom: p.custom,
+    }));
+
+  test("utility-class cards: no headings, no title classes", () => {
+    const html = `<main><h1>Pricing</h1><div class="grid grid-cols-3 gap-8">
+<div class="rounded-lg border p-8"><p class="text-lg font-semibold">Starter</p><p class="mt-4"><span class="text-4xl font-bold">$19</span><span class="text-sm">/month</span></p><ul><li>5 projects</li></ul><a href="/s">Get started</a></div>
+<div class="rounded-lg border p-8"><span class="badge">Popular</span><p class="text-lg font-semibold">Business</p><p class="mt-4"><span class="text-4xl font-bold">$49</span><span class="text-sm">/month</span></p><ul><li>50 projects</li></ul><a href="/s">Get started</a></div>
+<div class="rounded-lg border p-8"><p class="text-lg font-semibold">Enterprise</p><p class="mt-4">Contact us</p><ul><li>Unlimited projects</li></ul></div>
+</div></main>`;
+    expect(plans(html)).toEqual([
+      { name: "Starter", price: 19, period: "month", unit: undefined, custom: undefined },
+      { name: "Business", price: 49, period: "month", unit: undefined, custom: undefined },
+      { name: "Enterprise", price: null, period: undefined, unit: undefined, custom: true },
+    ]);
+  });
+
+  test("monthly and annual prices both in the DOM, told apart by class or toggle attributes", () => {
+    const html = `<main><h1>Pricing</h1><div class="plans">
+<div class="plan"><h3>Team</h3><div class="price"><span class="price--annual">$49</span><span class="price--monthly">$59</span> per user / month</div><ul><li>A</li></ul></div>
+<div class="plan"><h3>Pro</h3><div class="price"><span x-show="annual">$79</span><span x-show="!annual">$99</span> per user / month</div><ul><li>B</li></ul></div>
+</div></main>`;
+    expect(plans(html)).toEqual([
+      { name: "Team", price: 59, period: "month", unit: "user", custom: undefined },
+      { name: "Pro", price: 99, period: "month", unit: "user", custom: undefined },
+    ]);
+  });
+
+  test('a card with a sub-heading ("Includes") is still one plan', () => {
+    const html = `<main><h1>Plans</h1><div class="cards">
+<div class="card"><h3>Basic</h3><p>$10/mo</p><h4>Includes</h4><ul><li>One site</li></ul></div>
+<div class="card"><h3>Plus</h3><p>$20/mo</p><h4>Includes</h4><ul><li>Ten sites</li></ul></div>
+</div></main>`;
+    expect(extractPage(html, URL_).plans).toEqual([
+      { name: "Basic", price: 10, currency: "USD", period: "month", features: ["One site"] },
+      { name: "Plus", price: 20, currency: "USD", period: "month", features: ["Ten sites"] },
+    ]);
+  });
+
+  test("a comparison table with prices in the header cells", () => {
+    const html = `<main><h1>Compare</h1><table><thead><tr><th>Features</th><th>Free<br>$0</th><th>Pro<br>$29/mo</th><th>Scale<br>Custom</th></tr></thead>
+<tbody><tr><td>Seats</td><td>1</td><td>10</td><td>Unlimited</td></tr><tr><td>SSO</td><td></td><td></td><td>✓</td></tr></tbody></table></main>`;
+    expect(plans(html)).toEqual([
+      { name: "Free", price: 0, period: undefined, unit: undefined, custom: undefined },
+      { name: "Pro", price: 29, period: "month", unit: undefined, custom: undefined },
+      { name: "Scale", price: null, period: undefined, unit: undefined, custom: true },
+    ]);
+  });
+});

@@ -110,6 +110,8 @@ describe("extractPage on the fixture web", () => {
           expect({ k, v: profile[k as keyof typeof profile] }).toEqual({ k, v });
         for (const k of site.absentProfile) expect({ k, v: profile[k] }).toEqual({ k, v: undefined });
         expect(profile.positioning).toBe(site.positioning);
+        // spreading the profile into a competitor record copies only record fields
+        expect(Object.keys({ ...profile }).sort()).toEqual(Object.keys(site.profile).sort());
         for (const k of Object.keys(site.profile)) {
           const e = profile.evidence[k as keyof typeof profile.evidence]!;
           expect(e.url.startsWith(site.origin) || e.url.includes(site.host)).toBe(true);
@@ -134,7 +136,9 @@ describe("nothing is invented", () => {
     expect(p.title).toBe("Tally HQ");
     expect(p.text).toBe("Tally HQ\nSay hello: hello@tallyhq.example");
     const profile = profileFrom([p]);
-    expect(profile).toEqual({ evidence: {} });
+    expect(Object.keys(profile)).toEqual([]);
+    expect(profile.evidence).toEqual({});
+    expect(profile.positioning).toBeUndefined();
   });
 
   test("pages that are not pricing, integrations or careers pages yield none of those", () => {

@@ -314,8 +314,15 @@ function isCard(el: El): boolean {
   if ((siblingSignatures(parent).get(signature(el)) ?? 0) < 2) return false;
   if (!textWithin(el, 1500)) return false;
   if (findFirst(el, isTag("table", "main", "article"))) return false;
-  const h = headingCount(el, 1);
-  if (h > 1) return false;
+  const h = headingCount(el, 3);
+  if (h > 3) return false;
+  if (h > 1) {
+    // a title heading with deeper sub-headings ("Includes") is still one card
+    const levels = descendants(el)
+      .filter((e) => HEADING.has(e.tagName))
+      .map((e) => Number(e.tagName[1]));
+    return levels.slice(1).every((l) => l > levels[0]!);
+  }
   if (h === 1) return true;
   for (const c of descendants(el)) {
     if (TITLE_CLASS.test(attr(c, "class")) && textOf(c)) return true;
@@ -337,7 +344,8 @@ function tableRows(table: El): string[][] {
   for (const tr of trs) {
     const cells: string[] = [];
     for (const c of tr.children as unknown as Iterable<El>) {
-      if (c.tagName === "TD" || c.tagName === "TH") cells.push(textOf(c));
+      if (c.tagName === "TD" || c.tagName === "TH")
+        cells.push(hasOnlyInline(c) && !findFirst(c, isTag("br")) ? textOf(c) : leafLines(c).join(" "));
     }
     if (cells.some((c) => c)) rows.push(cells);
     if (rows.length >= 500) break;
@@ -476,6 +484,39 @@ function subheadline(h1: El): string | undefined {
     if (node && (node.tagName === "MAIN" || node.tagName === "BODY")) break;
   }
   return undefined;
+}
+
+/** Plan cards in utility-class markup (no headings, no title classes): the first group of similar
+ *  siblings of which at least two read as plans. Only run on pricing pages that gave no plans otherwise. */
+const TABLE_PARTS = new Set([
+  "TR",
+  "TD",
+  "TH",
+  "TBODY",
+  "THEAD",
+  "TFOOT",
+  "CAPTION",
+  "COLGROUP",
+  "COL",
+  "LI",
+]);
+
+function loosePlans(content: El): Plan[] {
+  const seen = new Set<El>();
+  for (const el of descendants(content)) {
+    const parent = el.parentElement;
+    if (!parent || seen.has(parent) || TABLE_PARTS.has(el.tagName)) continue;
+    seen.add(parent);
+    const sigs = siblingSignatures(parent);
+    for (const [sig, n] of sigs) {
+      if (n < 2) continue;
+      const kids = [...(parent.children as unknown as Iterable<El>)].filter((k) => signature(k) === sig);
+      if (kids.some((k) => !textWithin(k, 2000))) continue;
+      const ps = kids.map((k) => planFromCard(k, true)).filter((p): p is Plan => p !== null);
+      if (ps.length >= 2 && ps.some((p) => p.price !== null)) return ps;
+    }
+  }
+  return [];
 }
 
 // ---- page kinds ----------------------------------------------------------------------------------------
@@ -638,7 +679,13 @@ export function extractPage(html: string, url: string): PageExtract {
   if (useMain) handleElement(w, content);
   else walkChildren(w, content);
 
-  const h1 = firstHeadline(content);
+  // The headline: the first <h1>; a page without one whose content opens with a heading uses that.
+  let h1 = firstHeadline(content);
+  if (!h1 && w.blocks[0]?.kind === "heading")
+    h1 = findFirst(
+      content,
+      (e) => HEADING.has(e.tagName) && textOf(e) === (w.blocks[0] as { text: string }).text,
+    );
   let hero: PageExtract["hero"];
   if (h1) {
     const sub = subheadline(h1);
@@ -677,6 +724,7 @@ export function extractPage(html: string, url: string): PageExtract {
     const tp = plansFromTable(t.rows);
     for (const p of tp) if (!plans.some((x) => x.name === p.name)) plans.push(p);
   }
+  if (!plans.length && isPricing) plans.push(...loosePlans(content));
   if (plans.length) {
     const names = new Set(plans.map((p) => p.name));
     for (const t of w.tables) {

@@ -158,25 +158,30 @@ const PRICE_CLASS = /(^|[\s_-])(price|pricing|amount|cost|fee)/i;
 const CTA_RE =
   /^(start|get|try|buy|sign ?up|subscribe|choose|select|upgrade|book|contact|talk|request|join|create|go|learn more|see|compare)\b/i;
 
-/** The plan name of a card: its first heading, or an element whose class says title/name. */
+/** The plan name of a card: its first heading (document order), or an element whose class says
+ *  title/name. */
 export function cardTitle(card: El): { el: El; text: string } | null {
-  const walker: El[] = [card];
-  while (walker.length) {
-    const el = walker.shift()!;
-    for (const c of el.children as unknown as Iterable<El>) {
-      if (HEADING.has(c.tagName)) {
-        const t = textOf(c);
-        if (t) return { el: c, text: t };
-      }
-      walker.push(c);
-    }
-  }
+  const h = findFirst(card, (e) => HEADING.has(e.tagName) && !!textOf(e));
+  if (h) return { el: h, text: textOf(h) };
   for (const el of descendants(card)) {
     const cls = attr(el, "class");
     if (cls && TITLE_CLASS.test(cls) && !PRICE_CLASS.test(cls)) {
       const t = textOf(el);
       if (t && t.length <= 60) return { el, text: t };
     }
+  }
+  return null;
+}
+
+const BADGE_RE =
+  /^(most popular|popular|recommended|best value|best deal|new|save \d+%?.*|\d+% off|limited offer|most chosen|top pick)$/i;
+
+/** Without a heading or title class (utility-class markup): the first short line before the price. */
+function looseTitle(card: El): string | null {
+  for (const line of leafLines(card)) {
+    if (BADGE_RE.test(line)) continue;
+    if (line.length > 40 || readPrice(line) || CTA_RE.test(line)) return null;
+    return line;
   }
   return null;
 }
@@ -190,8 +195,8 @@ const PERIOD_NOTE =
 
 /** The price read of a card: the first line (leaf text) that holds a price, "free" or a custom marker,
  *  read together with the short period/billing notes that follow it ("/ year", "Billed annually"). */
-function cardPrice(card: El, titleEl: El | null): PriceRead | null {
-  const ls = leafLines(card, titleEl);
+function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead | null {
+  const ls = leafLines(card, titleEl).filter((l) => l !== titleText);
   for (let i = 0; i < ls.length; i++) {
     const line = ls[i]!;
     if (line.length > 160) continue;
@@ -288,6 +293,43 @@ function dedupe(xs: string[]): string[] {
   return [...new Set(xs)];
 }
 
+const BILLING_ATTRS = [
+  "class",
+  "data-period",
+  "data-billing",
+  "data-frequency",
+  "data-interval",
+  "data-cycle",
+  "data-term",
+  "data-billing-period",
+  "x-show",
+  "v-show",
+  "v-if",
+  "data-show",
+];
+
+/** Which billing alternative an element is marked as (class, data-* or a toggle's show condition). */
+function billingMark(el: El): "annual" | "monthly" | null {
+  for (const name of BILLING_ATTRS) {
+    const v = attr(el, name);
+    if (!v) continue;
+    const neg = name !== "class" && name.startsWith("data-") === false && /^\s*!/.test(v);
+    if (/annual|yearly|\byear\b|\byr\b/i.test(v)) return neg ? "monthly" : "annual";
+    if (/monthly|\bmonth\b|\bmo\b/i.test(v)) return neg ? "annual" : "monthly";
+  }
+  return null;
+}
+
+/** When a card carries both a monthly and an annual price (a billing toggle), keeps the monthly one. */
+function withoutAlternatives(card: El): El {
+  const all = descendants(card);
+  const marks = all.map((e) => billingMark(e));
+  if (!marks.includes("annual") || !marks.includes("monthly")) return card;
+  const copy = card.cloneNode(true) as El;
+  for (const e of descendants(copy)) if (billingMark(e) === "annual") e.remove();
+  return copy;
+}
+
 /** Removes struck-through prices (the "was" price of a discount) before reading a card. */
 function withoutStruck(card: El): El {
   const struck = isTag("del", "s", "strike");
@@ -297,14 +339,19 @@ function withoutStruck(card: El): El {
   return copy;
 }
 
-/** A plan from a card element, or null when the card carries no price, free or custom marker. */
-export function planFromCard(cardIn: El): Plan | null {
-  const card = withoutStruck(cardIn);
-  const title = cardTitle(card);
+/** A plan from a card element, or null when the card carries no price, free or custom marker. `loose`:
+ *  accept a card without heading or title class, named by its first short line. */
+export function planFromCard(cardIn: El, loose = false): Plan | null {
+  const card = withoutAlternatives(withoutStruck(cardIn));
+  let title = cardTitle(card);
+  if (!title && loose) {
+    const t = looseTitle(card);
+    if (t) title = { el: null as unknown as El, text: t };
+  }
   if (!title) return null;
   const name = stripBadges(title.text);
   if (name.length > 60 || (/\d/.test(name) && PRICE_RE.test(name))) return null;
-  let read = cardPrice(card, title.el);
+  let read = title.el ? cardPrice(card, title.el) : cardPrice(card, null, title.text);
   if (!read && /^free\b/i.test(name)) read = { amount: 0 };
   if (!read) return null;
   const plan: Plan = { name, price: read.amount, features: cardFeatures(card, title.text) };
@@ -327,6 +374,30 @@ const PRICE_LABEL =
 export function plansFromTable(rows: string[][]): Plan[] {
   if (rows.length < 2) return [];
   const header = rows[0]!;
+  // Layout 0: prices inside the header cells ("Pro $29/mo")
+  const headPlans: Plan[] = [];
+  for (let c = 1; c < header.length; c++) {
+    const cell = clean(header[c]);
+    const m = PRICE_RE.exec(cell) ?? CUSTOM_RE.exec(cell);
+    const name = m ? stripBadges(clean(cell.slice(0, m.index))) : "";
+    if (!name || name.length > 60) continue;
+    const read = readPrice(cell.slice(m!.index));
+    if (!read) continue;
+    const plan: Plan = { name, price: read.amount, features: [] };
+    if (read.currency) plan.currency = read.currency;
+    if (read.period) plan.period = read.period;
+    if (read.unit) plan.unit = read.unit;
+    if (read.custom) plan.custom = true;
+    for (let r = 1; r < rows.length; r++) {
+      const label = clean(rows[r]![0] ?? "");
+      const v = clean(rows[r]![c] ?? "");
+      if (!label) continue;
+      if (YES.test(v)) plan.features.push(label);
+      else if (!NO.test(v) && !CTA_RE.test(v)) plan.features.push(`${label}: ${v}`);
+    }
+    headPlans.push(plan);
+  }
+  if (headPlans.length >= 2) return headPlans;
   // Layout 1: header = [label?, plan, plan, …]
   const priceRowIdx = rows.findIndex(
     (r, i) =>

@@ -413,10 +413,23 @@ export function positioningOf(hero: PageExtract["hero"]): string | undefined {
   return `${h}${/[.!?…:]$/.test(h) ? "" : "."} ${hero.subheadline.trim()}`;
 }
 
+/** `positioning` and `evidence` are not competitor-record fields: they are made non-enumerable, so spreading
+ *  the profile into a record (`{ ...record, ...profile }`) or serialising it copies only the record fields,
+ *  while `profile.positioning` and `profile.evidence` stay readable. */
+function recordSafe(profile: Profile): Profile {
+  for (const key of ["positioning", "evidence"] as const) {
+    if (key in profile) {
+      const value = profile[key];
+      Object.defineProperty(profile, key, { value, enumerable: false, writable: true, configurable: true });
+    }
+  }
+  return profile;
+}
+
 /** Profile fields the pages state (JSON-LD first, then explicit facts, then explicit sentences). */
 export function profileFrom(pages: PageExtract[]): Profile {
   const profile: Profile = { evidence: {} };
-  if (!pages.length) return profile;
+  if (!pages.length) return recordSafe(profile);
   const home = homeOf(pages)!;
   const homeHost = hostOf(home.url);
   const ev = (field: Exclude<keyof Profile, "evidence">, url: string, excerpt: string) => {
@@ -649,7 +662,7 @@ export function profileFrom(pages: PageExtract[]): Profile {
     profile.positioning = pos;
     ev("positioning", home.url, pos);
   }
-  return profile;
+  return recordSafe(profile);
 }
 
 export type { Block };
