@@ -219,6 +219,9 @@ describe("rivals research", () => {
     expectDossier((await rest(t, key, `/api/v1/competitors/${ids.brightloop}`)).json.data, brightloop);
     const plan = await call(acme, "get_plan_and_limits");
     expect(plan.plan.weekly_research_allowance).toBe(10);
+    // globex, quantive, northwind, tallyhq by the tool; the failed run and the operator's count nothing.
+    expect(plan.usage.research_updates_this_week).toBe(4);
+    expect(plan.usage.research_allowance_resets_at).toBe("2026-11-23T00:00:00.000Z");
 
     const down = await runProcess(
       [process.execPath, "src/main.ts", "research", "--org", "acme", "--competitor", String(ids.down)],

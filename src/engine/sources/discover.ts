@@ -65,6 +65,9 @@ const SEGMENTS: [PageKind, RegExp][] = [
   ["product", /^(product|products|features|feature|platform|solutions|solution|how-it-works|tour|overview)$/],
 ];
 
+/** Sections that hold pages of other kinds (/company/careers, /product/pricing, /docs/changelog). */
+const CONTAINERS = new Set<PageKind>(["about", "product", "docs", "legal"]);
+
 /** Link texts that name a kind when the path does not ("See plans" → pricing). */
 const TEXTS: [PageKind, RegExp][] = [
   ["pricing", /^(pricing|plans|plans (and|&) pricing|see (our )?plans|compare plans)$/i],
@@ -148,9 +151,17 @@ export function classifyUrl(url: string, text = ""): PageKind | undefined {
     .filter(Boolean)
     .filter((s) => !/^[a-z]{2}([-_][a-z]{2})?$/.test(s) || SEGMENTS.some(([, re]) => re.test(s)));
   const sub = u.hostname.split(".")[0].toLowerCase();
-  // Earlier segments say more about what a page is (/blog/pricing-update is a blog post).
-  for (const seg of segs)
-    for (const [kind, re] of SEGMENTS) if (re.test(seg.replace(/\.html?$/, ""))) return kind;
+  // Earlier segments say more about what a page is (/blog/pricing-update is a blog post), except under a
+  // container section, where a later segment names the page (/company/careers, /product/pricing).
+  let found: PageKind | undefined;
+  for (const seg of segs) {
+    const kind = SEGMENTS.find(([, re]) => re.test(seg.replace(/\.html?$/, "")))?.[0];
+    if (!kind) continue;
+    if (!found) found = kind;
+    else if (kind !== found) return kind;
+    if (!CONTAINERS.has(found)) return found;
+  }
+  if (found) return found;
   if (segs.length === 0) {
     if (/^(docs|developers|developer|help|support)$/.test(sub)) return "docs";
     if (sub === "blog") return "blog";

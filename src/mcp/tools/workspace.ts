@@ -1,8 +1,10 @@
 // Workspace tools: who the workspace is and who is calling, the plan's limits, the company profile and ICP,
 // and how monitoring cycles run and are delivered. Writes go through src/domain/workspace.ts (events).
+
 import { z } from "zod";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
 import { PLAN_NAMES, PLANS, planOf } from "../../domain/plans.ts";
+import { researchAllowanceUsed, utcWeek } from "../../domain/research.ts";
 import {
   ALL_CADENCES,
   coreSlotsUsed,
@@ -149,6 +151,15 @@ export const getPlanAndLimitsTool = defineTool({
       core_slots_used: z.number().int(),
       core_slots_left: z.number().int(),
       icp_updates_today: z.number().int(),
+      research_updates_this_week: z
+        .number()
+        .int()
+        .describe(
+          "Updates of the weekly research allowance used this week (research_competitor, refresh_watchlist).",
+        ),
+      research_allowance_resets_at: isoTime.describe(
+        "Monday 00:00 UTC, when the weekly research allowance resets.",
+      ),
       daily_caps_reset_at: isoTime,
       trial_ends_at: isoTime.optional(),
     }),
@@ -174,9 +185,10 @@ export const getPlanAndLimitsTool = defineTool({
   run: async ({ s, principal: p, base, now }) => {
     const plan = planOf(p.plan);
     const client = s.database.client;
-    const [used, icpToday] = await Promise.all([
+    const [used, icpToday, research] = await Promise.all([
       coreSlotsUsed(client, p.orgId),
       icpUpdatesToday(client, p.orgId, now),
+      researchAllowanceUsed(client, p.orgId, now),
     ]);
     const trialEnds =
       plan.name === "trial"
@@ -188,6 +200,8 @@ export const getPlanAndLimitsTool = defineTool({
         core_slots_used: used,
         core_slots_left: Math.max(0, plan.coreSlots - used),
         icp_updates_today: icpToday,
+        research_updates_this_week: research,
+        research_allowance_resets_at: utcWeek(now).end,
         daily_caps_reset_at: utcDay(now).end,
         ...(trialEnds ? { trial_ends_at: trialEnds } : {}),
       },
