@@ -68,6 +68,11 @@ function robotsFor(host: string): Response {
   if (host.startsWith("slowrobots.test")) return new Response("User-agent: *\nCrawl-delay: 3\n");
   if (host.startsWith("brokenrobots.test")) return new Response("down", { status: 503 });
   if (host.startsWith("norobots.test")) return new Response("nothing here", { status: 404 });
+  if (host.startsWith("robotsredirect.test"))
+    return new Response(null, {
+      status: 302,
+      headers: { location: `http://127.0.0.1:${outsider.port}/robots.txt` },
+    });
   if (host.startsWith("hugerobots.test"))
     return new Response(`User-agent: *\nDisallow: /early\n${"# padding\n".repeat(60_000)}Disallow: /late\n`);
   return new Response(
@@ -274,6 +279,7 @@ const siteOrigin = () => `http://127.0.0.1:${site.port}`;
 
 function fetcher(extra: Partial<FetcherOptions> = {}) {
   const names = [
+    "robotsredirect.test",
     "hugerobots.test",
     "site.test",
     "other.test",
@@ -603,6 +609,12 @@ describe("robots.txt", () => {
     expect(r.error).toBe("robots_disallowed");
     expect(r.finalUrl).toBe("http://other.test/private/x");
     expect(seen.some((x) => x.path.startsWith("/private"))).toBe(false);
+  });
+
+  test("robots.txt redirected to a loopback address is not followed there and counts as absent", async () => {
+    const r = succeeded(await fetcher().fetch({ url: "http://robotsredirect.test/page" }));
+    expect(r.status).toBe(200);
+    expect(outsiderSeen).toEqual([]);
   });
 
   test("a robots.txt over 500 KB is read up to 500 KB", async () => {

@@ -433,7 +433,12 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         return { kind: "allow_all" };
       }
     } catch (e) {
-      if (e instanceof HopError && (e.code === "blocked_address" || e.code === "invalid_url")) throw e;
+      if (e instanceof HopError && (e.code === "blocked_address" || e.code === "invalid_url")) {
+        // The origin itself is refused: so is every page of it. A redirect of robots.txt to a refused
+        // address leaves no robots.txt to read, which allows everything (like a 404).
+        if (current === url) throw e;
+        return { kind: "allow_all" };
+      }
       return { kind: "unreachable", reason: `robots.txt could not be read: ${(e as Error).message}` };
     }
   }
