@@ -28,6 +28,17 @@ beforeAll(async () => {
   await t.org("acme");
   await t.load([
     { kind: "competitor", org: "acme", key: "c1", name: "Globex", website_url: "https://globex.example" },
+    {
+      kind: "competitor",
+      org: "acme",
+      key: "c2",
+      name: "Initech",
+      website_url: "https://initech.example",
+      category: "Product analytics",
+      description: "Dashboards for finance teams.",
+      reads: { positioning: "Numbers your CFO trusts." },
+      freshness: { state_updated_at: "2026-11-15T06:00:00Z" },
+    },
     { kind: "signal", org: "acme", key: "s1", competitor: "c1", title: "Globex raises prices" },
     { kind: "signal", org: "acme", key: "s2", competitor: "c1", title: "Globex hires a CFO" },
     { kind: "digest", org: "acme", key: "d1", slug: "week-46", type: "weekly_tldr" },
@@ -42,6 +53,7 @@ beforeAll(async () => {
   key = await t.key("acme");
   caller = { orgId: await orgId(t, "acme"), actor: "api_key:bulk", actorName: "Bulk writer" };
   ids.c1 = await idOfKey(t, "competitors", "c1");
+  ids.c2 = await idOfKey(t, "competitors", "c2");
   for (const k of ["s1", "s2"]) ids[k] = await idOfKey(t, "signals", k);
   ids.d1 = await idOfKey(t, "digests", "d1");
 });
@@ -160,6 +172,34 @@ describe("notes in tool results", () => {
     const none = (await call("get_evidence", { signal_id: ids.s1 })).r;
     expect(none).toMatchObject({ notes: [], notes_total: 0 });
     expect(none.notes_next_cursor).toBeUndefined();
+  });
+
+  test("a share link with notes shows the newest 20 and says how many there are", async () => {
+    const total = (await call("get_evidence", { signal_id: ids.s2 })).r.notes_total;
+    expect(total).toBeGreaterThan(20);
+    const link = (await call("create_share_link", { signal_id: ids.s2, include_notes: true })).r;
+    const html = await (await fetch(link.url)).text();
+    expect(html).toContain(`The newest 20 of ${total} notes.`);
+    const notes = html.slice(html.indexOf("<h2>Team notes</h2>"));
+    expect(notes.match(/<li>/g)).toHaveLength(20);
+    expect(notes).toContain("The newest one."); // the note added last is on the page
+  });
+
+  test("a generated battlecard frames with the newest 20 notes and counts them all", async () => {
+    await addNotes("battlecard", ids.c2, 30);
+    const r = (await call("generate_battlecard", { competitor_id: ids.c2, idempotency_key: "bounded" })).r;
+    const card = r.battlecard;
+    expect(card.sections.team_framing).toHaveLength(20);
+    // Oldest first among the newest 20: the 11th note written is the first shown, the 30th the last.
+    const bodies = card.sections.team_framing.map((line: string) => line.slice(line.indexOf("): ") + 3));
+    const n = (k: number) => `Talking point ${String(noteNo - 30 + k).padStart(6, "0")}`;
+    expect(bodies[0]).toBe(n(11));
+    expect(bodies[19]).toBe(n(30));
+    expect(card.evidence.team_notes.note_ids).toHaveLength(20);
+    expect(card.evidence.team_notes.total).toBe(30);
+    expect(card.sections.overview).toContain(
+      "The team added 30 notes; the newest are listed under team framing",
+    );
   });
 
   test("a malformed cursor is invalid_argument naming notes_cursor", async () => {

@@ -1,8 +1,10 @@
 // generate_battlecard: the rules around writing a battlecard (plan or free first week, first-brief lock,
 // core competitor with finished research, daily cap), then the engine composes it and one
 // BattlecardGenerated event stores it (projections/battlecards.ts and projections/engagement.ts).
+
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
+import { NOTES_PAGE, NOTES_TOTAL_SQL } from "../db/queries/engagement.ts";
 import { type BattlecardSignal, composeBattlecard } from "../engine/battlecards.ts";
 import { DomainError } from "./errors.ts";
 import { LOWEST_PAID, PLANS, planOf } from "./plans.ts";
@@ -106,20 +108,28 @@ export async function decideGenerateBattlecard(
       evidence: r.evidence ?? [],
     };
   });
-  const notes = await w.tx.execute({
-    sql: `SELECT id, body, created_at FROM notes
-          WHERE org_id = ? AND subject_type = 'battlecard' AND subject_id = ? ORDER BY id`,
-    args: [c.orgId, comp.id],
-  });
+  // The newest notes only (the card, and every result that carries it, stays bounded however many the team
+  // wrote), shown oldest first; the total is one primary-key read of note_counts.
+  const [notes, notesTotal] = await Promise.all([
+    w.tx.execute({
+      sql: `SELECT id, body, created_at FROM notes
+            WHERE subject_type = 'battlecard' AND subject_id = ? AND org_id = ? ORDER BY id DESC LIMIT ?`,
+      args: [comp.id, c.orgId, NOTES_PAGE],
+    }),
+    w.tx.execute({ sql: NOTES_TOTAL_SQL, args: ["battlecard", comp.id, c.orgId] }),
+  ]);
   const composed = composeBattlecard({
     competitorId: comp.id,
     competitor: comp.record,
     signals,
-    notes: notes.rows.map((n) => ({
-      id: Number(n.id),
-      body: String(n.body),
-      created_at: String(n.created_at),
-    })),
+    notes: notes.rows
+      .map((n) => ({
+        id: Number(n.id),
+        body: String(n.body),
+        created_at: String(n.created_at),
+      }))
+      .reverse(),
+    notesTotal: notesTotal.rows[0] ? Number(notesTotal.rows[0].n) : 0,
     own: settings.profile,
   });
 

@@ -45,7 +45,10 @@ export interface BattlecardInput {
   competitorId: number;
   competitor: CompetitorRecord;
   signals: BattlecardSignal[];
+  /** The newest team notes (at most NOTES_PAGE, oldest first), the ones the card shows. */
   notes: BattlecardNote[];
+  /** How many battlecard notes the competitor has in all (default: notes.length). */
+  notesTotal?: number;
   own?: OwnProfile;
 }
 
@@ -140,7 +143,7 @@ function overview(c: CompetitorRecord, signals: BattlecardSignal[], notes: numbe
   } else out.push("No open signals on record yet.");
   if (notes)
     out.push(
-      `The team added ${notes} note${notes === 1 ? "" : "s"}; they are listed under team framing as the team's view, not as verified fact.`,
+      `The team added ${notes} note${notes === 1 ? "" : "s"}; the newest are listed under team framing as the team's view, not as verified fact.`,
     );
   return out.join(" ");
 }
@@ -353,7 +356,7 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
 
   return {
     sections: {
-      overview: overview(c, signals, input.notes.length),
+      overview: overview(c, signals, input.notesTotal ?? input.notes.length),
       strengths,
       weaknesses,
       talk_tracks: talk.slice(0, 8),
@@ -383,6 +386,7 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
       },
       team_notes: {
         note_ids: input.notes.map((n) => n.id),
+        total: input.notesTotal ?? input.notes.length,
         treated_as: "framing from the team, not verified fact; shown only under team_framing",
       },
     },

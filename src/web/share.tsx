@@ -5,7 +5,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { findShareLink, notesOf } from "../db/queries/engagement.ts";
+import { findShareLink, type NotesPage, notesPage } from "../db/queries/engagement.ts";
 import type { Services } from "../services.ts";
 import { EvidenceList } from "./components.tsx";
 import { formatTime, notFound } from "./http.ts";
@@ -22,7 +22,8 @@ export function SharedSignalPage({
   expiresAt,
 }: {
   signal: Obj;
-  notes: { body: string; created_at: string }[] | undefined;
+  /** The newest notes (newest first) and the total, when the link includes notes. */
+  notes: Pick<NotesPage, "notes" | "notes_total"> | undefined;
   expiresAt: string;
 }): JSX.Element {
   const severity = text(signal.severity);
@@ -51,11 +52,18 @@ export function SharedSignalPage({
         ) : (
           <p class="muted">No evidence excerpts are attached to this signal.</p>
         )}
-        {notes && notes.length > 0 ? (
+        {notes && notes.notes.length > 0 ? (
           <section>
             <h2>Team notes</h2>
+            {notes.notes_total > notes.notes.length ? (
+              <p class="muted small" safe>
+                {`The newest ${notes.notes.length} of ${notes.notes_total} notes.`}
+              </p>
+            ) : (
+              ""
+            )}
             <ul>
-              {notes.map((n) => (
+              {notes.notes.map((n) => (
                 <li>
                   <p safe>{n.body}</p>
                   <p class="muted small" safe>
@@ -82,7 +90,7 @@ export function sharePage(s: Services) {
     if (!link) notFound();
     const signal = JSON.parse(link.doc) as Obj;
     const notes = link.includeNotes
-      ? await notesOf(s.database.client, link.orgId, "signal", link.signalId)
+      ? await notesPage(s.database.client, link.orgId, "signal", link.signalId)
       : undefined;
     return htmlResponse(<SharedSignalPage signal={signal} notes={notes} expiresAt={link.expiresAt} />, 200, {
       "cache-control": "no-store",

@@ -15,22 +15,6 @@ export interface NoteView {
 
 export type NoteSubject = "signal" | "digest" | "battlecard";
 
-/** Every note of a subject, oldest first: for the public share page and battlecard generation only; tool
- * results use notesPage, which is bounded. */
-export async function notesOf(
-  x: Exec,
-  orgId: number,
-  type: NoteSubject,
-  subjectId: number,
-): Promise<NoteView[]> {
-  const r = await x.execute({
-    sql: `SELECT id, body, author_name, created_at FROM notes
-          WHERE subject_type = ? AND subject_id = ? AND org_id = ? ORDER BY id`,
-    args: [type, subjectId, orgId],
-  });
-  return r.rows.map(noteView);
-}
-
 function noteView(n: Record<string, unknown>): NoteView {
   return {
     id: Number(n.id),
