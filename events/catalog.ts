@@ -4,6 +4,7 @@ import type {
   BattlecardRecord,
   CompetitorRecord,
   DigestRecord,
+  EvidenceItem,
   SignalRecord,
 } from "../src/domain/records.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
@@ -30,6 +31,44 @@ export interface EventPayloads {
   ApiKeyRevoked: { revoked_at: string };
   CompetitorRecorded: { id: number; key: string; record: CompetitorRecord };
   SignalRecorded: { id: number; key: string; competitor_id: number | null; record: SignalRecord };
+  // Signals the engine detects (signal stream; projections/signals.ts, docs/engine.md "Classification and
+  // signals"). `key` is the signals row's unique key, `dedup_key` the real-world event's identity.
+  /** A new signal from classified changes, with the reasons for its severity and confidence. `value` is the
+   * state it records (`before` → `after`, e.g. a plan's price) so a later change can revert or supersede it. */
+  SignalDetected: {
+    id: number;
+    key: string;
+    competitor_id: number;
+    dedup_key: string;
+    record: SignalRecord;
+    severity_reasons: string[];
+    confidence_reasons: string[];
+    value?: { before: string | null; after: string | null };
+    /** The named subject (feature, plan, integration …) later sources are matched on. */
+    subject?: string;
+    /** The signal this one replaced (closed by the same command with reason `superseded`). */
+    supersedes?: number;
+  };
+  /** The same event seen again (another source, a later cycle): evidence appended, last_seen_at moved; a
+   * corroborated or upgraded severity/confidence comes with its reasons. */
+  SignalEvidenceAdded: {
+    id: number;
+    evidence: EvidenceItem[];
+    last_seen_at: string;
+    severity?: "low" | "medium" | "high";
+    severity_reasons?: string[];
+    confidence?: number;
+    confidence_reasons?: string[];
+  };
+  /** An engine signal closed: its change was reverted, a newer change superseded it, or it went unseen for
+   * RIVALS_SIGNAL_TTL_DAYS. `by` is the superseding signal; `evidence` what showed the revert. */
+  SignalClosed: {
+    id: number;
+    closed_at: string;
+    reason: "reverted" | "superseded" | "expired";
+    by?: number;
+    evidence?: EvidenceItem[];
+  };
   DigestRecorded: { id: number; key: string; signal_ids: number[]; record: DigestRecord };
   BattlecardRecorded: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
   /** A member approved an OAuth client in this workspace for these scopes (all approved so far). */
@@ -169,6 +208,9 @@ export const eventTypes = [
   "ApiKeyRevoked",
   "CompetitorRecorded",
   "SignalRecorded",
+  "SignalDetected",
+  "SignalEvidenceAdded",
+  "SignalClosed",
   "DigestRecorded",
   "BattlecardRecorded",
   "OAuthConsentGranted",

@@ -39,6 +39,7 @@ export const READ_TABLES = [
   "competitors",
   "signals",
   "signals_fts",
+  "engine_signals",
   "digests",
   "battlecards",
   "monitored_pages",

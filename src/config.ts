@@ -32,6 +32,8 @@ export interface Config {
   botContact?: string;
   /** Versions of each monitored source the snapshot store keeps (RIVALS_SNAPSHOTS_KEPT). */
   snapshotsKept: number;
+  /** Days after which an open engine signal that was not seen again closes (RIVALS_SIGNAL_TTL_DAYS). */
+  signalTtlDays: number;
 }
 
 function intVar(env: Record<string, string | undefined>, name: string, dflt: number, min: number): number {
@@ -95,5 +97,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fetchMaxBytes: intVar(env, "RIVALS_FETCH_MAX_BYTES", 5 * 1024 * 1024, 1),
     botContact: env.RIVALS_BOT_CONTACT?.trim() || undefined,
     snapshotsKept: intVar(env, "RIVALS_SNAPSHOTS_KEPT", 20, 1),
+    signalTtlDays: intVar(env, "RIVALS_SIGNAL_TTL_DAYS", 90, 1),
   };
 }

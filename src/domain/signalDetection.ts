@@ -1,0 +1,364 @@
+// The decider for signals the engine detects (docs/engine.md "Classification and signals"): given the open
+// engine signals of one competitor and the drafts a cycle classified, which signals open, which gain evidence
+// and which close. One real-world event (same dedup key, or the same named launch on another source) is one
+// signal; a change that restores an open signal's old value reverts (closes) it; a change to another value
+// supersedes it (closes it and opens a new one).
+import type { NewEvent } from "../../events/catalog.ts";
+import type { SignalDraft } from "../engine/classify/types.ts";
+import type { EvidenceItem, SignalRecord } from "./records.ts";
+
+export interface OpenEngineSignal {
+  id: number;
+  dedupKey: string;
+  category: string;
+  type: string;
+  subject: string | null;
+  valueBefore: string | null;
+  valueAfter: string | null;
+  record: SignalRecord;
+}
+
+export interface DetectSignalsCommand {
+  orgId: number;
+  competitorId: number;
+  drafts: SignalDraft[];
+  now: string;
+}
+
+export interface DetectSignalsOutcome {
+  events: NewEvent[];
+  created: number[];
+  updated: number[];
+  closed: number[];
+}
+
+/** At most this many evidence items are kept on one signal; later sightings only move last_seen_at. */
+export const MAX_EVIDENCE = 25;
+
+const RANK = { low: 0, medium: 1, high: 2 } as const;
+
+const STOP = new Set([
+  "a",
+  "an",
+  "and",
+  "the",
+  "of",
+  "for",
+  "to",
+  "in",
+  "on",
+  "with",
+  "new",
+  "our",
+  "your",
+  "now",
+  "is",
+  "are",
+  "by",
+  "at",
+  "from",
+]);
+
+/** The significant words of a subject, for matching one launch named slightly differently on two sources. */
+export function subjectTokens(s: string | null | undefined): Set<string> {
+  return new Set(
+    (s ?? "")
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 2 && !STOP.has(w)),
+  );
+}
+
+/** Same named thing: one token set holds the other (with a word of 3+ letters), or they overlap by ≥ 60%. */
+export function sameSubject(a: string | null | undefined, b: string | null | undefined): boolean {
+  const x = subjectTokens(a);
+  const y = subjectTokens(b);
+  if (x.size === 0 || y.size === 0) return false;
+  const common = [...x].filter((w) => y.has(w));
+  if (common.length === 0) return false;
+  const [small, big] = x.size <= y.size ? [x, y] : [y, x];
+  if ([...small].every((w) => big.has(w)) && common.some((w) => w.length >= 3)) return true;
+  return common.length / new Set([...x, ...y]).size >= 0.6;
+}
+
+/** Types whose drafts from different sources name the same event by its subject (a launch on the blog, the
+ * changelog and the feed). */
+const FUZZY = new Set([
+  "feature_launch",
+  "release",
+  "funding",
+  "acquisition",
+  "partnership",
+  "leadership_change",
+  "certification",
+  "security_incident",
+  "office_opening",
+]);
+
+function fuzzyMatch<T extends { category: string; type: string; subject: string | null }>(
+  candidates: Iterable<T>,
+  d: SignalDraft,
+): T | undefined {
+  if (!FUZZY.has(d.type) || !d.subject) return undefined;
+  const launchLike = (t: string) => t === "feature_launch" || t === "release";
+  for (const c of candidates) {
+    if (c.category !== d.category) continue;
+    if (c.type !== d.type && !(launchLike(c.type) && launchLike(d.type))) continue;
+    if (sameSubject(c.subject, d.subject)) return c;
+  }
+  return undefined;
+}
+
+const evidenceId = (e: EvidenceItem) => `${e.source_url ?? ""}\u0000${e.text ?? ""}`;
+
+function novelEvidence(have: EvidenceItem[], add: EvidenceItem[]): EvidenceItem[] {
+  const seen = new Set(have.map(evidenceId));
+  const out: EvidenceItem[] = [];
+  for (const e of add) {
+    if (seen.has(evidenceId(e))) continue;
+    seen.add(evidenceId(e));
+    out.push(e);
+  }
+  return out;
+}
+
+function freshEvidence(have: EvidenceItem[], add: EvidenceItem[]): EvidenceItem[] {
+  return novelEvidence(have, add).slice(0, Math.max(0, MAX_EVIDENCE - have.length));
+}
+
+const sources = (ev: EvidenceItem[]) => new Set(ev.map((e) => e.source_url ?? "")).size;
+
+/** Confidence after corroboration: +0.05 for each further distinct source, at most 0.99. */
+function corroborated(base: number, before: number, after: number): number {
+  return Math.min(0.99, Math.round((base + 0.05 * Math.max(0, after - before)) * 100) / 100);
+}
+
+interface Pending {
+  id: number;
+  draft: SignalDraft;
+  evidence: EvidenceItem[];
+  severity: SignalDraft["severity"];
+  severityReasons: string[];
+  confidence: number;
+  confidenceReasons: string[];
+  supersedes?: number;
+  category: string;
+  type: string;
+  subject: string | null;
+}
+
+interface Update {
+  evidence: EvidenceItem[];
+  severity?: SignalDraft["severity"];
+  severityReasons?: string[];
+  confidence?: number;
+  confidenceReasons?: string[];
+}
+
+/** The row key of an engine signal in `signals` (unique per signal; the dedup key can recur after a close). */
+export function signalRowKey(competitorId: number, dedupKey: string, id: number): string {
+  return `engine:${competitorId}:${dedupKey}:${id}`;
+}
+
+export async function decideDetectSignals(
+  open: OpenEngineSignal[],
+  cmd: DetectSignalsCommand,
+  nextId: () => Promise<number>,
+): Promise<DetectSignalsOutcome> {
+  const byKey = new Map(open.map((s) => [s.dedupKey, s]));
+  const openLeft = new Set(open);
+  const pending = new Map<string, Pending>();
+  const updates = new Map<number, Update>();
+  const closes: {
+    s: OpenEngineSignal;
+    reason: "reverted" | "superseded";
+    by?: Pending;
+    ev?: EvidenceItem[];
+  }[] = [];
+  const stream = (id: number) => ({ orgId: cmd.orgId, streamType: "signal" as const, streamId: String(id) });
+
+  const openNew = async (d: SignalDraft, supersedes?: number): Promise<Pending> => {
+    const p: Pending = {
+      id: await nextId(),
+      draft: d,
+      evidence: freshEvidence([], d.evidence),
+      severity: d.severity,
+      severityReasons: [...d.severity_reasons],
+      confidence: d.confidence,
+      confidenceReasons: [...d.confidence_reasons],
+      category: d.category,
+      type: d.type,
+      subject: d.subject ?? null,
+      ...(supersedes !== undefined ? { supersedes } : {}),
+    };
+    pending.set(d.key, p);
+    return p;
+  };
+
+  const mergeInto = (
+    have: EvidenceItem[],
+    cur: { severity: SignalDraft["severity"]; confidence: number },
+    d: SignalDraft,
+  ): Update | null => {
+    const novel = novelEvidence(have, d.evidence);
+    const add = novel.slice(0, Math.max(0, MAX_EVIDENCE - have.length));
+    const u: Update = { evidence: add };
+    if (RANK[d.severity] > RANK[cur.severity]) {
+      u.severity = d.severity;
+      u.severityReasons = d.severity_reasons;
+    }
+    const before = sources(have);
+    const after = sources([...have, ...add]);
+    if (after > before) {
+      u.confidence = corroborated(Math.max(cur.confidence, d.confidence), before, after);
+      u.confidenceReasons = [`seen on ${after} sources`];
+    } else if (d.confidence > cur.confidence) {
+      u.confidence = d.confidence;
+      u.confidenceReasons = d.confidence_reasons;
+    }
+    // Nothing new (the very same evidence again): no event. Novel evidence past the cap still moves last_seen_at.
+    if (novel.length === 0 && !u.severity && u.confidence === undefined) return null;
+    return u;
+  };
+
+  for (const d of cmd.drafts) {
+    // Already opened by this command (the same launch on several sources of one cycle).
+    const p = pending.get(d.key) ?? fuzzyMatch(pending.values(), d);
+    if (p) {
+      const u = mergeInto(p.evidence, p, d);
+      if (u) {
+        p.evidence.push(...u.evidence);
+        if (u.severity) {
+          p.severity = u.severity;
+          p.severityReasons = u.severityReasons ?? p.severityReasons;
+        }
+        if (u.confidence !== undefined) {
+          p.confidence = u.confidence;
+          p.confidenceReasons = [...p.confidenceReasons, ...(u.confidenceReasons ?? [])];
+        }
+      }
+      continue;
+    }
+    const s = byKey.get(d.key) ?? fuzzyMatch(openLeft, d);
+    if (!s) {
+      await openNew(d);
+      continue;
+    }
+    const hasValue = d.value !== undefined && (s.valueBefore !== null || s.valueAfter !== null);
+    if (hasValue && d.reverts === s.dedupKey && s.valueBefore === d.value!.after) {
+      closes.push({ s, reason: "reverted", ev: d.evidence });
+      byKey.delete(s.dedupKey);
+      openLeft.delete(s);
+      continue;
+    }
+    if (hasValue && d.supersedes === s.dedupKey && s.valueAfter !== d.value!.after) {
+      byKey.delete(s.dedupKey);
+      openLeft.delete(s);
+      const np = await openNew(d, s.id);
+      closes.push({ s, reason: "superseded", by: np });
+      continue;
+    }
+    const prior = updates.get(s.id);
+    const have = [...s.record.evidence, ...(prior?.evidence ?? [])];
+    const cur = {
+      severity: prior?.severity ?? s.record.severity ?? "low",
+      confidence: prior?.confidence ?? s.record.confidence ?? 0,
+    };
+    const u = mergeInto(have, cur, d);
+    if (!u) continue;
+    updates.set(s.id, {
+      evidence: [...(prior?.evidence ?? []), ...u.evidence],
+      severity: u.severity ?? prior?.severity,
+      severityReasons: u.severityReasons ?? prior?.severityReasons,
+      confidence: u.confidence ?? prior?.confidence,
+      confidenceReasons: u.confidenceReasons ?? prior?.confidenceReasons,
+    });
+  }
+
+  const events: NewEvent[] = [];
+  const closed: number[] = [];
+  for (const c of closes) {
+    const ev = c.ev ? freshEvidence(c.s.record.evidence, c.ev) : [];
+    events.push({
+      type: "SignalClosed",
+      ...stream(c.s.id),
+      data: {
+        id: c.s.id,
+        closed_at: cmd.now,
+        reason: c.reason,
+        ...(c.by ? { by: c.by.id } : {}),
+        ...(ev.length ? { evidence: ev } : {}),
+      },
+    });
+    closed.push(c.s.id);
+  }
+  const created: number[] = [];
+  for (const p of pending.values()) {
+    const d = p.draft;
+    const record: SignalRecord = {
+      title: d.title,
+      summary: d.summary,
+      category: d.category,
+      type: d.type,
+      severity: p.severity,
+      status: "open",
+      first_seen_at: cmd.now,
+      last_seen_at: cmd.now,
+      confidence: p.confidence,
+      evidence: p.evidence,
+    };
+    events.push({
+      type: "SignalDetected",
+      ...stream(p.id),
+      data: {
+        id: p.id,
+        key: signalRowKey(cmd.competitorId, d.key, p.id),
+        competitor_id: cmd.competitorId,
+        dedup_key: d.key,
+        record,
+        severity_reasons: p.severityReasons,
+        confidence_reasons: p.confidenceReasons,
+        ...(d.value ? { value: d.value } : {}),
+        ...(d.subject ? { subject: d.subject } : {}),
+        ...(p.supersedes !== undefined ? { supersedes: p.supersedes } : {}),
+      },
+    });
+    created.push(p.id);
+  }
+  const updated: number[] = [];
+  for (const [id, u] of updates) {
+    events.push({
+      type: "SignalEvidenceAdded",
+      ...stream(id),
+      data: {
+        id,
+        evidence: u.evidence,
+        last_seen_at: cmd.now,
+        ...(u.severity ? { severity: u.severity, severity_reasons: u.severityReasons ?? [] } : {}),
+        ...(u.confidence !== undefined
+          ? { confidence: u.confidence, confidence_reasons: u.confidenceReasons ?? [] }
+          : {}),
+      },
+    });
+    updated.push(id);
+  }
+  return { events, created, updated, closed };
+}
+
+/** Open engine signals unseen for `ttlDays` close as expired. */
+export function decideExpire(
+  orgId: number,
+  expired: number[],
+  now: string,
+): { events: NewEvent[]; closed: number[] } {
+  return {
+    events: expired.map((id) => ({
+      type: "SignalClosed" as const,
+      orgId,
+      streamType: "signal" as const,
+      streamId: String(id),
+      data: { id, closed_at: now, reason: "expired" as const },
+    })),
+    closed: expired,
+  };
+}

@@ -1,0 +1,281 @@
+// Keyword rules for announcements: a feed item's, blog post's, changelog entry's or press release's title
+// (and a little of its text) → a taxonomy type, with the words that matched as the reason. Only what matches
+// a rule is a signal: a generic blog post ("5 tips for better onboarding") gives nothing.
+import type { Severity, SignalCategory, SignalType } from "./types.ts";
+
+export interface NewsRead {
+  category: SignalCategory;
+  type: SignalType;
+  severity: Severity;
+  /** What the announcement is about: the launched feature, the acquired company, the round, the role … */
+  subject: string;
+  /** The rule that matched, for severity_reasons. */
+  rule: string;
+  /** The words that matched. */
+  matched: string;
+}
+
+const C_LEVEL =
+  /\b(ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+(?: [a-z]+)? officer|president|co-?founder)\b/i;
+const ROLE =
+  /\b(ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+(?: [a-z]+)? officer|president|vice president|svp|evp|vp|head of [a-z]+(?: [a-z]+)?|general counsel|managing director|general manager)\b/i;
+
+const CERTS: [RegExp, string][] = [
+  [/\bsoc ?2(?: type (?:ii|2|i|1))?\b/i, "SOC 2"],
+  [/\bsoc ?1\b/i, "SOC 1"],
+  [/\biso[ /-]?(?:iec )?27001\b/i, "ISO 27001"],
+  [/\biso[ /-]?(?:iec )?27701\b/i, "ISO 27701"],
+  [/\biso[ /-]?(?:iec )?27017\b/i, "ISO 27017"],
+  [/\biso[ /-]?(?:iec )?27018\b/i, "ISO 27018"],
+  [/\biso[ /-]?9001\b/i, "ISO 9001"],
+  [/\bhipaa\b/i, "HIPAA"],
+  [/\bpci[ -]?dss\b/i, "PCI DSS"],
+  [/\bfedramp\b/i, "FedRAMP"],
+  [/\bhitrust\b/i, "HITRUST"],
+  [/\bcsa star\b/i, "CSA STAR"],
+  [/\btisax\b/i, "TISAX"],
+  [/\bcyber essentials(?: plus)?\b/i, "Cyber Essentials"],
+  [/\bgdpr\b/i, "GDPR"],
+];
+
+/** Certifications named in a text (normalised names). */
+export function certificationsIn(text: string): string[] {
+  return CERTS.filter(([re]) => re.test(text)).map(([, n]) => n);
+}
+
+const LAUNCH_LEAD =
+  /^(?:introducing|announcing|launching|unveiling|meet|say hello to|welcome|new|now available|just launched|launched|released|release|beta|ga|preview)\b[:\s-–—]*/i;
+const LAUNCH =
+  /\b(introduc(?:e|es|ing)|announc(?:e|es|ing)|launch(?:es|ed|ing)?|unveil(?:s|ed|ing)?|debut(?:s|ed)?|rolls? out|rolled out|now available|now live|is live|are live|is here|are here|generally available|general availability|public beta|private beta|open beta|early access|now in beta|say hello to|meet)\b/i;
+const VERSION = /\bv?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9a-z.]+)?\b/i;
+const NEWISH = /\b(new|add(?:s|ed)?|introduc\w*|launch\w*|support for|now (?:supports|available))\b/i;
+
+function clip(s: string, max = 80): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The named thing of a launch title: "Introducing Flows: visual automation" → "Flows". */
+export function launchSubject(title: string, company: string): string {
+  let t = title
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^v?\d+\.\d+(?:\.\d+)?\S*\s*(?:[:–—|-]\s*)?/i, "");
+  const co = escapeRe(company.trim());
+  if (co) t = t.replace(new RegExp(`^${co}(?:'s|’s)?\\s+`, "i"), "");
+  t = t.replace(
+    /^(?:launch(?:es|ed|ing)?|introduc(?:e|es|ing)|announc(?:e|es|ing)|unveil(?:s|ed|ing)?|debuts?|rolls? out)\s+/i,
+    "",
+  );
+  for (let i = 0; i < 3; i++) t = t.replace(LAUNCH_LEAD, "");
+  t = t.split(/\s*(?::|\s[–—-]\s|\||,\s|\.\s|!|\?|\()\s*/)[0] ?? t;
+  t = t.replace(
+    /\s+(?:is|are)\s+(?:now\s+)?(?:here|live|available|generally available|in beta|out|ready).*$/i,
+    "",
+  );
+  t = t.replace(/\s+(?:now\s+)?(?:available|in beta|generally available|launches|launched|ga)$/i, "");
+  if (co) t = t.replace(new RegExp(`^${co}(?:'s|’s)?\\s+`, "i"), "");
+  t = t.replace(/^(?:the|our|a|an|new|all-new|brand-new)\s+/i, "").replace(/^(?:new)\s+/i, "");
+  t = t.replace(/[.!]+$/, "").trim();
+  return clip(t || title, 80);
+}
+
+function after(re: RegExp, text: string): string | undefined {
+  const m = re.exec(text);
+  if (!m) return undefined;
+  const rest = text.slice(m.index + m[0].length);
+  const s = rest.split(/\s*(?:[,:;.!?(]|\s[–—-]\s|\s(?:to|for|in|as|and|that|which|after|with)\s)\s*/i)[0];
+  return s?.trim() ? clip(s.trim(), 60) : undefined;
+}
+
+function money(text: string): string | undefined {
+  const m =
+    /(?:[$€£]\s?\d[\d.,]*\s?(?:k|m|mm|bn?|million|billion)?|\b\d[\d.,]*\s?(?:million|billion)\s?(?:usd|eur|dollars|euros)?)/i.exec(
+      text,
+    );
+  return m?.[0].trim();
+}
+
+/** Reads an announcement. `kind` is the page kind it came from (changelog entries fall back to releases). */
+export function readNews(title: string, body: string, company: string, kind: string): NewsRead | null {
+  const t = title.replace(/\s+/g, " ").trim();
+  if (!t) return null;
+  const all = `${t} ${body}`.slice(0, 1200);
+  let m: RegExpExecArray | null;
+
+  m = /\b(acquires|acquired|to acquire|acquisition of|has been acquired by|merges with|merger with)\b/i.exec(
+    t,
+  );
+  if (m) {
+    const target = m[1].toLowerCase().startsWith("has been acquired")
+      ? `${company} by ${after(/has been acquired by\s+/i, t) ?? ""}`.trim()
+      : (after(new RegExp(`\\b${escapeRe(m[1])}\\s+`, "i"), t) ?? clip(t, 60));
+    return {
+      category: "company",
+      type: "acquisition",
+      severity: "high",
+      subject: target,
+      rule: "acquisition",
+      matched: m[1],
+    };
+  }
+  m =
+    /\b(series [a-h]\b|seed round|pre-seed|funding round|raises|raised|secures? \S+ (?:in )?funding|closes? \S+ (?:round|funding)|growth equity|investment led by)/i.exec(
+      t,
+    );
+  if (m && (/\b(series [a-h]|seed|funding|round|invest\w*|capital|led by)\b/i.test(all) || money(t))) {
+    const round = /\bseries [a-h]\b|\bseed\b|\bpre-seed\b/i.exec(all)?.[0];
+    const amount = money(t) ?? money(body);
+    const subject = [round ? round.replace(/\b\w/g, (c) => c.toUpperCase()) : undefined, amount]
+      .filter(Boolean)
+      .join(" ");
+    return {
+      category: "company",
+      type: "funding",
+      severity: "high",
+      subject: subject || clip(t, 60),
+      rule: "funding",
+      matched: m[1],
+    };
+  }
+  const role = ROLE.exec(t);
+  if (
+    role &&
+    /\b(appoints?|appointed|names?|named|hires?|hired|welcomes?|promot\w+|joins?|joined|new|steps? down|depart\w*|succeed\w*|transition)\b/i.test(
+      t,
+    )
+  ) {
+    const r = role[1];
+    const cLevel = C_LEVEL.test(r);
+    return {
+      category: "company",
+      type: "leadership_change",
+      severity: cLevel ? "high" : "medium",
+      subject: r
+        .replace(/\b\w/g, (c) => c.toUpperCase())
+        .replace(/\b(Ceo|Cto|Cfo|Coo|Cmo|Cro|Cpo|Ciso|Cio|Vp|Svp|Evp)\b/g, (x) => x.toUpperCase()),
+      rule: cLevel ? "C-level change" : "leadership change",
+      matched: r,
+    };
+  }
+  m =
+    /\b(security incident|data breach|breach|unauthori[sz]ed access|compromised|ransomware|cve-\d{4}-\d+|security advisory|vulnerability)\b/i.exec(
+      t,
+    );
+  if (m) {
+    return {
+      category: "legal_security",
+      type: "security_incident",
+      severity: "high",
+      subject: clip(t, 60),
+      rule: "incident or breach notice",
+      matched: m[1],
+    };
+  }
+  const certs = certificationsIn(t);
+  if (
+    certs.length &&
+    /\b(achiev\w*|certif\w*|complian\w*|attest\w*|audit\w*|report|complet\w*|earn\w*|receiv\w*|awarded|obtain\w*)\b/i.test(
+      t,
+    )
+  ) {
+    return {
+      category: "legal_security",
+      type: "certification",
+      severity: "medium",
+      subject: certs[0],
+      rule: "certification",
+      matched: certs[0],
+    };
+  }
+  m =
+    /\b(partners? with|partnership with|partnership|teams? up with|strategic alliance|joins forces with)\b/i.exec(
+      t,
+    );
+  if (m) {
+    const partner = after(
+      /\b(?:partners? with|partnership with|teams? up with|joins forces with|alliance with)\s+/i,
+      t,
+    );
+    return {
+      category: "company",
+      type: "partnership",
+      severity: "medium",
+      subject: partner ?? clip(t, 60),
+      rule: "partnership",
+      matched: m[1],
+    };
+  }
+  m =
+    /\b(opens?|opening|opened|launches|expands? to|expansion (?:in)?to)\b.{0,40}\b(office|hub|headquarters|hq|studio|location)\b/i.exec(
+      t,
+    ) ?? /\b(new (?:office|hub|headquarters|hq))\b/i.exec(t);
+  if (m) {
+    const where = after(/\b(?:office|hub|headquarters|hq|studio)\s+in\s+|\bin\s+/i, t) ?? clip(t, 60);
+    return {
+      category: "company",
+      type: "office_opening",
+      severity: "medium",
+      subject: where,
+      rule: "office opening",
+      matched: m[0],
+    };
+  }
+  m =
+    /\b(terms of service|terms of use|terms and conditions|privacy policy|privacy notice|data processing (?:agreement|addendum)|acceptable use policy|cookie policy|sub-?processors?)\b/i.exec(
+      t,
+    );
+  if (m && /\b(updat\w*|chang\w*|revis\w*|new)\b/i.test(t)) {
+    return {
+      category: "legal_security",
+      type: "policy_change",
+      severity: "low",
+      subject: m[1].replace(/\b\w/g, (c) => c.toUpperCase()),
+      rule: "terms or privacy edit",
+      matched: m[1],
+    };
+  }
+  const v = VERSION.exec(t);
+  const launch = LAUNCH.exec(t);
+  if (launch && !(v && !NEWISH.test(t.replace(v[0], "")) && /^v?\d/.test(launchSubject(t, company)))) {
+    return {
+      category: "product",
+      type: "feature_launch",
+      severity: "medium",
+      subject: launchSubject(t, company),
+      rule: "launch announcement",
+      matched: launch[1],
+    };
+  }
+  const releaseSource = /changelog|release|github/.test(kind);
+  if (v && (releaseSource || /\brelease[sd]?\b/i.test(t))) {
+    const patch = v[3] !== undefined && Number(v[3]) > 0;
+    const hasNew = NEWISH.test(all);
+    const named = launchSubject(t.replace(v[0], "").replace(/^\s*(?:release|version|v)\b/i, ""), company);
+    return {
+      category: "product",
+      type: "release",
+      severity: patch && !hasNew ? "low" : "medium",
+      subject:
+        /[\p{L}]{3,}/u.test(named) && !/^(release|version|changelog)$/i.test(named)
+          ? named
+          : `v${v[1]}.${v[2]}${v[3] !== undefined ? `.${v[3]}` : ""}`,
+      rule: patch && !hasNew ? "patch release" : "release with new features",
+      matched: v[0],
+    };
+  }
+  if (releaseSource && kind !== "github") {
+    const hasNew = NEWISH.test(all);
+    return {
+      category: "product",
+      type: "release",
+      severity: hasNew ? "medium" : "low",
+      subject: launchSubject(t, company),
+      rule: hasNew ? "changelog entry with new features" : "changelog entry",
+      matched: t,
+    };
+  }
+  return null;
+}

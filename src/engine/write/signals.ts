@@ -1,0 +1,102 @@
+// Writing the engine's signals (PLAN.md "Wave 2"; docs/engine.md "Classification and signals"): drafts from
+// the classifier become SignalDetected / SignalEvidenceAdded / SignalClosed events through the single writer,
+// projected into the same `signals` read table imported signals use (REST, MCP, app pages, search).
+import type { WriteContext } from "../../../events/store.ts";
+import type { SignalRecord } from "../../domain/records.ts";
+import { decideDetectSignals, decideExpire, type OpenEngineSignal } from "../../domain/signalDetection.ts";
+import type { Services } from "../../services.ts";
+import type { SignalDraft } from "../classify/types.ts";
+
+export interface RecordResult {
+  created: number[];
+  updated: number[];
+  closed: number[];
+}
+
+const iso = (d: Date | string) => (typeof d === "string" ? new Date(d).toISOString() : d.toISOString());
+
+async function openSignals(
+  w: WriteContext,
+  orgId: number,
+  competitorId: number,
+): Promise<OpenEngineSignal[]> {
+  const r = await w.tx.execute({
+    sql: `SELECT e.id, e.dedup_key, e.category, e.type, e.subject, e.value_before, e.value_after, s.state
+          FROM engine_signals e JOIN signals s ON s.id = e.id
+          WHERE e.org_id = ? AND e.competitor_id = ? AND e.status = 'open'
+          ORDER BY e.id`,
+    args: [orgId, competitorId],
+  });
+  return r.rows.map((row) => {
+    const { competitor_id: _c, ...record } = JSON.parse(String(row.state)) as SignalRecord & {
+      competitor_id: number;
+    };
+    return {
+      id: Number(row.id),
+      dedupKey: String(row.dedup_key),
+      category: String(row.category),
+      type: String(row.type),
+      subject: row.subject === null ? null : String(row.subject),
+      valueBefore: row.value_before === null ? null : String(row.value_before),
+      valueAfter: row.value_after === null ? null : String(row.value_after),
+      record,
+    };
+  });
+}
+
+/** Records one competitor's classified drafts of a cycle: new signals, evidence appended to open ones (same
+ * dedup key or the same named launch), and signals closed by a revert or a superseding change. */
+export async function recordDrafts(
+  services: Services,
+  orgId: number,
+  competitorId: number,
+  drafts: SignalDraft[],
+  now: Date | string,
+): Promise<RecordResult> {
+  if (drafts.length === 0) return { created: [], updated: [], closed: [] };
+  const at = iso(now);
+  const { result } = await services.store.execute<RecordResult>(
+    async (w) => {
+      const c = await w.tx.execute({
+        sql: "SELECT id FROM competitors WHERE id = ? AND org_id = ?",
+        args: [competitorId, orgId],
+      });
+      if (!c.rows[0]) throw new Error(`competitor ${competitorId} is not in workspace ${orgId}`);
+      const open = await openSignals(w, orgId, competitorId);
+      const out = await decideDetectSignals(open, { orgId, competitorId, drafts, now: at }, w.nextId);
+      return {
+        events: out.events,
+        result: { created: out.created, updated: out.updated, closed: out.closed },
+      };
+    },
+    { actor: "engine", source: "engine" },
+  );
+  return result;
+}
+
+/** Closes the workspace's open engine signals that have not been seen for RIVALS_SIGNAL_TTL_DAYS. */
+export async function closeExpiredSignals(
+  services: Services,
+  orgId: number,
+  now: Date | string,
+): Promise<{ closed: number[] }> {
+  const at = iso(now);
+  const cutoff = new Date(Date.parse(at) - services.config.signalTtlDays * 86_400_000).toISOString();
+  const { result } = await services.store.execute<{ closed: number[] }>(
+    async (w) => {
+      const r = await w.tx.execute({
+        sql: `SELECT id FROM engine_signals WHERE org_id = ? AND status = 'open' AND last_seen_at < ?
+              ORDER BY id LIMIT 1000`,
+        args: [orgId, cutoff],
+      });
+      const out = decideExpire(
+        orgId,
+        r.rows.map((x) => Number(x.id)),
+        at,
+      );
+      return { events: out.events, result: { closed: out.closed } };
+    },
+    { actor: "engine", source: "engine" },
+  );
+  return result;
+}
