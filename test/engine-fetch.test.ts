@@ -215,6 +215,8 @@ beforeAll(() => {
             return new Response(`${req.method} ${await req.text()}`, {
               headers: { "content-type": "text/plain" },
             });
+          case "/post-image":
+            return new Response(new Uint8Array(10), { headers: { "content-type": "image/gif" } });
           case "/post-redirect":
             return new Response(null, { status: 303, headers: { location: "/echo" } });
           default:

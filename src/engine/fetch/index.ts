@@ -572,6 +572,9 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         if (hop.status >= 400 || hop.status < 200)
           throw new HopError("http_error", `HTTP ${hop.status}`, hop.status);
         if (hop.status >= 300) throw new HopError("http_error", `HTTP ${hop.status}`, hop.status);
+        // A POST (a webhook) succeeded whatever its answer's type; only reading that answer is skipped.
+        if (!hop.body && method === "POST")
+          return { ok: true, ...base, notModified: false, text: "", bytes: 0 };
         if (!hop.body)
           throw new HopError(
             "unsupported_content",
