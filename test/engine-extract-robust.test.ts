@@ -37,6 +37,15 @@ describe("broken and partial HTML", () => {
     expect(links.links.body).toEqual([{ url: "https://acme.example/ok", text: "ok" }]);
   });
 
+  test("nesting deeper than any stack: still an extract, with the text", () => {
+    const d = 20000;
+    const p = extractPage(
+      `<html><body>${"<div>".repeat(d)}deep${"</div>".repeat(d)}</body></html>`,
+      "https://acme.example/",
+    );
+    expect(p.text).toContain("deep");
+  });
+
   test("bad JSON-LD is repaired or skipped; @graph and arrays flattened", () => {
     const html = `<script type="application/ld+json">{"@type":"Organization","name":"A",}</script>
 <script type="application/ld+json">{"@type":"Organization","description":"line one

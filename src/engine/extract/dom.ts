@@ -248,12 +248,13 @@ export function isInline(el: El): boolean {
 const inlineMemo = new WeakMap<El, boolean>();
 
 /** True when every descendant element is inline (so the element reads as one run of text). Memoised. */
-export function hasOnlyInline(el: El): boolean {
+export function hasOnlyInline(el: El, depth = 0): boolean {
   const m = inlineMemo.get(el);
   if (m !== undefined) return m;
+  if (depth > 200) return false; // absurd nesting: treat as a container (no deeper recursion)
   let r = true;
   for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
-    if (!isInline(c) || !hasOnlyInline(c)) {
+    if (!isInline(c) || !hasOnlyInline(c, depth + 1)) {
       r = false;
       break;
     }
@@ -272,7 +273,7 @@ export function leafLines(el: El, skip: El | null = null): string[] {
     if (t) out.push(t);
     run = "";
   };
-  const walk = (n: Node) => {
+  const walk = (n: Node, depth: number) => {
     if (n.nodeType === 3) {
       run += n.nodeValue ?? "";
       return;
@@ -280,16 +281,16 @@ export function leafLines(el: El, skip: El | null = null): string[] {
     if (n.nodeType !== 1) return;
     const e = n as unknown as El;
     if (skip && e === skip) return;
-    if (isInline(e) && hasOnlyInline(e)) {
+    if (depth > 200 || (isInline(e) && hasOnlyInline(e))) {
       if (e.tagName === "BR") run += " ";
       else run += e.textContent ?? "";
       return;
     }
     flush();
-    for (const c of e.childNodes as unknown as Iterable<Node>) walk(c);
+    for (const c of e.childNodes as unknown as Iterable<Node>) walk(c, depth + 1);
     flush();
   };
-  for (const c of el.childNodes as unknown as Iterable<Node>) walk(c);
+  for (const c of el.childNodes as unknown as Iterable<Node>) walk(c, 0);
   flush();
   return out;
 }

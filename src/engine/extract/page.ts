@@ -66,14 +66,38 @@ const MAX_TEXT = 200_000;
 
 // ---- structured data from <head> -------------------------------------------------------------------------
 
-function readMeta(doc: Doc, base: string): Record<string, string> {
+/** The elements the head readers need, collected in one pass over the document. */
+interface HeadParts {
+  metas: El[];
+  links: El[];
+  scripts: El[];
+  base?: El;
+  title?: El;
+}
+
+function headParts(doc: Doc): HeadParts {
+  const parts: HeadParts = { metas: [], links: [], scripts: [] };
+  const rootEl = doc.documentElement;
+  if (!rootEl) return parts;
+  for (const e of [rootEl, ...descendants(rootEl)]) {
+    const tag = e.tagName;
+    if (tag === "META") parts.metas.push(e);
+    else if (tag === "LINK") parts.links.push(e);
+    else if (tag === "SCRIPT") parts.scripts.push(e);
+    else if (tag === "BASE" && !parts.base && attr(e, "href")) parts.base = e;
+    else if (tag === "TITLE" && !parts.title && !e.closest("svg")) parts.title = e;
+  }
+  return parts;
+}
+
+function readMeta(head: HeadParts, base: string): Record<string, string> {
   const meta: Record<string, string> = {};
-  for (const m of doc.querySelectorAll("meta") as unknown as Iterable<El>) {
+  for (const m of head.metas) {
     const key = (attr(m, "property") || attr(m, "name") || attr(m, "itemprop") || "").trim().toLowerCase();
     const content = clean(attr(m, "content"));
     if (key && content && !(key in meta)) meta[key] = content.slice(0, 2000);
   }
-  const canonical = doc.querySelector('link[rel~="canonical" i], link[rel="canonical"]');
+  const canonical = head.links.find((l) => attr(l, "rel").toLowerCase().split(/\s+/).includes("canonical"));
   const href = absoluteUrl(attr(canonical, "href"), base);
   if (href && !("canonical" in meta)) meta.canonical = href;
   return meta;
@@ -81,6 +105,10 @@ function readMeta(doc: Doc, base: string): Record<string, string> {
 
 /** JSON-LD objects of the page: arrays and @graph flattened, unparseable blocks repaired or skipped. */
 export function readJsonLd(doc: Doc): Record<string, unknown>[] {
+  return jsonLdOf(headParts(doc).scripts);
+}
+
+function jsonLdOf(scripts: El[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   const push = (v: unknown, context?: unknown) => {
     if (out.length >= 100) return;
@@ -99,7 +127,7 @@ export function readJsonLd(doc: Doc): Record<string, unknown>[] {
     }
     out.push(ctx && !o["@context"] ? { "@context": ctx, ...o } : o);
   };
-  for (const s of doc.querySelectorAll("script") as unknown as Iterable<El>) {
+  for (const s of scripts) {
     const type = attr(s, "type").toLowerCase().trim();
     if (type !== "application/ld+json") continue;
     const raw = s.textContent ?? "";
@@ -144,10 +172,10 @@ function parseJsonLoose(raw: string): unknown {
 const FEED_TYPES =
   /^(application\/(rss|atom|feed|rdf)\+(xml|json)|application\/json|application\/xml|text\/xml)$/i;
 
-function readFeeds(doc: Doc, base: string): PageExtract["feeds"] {
+function readFeeds(head: HeadParts, base: string): PageExtract["feeds"] {
   const out: PageExtract["feeds"] = [];
   const seen = new Set<string>();
-  for (const l of doc.querySelectorAll("link") as unknown as Iterable<El>) {
+  for (const l of head.links) {
     const rel = attr(l, "rel").toLowerCase().split(/\s+/);
     const type = attr(l, "type").toLowerCase().trim();
     if (!rel.includes("alternate") || !FEED_TYPES.test(type)) continue;
@@ -161,13 +189,15 @@ function readFeeds(doc: Doc, base: string): PageExtract["feeds"] {
   return out;
 }
 
-function readScripts(doc: Doc, base: string): string[] {
+function readScripts(head: HeadParts, base: string): string[] {
   const out = new Set<string>();
-  for (const s of doc.querySelectorAll("script[src]") as unknown as Iterable<El>) {
+  for (const s of head.scripts) {
+    if (!attr(s, "src")) continue;
     const u = absoluteUrl(attr(s, "src"), base);
     if (u) out.add(u);
   }
-  for (const l of doc.querySelectorAll('link[as="script"]') as unknown as Iterable<El>) {
+  for (const l of head.links) {
+    if (attr(l, "as") !== "script") continue;
     const u = absoluteUrl(attr(l, "href"), base);
     if (u) out.add(u);
   }
@@ -252,7 +282,11 @@ interface Walk {
   section?: string;
   /** Walking the body (no <main>): leave header, nav and footer out. */
   skipRegions?: boolean;
+  /** Current element depth: past MAX_DEPTH a subtree is read as one run of text (no deeper recursion). */
+  depth: number;
 }
+
+const MAX_DEPTH = 300;
 
 const CARD_TAGS = new Set(["DIV", "ARTICLE", "LI", "SECTION", "A", "ASIDE"]);
 const TITLE_CLASS = /(^|[\s_-])(title|name|heading|headline)([\s_-]|$)|(title|name|heading)(--|__)/i;
@@ -433,6 +467,19 @@ function handleElement(w: Walk, el: El): void {
 }
 
 function walkChildren(w: Walk, el: El): void {
+  if (w.depth > MAX_DEPTH) {
+    pushText(w, el.textContent ?? "");
+    return;
+  }
+  w.depth++;
+  try {
+    walkChildrenAt(w, el);
+  } finally {
+    w.depth--;
+  }
+}
+
+function walkChildrenAt(w: Walk, el: El): void {
   let run = "";
   for (const n of el.childNodes as unknown as Iterable<Node>) {
     if (n.nodeType === 3) {
@@ -650,19 +697,59 @@ function readableText(html: string): string | null {
 
 // ---- main ----------------------------------------------------------------------------------------------
 
-/** Extracts the structured read of one page. Never throws on bad HTML. */
+/** Extracts the structured read of one page. Never throws: a page that defeats the DOM walk (e.g. nesting
+ *  deeper than the parser's stack) gives an extract with its tag-stripped text and nothing structured. */
 export function extractPage(html: string, url: string): PageExtract {
+  try {
+    return extractPageDom(html, url);
+  } catch {
+    return fallbackExtract(html ?? "", url);
+  }
+}
+
+function fallbackExtract(html: string, url: string): PageExtract {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html.slice(0, 100_000));
+  const text = clean(
+    html
+      .slice(0, MAX_TEXT * 4)
+      .replace(/<(script|style|noscript|template)[^>]*>[\s\S]*?<\/\1>/gi, " ")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&nbsp;/g, " ")
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">"),
+  ).slice(0, MAX_TEXT);
+  const out: PageExtract = {
+    url,
+    meta: {},
+    jsonLd: [],
+    blocks: text ? [{ kind: "text", text: text.slice(0, 20_000) }] : [],
+    links: { nav: [], footer: [], body: [] },
+    feeds: [],
+    scripts: [],
+    plans: [],
+    features: [],
+    integrations: [],
+    jobs: [],
+    text,
+  };
+  if (title && clean(title[1])) out.title = clean(title[1]);
+  return out;
+}
+
+function extractPageDom(html: string, url: string): PageExtract {
   const doc = parseDocument(html ?? "");
   let base = url;
-  const baseHref = doc.querySelector("base[href]")?.getAttribute("href");
+  const head = headParts(doc);
+  const baseHref = attr(head.base, "href");
   if (baseHref) base = absoluteUrl(baseHref, url) ?? url;
 
-  const titleText = textOf(doc.querySelector("title"));
+  const titleText = textOf(head.title);
   const lang = clean(doc.documentElement?.getAttribute?.("lang")) || undefined;
-  const meta = readMeta(doc, base);
-  const jsonLd = readJsonLd(doc);
-  const feeds = readFeeds(doc, base);
-  const scripts = readScripts(doc, base);
+  const meta = readMeta(head, base);
+  const jsonLd = jsonLdOf(head.scripts);
+  const feeds = readFeeds(head, base);
+  const scripts = readScripts(head, base);
   const article = isArticle(meta, jsonLd);
   const articleText = article ? readableText(html) : null;
 
@@ -675,7 +762,7 @@ export function extractPage(html: string, url: string): PageExtract {
   const rootLen = clean(root.textContent).length;
   const useMain = main && clean(main.textContent).length >= rootLen * 0.2;
   const content = useMain ? main! : root;
-  const w: Walk = { blocks: [], cards: [], tables: [], lists: [], skipRegions: !useMain };
+  const w: Walk = { blocks: [], cards: [], tables: [], lists: [], skipRegions: !useMain, depth: 0 };
   if (useMain) handleElement(w, content);
   else walkChildren(w, content);
 
