@@ -297,17 +297,32 @@ function heroText(h: Snapshot["hero"]): string | undefined {
   return h.subheadline ? `${h.headline} — ${h.subheadline}` : h.headline;
 }
 
+/** The hero as compared: a sub-headline that is one member of a list or card of the same page was picked by
+ * position from a set (its order is not a change), so it is left out. */
+function heroOf(s: Snapshot): Snapshot["hero"] {
+  const h = s.hero;
+  if (!h?.subheadline) return h;
+  const sub = h.subheadline;
+  const inSet = (s.blocks ?? []).some((b) => (membersOf(b) ?? []).includes(sub));
+  return inSet ? { headline: h.headline } : h;
+}
+
 function compareHero(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot[]): void {
-  const x = heroText(prev.hero);
-  const y = heroText(next.hero);
+  let ph = heroOf(prev);
+  let nh = heroOf(next);
+  // Picked from a set on either side: the sub-headlines are not comparable, the headlines are.
+  if (ph && nh && (ph.subheadline === undefined) !== (nh.subheadline === undefined)) {
+    ph = { headline: ph.headline };
+    nh = { headline: nh.headline };
+  }
+  const x = heroText(ph);
+  const y = heroText(nh);
   if (x === y || y === undefined) return;
-  const nh = next.hero!;
   // Already shown as a whole, or each part already shown (headline and sub-headline rotating separately).
-  if (history.some((h) => heroText(h.hero) === y)) return;
-  const headSeen =
-    nh.headline === prev.hero?.headline || history.some((h) => h.hero?.headline === nh.headline);
+  if (history.some((h) => heroText(heroOf(h)) === y)) return;
+  const headSeen = nh!.headline === ph?.headline || history.some((h) => h.hero?.headline === nh!.headline);
   const subSeen =
-    nh.subheadline === prev.hero?.subheadline || history.some((h) => h.hero?.subheadline === nh.subheadline);
+    nh!.subheadline === ph?.subheadline || history.some((h) => heroOf(h)?.subheadline === nh!.subheadline);
   if (headSeen && subSeen) return;
   const m = x !== undefined ? marked(x, y) : undefined;
   push(ctx, {
@@ -605,10 +620,24 @@ const STRUCTURED: ReadonlySet<Change["kind"]> = new Set([
   "hero_changed",
 ]);
 
+/** Kinds that repeat a structured change of the same comparison (the price in a plan card, in the meta
+ * description, in the JSON-LD offer) and are dropped when they only repeat it. */
+const COVERABLE: ReadonlySet<Change["kind"]> = new Set([
+  "text_changed",
+  "text_added",
+  "text_removed",
+  "list_changed",
+  "meta_changed",
+  "field_changed",
+]);
+
 /** The words a block change touched: its word-diff's changed parts, or the added and removed members. */
 function changedWords(c: Change): string[] {
-  if (c.kind === "text_added") return tokens(c.after ?? "");
-  if (c.kind === "text_removed") return tokens(c.before ?? "");
+  if (c.kind === "text_added" || (c.kind === "field_changed" && c.before === null))
+    return tokens(c.after ?? "");
+  if (c.kind === "text_removed" || (c.kind === "field_changed" && c.after === null))
+    return tokens(c.before ?? "");
+  if (!c.diff) return [...tokens(c.before ?? ""), ...tokens(c.after ?? "")];
   return (c.diff ?? []).filter((p) => p.op !== "=").flatMap((p) => tokens(p.text));
 }
 
@@ -623,13 +652,7 @@ function dropCovered(changes: Change[]): Change[] {
   }
   if (covered.size === 0) return changes;
   return changes.filter((c) => {
-    if (
-      c.kind !== "text_changed" &&
-      c.kind !== "text_added" &&
-      c.kind !== "text_removed" &&
-      c.kind !== "list_changed"
-    )
-      return true;
+    if (!COVERABLE.has(c.kind)) return true;
     const words = changedWords(c);
     return words.length === 0 || !words.every((w) => covered.has(w));
   });

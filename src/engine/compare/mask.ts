@@ -108,6 +108,7 @@ function maskCounters(text: string): string {
       const after = text.slice(offset + whole.length, offset + whole.length + 12);
       if (/^\s*(?:\/|per\b|a month|a year|included)/i.test(after)) return whole;
       if (numberValue(digits, suffix) < 1000 && !suffix && !plus) return whole;
+      if (/^(?:19|20)\d{2}$/.test(digits) && !suffix && !plus) return whole; // "in 2016 when three engineers …"
       return `${MASK.count}${rest}`;
     },
   );
@@ -141,8 +142,13 @@ export function maskUrl(raw: string): string {
 }
 
 export interface MaskOptions {
-  /** Mask live counters and bare big numbers (text blocks). Off for plan features and structured fields. */
+  /** Mask live counters ("12,345 customers"). Off for plan features, tables and structured fields. */
   counters?: boolean;
+  /** Mask a text that is only a big number ("1.2M", a stats block). Paragraphs only: a table cell or a card
+   * item holding just "10M" is a plan's quota. */
+  bare?: boolean;
+  /** Mask dates and times (default on). Off for JSON-LD fields, whose dates are facts (foundingDate). */
+  dates?: boolean;
 }
 
 /** Cleans and masks one piece of text. Idempotent. Most patterns need a digit, so text without one skips them. */
@@ -158,18 +164,20 @@ export function maskText(text: string, opts: MaskOptions = {}): string {
     if (/[A-Z]/.test(t)) t = t.replace(TOKEN, MASK.token);
     t = t.replace(COPYRIGHT, (_m, sign: string, sep: string) => `${sign}${sep}${MASK.year}`);
     if (/all rights reserved/i.test(t)) t = t.replace(/\b(?:19|20)\d{2}\b/g, MASK.year);
-    for (const re of DATE_PATTERNS) t = t.replace(re, MASK.date);
+    if (opts.dates !== false) for (const re of DATE_PATTERNS) t = t.replace(re, MASK.date);
   }
   if (/\bago\b/i.test(t)) t = t.replace(RELATIVE[0], MASK.ago);
   if (/\bin\s/i.test(t)) t = t.replace(RELATIVE[1], MASK.ago);
   t = t.replace(RELATIVE[2], MASK.ago);
   if (digits) {
-    if (t.includes(":")) t = t.replace(TIME, MASK.time);
+    if (opts.dates !== false && t.includes(":")) t = t.replace(TIME, MASK.time);
     t = t.replace(BUILD_ID, (_m, name: string, sep: string) => `${name}${sep}${MASK.hash}`);
     t = t.replace(HEX, (m) => (/^\d+$/.test(m) ? m : MASK.hash));
     if (opts.counters) {
       if (t.includes("%")) t = t.replace(LIVE_PERCENT, MASK.count);
       t = maskCounters(t);
+    }
+    if (opts.bare) {
       if (BARE_NUMBER.test(t) && !/^\d{1,3}%?$/.test(t)) {
         const m = /([\d.,\u202F\u00A0 ]*\d)\s?([kmb]|thousand|million|billion)?(\+)?/i.exec(t);
         if (m && (numberValue(m[1].trim(), m[2]) >= 1000 || m[2] || m[3])) t = MASK.count;

@@ -16,8 +16,14 @@ import type {
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const sortedSet = (xs: string[]) => [...new Set(xs.filter((x) => x !== ""))].sort(cmp);
+/** Paragraph text: counters and bare big numbers masked. */
+const para = (s: string | undefined) => maskText(s ?? "", { counters: true, bare: true });
+/** Headings, list and card items: counters masked. */
 const text = (s: string | undefined) => maskText(s ?? "", { counters: true });
+/** Table cells, plan features, meta: no counters (quotas and limits are material). */
 const plain = (s: string | undefined) => maskText(s ?? "");
+/** JSON-LD and structured fields: dates are facts there (foundingDate); the noisy ones are dropped by key. */
+const fact = (s: string | undefined) => maskText(s ?? "", { dates: false });
 
 // Consent banners and chat widgets, when extraction let one through.
 const CONSENT_WORDS = /\b(?:cookies?|consent|gdpr|ccpa|tracking technologies)\b/i;
@@ -90,7 +96,7 @@ function normaliseBlocks(blocks: Block[], fallbackText: string): SnapBlock[] {
     }
     switch (b.kind) {
       case "text": {
-        const t = text(b.text);
+        const t = para(b.text);
         if (t) out.push(withSection({ t: "p", text: t }, sec));
         break;
       }
@@ -100,7 +106,9 @@ function normaliseBlocks(blocks: Block[], fallbackText: string): SnapBlock[] {
         break;
       }
       case "table": {
-        const rows = b.rows.map((r) => r.map(text).join(" | ")).filter((r) => r.replace(/[\s|]/g, "") !== "");
+        const rows = b.rows
+          .map((r) => r.map(plain).join(" | "))
+          .filter((r) => r.replace(/[\s|]/g, "") !== "");
         if (!rows.length) break;
         const [head, ...body] = rows;
         const block: SnapBlock = body.length
@@ -205,8 +213,8 @@ function typeName(o: Record<string, unknown>): string {
   return typeof t === "string" && t ? t : "Thing";
 }
 
-function scalar(v: unknown): string {
-  if (typeof v === "string") return /^https?:\/\//i.test(v.trim()) ? maskUrl(v) : plain(v);
+function scalar(v: unknown, mask: (s: string) => string = fact): string {
+  if (typeof v === "string") return /^https?:\/\//i.test(v.trim()) ? maskUrl(v) : mask(v);
   return String(v);
 }
 
@@ -227,18 +235,24 @@ function flattenJsonLd(objs: Record<string, unknown>[]): Record<string, string> 
   return Object.keys(out).length ? out : undefined;
 }
 
-function walk(v: unknown, path: string, out: Record<string, string>, depth: number): void {
+function walk(
+  v: unknown,
+  path: string,
+  out: Record<string, string>,
+  depth: number,
+  mask: (s: string) => string = fact,
+): void {
   if (v === null || v === undefined || depth > 6) return;
   if (Array.isArray(v)) {
     const prims = v.filter((x) => x === null || typeof x !== "object");
     const objs = v.filter((x) => x !== null && typeof x === "object") as Record<string, unknown>[];
     if (prims.length) {
-      const vals = sortedSet(prims.map(scalar));
+      const vals = sortedSet(prims.map((x) => scalar(x, mask)));
       if (vals.length) out[path] = vals.join(" | ");
     }
     objs.forEach((o, i) => {
       const key = typeof o.name === "string" && clean(o.name) ? clean(o.name) : String(i);
-      walk(o, `${path}[${key}]`, out, depth + 1);
+      walk(o, `${path}[${key}]`, out, depth + 1, mask);
     });
     return;
   }
@@ -247,11 +261,11 @@ function walk(v: unknown, path: string, out: Record<string, string>, depth: numb
     if (depth > 0 && JSONLD_SKIP_TYPES.has(typeName(o))) return;
     for (const k of Object.keys(o).sort(cmp)) {
       if (JSONLD_DROP.has(k) || (k === "@type" && depth === 0)) continue;
-      walk(o[k], `${path}.${k}`, out, depth + 1);
+      walk(o[k], `${path}.${k}`, out, depth + 1, mask);
     }
     return;
   }
-  const s = scalar(v);
+  const s = scalar(v, mask);
   if (s !== "") out[path] = s;
 }
 
@@ -371,10 +385,11 @@ export function normaliseJobs(url: string, jobs: JobInput[]): Snapshot {
   return compact({ v: 1 as const, kind: "jobs" as const, url, jobs: normaliseJobList(jobs) });
 }
 
-/** Any other structured source (security.txt fields, a profile): flattened fields, masked. */
+/** Any other structured source (security.txt fields, a profile): flattened fields, masked (dates too: a
+ * security.txt Expires moves every year). */
 export function normaliseStructured(url: string, fields: Record<string, unknown>): Snapshot {
   const out: Record<string, string> = {};
-  for (const k of Object.keys(fields).sort(cmp)) walk(fields[k], k, out, 1);
+  for (const k of Object.keys(fields).sort(cmp)) walk(fields[k], k, out, 1, plain);
   return compact({
     v: 1 as const,
     kind: "structured" as const,

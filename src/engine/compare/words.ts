@@ -74,6 +74,7 @@ export function tokens(s: string): string[] {
     s
       .toLowerCase()
       .replace(/(\d)[,.\u202F\u00A0 ](?=\d{3}(?!\d))/g, "$1")
+      .replace(/(\d)\.0+(?!\d)/g, "$1") // "59.00" (JSON-LD) is 59
       .match(/[\p{L}\p{N}]+/gu) ?? []
   );
 }
