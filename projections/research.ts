@@ -91,6 +91,8 @@ export async function projectResearch(e: StoredEvent, tx: Tx): Promise<void> {
           reads,
           freshness: { ...(r.freshness ?? {}), state_updated_at: d.finished_at },
         };
+        if (d.dossier.profile_evidence)
+          next.internal = { ...(r.internal ?? {}), profile_evidence: d.dossier.profile_evidence };
         if (Object.keys(next.urls ?? {}).length === 0) delete next.urls;
         if (Object.keys(reads).length === 0) delete next.reads;
         return withResearch(next, {

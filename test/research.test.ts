@@ -80,6 +80,9 @@ function expectDossier(d: any, site: ExpectedSite) {
   for (const [k, u] of Object.entries(site.social)) expect({ [k]: d.urls[k] }).toEqual({ [k]: u });
   if (site.pages.docs) expect(d.urls.docs).toBe(site.pages.docs);
   expect(d.freshness.research_state).toBe("finished");
+  // Where each profile field was read is kept internally, never served.
+  expect(d.internal).toBeUndefined();
+  expect(d.evidence).toBeUndefined();
 }
 
 beforeAll(async () => {

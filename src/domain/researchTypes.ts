@@ -34,6 +34,8 @@ export interface ResearchDossier {
   /** The `reads` domains research fills (ENGINE.md's research table); a domain no source states is absent. */
   reads: Record<string, unknown>;
   sources: ResearchSource[];
+  /** Where each profile field was read: the page and an excerpt (kept internal, not served). */
+  profile_evidence?: Record<string, { url: string; excerpt: string }>;
   /** How many pages, feeds and APIs were read. */
   fetched: number;
 }

@@ -5,7 +5,7 @@
 // with the reason; nothing partial is returned.
 import type { ResearchDossier, ResearchProfile, ResearchSource } from "../../domain/researchTypes.ts";
 import type { Link, PageExtract, Plan } from "../extract/page.ts";
-import { profileFrom } from "../extract/profile.ts";
+import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
 import { type FeedItem, githubReleasesFeedUrl, githubReposFrom, parseFeed } from "../sources/feeds.ts";
@@ -64,8 +64,8 @@ const HTML = /html|xhtml/i;
 const MAX_FEEDS = 4;
 const MAX_REPOS = 2;
 const FEATURE_LIMIT = 60;
-/** Pages whose scripts say most about the stack beyond the home page (checkout, billing, product widgets). */
-const TECH_KINDS = new Set<PageKind>(["pricing", "product", "careers", "docs", "integrations"]);
+/** Pages whose scripts say most about the stack beyond the home page (checkout and billing, job widgets). */
+const TECH_KINDS = new Set<PageKind>(["pricing", "careers", "integrations"]);
 
 const SOCIAL: [string, RegExp][] = [
   ["linkedin", /^https?:\/\/([a-z]+\.)?linkedin\.com\/(company|school|showcase)\/[^/?#]+/i],
@@ -315,10 +315,8 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
 
   // positioning: the home page's hero.
   const hero = home.extract.hero;
-  if (hero?.headline)
-    reads.positioning = hero.subheadline
-      ? `${hero.headline}${/[.!?…]$/.test(hero.headline) ? "" : "."} ${hero.subheadline}`
-      : hero.headline;
+  const positioning = positioningOf(hero);
+  if (positioning) reads.positioning = positioning;
 
   // product
   const productPages = byKind("product");
@@ -342,7 +340,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     };
   }
 
-  // tech_stack: detected on the home, pricing, product, careers, docs and integrations pages.
+  // tech_stack: detected on the home, pricing, careers and integrations pages.
   const tech = uniq(
     all.flatMap((p) => p.tech.map((t) => ({ ...t, page: p.url }))),
     (t) => t.name,
@@ -462,6 +460,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   }
   const { urls: profileUrls, ...profileFields } = profile;
   for (const [k, v] of Object.entries(profileUrls ?? {})) if (!urls[k]) urls[k] = v;
+  const evidence = (profile as { evidence?: Record<string, { url: string; excerpt: string }> }).evidence;
 
   const sources: ResearchSource[] = uniq(
     [
@@ -476,5 +475,11 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     ],
     (s) => s.url,
   );
-  return { profile: profileFields, urls, reads, sources };
+  return {
+    profile: profileFields,
+    urls,
+    reads,
+    sources,
+    ...(evidence && Object.keys(evidence).length ? { profile_evidence: { ...evidence } } : {}),
+  };
 }
