@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Client, InValue, Transaction } from "@libsql/client";
 import type { Clock } from "../src/clock.ts";
+import { noteCommit } from "../src/db/queries/cache.ts";
 import type { EventMetadata, NewEvent, StoredEvent } from "./catalog.ts";
 
 export type Tx = Transaction;
@@ -111,6 +112,7 @@ export class EventStore {
       for (const job of batch) job.reject(e);
       return;
     }
+    let counter: number | undefined;
     const outcomes: (
       | { ok: true; value: { result: unknown; events: StoredEvent[] } }
       | { ok: false; error: unknown }
@@ -129,16 +131,22 @@ export class EventStore {
           outcomes.push({ ok: false, error });
         }
       }
+      // Every commit moves the change counter that processes reading a remote server probe (cache.ts).
+      const r = await tx.execute("UPDATE data_changes SET n = n + 1 WHERE id = 1 RETURNING n");
+      counter = r.rows.length ? Number(r.rows[0].n) : undefined;
       await tx.commit();
     } catch (e) {
       try {
         await tx.rollback();
       } catch {}
+      noteCommit(this.client); // whether it committed is unknown: the next read asks the database again
       for (const job of batch) job.reject(e);
       return;
     } finally {
       tx.close();
     }
+    // Before any caller hears of the commit: this process's next read sees it (cache.ts).
+    noteCommit(this.client, counter);
     batch.forEach((job, i) => {
       const o = outcomes[i];
       if (o.ok) job.resolve(o.value);
