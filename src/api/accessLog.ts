@@ -47,6 +47,11 @@ export function accessLog(enabled: boolean, clock: Clock) {
       started.set(request, performance.now());
     })
     .onAfterResponse({ as: "global" }, (c) =>
-      logRequest(clock, c, c.set.headers["x-request-id"] as string | undefined),
+      // The read API moves the request id out of set.headers into its Response (api/dataResponse.ts).
+      logRequest(
+        clock,
+        c,
+        (c as { requestId?: string }).requestId ?? (c.set.headers["x-request-id"] as string | undefined),
+      ),
     );
 }

@@ -4,23 +4,40 @@
 // serialized once per data version, not once per request (bench/read-api.ts: it lifts the list endpoints from
 // about 0.5 to over 0.6 of a bare server's throughput). The ETag is a hash of that text, memoized the same
 // way, plus the page: a client polling with If-None-Match gets 304 with no body while nothing it reads has
-// changed. Responses are `private, no-cache`: a shared cache must not keep one workspace's data (a key in
+// changed. The encoded body and the ETag are kept per value and page: a cached read costs no serialization,
+// hash or UTF-8 encoding. Responses are `private, no-cache`: a shared cache must not keep one workspace's data (a key in
 // X-API-Key is not the Authorization header caches already know to keep private), and a private one revalidates
-// with the ETag. Elysia merges `set.headers` (request id, RateLimit-*) into the returned Response.
+// with the ETag. The request id and RateLimit-* headers that hooks put in `set.headers` go into the one
+// Response built here (takeHeaders).
 import { jsonOf } from "../db/queries/cache.ts";
 import type { Page } from "./pagination.ts";
 
 const JSON_TYPE = "application/json;charset=utf-8";
 const CACHE_CONTROL = "private, no-cache";
-const hashes = new WeakMap<object, string>();
+const encoder = new TextEncoder();
 
-function hashOf(data: object): string {
-  let h = hashes.get(data);
-  if (h === undefined) {
-    h = Bun.hash(jsonOf(data)).toString(36);
-    hashes.set(data, h);
+/** A value's response body, encoded once, and its entity tag: per value and page. */
+interface Rendered {
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+}
+const rendered = new WeakMap<object, Map<string, Rendered>>();
+
+function renderedOf(data: object, page?: Page): Rendered {
+  const key = page ? `-${page.page}-${page.perPage}` : "";
+  let byPage = rendered.get(data);
+  if (byPage === undefined) {
+    byPage = new Map();
+    rendered.set(data, byPage);
   }
-  return h;
+  let r = byPage.get(key);
+  if (r === undefined) {
+    const text = jsonOf(data);
+    const tail = page ? `,"page":${page.page},"per_page":${page.perPage}}` : "}";
+    r = { body: encoder.encode(`{"data":${text}${tail}`), etag: `"${Bun.hash(text).toString(36)}${key}"` };
+    byPage.set(key, r);
+  }
+  return r;
 }
 
 /** Whether an If-None-Match header names this entity tag (weak comparison, RFC 9110 13.1.2). */
@@ -30,13 +47,29 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   return ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
 }
 
+/** The context's `set`, whose headers (request id, RateLimit-*) Elysia would merge into a returned Response. */
+export interface HeaderSet {
+  headers: Record<string, unknown>;
+}
+
+/** Takes the headers other hooks put in `set.headers` into this response's own: with `set.headers` left
+ * empty, Elysia sends the Response as it is instead of building a second one to merge them into. */
+function takeHeaders(own: Record<string, string>, set: HeaderSet): Record<string, string> {
+  const extra = set.headers;
+  for (const k in extra) own[k] = String(extra[k]);
+  set.headers = {};
+  return own;
+}
+
 /** `{"data":…}` (with `page` and `per_page` when paginated) or 304 Not Modified when the client has it. */
-export function dataResponse(request: Request, data: object, page?: Page): Response {
-  const tail = page ? `,"page":${page.page},"per_page":${page.perPage}}` : "}";
-  const etag = `"${hashOf(data)}${page ? `-${page.page}-${page.perPage}` : ""}"`;
+export function dataResponse(request: Request, set: HeaderSet, data: object, page?: Page): Response {
+  const { body, etag } = renderedOf(data, page);
   if (matchesEtag(request.headers.get("if-none-match"), etag))
-    return new Response(null, { status: 304, headers: { etag, "cache-control": CACHE_CONTROL } });
-  return new Response(`{"data":${jsonOf(data)}${tail}`, {
-    headers: { "content-type": JSON_TYPE, etag, "cache-control": CACHE_CONTROL },
+    return new Response(null, {
+      status: 304,
+      headers: takeHeaders({ etag, "cache-control": CACHE_CONTROL }, set),
+    });
+  return new Response(body, {
+    headers: takeHeaders({ "content-type": JSON_TYPE, etag, "cache-control": CACHE_CONTROL }, set),
   });
 }

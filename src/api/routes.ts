@@ -10,7 +10,7 @@ import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../doma
 import { parseTimestamp } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, readAccess } from "./access.ts";
-import { dataResponse } from "./dataResponse.ts";
+import { dataResponse, type HeaderSet } from "./dataResponse.ts";
 import { pageOf, pageQuery } from "./pagination.ts";
 import { Problem } from "./problem.ts";
 import { querySpec } from "./query.ts";
@@ -49,9 +49,9 @@ export const digestQuery = querySpec({
   ...pageQuery,
 });
 
-function found(request: Request, v: object | undefined, kind: string): Response {
+function found(request: Request, set: HeaderSet, v: object | undefined, kind: string): Response {
   if (v === undefined) throw new Problem("not_found", `No ${kind} with that id in this workspace.`);
-  return dataResponse(request, v);
+  return dataResponse(request, set, v);
 }
 
 export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver) {
@@ -69,19 +69,19 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
     }))
     .get(
       "/competitors",
-      async ({ principal, request }) =>
-        dataResponse(request, await listCompetitors(db, principal.orgId, base)),
+      async ({ principal, request, set }) =>
+        dataResponse(request, set, await listCompetitors(db, principal.orgId, base)),
       docs.listCompetitors,
     )
     .get(
       "/competitors/:id",
-      async ({ principal, params, request }) =>
-        found(request, await getCompetitor(db, principal.orgId, params.id, base), "competitor"),
+      async ({ principal, params, request, set }) =>
+        found(request, set, await getCompetitor(db, principal.orgId, params.id, base), "competitor"),
       { ...idRoute, ...docs.getCompetitor },
     )
     .get(
       "/signals",
-      async ({ principal, request }) => {
+      async ({ principal, request, set }) => {
         const query = signalQuery.parse(request.url);
         const p = pageOf(query);
         let since: string | undefined;
@@ -112,23 +112,24 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
           },
           base,
         );
-        return dataResponse(request, data, p);
+        return dataResponse(request, set, data, p);
       },
       docs.listSignals,
     )
     .get(
       "/signals/:id",
-      async ({ principal, params, request }) =>
-        found(request, await getSignal(db, principal.orgId, params.id, base), "signal"),
+      async ({ principal, params, request, set }) =>
+        found(request, set, await getSignal(db, principal.orgId, params.id, base), "signal"),
       { ...idRoute, ...docs.getSignal },
     )
     .get(
       "/digests",
-      async ({ principal, request }) => {
+      async ({ principal, request, set }) => {
         const query = digestQuery.parse(request.url);
         const p = pageOf(query);
         return dataResponse(
           request,
+          set,
           await listDigests(
             db,
             principal.orgId,
@@ -142,8 +143,8 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
     )
     .get(
       "/digests/:id",
-      async ({ principal, params, request }) =>
-        found(request, await getDigest(db, principal.orgId, params.id, base), "digest"),
+      async ({ principal, params, request, set }) =>
+        found(request, set, await getDigest(db, principal.orgId, params.id, base), "digest"),
       {
         params: t.Object({ id: t.String({ description: "Digest slug, or numeric id." }) }),
         ...docs.getDigest,
@@ -151,14 +152,14 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
     )
     .get(
       "/battlecards",
-      async ({ principal, request }) =>
-        dataResponse(request, await listBattlecards(db, principal.orgId, base)),
+      async ({ principal, request, set }) =>
+        dataResponse(request, set, await listBattlecards(db, principal.orgId, base)),
       docs.listBattlecards,
     )
     .get(
       "/battlecards/:id",
-      async ({ principal, params, request }) =>
-        found(request, await getBattlecard(db, principal.orgId, params.id, base), "battlecard"),
+      async ({ principal, params, request, set }) =>
+        found(request, set, await getBattlecard(db, principal.orgId, params.id, base), "battlecard"),
       { ...idRoute, ...docs.getBattlecard },
     );
 }
