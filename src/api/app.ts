@@ -46,6 +46,16 @@ export interface AppParts {
   credentials: CredentialResolver;
 }
 
+/** Compiles the handlers of the routes under `prefix` now, instead of at their first request. Elysia builds each
+ * handler to prepare only what the hooks and handlers it knows of read (cookies, the headers as an object,
+ * the parsed query …), and it compiles lazily, with what the whole application reads by then: the sign-in
+ * pages' cookies included. Compiled here, before the pages are added, the read API's handlers skip that work
+ * (bench/read-api.ts, README "Build and benchmark"). */
+function compileNow(app: { routes: { path: string }[] }, prefix: string): void {
+  for (const route of app.routes)
+    if (route.path.startsWith(prefix)) (route as { compile?: () => unknown }).compile?.();
+}
+
 export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a) {
   const parts: AppParts = {
     limiter: new RateLimiter(s.config.rateLimitPerMinute, s.clock),
@@ -111,8 +121,14 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
       set.headers["x-request-id"] = requestId;
       return { requestId };
     })
-    .onError({ as: "global" }, async (c) => recordStatus(c.request, await errorResponse(c)))
-    .use(readApi(s, parts.limiter, parts.keys))
+    // Destructured, not passed on whole: Elysia reads a hook's parameters to learn what every handler must
+    // prepare, and a context handed to another function could read anything (cookies, headers, query …).
+    .onError({ as: "global" }, async ({ code, error, request, path, set, server }) =>
+      recordStatus(request, await errorResponse({ code, error, request, path, set, server })),
+    )
+    .use(readApi(s, parts.limiter, parts.keys));
+  compileNow(app, "/api/v1/");
+  app
     .use(healthRoute(s))
     .use(openApi(s))
     .use(webPages(s))
