@@ -21,13 +21,29 @@ function baseType(s: TSchema): string | undefined {
   return (s.type as string | undefined) ?? (literals(s) ? "string" : undefined);
 }
 
+/** Parsed queries kept per spec, by query string: clients repeat theirs, and parsing is a good part of a
+ * cached read's cost. A query that fails is not kept (it throws each time). */
+const MAX_PARSED = 1000;
+
 export function querySpec<P extends TProperties>(props: P): QuerySpec<P> {
   const schema = Type.Object(props);
-  const parse = (url: string) => {
+  const parsed = new Map<string, Static<TObject<P>>>();
+  /** The parameters of a URL. The result is shared between requests with the same query: frozen. */
+  const parse = (url: string): Static<TObject<P>> => {
     const qs = url.indexOf("?");
+    const search = qs < 0 ? "" : url.slice(qs + 1);
+    let out = parsed.get(search);
+    if (out === undefined) {
+      out = Object.freeze(parseSearch(search)) as Static<TObject<P>>;
+      if (parsed.size >= MAX_PARSED) parsed.clear();
+      parsed.set(search, out);
+    }
+    return out;
+  };
+  const parseSearch = (qs: string) => {
     const out: Record<string, unknown> = {};
-    if (qs < 0) return out as Static<TObject<P>>;
-    const search = new URLSearchParams(url.slice(qs + 1));
+    if (qs === "") return out as Static<TObject<P>>;
+    const search = new URLSearchParams(qs);
     for (const [name, prop] of Object.entries(props)) {
       const raw = search.get(name);
       if (raw === null) continue;

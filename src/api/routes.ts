@@ -5,13 +5,13 @@ import type { ApiKeyResolver } from "../auth/apiKeys.ts";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
-import { getSignal, listSignals } from "../db/queries/signals.ts";
+import { getSignal, listSignals, type SignalFilter } from "../db/queries/signals.ts";
 import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../domain/searchText.ts";
 import { parseTimestamp } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, readAccess } from "./access.ts";
 import { dataResponse, type HeaderSet } from "./dataResponse.ts";
-import { pageOf, pageQuery } from "./pagination.ts";
+import { type Page, pageOf, pageQuery } from "./pagination.ts";
 import { Problem } from "./problem.ts";
 import { querySpec } from "./query.ts";
 import type { RateLimiter } from "./rateLimit.ts";
@@ -49,6 +49,44 @@ export const digestQuery = querySpec({
   ...pageQuery,
 });
 
+type SignalQuery = ReturnType<typeof signalQuery.parse>;
+const signalFilters = new WeakMap<SignalQuery, { filter: SignalFilter; page: Page }>();
+
+/** The list filter and page of a parsed query: kept with the (shared, frozen) query object, so a repeated
+ * query also reuses its filter, and listSignals its cache key. */
+function signalFilterOf(query: SignalQuery): { filter: SignalFilter; page: Page } {
+  let r = signalFilters.get(query);
+  if (r === undefined) {
+    const page = pageOf(query);
+    let since: string | undefined;
+    if (query.since !== undefined) {
+      since = parseTimestamp(query.since) ?? undefined;
+      if (since === undefined)
+        throw new Problem(
+          "invalid_request",
+          "since must be an ISO 8601 time, for example 2026-01-31T00:00:00Z.",
+        );
+    }
+    let q: string | undefined;
+    if (query.q !== undefined) {
+      const checked = searchText(query.q);
+      if (!checked.ok) throw new Problem("invalid_request", `Query parameter q ${checked.reason}.`);
+      q = checked.text;
+    }
+    const filter: SignalFilter = {
+      competitorId: query.competitor_id,
+      severity: query.severity,
+      since,
+      q,
+      limit: page.limit,
+      offset: page.offset,
+    };
+    r = { filter: Object.freeze(filter), page };
+    signalFilters.set(query, r);
+  }
+  return r;
+}
+
 function found(request: Request, set: HeaderSet, v: object | undefined, kind: string): Response {
   if (v === undefined) throw new Problem("not_found", `No ${kind} with that id in this workspace.`);
   return dataResponse(request, set, v);
@@ -82,37 +120,9 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
     .get(
       "/signals",
       async ({ principal, request, set }) => {
-        const query = signalQuery.parse(request.url);
-        const p = pageOf(query);
-        let since: string | undefined;
-        if (query.since !== undefined) {
-          since = parseTimestamp(query.since) ?? undefined;
-          if (since === undefined)
-            throw new Problem(
-              "invalid_request",
-              "since must be an ISO 8601 time, for example 2026-01-31T00:00:00Z.",
-            );
-        }
-        let q: string | undefined;
-        if (query.q !== undefined) {
-          const checked = searchText(query.q);
-          if (!checked.ok) throw new Problem("invalid_request", `Query parameter q ${checked.reason}.`);
-          q = checked.text;
-        }
-        const data = await listSignals(
-          db,
-          principal.orgId,
-          {
-            competitorId: query.competitor_id,
-            severity: query.severity,
-            since,
-            q,
-            limit: p.limit,
-            offset: p.offset,
-          },
-          base,
-        );
-        return dataResponse(request, set, data, p);
+        const { filter, page } = signalFilterOf(signalQuery.parse(request.url));
+        const data = await listSignals(db, principal.orgId, filter, base);
+        return dataResponse(request, set, data, page);
       },
       docs.listSignals,
     )

@@ -46,7 +46,15 @@ function textMatch(raw: string): SQL {
 /** Open signals of tracked competitors, newest first (signals_feed / _by_competitor / _by_severity indexes).
  * Served from the read cache while the database is unchanged (cache.ts); the objects are shared: do not change them. */
 export function listSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
-  const key = [
+  return cacheOf(db).get(listKey(orgId, f, base), () => loadSignals(db, orgId, f, base));
+}
+
+/** The cache key of a list, kept with the filter object for a caller that reuses one (the read API does). */
+const listKeys = new WeakMap<SignalFilter, { orgId: number; base: string; key: string }>();
+function listKey(orgId: number, f: SignalFilter, base: string): string {
+  const kept = listKeys.get(f);
+  if (kept?.orgId === orgId && kept.base === base) return kept.key;
+  const key = JSON.stringify([
     "signals",
     orgId,
     f.competitorId,
@@ -57,8 +65,9 @@ export function listSignals(db: Db, orgId: number, f: SignalFilter, base: string
     f.limit,
     f.offset,
     base,
-  ];
-  return cacheOf(db).get(JSON.stringify(key), () => loadSignals(db, orgId, f, base));
+  ]);
+  listKeys.set(f, { orgId, base, key });
+  return key;
 }
 
 async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
