@@ -5,7 +5,7 @@ import type { ApiKeyResolver } from "../auth/apiKeys.ts";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
-import { getSignal, listSignals, type SignalFilter } from "../db/queries/signals.ts";
+import { getSignal, listSignalsJson, type SignalFilter } from "../db/queries/signals.ts";
 import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../domain/searchText.ts";
 import { parseTimestamp } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
@@ -121,7 +121,7 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
       "/signals",
       async ({ principal, request, set }) => {
         const { filter, page } = signalFilterOf(signalQuery.parse(request.url));
-        const data = await listSignals(db, principal.orgId, filter, base);
+        const data = await listSignalsJson(db, principal.orgId, filter, base);
         return dataResponse(request, set, data, page);
       },
       docs.listSignals,

@@ -191,11 +191,25 @@ export function cacheOf(db: object): Pick<VersionedCache, "get"> {
   return c ?? uncached;
 }
 
+/** A list whose JSON text is put together from the stored JSON documents of its rows, so a read that only
+ * sends it never parses or serializes them; the objects are parsed from it once, when first asked for. */
+export class JsonList {
+  private parsed: Record<string, unknown>[] | undefined;
+  constructor(readonly text: string) {}
+  /** The list's objects (shared, like every cached value: do not change them). */
+  get items(): Record<string, unknown>[] {
+    if (this.parsed === undefined) this.parsed = JSON.parse(this.text) as Record<string, unknown>[];
+    return this.parsed;
+  }
+}
+
 const serialized = new WeakMap<object, string>();
 
 /** JSON text of a value, memoized per object: for the shared values the cache hands out, the same object
- * means the same data, so a route can send a cached list without serializing it again. */
+ * means the same data, so a route can send a cached list without serializing it again. A JsonList is its
+ * text. */
 export function jsonOf(v: object): string {
+  if (v instanceof JsonList) return v.text;
   let text = serialized.get(v);
   if (text === undefined) {
     text = JSON.stringify(v);

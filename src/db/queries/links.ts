@@ -13,3 +13,8 @@ export const withUrl = (doc: string, url: string): Obj => {
   o.url = url;
   return o;
 };
+
+/** The JSON text of `withUrl(doc, url)` without parsing `doc`: the stored documents are JSON.stringify's
+ * output and carry no `url` of their own, so `url` goes last, where setting it on the parsed object puts it. */
+export const withUrlText = (doc: string, url: string): string =>
+  doc === "{}" ? `{"url":${JSON.stringify(url)}}` : `${doc.slice(0, -1)},"url":${JSON.stringify(url)}}`;

@@ -10,7 +10,7 @@
 // Only local files get one; a remote libSQL server (http://, libsql://) and an in-memory database answer
 // through the client as before.
 import type { Client, InValue } from "@libsql/client";
-import type { Logger } from "drizzle-orm";
+import { type Logger, Placeholder } from "drizzle-orm";
 import Database from "libsql";
 
 export interface LocalReader {
@@ -88,4 +88,26 @@ export async function selectRows<Row extends unknown[]>(db: object, query: Query
     return reader.rows(sql, params) as Row[];
   }
   return (await query.execute()).map((o) => Object.values(o) as Row);
+}
+
+/** A select drizzle built once with `sql.placeholder` values, run with this call's values. */
+export interface BuiltSelect {
+  sql: string;
+  params: unknown[];
+}
+
+/** Runs a built select (see BuiltSelect) with the placeholders' values, like selectRows. */
+export async function selectBuilt<Row extends unknown[]>(
+  db: object,
+  built: BuiltSelect,
+  values: Record<string, unknown>,
+): Promise<Row[]> {
+  const params = built.params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
+  const client = (db as { $client?: Client }).$client;
+  if (!client) throw new Error("selectBuilt: not a libSQL drizzle instance");
+  (db as { session?: { logger?: Logger } }).session?.logger?.logQuery(built.sql, params);
+  const reader = await localReader(client);
+  if (reader) return reader.rows(built.sql, params) as Row[];
+  const r = await client.execute({ sql: built.sql, args: params as InValue[] });
+  return r.rows.map((row) => r.columns.map((_, i) => row[i]) as Row);
 }

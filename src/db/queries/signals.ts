@@ -1,10 +1,10 @@
-import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { searchText } from "../../domain/searchText.ts";
 import type { Db } from "../client.ts";
 import { signals } from "../schema.ts";
-import { cacheOf } from "./cache.ts";
-import { appLinks, withUrl } from "./links.ts";
-import { selectRows } from "./localReader.ts";
+import { cacheOf, JsonList } from "./cache.ts";
+import { appLinks, withUrl, withUrlText } from "./links.ts";
+import { type BuiltSelect, selectBuilt, selectRows } from "./localReader.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -45,7 +45,12 @@ function textMatch(raw: string): SQL {
 
 /** Open signals of tracked competitors, newest first (signals_feed / _by_competitor / _by_severity indexes).
  * Served from the read cache while the database is unchanged (cache.ts); the objects are shared: do not change them. */
-export function listSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
+export async function listSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
+  return (await listSignalsJson(db, orgId, f, base)).items;
+}
+
+/** listSignals as JSON text (the read API sends it as it is). */
+export function listSignalsJson(db: Db, orgId: number, f: SignalFilter, base: string): Promise<JsonList> {
   return cacheOf(db).get(listKey(orgId, f, base), () => loadSignals(db, orgId, f, base));
 }
 
@@ -70,7 +75,23 @@ function listKey(orgId: number, f: SignalFilter, base: string): string {
   return key;
 }
 
-async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<Obj[]> {
+type Value<T> = T | Placeholder;
+
+/** The list query. Given placeholders instead of values it is built once per combination of filters and
+ * run with each call's values (building it with drizzle cost more than running it). */
+function listQuery(
+  db: Db,
+  orgId: Value<number>,
+  f: {
+    competitorId?: Value<number>;
+    severity?: Value<string>;
+    since?: Value<string>;
+    q?: string;
+    savedBy?: Value<string>;
+    limit: Value<number>;
+    offset: Value<number>;
+  },
+) {
   const where: SQL[] = [eq(signals.orgId, orgId), sql`${signals.listed} = 1`];
   if (f.competitorId !== undefined) where.push(eq(signals.competitorId, f.competitorId));
   if (f.severity !== undefined) where.push(eq(signals.severity, f.severity));
@@ -80,17 +101,41 @@ async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string)
     where.push(
       sql`${signals.id} IN (SELECT signal_id FROM saved_signals WHERE org_id = ${orgId} AND actor = ${f.savedBy})`,
     );
-  const rows = await selectRows<[number, string]>(
-    db,
-    db
-      .select({ id: signals.id, doc: signals.doc })
-      .from(signals)
-      .where(and(...where))
-      .orderBy(desc(signals.firstSeenAt), desc(signals.id))
-      .limit(f.limit)
-      .offset(f.offset),
-  );
-  return rows.map(([id, doc]) => withUrl(doc, appLinks.signal(base, id)));
+  return db
+    .select({ id: signals.id, doc: signals.doc })
+    .from(signals)
+    .where(and(...where))
+    .orderBy(desc(signals.firstSeenAt), desc(signals.id))
+    .limit(f.limit as number)
+    .offset(f.offset as number);
+}
+
+const built = new Map<string, BuiltSelect>();
+const P = (name: string) => sql.placeholder(name);
+
+async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<JsonList> {
+  let rows: [number, string][];
+  if (f.q !== undefined && f.q !== "") {
+    rows = await selectRows<[number, string]>(db, listQuery(db, orgId, f));
+  } else {
+    const has = (v: unknown) => (v === undefined ? "0" : "1");
+    const shape = has(f.competitorId) + has(f.severity) + has(f.since) + has(f.savedBy);
+    let query = built.get(shape);
+    if (query === undefined) {
+      const p = <T>(name: string, v: T) => (v === undefined ? undefined : P(name));
+      query = listQuery(db, P("orgId"), {
+        competitorId: p("competitorId", f.competitorId),
+        severity: p("severity", f.severity),
+        since: p("since", f.since),
+        savedBy: p("savedBy", f.savedBy),
+        limit: P("limit"),
+        offset: P("offset"),
+      }).toSQL();
+      built.set(shape, query);
+    }
+    rows = await selectBuilt<[number, string]>(db, query, { orgId, ...f });
+  }
+  return new JsonList(`[${rows.map(([id, doc]) => withUrlText(doc, appLinks.signal(base, id))).join(",")}]`);
 }
 
 /** One signal by id, open or closed, of a tracked competitor (read cache; shared: do not change it). */
