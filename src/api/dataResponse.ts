@@ -16,9 +16,10 @@ const JSON_TYPE = "application/json;charset=utf-8";
 const CACHE_CONTROL = "private, no-cache";
 const encoder = new TextEncoder();
 
-/** A value's response body, encoded once, and its entity tag: per value and page. */
+/** A value's response body, encoded once, and its entity tag: per value and page. A Blob, because a Response
+ * made from one shares its bytes (one made from a Uint8Array copies them, from a string encodes it). */
 interface Rendered {
-  body: Uint8Array<ArrayBuffer>;
+  body: Blob;
   etag: string;
 }
 const rendered = new WeakMap<object, Map<string, Rendered>>();
@@ -34,7 +35,12 @@ function renderedOf(data: object, page?: Page): Rendered {
   if (r === undefined) {
     const text = jsonOf(data);
     const tail = page ? `,"page":${page.page},"per_page":${page.perPage}}` : "}";
-    r = { body: encoder.encode(`{"data":${text}${tail}`), etag: `"${Bun.hash(text).toString(36)}${key}"` };
+    // Bun.hash of a string hashes its UTF-8 bytes: the text's bytes are hashed without encoding it twice.
+    const bytes = encoder.encode(text);
+    r = {
+      body: new Blob([encoder.encode('{"data":'), bytes, encoder.encode(tail)]),
+      etag: `"${Bun.hash(bytes).toString(36)}${key}"`,
+    };
     byPage.set(key, r);
   }
   return r;

@@ -3,7 +3,7 @@ import { searchText } from "../../domain/searchText.ts";
 import type { Db } from "../client.ts";
 import { signals } from "../schema.ts";
 import { cacheOf, JsonList } from "./cache.ts";
-import { appLinks, withUrl, withUrlText } from "./links.ts";
+import { appLinks, withUrl, withUrlTexts } from "./links.ts";
 import { type BuiltSelect, selectBuilt, selectRows } from "./localReader.ts";
 
 type Obj = Record<string, unknown>;
@@ -135,7 +135,7 @@ async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string)
     }
     rows = await selectBuilt<[number, string]>(db, query, { orgId, ...f });
   }
-  return new JsonList(`[${rows.map(([id, doc]) => withUrlText(doc, appLinks.signal(base, id))).join(",")}]`);
+  return new JsonList(`[${withUrlTexts(rows, (id) => appLinks.signal(base, id)).join(",")}]`);
 }
 
 /** One signal by id, open or closed, of a tracked competitor (read cache; shared: do not change it). */
