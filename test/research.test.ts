@@ -69,6 +69,7 @@ function expectDossier(d: any, site: ExpectedSite) {
     } else expect(reads.hiring.source).toBe(site.jobs.careersPage);
     expect(d.urls.careers).toBe(site.jobs.careersPage);
   }
+  if (site.profile.company_size) expect(reads.hiring.estimated_headcount).toBe(site.profile.company_size);
   if (site.changelog) {
     const c = reads.release_cadence;
     expect(c.source).toBe(site.changelog.page);

@@ -205,13 +205,15 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     }
   }
 
-  // Job board: linked (or embedded) from the careers page or the home page, read through its public JSON.
+  // Job board: linked (or embedded) from the careers page, else the home page, else any page read; read through
+  // its public JSON.
   const careers = first("careers");
   let board: { provider: JobBoardProvider; token: string; url: string; jobs: Job[] } | undefined;
   for (const u of uniq([
     ...(careers ? allLinks(careers.extract).map((l) => l.url) : []),
     ...(careers?.extract.scripts ?? []),
     ...allLinks(home.extract).map((l) => l.url),
+    ...pages.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
   ])) {
     const b = detectJobBoard(u);
     if (!b) continue;
@@ -402,7 +404,12 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   );
   for (const f of x.feeds)
     for (const i of f.items) if (i.url) texts.push({ url: i.url, text: `${i.title}. ${i.summary ?? ""}` });
-  const rounds = fundingRounds(texts);
+  const names = uniq(
+    [home.extract.meta["og:site_name"], ...home.extract.jsonLd.map((j) => j.name)].filter(
+      (n): n is string => typeof n === "string" && n.trim().length > 1,
+    ),
+  );
+  const rounds = fundingRounds(texts, names);
   const owner = ownershipSentence(texts);
   const revenue = revenueSentence(texts);
   const funding = compactObj({
@@ -461,6 +468,13 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   const { urls: profileUrls, ...profileFields } = profile;
   for (const [k, v] of Object.entries(profileUrls ?? {})) if (!urls[k]) urls[k] = v;
   const evidence = (profile as { evidence?: Record<string, { url: string; excerpt: string }> }).evidence;
+  // hiring.estimated_headcount: the size the site itself states (JSON-LD numberOfEmployees, an about page).
+  if (typeof profileFields.company_size === "number")
+    reads.hiring = {
+      ...((reads.hiring as Record<string, unknown> | undefined) ?? {}),
+      estimated_headcount: profileFields.company_size,
+      ...(evidence?.company_size ? { headcount_source: evidence.company_size.url } : {}),
+    };
 
   const sources: ResearchSource[] = uniq(
     [

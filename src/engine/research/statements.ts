@@ -83,13 +83,23 @@ function titleRound(r: string): string {
   return t[0].toUpperCase() + t.slice(1);
 }
 
-/** Funding rounds the pages state: a round name and a raise in one sentence. One per round name. */
-export function fundingRounds(texts: StatedText[]): FundingRound[] {
+/** A sentence about the company itself: first person ("we raised"), or naming it. Keeps a blog post about a
+ * customer's round ("Acme, a customer, raised a Series A") out of the competitor's funding. */
+function aboutItself(s: string, names: string[]): boolean {
+  if (/\bwe('ve| have| are|'re)?\b/i.test(s)) return true;
+  if (/\bour (pre-seed|seed|series|funding|round|investors|backers|latest|new)\b/i.test(s)) return true;
+  const lower = s.toLowerCase();
+  return names.some((n) => n.length > 1 && lower.includes(n.toLowerCase()));
+}
+
+/** Funding rounds the pages state: a round name and a raise in one sentence about the company itself. One per
+ * round name. */
+export function fundingRounds(texts: StatedText[], names: string[] = []): FundingRound[] {
   const out = new Map<string, FundingRound>();
   for (const { url, text } of texts)
     for (const s of sentences(text)) {
       const r = ROUND.exec(s);
-      if (!r || !RAISE.test(s)) continue;
+      if (!r || !RAISE.test(s) || !aboutItself(s, names)) continue;
       const round = titleRound(r[1]);
       if (out.has(round)) continue;
       const m = money(s);

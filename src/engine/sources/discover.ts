@@ -163,9 +163,11 @@ export function classifyUrl(url: string, text = ""): PageKind | undefined {
   }
   if (found) return found;
   if (segs.length === 0) {
-    if (/^(docs|developers|developer|help|support)$/.test(sub)) return "docs";
-    if (sub === "blog") return "blog";
-    if (sub === "status") return undefined;
+    if (/^(docs|developers|developer|help|support|kb)$/.test(sub)) return "docs";
+    if (/^(blog|news|press)$/.test(sub)) return "blog";
+    if (/^(careers|jobs)$/.test(sub)) return "careers";
+    if (/^(trust|security)$/.test(sub)) return "security";
+    if (/^(changelog|releases)$/.test(sub)) return "changelog";
   }
   const t = text.trim().replace(/\s+/g, " ");
   if (t) for (const [kind, re] of TEXTS) if (re.test(t)) return kind;
