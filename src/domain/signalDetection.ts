@@ -21,6 +21,8 @@ export interface OpenEngineSignal {
 export interface DetectSignalsCommand {
   orgId: number;
   competitorId: number;
+  /** Its name, left out when launch subjects are matched. */
+  competitorName?: string;
   drafts: SignalDraft[];
   now: string;
 }
@@ -59,26 +61,33 @@ const STOP = new Set([
   "from",
 ]);
 
-/** The significant words of a subject, for matching one launch named slightly differently on two sources. */
-export function subjectTokens(s: string | null | undefined): Set<string> {
+/** The significant words of a subject (the company's own name left out), for matching one launch named
+ * slightly differently on two sources. */
+export function subjectTokens(s: string | null | undefined, company = ""): Set<string> {
+  const own = new Set(company.toLowerCase().split(/[^\p{L}\p{N}]+/u));
   return new Set(
     (s ?? "")
       .toLowerCase()
       .split(/[^\p{L}\p{N}]+/u)
-      .filter((w) => w.length >= 2 && !STOP.has(w)),
+      .filter((w) => w.length >= 2 && !STOP.has(w) && !own.has(w)),
   );
 }
 
-/** Same named thing: one token set holds the other (with a word of 3+ letters), or they overlap by ≥ 60%. */
-export function sameSubject(a: string | null | undefined, b: string | null | undefined): boolean {
-  const x = subjectTokens(a);
-  const y = subjectTokens(b);
+/** Same named thing: the word sets overlap by ≥ 60%, or one holds the other's 2+ words and they are at
+ * least half of it ("Saved questions" and "Saved questions in Globex Ask"; not "Ask" and that). */
+export function sameSubject(
+  a: string | null | undefined,
+  b: string | null | undefined,
+  company = "",
+): boolean {
+  const x = subjectTokens(a, company);
+  const y = subjectTokens(b, company);
   if (x.size === 0 || y.size === 0) return false;
-  const common = [...x].filter((w) => y.has(w));
-  if (common.length === 0) return false;
+  const common = [...x].filter((w) => y.has(w)).length;
+  if (common === 0) return false;
+  if (common / new Set([...x, ...y]).size >= 0.6) return true;
   const [small, big] = x.size <= y.size ? [x, y] : [y, x];
-  if ([...small].every((w) => big.has(w)) && common.some((w) => w.length >= 3)) return true;
-  return common.length / new Set([...x, ...y]).size >= 0.6;
+  return common === small.size && small.size >= 2 && small.size / big.size >= 0.5;
 }
 
 /** Types whose drafts from different sources name the same event by its subject (a launch on the blog, the
@@ -98,13 +107,14 @@ const FUZZY = new Set([
 function fuzzyMatch<T extends { category: string; type: string; subject: string | null }>(
   candidates: Iterable<T>,
   d: SignalDraft,
+  company: string,
 ): T | undefined {
   if (!FUZZY.has(d.type) || !d.subject) return undefined;
   const launchLike = (t: string) => t === "feature_launch" || t === "release";
   for (const c of candidates) {
     if (c.category !== d.category) continue;
     if (c.type !== d.type && !(launchLike(c.type) && launchLike(d.type))) continue;
-    if (sameSubject(c.subject, d.subject)) return c;
+    if (sameSubject(c.subject, d.subject, company)) return c;
   }
   return undefined;
 }
@@ -223,7 +233,7 @@ export async function decideDetectSignals(
 
   for (const d of cmd.drafts) {
     // Already opened by this command (the same launch on several sources of one cycle).
-    const p = pending.get(d.key) ?? fuzzyMatch(pending.values(), d);
+    const p = pending.get(d.key) ?? fuzzyMatch(pending.values(), d, cmd.competitorName ?? "");
     if (p) {
       const u = mergeInto(p.evidence, p, d);
       if (u) {
@@ -239,7 +249,7 @@ export async function decideDetectSignals(
       }
       continue;
     }
-    const s = byKey.get(d.key) ?? fuzzyMatch(openLeft, d);
+    const s = byKey.get(d.key) ?? fuzzyMatch(openLeft, d, cmd.competitorName ?? "");
     if (!s) {
       await openNew(d);
       continue;

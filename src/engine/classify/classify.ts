@@ -42,6 +42,12 @@ function pathOf(url: string): string {
   }
 }
 
+/** A page's path as a key part: "home" for the root. */
+function pathKey(url: string): string {
+  const p = pathOf(url);
+  return p === "/" ? "home" : slug(p);
+}
+
 function hostOf(url: string): string | null {
   try {
     return new URL(url).hostname.toLowerCase();
@@ -57,6 +63,19 @@ function words(s: string | null | undefined): string[] {
 
 /** The words a change added or removed. */
 function changedWords(c: Change): string[] {
+  if (c.kind === "list_changed" && (c.added || c.removed)) {
+    // Members are whole lines: count the words that differ between what was added and what was removed.
+    const left = new Map<string, number>();
+    for (const w of words((c.removed ?? []).join(" "))) left.set(w, (left.get(w) ?? 0) + 1);
+    const out: string[] = [];
+    for (const w of words((c.added ?? []).join(" "))) {
+      const n = left.get(w) ?? 0;
+      if (n > 0) left.set(w, n - 1);
+      else out.push(w);
+    }
+    for (const [w, n] of left) for (let i = 0; i < n; i++) out.push(w);
+    return out;
+  }
   if (c.diff) return c.diff.filter((p) => p.op !== "=").flatMap((p) => words(p.text));
   return [...words(c.before), ...words(c.after)];
 }
@@ -95,8 +114,17 @@ interface Rules {
   out: SignalDraft[];
 }
 
+/** Masked values (⟨date⟩ …) carry nothing a reader can use: left out of evidence text. */
+function unmasked(text: string): string {
+  return text
+    .replace(/\s*·\s*⟨[a-z]+⟩(?=\s*(?:·|$|\)))/g, "")
+    .replace(/⟨[a-z]+⟩\s*·\s*/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 function evidence(r: Rules, c: Change, text: string, url?: string, title?: string): EvidenceItem {
-  const e: EvidenceItem = { text: clip(text, 600) };
+  const e: EvidenceItem = { text: clip(unmasked(text), 600) };
   const t = title ?? r.ctx.pageTitle;
   if (t) e.source_title = t;
   e.source_url = url ?? c.url;
@@ -106,6 +134,13 @@ function evidence(r: Rules, c: Change, text: string, url?: string, title?: strin
 
 /** Evidence text of a change: the new text with context, and what it was. */
 function changeText(c: Change): string {
+  if (c.kind === "list_changed" && (c.added?.length || c.removed?.length)) {
+    const parts = [
+      c.added?.length ? `added ${c.added.join("; ")}` : "",
+      c.removed?.length ? `removed ${c.removed.join("; ")}` : "",
+    ].filter(Boolean);
+    return `${c.subject || c.section || "List"}: ${parts.join("; ")} (now: ${clip(c.after ?? "", 240)})`;
+  }
   if (c.before !== null && c.after !== null) {
     const now = c.context && c.context.length > (c.after?.length ?? 0) ? c.context : c.after;
     return `${now} (was: ${clip(c.before, 240)})`;
@@ -175,7 +210,7 @@ function planPrice(r: Rules, c: Change): void {
         severity: "high",
         severity_reasons: [ends ? `the free ${plan} now costs ${formatPrice(a)}` : `${plan} is now free`],
         title: ends
-          ? `${r.name} ends free ${plan}: now ${formatPrice(a)}`
+          ? `${r.name} ends its free tier: ${plan} now costs ${formatPrice(a)}`
           : `${r.name} makes ${plan} free (was ${formatPrice(b)})`,
         summary: ends
           ? `${r.name}'s ${plan} was free and now costs ${formatPrice(a)} (${c.url}).`
@@ -477,7 +512,12 @@ function announcement(
   link: string | undefined,
   extra: EvidenceItem[] = [],
 ): boolean {
-  const kind = c.source === "feed" && /github\.com\/.+\/releases/.test(c.url) ? "github" : r.ctx.pageKind;
+  const kind =
+    c.source === "feed" && /github\.com\/.+\/releases/.test(c.url)
+      ? "github"
+      : c.source === "feed" && /changelog|release|updates|whats-?new/i.test(c.url)
+        ? "changelog"
+        : r.ctx.pageKind;
   const n = readNews(title, body, r.name, kind);
   if (!n) return false;
   let severity = n.severity;
@@ -586,7 +626,7 @@ function page(r: Rules, c: Change): void {
     confidence: 0.85,
     confidence_reasons: ["link in the site's navigation or footer"],
     title: added
-      ? `${r.name} adds a ${q(label)} page to its site (${path})`
+      ? `${r.name} adds a new page to its site: ${q(label)} (${path})`
       : `${r.name} removes the ${q(label)} page from its site navigation (${path})`,
     summary: added
       ? `${r.name}'s navigation now links ${q(label)} at ${link}.`
@@ -608,7 +648,7 @@ function hero(r: Rules, c: Change, metas: Change[]): void {
     if (announcement(r, c, headline, c.after.slice(headline.length + 3), undefined)) return;
   }
   const home = kind === "home";
-  const key = `marketing:messaging:${slug(pathOf(c.url))}`;
+  const key = `marketing:messaging:${pathKey(c.url)}`;
   push(r, {
     key,
     supersedes: key,
@@ -827,7 +867,7 @@ function legalPage(r: Rules, cs: Change[]): void {
   const doc = r.ctx.pageTitle ?? pathOf(cs[0].url);
   const day = r.ctx.observedAt.slice(0, 10);
   push(r, {
-    key: `legal_security:policy_change:${slug(pathOf(cs[0].url))}:${day}`,
+    key: `legal_security:policy_change:${pathKey(cs[0].url)}:${day}`,
     category: "legal_security",
     type: "policy_change",
     severity: "low",
@@ -881,10 +921,115 @@ function certifications(r: Rules, cs: Change[]): Set<Change> {
   return used;
 }
 
+const LEADER_ROLE =
+  /\b(ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+(?: [a-z]+)? officer|president|vice president|svp|evp|vp of [a-z]+(?: [a-z]+)?|co-?founder|general counsel)\b/i;
+const C_LEVEL =
+  /\b(ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+(?: [a-z]+)? officer|president|co-?founder)\b/i;
+const PEOPLE_PAGES = new Set(["about", "company", "team", "leadership", "press", "news", "newsroom"]);
+
+/** People added to or gone from a leadership list (about/team pages): a leadership change. */
+function people(r: Rules, cs: Change[]): Set<Change> {
+  const used = new Set<Change>();
+  for (const c of cs) {
+    const sectionSays = /leadership|management|executive|our team|founders|board/i.test(
+      c.section ?? c.subject ?? "",
+    );
+    if (!PEOPLE_PAGES.has(r.ctx.pageKind) && !sectionSays) continue;
+    const lines: { text: string; gone: boolean }[] = [];
+    if (c.kind === "text_added" && c.after) lines.push({ text: c.after, gone: false });
+    if (c.kind === "text_removed" && c.before) lines.push({ text: c.before, gone: true });
+    if (c.kind === "list_changed") {
+      for (const x of c.added ?? []) lines.push({ text: x, gone: false });
+      for (const x of c.removed ?? []) lines.push({ text: x, gone: true });
+    }
+    for (const l of lines) {
+      const role = LEADER_ROLE.exec(l.text);
+      if (!role || l.text.length > 200) continue;
+      const person = l.text.split(/\s*(?::|,|\s[–—-]\s|\|)\s*/)[0]?.trim() ?? "";
+      const who = person && !LEADER_ROLE.test(person) ? person : "";
+      const roleName = role[1]
+        .replace(/\b\w/g, (x) => x.toUpperCase())
+        .replace(/\b(Ceo|Cto|Cfo|Coo|Cmo|Cro|Cpo|Ciso|Cio|Vp|Svp|Evp)\b/g, (x) => x.toUpperCase());
+      const cLevel = C_LEVEL.test(role[1]);
+      used.add(c);
+      push(r, {
+        key: `company:leadership_change:${slug(roleName)}:${slug(who || l.text)}`,
+        category: "company",
+        type: "leadership_change",
+        severity: cLevel ? "high" : "medium",
+        severity_reasons: [cLevel ? `C-level change: ${roleName}` : `leadership change: ${roleName}`],
+        confidence: 0.75,
+        confidence_reasons: [
+          `person ${l.gone ? "no longer" : "newly"} listed with a leadership title on the ${pageWord(r.ctx.pageKind)}`,
+        ],
+        title: l.gone
+          ? `${r.name} no longer lists ${who || "its"} ${who ? `as ${roleName}` : roleName}`
+          : `${r.name} names ${who ? `${who} ` : "a new "}${roleName}`,
+        summary: `${r.name}'s ${pageWord(r.ctx.pageKind)} ${l.gone ? "no longer lists" : "now lists"} ${q(l.text)} (${c.url}).`,
+        evidence: [evidence(r, c, `${l.gone ? "Removed" : "Added"}: ${l.text}`)],
+        subject: roleName,
+      });
+    }
+  }
+  return used;
+}
+
+/** A facts line about offices or headquarters ("Offices | Austin, London") that gains a place. */
+function offices(r: Rules, cs: Change[]): Set<Change> {
+  const used = new Set<Change>();
+  const LINE = /^(offices?|locations?|headquarters|hq|head office)\s*[|:]\s*(.+)$/i;
+  for (const c of cs) {
+    const adds = c.kind === "list_changed" ? (c.added ?? []) : c.after ? [c.after] : [];
+    const rems = c.kind === "list_changed" ? (c.removed ?? []) : c.before ? [c.before] : [];
+    for (const a of adds) {
+      const m = LINE.exec(a.trim());
+      if (!m) continue;
+      const label = m[1].toLowerCase();
+      const was = rems.map((x) => LINE.exec(x.trim())).find((x) => x && x[1].toLowerCase() === label);
+      const split = (v: string) =>
+        v
+          .split(/\s*(?:,|;|·| and )\s*/)
+          .map((x) => x.trim())
+          .filter(Boolean);
+      const hq = /^(headquarters|hq|head office)$/.test(label);
+      const before = was ? split(was[2]) : [];
+      const fresh = hq
+        ? [m[2].trim()].filter((x) => !was || x !== was[2].trim())
+        : split(m[2]).filter((x) => !before.some((b) => b.toLowerCase() === x.toLowerCase()));
+      for (const place of fresh) {
+        used.add(c);
+        push(r, {
+          key: `company:office_opening:${slug(place)}`,
+          category: "company",
+          type: "office_opening",
+          severity: "medium",
+          severity_reasons: [hq ? `headquarters now ${place}` : `a new office: ${place}`],
+          confidence: 0.8,
+          confidence_reasons: [`"${m[1]}" line on the ${pageWord(r.ctx.pageKind)}`],
+          title: hq
+            ? `${r.name} moves its headquarters to ${place}${was ? ` (was ${was[2].trim()})` : ""}`
+            : `${r.name} opens an office in ${place}`,
+          summary: `${r.name}'s ${pageWord(r.ctx.pageKind)} now says ${q(a)}${was ? `, previously ${q(was[0])}` : ""} (${c.url}).`,
+          evidence: [evidence(r, c, `${a}${was ? ` (was: ${was[0]})` : ""}`)],
+          subject: place,
+        });
+      }
+    }
+  }
+  return used;
+}
+
 /** Other copy on key pages (home, pricing, product): low, and only past a size that is not a typo fix. */
-function copyEdits(r: Rules, cs: Change[]): void {
+function copyEdits(r: Rules, cs: Change[], planNames: string[]): void {
   if (!KEY_PAGES.has(r.ctx.pageKind)) return;
+  // A plan card's text is the plan: its structured changes say what changed.
+  const names = planNames.map((n) => n.toLowerCase()).filter(Boolean);
+  const isPlanCard = (c: Change) =>
+    names.some((n) =>
+      [c.before, c.after, c.subject].some((t) => (t ?? "").toLowerCase().startsWith(`${n}:`)),
+    );
   const big = cs.filter((c) => {
+    if (isPlanCard(c)) return false;
     const n = changedWords(c).length;
     if (c.kind === "text_added" || c.kind === "text_removed") return n >= 8;
     return n >= 5;
@@ -892,7 +1037,7 @@ function copyEdits(r: Rules, cs: Change[]): void {
   if (!big.length) return;
   const first = big[0];
   push(r, {
-    key: `marketing:copy:${slug(pathOf(first.url))}:${slug(big.map((c) => c.excerpt).join(" ")).slice(0, 40)}`,
+    key: `marketing:copy:${pathKey(first.url)}:${slug(big.map((c) => c.excerpt).join(" ")).slice(0, 40)}`,
     category: "marketing",
     type: "messaging_change",
     severity: "low",
@@ -991,9 +1136,25 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
           rest.filter((x) => !used.has(x)),
         ))
           used.add(c);
+      for (const c of people(
+        r,
+        rest.filter((x) => !used.has(x)),
+      ))
+        used.add(c);
+      for (const c of offices(
+        r,
+        rest.filter((x) => !used.has(x)),
+      ))
+        used.add(c);
+      const planNames = [
+        ...(ctx.previous?.plans ?? []).map((p) => p.name),
+        ...(ctx.snapshot?.plans ?? []).map((p) => p.name),
+        ...real.filter((c) => c.kind.startsWith("plan_")).map((c) => c.subject),
+      ];
       copyEdits(
         r,
         rest.filter((c) => !used.has(c)),
+        planNames,
       );
     }
   }

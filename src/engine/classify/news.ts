@@ -86,7 +86,9 @@ function after(re: RegExp, text: string): string | undefined {
   const m = re.exec(text);
   if (!m) return undefined;
   const rest = text.slice(m.index + m[0].length);
-  const s = rest.split(/\s*(?:[,:;.!?(]|\s[–—-]\s|\s(?:to|for|in|as|and|that|which|after|with)\s)\s*/i)[0];
+  const s = rest.split(
+    /\s*(?:[,:;.!?(]|\s[–—-]\s|\s(?:to|for|in|on|at|as|and|that|which|after|with|across|around)\s)\s*/i,
+  )[0];
   return s?.trim() ? clip(s.trim(), 60) : undefined;
 }
 

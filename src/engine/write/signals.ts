@@ -44,6 +44,18 @@ async function openSignals(
   });
 }
 
+const RANK = { high: 2, medium: 1, low: 0 } as const;
+
+/** The strongest drafts first, launches before releases: a signal opened from several drafts takes its type,
+ * title and wording from the most telling one. */
+function ordered(drafts: SignalDraft[]): SignalDraft[] {
+  const pref = (d: SignalDraft) => (d.type === "feature_launch" ? 0 : 1);
+  return drafts
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => RANK[b.d.severity] - RANK[a.d.severity] || pref(a.d) - pref(b.d) || a.i - b.i)
+    .map((x) => x.d);
+}
+
 /** Records one competitor's classified drafts of a cycle: new signals, evidence appended to open ones (same
  * dedup key or the same named launch), and signals closed by a revert or a superseding change. */
 export async function recordDrafts(
@@ -58,12 +70,16 @@ export async function recordDrafts(
   const { result } = await services.store.execute<RecordResult>(
     async (w) => {
       const c = await w.tx.execute({
-        sql: "SELECT id FROM competitors WHERE id = ? AND org_id = ?",
+        sql: "SELECT id, name FROM competitors WHERE id = ? AND org_id = ?",
         args: [competitorId, orgId],
       });
       if (!c.rows[0]) throw new Error(`competitor ${competitorId} is not in workspace ${orgId}`);
       const open = await openSignals(w, orgId, competitorId);
-      const out = await decideDetectSignals(open, { orgId, competitorId, drafts, now: at }, w.nextId);
+      const out = await decideDetectSignals(
+        open,
+        { orgId, competitorId, competitorName: String(c.rows[0].name), drafts: ordered(drafts), now: at },
+        w.nextId,
+      );
       return {
         events: out.events,
         result: { created: out.created, updated: out.updated, closed: out.closed },
