@@ -4,6 +4,8 @@ import { describe, expect, test } from "bun:test";
 import {
   type Change,
   compare,
+  maskText,
+  maskUrl,
   normalise,
   normaliseFeed,
   normaliseJobs,
@@ -519,5 +521,61 @@ describe("feeds, job lists and structured sources", () => {
     const q = { ...p, text: "First paragraph.\n\nSecond paragraph, 5 days ago.\n\nThird paragraph." };
     const changes = compare(normalise(p), normalise(q), [normalise(p)]);
     expect(changes.map((c) => [c.kind, c.after])).toEqual([["text_added", "Third paragraph."]]);
+  });
+});
+
+describe("masking", () => {
+  const masked: [string, string][] = [
+    ["Updated 3 hours ago", "Updated ⟨ago⟩"],
+    ["Last updated: November 20, 2026 at 12:34 PM UTC", "Last updated: ⟨date⟩ at ⟨time⟩"],
+    ["Posted 2026-11-20T12:00:00Z", "Posted ⟨date⟩"],
+    ["Friday, 20 November 2026", "⟨date⟩"],
+    ["20/11/2026", "⟨date⟩"],
+    ["Join 12,345 happy customers", "Join ⟨count⟩ happy customers"],
+    ["Trusted by 50k+ teams worldwide", "Trusted by ⟨count⟩ teams worldwide"],
+    ["1,250,000 messages sent today", "⟨count⟩ messages sent ⟨ago⟩"],
+    ["99.982% uptime", "⟨count⟩ uptime"],
+    ["1.2M", "⟨count⟩"],
+    ["© 2024 Globex Inc. All rights reserved.", "© ⟨year⟩ Globex Inc. All rights reserved."],
+    ["Copyright 2019–2026 Globex", "Copyright ⟨year⟩ Globex"],
+    ["Build a1b2c3d4e5", "Build ⟨hash⟩"],
+    ["build 20261120.3", "build ⟨hash⟩"],
+    ["csrf: Zx8Kq2LmN4pQ7rS9tU1vW3xY", "csrf: ⟨token⟩"],
+    ["request 3f1c2e4a-1b2c-4d5e-8f90-1234567890ab", "request ⟨id⟩"],
+    ["hero-480.webp 480w, hero-960.webp 960w", ""],
+    [
+      "See https://x.example/app.css?v=123&utm_source=a&id=7#top now",
+      "See https://x.example/app.css?id=7 now",
+    ],
+  ];
+  for (const [input, output] of masked)
+    test(`masks: ${input}`, () => expect(maskText(input, { counters: true, bare: true })).toBe(output));
+
+  const kept = [
+    "Team plan $49 per seat/month",
+    "$1,299",
+    "Starts at €1,200 per year",
+    "Up to 10,000 contacts",
+    "Includes 5,000 API calls",
+    "5 users",
+    "Over 1,000 integrations",
+    "Version 2.4.1 released",
+    "Founded in 2015",
+    "Started in 2016 when three engineers met",
+    "SOC 2 Type II and ISO 27001 certified",
+  ];
+  for (const input of kept)
+    test(`keeps: ${input}`, () => expect(maskText(input, { counters: true, bare: true })).toBe(input));
+
+  test("a table cell or card item with only a quota stays; a paragraph with only a counter is masked", () => {
+    expect(maskText("10M", { counters: true })).toBe("10M");
+    expect(maskText("10M", { counters: true, bare: true })).toBe("⟨count⟩");
+  });
+
+  test("URLs: hashed asset names, trailing slashes and parameter order", () => {
+    expect(maskUrl("https://Globex.example/_next/static/chunks/main-3f2a9c1d4e.js?b=2&a=1")).toBe(
+      "https://globex.example/_next/static/chunks/main-⟨hash⟩.js?a=1&b=2",
+    );
+    expect(maskUrl("https://globex.example/pricing/?ref=nav")).toBe("https://globex.example/pricing");
   });
 });

@@ -338,9 +338,33 @@ function compareHero(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot
 
 // ---- blocks -------------------------------------------------------------------------------------------
 
+const lines = new WeakMap<SnapBlock, string>();
+
+/** The block's identity for the line diff and the rotation rule: its type and content, not its section.
+ * Built by hand (not serialise) and memoised: history snapshots hold thousands of blocks. */
 function lineOf(b: SnapBlock): string {
-  const { section: _s, ...rest } = b as SnapBlock & { section?: string };
-  return serialise(rest);
+  let l = lines.get(b);
+  if (l !== undefined) return l;
+  const S = "\u0001";
+  switch (b.t) {
+    case "h":
+      l = `h${b.level}${S}${b.text}`;
+      break;
+    case "p":
+      l = `p${S}${b.text}`;
+      break;
+    case "ul":
+      l = `ul${S}${b.items.join(S)}`;
+      break;
+    case "table":
+      l = `table${S}${b.head ?? ""}${S}${b.rows.join(S)}`;
+      break;
+    case "card":
+      l = `card${S}${b.title}${S}${b.items.join(S)}`;
+      break;
+  }
+  lines.set(b, l);
+  return l;
 }
 
 function sectionOf(b: SnapBlock): string | undefined {
@@ -662,7 +686,6 @@ function dropCovered(changes: Change[]): Change[] {
  * (any order, may include `prev`): values already seen there are rotation, not change. */
 export function compare(prev: Snapshot, next: Snapshot, history: Snapshot[] = []): Change[] {
   const ctx: Ctx = { source: next.kind, url: next.url, out: [] };
-  if (serialise(prev) === serialise(next)) return [];
   comparePlans(ctx, prev.plans, next.plans);
   compareSet(ctx, prev.features, next.features, "feature_added", "feature_removed");
   compareSet(ctx, prev.integrations, next.integrations, "integration_added", "integration_removed");

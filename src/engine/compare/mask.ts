@@ -16,11 +16,11 @@ export const MASK = {
 
 /** Whitespace collapsed, zero-width characters dropped, NFC. */
 export function clean(text: string): string {
-  return text
-    .normalize("NFC")
-    .replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
+  // ASCII (most text) needs neither NFC nor the zero-width pass.
+  const t = /^[\x20-\x7e]*$/.test(text)
+    ? text
+    : text.normalize("NFC").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "");
+  return t.replace(/\s+/g, " ").trim();
 }
 
 const MONTH =
@@ -184,5 +184,5 @@ export function maskText(text: string, opts: MaskOptions = {}): string {
       }
     }
   }
-  return clean(t);
+  return t.replace(/\s+/g, " ").trim();
 }

@@ -15,6 +15,13 @@ import type {
 } from "./types.ts";
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Sorted by a key computed once per element. */
+function sortedBy<T>(xs: T[], key: (x: T) => string): T[] {
+  return xs
+    .map((x) => [key(x), x] as const)
+    .sort((a, b) => cmp(a[0], b[0]))
+    .map(([, x]) => x);
+}
 const sortedSet = (xs: string[]) => [...new Set(xs.filter((x) => x !== ""))].sort(cmp);
 /** Paragraph text: counters and bare big numbers masked. */
 const para = (s: string | undefined) => maskText(s ?? "", { counters: true, bare: true });
@@ -58,7 +65,9 @@ function blockText(b: Block): string {
 }
 
 function isWidget(b: Block): boolean {
-  const t = clean(blockText(b));
+  const raw = blockText(b);
+  if (raw.length > 1400) return false;
+  const t = clean(raw);
   if (b.kind === "heading") return WIDGET_HEADING.test(t);
   if (b.kind === "list" || b.kind === "card") {
     const items = b.items.map(clean).filter(Boolean);
@@ -138,8 +147,7 @@ function sortCardRuns(blocks: SnapBlock[]): SnapBlock[] {
   const out: SnapBlock[] = [];
   let run: SnapBlock[] = [];
   const flush = () => {
-    run.sort((a, b) => cmp(serialise(a), serialise(b)));
-    out.push(...run);
+    out.push(...sortedBy(run, serialise));
     run = [];
   };
   for (const b of blocks) {
@@ -311,8 +319,7 @@ function normaliseJobList(jobs: JobInput[]): SnapJob[] | undefined {
       return job;
     })
     .filter((j) => j.title);
-  out.sort((a, b) => cmp(serialise(a), serialise(b)));
-  return out.length ? out : undefined;
+  return out.length ? sortedBy(out, serialise) : undefined;
 }
 
 const setOrUndefined = (xs: string[] | undefined) => {
@@ -398,18 +405,29 @@ export function normaliseStructured(url: string, fields: Record<string, unknown>
   });
 }
 
-/** JSON with object keys sorted at every level: the snapshot's stable serialisation. */
+/** JSON with object keys sorted at every level and undefined members left out: the snapshot's stable
+ * serialisation (hand-written: it runs on every check of every page). */
 export function serialise(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort(cmp)
-            .filter((k) => v[k] !== undefined)
-            .map((k) => [k, v[k]]),
-        )
-      : v,
-  );
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i) out += ",";
+      const v = value[i];
+      out += v === undefined || typeof v === "function" ? "null" : serialise(v);
+    }
+    return `${out}]`;
+  }
+  const o = value as Record<string, unknown>;
+  let out = "{";
+  let first = true;
+  for (const k of Object.keys(o).sort(cmp)) {
+    const v = o[k];
+    if (v === undefined || typeof v === "function") continue;
+    out += `${first ? "" : ","}${JSON.stringify(k)}:${serialise(v)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 /** SHA-256 (hex) of the serialisation: the key of the snapshot's blob. */

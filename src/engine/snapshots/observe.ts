@@ -10,17 +10,23 @@ export interface Observation {
   first: boolean;
   changed: boolean;
   changes: Change[];
-  /** The version compared against (the latest before this check). */
+  /** The version compared against (the latest before this check); null when unchanged or first. */
   previous: SnapshotVersion | null;
   put: PutResult;
 }
 
 export async function observe(store: SnapshotStore, input: PutInput): Promise<Observation> {
+  const hash = snapshotHash(input.snapshot);
+  // Unchanged (the common case): one indexed row read, no history decompressed, no comparison.
+  const source = await store.source(input);
+  if (source?.latestHash === hash) {
+    const put = await store.put(input);
+    return { first: false, changed: put.changed, changes: [], previous: null, put };
+  }
   const history = await store.latest(input);
   const previous = history[0] ?? null;
-  const same = previous !== null && previous.hash === snapshotHash(input.snapshot);
   const changes: Change[] =
-    previous && !same
+    previous && previous.hash !== hash
       ? compare(
           previous.snapshot,
           input.snapshot,
