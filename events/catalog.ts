@@ -196,6 +196,29 @@ export interface EventPayloads {
   ResearchFinished: { run_id: number; competitor_id: number; finished_at: string; dossier: ResearchDossier };
   /** The run ended without a dossier (site unreachable, interrupted by a stop …); nothing of it is stored. */
   ResearchFailed: { run_id: number; competitor_id: number; failed_at: string; code: string; reason: string };
+  // Monitoring cycles (docs/engine.md "Cycles and scheduling"). CycleStarted / CycleFinished on the org stream,
+  // one CompetitorChecked per competitor and cycle on the competitor stream (its freshness).
+  /** A monitoring cycle began: the scheduler's (with its due slot), an operator's or the app's. */
+  CycleStarted: {
+    cycle_id: number;
+    trigger: string;
+    started_at: string;
+    slot?: string;
+    competitor_id?: number;
+  };
+  /** The cycle ended; `summary` is what `rivals cycle` prints (pages_checked, signals_created …). */
+  CycleFinished: { cycle_id: number; finished_at: string; summary: Record<string, unknown> };
+  /** One competitor's sources were checked in a cycle: how many, how many changed or failed, and the sources
+   * failing now (failed checks in a row, the last error). */
+  CompetitorChecked: {
+    competitor_id: number;
+    cycle_id: number;
+    checked_at: string;
+    sources: number;
+    changed: number;
+    failed: number;
+    failing?: { url: string; kind: string; error: string; failures: number; since: string }[];
+  };
   /** draft_positioning filled empty positioning fields of the workspace's profile from its own website. */
   PositioningDrafted: { changes: CompanyProfileChanges; source_url: string; drafted_at: string };
 }
@@ -255,6 +278,9 @@ export const eventTypes = [
   "ResearchFinished",
   "ResearchFailed",
   "PositioningDrafted",
+  "CycleStarted",
+  "CycleFinished",
+  "CompetitorChecked",
 ] as const satisfies readonly EventType[];
 
 export type StreamType =

@@ -3,6 +3,7 @@ import type { Projector, Tx } from "../events/store.ts";
 import { projectApiKeys } from "./apiKeys.ts";
 import { projectBattlecards } from "./battlecards.ts";
 import { projectCompetitors } from "./competitors.ts";
+import { projectCycles } from "./cycles.ts";
 import { projectDigests } from "./digests.ts";
 import { projectEngagement } from "./engagement.ts";
 import { projectFreeBriefs } from "./freeBriefs.ts";
@@ -30,6 +31,7 @@ const projectors: Projector[] = [
   projectWorkspace,
   projectPublicLibrary,
   projectResearch,
+  projectCycles,
 ];
 
 /** Every read table that is a pure function of the log, emptied by a rebuild. */
@@ -63,6 +65,7 @@ export const READ_TABLES = [
   "research_runs",
   "research_sources",
   "positioning_drafts",
+  "cycles",
 ];
 
 export async function projectAll(e: StoredEvent, tx: Tx): Promise<void> {

@@ -12,6 +12,7 @@ import { connectChat } from "../domain/workspace.ts";
 import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
+import { cycleCommand } from "./cycle.ts";
 import { demoBanner, loadDemo, resetDemoPassword } from "./demo.ts";
 import { researchCommand } from "./research.ts";
 
@@ -33,6 +34,8 @@ export const USAGE = `Usage: rivals <command> [options]
   member list --org S
   research --org S --competitor ID    research one competitor now (first research or refresh; no allowance
                                       used); prints one JSON summary, exits 1 when it fails
+  cycle --org S [--competitor ID]     one monitoring cycle now (every core competitor, or one); prints
+                                      its JSON summary
   import [FILE|-]                     import NDJSON records or an export (docs/import.md)
   export [--org S]                    write the event log as NDJSON
   projections rebuild                 empty the read tables and replay the log
@@ -197,6 +200,8 @@ export async function run(argv: string[]): Promise<number> {
       return memberCommand(sub, rest);
     case "research":
       return researchCommand([sub, ...rest].filter(Boolean) as string[]);
+    case "cycle":
+      return cycleCommand([sub, ...rest].filter(Boolean) as string[]);
     case "import": {
       const file = sub ?? "-";
       const text = file === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(file, "utf8");

@@ -64,6 +64,8 @@ export interface SourceState {
   failures: number;
   lastError: string | null;
   lastErrorAt: string | null;
+  /** When the current run of failed checks began (migration 0016). */
+  failingSince: string | null;
 }
 
 export const CODEC = "zstd";
@@ -98,6 +100,7 @@ function rowToSource(r: Row): SourceState {
     failures: Number(r.failures),
     lastError: str(r.last_error),
     lastErrorAt: str(r.last_error_at),
+    failingSince: str(r.failing_since),
   };
 }
 

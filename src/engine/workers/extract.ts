@@ -1,4 +1,6 @@
-// The process-wide extraction pool: page parsing and tech detection run in Workers (extractWorker.ts).
+// The process-wide extraction pool: page parsing and tech detection run in Workers (extractWorker.ts); so do
+// a monitoring cycle's page snapshots (extract, normalise, serialise and hash in one task).
+import type { Snapshot } from "../compare/types.ts";
 import type { PageExtract } from "../extract/page.ts";
 import { WorkerPool } from "./pool.ts";
 
@@ -14,7 +16,20 @@ export interface ExtractTaskResult {
   tech: { name: string; category: string; evidence: string }[];
 }
 
-let pool: WorkerPool<ExtractTask, ExtractTaskResult> | undefined;
+/** A cycle's page check: the page's normalised snapshot and its hash. `url` is the page's final URL (links
+ * resolve against it); `sourceUrl` the URL the snapshot records (the source's own). */
+export interface SnapshotTask {
+  snapshot: true;
+  html: string;
+  url: string;
+  sourceUrl: string;
+}
+export interface SnapshotTaskResult {
+  snapshot: Snapshot;
+  hash: string;
+}
+
+let pool: WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult> | undefined;
 
 /** Where the worker's entry is. From source, next to this file. In the binary `bun build --compile` makes
  * (scripts/build.ts lists the worker as a second entry point, files kept under their paths below src/), this
@@ -25,7 +40,16 @@ export function workerEntry(here: string = import.meta.url): string {
   return new URL(compiled ? "./engine/workers/extractWorker.ts" : "./extractWorker.ts", here).href;
 }
 
-export function extractPool(): WorkerPool<ExtractTask, ExtractTaskResult> {
-  pool ??= new WorkerPool<ExtractTask, ExtractTaskResult>(workerEntry());
+function sharedPool() {
+  pool ??= new WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>(workerEntry());
   return pool;
+}
+
+export function extractPool(): WorkerPool<ExtractTask, ExtractTaskResult> {
+  return sharedPool() as unknown as WorkerPool<ExtractTask, ExtractTaskResult>;
+}
+
+/** The same pool, for snapshot tasks. */
+export function snapshotPool(): WorkerPool<SnapshotTask, SnapshotTaskResult> {
+  return sharedPool() as unknown as WorkerPool<SnapshotTask, SnapshotTaskResult>;
 }

@@ -1,0 +1,52 @@
+// Monitoring cycles (cycles table) and each competitor's check in a cycle (the dossier's `freshness`: when its
+// sources were last checked, when one last changed, and the sources failing now).
+import type { StoredEvent } from "../events/catalog.ts";
+import type { Tx } from "../events/store.ts";
+import type { CompetitorRecord } from "../src/domain/records.ts";
+import { writeCompetitor } from "./competitors.ts";
+
+type Freshness = NonNullable<CompetitorRecord["freshness"]> & Record<string, unknown>;
+
+export async function projectCycles(e: StoredEvent, tx: Tx): Promise<void> {
+  switch (e.type) {
+    case "CycleStarted": {
+      const d = e.data;
+      await tx.execute({
+        sql: `INSERT INTO cycles (id, org_id, trigger, slot, competitor_id, started_at) VALUES (?, ?, ?, ?, ?, ?)
+              ON CONFLICT (id) DO NOTHING`,
+        args: [d.cycle_id, e.orgId, d.trigger, d.slot ?? null, d.competitor_id ?? null, d.started_at],
+      });
+      break;
+    }
+    case "CycleFinished": {
+      const d = e.data;
+      await tx.execute({
+        sql: "UPDATE cycles SET finished_at = ?, summary = ? WHERE id = ?",
+        args: [d.finished_at, JSON.stringify(d.summary), d.cycle_id],
+      });
+      break;
+    }
+    case "CompetitorChecked": {
+      const d = e.data;
+      const r = await tx.execute({
+        sql: "SELECT org_id, key, state FROM competitors WHERE id = ?",
+        args: [d.competitor_id],
+      });
+      const row = r.rows[0];
+      if (!row) return;
+      const record = JSON.parse(String(row.state)) as CompetitorRecord;
+      const f: Freshness = { ...(record.freshness ?? {}) };
+      f.last_snapshot_at = d.checked_at;
+      f.last_checked_at = d.checked_at;
+      if (d.changed > 0) f.last_changed_at = d.checked_at;
+      f.sources = { checked: d.sources, changed: d.changed, failed: d.failed };
+      if (d.failing?.length) f.source_failures = d.failing;
+      else delete f.source_failures;
+      await writeCompetitor(tx, Number(row.org_id), d.competitor_id, String(row.key), {
+        ...record,
+        freshness: f,
+      });
+      break;
+    }
+  }
+}

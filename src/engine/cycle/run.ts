@@ -1,0 +1,627 @@
+// One monitoring cycle of one workspace (ENGINE.md "Cycles, scheduling, delivery"; docs/engine.md "Cycles and
+// scheduling"): every source of every core competitor (research's sources and the monitored pages) is fetched
+// with a conditional GET, a page is extracted, normalised and hashed in the Worker pool, compared with the
+// source's last snapshot and history, classified, and recorded as signals; then one CompetitorChecked event per
+// competitor (its freshness), expired signals closed, the after-cycle steps (after.ts), and CycleFinished with
+// the summary. An unchanged source adds no snapshot bytes; a 304 answer is not even extracted.
+import type { EventMetadata } from "../../../events/catalog.ts";
+import { DomainError } from "../../domain/errors.ts";
+import type { Services } from "../../services.ts";
+import { classify, slug } from "../classify/classify.ts";
+import type { SignalDraft } from "../classify/types.ts";
+import { compare } from "../compare/compare.ts";
+import {
+  normaliseFeed,
+  normaliseJobs,
+  normaliseStructured,
+  serialise,
+  snapshotHash,
+} from "../compare/normalise.ts";
+import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
+import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
+import { snapshotStoreFor } from "../snapshots/index.ts";
+import type { SourceState } from "../snapshots/store.ts";
+import { classifyUrl, pageKey } from "../sources/discover.ts";
+import { parseFeed } from "../sources/feeds.ts";
+import { type JobBoardProvider, parseJobBoard } from "../sources/jobBoards.ts";
+import { parseSecurityTxt } from "../sources/securityTxt.ts";
+import { snapshotPool } from "../workers/extract.ts";
+import { closeExpiredSignals, recordDrafts } from "../write/signals.ts";
+import { afterCycleSteps } from "./after.ts";
+import type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
+
+export type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
+
+export interface CycleOptions {
+  competitorId?: number;
+  trigger: CycleTrigger;
+  /** The scheduler's due slot (ISO start), recorded on CycleStarted. */
+  slot?: string;
+  /** Competitors checked at once (default 4). */
+  concurrency?: number;
+  /** The fetcher (default: the process-wide one for the services' config). */
+  fetcher?: Fetcher;
+}
+
+/** Failed checks in a row after which a page that answers 404/410 is reported removed. */
+export const STRIKES = 3;
+const MAX_FAILURES_LISTED = 20;
+const HTML = /html|xhtml/i;
+const META: EventMetadata = { actor: "engine", source: "engine" };
+
+interface Source {
+  url: string;
+  /** Research's kind (home, pricing …, feed, releases_feed, job_board:greenhouse, security_txt) or the
+   * monitored page's kind from its URL. */
+  kind: string;
+  monitored: boolean;
+}
+
+interface CompetitorRow {
+  id: number;
+  name: string;
+  researchState?: string;
+}
+
+type Outcome =
+  | {
+      status: "not_modified" | "unchanged";
+      source: Source;
+      key: string;
+      etag?: string;
+      lastModified?: string;
+    }
+  | {
+      status: "changed" | "baseline";
+      source: Source;
+      key: string;
+      snapshotKind: SnapshotKind;
+      snapshot: Snapshot;
+      previous?: Snapshot;
+      changes: Change[];
+      fetched: Extract<FetchResult, { ok: true }>;
+    }
+  | {
+      status: "failed";
+      source: Source;
+      key: string;
+      snapshotKind: SnapshotKind;
+      error: string;
+      http?: number;
+    };
+
+interface CompetitorResult {
+  competitorId: number;
+  checked: number;
+  changed: number;
+  failed: number;
+  notModified: number;
+  baseline: number;
+  created: number[];
+  updated: number[];
+  closed: number[];
+  failures: { url: string; kind: string; error: string; failures: number; since: string }[];
+}
+
+function snapshotKindOf(kind: string): SnapshotKind {
+  if (kind === "feed" || kind === "releases_feed") return "feed";
+  if (kind.startsWith("job_board:")) return "jobs";
+  if (kind === "security_txt") return "structured";
+  return "page";
+}
+
+function classifyKind(kind: string): string {
+  if (kind === "feed" || kind === "releases_feed") return "feed";
+  if (kind.startsWith("job_board:")) return "jobs";
+  if (kind === "security_txt") return "security";
+  return kind;
+}
+
+const keyOf = (kind: SnapshotKind, url: string) => `${kind}:${url}`;
+
+function errorText(r: Extract<FetchResult, { ok: false }>): string {
+  return r.error === "http_error" && r.status ? `http_error ${r.status}` : r.error;
+}
+
+/** The sources of one competitor: research's, then the monitored pages (a page research also found once). */
+export async function competitorSources(s: Services, orgId: number, competitorId: number): Promise<Source[]> {
+  const c = s.database.client;
+  const [research, monitored] = await Promise.all([
+    c.execute({
+      sql: "SELECT url, kind FROM research_sources WHERE org_id = ? AND competitor_id = ? ORDER BY rowid",
+      args: [orgId, competitorId],
+    }),
+    c.execute({
+      sql: "SELECT url FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
+      args: [orgId, competitorId],
+    }),
+  ]);
+  const out: Source[] = [];
+  const seen = new Set<string>();
+  const add = (src: Source) => {
+    let k: string;
+    try {
+      k = snapshotKindOf(src.kind) === "page" ? pageKey(src.url) : src.url;
+    } catch {
+      return;
+    }
+    if (seen.has(k)) return;
+    seen.add(k);
+    out.push(src);
+  };
+  for (const r of research.rows) add({ url: String(r.url), kind: String(r.kind), monitored: false });
+  for (const r of monitored.rows) {
+    const url = String(r.url);
+    add({ url, kind: classifyUrl(url) ?? "monitored", monitored: true });
+  }
+  return out;
+}
+
+/** Reads one source now: its snapshot, compared with what the store holds. Never throws for a source's faults. */
+async function checkSource(
+  s: Services,
+  orgId: number,
+  competitorId: number,
+  src: Source,
+  state: SourceState | undefined,
+  fetcher: Fetcher,
+): Promise<Outcome> {
+  const snapshotKind = snapshotKindOf(src.kind);
+  const key = keyOf(snapshotKind, src.url);
+  const fail = (error: string, http?: number): Outcome => ({
+    status: "failed",
+    source: src,
+    key,
+    snapshotKind,
+    error,
+    http,
+  });
+  const accept = snapshotKind === "jobs" ? { accept: "application/json" } : undefined;
+  const r = await fetcher.fetch({
+    url: src.url,
+    ...(accept ? { headers: accept } : {}),
+    ...(state?.latestHash && state.etag ? { etag: state.etag } : {}),
+    ...(state?.latestHash && state.lastModified ? { lastModified: state.lastModified } : {}),
+  });
+  if (!r.ok) return fail(errorText(r), r.status);
+  if (r.notModified)
+    return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
+  let snapshot: Snapshot;
+  let hash: string;
+  try {
+    if (snapshotKind === "page") {
+      if (!HTML.test(r.contentType)) return fail("unsupported_content");
+      const x = await snapshotPool().run({
+        snapshot: true,
+        html: r.text,
+        url: r.finalUrl,
+        sourceUrl: src.url,
+      });
+      snapshot = x.snapshot;
+      hash = x.hash;
+    } else {
+      if (snapshotKind === "feed") snapshot = normaliseFeed(src.url, parseFeed(r.text, src.url));
+      else if (snapshotKind === "jobs")
+        snapshot = normaliseJobs(
+          src.url,
+          parseJobBoard(src.kind.slice("job_board:".length) as JobBoardProvider, r.text),
+        );
+      else {
+        const sec = parseSecurityTxt(r.text);
+        if (!sec) return fail("unsupported_content");
+        snapshot = normaliseStructured(src.url, sec as unknown as Record<string, unknown>);
+      }
+      hash = snapshotHash(serialise(snapshot));
+    }
+  } catch (e) {
+    return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
+  }
+  if (state?.latestHash === hash)
+    return { status: "unchanged", source: src, key, etag: r.etag, lastModified: r.lastModified };
+  const store = snapshotStoreFor(s);
+  const history = state?.latestHash
+    ? await store.latest({ orgId, competitorId, url: src.url, kind: snapshotKind })
+    : [];
+  const previous = history[0]?.snapshot;
+  const changes = previous
+    ? compare(
+        previous,
+        snapshot,
+        history.map((v) => v.snapshot),
+      )
+    : [];
+  return {
+    status: previous ? "changed" : "baseline",
+    source: src,
+    key,
+    snapshotKind,
+    snapshot,
+    previous,
+    changes,
+    fetched: r,
+  };
+}
+
+const GONE = /^http_error (404|410)$/;
+const KEY_KINDS = new Set([
+  "pricing",
+  "product",
+  "docs",
+  "changelog",
+  "careers",
+  "integrations",
+  "customers",
+  "security",
+  "about",
+]);
+
+/** A page that answered 404/410 on STRIKES cycles in a row is removed (and one that comes back, added again):
+ * the same dedup key as a navigation link that disappears, so both are one signal. */
+function pagePresenceDraft(
+  comp: CompetitorRow,
+  src: Source,
+  removed: boolean,
+  at: string,
+  detail: string,
+): SignalDraft {
+  const u = new URL(src.url);
+  const path = u.pathname || "/";
+  const key = `marketing:page:${slug(path)}`;
+  const major = KEY_KINDS.has(src.kind);
+  return {
+    key,
+    reverts: key,
+    supersedes: key,
+    value: removed ? { before: "linked", after: null } : { before: null, after: "linked" },
+    category: "marketing",
+    type: removed ? "page_removed" : "page_added",
+    severity: major ? "medium" : "low",
+    severity_reasons: [
+      major ? `a major page (${src.kind}) ${removed ? "disappears" : "is back"}` : "a minor page",
+    ],
+    confidence: removed ? 0.8 : 0.85,
+    confidence_reasons: [
+      removed ? `the page answered not found on ${STRIKES} cycles in a row` : "the page answers again",
+    ],
+    title: removed ? `${comp.name} removes its ${path} page` : `${comp.name} brings back its ${path} page`,
+    summary: removed
+      ? `${src.url} has answered not found on ${STRIKES} monitoring cycles in a row (${detail}).`
+      : `${src.url} answers again after being reported removed.`,
+    evidence: [{ text: `${src.url}: ${detail}`, source_url: src.url, observed_at: at }],
+    subject: path,
+  };
+}
+
+async function checkCompetitor(
+  s: Services,
+  orgId: number,
+  cycleId: number,
+  comp: CompetitorRow,
+  sources: Source[],
+  fetcher: Fetcher,
+): Promise<CompetitorResult> {
+  const store = snapshotStoreFor(s);
+  const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
+  const outcomes = await Promise.all(
+    sources.map((src) =>
+      checkSource(
+        s,
+        orgId,
+        comp.id,
+        src,
+        states.get(keyOf(snapshotKindOf(src.kind), src.url)),
+        fetcher,
+      ).catch(
+        (e): Outcome => ({
+          status: "failed",
+          source: src,
+          key: keyOf(snapshotKindOf(src.kind), src.url),
+          snapshotKind: snapshotKindOf(src.kind),
+          error: `internal: ${String((e as Error)?.message ?? e).slice(0, 200)}`,
+        }),
+      ),
+    ),
+  );
+  const at = s.clock().toISOString();
+
+  // Classify every changed source; the drafts of all sources are recorded together (one event seen on blog,
+  // changelog and feed is one signal).
+  const drafts: SignalDraft[] = [];
+  const failures: CompetitorResult["failures"] = [];
+  for (const o of outcomes) {
+    const state = states.get(o.key);
+    if (o.status === "changed" && o.changes.length > 0)
+      drafts.push(
+        ...classify(o.changes, {
+          competitor: { id: comp.id, name: comp.name },
+          pageKind: classifyKind(o.source.kind),
+          pageTitle: o.snapshot.title,
+          observedAt: at,
+          previous: o.previous,
+          snapshot: o.snapshot,
+        }),
+      );
+    if (o.status === "failed") {
+      const n = (state?.failures ?? 0) + 1;
+      const since = n === 1 || !state?.failingSince ? at : state.failingSince;
+      failures.push({ url: o.source.url, kind: o.source.kind, error: o.error, failures: n, since });
+      if (
+        n === STRIKES &&
+        o.snapshotKind === "page" &&
+        o.source.kind !== "home" &&
+        GONE.test(o.error) &&
+        state?.latestHash
+      )
+        drafts.push(pagePresenceDraft(comp, o.source, true, at, `${o.error}, failing since ${since}`));
+    } else if (
+      state &&
+      state.failures >= STRIKES &&
+      snapshotKindOf(o.source.kind) === "page" &&
+      o.source.kind !== "home" &&
+      GONE.test(state.lastError ?? "")
+    )
+      drafts.push(pagePresenceDraft(comp, o.source, false, at, "answers again"));
+  }
+  const rec = await recordDrafts(s, orgId, comp.id, drafts, at);
+
+  // Then the new snapshots (after the signals: a crash in between re-detects the change next cycle, and the
+  // signal's dedup key makes that evidence on the same signal, not a second one).
+  let changed = 0;
+  let baseline = 0;
+  for (const o of outcomes) {
+    if (o.status !== "changed" && o.status !== "baseline") continue;
+    const put = await store.put({
+      orgId,
+      competitorId: comp.id,
+      url: o.source.url,
+      kind: o.snapshotKind,
+      snapshot: o.snapshot,
+      observedAt: new Date(at),
+      etag: o.fetched.etag,
+      lastModified: o.fetched.lastModified,
+      status: o.fetched.status,
+      finalUrl: o.fetched.finalUrl,
+    });
+    if (o.status === "baseline") baseline++;
+    else if (put.changed) changed++;
+  }
+
+  // One command: unchanged and not-modified checks, failures, and the competitor's CompetitorChecked event.
+  const failed = outcomes.filter((o) => o.status === "failed");
+  await s.store.execute(async ({ tx }) => {
+    for (const o of outcomes) {
+      if (o.status === "unchanged" || o.status === "not_modified")
+        await tx.execute({
+          sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = COALESCE(?, etag),
+                  last_modified = COALESCE(?, last_modified), failures = 0
+                WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
+          args: [at, o.etag ?? null, o.lastModified ?? null, orgId, comp.id, o.key],
+        });
+      else if (o.status === "failed")
+        await tx.execute({
+          sql: `INSERT INTO snapshot_sources (org_id, competitor_id, source_key, url, kind, first_seen_at,
+                  last_checked_at, failures, last_error, last_error_at, failing_since)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+                ON CONFLICT (org_id, competitor_id, source_key) DO UPDATE SET failures = failures + 1,
+                  last_error = excluded.last_error, last_error_at = excluded.last_error_at,
+                  failing_since = CASE WHEN failures = 0 OR failing_since IS NULL THEN excluded.last_error_at
+                    ELSE failing_since END`,
+          args: [orgId, comp.id, o.key, o.source.url, o.snapshotKind, at, at, o.error, at, at],
+        });
+    }
+    return {
+      events: [
+        {
+          type: "CompetitorChecked",
+          orgId,
+          streamType: "competitor",
+          streamId: String(comp.id),
+          data: {
+            competitor_id: comp.id,
+            cycle_id: cycleId,
+            checked_at: at,
+            sources: outcomes.length,
+            changed,
+            failed: failed.length,
+            ...(failures.length ? { failing: failures.slice(0, MAX_FAILURES_LISTED) } : {}),
+          },
+        },
+      ],
+      result: null,
+    };
+  }, META);
+  return {
+    competitorId: comp.id,
+    checked: outcomes.length,
+    changed,
+    failed: failed.length,
+    notModified: outcomes.filter((o) => o.status === "not_modified").length,
+    baseline,
+    created: rec.created,
+    updated: rec.updated,
+    closed: rec.closed,
+    failures,
+  };
+}
+
+const running = new WeakMap<Services, Map<number, Promise<unknown>>>();
+
+/** Runs one cycle of the workspace `orgId` (or of one of its core competitors). Cycles of one workspace in this
+ * process run one after another. Throws DomainError not_found for an unknown workspace or competitor. */
+export async function runCycle(s: Services, orgId: number, opts: CycleOptions): Promise<CycleSummary> {
+  let perOrg = running.get(s);
+  if (!perOrg) {
+    perOrg = new Map();
+    running.set(s, perOrg);
+  }
+  const before = perOrg.get(orgId) ?? Promise.resolve();
+  const mine = before.catch(() => undefined).then(() => cycle(s, orgId, opts));
+  const tracked = mine.catch(() => undefined);
+  perOrg.set(orgId, tracked);
+  void tracked.finally(() => {
+    if (perOrg.get(orgId) === tracked) perOrg.delete(orgId);
+  });
+  return mine;
+}
+
+async function cycle(s: Services, orgId: number, opts: CycleOptions): Promise<CycleSummary> {
+  const c = s.database.client;
+  const org = (await c.execute({ sql: "SELECT slug FROM orgs WHERE id = ?", args: [orgId] })).rows[0];
+  if (!org) throw new DomainError("not_found", `no workspace ${orgId}`);
+  const comps = (
+    await c.execute({
+      sql: `SELECT id, name, state FROM competitors WHERE org_id = ? AND listed = 1 AND watch = 'core'
+            ${opts.competitorId !== undefined ? "AND id = ?" : ""} ORDER BY priority_sort, tracked_sort, id`,
+      args: opts.competitorId !== undefined ? [orgId, opts.competitorId] : [orgId],
+    })
+  ).rows.map((r): CompetitorRow => {
+    const state = JSON.parse(String(r.state)) as { freshness?: { research_state?: string } };
+    return { id: Number(r.id), name: String(r.name), researchState: state.freshness?.research_state };
+  });
+  if (opts.competitorId !== undefined && comps.length === 0)
+    throw new DomainError("not_found", `no core competitor ${opts.competitorId} in this workspace`);
+
+  const { result: started } = await s.store.execute(async ({ now, nextId }) => {
+    const id = await nextId();
+    const startedAt = now.toISOString();
+    return {
+      events: [
+        {
+          type: "CycleStarted",
+          orgId,
+          streamType: "org",
+          streamId: String(orgId),
+          data: {
+            cycle_id: id,
+            trigger: opts.trigger,
+            started_at: startedAt,
+            ...(opts.slot ? { slot: opts.slot } : {}),
+            ...(opts.competitorId !== undefined ? { competitor_id: opts.competitorId } : {}),
+          },
+        },
+      ],
+      result: { id, startedAt },
+    };
+  }, META);
+
+  const fetcher = opts.fetcher ?? fetcherFor(s.config);
+  const skipped: CycleSummary["competitors_skipped"] = [];
+  const work: { comp: CompetitorRow; sources: Source[] }[] = [];
+  for (const comp of comps) {
+    const sources = await competitorSources(s, orgId, comp.id);
+    if (sources.length === 0) {
+      skipped.push({
+        competitor_id: comp.id,
+        name: comp.name,
+        reason:
+          comp.researchState === "running"
+            ? "research is running; its first cycle comes after it"
+            : "no research yet: nothing to check (run research_competitor first)",
+      });
+      continue;
+    }
+    work.push({ comp, sources });
+  }
+  const results: CompetitorResult[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < work.length) {
+      const w = work[next++];
+      try {
+        results.push(await checkCompetitor(s, orgId, started.id, w.comp, w.sources, fetcher));
+      } catch (e) {
+        console.error(
+          JSON.stringify({
+            level: "error",
+            cycle: started.id,
+            competitor_id: w.comp.id,
+            error: String((e as Error)?.stack ?? e),
+          }),
+        );
+        skipped.push({
+          competitor_id: w.comp.id,
+          name: w.comp.name,
+          reason: "internal error; retried next cycle",
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, work.length)) }, lane));
+
+  const expired = await closeExpiredSignals(s, orgId, s.clock());
+  const sum = (f: (r: CompetitorResult) => number) => results.reduce((n, r) => n + f(r), 0);
+  const signalIds = {
+    created: results.flatMap((r) => r.created),
+    updated: results.flatMap((r) => r.updated),
+    closed: [...results.flatMap((r) => r.closed), ...expired.closed],
+  };
+  const summary: CycleSummary = {
+    cycle_id: started.id,
+    org: String(org.slug),
+    trigger: opts.trigger,
+    started_at: started.startedAt,
+    finished_at: "",
+    competitors_checked: results.length,
+    competitors_skipped: skipped,
+    pages_checked: sum((r) => r.checked),
+    pages_changed: sum((r) => r.changed),
+    pages_failed: sum((r) => r.failed),
+    pages_not_modified: sum((r) => r.notModified),
+    pages_baseline: sum((r) => r.baseline),
+    signals_created: signalIds.created.length,
+    signals_updated: signalIds.updated.length,
+    signals_closed: signalIds.closed.length,
+    battlecards_written: 0,
+    digests_written: 0,
+    deliveries: 0,
+    failures: results
+      .flatMap((r) =>
+        r.failures.map((f) => ({
+          competitor_id: r.competitorId,
+          url: f.url,
+          error: f.error,
+          failures: f.failures,
+        })),
+      )
+      .slice(0, MAX_FAILURES_LISTED),
+  };
+  const finished: FinishedCycle = {
+    id: started.id,
+    orgId,
+    startedAt: started.startedAt,
+    finishedAt: s.clock().toISOString(),
+    signalIds,
+    competitorIds: results.map((r) => r.competitorId),
+  };
+  const errors: string[] = [];
+  for (const step of afterCycleSteps) {
+    try {
+      const part = await step(s, finished);
+      for (const [k, v] of Object.entries(part)) {
+        if (typeof v === "number" && typeof summary[k] === "number") summary[k] = (summary[k] as number) + v;
+        else if (v !== undefined) summary[k] = v;
+      }
+    } catch (e) {
+      const msg = `${step.name || "step"}: ${String((e as Error)?.message ?? e)}`;
+      errors.push(msg);
+      console.error(JSON.stringify({ level: "error", cycle: started.id, after_cycle_step: msg }));
+    }
+  }
+  if (errors.length) summary.errors = errors;
+  await s.store.execute(async ({ now }) => {
+    summary.finished_at = now.toISOString();
+    return {
+      events: [
+        {
+          type: "CycleFinished",
+          orgId,
+          streamType: "org",
+          streamId: String(orgId),
+          data: { cycle_id: started.id, finished_at: summary.finished_at, summary: { ...summary } },
+        },
+      ],
+      result: null,
+    };
+  }, META);
+  return summary;
+}

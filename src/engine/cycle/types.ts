@@ -1,0 +1,45 @@
+// The shapes of a monitoring cycle (PLAN.md "Wave 2"; docs/engine.md "Cycles and scheduling").
+
+/** What started a cycle. */
+export type CycleTrigger = "schedule" | "operator" | "app" | "demo";
+
+/** What `rivals cycle` prints and CycleFinished carries. The after-cycle steps fill the last three counts. */
+export interface CycleSummary {
+  cycle_id: number;
+  org: string;
+  trigger: CycleTrigger;
+  started_at: string;
+  finished_at: string;
+  competitors_checked: number;
+  /** Competitors not checked, with the reason (no research yet). */
+  competitors_skipped: { competitor_id: number; name: string; reason: string }[];
+  /** Sources checked (pages, feeds, job boards, security.txt), changed, and failed (timeout, 5xx, robots …). */
+  pages_checked: number;
+  pages_changed: number;
+  pages_failed: number;
+  /** Answered 304 Not Modified (conditional GET). */
+  pages_not_modified: number;
+  /** First snapshot of a source: its baseline (no signals). */
+  pages_baseline: number;
+  signals_created: number;
+  signals_updated: number;
+  signals_closed: number;
+  battlecards_written: number;
+  digests_written: number;
+  deliveries: number;
+  /** Failing sources (at most 20), with their failed checks in a row. */
+  failures: { competitor_id: number; url: string; error: string; failures: number }[];
+  /** An after-cycle step that threw: its name and message (the cycle itself still finished). */
+  errors?: string[];
+  [extra: string]: unknown;
+}
+
+/** What the after-cycle steps get: the cycle, and the signals it created, updated and closed. */
+export interface FinishedCycle {
+  id: number;
+  orgId: number;
+  startedAt: string;
+  finishedAt: string;
+  signalIds: { created: number[]; updated: number[]; closed: number[] };
+  competitorIds: number[];
+}
