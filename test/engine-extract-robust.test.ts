@@ -257,3 +257,70 @@ describe("more pricing layouts", () => {
     ]);
   });
 });
+
+describe("loose layouts on careers, integrations and pricing pages", () => {
+  test("job rows without headings: a link naming the role, with location and team", () => {
+    const html = `<main><h1>Careers</h1><div class="list">
+<div class="row"><a href="/careers/123">Senior Backend Engineer</a><span>Engineering</span><span>Berlin, Germany</span></div>
+<div class="row"><a href="/careers/124">Account Executive</a><span>Sales</span><span>Remote</span></div>
+<div class="row"><a href="/careers/125">Office Manager</a><span>Operations</span><span>Berlin, Germany</span></div>
+</div><ul class="perks"><li>Free lunch</li><li>Gym</li></ul></main>`;
+    expect(extractPage(html, "https://acme.example/careers").jobs).toEqual([
+      {
+        title: "Senior Backend Engineer",
+        department: "Engineering",
+        location: "Berlin, Germany",
+        url: "https://acme.example/careers/123",
+      },
+      {
+        title: "Account Executive",
+        department: "Sales",
+        location: "Remote",
+        url: "https://acme.example/careers/124",
+      },
+      {
+        title: "Office Manager",
+        department: "Operations",
+        location: "Berlin, Germany",
+        url: "https://acme.example/careers/125",
+      },
+    ]);
+  });
+
+  test("integration tiles without headings or lists", () => {
+    const html = `<main><h1>Integrations</h1><p>Connect your stack.</p><div class="grid">
+<a class="tile" href="/i/slack"><img src="s.png" alt=""><span>Slack</span></a>
+<a class="tile" href="/i/github"><img src="g.png" alt=""><span>GitHub</span></a>
+<a class="tile" href="/i/jira"><img src="j.png" alt="Jira"></a>
+<a class="tile" href="/i/notion"><img src="n.png" alt=""><span>Notion</span></a>
+</div></main>`;
+    expect(extractPage(html, "https://acme.example/integrations").integrations).toEqual([
+      "Slack",
+      "GitHub",
+      "Jira",
+      "Notion",
+    ]);
+  });
+
+  test("monthly and yearly tab panels: the yearly panel's plans are the alternative", () => {
+    const card = (n: string, p: string) =>
+      `<div class="plan"><h3>${n}</h3><p>${p}</p><ul><li>x</li></ul></div>`;
+    const html = `<main><h1>Pricing</h1>
+<div role="tabpanel" id="panel-monthly"><div class="plans">${card("Pro", "$20/mo")}${card("Team", "$40/mo")}</div></div>
+<div role="tabpanel" id="panel-yearly"><div class="plans">${card("Pro", "$192/year")}${card("Team", "$384/year")}</div></div></main>`;
+    expect(extractPage(html, URL_).plans.map((p) => [p.name, p.price, p.period])).toEqual([
+      ["Pro", 20, "month"],
+      ["Team", 40, "month"],
+    ]);
+  });
+
+  test("a currency symbol in its own element", () => {
+    const html = `<main><h1>Pricing</h1><div class="cards">
+<div class="card"><h3>Lite</h3><div class="cur">$</div><div class="amt">12</div><div class="per">/mo</div></div>
+<div class="card"><h3>Max</h3><div class="cur">$</div><div class="amt">30</div><div class="per">/mo</div></div></div></main>`;
+    expect(extractPage(html, URL_).plans.map((p) => [p.name, p.price, p.currency, p.period])).toEqual([
+      ["Lite", 12, "USD", "month"],
+      ["Max", 30, "USD", "month"],
+    ]);
+  });
+});

@@ -41,8 +41,48 @@ export function clean(s: string | null | undefined): string {
   return t.replace(SPACES, " ").trim();
 }
 
+/** The element's text as a reader sees it: block boundaries become spaces, and two adjacent inline
+ *  elements with no space between them (flex rows of spans: "Engineer" "Berlin") are kept apart unless the
+ *  join is typographic ("$" "25", "25" "/mo"). */
 export function textOf(el: El | null | undefined): string {
-  return el ? clean(el.textContent) : "";
+  return el ? nodesText(el.childNodes as unknown as Iterable<Node>) : "";
+}
+
+const NO_GAP_AFTER = /[\s$€£¥₹₩([/'"“‘#@+-]$/u;
+const NO_GAP_BEFORE = /^[\s/,.;:!?%)\]'"”’*-]/u;
+
+/** Text of a run of sibling nodes (see textOf). */
+export function nodesText(nodes: Iterable<Node>): string {
+  let out = "";
+  let gap: "" | "block" | "inline" = "";
+  const append = (t: string) => {
+    if (!t) return;
+    if (out && gap === "block") out += " ";
+    else if (out && gap === "inline" && !NO_GAP_AFTER.test(out) && !NO_GAP_BEFORE.test(t)) out += " ";
+    gap = "";
+    out += t;
+  };
+  const walk = (list: Iterable<Node>, depth: number) => {
+    let prevElement = false;
+    for (const n of list) {
+      if (n.nodeType === 3) {
+        append(n.nodeValue ?? "");
+        prevElement = false;
+        continue;
+      }
+      if (n.nodeType !== 1) continue;
+      const e = n as unknown as El;
+      const inline = isInline(e) && e.tagName !== "BR";
+      if (!inline) gap = "block";
+      else if (prevElement && !gap) gap = "inline";
+      if (depth > 200) append(e.textContent ?? "");
+      else walk(e.childNodes as unknown as Iterable<Node>, depth + 1);
+      if (!inline) gap = "block";
+      prevElement = true;
+    }
+  };
+  walk(nodes, 0);
+  return clean(out);
 }
 
 export const HEADING = new Set(["H1", "H2", "H3", "H4", "H5", "H6"]);
@@ -267,23 +307,22 @@ export function hasOnlyInline(el: El, depth = 0): boolean {
  *  contains) is left out. */
 export function leafLines(el: El, skip: El | null = null): string[] {
   const out: string[] = [];
-  let run = "";
+  let run: Node[] = [];
   const flush = () => {
-    const t = clean(run);
+    const t = run.length ? nodesText(run) : "";
     if (t) out.push(t);
-    run = "";
+    run = [];
   };
   const walk = (n: Node, depth: number) => {
     if (n.nodeType === 3) {
-      run += n.nodeValue ?? "";
+      run.push(n);
       return;
     }
     if (n.nodeType !== 1) return;
     const e = n as unknown as El;
     if (skip && e === skip) return;
     if (depth > 200 || (isInline(e) && hasOnlyInline(e))) {
-      if (e.tagName === "BR") run += " ";
-      else run += e.textContent ?? "";
+      run.push(n);
       return;
     }
     flush();

@@ -16,6 +16,7 @@ import {
   isInline,
   isTag,
   leafLines,
+  nodesText,
   parseDocument,
   stripNonContent,
   textOf,
@@ -460,7 +461,7 @@ function handleElement(w: Walk, el: El): void {
     return;
   }
   if (hasOnlyInline(el)) {
-    pushText(w, el.textContent ?? "");
+    pushText(w, textOf(el));
     return;
   }
   walkChildren(w, el);
@@ -480,24 +481,27 @@ function walkChildren(w: Walk, el: El): void {
 }
 
 function walkChildrenAt(w: Walk, el: El): void {
-  let run = "";
+  let run: Node[] = [];
+  const flush = () => {
+    if (run.length) pushText(w, nodesText(run));
+    run = [];
+  };
   for (const n of el.childNodes as unknown as Iterable<Node>) {
     if (n.nodeType === 3) {
-      run += n.nodeValue ?? "";
+      run.push(n);
       continue;
     }
     if (n.nodeType !== 1) continue;
     const c = n as unknown as El;
     if (isInline(c) && hasOnlyInline(c)) {
-      run += c.tagName === "BR" ? "\n" : (c.textContent ?? "");
+      run.push(n);
       continue;
     }
-    pushText(w, run);
-    run = "";
+    flush();
     if (w.skipRegions && isRegionRoot(c)) continue;
     handleElement(w, c);
   }
-  pushText(w, run);
+  flush();
 }
 
 // ---- hero ---------------------------------------------------------------------------------------------
@@ -535,6 +539,16 @@ function subheadline(h1: El): string | undefined {
 
 /** Plan cards in utility-class markup (no headings, no title classes): the first group of similar
  *  siblings of which at least two read as plans. Only run on pricing pages that gave no plans otherwise. */
+/** True when a plan card sits in a container marked as the annual alternative (a yearly tab panel). */
+function inAnnualPanel(el: El): boolean {
+  let e: El | null = el.parentElement;
+  for (let i = 0; e && i < 5; i++, e = e.parentElement) {
+    const key = `${attr(e, "id")} ${attr(e, "class")} ${attr(e, "aria-labelledby")} ${attr(e, "data-period")} ${attr(e, "data-billing")} ${attr(e, "data-tab")}`;
+    if (/annual|yearly|\byear\b/i.test(key)) return true;
+  }
+  return false;
+}
+
 const TABLE_PARTS = new Set([
   "TR",
   "TD",
@@ -548,20 +562,65 @@ const TABLE_PARTS = new Set([
   "LI",
 ]);
 
-function loosePlans(content: El): Plan[] {
+/** Groups of ≥ `min` similar siblings (same tag and first class) under one parent, in document order. */
+function similarGroups(content: El, min: number): El[][] {
+  const out: El[][] = [];
   const seen = new Set<El>();
   for (const el of descendants(content)) {
     const parent = el.parentElement;
     if (!parent || seen.has(parent) || TABLE_PARTS.has(el.tagName)) continue;
     seen.add(parent);
-    const sigs = siblingSignatures(parent);
-    for (const [sig, n] of sigs) {
-      if (n < 2) continue;
+    for (const [sig, n] of siblingSignatures(parent)) {
+      if (n < min) continue;
       const kids = [...(parent.children as unknown as Iterable<El>)].filter((k) => signature(k) === sig);
-      if (kids.some((k) => !textWithin(k, 2000))) continue;
-      const ps = kids.map((k) => planFromCard(k, true)).filter((p): p is Plan => p !== null);
-      if (ps.length >= 2 && ps.some((p) => p.price !== null)) return ps;
+      if (kids.every((k) => textWithin(k, 2000) || !clean(k.textContent))) out.push(kids);
     }
+  }
+  return out;
+}
+
+function loosePlans(content: El): Plan[] {
+  for (const kids of similarGroups(content, 2)) {
+    const ps = kids.map((k) => planFromCard(k, true)).filter((p): p is Plan => p !== null);
+    if (ps.length >= 2 && ps.some((p) => p.price !== null)) return ps;
+  }
+  return [];
+}
+
+/** Job rows without headings or title classes: similar siblings that each hold a link naming a role. */
+function looseJobs(content: El, base: string): Job[] {
+  for (const kids of similarGroups(content, 2)) {
+    const jobs: Job[] = [];
+    for (const k of kids) {
+      const a = k.tagName === "A" ? k : findFirst(k, (e) => e.tagName === "A" && e.hasAttribute("href"));
+      const lines = a ? leafLines(a) : [];
+      const title = lines[0] ?? (a ? textOf(a) : "");
+      if (!a || !title || title.length > 120 || !ROLE_RE.test(title)) continue;
+      const items = partsOf(k).filter((l) => l !== title);
+      const job = jobFromParts(k, title, items, base);
+      if (job) jobs.push(job);
+    }
+    if (jobs.length >= 2 && jobs.length >= kids.length / 2) return jobs;
+  }
+  return [];
+}
+
+/** Integration tiles without headings or title classes: ≥ 3 similar siblings named by a short first line
+ *  (or their logo's alt text). */
+function looseNames(content: El): string[] {
+  for (const kids of similarGroups(content, 3)) {
+    const names: string[] = [];
+    for (const k of kids) {
+      const first =
+        leafLines(k)[0] ??
+        attr(
+          findFirst(k, (e) => e.tagName === "IMG"),
+          "alt",
+        );
+      const n = clean(first);
+      if (n && n.length <= 40 && n.split(/\s+/).length <= 5 && !/[.!?]$/.test(n)) names.push(n);
+    }
+    if (names.length >= 3 && names.length >= kids.length * 0.8) return [...new Set(names)];
   }
   return [];
 }
@@ -592,8 +651,10 @@ const PERSON_ROLE =
 
 const ROLE_RE =
   /\b(engineer|engineering manager|developer|designer|manager|scientist|analyst|architect|executive|director|lead|head of|specialist|representative|rep|advocate|marketer|recruiter|consultant|intern|internship|officer|coordinator|writer|administrator|associate|counsel|accountant|controller|vp|vice president|chief|strategist|researcher|technician|operator|agent|owner|editor|sre|devops|programmer|tester|qa|partner|producer|assistant|generalist|principal|staff|senior|junior)\b/i;
-const LOCATION_RE =
-  /\b(remote|hybrid|on-?site|onsite|in-office|anywhere|worldwide|global|emea|apac|americas|europe|north america|latam|usa?|uk|united states|united kingdom|canada|germany|france|spain|portugal|netherlands|ireland|india|australia|singapore|japan|brazil|mexico|poland|sweden|denmark|norway|finland|switzerland|austria|italy|israel|london|new york|san francisco|berlin|paris|amsterdam|dublin|toronto|austin|boston|seattle|chicago|lisbon|madrid|barcelona|munich|zurich|stockholm|copenhagen|tel aviv|bangalore|sydney|tokyo|singapore)\b|,\s*[A-Z]{2}\b|,\s*[A-Z][a-z]+/;
+const LOCATION_WORDS =
+  /\b(remote|hybrid|on-?site|onsite|in-office|anywhere|worldwide|global|emea|apac|americas|europe|north america|latam|usa?|uk|united states|united kingdom|canada|germany|france|spain|portugal|netherlands|ireland|india|australia|singapore|japan|brazil|mexico|poland|sweden|denmark|norway|finland|switzerland|austria|italy|israel|london|new york|san francisco|berlin|paris|amsterdam|dublin|toronto|austin|boston|seattle|chicago|lisbon|madrid|barcelona|munich|zurich|stockholm|copenhagen|tel aviv|bangalore|sydney|tokyo|singapore)\b/i;
+const LOCATION_SHAPE = /,\s*[A-Z]{2}\b|,\s*[A-Z][a-z]+/;
+const LOCATION_RE = { test: (s: string) => LOCATION_WORDS.test(s) || LOCATION_SHAPE.test(s) };
 
 function splitMeta(lines: string[]): string[] {
   return lines
@@ -604,9 +665,38 @@ function splitMeta(lines: string[]): string[] {
 
 function jobFromCard(info: CardInfo, base: string): Job | null {
   const title = info.block.title;
+  return jobFromParts(
+    info.el,
+    title,
+    partsOf(info.el).filter((t) => t !== title),
+    base,
+  );
+}
+
+/** The texts of an element's leaf pieces (each text node and each element without element children). */
+function partsOf(el: El): string[] {
+  const out: string[] = [];
+  const walk = (e: El, depth: number) => {
+    for (let n = e.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) {
+        const t = clean(n.nodeValue);
+        if (t) out.push(t);
+      } else if (n.nodeType === 1) {
+        const c = n as unknown as El;
+        if (!c.firstElementChild || depth > 50 || HEADING.has(c.tagName)) {
+          const t = textOf(c);
+          if (t) out.push(t);
+        } else walk(c, depth + 1);
+      }
+    }
+  };
+  walk(el, 0);
+  return out;
+}
+
+function jobFromParts(el: El, title: string, items: string[], base: string): Job | null {
   if (title.length > 120 || !ROLE_RE.test(title)) return null;
   const job: Job = { title };
-  const el = info.el;
   for (const c of descendants(el)) {
     const cls = attr(c, "class");
     if (!cls) continue;
@@ -615,7 +705,7 @@ function jobFromCard(info: CardInfo, base: string): Job | null {
     if (!job.department && /(dept|department|team|category|function)/i.test(cls)) job.department = t;
     else if (!job.location && /(loc|location|office|city|place|region|where)/i.test(cls)) job.location = t;
   }
-  for (const part of splitMeta(info.block.items)) {
+  for (const part of splitMeta(items)) {
     if (part.length > 80 || part === job.department || part === job.location) continue;
     if (/^(apply|view|learn|see|read)\b/i.test(part)) continue;
     if (!job.location && LOCATION_RE.test(part)) job.location = part;
@@ -796,21 +886,26 @@ function extractPageDom(html: string, url: string): PageExtract {
 
   const plans: Plan[] = [];
   const planGroups = new Set<CardInfo[]>();
+  const addPlans = (ps: Plan[]) => {
+    for (const p of ps) if (!plans.some((x) => x.name === p.name)) plans.push(p);
+  };
+  const candidates: { g: CardInfo[]; ps: Plan[]; annual: boolean }[] = [];
   for (const g of groups.values()) {
     const ps = g.map((c) => planFromCard(c.el)).filter((p): p is Plan => p !== null);
     const priced = ps.filter((p) => p.price !== null).length;
-    if (ps.length >= 2 && priced >= 1 && ps.length >= g.length / 2) {
-      plans.push(...ps);
-      planGroups.add(g);
-    } else if (isPricing && ps.length === 1 && g.length <= 2 && priced === 1) {
-      plans.push(...ps);
-      planGroups.add(g);
-    }
+    if (
+      (ps.length >= 2 && priced >= 1 && ps.length >= g.length / 2) ||
+      (isPricing && ps.length === 1 && g.length <= 2 && priced === 1)
+    )
+      candidates.push({ g, ps, annual: inAnnualPanel(g[0]!.el) });
   }
-  for (const t of w.tables) {
-    const tp = plansFromTable(t.rows);
-    for (const p of tp) if (!plans.some((x) => x.name === p.name)) plans.push(p);
+  // Monthly and annual tab panels both in the page: the annual panel's cards are the alternative.
+  const hasMonthly = candidates.some((c) => !c.annual);
+  for (const c of candidates) {
+    planGroups.add(c.g);
+    if (!(c.annual && hasMonthly)) addPlans(c.ps);
   }
+  for (const t of w.tables) addPlans(plansFromTable(t.rows));
   if (!plans.length && isPricing) plans.push(...loosePlans(content));
   if (plans.length) {
     const names = new Set(plans.map((p) => p.name));
@@ -857,6 +952,7 @@ function extractPageDom(html: string, url: string): PageExtract {
       if (g.length >= 2 && !planGroups.has(g)) for (const c of g) add(c.block.title);
     for (const l of w.lists)
       if (l.items.length >= 2 && !/\b(faq|question)/i.test(l.section ?? "")) for (const i of l.items) add(i);
+    if (integrations.length < 3) for (const n of looseNames(content)) add(n);
   }
 
   const jobs: Job[] = [];
@@ -884,6 +980,7 @@ function extractPageDom(html: string, url: string): PageExtract {
         jobs.push(u ? { title: t, url: u } : { title: t });
       }
     }
+    if (!jobs.length) jobs.push(...looseJobs(content, base));
   }
 
   const text = articleText ?? blocksText(w.blocks);

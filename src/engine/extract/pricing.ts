@@ -161,6 +161,9 @@ const CTA_RE =
 /** The plan name of a card: its first heading (document order), or an element whose class says
  *  title/name. */
 export function cardTitle(card: El): { el: El; text: string } | null {
+  // an element classed as the plan's name beats a heading (which may be a tagline)
+  const named = findFirst(card, (e) => PLAN_NAME_CLASS.test(attr(e, "class")) && !!textOf(e));
+  if (named && textOf(named).length <= 60) return { el: named, text: textOf(named) };
   const h = findFirst(card, (e) => HEADING.has(e.tagName) && !!textOf(e));
   if (h) return { el: h, text: textOf(h) };
   for (const el of descendants(card)) {
@@ -172,6 +175,8 @@ export function cardTitle(card: El): { el: El; text: string } | null {
   }
   return null;
 }
+
+const PLAN_NAME_CLASS = /(plan|tier|package|product)[-_]*(name|title)\b|(plan|tier)[-_]?(name|title)/i;
 
 const BADGE_RE =
   /^(most popular|popular|recommended|best value|best deal|new|save \d+%?.*|\d+% off|limited offer|most chosen|top pick)$/i;
@@ -190,6 +195,7 @@ function stripBadges(name: string): string {
   return clean(name.replace(/\b(most popular|recommended|best value|popular|new)\b/gi, "")) || name;
 }
 
+const CURRENCY_ONLY = new RegExp(`^${SYM}$`, "u");
 const PERIOD_NOTE =
   /^(?:\/|per\b|a\s|each\b|billed|paid|monthly|yearly|annually|annual|mo\b|month|year|user|seat|one[- ]time|excl|incl|\+ ?vat|vat|usd|eur|gbp)/i;
 
@@ -198,10 +204,16 @@ const PERIOD_NOTE =
 function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead | null {
   const ls = leafLines(card, titleEl).filter((l) => l !== titleText);
   for (let i = 0; i < ls.length; i++) {
-    const line = ls[i]!;
+    let line = ls[i]!;
     if (line.length > 160) continue;
+    let next = i + 1;
+    // a currency symbol in its own element: "$" | "29" | "/mo"
+    if (CURRENCY_ONLY.test(line) && next < ls.length && /^\d/.test(ls[next]!)) {
+      line = `${line}${ls[next]}`;
+      next++;
+    }
     let ctx = line;
-    for (let j = i + 1; j < Math.min(ls.length, i + 3); j++) {
+    for (let j = next; j < Math.min(ls.length, next + 2); j++) {
       if (ls[j]!.length <= 40 && PERIOD_NOTE.test(ls[j]!)) ctx += ` ${ls[j]}`;
       else break;
     }
