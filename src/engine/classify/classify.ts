@@ -1020,7 +1020,7 @@ function offices(r: Rules, cs: Change[]): Set<Change> {
 }
 
 /** Other copy on key pages (home, pricing, product): low, and only past a size that is not a typo fix. */
-function copyEdits(r: Rules, cs: Change[], planNames: string[]): void {
+function copyEdits(r: Rules, cs: Change[], planNames: string[], planChanged = false): void {
   if (!KEY_PAGES.has(r.ctx.pageKind)) return;
   // A plan card's text is the plan: its structured changes say what changed.
   const names = planNames.map((n) => n.toLowerCase()).filter(Boolean);
@@ -1028,8 +1028,20 @@ function copyEdits(r: Rules, cs: Change[], planNames: string[]): void {
     names.some((n) =>
       [c.before, c.after, c.subject].some((t) => (t ?? "").toLowerCase().startsWith(`${n}:`)),
     );
+  // So is a pricing table (cells naming two plans or more) when the plans changed: a column dropped or a
+  // price moved rewrites every row, and the plan changes already say what changed.
+  const isPlanTable = (c: Change) => {
+    if (!planChanged) return false;
+    const cells = new Set(
+      [c.before, c.after, ...(c.added ?? []), ...(c.removed ?? [])]
+        .join("\n")
+        .toLowerCase()
+        .split(/\s*[|\n;]\s*/),
+    );
+    return names.filter((n) => cells.has(n)).length >= 2;
+  };
   const big = cs.filter((c) => {
-    if (isPlanCard(c)) return false;
+    if (isPlanCard(c) || isPlanTable(c)) return false;
     const n = changedWords(c).length;
     if (c.kind === "text_added" || c.kind === "text_removed") return n >= 8;
     return n >= 5;
@@ -1155,6 +1167,7 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         r,
         rest.filter((c) => !used.has(c)),
         planNames,
+        real.some((c) => c.kind.startsWith("plan_")),
       );
     }
   }

@@ -94,7 +94,7 @@ function after(re: RegExp, text: string): string | undefined {
 
 function money(text: string): string | undefined {
   const m =
-    /(?:[$€£]\s?\d[\d.,]*\s?(?:k|m|mm|bn?|million|billion)?|\b\d[\d.,]*\s?(?:million|billion)\s?(?:usd|eur|dollars|euros)?)/i.exec(
+    /(?:[$€£]\s?\d[\d.,]*\s?(?:million|billion|mm|bn?|k|m)?|\b\d[\d.,]*\s?(?:million|billion)\s?(?:usd|eur|dollars|euros)?)/i.exec(
       text,
     );
   return m?.[0].trim();
