@@ -116,6 +116,18 @@ describe("noise gives zero changes", () => {
       },
     ],
     [
+      "JSON-LD objects and unnamed array members in another order",
+      (p) => {
+        const offers = (n: number) => ({ "@type": "Offer", price: n, priceCurrency: "USD" });
+        p.jsonLd.push(offers(0), offers(49));
+        p.jsonLd.reverse();
+        (p.jsonLd.find((o) => o["@type"] === "Organization") as Record<string, unknown>).department = [
+          { "@type": "Organization", email: "sales@globex.example" },
+          { "@type": "Organization", email: "support@globex.example" },
+        ];
+      },
+    ],
+    [
       "a block that moved",
       (p) => {
         const i = p.blocks.findIndex((b) => b.kind === "text" && b.text.startsWith("“Globex"));
@@ -129,13 +141,24 @@ describe("noise gives zero changes", () => {
       const v = variant(edit);
       // the CSRF-style nonce line is compared against a base that had another nonce
       const from =
-        name === "nonces and CSRF values"
+        name === "JSON-LD objects and unnamed array members in another order"
           ? normalise(
-              variant((p) =>
-                p.blocks.push({ kind: "text", text: "nonce=Zz98Yy76Xx54Ww32Vv10", section: "FAQ" }),
-              ),
+              variant((p) => {
+                const offers = (n: number) => ({ "@type": "Offer", price: n, priceCurrency: "USD" });
+                p.jsonLd.push(offers(49), offers(0));
+                (p.jsonLd[0] as Record<string, unknown>).department = [
+                  { "@type": "Organization", email: "support@globex.example" },
+                  { "@type": "Organization", email: "sales@globex.example" },
+                ];
+              }),
             )
-          : base;
+          : name === "nonces and CSRF values"
+            ? normalise(
+                variant((p) =>
+                  p.blocks.push({ kind: "text", text: "nonce=Zz98Yy76Xx54Ww32Vv10", section: "FAQ" }),
+                ),
+              )
+            : base;
       expect(compare(from, normalise(v), [from])).toEqual([]);
     });
   }

@@ -228,16 +228,23 @@ function scalar(v: unknown, mask: (s: string) => string = fact): string {
 
 function flattenJsonLd(objs: Record<string, unknown>[]): Record<string, string> | undefined {
   const out: Record<string, string> = {};
-  const counts = new Map<string, number>();
-  for (const o of objs) {
-    if (!o || typeof o !== "object") continue;
+  const kept = sortedBy(
+    objs.filter((o) => o && typeof o === "object" && !JSONLD_SKIP_TYPES.has(typeName(o))),
+    serialise,
+  );
+  const perType = new Map<string, number>();
+  for (const o of kept) perType.set(typeName(o), (perType.get(typeName(o)) ?? 0) + 1);
+  const unnamed = new Map<string, number>();
+  for (const o of kept) {
     const type = typeName(o);
-    if (JSONLD_SKIP_TYPES.has(type)) continue;
     const name = typeof o.name === "string" ? clean(o.name) : "";
-    const n = (counts.get(type) ?? 0) + 1;
-    counts.set(type, n);
-    const prefix =
-      name && objs.filter((x) => x && typeName(x) === type).length > 1 ? `${type}[${name}]` : type;
+    let prefix = type;
+    if ((perType.get(type) ?? 0) > 1) {
+      // Several objects of one type: by name, else by place in content order (page order is not a change).
+      const n = unnamed.get(type) ?? 0;
+      if (!name) unnamed.set(type, n + 1);
+      prefix = `${type}[${name || `#${n + 1}`}]`;
+    }
     walk(o, prefix, out, 0);
   }
   return Object.keys(out).length ? out : undefined;
@@ -258,10 +265,12 @@ function walk(
       const vals = sortedSet(prims.map((x) => scalar(x, mask)));
       if (vals.length) out[path] = vals.join(" | ");
     }
-    objs.forEach((o, i) => {
-      const key = typeof o.name === "string" && clean(o.name) ? clean(o.name) : String(i);
+    // Named members by name; the others by their place in content order (their order on the page is not a change).
+    let n = 0;
+    for (const o of sortedBy(objs, serialise)) {
+      const key = typeof o.name === "string" && clean(o.name) ? clean(o.name) : String(n++);
       walk(o, `${path}[${key}]`, out, depth + 1, mask);
-    });
+    }
     return;
   }
   if (typeof v === "object") {

@@ -6,8 +6,15 @@ import type { DiffPart } from "./types.ts";
 /** Words of context kept on each side of a change. */
 const CONTEXT_WORDS = 8;
 
+/** Word diff; past 200 ms (two unrelated long texts) the whole old text is removed and the new one added. */
 export function wordDiff(before: string, after: string): DiffPart[] {
-  return diffWords(before, after).map((p) => ({
+  const parts = diffWords(before, after, { timeout: 200 });
+  if (!parts)
+    return [
+      { op: "-", text: before },
+      { op: "+", text: after },
+    ];
+  return parts.map((p) => ({
     op: p.added ? "+" : p.removed ? "-" : "=",
     text: p.value,
   }));
