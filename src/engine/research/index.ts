@@ -189,61 +189,84 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
   const ofKind = (k: PageKind) => pages.filter((p) => p.kind === k);
   const first = (k: PageKind) => ofKind(k)[0];
 
-  // Feeds: those the home page, the blog and the changelog name.
-  const feedRefs = uniq(
-    [home, first("changelog"), first("blog")].flatMap((p) => p?.extract.feeds ?? []),
-    (f) => f.url,
-  ).slice(0, MAX_FEEDS);
-  const feeds: { url: string; title?: string; items: FeedItem[] }[] = [];
-  for (const f of feedRefs) {
-    const r = await get(f.url);
-    if (!r.ok) continue;
-    try {
-      feeds.push({ url: f.url, title: f.title, items: parseFeed(r.text, f.url) });
-    } catch {
-      failed.push({ url: f.url, error: "unsupported_content" });
-    }
-  }
-
-  // Job board: linked (or embedded) from the careers page, else the home page, else any page read; read through
-  // its public JSON.
-  const careers = first("careers");
-  let board: { provider: JobBoardProvider; token: string; url: string; jobs: Job[] } | undefined;
-  for (const u of uniq([
-    ...(careers ? allLinks(careers.extract).map((l) => l.url) : []),
-    ...(careers?.extract.scripts ?? []),
-    ...allLinks(home.extract).map((l) => l.url),
-    ...pages.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
-  ])) {
-    const b = detectJobBoard(u);
-    if (!b) continue;
-    const api = jobBoardApiUrl(b);
-    const r = await get(api, "application/json");
-    if (!r.ok) continue;
-    try {
-      board = { ...b, url: api, jobs: parseJobBoard(b.provider, r.text) };
-      break;
-    } catch {
-      failed.push({ url: api, error: "unsupported_content" });
-    }
-  }
-
-  // GitHub release feeds of the repositories the site links.
-  const repos = githubReposFrom(all.flatMap((p) => allLinks(p.extract))).slice(0, MAX_REPOS);
-  const releaseFeeds: { url: string; items: FeedItem[] }[] = [];
-  for (const repo of repos) {
-    const url = githubReleasesFeedUrl(repo);
-    const r = await get(url);
-    if (!r.ok) continue;
-    try {
-      releaseFeeds.push({ url, items: parseFeed(r.text, url) });
-    } catch {}
-  }
-
-  // security.txt
+  // Feeds, the job board, GitHub releases and security.txt live on different hosts: read side by side (the
+  // fetcher keeps each host to one request at a time).
+  const [feeds, board, releaseFeeds, securityTxt] = await Promise.all([
+    readFeeds(),
+    readJobBoard(),
+    readReleases(),
+    readSecurityTxt(),
+  ]);
   const secUrl = new URL("/.well-known/security.txt", site).href;
-  const secRes = await get(secUrl);
-  const securityTxt = (secRes.ok && parseSecurityTxt(secRes.text)) || undefined;
+
+  /** Feeds the home page, the changelog and the blog name. */
+  async function readFeeds() {
+    const refs = uniq(
+      [home, first("changelog"), first("blog")].flatMap((p) => p?.extract.feeds ?? []),
+      (f) => f.url,
+    ).slice(0, MAX_FEEDS);
+    const out: { url: string; title?: string; items: FeedItem[] }[] = [];
+    for (const f of refs) {
+      const r = await get(f.url);
+      if (!r.ok) continue;
+      try {
+        out.push({ url: f.url, title: f.title, items: parseFeed(r.text, f.url) });
+      } catch {
+        failed.push({ url: f.url, error: "unsupported_content" });
+      }
+    }
+    return out;
+  }
+
+  /** The job board linked (or embedded) from the careers page, else the home page, else any page read, read
+   * through its public JSON (at most three boards tried). */
+  async function readJobBoard() {
+    const careers = first("careers");
+    const boards = uniq(
+      [
+        ...(careers ? allLinks(careers.extract).map((l) => l.url) : []),
+        ...(careers?.extract.scripts ?? []),
+        ...allLinks(home.extract).map((l) => l.url),
+        ...pages.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
+      ].flatMap((u) => {
+        const b = detectJobBoard(u);
+        return b ? [b] : [];
+      }),
+      (b) => `${b.provider}:${b.token}`,
+    ).slice(0, 3);
+    for (const b of boards) {
+      const api = jobBoardApiUrl(b);
+      const r = await get(api, "application/json");
+      if (!r.ok) continue;
+      try {
+        JSON.parse(r.text); // an error page is not "no open roles"
+        return { ...b, url: api, jobs: parseJobBoard(b.provider, r.text) };
+      } catch {
+        failed.push({ url: api, error: "unsupported_content" });
+      }
+    }
+    return undefined;
+  }
+
+  /** Release feeds of the GitHub repositories the site links. */
+  async function readReleases() {
+    const repos = githubReposFrom(all.flatMap((p) => allLinks(p.extract))).slice(0, MAX_REPOS);
+    const out: { url: string; items: FeedItem[] }[] = [];
+    for (const repo of repos) {
+      const url = githubReleasesFeedUrl(repo);
+      const r = await get(url);
+      if (!r.ok) continue;
+      try {
+        out.push({ url, items: parseFeed(r.text, url) });
+      } catch {}
+    }
+    return out;
+  }
+
+  async function readSecurityTxt() {
+    const r = await get(new URL("/.well-known/security.txt", site).href);
+    return (r.ok && parseSecurityTxt(r.text)) || undefined;
+  }
 
   const now = o.now();
   const dossier = assemble({
