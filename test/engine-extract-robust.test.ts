@@ -75,6 +75,22 @@ line two"}</script>
     ]);
   });
 
+  test("regions: an article's footer and a card header are body; the site footer and header are not", () => {
+    const p = extractPage(
+      `<div id="header"><a href="/pricing">Pricing</a></div>
+<main><article><p>Post</p><footer><a href="/tags/x">tag x</a></footer></article>
+<div class="card"><div class="card-header"><a href="/more">More</a></div></div></main>
+<div class="site-footer"><a href="/privacy">Privacy</a></div>`,
+      "https://acme.example/",
+    );
+    expect(p.links.nav.map((l) => l.url)).toEqual(["https://acme.example/pricing"]);
+    expect(p.links.body.map((l) => l.url)).toEqual([
+      "https://acme.example/tags/x",
+      "https://acme.example/more",
+    ]);
+    expect(p.links.footer.map((l) => l.url)).toEqual(["https://acme.example/privacy"]);
+  });
+
   test("a wrapper with a consent-ish class is not dropped; Tailwind responsive hidden stays", () => {
     const p = extractPage(
       '<body class="cookie-consent-active"><div class="cookie-wrap"><main><h1>Real headline</h1><p class="hidden md:block">Visible on desktop.</p></main></div></body>',

@@ -208,27 +208,43 @@ function readScripts(head: HeadParts, base: string): string[] {
 // ---- regions and links -----------------------------------------------------------------------------------
 
 const FOOTER_TOKEN = /(^|[\s_-])(footer|site-footer|colophon|page-footer|global-footer)([\s_-]|$)/i;
+// site-level header/nav containers; a bare "header" only as a whole token (not "card-header")
 const HEADER_TOKEN =
-  /(^|[\s_-])(navbar|site-header|masthead|global-header|page-header-nav|top-nav|topbar|main-nav|header)([\s_-]|$)/i;
+  /(^|[\s_-])(navbar|site-header|masthead|global-header|page-header-nav|top-nav|topbar|main-nav|site-nav|global-nav)([\s_-]|$)|(^|\s)(header|nav|navigation)(\s|$)/i;
 const IN_CONTENT = new Set(["MAIN", "ARTICLE", "BLOCKQUOTE", "FIGURE"]);
 
 type Region = "nav" | "footer" | "body";
 
-function regionOf(el: El): Region {
-  let nav = false;
-  let inContent = false;
-  for (let e: El | null = el; e; e = e.parentElement) {
+/** The region of every link and <h1>, in one top-down pass: inside a <footer> (or contentinfo / footer
+ *  class) that is not inside main content → footer; inside <nav>, <header>, banner/navigation roles or a
+ *  site-header class → nav; otherwise, and anywhere inside <main>/<article>, → body. */
+function regionsOf(root: El): Map<El, Region> {
+  const out = new Map<El, Region>();
+  const stack: { e: El; region: Region; content: boolean }[] = [];
+  const push = (parent: El, region: Region, content: boolean) => {
+    for (let c = parent.lastElementChild; c; c = c.previousElementSibling)
+      stack.push({ e: c, region, content });
+  };
+  push(root, "body", false);
+  while (stack.length) {
+    let { e, region, content } = stack.pop()!;
     const tag = e.tagName;
-    if (IN_CONTENT.has(tag)) inContent = true;
-    const role = attr(e, "role");
-    const key = `${attr(e, "id")} ${attr(e, "class")}`;
-    if (!inContent && (tag === "FOOTER" || role === "contentinfo" || (tag !== "A" && FOOTER_TOKEN.test(key))))
-      return "footer";
-    if (!inContent && (tag === "NAV" || role === "navigation" || tag === "HEADER" || role === "banner"))
-      nav = true;
-    if (!inContent && tag === "DIV" && HEADER_TOKEN.test(key)) nav = true;
+    if (IN_CONTENT.has(tag) || attr(e, "role") === "main") {
+      content = true;
+      if (region === "nav") region = "body";
+    } else if (!content && region !== "footer") {
+      const role = attr(e, "role");
+      const key = `${attr(e, "id")} ${attr(e, "class")}`;
+      if (tag === "FOOTER" || role === "contentinfo" || (tag !== "A" && FOOTER_TOKEN.test(key)))
+        region = "footer";
+      else if (tag === "NAV" || tag === "HEADER" || role === "navigation" || role === "banner")
+        region = "nav";
+      else if (tag === "DIV" && HEADER_TOKEN.test(key)) region = "nav";
+    }
+    if (tag === "A" || tag === "H1") out.set(e, region);
+    push(e, region, content);
   }
-  return nav ? "nav" : "body";
+  return out;
 }
 
 function isRegionRoot(el: El): boolean {
@@ -252,13 +268,13 @@ function linkText(a: El): string {
   return clean(attr(img, "alt"));
 }
 
-function readLinks(root: El, base: string): PageExtract["links"] {
+function readLinks(regions: Map<El, Region>, base: string): PageExtract["links"] {
   const out: PageExtract["links"] = { nav: [], footer: [], body: [] };
   const seen = { nav: new Set<string>(), footer: new Set<string>(), body: new Set<string>() };
-  for (const a of root.querySelectorAll("a[href]") as unknown as Iterable<El>) {
+  for (const [a, region] of regions) {
+    if (a.tagName !== "A") continue;
     const url = absoluteUrl(attr(a, "href"), base);
     if (!url) continue;
-    const region = regionOf(a);
     if (seen[region].has(url)) continue;
     seen[region].add(url);
     out[region].push({ url, text: linkText(a) });
@@ -508,8 +524,8 @@ function walkChildrenAt(w: Walk, el: El): void {
 
 const CTA_ONLY = /^(start|get|try|book|sign|request|contact|watch|see|learn|join|download|explore|talk)\b/i;
 
-function firstHeadline(content: El): El | null {
-  return findFirst(content, (h) => h.tagName === "H1" && !!textOf(h) && regionOf(h) === "body");
+function firstHeadline(content: El, regions: Map<El, Region>): El | null {
+  return findFirst(content, (h) => h.tagName === "H1" && regions.get(h) === "body" && !!textOf(h));
 }
 
 function subheadline(h1: El): string | undefined {
@@ -517,6 +533,7 @@ function subheadline(h1: El): string | undefined {
   for (let depth = 0; depth < 3 && node; depth++) {
     let sib = node.nextElementSibling;
     for (let i = 0; sib && i < 4; i++, sib = sib.nextElementSibling) {
+      if (!textWithin(sib, 3000)) continue; // a whole section, not a sub-headline
       const t = textOf(sib);
       if (!t) continue;
       const tag = sib.tagName;
@@ -539,6 +556,9 @@ function subheadline(h1: El): string | undefined {
 
 /** Plan cards in utility-class markup (no headings, no title classes): the first group of similar
  *  siblings of which at least two read as plans. Only run on pricing pages that gave no plans otherwise. */
+const PRICE_HINT =
+  /[$€£¥₹₩₺₽]|\b(?:USD|EUR|GBP|CAD|AUD|CHF|SEK|NOK|DKK|PLN|INR|JPY|kr|zł|free|custom|contact|sales|talk|quote|request|pricing)\b/i;
+
 /** True when a plan card sits in a container marked as the annual alternative (a yearly tab panel). */
 function inAnnualPanel(el: El): boolean {
   let e: El | null = el.parentElement;
@@ -845,7 +865,8 @@ function extractPageDom(html: string, url: string): PageExtract {
 
   const root = contentRoot(doc);
   stripNonContent(root);
-  const links = readLinks(root, base);
+  const regions = regionsOf(root);
+  const links = readLinks(regions, base);
 
   // Content: <main> when it holds the page, else the body without header/nav/footer.
   const main = root.querySelector("main, [role=main]");
@@ -857,7 +878,7 @@ function extractPageDom(html: string, url: string): PageExtract {
   else walkChildren(w, content);
 
   // The headline: the first <h1>; a page without one whose content opens with a heading uses that.
-  let h1 = firstHeadline(content);
+  let h1 = firstHeadline(content, regions);
   if (!h1 && w.blocks[0]?.kind === "heading")
     h1 = findFirst(
       content,
@@ -891,6 +912,9 @@ function extractPageDom(html: string, url: string): PageExtract {
   };
   const candidates: { g: CardInfo[]; ps: Plan[]; annual: boolean }[] = [];
   for (const g of groups.values()) {
+    // cheap pre-check on the card lines: no currency, "free" or custom wording means no plan
+    if (!g.some((c) => PRICE_HINT.test(c.block.title) || c.block.items.some((i) => PRICE_HINT.test(i))))
+      continue;
     const ps = g.map((c) => planFromCard(c.el)).filter((p): p is Plan => p !== null);
     const priced = ps.filter((p) => p.price !== null).length;
     if (
