@@ -12,7 +12,8 @@ import { extractPage } from "../src/engine/extract/page.ts";
 import { parseFeed } from "../src/engine/sources/feeds.ts";
 import type { Job } from "../src/engine/sources/jobBoards.ts";
 
-const DIR = join(import.meta.dir, "fixtures/web/sites/globex.example/v1");
+const WEB = join(import.meta.dir, "fixtures/web/sites");
+const DIR = join(WEB, "globex.example/v1");
 const SITE = "https://globex.example";
 const AT = "2026-11-20T12:00:00.000Z";
 
@@ -43,10 +44,11 @@ function page(
   path: string,
   pageKind: string,
   edits: [string, string][],
-  opts: { before?: [string, string][]; history?: [string, string][][] } = {},
+  opts: { before?: [string, string][]; history?: [string, string][][]; host?: string } = {},
 ): { changes: Change[]; drafts: SignalDraft[]; url: string } {
-  const url = `${SITE}${path}`;
-  const v1 = edit(readFileSync(join(DIR, file), "utf8"), opts.before ?? []);
+  const url = `${opts.host ? `https://${opts.host}` : SITE}${path}`;
+  const dir = opts.host ? join(WEB, opts.host, "v1") : DIR;
+  const v1 = edit(readFileSync(join(dir, file), "utf8"), opts.before ?? []);
   const prev = normalise(extractPage(v1, url));
   const next = normalise(extractPage(edit(v1, edits), url));
   const history = [prev, ...(opts.history ?? []).map((h) => normalise(extractPage(edit(v1, h), url)))];
@@ -126,6 +128,36 @@ describe("pricing", () => {
     // The removal reverts the addition (same key, value back).
     expect(r.reverts).toBe(d.key);
     expect(r.value?.after).toBe(d.value?.before);
+  });
+
+  test("a price in the pricing page's text (an add-on) is medium; with plan prices changing it is left to them", () => {
+    const host = "brightloop.example";
+    const addon = page(
+      "pricing.html",
+      "/pricing",
+      "pricing",
+      [["Add 10,000 sessions for $25 per month", "Add 10,000 sessions for $35 per month"]],
+      { host },
+    );
+    const d = one(addon.drafts);
+    expect(d).toMatchObject({ category: "pricing", type: "price_increase", severity: "medium" });
+    expect(d.title).toBe("Globex raises a price on its pricing page from $25 to $35 (+40%)");
+    expectEvidence(d, "https://brightloop.example/pricing", "$35 per month");
+    const both = page(
+      "pricing.html",
+      "/pricing",
+      "pricing",
+      [
+        ['data-yearly="$1,190">$119</span>', 'data-yearly="$1,390">$139</span>'],
+        ["Add 10,000 sessions for $25 per month", "Add 10,000 sessions for $29 per month"],
+      ],
+      { host },
+    );
+    expect(one(both.drafts)).toMatchObject({
+      type: "price_increase",
+      severity: "high",
+      title: "Globex raises Growth plan price from $119 to $139/month (+17%)",
+    });
   });
 
   test("the free tier ends", () => {
@@ -417,6 +449,32 @@ describe("announcements (feeds, blog, about and security pages)", () => {
     if (wording) expect(d.title).toBe(wording);
     expect(d.evidence[0].text).toContain(title);
     expect(d.evidence[0].source_url).toStartWith(`${SITE}/blog/`);
+  });
+
+  test("GitHub releases: a minor release with new features is medium, a patch release low", () => {
+    const url = "https://github.com/globex-insights/globex-js/releases.atom";
+    const atom = readFileSync(join(WEB, "github.com/v1/globex-insights/globex-js/releases.atom"), "utf8");
+    const entry = (v: string, body: string) =>
+      `<entry><id>tag:github.com,2008:Repository/301122334/${v}</id><updated>2026-11-19T10:00:00Z</updated><link rel="alternate" type="text/html" href="https://github.com/globex-insights/globex-js/releases/tag/${v}"/><title>${v}</title><content type="html">${body}</content></entry>\n  <entry>`;
+    const run = (v: string, body: string) => {
+      const prev = normaliseFeed(url, parseFeed(atom, url));
+      const next = normaliseFeed(url, parseFeed(atom.replace("<entry>", entry(v, body)), url));
+      return one(classify(compare(prev, next, [prev]), context("feed")));
+    };
+    const minor = run("v4.3.0", "&lt;ul&gt;&lt;li&gt;New: funnels API&lt;/li&gt;&lt;/ul&gt;");
+    expect(minor).toMatchObject({
+      type: "release",
+      severity: "medium",
+      title: "Globex releases globex-js v4.3.0",
+    });
+    expect(minor.evidence[0].source_url).toBe(
+      "https://github.com/globex-insights/globex-js/releases/tag/v4.3.0",
+    );
+    expect(run("v4.2.1", "&lt;p&gt;Fix: batch flush on unload.&lt;/p&gt;")).toMatchObject({
+      type: "release",
+      severity: "low",
+      key: "product:release:globex-js-v4-2-1",
+    });
   });
 
   test("a generic blog post gives nothing", () => {

@@ -413,6 +413,69 @@ function planFeatures(r: Rules, c: Change, all: Change[]): void {
   });
 }
 
+const MONEY = /(?:US\$|[$€£¥₹]|\b(?:USD|EUR|GBP)\s?)\s?(\d[\d,]*(?:\.\d+)?)(\s?[kK])?/g;
+
+function amounts(text: string): number[] {
+  return [...text.matchAll(MONEY)].map((m) => Number(m[1].replace(/,/g, "")) * (m[2] ? 1000 : 1));
+}
+
+/** A price in the prose of the pricing page that changed (an add-on, a price in the description): not a
+ * plan's structured price, so medium at most. Amounts a plan change of the same version covers are skipped. */
+function priceText(r: Rules, c: Change, covered: Set<number>): boolean {
+  if (r.ctx.pageKind !== "pricing" || c.before === null || c.after === null || !c.diff) return false;
+  const gone = amounts(
+    c.diff
+      .filter((p) => p.op === "-")
+      .map((p) => p.text)
+      .join(" "),
+  );
+  const come = amounts(
+    c.diff
+      .filter((p) => p.op === "+")
+      .map((p) => p.text)
+      .join(" "),
+  );
+  // Amounts whose digits the word diff split ("US$[-24][+30],000"): read whole from both versions.
+  const wasAll = amounts(c.before);
+  const nowAll = amounts(c.after);
+  const was = wasAll.filter((x) => !nowAll.includes(x));
+  const now = nowAll.filter((x) => !wasAll.includes(x));
+  if (
+    !was.length ||
+    !now.length ||
+    (!gone.length && !come.length && !c.diff.some((p) => p.op !== "=" && /\d/.test(p.text)))
+  )
+    return false;
+  if ([...was, ...now].every((x) => covered.has(x))) return true;
+  const b = was[0];
+  const a = now[0];
+  const up = a > b;
+  const delta = b > 0 ? (a - b) / b : 0;
+  const sym = /US\$|\$/.test(c.after) ? "$" : /€/.test(c.after) ? "€" : /£/.test(c.after) ? "£" : "";
+  const fmt = (n: number) => `${sym}${n.toLocaleString("en-US", { maximumFractionDigits: 2 })}`;
+  const line = c.context ?? c.after;
+  const key = `pricing:price_text:${slug(c.section ?? c.subject)}:${slug(line.replace(/\d[\d,.]*/g, "#")).slice(0, 60)}`;
+  push(r, {
+    key,
+    supersedes: key,
+    reverts: key,
+    value: { before: fmt(b), after: fmt(a) },
+    category: "pricing",
+    type: up ? "price_increase" : "price_decrease",
+    severity: "medium",
+    severity_reasons: [
+      `a price stated in the pricing page's text moved${b > 0 ? ` ${pct(delta)}` : ""} (not a plan's listed price)`,
+    ],
+    confidence: 0.75,
+    confidence_reasons: ["amount read from the pricing page's text"],
+    title: `${r.name} ${up ? "raises" : "cuts"} a price on its pricing page from ${fmt(b)} to ${fmt(a)}${b > 0 ? ` (${pct(delta)})` : ""}`,
+    summary: `${r.name}'s pricing page now says ${q(clip(line, 200))}, previously ${fmt(b)} (${c.url}).`,
+    evidence: [evidence(r, c, changeText(c))],
+    subject: c.section ?? c.subject,
+  });
+  return true;
+}
+
 // ---- product -------------------------------------------------------------------------------------------
 
 /** Added and removed names that are one renamed thing ("Audit log" → "Audit logs"): neither is reported. */
@@ -526,8 +589,12 @@ function announcement(
     severity = "high";
     reasons.push(`announced on the ${pageWord(r.ctx.pageKind)} (flagship launch)`);
   }
+  const versionOnly = n.type === "release" && /^v\d/.test(n.subject);
+  // A repository's release names the repository: "globex-js v4.3.0".
+  const repo = kind === "github" ? /github\.com\/[^/]+\/([^/]+)\/releases/.exec(c.url)?.[1] : undefined;
+  if (versionOnly && repo) n.subject = `${repo} ${n.subject}`;
   const keyPart =
-    n.type === "feature_launch" || (n.type === "release" && !/^v\d/.test(n.subject))
+    n.type === "feature_launch" || (n.type === "release" && !versionOnly)
       ? `product:launch:${slug(n.subject)}`
       : `${n.category}:${n.type}:${slug(n.subject)}`;
   const url = link ?? c.url;
@@ -1133,6 +1200,25 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         break;
       default:
         rest.push(c);
+    }
+  }
+  if (ctx.pageKind === "pricing") {
+    // When plans' prices changed, amounts in the text (yearly totals, savings) follow from them: left to the
+    // plan changes.
+    const planPriced = real.some((c) => c.kind === "plan_price_changed");
+    const covered = new Set<number>();
+    for (const c of real)
+      if (c.kind.startsWith("plan_"))
+        for (const v of [c.price?.before?.price, c.price?.after?.price])
+          if (typeof v === "number") covered.add(v).add(v * 12);
+    const priced = [...rest, ...metas].filter((c) =>
+      planPriced
+        ? c.before !== null && c.after !== null && amounts(`${c.before} ${c.after}`).length > 0
+        : priceText(r, c, covered),
+    );
+    for (const c of priced) {
+      const i = rest.indexOf(c);
+      if (i >= 0) rest.splice(i, 1);
     }
   }
   if (jobs.length) hiring(r, jobs);
