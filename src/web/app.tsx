@@ -14,6 +14,7 @@ import { SEVERITY } from "../domain/records.ts";
 import { firstChars, searchText, withoutControls } from "../domain/searchText.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
+import { CompetitorCharts, signalChange } from "./charts.tsx";
 import { Notice, Pager } from "./components.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
 import { Html, htmlResponse } from "./layout.tsx";
@@ -134,9 +135,9 @@ export function appPages(s: Services) {
       return recordPage(
         request,
         (orgId) => getSignal(db, orgId, id, base),
-        (m, { record }) => (
+        async (m, { record, orgId }) => (
           <AppPage session={m.session} current={m.ws.current} title={String(record.title)} section="feed">
-            <SignalView signal={record as Obj} />
+            <SignalView signal={record as Obj} change={await signalChange(s, orgId, id)} />
           </AppPage>
         ),
       );
@@ -153,6 +154,7 @@ export function appPages(s: Services) {
         (orgId) => getCompetitor(db, orgId, id, base),
         async (m, { record, orgId }) => {
           const signals = await listSignals(db, orgId, { competitorId: id, limit: 20, offset: 0 }, base);
+          const charts = await CompetitorCharts({ s, orgId, competitor: record as Obj });
           return (
             <AppPage
               session={m.session}
@@ -167,6 +169,7 @@ export function appPages(s: Services) {
                 done={new URL(request.url).searchParams.get("done") ?? undefined}
               />
               <CompetitorView c={record as Obj} signals={signals as Obj[]} />
+              {charts}
             </AppPage>
           );
         },

@@ -23,6 +23,7 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}
 .meta{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center}.card h3{margin:.1rem 0 .35rem;font-size:1.1rem}.card p{margin:.4rem 0 0}
 dl.kv{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.3rem 1rem;margin:.5rem 0}dl.kv dt{color:var(--muted)}dl.kv dd{margin:0;min-width:0;overflow-wrap:anywhere}
 dl.kv dl.kv{grid-template-columns:1fr;gap:0 1rem}blockquote{margin:.25rem 0;padding-left:.75rem;border-left:3px solid var(--line)}ol.evidence li{margin:.6rem 0}
+dl.diff del{background:#ffebe9;color:#82071e}dl.diff ins{background:#dafbe1;color:#116329;text-decoration:none;font-weight:600}figure.chart{margin:.5rem 0 1rem;max-width:40rem}.legend{margin-right:.75rem}
 .appbar{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem 1rem;align-items:center;border-bottom:1px solid var(--line);padding-bottom:.5rem}
 .appnav{display:flex;flex-wrap:wrap;gap:.4rem 1rem}.appnav a[aria-current=page]{font-weight:700;color:var(--fg);text-decoration:none}
 .wsname,.switcher{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}.inline-label{display:inline;margin:0}

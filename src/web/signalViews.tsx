@@ -2,6 +2,7 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import { ChangeDiff, type SignalChange } from "./charts.tsx";
 import { EvidenceList, Facts, Severity, Time, text } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
@@ -90,7 +91,7 @@ export function FeedFilters({
   );
 }
 
-export function SignalView({ signal }: { signal: Obj }): JSX.Element {
+export function SignalView({ signal, change }: { signal: Obj; change?: SignalChange }): JSX.Element {
   const topics = Array.isArray(signal.topics) ? (signal.topics as string[]) : [];
   return (
     <article>
@@ -140,6 +141,7 @@ export function SignalView({ signal }: { signal: Obj }): JSX.Element {
           ["Topics", topics.length ? Html.escapeHtml(topics.join(", ")) : undefined],
         ]}
       />
+      <ChangeDiff change={change} />
       <h2>Evidence</h2>
       <EvidenceList items={signal.evidence} />
       <p class="muted small">
