@@ -19,6 +19,7 @@ import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { requireOrg } from "../src/domain/state.ts";
 import { decideAddCompetitor } from "../src/domain/watchlist.ts";
+import { extractPage } from "../src/engine/extract/page.ts";
 import { startResearch } from "../src/engine/research/runner.ts";
 import { openServices } from "../src/services.ts";
 
@@ -173,6 +174,16 @@ researching = false;
 const duringLat = await during;
 
 const median = (xs: number[]) => pct(xs, 50);
+
+/** Extraction alone (extractPage on this thread, every HTML page, 3 rounds): its share of the CPU per page. */
+function extractionCpuPerPage(): number {
+  const htmls = [...files.entries()].filter(([, f]) => f.type.startsWith("text/html"));
+  for (const [p, f] of htmls) extractPage(f.body, `https://bench.example${p}`); // warm
+  const c0 = process.cpuUsage();
+  for (let r = 0; r < 3; r++) for (const [p, f] of htmls) extractPage(f.body, `https://bench.example${p}`);
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 / (3 * htmls.length);
+}
 const out = {
   site: {
     pages: htmlBytes.length,
@@ -185,6 +196,7 @@ const out = {
     warm_median_ms: Math.round(median(warm.map((r) => r.ms))),
     cpu_ms_per_page_cold: +(runs[0].cpuMs / runs[0].pages).toFixed(1),
     cpu_ms_per_page_warm_median: +median(warm.map((r) => r.cpuMs / r.pages)).toFixed(1),
+    of_which_extract_page_cpu_ms: +extractionCpuPerPage().toFixed(1),
   },
   signals_api: {
     idle: { requests: idle.length, p50_ms: +pct(idle, 50).toFixed(2), p99_ms: +pct(idle, 99).toFixed(2) },
