@@ -34,6 +34,11 @@ export interface Config {
   snapshotsKept: number;
   /** Days after which an open engine signal that was not seen again closes (RIVALS_SIGNAL_TTL_DAYS). */
   signalTtlDays: number;
+  /** The in-process scheduler of `serve` (RIVALS_SCHEDULER=off disables it). */
+  scheduler: boolean;
+  /** Largest delay after a cadence slot's start before a workspace's cycle is due (RIVALS_SCHEDULER_JITTER_MS;
+   * at most a tenth of the cadence's period). */
+  schedulerJitterMs: number;
 }
 
 function intVar(env: Record<string, string | undefined>, name: string, dflt: number, min: number): number {
@@ -98,5 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     botContact: env.RIVALS_BOT_CONTACT?.trim() || undefined,
     snapshotsKept: intVar(env, "RIVALS_SNAPSHOTS_KEPT", 20, 1),
     signalTtlDays: intVar(env, "RIVALS_SIGNAL_TTL_DAYS", 90, 1),
+    scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),
+    schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
   };
 }

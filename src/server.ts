@@ -1,5 +1,6 @@
 import { createApp } from "./api/app.ts";
 import { recoverInterruptedResearch } from "./domain/research.ts";
+import { Scheduler } from "./engine/schedule/scheduler.ts";
 import type { Services } from "./services.ts";
 
 /** Starts the HTTP server and stops cleanly on SIGINT/SIGTERM. */
@@ -13,8 +14,12 @@ export async function startServer(s: Services) {
   console.log(
     JSON.stringify({ listening: true, port, base_url: s.config.baseUrl, database: s.config.dbUrl }),
   );
+  // Monitoring cycles at each workspace's cadence (docs/engine.md "Cycles and scheduling"); RIVALS_SCHEDULER=off.
+  const scheduler = s.config.scheduler ? new Scheduler(s).start() : undefined;
+  if (scheduler) console.log(JSON.stringify({ scheduler: scheduler.instance, started: true }));
   const stop = async () => {
     await app.stop();
+    await scheduler?.stop({ wait: false });
     s.close();
     process.exit(0);
   };

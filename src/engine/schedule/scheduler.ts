@@ -1,0 +1,203 @@
+// The in-process scheduler of `rivals serve` (croner): every minute (and once at start) it looks at each
+// workspace that has something to monitor, works out its cadence's current slot (slots.ts), and when the slot is
+// due (its start plus the workspace's jitter) and no cycle of that slot has finished, claims the slot's lease
+// (lease.ts) and runs the cycle. Several instances on one database run each due cycle once; a cycle missed while
+// every instance was down is due at the next start (the current slot only: once, not once per missed slot).
+// RIVALS_SCHEDULER=off leaves it out of `serve`.
+import { hostname } from "node:os";
+import { Cron } from "croner";
+import type { Clock } from "../../clock.ts";
+import { planOf } from "../../domain/plans.ts";
+import { DEFAULT_CADENCE } from "../../domain/workspace.ts";
+import type { Services } from "../../services.ts";
+import { type CycleSummary, runCycle } from "../cycle/run.ts";
+import { claimLease, finishLease, type Lease, leaseStates, pruneLeases, renewLease } from "./lease.ts";
+import { jitterOf, slotOf } from "./slots.ts";
+
+export interface SchedulerOptions {
+  /** Defaults to the services' clock. */
+  clock?: Clock;
+  /** This instance's name in the lease (default host:pid:random). */
+  instance?: string;
+  /** croner pattern of the checks (default every minute). */
+  pattern?: string;
+  /** Lease lifetime; renewed every third of it while the cycle runs (default 5 minutes). */
+  leaseMs?: number;
+  /** Largest jitter after a slot's start (default config.schedulerJitterMs; at most a tenth of the period). */
+  jitterMs?: number;
+  /** Cycles run at once by this instance (default 2). */
+  concurrency?: number;
+  /** Called with each cycle this instance ran (logging, tests). */
+  onCycle?: (orgId: number, slot: string, summary: CycleSummary | Error) => void;
+}
+
+export interface DueWorkspace {
+  orgId: number;
+  cadence: string;
+  slot: string;
+  dueAt: Date;
+}
+
+export interface TickReport {
+  due: number;
+  started: { orgId: number; slot: string }[];
+  /** Due but leased by another instance (running there) or already running here. */
+  held: { orgId: number; slot: string }[];
+}
+
+export class Scheduler {
+  readonly instance: string;
+  private clock: Clock;
+  private leaseMs: number;
+  private jitterMs: number;
+  private concurrency: number;
+  private cron: Cron | undefined;
+  private running = new Map<number, Promise<void>>();
+  private ticking: Promise<TickReport> | undefined;
+  private stopped = false;
+
+  constructor(
+    private s: Services,
+    private opts: SchedulerOptions = {},
+  ) {
+    this.clock = opts.clock ?? s.clock;
+    this.instance = opts.instance ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+    this.leaseMs = opts.leaseMs ?? 5 * 60_000;
+    this.jitterMs = opts.jitterMs ?? s.config.schedulerJitterMs;
+    this.concurrency = opts.concurrency ?? 2;
+  }
+
+  /** Checks now (a cycle missed while down runs at start), then on the pattern. */
+  start(): this {
+    this.stopped = false;
+    void this.tick().catch((e) => this.log("error", { scheduler_tick: String(e?.stack ?? e) }));
+    this.cron = new Cron(this.opts.pattern ?? "* * * * *", { protect: true, unref: true }, async () => {
+      try {
+        await this.tick();
+      } catch (e) {
+        this.log("error", { scheduler_tick: String((e as Error)?.stack ?? e) });
+      }
+    });
+    return this;
+  }
+
+  /** Stops checking; with `wait` (default) resolves when this instance's running cycles have ended. Without,
+   * a running cycle is left to the process's end: its lease expires and another instance runs the slot. */
+  async stop(opts: { wait?: boolean } = {}): Promise<void> {
+    this.stopped = true;
+    this.cron?.stop();
+    if (opts.wait === false) return;
+    await this.ticking?.catch(() => undefined);
+    await this.idle();
+  }
+
+  /** Resolves when no cycle this instance started is running. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+  }
+
+  /** The workspaces with something to monitor, their cadence's current slot and when it is due. */
+  async dueWorkspaces(now: Date = this.clock()): Promise<DueWorkspace[]> {
+    const r = await this.s.database.client.execute(
+      `SELECT o.id, o.plan, w.cadence FROM orgs o LEFT JOIN workspace_settings w ON w.id = o.id
+       WHERE EXISTS (SELECT 1 FROM competitors c WHERE c.org_id = o.id AND c.listed = 1 AND c.watch = 'core'
+         AND (EXISTS (SELECT 1 FROM research_sources r WHERE r.competitor_id = c.id)
+           OR EXISTS (SELECT 1 FROM monitored_pages m WHERE m.competitor_id = c.id)))
+       ORDER BY o.id`,
+    );
+    return r.rows.map((row) => {
+      const orgId = Number(row.id);
+      const plan = planOf(String(row.plan));
+      let cadence = row.cadence === null ? DEFAULT_CADENCE : String(row.cadence);
+      // As get_delivery_settings says: a cadence the plan no longer allows runs at the plan's fallback.
+      if (!plan.cadences.includes(cadence)) cadence = plan.cadences[plan.cadences.length - 1];
+      const slot = slotOf(cadence, now);
+      return {
+        orgId,
+        cadence,
+        slot: slot.key,
+        dueAt: new Date(slot.start.getTime() + jitterOf(orgId, slot.periodMs, this.jitterMs)),
+      };
+    });
+  }
+
+  /** One check: claims and starts every due cycle not finished and not leased elsewhere. */
+  tick(): Promise<TickReport> {
+    const run = (this.ticking ?? Promise.resolve()).catch(() => undefined).then(() => this.check());
+    this.ticking = run;
+    return run;
+  }
+
+  private async check(): Promise<TickReport> {
+    const report: TickReport = { due: 0, started: [], held: [] };
+    if (this.stopped) return report;
+    const now = this.clock();
+    const all = await this.dueWorkspaces(now);
+    const due = all.filter((w) => w.dueAt.getTime() <= now.getTime());
+    const leases = await leaseStates(this.s, due);
+    for (const w of due) {
+      const l = leases.get(`${w.orgId}|${w.slot}`);
+      if (l?.finished) continue;
+      report.due++;
+      if (this.running.has(w.orgId) || this.running.size >= this.concurrency) {
+        report.held.push({ orgId: w.orgId, slot: w.slot });
+        continue;
+      }
+      if (l && l.expiresAt > now.toISOString()) {
+        report.held.push({ orgId: w.orgId, slot: w.slot });
+        continue;
+      }
+      const lease: Lease = { orgId: w.orgId, slot: w.slot, holder: this.instance };
+      if (!(await claimLease(this.s, lease, now, this.leaseMs))) {
+        report.held.push({ orgId: w.orgId, slot: w.slot });
+        continue;
+      }
+      report.started.push({ orgId: w.orgId, slot: w.slot });
+      const done = this.runLeased(lease).finally(() => this.running.delete(w.orgId));
+      this.running.set(w.orgId, done);
+    }
+    if (now.getUTCMinutes() === 0) await pruneLeases(this.s, now).catch(() => undefined);
+    return report;
+  }
+
+  private async runLeased(lease: Lease): Promise<void> {
+    const renew = setInterval(
+      () => {
+        void renewLease(this.s, lease, this.clock(), this.leaseMs).catch(() => undefined);
+      },
+      Math.max(1000, Math.floor(this.leaseMs / 3)),
+    );
+    renew.unref?.();
+    let cycleId: number | null = null;
+    try {
+      const summary = await runCycle(this.s, lease.orgId, { trigger: "schedule", slot: lease.slot });
+      cycleId = summary.cycle_id;
+      this.log("info", {
+        cycle: summary.cycle_id,
+        org: summary.org,
+        slot: lease.slot,
+        instance: this.instance,
+        pages_checked: summary.pages_checked,
+        pages_changed: summary.pages_changed,
+        signals_created: summary.signals_created,
+      });
+      this.opts.onCycle?.(lease.orgId, lease.slot, summary);
+    } catch (e) {
+      this.log("error", {
+        cycle_failed: String((e as Error)?.stack ?? e),
+        org_id: lease.orgId,
+        slot: lease.slot,
+      });
+      this.opts.onCycle?.(lease.orgId, lease.slot, e as Error);
+    } finally {
+      clearInterval(renew);
+      await finishLease(this.s, lease, this.clock(), cycleId).catch(() => undefined);
+    }
+  }
+
+  private log(level: string, fields: Record<string, unknown>) {
+    const line = JSON.stringify({ level, scheduler: this.instance, ...fields });
+    if (level === "error") console.error(line);
+    else console.log(line);
+  }
+}
