@@ -124,7 +124,17 @@ export const CompetitorDetail = T.Object(
       icp_overlap: freeForm("Overlap with the workspace's ideal customer profile."),
     }),
     reads: CompetitorReads,
-    freshness: optionalObject({ state_updated_at: ts(), last_signal_at: ts(), last_snapshot_at: ts() }),
+    freshness: optionalObject({
+      state_updated_at: ts(),
+      last_signal_at: ts(),
+      last_snapshot_at: ts(),
+      research_state: T.Union([T.Literal("running"), T.Literal("finished"), T.Literal("failed")], {
+        description: "State of the newest research run (research_competitor, refresh_watchlist).",
+      }),
+      research_started_at: ts("When the newest research run started."),
+      research_finished_at: ts("When the newest research run ended."),
+      research_error: str("Why the newest research run failed."),
+    }),
     links: optionalObject(
       {
         signals: T.String({
