@@ -212,6 +212,16 @@ describe("product", () => {
     expect(g).toMatchObject({ severity: "high", title: "Globex removes feature: Cohorts" });
   });
 
+  test("a redesigned feature grid is one signal, not one per feature", () => {
+    const cards = ["Flows", "Alerts", "Notebooks", "Experiments", "Data catalog"]
+      .map((n) => card(n, `${n} for every team.`))
+      .join("");
+    const many = page("index.html", "/", "home", [[anchor, cards + anchor]]);
+    const d = one(many.drafts);
+    expect(d).toMatchObject({ type: "feature_launch", severity: "high" });
+    expect(d.title).toBe("Globex adds 5 features: Alerts, Data catalog, Experiments, Flows, …");
+  });
+
   test("integrations added and removed are medium", () => {
     const linear =
       '<a class="integration-card" href="/integrations/linear"><h3>Linear</h3><p>Link insights to Linear issues.</p></a>';
@@ -292,6 +302,24 @@ describe("marketing", () => {
       severity: "medium",
       reverts: "marketing:page:customers",
     });
+  });
+
+  test("many minor navigation links at once are one low signal; major ones stay their own", () => {
+    const nav = '<li><a href="/customers">Customers</a></li>';
+    const links = ["Webinars", "Events", "Community", "Podcast"]
+      .map((n) => `<li><a href="/${n.toLowerCase()}">${n}</a></li>`)
+      .join("");
+    const { drafts } = page("pricing.html", "/pricing", "pricing", [
+      [nav, `${nav}${links}<li><a href="/enterprise">Enterprise</a></li>`],
+    ]);
+    expect(drafts.map((d) => [d.type, d.severity, d.title])).toEqual([
+      [
+        "page_added",
+        "low",
+        "Globex reorganises its site navigation: 4 added (Community, Events, Podcast, Webinars)",
+      ],
+      ["page_added", "medium", 'Globex adds a new page to its site: "Enterprise" (/enterprise)'],
+    ]);
   });
 
   test("a domain change is high", () => {

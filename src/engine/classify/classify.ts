@@ -671,15 +671,108 @@ function entries(r: Rules, changes: Change[]): Set<Change> {
 const MAJOR_PAGE =
   /\b(pricing|plans|enterprise|product|products|features|platform|solutions|integrations|marketplace|apps|security|trust|careers|jobs|customers|partners|docs|developers|api|changelog|about|company|press|news|ai)\b/i;
 
-function page(r: Rules, c: Change): void {
+interface PageLink {
+  link: string;
+  path: string;
+  label: string;
+  major: boolean;
+}
+
+/** A nav/footer link change of the site's own pages (links to other sites — social, app stores — are not). */
+function pageLink(c: Change): PageLink | null {
   const added = c.kind === "page_added";
   const link = c.link ?? (added ? c.after : c.before) ?? "";
   const site = getDomain(c.url);
-  if (!link || (site && getDomain(link) !== site)) return; // links to other sites (social, app stores)
+  if (!link || (site && getDomain(link) !== site)) return null;
   const path = pathOf(link);
-  if (path === "/") return;
+  if (path === "/") return null;
   const label = c.subject && c.subject !== link ? c.subject : path;
-  const major = MAJOR_PAGE.test(`${label} ${path.replace(/[/_-]/g, " ")}`);
+  return { link, path, label, major: MAJOR_PAGE.test(`${label} ${path.replace(/[/_-]/g, " ")}`) };
+}
+
+/** Bulk changes of one version (a redesign) are one signal, not one per item. */
+const BULK = 5;
+
+function navigationBulk(r: Rules, cs: Change[]): void {
+  const added = cs.filter((c) => c.kind === "page_added");
+  const removed = cs.filter((c) => c.kind === "page_removed");
+  const names = (xs: Change[]) => xs.map((c) => pageLink(c)?.label ?? c.subject);
+  const parts = [
+    added.length ? `${added.length} added (${names(added).slice(0, 6).join(", ")})` : "",
+    removed.length ? `${removed.length} removed (${names(removed).slice(0, 6).join(", ")})` : "",
+  ].filter(Boolean);
+  push(r, {
+    key: `marketing:navigation:${slug([...names(added), "-", ...names(removed)].join(" ")).slice(0, 60)}`,
+    category: "marketing",
+    type: added.length >= removed.length ? "page_added" : "page_removed",
+    severity: "low",
+    severity_reasons: [`${cs.length} minor pages of the navigation changed at once (a reorganised site)`],
+    confidence: 0.8,
+    confidence_reasons: ["links in the site's navigation or footer"],
+    title: `${r.name} reorganises its site navigation: ${parts.join(", ")}`,
+    summary: `${r.name}'s navigation changed: ${parts.join("; ")} (${cs[0].url}).`,
+    evidence: [evidence(r, cs[0], `Navigation: ${parts.join("; ")}`)],
+  });
+}
+
+function featuresBulk(r: Rules, added: Change[], removed: Change[]): void {
+  const where = pageWord(r.ctx.pageKind);
+  const list = (xs: Change[]) => xs.map((c) => c.subject);
+  if (added.length >= BULK - 1 && removed.length >= BULK - 1) {
+    push(r, {
+      key: `marketing:features:${pathKey(added[0].url)}:${slug(list(added).join(" ")).slice(0, 50)}`,
+      category: "marketing",
+      type: "messaging_change",
+      severity: "low",
+      severity_reasons: [`the feature list was rewritten (${added.length} added, ${removed.length} removed)`],
+      confidence: 0.75,
+      confidence_reasons: [`feature list of the ${where}`],
+      title: `${r.name} reworks the feature list of its ${where} (${added.length} added, ${removed.length} removed)`,
+      summary: `${r.name} rewrote the features on its ${where}: now ${list(added).slice(0, 8).join(", ")}; no longer ${list(removed).slice(0, 8).join(", ")} (${added[0].url}).`,
+      evidence: [
+        evidence(r, added[0], `Added: ${list(added).join("; ")}. Removed: ${list(removed).join("; ")}`),
+      ],
+    });
+    return;
+  }
+  for (const [side, xs] of [
+    ["added", added],
+    ["removed", removed],
+  ] as const) {
+    if (xs.length < BULK) {
+      for (const c of xs) feature(r, c);
+      continue;
+    }
+    const flagship = r.ctx.pageKind === "home" || r.ctx.pageKind === "pricing";
+    const names = list(xs);
+    push(r, {
+      key: `product:features_${side}:${pathKey(xs[0].url)}:${slug(names.join(" ")).slice(0, 50)}`,
+      category: "product",
+      type: side === "added" ? "feature_launch" : "feature_removed",
+      severity: side === "added" ? (flagship ? "high" : "medium") : "high",
+      severity_reasons: [
+        side === "added" ? `${xs.length} new features listed` : `${xs.length} features removed`,
+      ],
+      confidence: 0.8,
+      confidence_reasons: [`feature list of the ${where}`],
+      title: `${r.name} ${side === "added" ? "adds" : "removes"} ${xs.length} features: ${clip(names.slice(0, 4).join(", "), 160)}${xs.length > 4 ? ", …" : ""}`,
+      summary: `${r.name}'s ${where} ${side === "added" ? "now lists" : "no longer lists"} ${names.join(", ")} (${xs[0].url}).`,
+      evidence: [
+        evidence(
+          r,
+          xs[0],
+          `${side === "added" ? "Features added" : "Features removed"}: ${names.join("; ")}`,
+        ),
+      ],
+    });
+  }
+}
+
+function page(r: Rules, c: Change): void {
+  const added = c.kind === "page_added";
+  const info = pageLink(c);
+  if (!info) return;
+  const { link, path, label, major } = info;
   const key = `marketing:page:${slug(path)}`;
   push(r, {
     key,
@@ -1151,6 +1244,20 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
   const metas = real.filter((c) => c.kind === "meta_changed");
   const heroChange = real.find((c) => c.kind === "hero_changed");
   const rest: Change[] = [];
+  // Bulk edits of one version (a redesigned feature grid or navigation) are one signal each.
+  const featAdds = real.filter((c) => c.kind === "feature_added" && !skipNames.has(c));
+  const featRems = real.filter((c) => c.kind === "feature_removed" && !skipNames.has(c));
+  if (featAdds.length >= BULK || featRems.length >= BULK) {
+    featuresBulk(r, featAdds, featRems);
+    for (const c of [...featAdds, ...featRems]) skipNames.add(c);
+  }
+  const minorPages = real.filter(
+    (c) => (c.kind === "page_added" || c.kind === "page_removed") && pageLink(c)?.major === false,
+  );
+  if (minorPages.length >= BULK - 1) {
+    navigationBulk(r, minorPages);
+    for (const c of minorPages) skipNames.add(c);
+  }
   for (const c of real) {
     if (skipNames.has(c)) continue;
     switch (c.kind) {
