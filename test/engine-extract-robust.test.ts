@@ -340,3 +340,23 @@ describe("loose layouts on careers, integrations and pricing pages", () => {
     ]);
   });
 });
+
+describe("features and nested structured data", () => {
+  test("stat tiles and blog teasers are not features", () => {
+    const html = `<main><h1>Acme</h1>
+<div class="stats"><div class="stat"><h3>10M+</h3><p>events a day</p></div><div class="stat"><h3>99.99%</h3><p>uptime</p></div></div>
+<div class="posts"><div class="post"><h3>How we scaled</h3><p>5 min read</p></div><div class="post"><h3>Our new office</h3><p>3 min read</p></div></div>
+<div class="features"><div class="feature"><h3>Dashboards</h3><p>x</p></div><div class="feature"><h3>Alerts</h3><p>y</p></div></div></main>`;
+    expect(extractPage(html, "https://acme.example/").features).toEqual(["Dashboards", "Alerts"]);
+  });
+
+  test("an organisation nested as a WebSite's publisher", () => {
+    const page = extractPage(
+      `<script type="application/ld+json">{"@type":"WebSite","url":"https://acme.example/","publisher":{"@type":"Organization","name":"Acme","foundingDate":"2012","address":{"@type":"PostalAddress","addressLocality":"Oslo","addressCountry":"NO"}}}</script>`,
+      "https://acme.example/",
+    );
+    const p = profileFrom([page]);
+    expect(p.founding_year).toBe(2012);
+    expect(p.headquarters).toEqual({ city: "Oslo", country: "Norway" });
+  });
+});

@@ -556,6 +556,8 @@ function subheadline(h1: El): string | undefined {
 
 /** Plan cards in utility-class markup (no headings, no title classes): the first group of similar
  *  siblings of which at least two read as plans. Only run on pricing pages that gave no plans otherwise. */
+const STAT_TITLE = /^[^\p{L}]*[\d.,]+\s*(%|\+|[kmb]\+?|x|×|million|billion|k\+)?[^\p{L}]*$/iu;
+
 const PRICE_HINT =
   /[$€£¥₹₩₺₽]|\b(?:USD|EUR|GBP|CAD|AUD|CHF|SEK|NOK|DKK|PLN|INR|JPY|kr|zł|free|custom|contact|sales|talk|quote|request|pricing)\b/i;
 
@@ -955,6 +957,9 @@ function extractPageDom(html: string, url: string): PageExtract {
       )
         continue;
       if (g.some((c) => findFirst(c.el, isTag("time")))) continue;
+      // stats ("10M+ events"), blog teasers ("5 min read") and people are not features
+      if (g.filter((c) => STAT_TITLE.test(c.block.title)).length >= g.length / 2) continue;
+      if (g.some((c) => c.block.items.some((i) => /\b\d+\s*min(ute)?s?\s+read\b/i.test(i)))) continue;
       for (const c of g) if (!features.includes(c.block.title)) features.push(c.block.title);
     }
   }

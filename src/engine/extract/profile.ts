@@ -52,6 +52,15 @@ const ORG_TYPES = new Set([
   "NewsMediaOrganization",
   "SportsOrganization",
 ]);
+const NESTED_ORG_KEYS = [
+  "publisher",
+  "provider",
+  "creator",
+  "manufacturer",
+  "brand",
+  "parentOrganization",
+  "author",
+];
 const APP_TYPES = new Set([
   "SoftwareApplication",
   "WebApplication",
@@ -440,13 +449,19 @@ export function profileFrom(pages: PageExtract[]): Profile {
   const orgs: { o: Obj; url: string; score: number }[] = [];
   const apps: { o: Obj; url: string }[] = [];
   for (const p of pages) {
-    for (const o of p.jsonLd) {
-      const ts = types(o);
-      if (ts.some((t) => ORG_TYPES.has(t))) {
-        const url = str(o.url);
-        const score = (p === home ? 2 : 0) + (url && hostOf(url) === homeHost ? 1 : 0);
-        orgs.push({ o, url: p.url, score });
-      } else if (ts.some((t) => APP_TYPES.has(t))) apps.push({ o, url: p.url });
+    for (const top of p.jsonLd) {
+      // an organisation may only appear nested: WebSite.publisher, SoftwareApplication.provider, Product.brand …
+      const nested = NESTED_ORG_KEYS.map((k) => top[k]).filter(
+        (v): v is Obj => !!v && typeof v === "object" && !Array.isArray(v),
+      );
+      for (const [o, depth] of [[top, 0] as const, ...nested.map((n) => [n, 1] as const)]) {
+        const ts = types(o);
+        if (ts.some((t) => ORG_TYPES.has(t))) {
+          const url = str(o.url);
+          const score = (p === home ? 2 : 0) + (url && hostOf(url) === homeHost ? 1 : 0) - depth * 0.5;
+          orgs.push({ o, url: p.url, score });
+        } else if (depth === 0 && ts.some((t) => APP_TYPES.has(t))) apps.push({ o, url: p.url });
+      }
     }
   }
   orgs.sort((a, b) => b.score - a.score);
