@@ -179,7 +179,15 @@ export interface EventPayloads {
     created_by: string;
   };
   /** generate_battlecard wrote or rewrote a battlecard (battlecard stream); counts toward the daily cap. */
-  BattlecardGenerated: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
+  /** `trigger: "cycle"`: rewritten by a monitoring cycle (outside the daily cap); absent: generate_battlecard. */
+  BattlecardGenerated: {
+    id: number;
+    key: string;
+    competitor_id: number;
+    record: BattlecardRecord;
+    trigger?: "cycle";
+    cycle_id?: number;
+  };
   // Research (competitor stream; projections/research.ts). `batch` is the id of the first run one call started.
   /** A research run of one competitor began; `uses_allowance` when it counts toward the weekly allowance. */
   ResearchStarted: {

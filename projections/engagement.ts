@@ -130,6 +130,8 @@ export async function projectEngagement(e: StoredEvent, tx: Tx): Promise<void> {
       });
       break;
     case "BattlecardGenerated":
+      // A cycle's rewrite does not count toward the daily cap that limits generate_battlecard.
+      if (e.data.trigger === "cycle") break;
       await tx.execute({
         sql: "INSERT INTO battlecard_generations (id, org_id, competitor_id, generated_at) VALUES (?, ?, ?, ?)",
         args: [e.position, orgId, e.data.competitor_id, e.data.record.generated_at ?? e.recordedAt],

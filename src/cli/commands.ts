@@ -13,6 +13,7 @@ import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
 import { cycleCommand } from "./cycle.ts";
+import { digestsCommand } from "./digests.ts";
 import { demoBanner, loadDemo, resetDemoPassword } from "./demo.ts";
 import { researchCommand } from "./research.ts";
 
@@ -36,6 +37,9 @@ export const USAGE = `Usage: rivals <command> [options]
                                       used); prints one JSON summary, exits 1 when it fails
   cycle --org S [--competitor ID]     one monitoring cycle now (every core competitor, or one); prints
                                       its JSON summary
+  digests generate --org S --type daily_digest|weekly_tldr [--end ISO]
+                                      write the digest of the UTC day / ISO week just before --end
+                                      (default: the last complete one); prints its id and slug
   import [FILE|-]                     import NDJSON records or an export (docs/import.md)
   export [--org S]                    write the event log as NDJSON
   projections rebuild                 empty the read tables and replay the log
@@ -202,6 +206,8 @@ export async function run(argv: string[]): Promise<number> {
       return researchCommand([sub, ...rest].filter(Boolean) as string[]);
     case "cycle":
       return cycleCommand([sub, ...rest].filter(Boolean) as string[]);
+    case "digests":
+      return digestsCommand([sub, ...rest].filter(Boolean) as string[]);
     case "import": {
       const file = sub ?? "-";
       const text = file === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(file, "utf8");

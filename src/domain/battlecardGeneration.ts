@@ -10,7 +10,13 @@ import { DomainError } from "./errors.ts";
 import { LOWEST_PAID, PLANS, planOf } from "./plans.ts";
 import type { BattlecardRecord, CompetitorRecord, SignalRecord } from "./records.ts";
 import { prune } from "./validate.ts";
-import { type Caller, loadOrg, planAllowing, requireCoreCompetitor } from "./watchlist.ts";
+import {
+  type Caller,
+  type CompetitorRow,
+  loadOrg,
+  planAllowing,
+  requireCoreCompetitor,
+} from "./watchlist.ts";
 import { loadSettings, utcDay } from "./workspace.ts";
 
 type Exec = Pick<Tx, "execute">;
@@ -89,6 +95,32 @@ export async function decideGenerateBattlecard(
     );
   }
 
+  const card = await composeCardEvent(w, c.orgId, comp, settings.profile, { trigger: "tool" });
+  return {
+    events: [card.event],
+    result: {
+      battlecard_id: card.id,
+      competitor_id: comp.id,
+      rewritten: card.rewritten,
+      generations_today: { used: used + 1, limit: cap, plan: plan.name },
+    },
+  };
+}
+
+/** Who wrote a card: `generate_battlecard` (counts toward the daily cap) or a monitoring cycle that recorded a
+ * new medium or high signal about the competitor (does not). */
+export type CardTrigger = { trigger: "tool" } | { trigger: "cycle"; cycle_id: number };
+
+/** Composes the competitor's card from its dossier, newest signals and the team's newest notes, as the one
+ * BattlecardGenerated event that stores it (same id when it replaces an earlier card). */
+export async function composeCardEvent(
+  w: WriteContext,
+  orgId: number,
+  comp: CompetitorRow,
+  own: Awaited<ReturnType<typeof loadSettings>>["profile"],
+  by: CardTrigger,
+): Promise<{ event: NewEvent; id: number; rewritten: boolean }> {
+  const c = { orgId };
   const sig = await w.tx.execute({
     sql: `SELECT id, severity, first_seen_at, state FROM signals
           WHERE org_id = ? AND competitor_id = ? AND listed = 1
@@ -130,7 +162,7 @@ export async function decideGenerateBattlecard(
       }))
       .reverse(),
     notesTotal: notesTotal.rows[0] ? Number(notesTotal.rows[0].n) : 0,
-    own: settings.profile,
+    own: own,
   });
 
   const existing = (
@@ -148,20 +180,14 @@ export async function decideGenerateBattlecard(
     evidence: prune(composed.evidence) as BattlecardRecord["evidence"],
   };
   return {
-    events: [
-      {
-        type: "BattlecardGenerated",
-        orgId: c.orgId,
-        streamType: "battlecard",
-        streamId: String(id),
-        data: { id, key, competitor_id: comp.id, record },
-      },
-    ],
-    result: {
-      battlecard_id: id,
-      competitor_id: comp.id,
-      rewritten: Boolean(existing),
-      generations_today: { used: used + 1, limit: cap, plan: plan.name },
+    event: {
+      type: "BattlecardGenerated",
+      orgId,
+      streamType: "battlecard",
+      streamId: String(id),
+      data: { id, key, competitor_id: comp.id, record, ...(by.trigger === "cycle" ? by : {}) },
     },
+    id,
+    rewritten: Boolean(existing),
   };
 }

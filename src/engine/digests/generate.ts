@@ -1,0 +1,128 @@
+// Writes the digest of one period from the signals first seen in it, as one DigestRecorded event. The same
+// period written again replaces its digest (same id, found by slug); it is never duplicated.
+import type { Tx } from "../../../events/store.ts";
+import { appLinks } from "../../db/queries/links.ts";
+import type { SignalRecord } from "../../domain/records.ts";
+import type { Services } from "../../services.ts";
+import { type DigestType, lastCompletePeriod, type Period, periodBefore } from "./period.ts";
+import { type DigestSignal, writeDigest } from "./writer.ts";
+
+/** A digest lists at most this many signals (the most material; the rest are counted). */
+export const DIGEST_SIGNALS = 200;
+
+export interface DigestOutcome {
+  type: DigestType;
+  slug: string;
+  coverage_period_start: string;
+  coverage_period_end: string;
+  written: boolean;
+  id?: number;
+  replaced?: boolean;
+  signals: number;
+  reason?: string;
+}
+
+type Exec = Pick<Tx, "execute">;
+
+async function periodSignals(tx: Exec, orgId: number, p: Period, base: string) {
+  const r = await tx.execute({
+    sql: `SELECT id, competitor_id, competitor_name, severity, first_seen_at, title, state FROM signals
+          WHERE org_id = ? AND listed = 1 AND first_seen_at >= ? AND first_seen_at < ?
+          ORDER BY first_seen_at DESC, id DESC LIMIT ?`,
+    args: [orgId, p.start.toISOString(), p.end.toISOString(), DIGEST_SIGNALS + 1],
+  });
+  let omitted = 0;
+  if (r.rows.length > DIGEST_SIGNALS) {
+    const n = await tx.execute({
+      sql: `SELECT COUNT(*) AS n FROM signals
+            WHERE org_id = ? AND listed = 1 AND first_seen_at >= ? AND first_seen_at < ?`,
+      args: [orgId, p.start.toISOString(), p.end.toISOString()],
+    });
+    omitted = Number(n.rows[0].n) - DIGEST_SIGNALS;
+  }
+  const signals = r.rows.slice(0, DIGEST_SIGNALS).map((row): DigestSignal => {
+    const rec = JSON.parse(String(row.state)) as SignalRecord;
+    const id = Number(row.id);
+    return {
+      id,
+      competitor_id: row.competitor_id === null ? null : Number(row.competitor_id),
+      competitor: row.competitor_name ? String(row.competitor_name) : "Other companies",
+      title: rec.title,
+      ...(rec.summary ? { summary: rec.summary } : {}),
+      ...(rec.severity ? { severity: rec.severity } : {}),
+      ...(rec.category ? { category: rec.category } : {}),
+      ...(rec.type ? { type: rec.type } : {}),
+      ...(rec.confidence !== undefined ? { confidence: rec.confidence } : {}),
+      first_seen_at: String(row.first_seen_at),
+      url: appLinks.signal(base, id),
+      ...(rec.evidence?.[0]?.source_url ? { source_url: rec.evidence[0].source_url } : {}),
+    };
+  });
+  return { signals, omitted };
+}
+
+async function cyclesIn(tx: Exec, orgId: number, p: Period): Promise<number> {
+  const r = await tx.execute({
+    sql: "SELECT COUNT(*) AS n FROM cycles WHERE org_id = ? AND finished_at >= ? AND finished_at < ?",
+    args: [orgId, p.start.toISOString(), p.end.toISOString()],
+  });
+  return Number(r.rows[0].n);
+}
+
+/**
+ * The digest of `type` for the period in which the instant just before `end` falls (default: the last complete
+ * period). `onlyIfAbsent` (the cycle's step) leaves a period that already has its digest alone.
+ */
+export async function generateDigest(
+  s: Services,
+  orgId: number,
+  type: DigestType,
+  opts: { end?: Date; onlyIfAbsent?: boolean } = {},
+): Promise<DigestOutcome> {
+  const { result } = await s.store.execute<DigestOutcome>(async (w) => {
+    const p = opts.end ? periodBefore(type, opts.end) : lastCompletePeriod(type, w.now);
+    const head = {
+      type,
+      slug: p.slug,
+      coverage_period_start: p.start.toISOString(),
+      coverage_period_end: p.end.toISOString(),
+    };
+    const existing = (
+      await w.tx.execute({
+        sql: "SELECT id, key FROM digests WHERE org_id = ? AND slug = ? ORDER BY id LIMIT 1",
+        args: [orgId, p.slug],
+      })
+    ).rows[0];
+    if (existing && opts.onlyIfAbsent)
+      return { events: [], result: { ...head, written: false, signals: 0, reason: "already written" } };
+    const { signals, omitted } = await periodSignals(w.tx, orgId, p, s.config.baseUrl);
+    const written = writeDigest({
+      period: p,
+      signals,
+      omitted,
+      cycles: type === "weekly_tldr" && signals.length === 0 ? await cyclesIn(w.tx, orgId, p) : 0,
+      competitorUrl: (id) => appLinks.competitor(s.config.baseUrl, id),
+      now: w.now,
+    });
+    if (!written)
+      return {
+        events: [],
+        result: { ...head, written: false, signals: 0, reason: "no signals in the period" },
+      };
+    const id = existing ? Number(existing.id) : await w.nextId();
+    const key = existing ? String(existing.key) : `engine-${p.slug}`;
+    return {
+      events: [
+        {
+          type: "DigestRecorded",
+          orgId,
+          streamType: "digest",
+          streamId: String(id),
+          data: { id, key, signal_ids: written.signal_ids, record: written.record },
+        },
+      ],
+      result: { ...head, written: true, id, replaced: Boolean(existing), signals: written.signal_ids.length },
+    };
+  });
+  return result;
+}

@@ -1,0 +1,50 @@
+// At the end of a cycle: the battlecard of every competitor with a new medium or high signal is rewritten from
+// its dossier and newest signals (so it cites the new evidence). These rewrites are the engine's, not the
+// team's: they do not count toward the daily cap that limits generate_battlecard.
+import { composeCardEvent, researchFinished } from "../../domain/battlecardGeneration.ts";
+import { DomainError } from "../../domain/errors.ts";
+import { requireCoreCompetitor } from "../../domain/watchlist.ts";
+import { loadSettings } from "../../domain/workspace.ts";
+import type { Services } from "../../services.ts";
+import type { AfterCycleStep } from "../cycle/after.ts";
+
+/** Competitors with a medium or high signal the cycle created. */
+async function materialCompetitors(s: Services, orgId: number, signalIds: number[]): Promise<number[]> {
+  if (signalIds.length === 0) return [];
+  const ids: number[] = [];
+  for (let i = 0; i < signalIds.length; i += 500) {
+    const chunk = signalIds.slice(i, i + 500);
+    const r = await s.database.client.execute({
+      sql: `SELECT DISTINCT competitor_id FROM signals
+            WHERE org_id = ? AND id IN (${chunk.map(() => "?").join(",")})
+              AND severity IN ('medium', 'high') AND competitor_id IS NOT NULL`,
+      args: [orgId, ...chunk],
+    });
+    for (const row of r.rows) ids.push(Number(row.competitor_id));
+  }
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
+
+export const rewriteBattlecards: AfterCycleStep = async (s, cycle) => {
+  let written = 0;
+  for (const competitorId of await materialCompetitors(s, cycle.orgId, cycle.signalIds.created)) {
+    const { result } = await s.store.execute(async (w) => {
+      const settings = await loadSettings(w.tx, cycle.orgId);
+      let comp: Awaited<ReturnType<typeof requireCoreCompetitor>>;
+      try {
+        comp = await requireCoreCompetitor(w.tx, cycle.orgId, competitorId, "a battlecard rewrite");
+      } catch (e) {
+        if (e instanceof DomainError) return { events: [], result: false }; // removed or moved to the horizon
+        throw e;
+      }
+      if (!researchFinished(comp.record)) return { events: [], result: false };
+      const card = await composeCardEvent(w, cycle.orgId, comp, settings.profile, {
+        trigger: "cycle",
+        cycle_id: cycle.id,
+      });
+      return { events: [card.event], result: true };
+    });
+    if (result) written++;
+  }
+  return { battlecards_written: written };
+};
