@@ -13,8 +13,8 @@ import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
 import { cycleCommand } from "./cycle.ts";
-import { digestsCommand } from "./digests.ts";
 import { demoBanner, loadDemo, resetDemoPassword } from "./demo.ts";
+import { digestsCommand } from "./digests.ts";
 import { researchCommand } from "./research.ts";
 
 export const USAGE = `Usage: rivals <command> [options]
