@@ -36,6 +36,23 @@ function uniqPush(out: string[], v: string | undefined) {
   if (v && out.length < MAX_ITEMS && !out.some((x) => x.toLowerCase() === v.toLowerCase())) out.push(v);
 }
 
+/** Headings that introduce a section, ask, or call to action rather than state a benefit. */
+const NOT_A_BENEFIT =
+  /^(start|get|try|sign|book|request|contact|ready|why|how|what|who|join|talk|see all|learn|read|meet|loved|trusted|our customers|frequently)\b|\?$/i;
+/** A section whose items say why buyers pick the product: its items are differentiators. */
+const WHY_SECTION = /\b(why|different|unlike|sets? (us|it) apart|compare|vs\.?|versus)\b/i;
+
+/** Each block's text on its own, with the section heading it sits under. */
+function blockItems(p: PageExtract): { text: string; section?: string }[] {
+  const out: { text: string; section?: string }[] = [];
+  for (const b of p.blocks) {
+    if (b.kind === "text") out.push({ text: b.text, section: b.section });
+    else if (b.kind === "list") for (const i of b.items) out.push({ text: i, section: b.section });
+    else if (b.kind === "card") out.push({ text: b.title, section: b.section });
+  }
+  return out;
+}
+
 /** The draft from the home page and the other pages read (pure). */
 export function draftFrom(home: PageExtract, others: PageExtract[]): Record<PositioningField, string[]> {
   const value: string[] = [];
@@ -43,15 +60,26 @@ export function draftFrom(home: PageExtract, others: PageExtract[]): Record<Posi
   uniqPush(value, home.hero?.subheadline && clean(home.hero.subheadline));
   for (const b of home.blocks)
     if (b.kind === "heading" && b.level >= 2 && b.level <= 3) {
-      const words = b.text.trim().split(/\s+/).length;
-      if (words >= 2 && words <= 12 && !GENERIC_HEADING.test(b.text.trim())) uniqPush(value, clean(b.text));
+      const t = b.text.trim();
+      const words = t.split(/\s+/).length;
+      if (words >= 3 && words <= 12 && !GENERIC_HEADING.test(t) && !NOT_A_BENEFIT.test(t))
+        uniqPush(value, clean(t));
     }
   const differ: string[] = [];
   const excl: string[] = [];
   for (const p of [home, ...others])
-    for (const s of sentences(p.text)) {
-      if (EXCLUDES.test(s)) uniqPush(excl, clean(s));
-      else if (DIFFERENT.test(s)) uniqPush(differ, clean(s));
+    for (const item of blockItems(p)) {
+      if (
+        item.section &&
+        WHY_SECTION.test(item.section) &&
+        item.text.split(/\s+/).length <= 12 &&
+        !NOT_A_BENEFIT.test(item.text.trim())
+      )
+        uniqPush(differ, clean(item.text));
+      for (const s of sentences(item.text)) {
+        if (EXCLUDES.test(s)) uniqPush(excl, clean(s));
+        else if (DIFFERENT.test(s)) uniqPush(differ, clean(s));
+      }
     }
   return { value_propositions: value, differentiators: differ, exclusions: excl };
 }
