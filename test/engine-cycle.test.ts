@@ -13,6 +13,7 @@ import { runProcess } from "./e2e/harness.ts";
 import { type CycleWeb, startCycleWeb } from "./engine-cycle-web.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient } from "./mcp-helpers.ts";
+import { member, signedIn } from "./oauth-helpers.ts";
 import { countEvents, dumpReadTables, rest } from "./mcp-write-helpers.ts";
 
 setDefaultTimeout(60_000);
@@ -186,6 +187,13 @@ describe("source failures", () => {
       failures: 1,
       since: t.clock.now.toISOString(),
     });
+    // The competitor page says so too.
+    const admin = await signedIn(t, await member(t, "acme", "admin"));
+    const html = await (await admin.request(`/app/competitors/${ids.globex}?org=acme`)).text();
+    const panel = html.slice(html.indexOf('aria-label="Monitoring"'));
+    expect(panel).toContain("https://globex.example/careers");
+    expect(panel).toContain("answered HTTP 503");
+    expect(panel).toContain("1 failed check");
     web.clear("globex.example", "/careers");
     t.clock.advance(3_600_000);
     const ok = await runCycle(t.services, orgId, { trigger: "operator", competitorId: ids.globex });

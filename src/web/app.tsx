@@ -18,6 +18,7 @@ import { CompetitorCharts, signalChange } from "./charts.tsx";
 import { Notice, Pager } from "./components.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
 import { Html, htmlResponse } from "./layout.tsx";
+import { MonitoringPanel } from "./monitoring.tsx";
 import { BattlecardRow, BattlecardView, CompetitorView, DigestRow, DigestView } from "./recordViews.tsx";
 import { competitorsPage, ResearchPanel } from "./research.tsx";
 import { type FeedFilter, FeedFilters, SignalCard, SignalView } from "./signalViews.tsx";
@@ -168,6 +169,7 @@ export function appPages(s: Services) {
                 csrf={m.session.csrfToken}
                 done={new URL(request.url).searchParams.get("done") ?? undefined}
               />
+              <MonitoringPanel c={record as Obj} />
               <CompetitorView c={record as Obj} signals={signals as Obj[]} />
               {charts}
             </AppPage>

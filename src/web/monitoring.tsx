@@ -1,0 +1,74 @@
+// The monitoring part of a competitor page: when its sources were last checked in a cycle, how many changed,
+// and the sources failing now (the error, failed checks in a row, since when). From the dossier's `freshness`,
+// which each cycle's CompetitorChecked event sets (docs/engine.md "Cycles and scheduling").
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
+import { STRIKES } from "../engine/cycle/run.ts";
+import { Time } from "./components.tsx";
+import { Html } from "./layout.tsx";
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
+
+const ERRORS: Record<string, string> = {
+  timeout: "did not answer in time",
+  network: "could not be reached",
+  robots_disallowed: "its robots.txt disallows our crawler",
+  blocked_address: "not a public internet address",
+  too_large: "too large to read",
+  too_many_redirects: "too many redirects",
+  unsupported_content: "not a readable page",
+};
+
+function errorWords(e: string): string {
+  const http = /^http_error (\d+)$/.exec(e);
+  if (http) return `answered HTTP ${http[1]}`;
+  return ERRORS[e] ?? e;
+}
+
+export function MonitoringPanel({ c }: { c: Obj }): JSX.Element {
+  const f = obj(c.freshness);
+  const sources = obj(f.sources);
+  const failing = Array.isArray(f.source_failures) ? (f.source_failures as Obj[]) : [];
+  if (!f.last_checked_at) return "";
+  return (
+    <section class="card monitoring" aria-label="Monitoring">
+      <h2>Monitoring</h2>
+      <p>
+        Sources last checked <Time ts={f.last_checked_at} />: {String(sources.checked ?? 0)} checked,{" "}
+        {String(sources.changed ?? 0)} changed
+        {failing.length ? `, ${failing.length} failing` : ""}.
+        {f.last_changed_at ? (
+          <>
+            {" "}
+            Last change seen <Time ts={f.last_changed_at} />.
+          </>
+        ) : (
+          ""
+        )}
+      </p>
+      {failing.length ? (
+        <>
+          <ul class="source-failures">
+            {failing.map((x) => (
+              <li data-failures={String(x.failures)}>
+                <a href={String(x.url)} rel="nofollow noopener" safe>
+                  {String(x.url)}
+                </a>{" "}
+                <span safe>{errorWords(String(x.error))}</span> — {String(x.failures)} failed{" "}
+                {Number(x.failures) === 1 ? "check" : "checks in a row"}, since <Time ts={x.since} />
+              </li>
+            ))}
+          </ul>
+          <p class="muted small">
+            Failing sources are retried every cycle. A page that answers "not found" is reported removed only
+            after {String(STRIKES)} failed cycles in a row.
+          </p>
+        </>
+      ) : (
+        ""
+      )}
+    </section>
+  );
+}
