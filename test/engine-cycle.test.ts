@@ -13,8 +13,8 @@ import { runProcess } from "./e2e/harness.ts";
 import { type CycleWeb, startCycleWeb } from "./engine-cycle-web.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient } from "./mcp-helpers.ts";
-import { member, signedIn } from "./oauth-helpers.ts";
 import { countEvents, dumpReadTables, rest } from "./mcp-write-helpers.ts";
+import { member, signedIn } from "./oauth-helpers.ts";
 
 setDefaultTimeout(60_000);
 
