@@ -9,6 +9,7 @@ import {
   type SourceRef,
 } from "./store.ts";
 
+export { type PlanSeries, type PricePoint, planPriceHistory } from "./history.ts";
 export { type Observation, observe } from "./observe.ts";
 export * from "./store.ts";
 
