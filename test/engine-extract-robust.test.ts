@@ -142,6 +142,11 @@ describe("prices", () => {
     expect(r("Contact sales")).toMatchObject({ amount: null, custom: true });
     expect(r("Let's talk")).toMatchObject({ amount: null, custom: true });
     expect(r("10k sessions")).toBeNull();
+    expect(r("$0.002 per event")).toBeNull();
+    expect(r("Free 14-day trial")).toBeNull();
+    expect(r("29,99 €/Monat")).toMatchObject({ amount: 29.99, currency: "EUR", period: "month" });
+    expect(r("$19 10 projects")).toMatchObject({ amount: 19 });
+    expect(r("1\u00A0200 € per year")).toMatchObject({ amount: 100, currency: "EUR", period: "year" });
     expect(r("Everything you need to grow")).toBeNull();
   });
 

@@ -85,11 +85,14 @@ function currencyOf(sym: string): string | undefined {
 }
 
 const SYM = String.raw`(?:US\$|CA\$|CAD\$|C\$|AU\$|A\$|NZ\$|SG\$|S\$|HK\$|MX\$|R\$|\$|€|£|¥|₹|₩|₺|₽|zł|kr|CHF|Fr\.|USD|EUR|GBP|CAD|AUD|NZD|JPY|INR|SEK|NOK|DKK|PLN|BRL|MXN|SGD|HKD|ZAR)`;
-const NUM = String.raw`\d{1,3}(?:[,.\u202F\u00A0 ]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+// a third decimal ("$0.002 per event") is a metered rate, not a plan price: no match
+const NUM = String.raw`(?:[1-9]\d{0,2}(?:[,.\u202F\u00A0]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d|[.,]\d)`;
 // "$1,234.50", "US$24,000", "€ 29", "29,99 €", "29 EUR", "$49k" is not handled as a price (k/M suffixes are
 // volumes on pricing pages, e.g. "10k sessions").
+// before the symbol, a plain space may also group thousands ("1 200 €")
+const NUM_SPACED = String.raw`(?:[1-9]\d{0,2}(?:[ ,.\u202F\u00A0]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)(?!\d|[.,]\d)`;
 const PRICE_RE = new RegExp(
-  String.raw`(?:(${SYM})\s?(${NUM})(?![\d.,]*\s?(?:k|K|m|M|%|x)\b)|(${NUM})\s?(${SYM})(?![A-Za-z]))`,
+  String.raw`(?:(${SYM})\s?(${NUM})(?![\d.,]*\s?(?:k|K|m|M|%|x)\b)|(?<![\d.,])(${NUM_SPACED})\s?(${SYM})(?![A-Za-z]))`,
   "u",
 );
 
@@ -103,9 +106,9 @@ function parseNumber(raw: string): number {
 }
 
 const MONTH_RE =
-  /(?:\/|\bper\b|\ba\b|\beach\b|\bevery\b)\s*(?:seat|user|member|editor|agent|host|node|license|licence|employee|creator|admin|contact)?\s*\/?\s*(?:month|mo|mth|mon)\b|\bmonthly\b|\/\s*m\b/i;
+  /(?:\/|\bper\b|\ba\b|\beach\b|\bevery\b)\s*(?:seat|user|member|editor|agent|host|node|license|licence|employee|creator|admin|contact)?\s*\/?\s*(?:month|mo|mth|mon|monat|mois|mes|mese|maand)\b|\bmonthly\b|\bmonatlich\b|\bmensuel\b|\/\s*m\b/i;
 const YEAR_RE =
-  /(?:\/|\bper\b|\ba\b|\beach\b|\bevery\b)\s*(?:seat|user|member|editor|agent|host|node|license|licence|employee|creator|admin|contact)?\s*\/?\s*(?:year|yr|annum)\b|\/\s*y\b|\byearly\b|\bannually\b|\bannual\b|\bper annum\b/i;
+  /(?:\/|\bper\b|\ba\b|\beach\b|\bevery\b)\s*(?:seat|user|member|editor|agent|host|node|license|licence|employee|creator|admin|contact)?\s*\/?\s*(?:year|yr|annum|jahr|año|anno|jaar)\b|\/\s*y\b|\byearly\b|\bannually\b|\bannual\b|\bper annum\b/i;
 const BILLED_YEARLY_RE =
   /\bbilled\s+(?:annually|yearly|per year|once a year|every year)\b|\bpaid\s+(?:annually|yearly)\b/i;
 const ONE_TIME_RE = /\bone[- ]time\b|\blifetime\b|\bonce\b|\bpay once\b/i;
@@ -145,7 +148,8 @@ export function readPrice(text: string): PriceRead | null {
     read.text = clean(t.slice(m.index, m.index + m[0].length + Math.min(after.length, 40)));
     return read;
   }
-  if (t.length <= 24 && (FREE_RE.test(t) || /^free\b/i.test(t))) return { amount: 0, text: t };
+  if (t.length <= 24 && (FREE_RE.test(t) || /^free(\s+(forever|plan|tier|for ever))?!?$/i.test(t)))
+    return { amount: 0, text: t };
   if (t.length <= 60 && CUSTOM_RE.test(t)) return { amount: null, custom: true, text: t };
   return null;
 }
