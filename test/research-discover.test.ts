@@ -1,6 +1,9 @@
 // Discovery's pure parts (classification, same-site, selection bounds) and the statement readers (funding,
 // ownership, revenue, certifications): what they take from a page and what they refuse to guess.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { extractPage } from "../src/engine/extract/page.ts";
+import { draftFrom } from "../src/engine/research/positioning.ts";
 import {
   certifications,
   fundingRounds,
@@ -114,5 +117,24 @@ describe("statements", () => {
         page("We are SOC 2 Type II audited and ISO 27001 certified. SOC 2 reports on request."),
       ).map((c) => c.name),
     ).toEqual(["SOC 2 Type II", "ISO 27001"]);
+  });
+});
+
+describe("draft_positioning's reading of a home page", () => {
+  const page = (site: string) =>
+    extractPage(
+      readFileSync(`${import.meta.dir}/fixtures/web/sites/${site}.example/v1/index.html`, "utf8"),
+      `https://${site}.example/`,
+    );
+  test("value propositions from the hero and benefit headings; differentiators from a 'why pick us' section", () => {
+    const d = draftFrom(page("brightloop"), []);
+    expect(d.value_propositions.slice(0, 2)).toEqual([
+      "See exactly where users struggle",
+      "Session replay, heatmaps and funnels in one privacy-first tool for web and mobile apps.",
+    ]);
+    expect(d.value_propositions).not.toContain("Why teams pick Brightloop");
+    expect(d.differentiators).toEqual(expect.arrayContaining(["Session replay", "Privacy controls"]));
+    expect(d.differentiators).not.toContain("Loved by 4,000 teams");
+    expect(d.exclusions).toEqual([]);
   });
 });
