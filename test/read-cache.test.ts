@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { createClient } from "@libsql/client";
 import { loadConfig } from "../src/config.ts";
-import { cacheOf, dataVersion, FRESHNESS_MS, jsonOf } from "../src/db/queries/cache.ts";
+import { cacheOf, dataVersion, FRESHNESS_MS, Freshness, jsonOf } from "../src/db/queries/cache.ts";
 import { listCompetitors } from "../src/db/queries/competitors.ts";
 import { listSignals } from "../src/db/queries/signals.ts";
 import { createApiKey, parseScopes, revokeApiKey } from "../src/domain/apiKeys.ts";
@@ -204,4 +204,59 @@ test("jsonOf serializes once per object", () => {
   expect(jsonOf(v)).toBe('{"a":[1,2]}');
   expect(jsonOf(v)).toBe(jsonOf(v));
   expect(jsonOf({ a: [3] })).toBe('{"a":[3]}');
+});
+
+test("the database is asked at most once per interval, and a probe older than the interval answers no read", async () => {
+  // A local file's probe: synchronous.
+  let marker = 1;
+  let asked = 0;
+  const local = new Freshness(() => {
+    asked++;
+    return marker;
+  }, "data_version");
+  const v = local.current();
+  for (let i = 0; i < 100; i++) expect(local.current()).toBe(v);
+  expect(asked).toBe(1);
+  marker = 2; // another connection commits: unseen until the interval has passed
+  expect(local.current()).toBe(v);
+  await Bun.sleep(FRESHNESS_MS + 1);
+  expect(local.current()).not.toBe(v);
+  expect(asked).toBe(2);
+  // This process's commit: seen at once, and not counted again by the next probe.
+  const before = local.current() as number;
+  marker = 3;
+  local.noteCommit();
+  const after = local.current() as number;
+  expect(after).not.toBe(before);
+  await Bun.sleep(FRESHNESS_MS + 1);
+  expect(local.current()).toBe(after);
+
+  // A remote server's probe: a network round trip. Reads in the interval share one probe; one that answers
+  // slower than the interval does not answer reads that start after the interval has passed.
+  let counter = 10;
+  const answers: ((n: number) => void)[] = [];
+  const remote = new Freshness(
+    () =>
+      new Promise<number>((resolve) => {
+        const seen = counter;
+        answers.push(() => resolve(seen));
+      }),
+    "counter",
+  );
+  const first = remote.current();
+  const shared = remote.current();
+  expect(first).toBeInstanceOf(Promise);
+  expect(shared).toBe(first);
+  expect(answers.length).toBe(1);
+  await Bun.sleep(FRESHNESS_MS + 1);
+  counter = 11; // committed after the first probe was asked
+  const late = remote.current();
+  expect(late).not.toBe(first);
+  expect(answers.length).toBe(2);
+  for (const answer of answers) answer(0);
+  const a = await first;
+  const b = await late;
+  expect(b).not.toBe(a);
+  // Within the interval of the second probe: answered from memory.
+  expect(remote.current()).toBe(b);
 });
