@@ -338,6 +338,8 @@ try {
         HOST: "127.0.0.1",
         RIVALS_BASE_URL: `http://127.0.0.1:${port}`,
         RIVALS_RATE_LIMIT: "1000000000",
+        // The monitoring scheduler would fetch the bench's made-up competitor sites mid-run.
+        RIVALS_SCHEDULER: "off",
       },
       stdout: "ignore",
       stderr: "inherit",

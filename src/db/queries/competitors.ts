@@ -11,9 +11,8 @@ const listed = sql`${competitors.listed} = 1`;
 /** Every actively tracked competitor, by priority then tracked date (competitors_listed index). Served from
  * the read cache while the database is unchanged (cache.ts); the objects are shared: do not change them. */
 export function listCompetitors(db: Db, orgId: number, base: string): Promise<Obj[]> {
-  return cacheOf(db).get(JSON.stringify(["competitors", orgId, base]), () =>
-    loadCompetitors(db, orgId, base),
-  );
+  // A plain template, not JSON.stringify of an array: this runs on every cached read of the list.
+  return cacheOf(db).get(`competitors|${orgId}|${base}`, () => loadCompetitors(db, orgId, base));
 }
 
 async function loadCompetitors(db: Db, orgId: number, base: string): Promise<Obj[]> {
