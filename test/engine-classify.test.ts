@@ -508,6 +508,18 @@ describe("announcements (feeds, blog, about and security pages)", () => {
   test("a generic blog post gives nothing", () => {
     expect(item("Seven ways to improve week-1 retention", "Practical tips.")).toEqual([]);
     expect(item("Retention benchmarks for B2B SaaS, 2027 edition")).toEqual([]);
+    for (const title of [
+      "How we acquired our first 1,000 customers",
+      "Inside our partner program",
+      "What the new CFO playbook looks like",
+      "Why every CEO needs product analytics",
+      "Meet the team behind Flows",
+      "How to respond to a breach in your funnel",
+      "How we handle vulnerability reports",
+      "Globex opens access to location analytics",
+      "Globex raises the bar for retention analysis",
+    ])
+      expect({ title, drafts: item(title, "Read more.") }).toEqual({ title, drafts: [] });
   });
 
   test("a new post on the blog index: funding from its card", () => {

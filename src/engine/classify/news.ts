@@ -46,7 +46,7 @@ export function certificationsIn(text: string): string[] {
 const LAUNCH_LEAD =
   /^(?:introducing|announcing|launching|unveiling|meet|say hello to|welcome|new|now available|just launched|launched|released|release|beta|ga|preview)\b[:\s-–—]*/i;
 const LAUNCH =
-  /\b(introduc(?:e|es|ing)|announc(?:e|es|ing)|launch(?:es|ed|ing)?|unveil(?:s|ed|ing)?|debut(?:s|ed)?|rolls? out|rolled out|now available|now live|is live|are live|is here|are here|generally available|general availability|public beta|private beta|open beta|early access|now in beta|say hello to|meet)\b/i;
+  /\b(introduc(?:e|es|ing)|announc(?:e|es|ing)|launch(?:es|ed|ing)?|unveil(?:s|ed|ing)?|debut(?:s|ed)?|rolls? out|rolled out|now available|now live|is live|are live|is here|are here|generally available|general availability|public beta|private beta|open beta|early access|now in beta|say hello to)\b/i;
 const VERSION = /\bv?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9a-z.]+)?\b/i;
 const NEWISH = /\b(new|add(?:s|ed)?|introduc\w*|launch\w*|support for|now (?:supports|available))\b/i;
 
@@ -100,6 +100,15 @@ function money(text: string): string | undefined {
   return m?.[0].trim();
 }
 
+/** "Our new CFO", "new CEO Jane Doe": a role right after "new", then the end, punctuation or a name. */
+function newRole(t: string): boolean {
+  const m =
+    /\bnew (?:ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+ officer|president|head of [a-z]+)\b/i.exec(t);
+  if (!m) return false;
+  const rest = t.slice(m.index + m[0].length);
+  return /^\s*(?:$|[,:;.!?—–-])/.test(rest) || /^\s+\p{Lu}/u.test(rest);
+}
+
 /** Reads an announcement. `kind` is the page kind it came from (changelog entries fall back to releases). */
 export function readNews(title: string, body: string, company: string, kind: string): NewsRead | null {
   const t = title.replace(/\s+/g, " ").trim();
@@ -107,9 +116,11 @@ export function readNews(title: string, body: string, company: string, kind: str
   const all = `${t} ${body}`.slice(0, 1200);
   let m: RegExpExecArray | null;
 
-  m = /\b(acquires|acquired|to acquire|acquisition of|has been acquired by|merges with|merger with)\b/i.exec(
-    t,
-  );
+  // A company's name follows (capitalised): "How we acquired 1,000 customers" is not an acquisition.
+  m =
+    /\b([Aa]cquires|[Aa]cquired|to acquire|[Aa]cquisition of|has been acquired by|[Mm]erges with|[Mm]erger with)\s+(?=\p{Lu})/u.exec(
+      t,
+    );
   if (m) {
     const target = m[1].toLowerCase().startsWith("has been acquired")
       ? `${company} by ${after(/has been acquired by\s+/i, t) ?? ""}`.trim()
@@ -145,9 +156,11 @@ export function readNews(title: string, body: string, company: string, kind: str
   const role = ROLE.exec(t);
   if (
     role &&
-    /\b(appoints?|appointed|names?|named|hires?|hired|welcomes?|promot\w+|joins?|joined|new|steps? down|depart\w*|succeed\w*|transition)\b/i.test(
+    (/\b(appoints?|appointed|names?|named|hires?|hired|welcomes?|promot\w+|joins?|joined|steps? down|depart\w*|succeed\w*)\b/i.test(
       t,
-    )
+    ) ||
+      // "our new CFO", "new CEO Jane Doe" — not "the new CFO playbook".
+      newRole(t))
   ) {
     const r = role[1];
     const cLevel = C_LEVEL.test(r);
@@ -163,7 +176,7 @@ export function readNews(title: string, body: string, company: string, kind: str
     };
   }
   m =
-    /\b(security incident|data breach|breach|unauthori[sz]ed access|compromised|ransomware|cve-\d{4}-\d+|security advisory|vulnerability)\b/i.exec(
+    /\b(security incident|data breach|security breach|breach notification|unauthori[sz]ed access|ransomware attack|cve-\d{4}-\d+|security advisory|incident report)\b/i.exec(
       t,
     );
   if (m) {
@@ -193,7 +206,7 @@ export function readNews(title: string, body: string, company: string, kind: str
     };
   }
   m =
-    /\b(partners? with|partnership with|partnership|teams? up with|strategic alliance|joins forces with)\b/i.exec(
+    /\b(partners? with|partnership with|teams? up with|strategic alliance|joins forces with|announc\w* (?:a |new |strategic )*partnership)\b/i.exec(
       t,
     );
   if (m) {
@@ -211,7 +224,7 @@ export function readNews(title: string, body: string, company: string, kind: str
     };
   }
   m =
-    /\b(opens?|opening|opened|launches|expands? to|expansion (?:in)?to)\b.{0,40}\b(office|hub|headquarters|hq|studio|location)\b/i.exec(
+    /\b(opens?|opening|opened|launches|expands? to|expansion (?:in)?to)\b.{0,40}\b(office|hub|headquarters|hq|studio)\b/i.exec(
       t,
     ) ?? /\b(new (?:office|hub|headquarters|hq))\b/i.exec(t);
   if (m) {
@@ -239,6 +252,8 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: m[1],
     };
   }
+  // About, security and careers pages announce company facts, not launches ("Meet the team").
+  if (/^(about|company|team|leadership|security|trust|careers)$/.test(kind)) return null;
   const v = VERSION.exec(t);
   const launch = LAUNCH.exec(t);
   if (launch && !(v && !NEWISH.test(t.replace(v[0], "")) && /^v?\d/.test(launchSubject(t, company)))) {
