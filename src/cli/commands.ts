@@ -2,6 +2,8 @@
 import { readFileSync } from "node:fs";
 import { rebuildProjections } from "../../projections/rebuild.ts";
 import { loadConfig } from "../config.ts";
+import { startDemoEngine } from "../demo/engine.ts";
+import { advanceDemoSites, demoSitesVersion, startDemoWeb } from "../demo/web.ts";
 import { createApiKey, parseScopes, revokeApiKey } from "../domain/apiKeys.ts";
 import { exportNdjson } from "../domain/exports.ts";
 import { importNdjson } from "../domain/imports.ts";
@@ -9,11 +11,12 @@ import { addMember, isRole, listMembers } from "../domain/members.ts";
 import { createOrg, setPlan } from "../domain/orgs.ts";
 import { requireOrg } from "../domain/state.ts";
 import { connectChat } from "../domain/workspace.ts";
+import { parseRewrite } from "../engine/fetch/rewrite.ts";
 import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
 import { cycleCommand } from "./cycle.ts";
-import { demoBanner, loadDemo, resetDemoPassword } from "./demo.ts";
+import { DEMO_ORG, demoBanner, loadDemo, resetDemoPassword } from "./demo.ts";
 import { digestsCommand } from "./digests.ts";
 import { researchCommand } from "./research.ts";
 
@@ -24,6 +27,8 @@ export const USAGE = `Usage: rivals <command> [options]
   demo                                load the demo workspace; print a demo API key and the demo admin's
                                       sign-in (its generated password only the first time)
   demo reset-password                 set and print a new password for the demo admin (ends its sessions)
+  demo advance                        move the demo's fictional websites to their next version (v1 → v2
+                                      planted changes → v3 noise only); the next cycle reads it
   org create --slug S --name N --plan P [--website URL]
   org set-plan --org S --plan trial|free|starter|growth|enterprise
   org connect-chat --org S --webhook URL   connect team chat (incoming webhook) for cycle delivery
@@ -92,11 +97,20 @@ export async function run(argv: string[]): Promise<number> {
   switch (cmd) {
     case "serve": {
       const { values } = flags([sub, ...rest].filter(Boolean) as string[], { demo: { type: "boolean" } });
-      const s = await openServices(loadConfig());
+      const config = loadConfig();
+      let s: Services | undefined;
+      // The demo's fictional websites, served by this process; the engine reaches them through the rewrite table.
+      const demoWeb = values.demo
+        ? startDemoWeb(() => (s ? demoSitesVersion(s) : Promise.resolve(1)))
+        : undefined;
+      if (demoWeb) config.fetchRewrite.push(...parseRewrite(demoWeb.rewrite));
+      s = await openServices(config);
       if (values.demo) {
         for (const line of demoBanner(await loadDemo(s))) console.log(line);
       }
       await startServer(s);
+      // Research and a first cycle of the demo's competitors, in the background.
+      if (demoWeb) void startDemoEngine(s, DEMO_ORG);
       return -1; // keep running
     }
     case "migrate":
@@ -105,12 +119,25 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       });
     case "demo":
+      if (sub === "advance")
+        return withServices(async (s) => {
+          const a = await advanceDemoSites(s);
+          print({
+            ...a,
+            next:
+              a.version === a.from
+                ? "the demo sites are at their last version"
+                : "the next cycle of the demo workspace (the scheduler, or the app's 'Advance the demo sites' button) reads it",
+          });
+          return 0;
+        });
       if (sub === "reset-password")
         return withServices(async (s) => {
           print(await resetDemoPassword(s));
           return 0;
         });
-      if (sub !== undefined) throw new UsageError(`demo takes no argument or reset-password, not '${sub}'`);
+      if (sub !== undefined)
+        throw new UsageError(`demo takes no argument, advance or reset-password, not '${sub}'`);
       return withServices(async (s) => {
         const d = await loadDemo(s);
         print({

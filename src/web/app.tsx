@@ -16,6 +16,7 @@ import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { CompetitorCharts, signalChange } from "./charts.tsx";
 import { Notice, Pager } from "./components.tsx";
+import { DemoPanel } from "./demo.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
 import { Html, htmlResponse } from "./layout.tsx";
 import { MonitoringPanel } from "./monitoring.tsx";
@@ -112,9 +113,16 @@ export function appPages(s: Services) {
       const signals = rows.slice(0, FEED_PAGE_SIZE);
       const href = (p: number) =>
         `/app${qs({ org: current.orgSlug, competitor: filter.competitorId, severity: filter.severity, q: filter.q, page: p > 1 ? p : undefined })}`;
+      const demo = await DemoPanel({
+        s,
+        org: current,
+        csrf: m.session.csrfToken,
+        done: sp.get("done") ?? undefined,
+      });
       return privatePage(
         <AppPage session={m.session} current={current} title="Signals" section="feed" switchTo="/app">
           <h1>Signals</h1>
+          {demo}
           <p class="muted">Open signals of the competitors you track, newest first.</p>
           <FeedFilters competitors={competitors as Obj[]} filter={filter} orgSlug={current.orgSlug} />
           {refused ? <Notice kind="error">{refused}</Notice> : ""}

@@ -5,6 +5,7 @@ import { accountPages } from "./account.tsx";
 import { appPages } from "./app.tsx";
 import { botPage } from "./bot.tsx";
 import { connectedAppsRoutes } from "./connectedApps.tsx";
+import { demoPages } from "./demo.tsx";
 import { developerPages } from "./developers.tsx";
 import { freeBriefPages } from "./freeBrief.tsx";
 import { integrationsPages } from "./integrations.tsx";
@@ -24,6 +25,7 @@ export function webPages(s: Services) {
     .use(libraryPages(s))
     .use(appPages(s))
     .use(researchPages(s))
+    .use(demoPages(s))
     .use(integrationsPages(s))
     .use(connectedAppsRoutes(s))
     .use(membersPages(s))
