@@ -42,7 +42,10 @@ export interface DemoStart {
 }
 
 export async function loadDemo(s: Services): Promise<DemoStart> {
-  const report = await importNdjson(s.store, demoData, DEMO_ORG);
+  // Loaded once: a later start keeps the workspace as it is, with what the engine added to it (research
+  // dossiers, signals); importing again would put the imported competitor records back over the research.
+  const loaded = (await findOrg(s.database.client, DEMO_ORG)) !== undefined;
+  const report = loaded ? { applied: 0, errors: [] } : await importNdjson(s.store, demoData, DEMO_ORG);
   if (report.errors.length) throw new Error(`demo data failed to load: ${JSON.stringify(report.errors)}`);
   const key = await createApiKey(s.store, DEMO_ORG, "demo", parseScopes(undefined));
   const existing = await findUserByEmail(s.database.client, DEMO_ADMIN_EMAIL);
