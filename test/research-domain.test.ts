@@ -238,6 +238,28 @@ describe("recovery at start", () => {
   });
 });
 
+test("a finished run re-reads the competitor's overlap with the workspace's ICP", async () => {
+  const org = (await t.org("icpco")).id;
+  const k = await t.key("icpco");
+  const c = await mcpClient(t.base, k);
+  expect(
+    body(await c.callTool({ name: "update_icp", arguments: { industries: ["Software"] } })).error,
+  ).toBeUndefined();
+  const id = body(await c.callTool({ name: "add_competitor", arguments: { website_url: "icp.example" } }))
+    .competitor.id;
+  expect((await rest(t, k, `/api/v1/competitors/${id}`)).json.data.workspace).toBeUndefined();
+  const r = await start(org, { kind: "first", competitor_id: id });
+  const n = await countEvents(t, "CompetitorIcpOverlapComputed");
+  await endResearch(t.services.store, r.runs[0].run_id, {
+    ok: true,
+    dossier: { ...dossier, profile: { ...dossier.profile, industry: "Software" } },
+  });
+  expect(await countEvents(t, "CompetitorIcpOverlapComputed")).toBe(n + 1);
+  const d = (await rest(t, k, `/api/v1/competitors/${id}`)).json.data;
+  expect(d.industry).toBe("Software");
+  expect(d.workspace.icp_overlap.industries).toBeDefined();
+});
+
 test("a projection rebuild reproduces the research tables and dossiers", async () => {
   const before = await dumpReadTables(t);
   await rebuildProjections(t.services.store);

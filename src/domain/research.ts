@@ -5,8 +5,10 @@ import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx, WriteContext } from "../../events/store.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
+import { computeIcpOverlap } from "./icpOverlap.ts";
 import { planOf } from "./plans.ts";
-import type { ResearchDossier, ResearchTrigger } from "./researchTypes.ts";
+import type { CompetitorRecord } from "./records.ts";
+import { RESEARCH_READ_DOMAINS, type ResearchDossier, type ResearchTrigger } from "./researchTypes.ts";
 import {
   type Caller,
   type CompetitorRow,
@@ -314,7 +316,37 @@ export async function decideEndResearch(
         },
       };
   // The run's own end is projected before firstBriefEnd counts the runs still going.
-  return { events: [ended, ...(await firstBriefEnd(w.tx, run, w.now))], result: { recorded: true } };
+  const events: NewEvent[] = [ended, ...(await firstBriefEnd(w.tx, run, w.now))];
+  if (outcome.ok) events.push(...(await overlapAfter(w.tx, run, outcome.dossier)));
+  return { events, result: { recorded: true } };
+}
+
+/** The competitor's overlap with the workspace's ICP, re-read from the dossier research just recorded (as
+ * update_icp would), when an ICP is set and the overlap changes. */
+async function overlapAfter(tx: Exec, run: RunRow, dossier: ResearchDossier): Promise<NewEvent[]> {
+  const st = await loadSettings(tx, run.org_id);
+  if (!(st.icp.industries?.length || st.icp.buyer_roles?.length)) return [];
+  const r = await tx.execute({
+    sql: "SELECT state FROM competitors WHERE id = ?",
+    args: [run.competitor_id],
+  });
+  if (!r.rows[0]) return [];
+  const before = JSON.parse(String(r.rows[0].state)) as CompetitorRecord;
+  const reads: Record<string, unknown> = { ...(before.reads ?? {}) };
+  for (const k of RESEARCH_READ_DOMAINS) delete reads[k];
+  Object.assign(reads, dossier.reads);
+  const after: CompetitorRecord = { ...before, ...dossier.profile, reads };
+  const overlap = computeIcpOverlap(st.icp, after);
+  if (JSON.stringify(overlap ?? null) === JSON.stringify(before.workspace?.icp_overlap ?? null)) return [];
+  return [
+    {
+      type: "CompetitorIcpOverlapComputed",
+      orgId: run.org_id,
+      streamType: "competitor",
+      streamId: String(run.competitor_id),
+      data: { id: run.competitor_id, icp_overlap: overlap },
+    },
+  ];
 }
 
 export async function endResearch(
