@@ -195,6 +195,21 @@ describe("noise gives zero changes", () => {
     expect(compare(a, b, [a]).length).toBeGreaterThan(0);
   });
 
+  test("a testimonial never seen before in place of another (a random carousel) is not a change", () => {
+    const v = variant((p) =>
+      setText(p, "“Globex", "“Our weekly report now takes five minutes.” — Eve, Hooli"),
+    );
+    expect(changesTo(v)).toEqual([]);
+  });
+
+  test("a count in a link text (GitHub stars) does not change the snapshot", () => {
+    const star = (n: string) =>
+      normalise(
+        variant((p) => p.links.nav.push({ url: "https://github.com/globex/globex", text: `Star ${n}` })),
+      );
+    expect(serialise(star("12.3k"))).toBe(serialise(star("12.4k")));
+  });
+
   test("serialisation is deterministic: sorted keys at every level", () => {
     expect(serialise({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: 3 } })).toBe(
       '{"a":{"c":3,"d":[2,{"y":2,"z":1}]},"b":1}',

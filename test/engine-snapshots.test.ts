@@ -252,16 +252,19 @@ describe("observe: compare with the stored history, then store", () => {
     });
     const third = await observe(store, { ...r, snapshot: normalise(noisy) });
     expect(third).toMatchObject({ first: false, changed: false, changes: [] });
-    const quote = (q: string) =>
+    const headline = (h: string) =>
       normalise(
         variant((p) => {
           p.plans[1].price = 59;
-          setText(p, "“Globex", q);
+          setText(p, "We help", h);
         }),
       );
-    const fourth = await observe(store, { ...r, snapshot: quote("“Fastest rollout ever.” — Cy, Hooli") });
+    const fourth = await observe(store, {
+      ...r,
+      snapshot: headline("We help teams release with confidence."),
+    });
     expect(fourth.changes.map((c) => c.kind)).toEqual(["text_changed"]);
-    // The original quote comes back: it was seen in this source's history, so it is not a change.
+    // The original text comes back (an A/B test): it was seen in this source's history, so it is not a change.
     const fifth = await observe(store, { ...r, snapshot: normalise(raised) });
     expect(fifth).toMatchObject({ changed: true, changes: [] });
   });

@@ -367,6 +367,11 @@ function lineOf(b: SnapBlock): string {
   return l;
 }
 
+/** A testimonial: a quotation, or the attribution line under one ("— Dana Ruiz, Head of Product"). */
+function isQuote(text: string): boolean {
+  return /^["“”„«‘']/.test(text) || /["”»’]\s*[—–-]\s*\S/.test(text) || /^[—–]\s*\p{Lu}/u.test(text);
+}
+
 function sectionOf(b: SnapBlock): string | undefined {
   return b.t === "h" ? b.text : b.section;
 }
@@ -527,6 +532,8 @@ function compareBlocks(
     const { pairs, added, removed } = pairUp(hunk);
     for (const [r, a] of pairs) {
       if (hist.lines.has(lineOf(a))) continue; // rotation: this block showed this value before
+      // One testimonial in place of another: a carousel, not a change of what the page says.
+      if (r.t === "p" && a.t === "p" && isQuote(r.text) && isQuote(a.text)) continue;
       const rm = membersOf(r);
       const am = membersOf(a);
       if (rm && am) {

@@ -2,7 +2,7 @@
 // as sorted sets, widgets dropped, JSON-LD flattened, deterministic serialisation whose SHA-256 is the
 // snapshot's identity (ENGINE.md, "Normalise before comparing").
 import type { Block, PageExtract, Plan } from "../extract/page.ts";
-import { clean, maskText, maskUrl } from "./mask.ts";
+import { clean, MASK, maskText, maskUrl } from "./mask.ts";
 import type {
   FeedItemInput,
   JobInput,
@@ -291,7 +291,8 @@ function normalisePages(links: PageExtract["links"]): SnapLink[] | undefined {
   for (const l of [...(links?.nav ?? []), ...(links?.footer ?? [])]) {
     if (!/^https?:\/\//i.test(l.url)) continue;
     const url = maskUrl(l.url);
-    const t = plain(l.text);
+    // Link texts only name the page (pages compare by URL); counts in them ("Star 12.3k") are masked.
+    const t = para(l.text).replace(/\b\d+(?:[.,]\d+)?\s?[kKmM]\b\+?/g, MASK.count);
     const had = byUrl.get(url);
     if (had === undefined || (t && (had === "" || t < had))) byUrl.set(url, t);
   }
