@@ -9,6 +9,7 @@
 // 3. Hammers GET /api/v1/signals (one request at a time) before and while research runs: p50/p99.
 //
 // Targets (ENGINE.md / issue 8): research under 2 s, ≤ 30 ms CPU per page, signals p99 under 20 ms.
+// 4. The monitoring cycle (bench/cycle.ts): 200 competitors × 10 pages. BENCH_PART=research or cycle runs one part.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -22,8 +23,10 @@ import { decideAddCompetitor } from "../src/domain/watchlist.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import { startResearch } from "../src/engine/research/runner.ts";
 import { openServices } from "../src/services.ts";
+import { cycleBench, startCycleSite } from "./cycle.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PART = process.env.BENCH_PART ?? "all";
 const root = resolve(import.meta.dir, "..");
 const fixture = join(root, "test", "fixtures", "web", "sites", "globex.example", "v1");
 const read = (f: string) => readFileSync(join(fixture, f), "utf8");
@@ -97,10 +100,19 @@ const htmlBytes = [...files.values()].filter((f) => f.type.startsWith("text/html
 
 // --- the service ------------------------------------------------------------------------------------------
 const dir = mkdtempSync(join(tmpdir(), "rivals-bench-engine-"));
+const cycleSite = PART === "research" ? undefined : await startCycleSite();
 const config = loadConfig({
   RIVALS_DB: `file:${join(dir, "bench.db")}`,
   PORT: "0",
-  RIVALS_FETCH_REWRITE: `*=http://127.0.0.1:${site.port}`,
+  RIVALS_FETCH_REWRITE: [
+    ...(cycleSite
+      ? Array.from(
+          { length: Number(process.env.BENCH_COMPETITORS ?? 200) },
+          (_, i) => `https://c${i}.bench.example=http://127.0.0.1:${cycleSite.port}`,
+        )
+      : []),
+    `*=http://127.0.0.1:${site.port}`,
+  ].join(","),
   RIVALS_FETCH_DELAY_MS: "0",
   RIVALS_RATE_LIMIT: "1000000",
 });
@@ -162,6 +174,16 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 
+if (PART === "cycle") {
+  const cycle = await cycleBench({ s, hammer, pct }, cycleSite!);
+  console.log(JSON.stringify({ cycle, workers: Number(process.env.RIVALS_WORKERS) || "default" }, null, 2));
+  await app.stop(true);
+  site.stop(true);
+  cycleSite?.stop();
+  s.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 const runs = [];
 for (let i = 0; i < RUNS; i++) runs.push(await oneResearch());
 const warm = runs.slice(1);
@@ -209,8 +231,11 @@ const out = {
   workers: Number(process.env.RIVALS_WORKERS) || "default",
 };
 console.log(JSON.stringify(out, null, 2));
+if (cycleSite)
+  console.log(JSON.stringify({ cycle: await cycleBench({ s, hammer, pct }, cycleSite) }, null, 2));
 await app.stop(true);
 site.stop(true);
+cycleSite?.stop();
 s.close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -70,6 +70,7 @@ type Outcome =
       key: string;
       etag?: string;
       lastModified?: string;
+      bodyHash?: string;
     }
   | {
       status: "changed" | "baseline";
@@ -80,6 +81,7 @@ type Outcome =
       previous?: Snapshot;
       changes: Change[];
       fetched: Extract<FetchResult, { ok: true }>;
+      bodyHash: string;
     }
   | {
       status: "failed";
@@ -186,6 +188,10 @@ async function checkSource(
   if (!r.ok) return fail(errorText(r), r.status);
   if (r.notModified)
     return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
+  // The same bytes as last time: unchanged, nothing to extract.
+  const bodyHash = Bun.hash(r.text).toString(36);
+  if (state?.latestHash && state.bodyHash === bodyHash)
+    return { status: "unchanged", source: src, key, etag: r.etag, lastModified: r.lastModified, bodyHash };
   let snapshot: Snapshot;
   let hash: string;
   try {
@@ -217,7 +223,7 @@ async function checkSource(
     return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
   }
   if (state?.latestHash === hash)
-    return { status: "unchanged", source: src, key, etag: r.etag, lastModified: r.lastModified };
+    return { status: "unchanged", source: src, key, etag: r.etag, lastModified: r.lastModified, bodyHash };
   const store = snapshotStoreFor(s);
   const history = state?.latestHash
     ? await store.latest({ orgId, competitorId, url: src.url, kind: snapshotKind })
@@ -239,6 +245,7 @@ async function checkSource(
     previous,
     changes,
     fetched: r,
+    bodyHash,
   };
 }
 
@@ -393,9 +400,14 @@ async function checkCompetitor(
       if (o.status === "unchanged" || o.status === "not_modified")
         await tx.execute({
           sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = COALESCE(?, etag),
-                  last_modified = COALESCE(?, last_modified), failures = 0
+                  last_modified = COALESCE(?, last_modified), body_hash = COALESCE(?, body_hash), failures = 0
                 WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
-          args: [at, o.etag ?? null, o.lastModified ?? null, orgId, comp.id, o.key],
+          args: [at, o.etag ?? null, o.lastModified ?? null, o.bodyHash ?? null, orgId, comp.id, o.key],
+        });
+      else if (o.status === "changed" || o.status === "baseline")
+        await tx.execute({
+          sql: "UPDATE snapshot_sources SET body_hash = ? WHERE org_id = ? AND competitor_id = ? AND source_key = ?",
+          args: [o.bodyHash, orgId, comp.id, o.key],
         });
       else if (o.status === "failed")
         await tx.execute({

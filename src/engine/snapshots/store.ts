@@ -66,6 +66,8 @@ export interface SourceState {
   lastErrorAt: string | null;
   /** When the current run of failed checks began (migration 0016). */
   failingSince: string | null;
+  /** Hash of the raw body of the last good check (migration 0016_cycles_body_hash). */
+  bodyHash: string | null;
 }
 
 export const CODEC = "zstd";
@@ -101,6 +103,7 @@ function rowToSource(r: Row): SourceState {
     lastError: str(r.last_error),
     lastErrorAt: str(r.last_error_at),
     failingSince: str(r.failing_since),
+    bodyHash: str(r.body_hash),
   };
 }
 

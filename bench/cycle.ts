@@ -1,0 +1,174 @@
+// The cycle part of `npm run bench:engine` (ENGINE.md "Targets"): a monitoring cycle over BENCH_COMPETITORS
+// (default 200) competitors × 10 pages of ~100 KB from a local site server in a child process (bench/cycle-site.ts),
+// fetch delay 0, in the service's own process with the API listening:
+//   1. first cycle (every page a baseline), 2. unchanged with 304 answers, 3. unchanged with 200 answers (same
+//   content: fetched, extracted, normalised, hashed), 4. every page changed (a price and a paragraph),
+//   5. every page changed again while GET /api/v1/signals is hammered (p50/p99).
+// CPU is process CPU (all threads: main and the Worker pool) per page; peak RSS sampled every 20 ms; growth of
+// the log and the snapshot store over the unchanged cycles. Targets: ≤ 10 ms CPU per unchanged page, ≤ 60 ms per
+// changed page, ≤ 400 MB peak, one event per competitor for an unchanged cycle, signals p99 < 20 ms.
+import { resolve } from "node:path";
+import { importNdjson } from "../src/domain/imports.ts";
+import { createOrg } from "../src/domain/orgs.ts";
+import { decideStartResearch, endResearch } from "../src/domain/research.ts";
+import type { ResearchDossier } from "../src/domain/researchTypes.ts";
+import { runCycle } from "../src/engine/cycle/run.ts";
+import type { Services } from "../src/services.ts";
+import { CYCLE_PAGES } from "./cycle-site.ts";
+
+export interface CycleBenchEnv {
+  s: Services;
+  /** GET /api/v1/signals latencies until `until()` says stop. */
+  hammer(until: () => boolean, min?: number): Promise<number[]>;
+  pct(xs: number[], p: number): number;
+}
+
+export async function startCycleSite(): Promise<{
+  port: number;
+  control(path: string): Promise<void>;
+  stop(): void;
+}> {
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "cycle-site.ts")], {
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("cycle site did not start");
+    text += new TextDecoder().decode(value);
+  }
+  const port = Number(text.trim());
+  return {
+    port,
+    control: async (path) => {
+      await (await fetch(`http://127.0.0.1:${port}${path}`, { method: "POST" })).text();
+    },
+    stop: () => proc.kill(),
+  };
+}
+
+async function counts(s: Services, orgId: number) {
+  const r = await s.database.client.execute({
+    sql: `SELECT (SELECT COUNT(*) FROM events) AS events, (SELECT COUNT(*) FROM events WHERE org_id = ?) AS org_events,
+            (SELECT COUNT(*) FROM snapshot_versions) AS versions, (SELECT COUNT(*) FROM snapshot_blobs) AS blobs,
+            (SELECT COALESCE(SUM(LENGTH(data)), 0) FROM snapshot_blobs) AS blob_bytes`,
+    args: [orgId],
+  });
+  const row = r.rows[0];
+  return {
+    events: Number(row.org_events),
+    versions: Number(row.versions),
+    blobs: Number(row.blobs),
+    blob_bytes: Number(row.blob_bytes),
+  };
+}
+
+export async function cycleBench(env: CycleBenchEnv, site: { control(path: string): Promise<void> }) {
+  const { s } = env;
+  const n = Number(process.env.BENCH_COMPETITORS ?? 200);
+  const org = await createOrg(s.store, { slug: "cyclebench", name: "Cycle bench", plan: "enterprise" });
+  // Competitors by import (imports count against no plan's core slots), then each one's research recorded with
+  // its ten pages as sources (the research run itself is the other half of this bench).
+  const lines = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      kind: "competitor",
+      org: "cyclebench",
+      key: `c${i}`,
+      name: `Company ${i}`,
+      website_url: `https://c${i}.bench.example`,
+      watch: "core",
+      tracking: "active",
+    }),
+  );
+  const imported = await importNdjson(s.store, lines.join("\n"));
+  if (imported.errors.length) throw new Error(JSON.stringify(imported.errors.slice(0, 3)));
+  const ids = (
+    await s.database.client.execute({
+      sql: "SELECT id, website_url FROM competitors WHERE org_id = ? ORDER BY id",
+      args: [org.id],
+    })
+  ).rows.map((r) => ({ id: Number(r.id), site: String(r.website_url) }));
+  for (const c of ids) {
+    const { result } = await s.store.execute(
+      (w) =>
+        decideStartResearch(
+          w,
+          { orgId: org.id, actor: "operator" },
+          { kind: "one", competitor_id: c.id },
+          "operator",
+          false,
+        ),
+      { actor: "operator" },
+    );
+    const dossier: ResearchDossier = {
+      profile: {},
+      urls: {},
+      reads: {},
+      sources: CYCLE_PAGES.map(([p, , kind]) => ({ url: new URL(p, c.site).href, kind })),
+      fetched: CYCLE_PAGES.length,
+    };
+    await endResearch(s.store, result.runs[0].run_id, { ok: true, dossier }, { actor: "operator" });
+  }
+
+  const rssAtStart = process.memoryUsage().rss;
+  let peak = 0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const one = async (label: string) => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const before = await counts(s, org.id);
+    const sum = await runCycle(s, org.id, { trigger: "operator" });
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(c0);
+    const after = await counts(s, org.id);
+    const pages = sum.pages_checked;
+    return {
+      label,
+      pages,
+      pages_changed: sum.pages_changed,
+      pages_not_modified: sum.pages_not_modified,
+      pages_baseline: sum.pages_baseline,
+      pages_failed: sum.pages_failed,
+      signals_created: sum.signals_created,
+      wall_s: +(ms / 1000).toFixed(1),
+      cpu_ms_per_page: +((cpu.user + cpu.system) / 1000 / Math.max(1, pages)).toFixed(2),
+      growth: {
+        events: after.events - before.events,
+        snapshot_versions: after.versions - before.versions,
+        snapshot_blobs: after.blobs - before.blobs,
+        snapshot_bytes: after.blob_bytes - before.blob_bytes,
+      },
+    };
+  };
+  const first = await one("first (baselines)");
+  const unchanged304 = await one("unchanged, 304 answers");
+  await site.control("/__etags?on=0");
+  const unchanged200 = await one("unchanged, 200 answers (same content)");
+  await site.control("/__version?v=2");
+  const changed = await one("every page changed");
+  const peakBeforeHammer = peak;
+  await site.control("/__version?v=3");
+  let running = true;
+  const lat = env.hammer(() => !running);
+  const changedBusy = await one("every page changed, signals API hammered");
+  running = false;
+  const during = await lat;
+  clearInterval(sampler);
+  return {
+    competitors: n,
+    pages_per_competitor: CYCLE_PAGES.length,
+    cycles: [first, unchanged304, unchanged200, changed, changedBusy],
+    rss_mb_before_first_cycle: Math.round(rssAtStart / 1e6),
+    peak_rss_mb: Math.round(peak / 1e6),
+    peak_rss_mb_before_hammering: Math.round(peakBeforeHammer / 1e6),
+    signals_api_during_cycle: {
+      requests: during.length,
+      p50_ms: +env.pct(during, 50).toFixed(2),
+      p99_ms: +env.pct(during, 99).toFixed(2),
+    },
+  };
+}
