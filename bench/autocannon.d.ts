@@ -11,6 +11,10 @@ declare module "autocannon" {
     duration?: number;
     headers?: Record<string, string>;
     requests?: Request[];
+    method?: string;
+    body?: string;
+    /** Requests per second over all connections (bench/mcp-flood.ts). */
+    overallRate?: number;
   }
   interface Histogram {
     average: number;
@@ -24,6 +28,7 @@ declare module "autocannon" {
     non2xx: number;
     errors: number;
     timeouts: number;
+    statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(opts: Options): Promise<Result>;
   export default autocannon;

@@ -86,3 +86,13 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   if (!d.allowed) h["retry-after"] = String(d.resetSeconds);
   return h;
 }
+
+/** How long a refused request waits before its 429 goes out, on the tool endpoint. Retry-After is at least
+ * a second anyway, so a client that waits as told loses nothing; one that keeps sending over its budget gets
+ * at most one refusal per connection per second, so a flood costs the server a few dozen cheap answers a
+ * second instead of thousands (bench/mcp-flood.ts). */
+export const REFUSAL_PAUSE_MS = 1000;
+
+export function pauseBeforeRefusal(): Promise<void> {
+  return Bun.sleep(REFUSAL_PAUSE_MS);
+}

@@ -12,7 +12,7 @@ import {
 import type { Server as HttpServer } from "bun";
 import { Elysia } from "elysia";
 import { clientAddress } from "../api/access.ts";
-import { type RateDecision, RateLimiter, rateLimitHeaders } from "../api/rateLimit.ts";
+import { pauseBeforeRefusal, type RateDecision, RateLimiter, rateLimitHeaders } from "../api/rateLimit.ts";
 import { presentedToken } from "../auth/apiKeys.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
 import type { Principal } from "../auth/principal.ts";
@@ -108,11 +108,16 @@ export function mcpEndpoint(
     const budget = budgetKey(principal, address);
     const who = principal ? "credential" : "address";
     let rate = limiter.take(budget);
-    if (!rate.allowed) return rateLimited(rate, who);
-    const response = await answer(request, requestId, address, cred, principal, (extra) => {
+    if (!rate.allowed) {
+      await pauseBeforeRefusal();
+      return rateLimited(rate, who);
+    }
+    const response = await answer(request, requestId, address, cred, principal, async (extra) => {
       // A batch spends one unit per message; the first was spent above.
       rate = limiter.take(budget, extra);
-      return rate.allowed ? undefined : rateLimited(rate, who);
+      if (rate.allowed) return undefined;
+      await pauseBeforeRefusal();
+      return rateLimited(rate, who);
     });
     if (response.status !== 429)
       for (const [k, v] of Object.entries(rateLimitHeaders(rate))) response.headers.set(k, v);
@@ -125,7 +130,7 @@ export function mcpEndpoint(
     address: string,
     cred: Awaited<ReturnType<CredentialResolver["resolve"]>>,
     principal: Principal | null,
-    spend: (extra: number) => Response | undefined,
+    spend: (extra: number) => Promise<Response | undefined>,
   ): Promise<Response> => {
     const origin = request.headers.get("origin");
     if (origin !== null && !allowedOrigins.has(origin))
@@ -156,7 +161,7 @@ export function mcpEndpoint(
     if (msgs.length === 0 || msgs.some((m) => typeof m !== "object" || m === null))
       return rpcError(400, -32600, "Invalid request: expected a JSON-RPC message object.");
     if (msgs.length > 1) {
-      const refused = spend(msgs.length - 1);
+      const refused = await spend(msgs.length - 1);
       if (refused) return refused;
     }
 
@@ -232,7 +237,7 @@ export function mcpEndpoint(
             requests_per_credential: s.config.mcpRateLimitPerMinute,
             requests_per_address_without_credential: s.config.mcpRateLimitPerMinute,
             exceeded:
-              "HTTP 429 with Retry-After (seconds) and a JSON-RPC error with code -32029; a JSON-RPC batch counts each message",
+              "HTTP 429 with Retry-After (seconds) and a JSON-RPC error with code -32029, sent after a one-second pause; a JSON-RPC batch counts each message",
           },
         },
       }),
