@@ -229,6 +229,27 @@ export interface EventPayloads {
   };
   /** draft_positioning filled empty positioning fields of the workspace's profile from its own website. */
   PositioningDrafted: { changes: CompanyProfileChanges; source_url: string; drafted_at: string };
+  // Delivery of a finished cycle (docs/engine.md "Delivery"): the outbox. One DeliveryQueued per cycle, channel
+  // and recipient (unique), then one DeliveryAttempted per try on the delivery stream.
+  DeliveryQueued: {
+    id: number;
+    cycle_id: number;
+    channel: "email" | "slack";
+    /** An admin's email address, or `webhook` for team chat. */
+    recipient: string;
+    signal_ids: number[];
+    queued_at: string;
+  };
+  DeliveryAttempted: {
+    id: number;
+    attempt: number;
+    ok: boolean;
+    at: string;
+    error?: string;
+    /** When the next try is due; absent when it succeeded or gave up. */
+    next_attempt_at?: string;
+    gave_up?: boolean;
+  };
 }
 
 export type EventType = keyof EventPayloads;
@@ -289,6 +310,8 @@ export const eventTypes = [
   "CycleStarted",
   "CycleFinished",
   "CompetitorChecked",
+  "DeliveryQueued",
+  "DeliveryAttempted",
 ] as const satisfies readonly EventType[];
 
 export type StreamType =
@@ -304,7 +327,8 @@ export type StreamType =
   | "guide"
   | "user"
   | "membership"
-  | "invitation";
+  | "invitation"
+  | "delivery";
 
 export interface EventMetadata {
   actor?: string;

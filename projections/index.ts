@@ -4,6 +4,7 @@ import { projectApiKeys } from "./apiKeys.ts";
 import { projectBattlecards } from "./battlecards.ts";
 import { projectCompetitors } from "./competitors.ts";
 import { projectCycles } from "./cycles.ts";
+import { projectDeliveries } from "./deliveries.ts";
 import { projectDigests } from "./digests.ts";
 import { projectEngagement } from "./engagement.ts";
 import { projectFreeBriefs } from "./freeBriefs.ts";
@@ -32,6 +33,7 @@ const projectors: Projector[] = [
   projectPublicLibrary,
   projectResearch,
   projectCycles,
+  projectDeliveries,
 ];
 
 /** Every read table that is a pure function of the log, emptied by a rebuild. */
@@ -66,6 +68,7 @@ export const READ_TABLES = [
   "research_sources",
   "positioning_drafts",
   "cycles",
+  "deliveries",
 ];
 
 export async function projectAll(e: StoredEvent, tx: Tx): Promise<void> {

@@ -1,5 +1,7 @@
 import { createApp } from "./api/app.ts";
 import { recoverInterruptedResearch } from "./domain/research.ts";
+import { deliverDue } from "./engine/deliver/outbox.ts";
+import { startDeliveryLoop } from "./engine/deliver/worker.ts";
 import { Scheduler } from "./engine/schedule/scheduler.ts";
 import type { Services } from "./services.ts";
 
@@ -17,9 +19,13 @@ export async function startServer(s: Services) {
   // Monitoring cycles at each workspace's cadence (docs/engine.md "Cycles and scheduling"); RIVALS_SCHEDULER=off.
   const scheduler = s.config.scheduler ? new Scheduler(s).start() : undefined;
   if (scheduler) console.log(JSON.stringify({ scheduler: scheduler.instance, started: true }));
+  // Deliveries left pending by a stop or waiting for a retry (docs/engine.md "Delivery"): at start, then every 30 s.
+  const deliveries = s.config.scheduler ? startDeliveryLoop(s) : undefined;
+  if (deliveries) void deliverDue(s).catch(() => {});
   const stop = async () => {
     await app.stop();
     await scheduler?.stop({ wait: false });
+    deliveries?.stop();
     s.close();
     process.exit(0);
   };

@@ -514,6 +514,7 @@ describe("delivery settings", () => {
       chat_delivery_available: false,
       notes: [],
       plan: "growth",
+      delivery_status: { email: { pending: 0 }, slack: { pending: 0 } },
     });
   });
 

@@ -14,6 +14,7 @@ import m0014 from "./migrations/0014_snapshots.sql" with { type: "text" };
 import m0015 from "./migrations/0015_signals_engine.sql" with { type: "text" };
 import m0016 from "./migrations/0016_cycles.sql" with { type: "text" };
 import m0016b from "./migrations/0016_cycles_body_hash.sql" with { type: "text" };
+import m0018 from "./migrations/0018_delivery.sql" with { type: "text" };
 import m0019 from "./migrations/0019_demo_sites.sql" with { type: "text" };
 import m0021 from "./migrations/0021_data_changes.sql" with { type: "text" };
 import m0022 from "./migrations/0022_note_counts.sql" with { type: "text" };
@@ -33,6 +34,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0015_signals_engine", sql: m0015 },
   { id: "0016_cycles", sql: m0016 },
   { id: "0016_cycles_body_hash", sql: m0016b },
+  { id: "0018_delivery", sql: m0018 },
   { id: "0019_demo_sites", sql: m0019 },
   { id: "0021_data_changes", sql: m0021 },
   { id: "0022_note_counts", sql: m0022 },

@@ -22,6 +22,7 @@ import {
   updateIcp,
   utcDay,
 } from "../../domain/workspace.ts";
+import { deliveryStatus } from "../../engine/deliver/outbox.ts";
 import { isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
 
@@ -94,6 +95,21 @@ const deliveryShape = {
   chat_delivery_available: z.boolean().describe("Paid plan and chat connection: slack can be switched on."),
   notes: stringList.describe("Why a stored choice is not in effect, if any."),
 };
+
+const channelStatus = z.object({
+  last_success_at: isoTime.optional().describe("When a cycle was last delivered on this channel."),
+  last_failure: z
+    .object({
+      at: isoTime,
+      error: z.string(),
+      attempts: z.number().int(),
+      next_attempt_at: isoTime.optional().describe("When it is tried again (backoff); absent once given up."),
+      gave_up: z.boolean(),
+    })
+    .optional()
+    .describe("The newest delivery that failed: still retrying, or given up after the last try."),
+  pending: z.number().int().describe("Deliveries waiting to be sent or retried."),
+});
 
 // ---------------------------------------------------------------- read tools
 
@@ -231,15 +247,25 @@ export const getDeliverySettingsTool = defineTool({
   name: "get_delivery_settings",
   title: "Get monitoring and delivery settings",
   description:
-    "Returns how often a monitoring cycle runs (cadence) and which cadences the plan allows, whether a finished cycle is delivered by email and by team chat (slack), and whether a team-chat connection exists. A stored choice the plan no longer allows is reported as not in effect in notes.",
+    "Returns how often a monitoring cycle runs (cadence) and which cadences the plan allows, whether a finished cycle is delivered by email and by team chat (slack), and whether a team-chat connection exists. A stored choice the plan no longer allows is reported as not in effect in notes. delivery_status tells, per channel, when a finished cycle was last delivered, the newest failed delivery (its error, tries, the next try's time or that it was given up) and how many wait to be sent.",
   input: {},
-  output: { ...deliveryShape, plan: z.enum(PLAN_NAMES) },
+  output: {
+    ...deliveryShape,
+    plan: z.enum(PLAN_NAMES),
+    delivery_status: z
+      .object({ email: channelStatus, slack: channelStatus })
+      .describe("How deliveries of finished cycles went, per channel."),
+  },
   annotations: READ_ONLY,
   access: "read",
   adminOnly: true,
   run: async (ctx) => {
     const st = await settingsOf(ctx);
-    return { ...deliveryView(st), plan: planOf(st.plan).name };
+    return {
+      ...deliveryView(st),
+      plan: planOf(st.plan).name,
+      delivery_status: await deliveryStatus(ctx.s, ctx.principal.orgId),
+    };
   },
 });
 

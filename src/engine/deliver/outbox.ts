@@ -1,0 +1,250 @@
+// Delivery of a finished cycle (ENGINE.md "Cycles, scheduling, delivery"): an outbox in the event log. The
+// cycle's after-step queues one delivery per channel and recipient (DeliveryQueued: unique per cycle, channel and
+// recipient), then every due delivery is sent by whichever instance claims it (delivery_claims), and each try is
+// recorded (DeliveryAttempted) with the next try's time (backoff) or the final failure. A delivery is recorded
+// sent only after the receiver accepted it; a stop between sending and recording is the one window where it could
+// be sent again.
+import { randomUUID } from "node:crypto";
+import type { NewEvent } from "../../../events/catalog.ts";
+import { deliveryView, loadSettings } from "../../domain/workspace.ts";
+import { sendMail } from "../../mail/mailer.ts";
+import type { Services } from "../../services.ts";
+import type { AfterCycleStep } from "../cycle/after.ts";
+import { fetcherFor } from "../fetch/index.ts";
+import { composeEmail, composeSlack, type DeliverySignal } from "./compose.ts";
+
+/** Minutes to wait before the 2nd, 3rd … try; after the last, the delivery has failed. */
+export const BACKOFF_MINUTES = [1, 5, 30, 120, 360];
+export const MAX_ATTEMPTS = BACKOFF_MINUTES.length + 1;
+const CLAIM_MS = 120_000;
+const INSTANCE = randomUUID();
+
+const stream = (orgId: number, id: number) => ({
+  orgId,
+  streamType: "delivery" as const,
+  streamId: String(id),
+});
+
+async function adminEmails(s: Services, orgId: number): Promise<string[]> {
+  const r = await s.database.client.execute({
+    sql: `SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
+          WHERE m.org_id = ? AND m.role = 'admin' ORDER BY u.email LIMIT 100`,
+    args: [orgId],
+  });
+  return r.rows.map((x) => String(x.email));
+}
+
+/** The after-cycle step: a cycle that created signals is queued for each channel the workspace delivers to. */
+export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
+  const signalIds = cycle.signalIds.created;
+  if (signalIds.length === 0) return { deliveries: 0 };
+  // The channels in effect, by the same rule get_delivery_settings reports (defaults, plan, chat connection).
+  const view = deliveryView(await loadSettings(s.database.client, cycle.orgId));
+  const recipients: { channel: "email" | "slack"; recipient: string }[] = [];
+  if (view.email)
+    for (const to of await adminEmails(s, cycle.orgId)) recipients.push({ channel: "email", recipient: to });
+  if (view.slack) recipients.push({ channel: "slack", recipient: "webhook" });
+  if (recipients.length > 0)
+    await s.store.execute(async (w) => {
+      const events: NewEvent[] = [];
+      for (const r of recipients) {
+        const dup = await w.tx.execute({
+          sql: "SELECT id FROM deliveries WHERE org_id = ? AND cycle_id = ? AND channel = ? AND recipient = ?",
+          args: [cycle.orgId, cycle.id, r.channel, r.recipient],
+        });
+        if (dup.rows[0]) continue;
+        const id = await w.nextId();
+        events.push({
+          type: "DeliveryQueued",
+          ...stream(cycle.orgId, id),
+          data: { id, cycle_id: cycle.id, ...r, signal_ids: signalIds, queued_at: w.now.toISOString() },
+        });
+      }
+      return { events, result: null };
+    });
+  const sent = await deliverDue(s, { orgId: cycle.orgId, cycleId: cycle.id });
+  return { deliveries: sent };
+};
+
+async function claim(s: Services, id: number, now: Date): Promise<boolean> {
+  const r = await s.database.client.execute({
+    sql: `INSERT INTO delivery_claims (delivery_id, holder, expires_at) VALUES (?, ?, ?)
+          ON CONFLICT (delivery_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+          WHERE delivery_claims.expires_at < ?`,
+    args: [id, INSTANCE, new Date(now.getTime() + CLAIM_MS).toISOString(), now.toISOString()],
+  });
+  return r.rowsAffected > 0;
+}
+
+async function signalsOf(s: Services, orgId: number, ids: number[]): Promise<DeliverySignal[]> {
+  if (ids.length === 0) return [];
+  const r = await s.database.client.execute({
+    sql: `SELECT id, competitor_name, title, severity, state FROM signals
+          WHERE org_id = ? AND id IN (${ids.map(() => "?").join(",")}) LIMIT 500`,
+    args: [orgId, ...ids],
+  });
+  const rank: Record<string, number> = { high: 0, medium: 1, low: 2 };
+  return r.rows
+    .map((row) => {
+      const state = JSON.parse(String(row.state)) as { evidence?: { source_url?: string }[] };
+      return {
+        id: Number(row.id),
+        competitor: row.competitor_name ? String(row.competitor_name) : "Unattributed",
+        title: String(row.title),
+        ...(row.severity ? { severity: String(row.severity) } : {}),
+        ...(state.evidence?.[0]?.source_url ? { source_url: state.evidence[0].source_url } : {}),
+      };
+    })
+    .sort((a, b) => (rank[a.severity ?? ""] ?? 3) - (rank[b.severity ?? ""] ?? 3) || a.id - b.id);
+}
+
+async function send(
+  s: Services,
+  orgId: number,
+  channel: string,
+  recipient: string,
+  ids: number[],
+): Promise<void> {
+  const st = await loadSettings(s.database.client, orgId);
+  const signals = await signalsOf(s, orgId, ids);
+  if (channel === "email") {
+    const mail = composeEmail(st.name, signals, s.config.baseUrl);
+    await sendMail(s.config, { to: recipient, ...mail });
+    return;
+  }
+  const hook = await s.database.client.execute({
+    sql: "SELECT chat_webhook_url FROM workspace_settings WHERE id = ?",
+    args: [orgId],
+  });
+  const url = hook.rows[0]?.chat_webhook_url;
+  if (!url)
+    throw new Error("no team-chat connection (connect one in the app or with rivals org connect-chat)");
+  const res = await fetcherFor(s.config).fetch({
+    url: String(url),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(composeSlack(st.name, signals, s.config.baseUrl)),
+  });
+  if (!res.ok) throw new Error(`the webhook answered ${res.status ?? res.error}: ${res.message}`);
+}
+
+/**
+ * Sends the deliveries that are due (of one org or cycle, or all), each claimed so that one instance sends it,
+ * and records every try. Returns how many were sent now.
+ */
+export async function deliverDue(
+  s: Services,
+  scope: { orgId?: number; cycleId?: number } = {},
+): Promise<number> {
+  const now = s.clock();
+  const due = await s.database.client.execute({
+    sql: `SELECT id, org_id, channel, recipient, signal_ids, attempts FROM deliveries
+          WHERE state = 'pending' AND next_attempt_at <= ?
+            ${scope.orgId !== undefined ? "AND org_id = ?" : ""} ${scope.cycleId !== undefined ? "AND cycle_id = ?" : ""}
+          ORDER BY next_attempt_at LIMIT 50`,
+    args: [
+      now.toISOString(),
+      ...(scope.orgId !== undefined ? [scope.orgId] : []),
+      ...(scope.cycleId !== undefined ? [scope.cycleId] : []),
+    ],
+  });
+  let sent = 0;
+  for (const row of due.rows) {
+    const id = Number(row.id);
+    const orgId = Number(row.org_id);
+    if (!(await claim(s, id, now))) continue;
+    const attempt = Number(row.attempts) + 1;
+    let error: string | undefined;
+    try {
+      await send(s, orgId, String(row.channel), String(row.recipient), JSON.parse(String(row.signal_ids)));
+    } catch (e) {
+      error = (e instanceof Error ? e.message : String(e)).slice(0, 500) || "failed";
+    }
+    const at = s.clock();
+    const gaveUp = error !== undefined && attempt >= MAX_ATTEMPTS;
+    await s.store.execute(async () => ({
+      events: [
+        {
+          type: "DeliveryAttempted",
+          ...stream(orgId, id),
+          data: {
+            id,
+            attempt,
+            ok: error === undefined,
+            at: at.toISOString(),
+            ...(error !== undefined ? { error } : {}),
+            ...(error !== undefined && !gaveUp
+              ? {
+                  next_attempt_at: new Date(
+                    at.getTime() + BACKOFF_MINUTES[attempt - 1] * 60_000,
+                  ).toISOString(),
+                }
+              : {}),
+            ...(gaveUp ? { gave_up: true } : {}),
+          },
+        },
+      ],
+      result: null,
+    }));
+    await s.database.client.execute({
+      sql: "DELETE FROM delivery_claims WHERE delivery_id = ? AND holder = ?",
+      args: [id, INSTANCE],
+    });
+    if (error === undefined) sent++;
+    else
+      console.warn(JSON.stringify({ level: "warn", msg: "delivery failed", delivery: id, attempt, error }));
+  }
+  return sent;
+}
+
+export interface ChannelStatus {
+  last_success_at?: string;
+  /** The newest delivery that has not gone through: retrying (`next_attempt_at`) or given up. */
+  last_failure?: { at: string; error: string; attempts: number; next_attempt_at?: string; gave_up: boolean };
+  pending: number;
+}
+
+/** Per channel: the last success, the newest failure still open or given up, and how many are pending. */
+export async function deliveryStatus(
+  s: Services,
+  orgId: number,
+): Promise<Record<"email" | "slack", ChannelStatus>> {
+  const out = {} as Record<"email" | "slack", ChannelStatus>;
+  for (const channel of ["email", "slack"] as const) {
+    const [ok, bad, pending] = await Promise.all([
+      s.database.client.execute({
+        sql: `SELECT sent_at FROM deliveries WHERE org_id = ? AND channel = ? AND state = 'sent'
+              ORDER BY id DESC LIMIT 1`,
+        args: [orgId, channel],
+      }),
+      s.database.client.execute({
+        sql: `SELECT last_attempt_at, last_error, attempts, next_attempt_at, state FROM deliveries
+              WHERE org_id = ? AND channel = ? AND last_error IS NOT NULL ORDER BY id DESC LIMIT 1`,
+        args: [orgId, channel],
+      }),
+      s.database.client.execute({
+        sql: "SELECT COUNT(*) AS n FROM deliveries WHERE org_id = ? AND channel = ? AND state = 'pending'",
+        args: [orgId, channel],
+      }),
+    ]);
+    const b = bad.rows[0];
+    out[channel] = {
+      ...(ok.rows[0] ? { last_success_at: String(ok.rows[0].sent_at) } : {}),
+      ...(b
+        ? {
+            last_failure: {
+              at: String(b.last_attempt_at),
+              error: String(b.last_error),
+              attempts: Number(b.attempts),
+              ...(b.next_attempt_at && b.state === "pending"
+                ? { next_attempt_at: String(b.next_attempt_at) }
+                : {}),
+              gave_up: b.state === "failed",
+            },
+          }
+        : {}),
+      pending: Number(pending.rows[0].n),
+    };
+  }
+  return out;
+}
