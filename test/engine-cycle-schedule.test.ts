@@ -10,6 +10,7 @@ import { type Config, loadConfig } from "../src/config.ts";
 import { createOrg } from "../src/domain/orgs.ts";
 import { decideAddCompetitor } from "../src/domain/watchlist.ts";
 import { setMonitoringCadence } from "../src/domain/workspace.ts";
+import { cycleStatus } from "../src/engine/cycle/status.ts";
 import { startResearch } from "../src/engine/research/runner.ts";
 import { Scheduler } from "../src/engine/schedule/scheduler.ts";
 import { jitterOf, slotOf } from "../src/engine/schedule/slots.ts";
@@ -170,6 +171,18 @@ describe("two schedulers on one database", () => {
     expect(Number(r.rows[0].takeovers)).toBe(1);
     expect(r.rows[0].finished_at).not.toBeNull();
     expect(await count(a, "CycleFinished", orgId)).toBe(4);
+  });
+
+  test("cycleStatus: cadence, the last cycle's counts, when the next is due", async () => {
+    const st = await cycleStatus(a, orgId, new Date("2026-11-20T19:30:00Z"));
+    expect(st.cadence).toBe("hourly");
+    expect(st.scheduler).toBe("on");
+    expect(st.last_cycle).toMatchObject({ trigger: "schedule", pages_checked: 1, signals_created: 0 });
+    expect(st.running_since).toBeUndefined();
+    // The 19:00 slot ran: the next is 20:00 plus this workspace's jitter.
+    expect(st.next_cycle_due_at).toBe(
+      new Date(Date.parse("2026-11-20T20:00:00Z") + jitterOf(orgId, 3_600_000, 600_000)).toISOString(),
+    );
   });
 
   test("jitter: a workspace's cycle is not due before its offset into the slot", async () => {
