@@ -568,6 +568,15 @@ describe("announcements (feeds, blog, about and security pages)", () => {
       title: "Globex lists ISO 27001 certification",
     });
     expectEvidence(c, cert.url, "ISO/IEC 27001 certified");
+    const incident = page("security.html", "/security", "security", [
+      [
+        "<h2>Compliance</h2>",
+        "<p>Security notice: on November 18 we detected unauthorized access to a support tool; no event data was exposed.</p>\n  <h2>Compliance</h2>",
+      ],
+    ]);
+    const i = one(incident.drafts);
+    expect(i).toMatchObject({ category: "legal_security", type: "security_incident", severity: "high" });
+    expectEvidence(i, incident.url, "unauthorized access");
     const terms = page("legal/terms.html", "/legal/terms", "legal", [
       [
         "Paid plans are billed in advance, monthly or annually, in US dollars.",

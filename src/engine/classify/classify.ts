@@ -6,7 +6,7 @@ import type { EvidenceItem } from "../../domain/records.ts";
 import { formatPrice } from "../compare/compare.ts";
 import type { Change, PriceValue, SnapPlan } from "../compare/types.ts";
 import { similarity, tokens } from "../compare/words.ts";
-import { certificationsIn, launchSubject, readNews } from "./news.ts";
+import { certificationsIn, INCIDENT, launchSubject, readNews } from "./news.ts";
 import type { ClassifyContext, Severity, SignalDraft } from "./types.ts";
 
 // ---- helpers -------------------------------------------------------------------------------------------
@@ -1045,11 +1045,31 @@ function legalPage(r: Rules, cs: Change[]): void {
 }
 
 /** Added text anywhere that names a certification not named before on the page, or a security notice. */
+
 function certifications(r: Rules, cs: Change[]): Set<Change> {
   const used = new Set<Change>();
   const beforeText = cs.map((c) => c.before ?? "").join(" ");
   for (const c of cs) {
     if (!c.after || !["text_added", "text_changed", "list_changed"].includes(c.kind)) continue;
+    // A notice added to the security / trust page: an incident.
+    const notice = c.kind === "text_added" ? INCIDENT.exec(c.after) : null;
+    if (notice && /^(security|trust|status)$/.test(r.ctx.pageKind) && !INCIDENT.test(c.before ?? "")) {
+      used.add(c);
+      push(r, {
+        key: `legal_security:security_incident:${slug(clip(c.after, 60))}`,
+        category: "legal_security",
+        type: "security_incident",
+        severity: "high",
+        severity_reasons: [`an incident or breach notice: "${notice[1]}"`],
+        confidence: 0.8,
+        confidence_reasons: [`notice newly on the ${pageWord(r.ctx.pageKind)}`],
+        title: `${r.name} posts a security notice: ${q(clip(c.after, 140))}`,
+        summary: `${r.name}'s ${pageWord(r.ctx.pageKind)} now says ${q(clip(c.after, 300))} (${c.url}).`,
+        evidence: [evidence(r, c, changeText(c))],
+        subject: notice[1],
+      });
+      continue;
+    }
     const addedText =
       c.kind === "text_added"
         ? c.after

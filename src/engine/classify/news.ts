@@ -38,6 +38,10 @@ const CERTS: [RegExp, string][] = [
   [/\bgdpr\b/i, "GDPR"],
 ];
 
+/** Words of an incident or breach notice. */
+export const INCIDENT =
+  /\b(security incident|data breach|security breach|breach notification|unauthori[sz]ed access|ransomware attack|cve-\d{4}-\d+|security advisory|incident report)\b/i;
+
 /** Certifications named in a text (normalised names). */
 export function certificationsIn(text: string): string[] {
   return CERTS.filter(([re]) => re.test(text)).map(([, n]) => n);
@@ -175,10 +179,7 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: r,
     };
   }
-  m =
-    /\b(security incident|data breach|security breach|breach notification|unauthori[sz]ed access|ransomware attack|cve-\d{4}-\d+|security advisory|incident report)\b/i.exec(
-      t,
-    );
+  m = INCIDENT.exec(t);
   if (m) {
     return {
       category: "legal_security",
