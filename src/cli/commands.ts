@@ -127,7 +127,7 @@ export async function run(argv: string[]): Promise<number> {
             next:
               a.version === a.from
                 ? "the demo sites are at their last version"
-                : "the next cycle of the demo workspace (the scheduler, or the app's 'Advance the demo sites' button) reads it",
+                : "the running server's next cycle of the demo workspace (scheduled) reads it; the app's 'Advance the demo sites' button advances and runs a cycle at once",
           });
           return 0;
         });
