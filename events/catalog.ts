@@ -113,6 +113,8 @@ export interface EventPayloads {
   MonitoringCadenceSet: { cadence: string };
   DeliveryChannelsSet: { email?: boolean; slack?: boolean };
   ChatConnected: { provider: string; webhook_url: string; connected_at: string };
+  /** An admin removed the team-chat connection (the settings page): no chat messages until one is made again. */
+  ChatDisconnected: { disconnected_at: string };
   FirstBriefStarted: { started_at: string };
   FirstBriefFinished: { finished_at: string };
   /** update_icp's re-read of one competitor's overlap with the ICP; null removes it. */
@@ -282,6 +284,7 @@ export const eventTypes = [
   "MonitoringCadenceSet",
   "DeliveryChannelsSet",
   "ChatConnected",
+  "ChatDisconnected",
   "FirstBriefStarted",
   "FirstBriefFinished",
   "CompetitorIcpOverlapComputed",

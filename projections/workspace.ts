@@ -76,6 +76,13 @@ export async function projectWorkspace(e: StoredEvent, tx: Tx): Promise<void> {
         args: [e.data.webhook_url, e.data.connected_at, orgId],
       });
       break;
+    case "ChatDisconnected":
+      await ensureRow(tx, orgId!);
+      await tx.execute({
+        sql: "UPDATE workspace_settings SET chat_webhook_url = NULL, chat_connected_at = NULL WHERE id = ?",
+        args: [orgId],
+      });
+      break;
     case "FirstBriefStarted":
     case "FirstBriefFinished":
       await ensureRow(tx, orgId!);

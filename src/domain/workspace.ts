@@ -416,7 +416,7 @@ export function decideSetDeliveryChannels(
     if (missing.length) {
       const what = [
         plan.paid ? "" : `a paid plan (this workspace is on ${plan.label})`,
-        connected ? "" : "a team-chat connection, made by an admin in the app under Settings → Integrations",
+        connected ? "" : "a team-chat connection, made by an admin in the app under Settings → Monitoring",
       ]
         .filter(Boolean)
         .join(" and ");
@@ -462,15 +462,46 @@ export function decideConnectChat(st: WorkspaceSettings, webhookUrl: string, now
   ];
 }
 
-/** `rivals org connect-chat`: records the team-chat (incoming webhook) connection of an org. */
-export async function connectChat(store: EventStore, orgSlug: string, webhookUrl: string) {
+/** `rivals org connect-chat` and the monitoring settings page: records the team-chat (incoming webhook)
+ * connection of an org. */
+export async function connectChat(
+  store: EventStore,
+  orgSlug: string,
+  webhookUrl: string,
+  metadata: EventMetadata = {},
+) {
   const { result } = await store.execute(async (w) => {
     const org = await requireOrg(w.tx, orgSlug);
     const st = await loadSettings(w.tx, org.id);
     const events = decideConnectChat(st, webhookUrl, w.now);
     return { events, result: { org: org.slug, chat_connected: true, connected_at: w.now.toISOString() } };
-  });
+  }, metadata);
   return result;
+}
+
+export function decideDisconnectChat(st: WorkspaceSettings, now: Date): NewEvent[] {
+  if (st.chatConnectedAt === null) return [];
+  return [{ type: "ChatDisconnected", ...orgStream(st.orgId), data: { disconnected_at: now.toISOString() } }];
+}
+
+/** The settings page's Disconnect: forgets the webhook. Chat delivery stays chosen but inactive (deliveryView
+ * says so) until a connection is made again. */
+export async function disconnectChat(store: EventStore, orgId: number, metadata: EventMetadata = {}) {
+  const { events } = await store.execute(async (w) => {
+    const st = await loadSettings(w.tx, orgId);
+    return { events: decideDisconnectChat(st, w.now), result: null };
+  }, metadata);
+  return { changed: events.length > 0 };
+}
+
+/** The connected webhook URL of an org, if any (for the settings page's test message). */
+export async function chatWebhookUrl(tx: Exec, orgId: number): Promise<string | undefined> {
+  const r = await tx.execute({
+    sql: "SELECT chat_webhook_url FROM workspace_settings WHERE id = ?",
+    args: [orgId],
+  });
+  const v = r.rows[0]?.chat_webhook_url;
+  return v === null || v === undefined ? undefined : String(v);
 }
 
 export function decideFirstBrief(st: WorkspaceSettings, step: "start" | "finish", now: Date): NewEvent[] {

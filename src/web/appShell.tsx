@@ -13,6 +13,7 @@ export type AppSection =
   | "battlecards"
   | "integrations"
   | "members"
+  | "monitoring"
   | "account"
   | "";
 
@@ -23,6 +24,7 @@ const SECTIONS: [AppSection, string, string][] = [
   ["battlecards", "/app/battlecards", "Battlecards"],
   ["integrations", "/app/settings/integrations", "Integrations"],
   ["members", "/app/settings/members", "Members"],
+  ["monitoring", "/app/settings/monitoring", "Monitoring"],
   ["account", "/app/settings/account", "Account"],
 ];
 

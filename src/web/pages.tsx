@@ -11,6 +11,7 @@ import { freeBriefPages } from "./freeBrief.tsx";
 import { integrationsPages } from "./integrations.tsx";
 import { libraryPages } from "./library.tsx";
 import { membersPages } from "./members.tsx";
+import { monitoringSettingsPages } from "./monitoringSettings.tsx";
 import { publicPages } from "./public.tsx";
 import { researchPages } from "./research.tsx";
 import { signupPages } from "./signup.tsx";
@@ -29,5 +30,6 @@ export function webPages(s: Services) {
     .use(integrationsPages(s))
     .use(connectedAppsRoutes(s))
     .use(membersPages(s))
+    .use(monitoringSettingsPages(s))
     .use(accountPages(s));
 }

@@ -1,0 +1,365 @@
+// /app/settings/monitoring: an admin sets the monitoring cadence (as the plan allows), the delivery channels
+// (email, team chat), connects the team chat (a Slack incoming webhook), sends it a test message through the
+// one fetcher and disconnects it, and sees each channel's delivery status (src/engine/deliver/outbox.ts).
+// The commands are the ones behind set_monitoring_cadence, set_delivery_channels and `rivals org connect-chat`.
+// Members get 403.
+/** @jsxRuntime classic */
+/** @jsx Html.createElement */
+/** @jsxFrag Html.Fragment */
+import { Elysia } from "elysia";
+import type { Membership } from "../auth/session.ts";
+import { verifyCsrf } from "../auth/session.ts";
+import { DomainError } from "../domain/errors.ts";
+import { planOf } from "../domain/plans.ts";
+import { InvalidInput } from "../domain/validate.ts";
+import {
+  chatWebhookUrl,
+  connectChat,
+  deliveryView,
+  disconnectChat,
+  loadSettings,
+  setDeliveryChannels,
+  setMonitoringCadence,
+} from "../domain/workspace.ts";
+import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts";
+import { fetcherFor } from "../engine/fetch/index.ts";
+import type { Services } from "../services.ts";
+import { type Member, member, privatePage } from "./app.tsx";
+import { AppPage, NoWorkspace } from "./appShell.tsx";
+import { Csrf, Notice, Time } from "./components.tsx";
+import { csrfRefused, refusalPage } from "./errors.tsx";
+import { field, notFound, redirect } from "./http.ts";
+import { Html } from "./layout.tsx";
+import { membershipBySlug } from "./workspace.ts";
+
+export const MONITORING_PATH = "/app/settings/monitoring";
+const PATH = MONITORING_PATH;
+
+const DONE: Record<string, string> = {
+  cadence: "The monitoring cadence was saved.",
+  channels: "The delivery channels were saved.",
+  connected: "The team chat is connected.",
+  disconnected: "The team chat was disconnected. Chat messages stop until it is connected again.",
+};
+
+const CHANNEL_LABEL = { email: "Email", slack: "Team chat" } as const;
+
+function StatusTable({
+  status,
+  on,
+}: {
+  status: Record<"email" | "slack", ChannelStatus>;
+  on: Record<"email" | "slack", boolean>;
+}): JSX.Element {
+  return (
+    <div class="scroll">
+      <table class="stack delivery-status">
+        <thead>
+          <tr>
+            <th>Channel</th>
+            <th>Delivery</th>
+            <th>Last success</th>
+            <th>Last failure</th>
+            <th>Pending</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(["email", "slack"] as const).map((c) => {
+            const st = status[c];
+            const f = st.last_failure;
+            return (
+              <tr data-channel={c}>
+                <td data-label="Channel">{CHANNEL_LABEL[c]}</td>
+                <td data-label="Delivery">{on[c] ? "on" : "off"}</td>
+                <td data-label="Last success">
+                  {st.last_success_at ? <Time ts={st.last_success_at} /> : <span class="muted">never</span>}
+                </td>
+                <td data-label="Last failure">
+                  {f ? (
+                    <>
+                      <Time ts={f.at} />: <span safe>{f.error}</span>{" "}
+                      <span class="muted small">
+                        {`(${f.attempts} ${f.attempts === 1 ? "try" : "tries"}`}
+                        {f.gave_up ? "; given up)" : ""}
+                        {!f.gave_up && f.next_attempt_at ? (
+                          <>
+                            ; next try <Time ts={f.next_attempt_at} />)
+                          </>
+                        ) : (
+                          ""
+                        )}
+                        {!f.gave_up && !f.next_attempt_at ? ")" : ""}
+                      </span>
+                    </>
+                  ) : (
+                    <span class="muted">none</span>
+                  )}
+                </td>
+                <td data-label="Pending">{String(st.pending)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A small Block Kit message that says where it came from. */
+function testMessage(orgName: string, baseUrl: string) {
+  const text = `Test message from Rivals for ${orgName}: this channel will receive monitoring updates.`;
+  return {
+    text,
+    blocks: [
+      { type: "section", text: { type: "mrkdwn", text: `*Rivals test message* for ${orgName}` } },
+      {
+        type: "context",
+        elements: [{ type: "mrkdwn", text: `Sent from the monitoring settings at ${baseUrl}${PATH}` }],
+      },
+    ],
+  };
+}
+
+export function monitoringSettingsPages(s: Services) {
+  const client = s.database.client;
+
+  async function render(
+    m: Member,
+    org: Membership,
+    opts: { notice?: string; error?: string; webhook?: string } = {},
+    status = 200,
+    fromForm = false,
+  ): Promise<Response> {
+    const st = await loadSettings(client, org.orgId);
+    const view = deliveryView(st);
+    const plan = planOf(st.plan);
+    const delivery = await deliveryStatus(s, org.orgId);
+    const csrf = m.session.csrfToken;
+    const hidden = (
+      <>
+        <Csrf token={csrf} />
+        <input type="hidden" name="org" value={org.orgSlug} />
+      </>
+    );
+    return privatePage(
+      <AppPage session={m.session} current={org} title="Monitoring" section="monitoring" switchTo={PATH}>
+        <h1>Monitoring and delivery</h1>
+        {opts.notice ? <Notice>{Html.escapeHtml(opts.notice)}</Notice> : ""}
+        {opts.error ? <Notice kind="error">{Html.escapeHtml(opts.error)}</Notice> : ""}
+        {view.notes.map((n) => (
+          <Notice>{Html.escapeHtml(n)}</Notice>
+        ))}
+
+        <h2>Cadence</h2>
+        <form method="post" action={`${PATH}/cadence`} class="card">
+          {hidden}
+          <label for="cadence">How often a monitoring cycle runs</label>
+          <select id="cadence" name="cadence">
+            {view.allowed_cadences.map((c) => (
+              <option value={c} selected={c === view.cadence} safe>
+                {c}
+              </option>
+            ))}
+          </select>
+          <p class="muted small" safe>
+            {plan.paid
+              ? `The ${plan.label} plan allows ${view.allowed_cadences.join(", ")}.`
+              : `The ${plan.label} plan runs ${view.cadence}; choosing a cadence needs a paid plan.`}
+          </p>
+          <button type="submit">Save cadence</button>
+        </form>
+
+        <h2>Delivery channels</h2>
+        <form method="post" action={`${PATH}/channels`} class="card">
+          {hidden}
+          <label class="check">
+            <input type="checkbox" name="email" value="1" checked={view.email} /> Email to each admin
+          </label>
+          <label class="check">
+            <input type="checkbox" name="slack" value="1" checked={st.slack === true} /> Team chat
+            {view.chat_delivery_available ? (
+              ""
+            ) : (
+              <span class="muted small"> — needs {plan.paid ? "" : "a paid plan and "}a chat connection</span>
+            )}
+          </label>
+          <button type="submit">Save channels</button>
+        </form>
+
+        <h2>Team chat</h2>
+        {view.chat_connected ? (
+          <div class="card">
+            <p>
+              Connected <Time ts={st.chatConnectedAt} /> to a Slack incoming webhook.
+            </p>
+            <form method="post" action={`${PATH}/chat/test`} class="inline">
+              {hidden}
+              <button type="submit" class="secondary">
+                Send a test message
+              </button>
+            </form>{" "}
+            <form method="post" action={`${PATH}/chat/disconnect`} class="inline">
+              {hidden}
+              <button type="submit" class="secondary danger">
+                Disconnect
+              </button>
+            </form>
+          </div>
+        ) : (
+          ""
+        )}
+        <form method="post" action={`${PATH}/chat`} class="card">
+          {hidden}
+          <label for="webhook">
+            {view.chat_connected ? "Replace the webhook URL" : "Slack incoming webhook URL"}
+          </label>
+          <input
+            id="webhook"
+            name="webhook"
+            type="url"
+            required
+            maxlength="2000"
+            value={opts.webhook ?? ""}
+            placeholder="https://hooks.slack.com/services/…"
+          />
+          <button type="submit">Connect</button>
+        </form>
+
+        <h2>Delivery status</h2>
+        <StatusTable status={delivery} on={{ email: view.email, slack: view.slack }} />
+      </AppPage>,
+      fromForm ? undefined : m.ws,
+      status,
+    );
+  }
+
+  function refuse(m: Member, org: Membership): Response {
+    return refusalPage(
+      "Admins only",
+      `Only admins of ${org.orgName} can change monitoring and delivery settings.`,
+      403,
+      m.session.email,
+    );
+  }
+
+  /** The signed-in admin and the workspace a form names, or a refusal. */
+  async function adminOf(
+    request: Request,
+    body: unknown,
+  ): Promise<{ m: Member; org: Membership } | Response> {
+    const m = await member(s, request);
+    if (m instanceof Response) return m;
+    if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
+    const org = membershipBySlug(m.session, field(body, "org"));
+    if (!org) notFound();
+    if (org.role !== "admin") return refuse(m, org);
+    return { m, org };
+  }
+
+  const actor = (m: Member) => ({ actor: `user:${m.session.userId}`, source: "web" });
+  const done = (org: Membership, what: string) =>
+    redirect(`${PATH}?org=${encodeURIComponent(org.orgSlug)}&done=${what}`);
+
+  /** Runs a change; refusals of the domain re-render the page with the reason. */
+  async function change(
+    request: Request,
+    body: unknown,
+    run: (m: Member, org: Membership) => Promise<Response>,
+    opts: { webhook?: string } = {},
+  ): Promise<Response> {
+    const admin = await adminOf(request, body);
+    if (admin instanceof Response) return admin;
+    const { m, org } = admin;
+    try {
+      return await run(m, org);
+    } catch (e) {
+      if (e instanceof InvalidInput)
+        return render(m, org, { error: `Not saved: ${e.message}.`, ...opts }, 400, true);
+      if (e instanceof DomainError)
+        return render(
+          m,
+          org,
+          { error: `Not saved: ${e.message}`, ...opts },
+          e.code === "plan_required" ? 402 : 409,
+          true,
+        );
+      throw e;
+    }
+  }
+
+  return new Elysia({ name: "web-monitoring-settings" })
+    .get(PATH, async ({ request }) => {
+      const m = await member(s, request);
+      if (m instanceof Response) return m;
+      const org = m.ws.current;
+      if (!org) return privatePage(<NoWorkspace session={m.session} />);
+      if (org.role !== "admin") return refuse(m, org);
+      const what = new URL(request.url).searchParams.get("done") ?? "";
+      return render(m, org, { notice: DONE[what] });
+    })
+    .post(`${PATH}/cadence`, ({ request, body }) =>
+      change(request, body, async (m, org) => {
+        await setMonitoringCadence(s.store, org.orgId, field(body, "cadence"), actor(m));
+        return done(org, "cadence");
+      }),
+    )
+    .post(`${PATH}/channels`, ({ request, body }) =>
+      change(request, body, async (m, org) => {
+        await setDeliveryChannels(
+          s.store,
+          org.orgId,
+          { email: field(body, "email") === "1", slack: field(body, "slack") === "1" },
+          actor(m),
+        );
+        return done(org, "channels");
+      }),
+    )
+    .post(`${PATH}/chat`, ({ request, body }) => {
+      const webhook = field(body, "webhook").trim();
+      return change(
+        request,
+        body,
+        async (m, org) => {
+          await connectChat(s.store, org.orgSlug, webhook, actor(m));
+          return done(org, "connected");
+        },
+        { webhook },
+      );
+    })
+    .post(`${PATH}/chat/disconnect`, ({ request, body }) =>
+      change(request, body, async (m, org) => {
+        await disconnectChat(s.store, org.orgId, actor(m));
+        return done(org, "disconnected");
+      }),
+    )
+    .post(`${PATH}/chat/test`, ({ request, body }) =>
+      change(request, body, async (m, org) => {
+        const url = await chatWebhookUrl(client, org.orgId);
+        if (!url)
+          return render(m, org, { error: "No team chat is connected: connect one first." }, 409, true);
+        const res = await fetcherFor(s.config).fetch({
+          url,
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(testMessage(org.orgName, s.config.baseUrl)),
+        });
+        if (res.ok)
+          return render(
+            m,
+            org,
+            { notice: `Test message sent: the webhook answered ${res.status}.` },
+            200,
+            true,
+          );
+        return render(
+          m,
+          org,
+          {
+            error: `The test message failed: the webhook answered ${res.status ?? res.error}: ${res.message}`,
+          },
+          502,
+          true,
+        );
+      }),
+    );
+}
