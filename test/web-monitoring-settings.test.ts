@@ -1,12 +1,15 @@
 // The monitoring settings page (issue 10): an admin sets the cadence as the plan allows, the delivery channels,
 // connects the team chat, sends a test message (to a webhook receiver on loopback, through
 // RIVALS_FETCH_REWRITE) and disconnects; each channel's delivery status is shown; members get 403.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadSettings } from "../src/domain/workspace.ts";
 import type { FinishedCycle } from "../src/engine/cycle/types.ts";
 import { queueCycleDelivery } from "../src/engine/deliver/outbox.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { type Browser, formValues, member, parseForms, signedIn } from "./oauth-helpers.ts";
+
+// Three sign-ins hash passwords; on a loaded machine the setup takes more than the default 5 s.
+setDefaultTimeout(30_000);
 
 const PAGE = "/app/settings/monitoring";
 const HOOK_URL = "https://hooks.slack.com/services/T0/B0/secret";
