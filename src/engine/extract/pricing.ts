@@ -11,7 +11,18 @@
 //   amount: price null, custom true.
 // - When a page toggles monthly/annual prices, the visible (default) price is read; hidden alternatives are
 //   dropped with other hidden elements before this runs.
-import { attr, clean, descendants, type El, findFirst, HEADING, isTag, leafLines, textOf } from "./dom.ts";
+import {
+  attr,
+  clean,
+  descendants,
+  type El,
+  findFirst,
+  HEADING,
+  isInline,
+  isTag,
+  leafLines,
+  textOf,
+} from "./dom.ts";
 
 export interface Plan {
   name: string;
@@ -237,7 +248,7 @@ export function spacedText(el: El): string {
     }
     if (n.nodeType !== 1) return;
     const e = n as El;
-    const block = !INLINE.has(e.tagName);
+    const block = !isInline(e);
     if (block) parts.push(" ");
     for (const c of e.childNodes as unknown as Iterable<Node>) walk(c);
     if (block) parts.push(" ");
@@ -245,41 +256,6 @@ export function spacedText(el: El): string {
   walk(el);
   return clean(parts.join(""));
 }
-
-const INLINE = new Set([
-  "A",
-  "ABBR",
-  "B",
-  "BDI",
-  "BDO",
-  "CITE",
-  "CODE",
-  "DATA",
-  "DFN",
-  "EM",
-  "I",
-  "KBD",
-  "MARK",
-  "Q",
-  "S",
-  "SAMP",
-  "SMALL",
-  "SPAN",
-  "STRONG",
-  "SUB",
-  "SUP",
-  "TIME",
-  "U",
-  "VAR",
-  "IMG",
-  "BR",
-  "WBR",
-  "LABEL",
-  "DEL",
-  "INS",
-  "FONT",
-  "BUTTON",
-]);
 
 /** Plan features of a card: its list items; without lists, short lines after the price that are not CTAs. */
 function cardFeatures(card: El, name: string): string[] {
