@@ -69,7 +69,8 @@ export interface EventPayloads {
     by?: number;
     evidence?: EvidenceItem[];
   };
-  DigestRecorded: { id: number; key: string; signal_ids: number[]; record: DigestRecord };
+  /** `writer`: "deterministic", or "llm:<model>" when the language-model writer's TL;DR was used. */
+  DigestRecorded: { id: number; key: string; signal_ids: number[]; record: DigestRecord; writer?: string };
   BattlecardRecorded: { id: number; key: string; competitor_id: number; record: BattlecardRecord };
   /** A member approved an OAuth client in this workspace for these scopes (all approved so far). */
   OAuthConsentGranted: { user_id: number; client_id: string; scopes: string[]; granted_at: string };

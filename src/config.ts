@@ -39,6 +39,9 @@ export interface Config {
   /** Largest delay after a cadence slot's start before a workspace's cycle is due (RIVALS_SCHEDULER_JITTER_MS;
    * at most a tenth of the cadence's period). */
   schedulerJitterMs: number;
+  /** The optional language-model writer (docs/engine.md): an OpenAI-compatible endpoint, when all three of
+   * RIVALS_LLM_BASE_URL, RIVALS_LLM_MODEL and RIVALS_LLM_API_KEY are set. The key is never logged. */
+  llm?: { baseUrl: string; model: string; apiKey: string };
 }
 
 function intVar(env: Record<string, string | undefined>, name: string, dflt: number, min: number): number {
@@ -68,6 +71,22 @@ function oidcConfig(env: Record<string, string | undefined>): Config["oidc"] {
 }
 
 const isOn = (v: string | undefined) => ["1", "true", "yes"].includes((v ?? "").toLowerCase());
+
+function llmConfig(env: Record<string, string | undefined>): Pick<Config, "llm"> {
+  const baseUrl = env.RIVALS_LLM_BASE_URL?.trim().replace(/\/+$/, "");
+  const model = env.RIVALS_LLM_MODEL?.trim();
+  const apiKey = env.RIVALS_LLM_API_KEY?.trim();
+  if (!baseUrl || !model || !apiKey) return {};
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    throw new Error(`RIVALS_LLM_BASE_URL must be an http or https URL, got ${JSON.stringify(baseUrl)}`);
+  }
+  if ((u.protocol !== "http:" && u.protocol !== "https:") || u.username || u.password)
+    throw new Error(`RIVALS_LLM_BASE_URL must be an http or https URL without credentials`);
+  return { llm: { baseUrl, model, apiKey } };
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = env.PORT === undefined || env.PORT === "" ? 3000 : Number(env.PORT);
@@ -105,5 +124,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signalTtlDays: intVar(env, "RIVALS_SIGNAL_TTL_DAYS", 90, 1),
     scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),
     schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
+    ...llmConfig(env),
   };
 }

@@ -4,6 +4,8 @@ import type { Tx } from "../../../events/store.ts";
 import { appLinks } from "../../db/queries/links.ts";
 import type { SignalRecord } from "../../domain/records.ts";
 import type { Services } from "../../services.ts";
+import { fetcherFor } from "../fetch/index.ts";
+import { rephraseSentences } from "../llm/rephrase.ts";
 import { type DigestType, lastCompletePeriod, type Period, periodBefore } from "./period.ts";
 import { type DigestSignal, writeDigest } from "./writer.ts";
 
@@ -20,6 +22,10 @@ export interface DigestOutcome {
   replaced?: boolean;
   signals: number;
   reason?: string;
+  /** "deterministic", or "llm:<model>" when the language-model writer's TL;DR passed its checks. */
+  writer?: string;
+  /** Why the language-model writer's TL;DR was not used (when one is configured). */
+  llm_fallback?: string;
 }
 
 type Exec = Pick<Tx, "execute">;
@@ -79,6 +85,7 @@ export async function generateDigest(
   type: DigestType,
   opts: { end?: Date; onlyIfAbsent?: boolean } = {},
 ): Promise<DigestOutcome> {
+  const rephrased = s.config.llm ? await rephraseFirst(s, orgId, type, opts) : undefined;
   const { result } = await s.store.execute<DigestOutcome>(async (w) => {
     const p = opts.end ? periodBefore(type, opts.end) : lastCompletePeriod(type, w.now);
     const head = {
@@ -104,6 +111,17 @@ export async function generateDigest(
       competitorUrl: (id) => appLinks.competitor(s.config.baseUrl, id),
       now: w.now,
     });
+    let writer = "deterministic";
+    if (written && rephrased?.ok && rephrased.from === written.record.tldr) {
+      written.record = { ...written.record, tldr: rephrased.tldr };
+      writer = rephrased.writer;
+    }
+    const fallback =
+      rephrased && !rephrased.ok
+        ? { llm_fallback: rephrased.reason }
+        : rephrased?.ok && writer === "deterministic"
+          ? { llm_fallback: "the period's signals changed while the model wrote" }
+          : {};
     if (!written)
       return {
         events: [],
@@ -118,11 +136,65 @@ export async function generateDigest(
           orgId,
           streamType: "digest",
           streamId: String(id),
-          data: { id, key, signal_ids: written.signal_ids, record: written.record },
+          data: { id, key, signal_ids: written.signal_ids, record: written.record, writer },
         },
       ],
-      result: { ...head, written: true, id, replaced: Boolean(existing), signals: written.signal_ids.length },
+      result: {
+        ...head,
+        written: true,
+        id,
+        replaced: Boolean(existing),
+        signals: written.signal_ids.length,
+        writer,
+        ...fallback,
+      },
     };
   });
   return result;
+}
+
+type Rephrased = { ok: true; from: string; tldr: string; writer: string } | { ok: false; reason: string };
+
+/**
+ * The language-model writer's TL;DR, asked for before the write (a model's answer may take seconds; the store's
+ * writes do not wait for it): the period's deterministic digest is written from a read of the database, its
+ * sentences rephrased and checked. The write uses the answer only if its own deterministic TL;DR is the same.
+ */
+async function rephraseFirst(
+  s: Services,
+  orgId: number,
+  type: DigestType,
+  opts: { end?: Date; onlyIfAbsent?: boolean },
+): Promise<Rephrased | undefined> {
+  const llm = s.config.llm;
+  if (!llm) return undefined;
+  const db = s.database.client;
+  const now = s.clock();
+  const p = opts.end ? periodBefore(type, opts.end) : lastCompletePeriod(type, now);
+  if (opts.onlyIfAbsent) {
+    const r = await db.execute({
+      sql: "SELECT 1 FROM digests WHERE org_id = ? AND slug = ? LIMIT 1",
+      args: [orgId, p.slug],
+    });
+    if (r.rows.length > 0) return undefined;
+  }
+  const { signals, omitted } = await periodSignals(db, orgId, p, s.config.baseUrl);
+  if (signals.length === 0) return undefined;
+  const draft = writeDigest({
+    period: p,
+    signals,
+    omitted,
+    cycles: 0,
+    competitorUrl: (id) => appLinks.competitor(s.config.baseUrl, id),
+    now,
+  });
+  if (!draft?.record.tldr) return undefined;
+  const out = await rephraseSentences(fetcherFor(s.config), llm, draft.sentences, signals);
+  if (!out.ok) return out;
+  return {
+    ok: true,
+    from: draft.record.tldr,
+    tldr: out.sentences.map((x) => x.text).join(" "),
+    writer: out.writer,
+  };
 }

@@ -2,6 +2,7 @@
 // signals it rests on (by title and id); nothing is said that no signal states. A daily digest of a day with
 // no signals is not written (null); a quiet week gets a short weekly digest that says so.
 import type { DigestRecord } from "../../domain/records.ts";
+import type { CitedSentence } from "../llm/rephrase.ts";
 import type { Period } from "./period.ts";
 import { whatToWatch } from "./watch.ts";
 
@@ -36,6 +37,8 @@ export interface DigestInput {
 export interface WrittenDigest {
   record: DigestRecord;
   signal_ids: number[];
+  /** The TL;DR, sentence by sentence with the signals each rests on (joined with spaces: `record.tldr`). */
+  sentences: CitedSentence[];
 }
 
 const RANK: Record<string, number> = { high: 3, medium: 2, low: 1 };
@@ -93,12 +96,13 @@ export function writeDigest(input: DigestInput): WrittenDigest | null {
   if (signals.length === 0) {
     if (period.type === "daily_digest") return null;
     const headline = "A quiet week: no competitor moves were recorded";
-    const tldr = [
+    const quiet = [
       `No signals were recorded ${words.when}.`,
       input.cycles > 0
         ? `${plural(input.cycles, "monitoring cycle")} ran in the week and found no material change on the tracked competitors' sources.`
         : "No monitoring cycle finished in the week, so nothing was checked.",
-    ].join(" ");
+    ];
+    const tldr = quiet.join(" ");
     return {
       record: {
         ...base,
@@ -108,6 +112,7 @@ export function writeDigest(input: DigestInput): WrittenDigest | null {
         markdown: `# ${words.title}\n\n**${headline}**\n\n${tldr}\n\n_Coverage: ${words.span} (UTC)._\n`,
       },
       signal_ids: [],
+      sentences: quiet.map((text) => ({ text, signal_ids: [] })),
     };
   }
 
@@ -120,10 +125,16 @@ export function writeDigest(input: DigestInput): WrittenDigest | null {
     competitors.set(k, list);
   }
   const top = signals[0];
+  const cited: CitedSentence[] = [];
   const tldr: string[] = [
     `Rivals recorded ${plural(total, "signal")} about ${plural(competitors.size, "competitor")} ${words.when}: ${severityCounts(signals)}${input.omitted > 0 ? ` (${input.omitted} more not listed)` : ""}.`,
     `The most material: ${endStop(top.title).slice(0, -1)} (signal ${top.id}).`,
   ];
+  // The counts sentence rests on every signal listed; each other sentence on the one it names.
+  cited.push(
+    { text: tldr[0], signal_ids: signals.map((s) => s.id) },
+    { text: tldr[1], signal_ids: [top.id] },
+  );
   // Up to two more material moves, from other competitors than the headline's where possible.
   const seen = new Set([top.competitor]);
   for (const s of signals.slice(1)) {
@@ -131,6 +142,7 @@ export function writeDigest(input: DigestInput): WrittenDigest | null {
     if (seen.has(s.competitor)) continue;
     seen.add(s.competitor);
     tldr.push(`Also: ${endStop(s.title).slice(0, -1)} (signal ${s.id}).`);
+    cited.push({ text: tldr[tldr.length - 1], signal_ids: [s.id] });
   }
 
   const items = [...competitors.values()]
@@ -178,5 +190,6 @@ export function writeDigest(input: DigestInput): WrittenDigest | null {
       markdown: md.join("\n"),
     },
     signal_ids: signals.map((s) => s.id),
+    sentences: cited,
   };
 }

@@ -96,6 +96,9 @@ export interface FetcherOptions {
   /** Decoded (decompressed) body bytes at most. Default 5 MB. */
   maxBytes?: number;
   rewrite?: RewriteRule[];
+  /** Origins the operator configured as endpoints (the language-model writer's base URL): like rewrite
+   * targets, exempt from the address guard, so an endpoint on loopback or a private network works. */
+  exemptOrigins?: string[];
   clock?: Clock;
   /** How pauses are waited (tests pass one that moves their clock). */
   sleep?: Sleeper;
@@ -259,6 +262,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
   const gate = new HostGate(now, opts.sleep ?? realSleep);
   const resolve = opts.resolve ?? systemResolver;
   const table = new RewriteTable(opts.rewrite ?? []);
+  const exempt = new Set(opts.exemptOrigins ?? []);
   const robotsCache = new RobotsCache();
   const robotsInFlight = new Map<string, Promise<RobotsVerdict>>();
   const delayMs = opts.delayMs ?? DEFAULT_DELAY_MS;
@@ -298,7 +302,8 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         const targets: { href: string; tls?: { serverName: string } }[] = [];
         const rewritten = table.target(url);
         if (rewritten) targets.push({ href: `${rewritten}${path}` });
-        else if (table.isTarget(url)) targets.push({ href: url.href.replace(/#.*$/, "") });
+        else if (table.isTarget(url) || exempt.has(url.origin))
+          targets.push({ href: url.href.replace(/#.*$/, "") });
         else {
           const host = bareHost(url);
           let addresses: string[];
@@ -498,7 +503,13 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         if (url.username || url.password)
           throw new HopError("invalid_url", "URLs with credentials are not fetched");
         const host = bareHost(url);
-        if (isIpLiteral(host) && !isPublicAddress(host) && !table.target(url) && !table.isTarget(url))
+        if (
+          isIpLiteral(host) &&
+          !isPublicAddress(host) &&
+          !table.target(url) &&
+          !table.isTarget(url) &&
+          !exempt.has(url.origin)
+        )
           throw new HopError("blocked_address", `${host} is a private, loopback or reserved address`);
         if (useRobots && url.pathname !== "/robots.txt") {
           const verdict = await robotsFor(url.origin);
@@ -622,6 +633,7 @@ export function fetcherOptions(config: Config): FetcherOptions {
     timeoutMs: config.fetchTimeoutMs,
     maxBytes: config.fetchMaxBytes,
     rewrite: config.fetchRewrite,
+    ...(config.llm ? { exemptOrigins: [new URL(config.llm.baseUrl).origin] } : {}),
   };
 }
 
