@@ -14,7 +14,7 @@ const SEVERITIES = ["high", "medium", "low", "unrated"] as const;
 const bySeverity = (signals: DeliverySignal[]) =>
   SEVERITIES.map((sev) => ({
     sev,
-    list: signals.filter((s) => (s.severity ?? "unrated") === sev || (sev === "unrated" && !s.severity)),
+    list: signals.filter((s) => (s.severity ?? "unrated") === sev),
   })).filter((g) => g.list.length > 0);
 const label = (sev: string) => `${sev[0].toUpperCase()}${sev.slice(1)}`;
 const plural = (n: number) => `${n} new signal${n === 1 ? "" : "s"}`;
