@@ -13,15 +13,22 @@ export interface RateDecision {
  * malformed requests (src/api/clientLog.ts). The public forms use it over an hour (src/web/formLimit.ts). */
 const MINUTE_MS = 60_000;
 
+/** The accepted requests of one key in the window, oldest first, as runs: `times[i]` accepted `counts[i]`
+ * units. Requests of the same millisecond share a run, so a key's memory is bounded by the window's length
+ * in milliseconds, not by its request count (a limit set out of reach, as bench/read-api.ts does, would
+ * otherwise keep one number per request of the last minute). */
 interface Window {
   times: number[];
+  counts: number[];
   head: number;
+  /** Units in the window: the sum of counts[head..]. */
+  total: number;
 }
 
-/** Exact sliding window: per key (a client address, a credential), the times of accepted requests in the
- * last window (a minute unless given), oldest first. A request passes when fewer than `limit` fall in the
- * window; one that costs `cost` units (a JSON-RPC batch) passes when all of them fit. O(1) amortized per
- * unit. */
+/** Exact sliding window: per key (a client address, a credential), the accepted requests of the last window
+ * (a minute unless given). A request passes when fewer than `limit` fall in the window; one that costs `cost`
+ * units (a JSON-RPC batch) passes when all of them fit. O(1) amortized per request; a refusal walks at most
+ * the window's runs to say when a slot frees. */
 export class RateLimiter {
   private windows = new Map<string, Window>();
   private lastSweep = 0;
@@ -37,25 +44,38 @@ export class RateLimiter {
     this.sweep(now);
     let w = this.windows.get(key);
     if (!w) {
-      w = { times: [], head: 0 };
+      w = { times: [], counts: [], head: 0, total: 0 };
       this.windows.set(key, w);
     }
     const cutoff = now - this.windowMs;
-    while (w.head < w.times.length && w.times[w.head] <= cutoff) w.head++;
+    while (w.head < w.times.length && w.times[w.head] <= cutoff) w.total -= w.counts[w.head++];
     if (w.head > 1024 && w.head * 2 > w.times.length) {
       w.times = w.times.slice(w.head);
+      w.counts = w.counts.slice(w.head);
       w.head = 0;
     }
-    const count = w.times.length - w.head;
+    const count = w.total;
     if (count + cost > this.limit) {
-      // The request passes once enough of the oldest accepted requests have left the window; a cost above
-      // the whole limit never passes, and is told to wait a whole window.
+      // The request passes once enough of the oldest accepted units have left the window; a cost above the
+      // whole limit never passes, and is told to wait a whole window.
       const frees = count + cost - this.limit;
-      const at = frees <= count ? w.times[w.head + frees - 1] + this.windowMs : now + this.windowMs;
+      let at = now + this.windowMs;
+      if (frees <= count) {
+        let left = frees;
+        let i = w.head;
+        while (left > w.counts[i]) left -= w.counts[i++];
+        at = w.times[i] + this.windowMs;
+      }
       const retry = Math.max(1, Math.ceil((at - now) / 1000));
       return { allowed: false, limit: this.limit, remaining: 0, resetSeconds: retry };
     }
-    for (let i = 0; i < cost; i++) w.times.push(now);
+    const last = w.times.length - 1;
+    if (last >= w.head && w.times[last] === now) w.counts[last] += cost;
+    else {
+      w.times.push(now);
+      w.counts.push(cost);
+    }
+    w.total += cost;
     const oldest = w.times[w.head];
     return {
       allowed: true,
