@@ -33,14 +33,11 @@ function renderedOf(data: object, page?: Page): Rendered {
   }
   let r = byPage.get(key);
   if (r === undefined) {
-    const text = jsonOf(data);
     const tail = page ? `,"page":${page.page},"per_page":${page.perPage}}` : "}";
-    // Bun.hash of a string hashes its UTF-8 bytes: the text's bytes are hashed without encoding it twice.
-    const bytes = encoder.encode(text);
-    r = {
-      body: new Blob([encoder.encode('{"data":'), bytes, encoder.encode(tail)]),
-      etag: `"${Bun.hash(bytes).toString(36)}${key}"`,
-    };
+    // One encoding of the whole body, and a Blob of that one part: a Blob of several parts costs about 15 µs
+    // more for a 30 KB list (bench/cold-path.ts), on every cache miss.
+    const bytes = encoder.encode(`{"data":${jsonOf(data)}${tail}`);
+    r = { body: new Blob([bytes]), etag: `"${Bun.hash(bytes).toString(36)}${key}"` };
     byPage.set(key, r);
   }
   return r;
