@@ -1,6 +1,7 @@
-// `bun bench/cold-path.ts <db file>`: the read API's cache-miss path in one process, without HTTP: each
-// request a different `since`, answered through the app's own handler. Prints server CPU µs per request
-// (process.cpuUsage, garbage collection included), for trying changes to the miss path one at a time.
+// `bun bench/cold-path.ts <db file> [--hit]`: the read API's cache-miss path in one process, without HTTP:
+// each request a different `since`, answered through the app's own handler (with --hit: the same cached
+// list every time). Prints server CPU µs per request (process.cpuUsage, garbage collection included), for
+// trying changes to the request path one at a time; `bun --cpu-prof` on it shows where the time goes.
 // The database must hold the org `bench` (made by `BENCH_DB=<file> npm run bench`).
 import { createApp } from "../src/api/app.ts";
 import { loadConfig } from "../src/config.ts";
@@ -15,11 +16,14 @@ const s = await openServices(
 const { token } = await createApiKey(s.store, "bench", "cold-path", parseScopes("read"));
 const { app } = createApp(s);
 const headers = { authorization: `Bearer ${token}` };
+const hit = process.argv.includes("--hit");
 let n = 0;
 const request = () =>
   app.handle(
     new Request(
-      `http://127.0.0.1/api/v1/signals?per_page=50&since=${new Date(Date.UTC(2025, 0, 1) + n++).toISOString()}`,
+      hit
+        ? "http://127.0.0.1/api/v1/signals?per_page=50"
+        : `http://127.0.0.1/api/v1/signals?per_page=50&since=${new Date(Date.UTC(2025, 0, 1) + n++).toISOString()}`,
       { headers },
     ),
   );
@@ -34,6 +38,6 @@ for (let round = 0; round < 5; round++) {
     await r.arrayBuffer();
   }
   const c = process.cpuUsage(c0);
-  console.log(`cold path: ${((c.user + c.system) / N).toFixed(1)} µs CPU per request`);
+  console.log(`${hit ? "hit" : "cold"} path: ${((c.user + c.system) / N).toFixed(1)} µs CPU per request`);
 }
 s.close();
