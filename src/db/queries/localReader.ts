@@ -90,10 +90,20 @@ export async function selectRows<Row extends unknown[]>(db: object, query: Query
   return (await query.execute()).map((o) => Object.values(o) as Row);
 }
 
-/** A select drizzle built once with `sql.placeholder` values, run with this call's values. */
+/** A select drizzle built once with `sql.placeholder` values, run with each call's values. */
 export interface BuiltSelect {
   sql: string;
-  params: unknown[];
+  /** Each parameter: the placeholder's name, or a value drizzle bound when it built the query. */
+  params: ({ name: string } | { value: unknown })[];
+}
+
+/** A built select from drizzle's `toSQL()` of a query made with placeholders. Which parameters are
+ * placeholders is found once here, not on every run (an `instanceof Placeholder` per parameter per call). */
+export function builtSelect(q: { sql: string; params: unknown[] }): BuiltSelect {
+  return {
+    sql: q.sql,
+    params: q.params.map((p) => (p instanceof Placeholder ? { name: p.name } : { value: p })),
+  };
 }
 
 /** Runs a built select (see BuiltSelect) with the placeholders' values, like selectRows. */
@@ -102,7 +112,7 @@ export async function selectBuilt<Row extends unknown[]>(
   built: BuiltSelect,
   values: Record<string, unknown>,
 ): Promise<Row[]> {
-  const params = built.params.map((p) => (p instanceof Placeholder ? values[p.name] : p));
+  const params = built.params.map((p) => ("name" in p ? values[p.name] : p.value));
   const client = (db as { $client?: Client }).$client;
   if (!client) throw new Error("selectBuilt: not a libSQL drizzle instance");
   (db as { session?: { logger?: Logger } }).session?.logger?.logQuery(built.sql, params);

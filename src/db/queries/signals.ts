@@ -4,7 +4,7 @@ import type { Db } from "../client.ts";
 import { signals } from "../schema.ts";
 import { cacheOf, JsonList } from "./cache.ts";
 import { appLinks, withUrl, withUrlTexts } from "./links.ts";
-import { type BuiltSelect, selectBuilt, selectRows } from "./localReader.ts";
+import { type BuiltSelect, builtSelect, selectBuilt, selectRows } from "./localReader.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -123,14 +123,16 @@ async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string)
     let query = built.get(shape);
     if (query === undefined) {
       const p = <T>(name: string, v: T) => (v === undefined ? undefined : P(name));
-      query = listQuery(db, P("orgId"), {
-        competitorId: p("competitorId", f.competitorId),
-        severity: p("severity", f.severity),
-        since: p("since", f.since),
-        savedBy: p("savedBy", f.savedBy),
-        limit: P("limit"),
-        offset: P("offset"),
-      }).toSQL();
+      query = builtSelect(
+        listQuery(db, P("orgId"), {
+          competitorId: p("competitorId", f.competitorId),
+          severity: p("severity", f.severity),
+          since: p("since", f.since),
+          savedBy: p("savedBy", f.savedBy),
+          limit: P("limit"),
+          offset: P("offset"),
+        }).toSQL(),
+      );
       built.set(shape, query);
     }
     rows = await selectBuilt<[number, string]>(db, query, { orgId, ...f });
