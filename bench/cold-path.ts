@@ -11,7 +11,12 @@ import { openServices } from "../src/services.ts";
 const file = process.argv[2];
 if (!file) throw new Error("usage: bun bench/cold-path.ts <db file>");
 const s = await openServices(
-  loadConfig({ RIVALS_DB: `file:${file}`, PORT: "0", RIVALS_RATE_LIMIT: "1000000000", RIVALS_SCHEDULER: "off" }),
+  loadConfig({
+    RIVALS_DB: `file:${file}`,
+    PORT: "0",
+    RIVALS_RATE_LIMIT: "1000000000",
+    RIVALS_SCHEDULER: "off",
+  }),
 );
 const { token } = await createApiKey(s.store, "bench", "cold-path", parseScopes("read"));
 const { app } = createApp(s);
