@@ -4,6 +4,7 @@
 import { Readability } from "@mozilla/readability";
 import {
   absoluteUrl,
+  ancestorOrSelf,
   attr,
   clean,
   contentRoot,
@@ -16,8 +17,10 @@ import {
   isInline,
   isTag,
   leafLines,
+  type Node,
   nodesText,
   parseDocument,
+  parseFullDocument,
   stripNonContent,
   textOf,
 } from "./dom.ts";
@@ -86,7 +89,8 @@ function headParts(doc: Doc): HeadParts {
     else if (tag === "LINK") parts.links.push(e);
     else if (tag === "SCRIPT") parts.scripts.push(e);
     else if (tag === "BASE" && !parts.base && attr(e, "href")) parts.base = e;
-    else if (tag === "TITLE" && !parts.title && !e.closest("svg")) parts.title = e;
+    else if (tag === "TITLE" && !parts.title && !ancestorOrSelf(e, (x) => x.tagName === "SVG"))
+      parts.title = e;
   }
   return parts;
 }
@@ -319,7 +323,7 @@ function siblingSignatures(parent: El): Map<string, number> {
   let m = sigCache.get(parent);
   if (!m) {
     m = new Map();
-    for (const s of parent.children as unknown as Iterable<El>) {
+    for (const s of parent.children) {
       const k = signature(s);
       m.set(k, (m.get(k) ?? 0) + 1);
     }
@@ -332,7 +336,7 @@ function siblingSignatures(parent: El): Map<string, number> {
 function textWithin(el: El, limit: number): boolean {
   let len = 0;
   let seen = false;
-  const stack: Node[] = [el as unknown as Node];
+  const stack: Node[] = [el];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.nodeType === 3) {
@@ -342,7 +346,7 @@ function textWithin(el: El, limit: number): boolean {
       if (!seen && /\S/.test(v)) seen = true;
       continue;
     }
-    for (let c = n.lastChild; c; c = c.previousSibling) stack.push(c);
+    for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
   }
   return seen;
 }
@@ -383,7 +387,7 @@ function isCard(el: El): boolean {
 
 function tableRows(table: El): string[][] {
   const rows: string[][] = [];
-  // linkedom adds no implied <tbody>: select rows directly
+  // the parser adds no implied <tbody>: select rows directly
   const trs: El[] = [];
   const collect = (e: El) => {
     for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
@@ -394,7 +398,7 @@ function tableRows(table: El): string[][] {
   collect(table);
   for (const tr of trs) {
     const cells: string[] = [];
-    for (const c of tr.children as unknown as Iterable<El>) {
+    for (const c of tr.children) {
       if (c.tagName === "TD" || c.tagName === "TH")
         cells.push(hasOnlyInline(c) && !findFirst(c, isTag("br")) ? textOf(c) : leafLines(c).join(" "));
     }
@@ -447,7 +451,7 @@ function handleElement(w: Walk, el: El): void {
     return;
   }
   if (tag === "UL" || tag === "OL" || tag === "MENU") {
-    const lis = [...(el.children as unknown as Iterable<El>)].filter((c) => c.tagName === "LI");
+    const lis = el.children.filter((c) => c.tagName === "LI");
     if (lis.length >= 2 && lis.filter((li) => headingCount(li, 1) === 1).length >= 2) {
       for (const li of lis) cardBlock(w, li);
       return;
@@ -502,13 +506,13 @@ function walkChildrenAt(w: Walk, el: El): void {
     if (run.length) pushText(w, nodesText(run));
     run = [];
   };
-  for (const n of el.childNodes as unknown as Iterable<Node>) {
+  for (const n of el.childNodes) {
     if (n.nodeType === 3) {
       run.push(n);
       continue;
     }
     if (n.nodeType !== 1) continue;
-    const c = n as unknown as El;
+    const c = n as El;
     if (isInline(c) && hasOnlyInline(c)) {
       run.push(n);
       continue;
@@ -594,7 +598,7 @@ function similarGroups(content: El, min: number): El[][] {
     seen.add(parent);
     for (const [sig, n] of siblingSignatures(parent)) {
       if (n < min) continue;
-      const kids = [...(parent.children as unknown as Iterable<El>)].filter((k) => signature(k) === sig);
+      const kids = parent.children.filter((k) => signature(k) === sig);
       if (kids.every((k) => textWithin(k, 2000) || !clean(k.textContent))) out.push(kids);
     }
   }
@@ -704,7 +708,7 @@ function partsOf(el: El): string[] {
         const t = clean(n.nodeValue);
         if (t) out.push(t);
       } else if (n.nodeType === 1) {
-        const c = n as unknown as El;
+        const c = n as El;
         if (!c.firstElementChild || depth > 50 || HEADING.has(c.tagName)) {
           const t = textOf(c);
           if (t) out.push(t);
@@ -737,7 +741,8 @@ function jobFromParts(el: El, title: string, items: string[], base: string): Job
   const a =
     el.tagName === "A"
       ? el
-      : (findFirst(el, (e) => e.tagName === "A" && e.hasAttribute("href")) ?? el.closest("a[href]"));
+      : (findFirst(el, (e) => e.tagName === "A" && e.hasAttribute("href")) ??
+        ancestorOrSelf(el, (e) => e.tagName === "A" && e.hasAttribute("href")));
   const url = absoluteUrl(attr(a, "href"), base);
   if (url) job.url = url;
   return job;
@@ -793,8 +798,8 @@ function isArticle(meta: Record<string, string>, jsonLd: Record<string, unknown>
 
 function readableText(html: string): string | null {
   try {
-    const doc = parseDocument(html);
-    const art = new Readability(doc as unknown as Document, { charThreshold: 200 }).parse();
+    const doc = parseFullDocument(html);
+    const art = new Readability(doc, { charThreshold: 200 }).parse();
     const t = art?.textContent;
     return t
       ? t
@@ -871,7 +876,7 @@ function extractPageDom(html: string, url: string): PageExtract {
   const links = readLinks(regions, base);
 
   // Content: <main> when it holds the page, else the body without header/nav/footer.
-  const main = root.querySelector("main, [role=main]");
+  const main = findFirst(root, (e) => e.tagName === "MAIN" || attr(e, "role") === "main");
   const rootLen = clean(root.textContent).length;
   const useMain = main && clean(main.textContent).length >= rootLen * 0.2;
   const content = useMain ? main! : root;
