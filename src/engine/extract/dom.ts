@@ -2,7 +2,7 @@
 // normalisation, and the rules that decide what is not content (scripts, hidden elements, consent banners,
 // chat widgets). Pure and synchronous.
 import { parseHTML } from "linkedom";
-import { type LDocument, type LElement, type LNode, parseLite } from "./litedom.ts";
+import { type LDocument, type LElement, type LNode, type ParseObserver, parseLite } from "./litedom.ts";
 
 export type El = LElement;
 export type Doc = LDocument;
@@ -17,9 +17,9 @@ function wrapped(html: string): string {
     : `<!DOCTYPE html><html><head></head><body>${src}</body></html>`;
 }
 
-/** Parses HTML into a document. */
-export function parseDocument(html: string): Doc {
-  return parseLite(wrapped(html));
+/** Parses HTML into a document; `observe` sees the parser's events (see litedom.ts). */
+export function parseDocument(html: string, observe?: ParseObserver): Doc {
+  return parseLite(wrapped(html), observe);
 }
 
 /** Parses HTML into a full linkedom document, for Readability (it needs the whole DOM API and edits the tree). */

@@ -200,24 +200,50 @@ export class LDocument extends LParent {
   }
 }
 
-/** Parses HTML as linkedom's parseHTML does (same parser options and tree building), into an LDocument. */
-export function parseLite(html: string): LDocument {
+/** Sees the parser's events as the tree is built (for a signature of what the tree is built from). */
+export interface ParseObserver {
+  onopentag(name: string, attributes: Record<string, string>): void;
+  ontext(text: string): void;
+  onclosetag(name: string): void;
+  oncomment(): void;
+}
+
+/** Parses HTML as linkedom's parseHTML does (same parser options and tree building), into an LDocument.
+ *  `observe` sees every event as well, in the same single pass. */
+export function parseLite(html: string, observe?: ParseObserver): LDocument {
   const doc = new LDocument();
   let node: LParent = doc;
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        node = node.appendChild(new LElement(name, attributes));
-      },
-      ontext(text) {
-        node.appendChild(new LText(text));
-      },
-      onclosetag() {
-        node = node.parentNode ?? doc;
-      },
+  const build = {
+    onopentag(name: string, attributes: Record<string, string>) {
+      node = node.appendChild(new LElement(name, attributes));
     },
-    { lowerCaseAttributeNames: false, decodeEntities: true },
-  );
+    ontext(text: string) {
+      node.appendChild(new LText(text));
+    },
+    onclosetag() {
+      node = node.parentNode ?? doc;
+    },
+  };
+  const handlers = observe
+    ? {
+        onopentag(name: string, attributes: Record<string, string>) {
+          observe.onopentag(name, attributes);
+          build.onopentag(name, attributes);
+        },
+        ontext(text: string) {
+          observe.ontext(text);
+          build.ontext(text);
+        },
+        onclosetag(name: string) {
+          observe.onclosetag(name);
+          build.onclosetag();
+        },
+        oncomment() {
+          observe.oncomment();
+        },
+      }
+    : build;
+  const parser = new Parser(handlers, { lowerCaseAttributeNames: false, decodeEntities: true });
   parser.end(html);
   return doc;
 }

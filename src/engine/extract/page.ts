@@ -818,13 +818,26 @@ function readableText(html: string): string | null {
  *  deeper than the parser's stack) gives an extract with its tag-stripped text and nothing structured. */
 export function extractPage(html: string, url: string): PageExtract {
   try {
-    return extractPageDom(html, url);
+    const page = extractFromDocument(parseDocument(html ?? ""), html, url);
+    if (page) return page;
   } catch {
-    return fallbackExtract(html ?? "", url);
+    // the parser gave up: read the page as text
+  }
+  return fallbackExtract(html ?? "", url);
+}
+
+/** The extract of a page already parsed (with parseDocument, from the same `html`; the document is changed),
+ *  or null when the DOM walk fails (then fallbackExtract is what extractPage gives). */
+export function extractFromDocument(doc: Doc, html: string, url: string): PageExtract | null {
+  try {
+    return extractPageDom(doc, html ?? "", url);
+  } catch {
+    return null;
   }
 }
 
-function fallbackExtract(html: string, url: string): PageExtract {
+/** The extract of a page the DOM walk cannot read: its tag-stripped text and title, nothing structured. */
+export function fallbackExtract(html: string, url: string): PageExtract {
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html.slice(0, 100_000));
   const text = clean(
     html
@@ -854,8 +867,7 @@ function fallbackExtract(html: string, url: string): PageExtract {
   return out;
 }
 
-function extractPageDom(html: string, url: string): PageExtract {
-  const doc = parseDocument(html ?? "");
+function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
   let base = url;
   const head = headParts(doc);
   const baseHref = attr(head.base, "href");
