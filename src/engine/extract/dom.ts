@@ -45,6 +45,50 @@ export function clean(s: string | null | undefined): string {
   return t.replace(SPACES, " ").trim();
 }
 
+/** `clean(el.textContent).length`, counted over the text nodes without building the text. */
+export function cleanLength(el: El): number {
+  let count = 0;
+  let space = false;
+  const stack: Node[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType === 3) {
+      const v = n.nodeValue!;
+      for (let i = 0; i < v.length; i++) {
+        const c = v.charCodeAt(i);
+        if (c === 0x200b || c === 0x200c || c === 0x200d || c === 0xfeff || c === 0xad) continue;
+        if (isSpace(c)) {
+          if (count) space = true;
+        } else {
+          if (space) count++;
+          space = false;
+          count++;
+        }
+      }
+      continue;
+    }
+    for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return count;
+}
+
+/** The code units `\s` matches (the ones clean() collapses). */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /** The element's text as a reader sees it: block boundaries become spaces, and two adjacent inline
  *  elements with no space between them (flex rows of spans: "Engineer" "Berlin") are kept apart unless the
  *  join is typographic ("$" "25", "25" "/mo"). */

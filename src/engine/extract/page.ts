@@ -7,6 +7,7 @@ import {
   ancestorOrSelf,
   attr,
   clean,
+  cleanLength,
   contentRoot,
   type Doc,
   descendants,
@@ -889,8 +890,7 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
 
   // Content: <main> when it holds the page, else the body without header/nav/footer.
   const main = findFirst(root, (e) => e.tagName === "MAIN" || attr(e, "role") === "main");
-  const rootLen = clean(root.textContent).length;
-  const useMain = main && clean(main.textContent).length >= rootLen * 0.2;
+  const useMain = main && cleanLength(main) >= cleanLength(root) * 0.2;
   const content = useMain ? main! : root;
   const w: Walk = { blocks: [], cards: [], tables: [], lists: [], skipRegions: !useMain, depth: 0 };
   if (useMain) handleElement(w, content);
