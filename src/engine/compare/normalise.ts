@@ -163,7 +163,7 @@ function sortCardRuns(blocks: SnapBlock[]): SnapBlock[] {
   return out;
 }
 
-const META_KEYS = new Set([
+export const META_KEYS = new Set([
   "description",
   "keywords",
   "author",

@@ -188,10 +188,20 @@ async function checkSource(
   if (!r.ok) return fail(errorText(r), r.status);
   if (r.notModified)
     return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
-  // The same bytes as last time: unchanged, nothing to extract.
-  const bodyHash = Bun.hash(r.text).toString(36);
-  if (state?.latestHash && state.bodyHash === bodyHash)
-    return { status: "unchanged", source: src, key, etag: r.etag, lastModified: r.lastModified, bodyHash };
+  // The same bytes as last time: unchanged, nothing to extract. body_hash holds "<bytes hash>.<page signature>"
+  // (compare/signature.ts): a page whose bytes changed only where extraction reads nothing has the same
+  // signature, and the Worker stops after parsing it.
+  const [lastBytes, lastSignature] = (state?.bodyHash ?? "").split(".");
+  let bodyHash = Bun.hash(r.text).toString(36);
+  if (state?.latestHash && lastBytes === bodyHash)
+    return {
+      status: "unchanged",
+      source: src,
+      key,
+      etag: r.etag,
+      lastModified: r.lastModified,
+      bodyHash: state.bodyHash ?? bodyHash,
+    };
   let snapshot: Snapshot;
   let hash: string;
   try {
@@ -202,7 +212,18 @@ async function checkSource(
         html: r.text,
         url: r.finalUrl,
         sourceUrl: src.url,
+        ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
       });
+      if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
+      if (x.same)
+        return {
+          status: "unchanged",
+          source: src,
+          key,
+          etag: r.etag,
+          lastModified: r.lastModified,
+          bodyHash,
+        };
       snapshot = x.snapshot;
       hash = x.hash;
     } else {

@@ -1,33 +1,37 @@
-// DOM helpers for extraction: parsing with linkedom (robust to fragments and broken HTML), text
+// DOM helpers for extraction: parsing (litedom.ts: htmlparser2, robust to fragments and broken HTML), text
 // normalisation, and the rules that decide what is not content (scripts, hidden elements, consent banners,
 // chat widgets). Pure and synchronous.
 import { parseHTML } from "linkedom";
+import { type LDocument, type LElement, type LNode, type ParseObserver, parseLite } from "./litedom.ts";
 
-// linkedom's types are its own; we use the DOM lib's names for what it returns.
-export type El = Element;
-export type Doc = Document;
+export type El = LElement;
+export type Doc = LDocument;
+export type Node = LNode;
 
-/** Parses HTML into a document. A fragment or a page without <html> is wrapped first: linkedom makes the
- *  first element the document element otherwise, and `document.body` then throws. */
-export function parseDocument(html: string): Doc {
+/** A fragment or a page without <html> is wrapped first: the first element would be the document element
+ *  otherwise, and the page would have no <body>. */
+function wrapped(html: string): string {
   const src = html.replace(/^\uFEFF/, "");
-  const wrapped = /<html[\s>]/i.test(src.slice(0, 4096))
+  return /<html[\s>]/i.test(src.slice(0, 4096))
     ? src
     : `<!DOCTYPE html><html><head></head><body>${src}</body></html>`;
-  const { document } = parseHTML(wrapped);
-  return document as unknown as Doc;
 }
 
-/** The element that holds the page content: <body>, or the document element when linkedom left <body> empty. */
+/** Parses HTML into a document; `observe` sees the parser's events (see litedom.ts). */
+export function parseDocument(html: string, observe?: ParseObserver): Doc {
+  return parseLite(wrapped(html), observe);
+}
+
+/** Parses HTML into a full linkedom document, for Readability (it needs the whole DOM API and edits the tree). */
+export function parseFullDocument(html: string): Document {
+  return parseHTML(wrapped(html)).document as unknown as Document;
+}
+
+/** The element that holds the page content: <body>, or the document element when <body> is absent or empty. */
 export function contentRoot(doc: Doc): El {
-  let body: El | null = null;
-  try {
-    body = doc.body;
-  } catch {
-    body = null;
-  }
+  const body = doc.body;
   if (body?.firstElementChild || body?.textContent?.trim()) return body;
-  return doc.documentElement;
+  return doc.documentElement!;
 }
 
 /** Collapses whitespace (incl. NBSP and zero-width) to single spaces and trims. */
@@ -41,11 +45,55 @@ export function clean(s: string | null | undefined): string {
   return t.replace(SPACES, " ").trim();
 }
 
+/** `clean(el.textContent).length`, counted over the text nodes without building the text. */
+export function cleanLength(el: El): number {
+  let count = 0;
+  let space = false;
+  const stack: Node[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType === 3) {
+      const v = n.nodeValue!;
+      for (let i = 0; i < v.length; i++) {
+        const c = v.charCodeAt(i);
+        if (c === 0x200b || c === 0x200c || c === 0x200d || c === 0xfeff || c === 0xad) continue;
+        if (isSpace(c)) {
+          if (count) space = true;
+        } else {
+          if (space) count++;
+          space = false;
+          count++;
+        }
+      }
+      continue;
+    }
+    for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return count;
+}
+
+/** The code units `\s` matches (the ones clean() collapses). */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /** The element's text as a reader sees it: block boundaries become spaces, and two adjacent inline
  *  elements with no space between them (flex rows of spans: "Engineer" "Berlin") are kept apart unless the
  *  join is typographic ("$" "25", "25" "/mo"). */
 export function textOf(el: El | null | undefined): string {
-  return el ? nodesText(el.childNodes as unknown as Iterable<Node>) : "";
+  return el ? nodesText(el.childNodes) : "";
 }
 
 const NO_GAP_AFTER = /[\s$€£¥₹₩([/'"“‘#@+-]$/u;
@@ -71,12 +119,12 @@ export function nodesText(nodes: Iterable<Node>): string {
         continue;
       }
       if (n.nodeType !== 1) continue;
-      const e = n as unknown as El;
+      const e = n as El;
       const inline = isInline(e) && e.tagName !== "BR";
       if (!inline) gap = "block";
       else if (prevElement && !gap) gap = "inline";
       if (depth > 200) append(e.textContent ?? "");
-      else walk(e.childNodes as unknown as Iterable<Node>, depth + 1);
+      else walk(e.childNodes, depth + 1);
       if (!inline) gap = "block";
       prevElement = true;
     }
@@ -177,10 +225,9 @@ const HIDDEN_CLASS =
 const RESPONSIVE_SHOW =
   /(^|\s)[a-z0-9]+:(block|flex|grid|inline|inline-block|inline-flex|table|contents|visible)(\s|$)/;
 
-/** An attribute's value ("" when absent). Faster than getAttribute in linkedom, which builds a
- *  DOMTokenList for every read of "class". */
+/** An attribute's value ("" when absent). */
 export function attr(el: El | null | undefined, name: string): string {
-  return (el?.getAttributeNode(name)?.value as string | undefined) ?? "";
+  return el?.getAttribute(name) ?? "";
 }
 
 /** True when the element is hidden from readers: `hidden`, aria-hidden, inline display:none, hidden classes. */
@@ -213,17 +260,16 @@ export function isBannerOrWidget(el: El): boolean {
     /\b(chat|messenger)\b/i.test(label);
   if (!hit) return false;
   // A page wrapper that carries e.g. "cookie-consent-active" holds the whole page: keep it.
-  if (el.querySelector("main, h1, article")) return false;
+  if (findFirst(el, isTag("main", "h1", "article"))) return false;
   if ((el.textContent?.length ?? 0) > 4000) return false;
   return true;
 }
 
 /** Removes everything that is not content, in place. */
 export function stripNonContent(root: El): void {
-  const all = root.querySelectorAll("*");
   const doomed: El[] = [];
-  for (const el of all as unknown as Iterable<El>) {
-    if (DROP_TAGS.has(el.tagName.toUpperCase()) || isHidden(el) || isBannerOrWidget(el)) doomed.push(el);
+  for (const el of descendants(root)) {
+    if (DROP_TAGS.has(el.tagName) || isHidden(el) || isBannerOrWidget(el)) doomed.push(el);
   }
   for (const el of doomed) el.remove();
 }
@@ -282,7 +328,7 @@ const INLINE_TAGS = new Set([
 ]);
 
 export function isInline(el: El): boolean {
-  return INLINE_TAGS.has(el.tagName.toUpperCase());
+  return INLINE_TAGS.has(el.tagName);
 }
 
 const inlineMemo = new WeakMap<El, boolean>();
@@ -319,17 +365,17 @@ export function leafLines(el: El, skip: El | null = null): string[] {
       return;
     }
     if (n.nodeType !== 1) return;
-    const e = n as unknown as El;
+    const e = n as El;
     if (skip && e === skip) return;
     if (depth > 200 || (isInline(e) && hasOnlyInline(e))) {
       run.push(n);
       return;
     }
     flush();
-    for (const c of e.childNodes as unknown as Iterable<Node>) walk(c, depth + 1);
+    for (const c of e.childNodes) walk(c, depth + 1);
     flush();
   };
-  for (const c of el.childNodes as unknown as Iterable<Node>) walk(c, 0);
+  for (const c of el.childNodes) walk(c, 0);
   flush();
   return out;
 }
@@ -356,6 +402,12 @@ export function findFirst(el: El, pred: (e: El) => boolean): El | null {
     if (pred(e)) return e;
     for (let c = e.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
   }
+  return null;
+}
+
+/** The element itself or its nearest ancestor matching `pred` (as `closest` does with a selector). */
+export function ancestorOrSelf(el: El, pred: (e: El) => boolean): El | null {
+  for (let e: El | null = el; e; e = e.parentElement) if (pred(e)) return e;
   return null;
 }
 

@@ -4,8 +4,10 @@
 import { Readability } from "@mozilla/readability";
 import {
   absoluteUrl,
+  ancestorOrSelf,
   attr,
   clean,
+  cleanLength,
   contentRoot,
   type Doc,
   descendants,
@@ -16,8 +18,10 @@ import {
   isInline,
   isTag,
   leafLines,
+  type Node,
   nodesText,
   parseDocument,
+  parseFullDocument,
   stripNonContent,
   textOf,
 } from "./dom.ts";
@@ -86,7 +90,8 @@ function headParts(doc: Doc): HeadParts {
     else if (tag === "LINK") parts.links.push(e);
     else if (tag === "SCRIPT") parts.scripts.push(e);
     else if (tag === "BASE" && !parts.base && attr(e, "href")) parts.base = e;
-    else if (tag === "TITLE" && !parts.title && !e.closest("svg")) parts.title = e;
+    else if (tag === "TITLE" && !parts.title && !ancestorOrSelf(e, (x) => x.tagName === "SVG"))
+      parts.title = e;
   }
   return parts;
 }
@@ -319,7 +324,7 @@ function siblingSignatures(parent: El): Map<string, number> {
   let m = sigCache.get(parent);
   if (!m) {
     m = new Map();
-    for (const s of parent.children as unknown as Iterable<El>) {
+    for (const s of parent.children) {
       const k = signature(s);
       m.set(k, (m.get(k) ?? 0) + 1);
     }
@@ -332,7 +337,7 @@ function siblingSignatures(parent: El): Map<string, number> {
 function textWithin(el: El, limit: number): boolean {
   let len = 0;
   let seen = false;
-  const stack: Node[] = [el as unknown as Node];
+  const stack: Node[] = [el];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.nodeType === 3) {
@@ -342,7 +347,7 @@ function textWithin(el: El, limit: number): boolean {
       if (!seen && /\S/.test(v)) seen = true;
       continue;
     }
-    for (let c = n.lastChild; c; c = c.previousSibling) stack.push(c);
+    for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
   }
   return seen;
 }
@@ -383,7 +388,7 @@ function isCard(el: El): boolean {
 
 function tableRows(table: El): string[][] {
   const rows: string[][] = [];
-  // linkedom adds no implied <tbody>: select rows directly
+  // the parser adds no implied <tbody>: select rows directly
   const trs: El[] = [];
   const collect = (e: El) => {
     for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
@@ -394,7 +399,7 @@ function tableRows(table: El): string[][] {
   collect(table);
   for (const tr of trs) {
     const cells: string[] = [];
-    for (const c of tr.children as unknown as Iterable<El>) {
+    for (const c of tr.children) {
       if (c.tagName === "TD" || c.tagName === "TH")
         cells.push(hasOnlyInline(c) && !findFirst(c, isTag("br")) ? textOf(c) : leafLines(c).join(" "));
     }
@@ -447,7 +452,7 @@ function handleElement(w: Walk, el: El): void {
     return;
   }
   if (tag === "UL" || tag === "OL" || tag === "MENU") {
-    const lis = [...(el.children as unknown as Iterable<El>)].filter((c) => c.tagName === "LI");
+    const lis = el.children.filter((c) => c.tagName === "LI");
     if (lis.length >= 2 && lis.filter((li) => headingCount(li, 1) === 1).length >= 2) {
       for (const li of lis) cardBlock(w, li);
       return;
@@ -502,13 +507,13 @@ function walkChildrenAt(w: Walk, el: El): void {
     if (run.length) pushText(w, nodesText(run));
     run = [];
   };
-  for (const n of el.childNodes as unknown as Iterable<Node>) {
+  for (const n of el.childNodes) {
     if (n.nodeType === 3) {
       run.push(n);
       continue;
     }
     if (n.nodeType !== 1) continue;
-    const c = n as unknown as El;
+    const c = n as El;
     if (isInline(c) && hasOnlyInline(c)) {
       run.push(n);
       continue;
@@ -594,7 +599,7 @@ function similarGroups(content: El, min: number): El[][] {
     seen.add(parent);
     for (const [sig, n] of siblingSignatures(parent)) {
       if (n < min) continue;
-      const kids = [...(parent.children as unknown as Iterable<El>)].filter((k) => signature(k) === sig);
+      const kids = parent.children.filter((k) => signature(k) === sig);
       if (kids.every((k) => textWithin(k, 2000) || !clean(k.textContent))) out.push(kids);
     }
   }
@@ -704,7 +709,7 @@ function partsOf(el: El): string[] {
         const t = clean(n.nodeValue);
         if (t) out.push(t);
       } else if (n.nodeType === 1) {
-        const c = n as unknown as El;
+        const c = n as El;
         if (!c.firstElementChild || depth > 50 || HEADING.has(c.tagName)) {
           const t = textOf(c);
           if (t) out.push(t);
@@ -737,7 +742,8 @@ function jobFromParts(el: El, title: string, items: string[], base: string): Job
   const a =
     el.tagName === "A"
       ? el
-      : (findFirst(el, (e) => e.tagName === "A" && e.hasAttribute("href")) ?? el.closest("a[href]"));
+      : (findFirst(el, (e) => e.tagName === "A" && e.hasAttribute("href")) ??
+        ancestorOrSelf(el, (e) => e.tagName === "A" && e.hasAttribute("href")));
   const url = absoluteUrl(attr(a, "href"), base);
   if (url) job.url = url;
   return job;
@@ -793,8 +799,8 @@ function isArticle(meta: Record<string, string>, jsonLd: Record<string, unknown>
 
 function readableText(html: string): string | null {
   try {
-    const doc = parseDocument(html);
-    const art = new Readability(doc as unknown as Document, { charThreshold: 200 }).parse();
+    const doc = parseFullDocument(html);
+    const art = new Readability(doc, { charThreshold: 200 }).parse();
     const t = art?.textContent;
     return t
       ? t
@@ -813,13 +819,26 @@ function readableText(html: string): string | null {
  *  deeper than the parser's stack) gives an extract with its tag-stripped text and nothing structured. */
 export function extractPage(html: string, url: string): PageExtract {
   try {
-    return extractPageDom(html, url);
+    const page = extractFromDocument(parseDocument(html ?? ""), html, url);
+    if (page) return page;
   } catch {
-    return fallbackExtract(html ?? "", url);
+    // the parser gave up: read the page as text
+  }
+  return fallbackExtract(html ?? "", url);
+}
+
+/** The extract of a page already parsed (with parseDocument, from the same `html`; the document is changed),
+ *  or null when the DOM walk fails (then fallbackExtract is what extractPage gives). */
+export function extractFromDocument(doc: Doc, html: string, url: string): PageExtract | null {
+  try {
+    return extractPageDom(doc, html ?? "", url);
+  } catch {
+    return null;
   }
 }
 
-function fallbackExtract(html: string, url: string): PageExtract {
+/** The extract of a page the DOM walk cannot read: its tag-stripped text and title, nothing structured. */
+export function fallbackExtract(html: string, url: string): PageExtract {
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html.slice(0, 100_000));
   const text = clean(
     html
@@ -849,8 +868,7 @@ function fallbackExtract(html: string, url: string): PageExtract {
   return out;
 }
 
-function extractPageDom(html: string, url: string): PageExtract {
-  const doc = parseDocument(html ?? "");
+function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
   let base = url;
   const head = headParts(doc);
   const baseHref = attr(head.base, "href");
@@ -871,9 +889,8 @@ function extractPageDom(html: string, url: string): PageExtract {
   const links = readLinks(regions, base);
 
   // Content: <main> when it holds the page, else the body without header/nav/footer.
-  const main = root.querySelector("main, [role=main]");
-  const rootLen = clean(root.textContent).length;
-  const useMain = main && clean(main.textContent).length >= rootLen * 0.2;
+  const main = findFirst(root, (e) => e.tagName === "MAIN" || attr(e, "role") === "main");
+  const useMain = main && cleanLength(main) >= cleanLength(root) * 0.2;
   const content = useMain ? main! : root;
   const w: Walk = { blocks: [], cards: [], tables: [], lists: [], skipRegions: !useMain, depth: 0 };
   if (useMain) handleElement(w, content);

@@ -21,6 +21,7 @@ import {
   isInline,
   isTag,
   leafLines,
+  type Node,
   textOf,
 } from "./dom.ts";
 
@@ -250,7 +251,7 @@ export function spacedText(el: El): string {
     const e = n as El;
     const block = !isInline(e);
     if (block) parts.push(" ");
-    for (const c of e.childNodes as unknown as Iterable<Node>) walk(c);
+    for (const c of e.childNodes) walk(c);
     if (block) parts.push(" ");
   };
   walk(el);
@@ -317,7 +318,7 @@ function withoutAlternatives(card: El): El {
   const all = descendants(card);
   const marks = all.map((e) => billingMark(e));
   if (!marks.includes("annual") || !marks.includes("monthly")) return card;
-  const copy = card.cloneNode(true) as El;
+  const copy = card.cloneNode(true);
   for (const e of descendants(copy)) if (billingMark(e) === "annual") e.remove();
   return copy;
 }
@@ -326,7 +327,7 @@ function withoutAlternatives(card: El): El {
 function withoutStruck(card: El): El {
   const struck = isTag("del", "s", "strike");
   if (!findFirst(card, struck)) return card;
-  const copy = card.cloneNode(true) as El;
+  const copy = card.cloneNode(true);
   for (const el of descendants(copy).filter(struck)) el.remove();
   return copy;
 }

@@ -17,17 +17,20 @@ export interface ExtractTaskResult {
 }
 
 /** A cycle's page check: the page's normalised snapshot and its hash. `url` is the page's final URL (links
- * resolve against it); `sourceUrl` the URL the snapshot records (the source's own). */
+ * resolve against it); `sourceUrl` the URL the snapshot records (the source's own). `signature`: the page
+ * signature (compare/signature.ts) of the body the source's latest snapshot was made from, when known. */
 export interface SnapshotTask {
   snapshot: true;
   html: string;
   url: string;
   sourceUrl: string;
+  signature?: string;
 }
-export interface SnapshotTaskResult {
-  snapshot: Snapshot;
-  hash: string;
-}
+/** The snapshot and its hash; or `same` when the page's signature equals the task's (its snapshot would be
+ * the latest one: not extracted). `signature` is absent when the page could only be read as text. */
+export type SnapshotTaskResult =
+  | { same?: false; snapshot: Snapshot; hash: string; signature?: string }
+  | { same: true; signature: string };
 
 let pool: WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult> | undefined;
 

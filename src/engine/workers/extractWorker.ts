@@ -2,18 +2,39 @@
 // technologies it shows, off the main thread; or, for a monitoring cycle, extracts, normalises and hashes a
 // page into its snapshot. Listed in scripts/build.ts's entrypoints so the compiled binary carries it.
 import { normalise, serialise, snapshotHash } from "../compare/normalise.ts";
-import { extractPage } from "../extract/page.ts";
+import { PageSignature } from "../compare/signature.ts";
+import { parseDocument } from "../extract/dom.ts";
+import type { PageExtract } from "../extract/page.ts";
+import { extractFromDocument, extractPage, fallbackExtract } from "../extract/page.ts";
 import { detectTech } from "../extract/tech.ts";
 import type { ExtractTask, ExtractTaskResult, SnapshotTask, SnapshotTaskResult } from "./extract.ts";
 import { serveTasks } from "./pool.ts";
 
 serveTasks<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>((task) => {
-  if ("snapshot" in task) {
-    const snapshot = normalise(extractPage(task.html, task.url));
-    snapshot.url = task.sourceUrl;
-    return { snapshot, hash: snapshotHash(serialise(snapshot)) };
-  }
+  if ("snapshot" in task) return snapshotOf(task);
   const { html, url, headers, tech } = task;
   const page = extractPage(html, url);
   return { page, tech: tech ? detectTech({ html, headers: headers ?? {}, scripts: page.scripts }) : [] };
 });
+
+/** One parse gives the document and the page's signature; an unchanged signature ends the task there. */
+function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
+  const html = task.html ?? "";
+  const sig = new PageSignature(task.url);
+  let page: PageExtract | null = null;
+  let signature: string | undefined;
+  try {
+    const doc = parseDocument(html, sig);
+    signature = sig.digest();
+    if (task.signature && task.signature === signature) return { same: true, signature };
+    page = extractFromDocument(doc, html, task.url);
+  } catch {
+    page = null;
+  }
+  // read as text only: the signature does not cover what that reading depends on
+  if (!page) signature = undefined;
+  const snapshot = normalise(page ?? fallbackExtract(html, task.url));
+  snapshot.url = task.sourceUrl;
+  const hash = snapshotHash(serialise(snapshot));
+  return signature ? { snapshot, hash, signature } : { snapshot, hash };
+}
