@@ -207,8 +207,9 @@ export interface EventPayloads {
   ResearchFinished: { run_id: number; competitor_id: number; finished_at: string; dossier: ResearchDossier };
   /** The run ended without a dossier (site unreachable, interrupted by a stop …); nothing of it is stored. */
   ResearchFailed: { run_id: number; competitor_id: number; failed_at: string; code: string; reason: string };
-  // Monitoring cycles (docs/engine.md "Cycles and scheduling"). CycleStarted / CycleFinished on the org stream,
-  // one CompetitorChecked per competitor and cycle on the competitor stream (its freshness).
+  // Monitoring cycles (docs/engine.md "Cycles and scheduling"): one CompetitorChecked per competitor and cycle on
+  // the competitor stream (its freshness). CycleStarted / CycleFinished (org stream) are no longer appended — the
+  // cycle's record lives outside the log (src/engine/cycle/record.ts) — but older logs have them.
   /** A monitoring cycle began: the scheduler's (with its due slot), an operator's or the app's. */
   CycleStarted: {
     cycle_id: number;

@@ -1,5 +1,7 @@
-// Monitoring cycles (cycles table) and each competitor's check in a cycle (the dossier's `freshness`: when its
-// sources were last checked, when one last changed, and the sources failing now).
+// Each competitor's check in a monitoring cycle (the dossier's `freshness`: when its sources were last checked,
+// when one last changed, and the sources failing now). The cycles table is the cycle's own record, written by
+// src/engine/cycle/record.ts outside the log; CycleStarted / CycleFinished are only in logs written before that
+// (imports and rebuilds of them still fill the same rows, which is why the table is not emptied by a rebuild).
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
 import type { CompetitorRecord } from "../src/domain/records.ts";

@@ -67,7 +67,6 @@ export const READ_TABLES = [
   "research_runs",
   "research_sources",
   "positioning_drafts",
-  "cycles",
   "deliveries",
 ];
 

@@ -1,7 +1,7 @@
 // The scheduler and its lease on one libSQL server (sqld, started here): two scheduler instances on two
 // connections with a test-controlled clock run each due cycle once, a slot missed while down runs once (not once
 // per missed slot), an expired lease of a crashed holder is taken over, jitter spreads workspaces; then two real
-// `rivals serve` processes on the same database run the due cycle exactly once (CycleFinished counted).
+// `rivals serve` processes on the same database run the due cycle exactly once (finished cycle records counted).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,10 +31,11 @@ let a: Services;
 let b: Services;
 const clock = { now: new Date("2026-11-20T12:30:00Z") };
 
-async function count(s: Services, type: string, orgId?: number): Promise<number> {
+/** The workspace's cycle records (all, or those that finished). */
+async function cycles(s: Services, orgId: number, which: "all" | "finished"): Promise<number> {
   const r = await s.database.client.execute({
-    sql: `SELECT COUNT(*) AS n FROM events WHERE type = ?${orgId ? " AND org_id = ?" : ""}`,
-    args: orgId ? [type, orgId] : [type],
+    sql: `SELECT COUNT(*) AS n FROM cycles WHERE org_id = ?${which === "finished" ? " AND finished_at IS NOT NULL" : ""}`,
+    args: [orgId],
   });
   return Number(r.rows[0].n);
 }
@@ -128,14 +129,14 @@ describe("two schedulers on one database", () => {
 
   test("a due cycle runs once across both; again once the next slot is due", async () => {
     expect(await both()).toHaveLength(1);
-    expect(await count(a, "CycleFinished", orgId)).toBe(1);
+    expect(await cycles(a, orgId, "finished")).toBe(1);
     expect(await both()).toHaveLength(0);
     clock.now = new Date("2026-11-20T12:59:00Z");
     expect(await both()).toHaveLength(0);
     clock.now = new Date("2026-11-20T13:00:00Z");
     const started = await both();
     expect(started).toEqual([{ orgId, slot: "hourly@2026-11-20T13:00:00.000Z" }]);
-    expect(await count(a, "CycleFinished", orgId)).toBe(2);
+    expect(await cycles(a, orgId, "finished")).toBe(2);
     const r = await a.database.client.execute({
       sql: "SELECT trigger, slot FROM cycles WHERE org_id = ? ORDER BY id",
       args: [orgId],
@@ -150,7 +151,7 @@ describe("two schedulers on one database", () => {
     clock.now = new Date("2026-11-20T18:20:00Z");
     expect(await both()).toHaveLength(1);
     expect(await both()).toHaveLength(0);
-    expect(await count(a, "CycleFinished", orgId)).toBe(3);
+    expect(await cycles(a, orgId, "finished")).toBe(3);
   });
 
   test("a crashed holder's lease is taken over once it expires", async () => {
@@ -170,7 +171,7 @@ describe("two schedulers on one database", () => {
     expect(["A", "B"]).toContain(String(r.rows[0].holder));
     expect(Number(r.rows[0].takeovers)).toBe(1);
     expect(r.rows[0].finished_at).not.toBeNull();
-    expect(await count(a, "CycleFinished", orgId)).toBe(4);
+    expect(await cycles(a, orgId, "finished")).toBe(4);
   });
 
   test("cycleStatus: cadence, the last cycle's counts, when the next is due", async () => {
@@ -228,7 +229,7 @@ describe("two rivals serve processes on one sqld database", () => {
       // Wait for this workspace's cycle (the other workspace's slot already ran under the test clock's times,
       // which lie in the past: the servers' real-time slot is due for it too).
       const deadline = Date.now() + 60_000;
-      while ((await count(a, "CycleFinished", orgId)) < 1) {
+      while ((await cycles(a, orgId, "finished")) < 1) {
         if (Date.now() > deadline) throw new Error(`no cycle ran:\n${outs.join("\n---\n")}`);
         await Bun.sleep(200);
       }
@@ -238,8 +239,8 @@ describe("two rivals serve processes on one sqld database", () => {
         await Bun.sleep(100);
       }
       await Bun.sleep(2_000);
-      expect(await count(a, "CycleStarted", orgId)).toBe(1);
-      expect(await count(a, "CycleFinished", orgId)).toBe(1);
+      expect(await cycles(a, orgId, "all")).toBe(1);
+      expect(await cycles(a, orgId, "finished")).toBe(1);
       const r = await a.database.client.execute({
         sql: "SELECT holder, takeovers, finished_at FROM cycle_leases WHERE org_id = ?",
         args: [orgId],

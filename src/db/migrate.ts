@@ -18,6 +18,7 @@ import m0018 from "./migrations/0018_delivery.sql" with { type: "text" };
 import m0019 from "./migrations/0019_demo_sites.sql" with { type: "text" };
 import m0021 from "./migrations/0021_data_changes.sql" with { type: "text" };
 import m0022 from "./migrations/0022_note_counts.sql" with { type: "text" };
+import m0023 from "./migrations/0023_cycle_research_leases.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -38,6 +39,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0019_demo_sites", sql: m0019 },
   { id: "0021_data_changes", sql: m0021 },
   { id: "0022_note_counts", sql: m0022 },
+  { id: "0023_cycle_research_leases", sql: m0023 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -191,8 +191,10 @@ async function decideRawEvent(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
       );
     }
   }
-  const ids = [rec.data.id, rec.org_id, Number(rec.stream_id)].filter((x): x is number =>
-    Number.isInteger(x),
+  // Ids come from one counter: a new cycle or run after the import must not reuse one the log already names
+  // (deliveries are keyed by cycle).
+  const ids = [rec.data.id, rec.data.cycle_id, rec.data.run_id, rec.org_id, Number(rec.stream_id)].filter(
+    (x): x is number => Number.isInteger(x),
   );
   if (ids.length)
     await w.tx.execute({

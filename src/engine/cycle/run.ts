@@ -2,8 +2,9 @@
 // scheduling"): every source of every core competitor (research's sources and the monitored pages) is fetched
 // with a conditional GET, a page is extracted, normalised and hashed in the Worker pool, compared with the
 // source's last snapshot and history, classified, and recorded as signals; then one CompetitorChecked event per
-// competitor (its freshness), expired signals closed, the after-cycle steps (after.ts), and CycleFinished with
-// the summary. An unchanged source adds no snapshot bytes; a 304 answer is not even extracted.
+// competitor (its freshness), expired signals closed, the after-cycle steps (after.ts), and the summary on the
+// cycle's record (record.ts, outside the log). An unchanged source adds no snapshot bytes, an unchanged cycle one
+// event per competitor; a 304 answer is not even extracted.
 import type { EventMetadata } from "../../../events/catalog.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
@@ -28,6 +29,7 @@ import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import { snapshotPool } from "../workers/extract.ts";
 import { closeExpiredSignals, recordDrafts } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
+import { finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
 export type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
@@ -514,29 +516,22 @@ async function cycle(s: Services, orgId: number, opts: CycleOptions): Promise<Cy
   if (opts.competitorId !== undefined && comps.length === 0)
     throw new DomainError("not_found", `no core competitor ${opts.competitorId} in this workspace`);
 
-  const { result: started } = await s.store.execute(async ({ now, nextId }) => {
-    const id = await nextId();
-    const startedAt = now.toISOString();
-    return {
-      events: [
-        {
-          type: "CycleStarted",
-          orgId,
-          streamType: "org",
-          streamId: String(orgId),
-          data: {
-            cycle_id: id,
-            trigger: opts.trigger,
-            started_at: startedAt,
-            ...(opts.slot ? { slot: opts.slot } : {}),
-            ...(opts.competitorId !== undefined ? { competitor_id: opts.competitorId } : {}),
-          },
-        },
-      ],
-      result: { id, startedAt },
-    };
-  }, META);
+  const started = await openCycle(s, orgId, opts);
+  try {
+    return await checkAll(s, orgId, String(org.slug), comps, started, opts);
+  } finally {
+    started.stop();
+  }
+}
 
+async function checkAll(
+  s: Services,
+  orgId: number,
+  orgSlug: string,
+  comps: CompetitorRow[],
+  started: OpenedCycle,
+  opts: CycleOptions,
+): Promise<CycleSummary> {
   const fetcher = opts.fetcher ?? fetcherFor(s.config);
   const skipped: CycleSummary["competitors_skipped"] = [];
   const work: { comp: CompetitorRow; sources: Source[] }[] = [];
@@ -590,7 +585,7 @@ async function cycle(s: Services, orgId: number, opts: CycleOptions): Promise<Cy
   };
   const summary: CycleSummary = {
     cycle_id: started.id,
-    org: String(org.slug),
+    org: orgSlug,
     trigger: opts.trigger,
     started_at: started.startedAt,
     finished_at: "",
@@ -641,20 +636,6 @@ async function cycle(s: Services, orgId: number, opts: CycleOptions): Promise<Cy
     }
   }
   if (errors.length) summary.errors = errors;
-  await s.store.execute(async ({ now }) => {
-    summary.finished_at = now.toISOString();
-    return {
-      events: [
-        {
-          type: "CycleFinished",
-          orgId,
-          streamType: "org",
-          streamId: String(orgId),
-          data: { cycle_id: started.id, finished_at: summary.finished_at, summary: { ...summary } },
-        },
-      ],
-      result: null,
-    };
-  }, META);
+  await finishCycle(s, started.id, summary);
   return summary;
 }

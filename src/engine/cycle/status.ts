@@ -39,8 +39,10 @@ export async function cycleStatus(s: Services, orgId: number, now: Date = s.cloc
       args: [orgId],
     }),
     c.execute({
-      sql: "SELECT started_at FROM cycles WHERE org_id = ? AND finished_at IS NULL ORDER BY id DESC LIMIT 1",
-      args: [orgId],
+      // A cycle whose heartbeat expired is dead (record.ts), even before anything has marked it abandoned.
+      sql: `SELECT started_at FROM cycles WHERE org_id = ? AND finished_at IS NULL AND abandoned_at IS NULL
+            AND expires_at > ? ORDER BY id DESC LIMIT 1`,
+      args: [orgId, now.toISOString()],
     }),
   ]);
   const row = settings.rows[0];

@@ -4,20 +4,21 @@
 // (lease.ts) and runs the cycle. Several instances on one database run each due cycle once; a cycle missed while
 // every instance was down is due at the next start (the current slot only: once, not once per missed slot).
 // RIVALS_SCHEDULER=off leaves it out of `serve`.
-import { hostname } from "node:os";
 import { Cron } from "croner";
 import type { Clock } from "../../clock.ts";
 import { planOf } from "../../domain/plans.ts";
 import { DEFAULT_CADENCE } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
+import { abandonExpiredCycles } from "../cycle/record.ts";
 import { type CycleSummary, runCycle } from "../cycle/run.ts";
+import { instanceOf } from "../instance.ts";
 import { claimLease, finishLease, type Lease, leaseStates, pruneLeases, renewLease } from "./lease.ts";
 import { jitterOf, slotOf } from "./slots.ts";
 
 export interface SchedulerOptions {
   /** Defaults to the services' clock. */
   clock?: Clock;
-  /** This instance's name in the lease (default host:pid:random). */
+  /** This instance's name in the lease (default: the services' instance, host:pid:random). */
   instance?: string;
   /** croner pattern of the checks (default every minute). */
   pattern?: string;
@@ -61,7 +62,7 @@ export class Scheduler {
     private opts: SchedulerOptions = {},
   ) {
     this.clock = opts.clock ?? s.clock;
-    this.instance = opts.instance ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+    this.instance = opts.instance ?? instanceOf(s);
     this.leaseMs = opts.leaseMs ?? 5 * 60_000;
     this.jitterMs = opts.jitterMs ?? s.config.schedulerJitterMs;
     this.concurrency = opts.concurrency ?? 2;
@@ -132,6 +133,8 @@ export class Scheduler {
     const report: TickReport = { due: 0, started: [], held: [] };
     if (this.stopped) return report;
     const now = this.clock();
+    // Cycles whose process died are closed even in a workspace whose next cycle is not due yet.
+    await abandonExpiredCycles(this.s).catch(() => undefined);
     const all = await this.dueWorkspaces(now);
     const due = all.filter((w) => w.dueAt.getTime() <= now.getTime());
     const leases = await leaseStates(this.s, due);

@@ -1,0 +1,102 @@
+// A cycle's own record (the cycles table), kept outside the event log: an unchanged cycle appends only one
+// CompetitorChecked per competitor (ENGINE.md "Targets"); what a cycle found is in the log (signals,
+// CompetitorChecked with its cycle_id, digests, DeliveryQueued), its start, heartbeat and summary are the running
+// instance's bookkeeping, like the scheduler's lease (docs/engine.md "Cycles and scheduling"). Logs written before
+// this still carry CycleStarted / CycleFinished, which projections/cycles.ts turns into the same rows.
+//
+// A running cycle moves its heartbeat (`expires_at`) on; one whose process died stops doing so, and once the
+// heartbeat has expired the next cycle of the workspace (or the scheduler's check) marks it abandoned, so the
+// status never shows a dead cycle as running.
+import type { Tx } from "../../../events/store.ts";
+import type { Services } from "../../services.ts";
+import { instanceOf } from "../instance.ts";
+import type { CycleSummary, CycleTrigger } from "./types.ts";
+
+/** How long a cycle's heartbeat lasts; it is renewed every third of it. */
+export const HEARTBEAT_MS = 120_000;
+
+function write<T>(s: Services, fn: (tx: Tx, now: Date, nextId: () => Promise<number>) => Promise<T>) {
+  return s.store
+    .execute(async ({ tx, now, nextId }) => ({ events: [], result: await fn(tx, now, nextId) }))
+    .then((r) => r.result);
+}
+
+const until = (now: Date) => new Date(now.getTime() + HEARTBEAT_MS).toISOString();
+
+/** Marks abandoned the open cycles (of one workspace, or all) whose heartbeat expired. Returns their ids. */
+async function abandonIn(tx: Tx, now: Date, orgId?: number): Promise<number[]> {
+  const r = await tx.execute({
+    sql: `UPDATE cycles SET abandoned_at = ? WHERE finished_at IS NULL AND abandoned_at IS NULL
+            AND (expires_at IS NULL OR expires_at <= ?) ${orgId === undefined ? "" : "AND org_id = ?"}
+          RETURNING id`,
+    args:
+      orgId === undefined
+        ? [now.toISOString(), now.toISOString()]
+        : [now.toISOString(), now.toISOString(), orgId],
+  });
+  return r.rows.map((row) => Number(row.id));
+}
+
+export function abandonExpiredCycles(s: Services, orgId?: number): Promise<number[]> {
+  return write(s, (tx, now) => abandonIn(tx, now, orgId));
+}
+
+export interface OpenedCycle {
+  id: number;
+  startedAt: string;
+  /** Cycles of this workspace found dead and marked abandoned before this one started. */
+  abandoned: number[];
+}
+
+/** Starts a cycle's record (after closing the workspace's dead ones) and keeps its heartbeat until `stop()`. */
+export async function openCycle(
+  s: Services,
+  orgId: number,
+  opts: { trigger: CycleTrigger; slot?: string; competitorId?: number },
+): Promise<OpenedCycle & { stop(): void }> {
+  const holder = instanceOf(s);
+  const opened = await write(s, async (tx, now, nextId) => {
+    const abandoned = await abandonIn(tx, now, orgId);
+    const id = await nextId();
+    const startedAt = now.toISOString();
+    await tx.execute({
+      sql: `INSERT INTO cycles (id, org_id, trigger, slot, competitor_id, started_at, holder, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      args: [
+        id,
+        orgId,
+        opts.trigger,
+        opts.slot ?? null,
+        opts.competitorId ?? null,
+        startedAt,
+        holder,
+        until(now),
+      ],
+    });
+    return { id, startedAt, abandoned };
+  });
+  const beat = setInterval(
+    () => {
+      void write(s, (tx, now) =>
+        tx.execute({
+          sql: "UPDATE cycles SET expires_at = ? WHERE id = ? AND finished_at IS NULL AND abandoned_at IS NULL",
+          args: [until(now), opened.id],
+        }),
+      ).catch(() => undefined);
+    },
+    Math.floor(HEARTBEAT_MS / 3),
+  );
+  beat.unref?.();
+  return { ...opened, stop: () => clearInterval(beat) };
+}
+
+/** Records the cycle's end and its summary (`finished_at` is set to the commit's time). */
+export async function finishCycle(s: Services, id: number, summary: CycleSummary): Promise<void> {
+  await write(s, async (tx, now) => {
+    summary.finished_at = now.toISOString();
+    await tx.execute({
+      sql: "UPDATE cycles SET finished_at = ?, summary = ?, expires_at = NULL, abandoned_at = NULL WHERE id = ?",
+      args: [summary.finished_at, JSON.stringify(summary), id],
+    });
+  });
+}
