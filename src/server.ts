@@ -1,15 +1,15 @@
 import { createApp } from "./api/app.ts";
-import { recoverInterruptedResearch } from "./domain/research.ts";
 import { deliverDue } from "./engine/deliver/outbox.ts";
 import { startDeliveryLoop } from "./engine/deliver/worker.ts";
+import { startResearchRecovery } from "./engine/research/lease.ts";
 import { Scheduler } from "./engine/schedule/scheduler.ts";
 import type { Services } from "./services.ts";
 
 /** Starts the HTTP server and stops cleanly on SIGINT/SIGTERM. */
 export async function startServer(s: Services) {
-  // Research runs a stop interrupted are marked failed before anything else runs (never left running).
-  const recovered = await recoverInterruptedResearch(s.store);
-  if (recovered.length) console.log(JSON.stringify({ level: "warn", research_runs_interrupted: recovered }));
+  // Research runs whose instance stopped or died are marked failed before anything else runs (never left
+  // running), and again every 30 s; runs another live instance holds are left to it.
+  const research = await startResearchRecovery(s);
   const { app } = createApp(s);
   app.listen({ port: s.config.port, hostname: process.env.HOST || "0.0.0.0" });
   const port = app.server?.port;
@@ -25,6 +25,7 @@ export async function startServer(s: Services) {
   const stop = async () => {
     await app.stop();
     await scheduler?.stop({ wait: false });
+    await research.stop();
     deliveries?.stop();
     s.close();
     process.exit(0);

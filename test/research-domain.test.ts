@@ -8,11 +8,11 @@ import {
   decideStartResearch,
   endResearch,
   INTERRUPTED,
-  recoverInterruptedResearch,
   type StartCommand,
   utcWeek,
 } from "../src/domain/research.ts";
 import type { ResearchDossier } from "../src/domain/researchTypes.ts";
+import { recoverOrphanedResearch } from "../src/engine/research/lease.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient } from "./mcp-helpers.ts";
 import { countEvents, dumpReadTables, orgId, rest } from "./mcp-write-helpers.ts";
@@ -223,8 +223,9 @@ describe("recovery at start", () => {
       .competitor.id;
     const r = await start(org, { kind: "first", competitor_id: id });
     expect(r.runs[0].first_brief).toBe(true);
-    // The process "stops" here: nothing ends the run. The next start recovers it.
-    const marked = await recoverInterruptedResearch(t.services.store);
+    // The process "stops" here: nothing ends the run, and it has no lease (started without the runner). The next
+    // start recovers it.
+    const marked = await recoverOrphanedResearch(t.services);
     expect(marked).toEqual([r.runs[0].run_id]);
     const d = (await rest(t, k, `/api/v1/competitors/${id}`)).json.data;
     expect(d.freshness.research_state).toBe("failed");
@@ -233,7 +234,7 @@ describe("recovery at start", () => {
     expect(
       body(await c.callTool({ name: "get_company_profile", arguments: {} })).profile.first_brief_running,
     ).toBe(false);
-    expect(await recoverInterruptedResearch(t.services.store)).toEqual([]);
+    expect(await recoverOrphanedResearch(t.services)).toEqual([]);
     expect(await orgId(t, "crashco")).toBe(org);
   });
 });

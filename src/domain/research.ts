@@ -362,27 +362,8 @@ export async function endResearch(
 export const INTERRUPTED =
   "interrupted: the service stopped while this research ran; nothing of it was stored. Run it again.";
 
-/** At start: every run still marked running was interrupted by a stop; it is marked failed (and the first
- * brief, if it was one, ends), so no run stays running forever. Returns the runs marked. */
-export async function recoverInterruptedResearch(store: EventStore): Promise<number[]> {
-  const { result } = await store.execute(async (w) => {
-    const r = await w.tx.execute("SELECT id FROM research_runs WHERE state = 'running' ORDER BY id");
-    const ids = r.rows.map((row) => Number(row.id));
-    return { events: [], result: ids };
-  });
-  const marked: number[] = [];
-  for (const id of result)
-    if (
-      await endResearch(
-        store,
-        id,
-        { ok: false, code: "interrupted", reason: INTERRUPTED },
-        { source: "recovery" },
-      )
-    )
-      marked.push(id);
-  return marked;
-}
+// Recovery of runs whose instance died or stopped: src/engine/research/lease.ts (it knows which instance holds
+// which run).
 
 // ---------------------------------------------------------------------------------------------------------
 // draft_positioning

@@ -3,18 +3,14 @@
 // records how it ended. Callers wait up to `waitMs`; a run taking longer goes on in the background and its
 // state shows in the dossier's `freshness` (research_state).
 import type { EventMetadata } from "../../../events/catalog.ts";
-import {
-  decideStartResearch,
-  endResearch,
-  type StartCommand,
-  type StartResult,
-} from "../../domain/research.ts";
+import { decideStartResearch, type StartCommand, type StartResult } from "../../domain/research.ts";
 import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
 import { fetcherFor } from "../fetch/index.ts";
 import { extractPool } from "../workers/extract.ts";
 import { type ResearchSummary, researchSite } from "./index.ts";
+import { endRun, keepLeases, takeLeases } from "./lease.ts";
 
 export interface RunReport {
   run_id: number;
@@ -63,10 +59,10 @@ async function runOne(
     };
   }
   if (outcome.ok) {
-    await endResearch(s.store, run.run_id, { ok: true, dossier: outcome.dossier }, metadata);
+    await endRun(s, run.run_id, { ok: true, dossier: outcome.dossier }, metadata);
     return { ...base, status: "finished", summary: outcome.summary };
   }
-  await endResearch(s.store, run.run_id, outcome, metadata);
+  await endRun(s, run.run_id, outcome, metadata);
   return { ...base, status: "failed", error: { code: outcome.code, reason: outcome.reason } };
 }
 
@@ -98,11 +94,22 @@ export async function startResearch(
   opts: { usesAllowance: boolean; metadata?: EventMetadata },
 ): Promise<Started> {
   const metadata = opts.metadata ?? { actor: caller.actor };
-  const { result: start } = await s.store.execute(
-    (w) => decideStartResearch(w, caller, cmd, trigger, opts.usesAllowance),
-    metadata,
+  // The runs' leases are taken with their start: no other instance ever sees them running without an owner.
+  const { result: start } = await s.store.execute(async (w) => {
+    const out = await decideStartResearch(w, caller, cmd, trigger, opts.usesAllowance);
+    await takeLeases(
+      w.tx,
+      s,
+      out.result.runs.map((r) => r.run_id),
+      w.now,
+    );
+    return out;
+  }, metadata);
+  const leases = keepLeases(
+    s,
+    start.runs.map((r) => r.run_id),
   );
-  const done = runAll(s, start, metadata);
+  const done = runAll(s, start, metadata).finally(() => leases.stop());
   let set = inFlight.get(s);
   if (!set) {
     set = new Set();
