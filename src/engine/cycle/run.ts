@@ -68,6 +68,8 @@ interface CompetitorRow {
 type Outcome =
   | {
       status: "not_modified" | "unchanged";
+      /** Unchanged only after extraction (other bytes, the same snapshot). */
+      extracted?: true;
       source: Source;
       key: string;
       etag?: string;
@@ -82,7 +84,8 @@ type Outcome =
       snapshot: Snapshot;
       previous?: Snapshot;
       changes: Change[];
-      fetched: Extract<FetchResult, { ok: true }>;
+      /** What the store keeps of the answer (not its body: a competitor's outcomes wait for each other). */
+      fetched: Pick<Extract<FetchResult, { ok: true }>, "etag" | "lastModified" | "status" | "finalUrl">;
       bodyHash: string;
     }
   | {
@@ -96,6 +99,8 @@ type Outcome =
 
 interface CompetitorResult {
   competitorId: number;
+  /** Sources whose body was read into a snapshot (not a 304, not the same bytes). */
+  extracted: number;
   checked: number;
   changed: number;
   failed: number;
@@ -246,7 +251,15 @@ async function checkSource(
     return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
   }
   if (state?.latestHash === hash)
-    return { status: "unchanged", source: src, key, etag: r.etag, lastModified: r.lastModified, bodyHash };
+    return {
+      status: "unchanged",
+      extracted: true,
+      source: src,
+      key,
+      etag: r.etag,
+      lastModified: r.lastModified,
+      bodyHash,
+    };
   const store = snapshotStoreFor(s);
   const history = state?.latestHash
     ? await store.latest({ orgId, competitorId, url: src.url, kind: snapshotKind })
@@ -267,7 +280,7 @@ async function checkSource(
     snapshot,
     previous,
     changes,
-    fetched: r,
+    fetched: { etag: r.etag, lastModified: r.lastModified, status: r.status, finalUrl: r.finalUrl },
     bodyHash,
   };
 }
@@ -467,6 +480,9 @@ async function checkCompetitor(
   }, META);
   return {
     competitorId: comp.id,
+    extracted: outcomes.filter(
+      (o) => o.status === "changed" || o.status === "baseline" || (o.status === "unchanged" && o.extracted),
+    ).length,
     checked: outcomes.length,
     changed,
     failed: failed.length,
@@ -556,7 +572,12 @@ async function checkAll(
     while (next < work.length) {
       const w = work[next++];
       try {
-        results.push(await checkCompetitor(s, orgId, started.id, w.comp, w.sources, fetcher));
+        const r = await checkCompetitor(s, orgId, started.id, w.comp, w.sources, fetcher);
+        results.push(r);
+        // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
+        // pages were read, so they sit in the old generation until a full one: collect now, or four lanes
+        // pile up 100+ MB of them (docs/engine.md, cycle "Memory"). Not after a competitor with nothing read.
+        if (r.extracted > 0) Bun.gc(true);
       } catch (e) {
         console.error(
           JSON.stringify({
