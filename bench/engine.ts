@@ -101,9 +101,8 @@ const htmlBytes = [...files.values()].filter((f) => f.type.startsWith("text/html
 // --- the service ------------------------------------------------------------------------------------------
 const dir = mkdtempSync(join(tmpdir(), "rivals-bench-engine-"));
 const cycleSite = PART === "research" ? undefined : await startCycleSite();
-const config = loadConfig({
+const serviceEnv = {
   RIVALS_DB: `file:${join(dir, "bench.db")}`,
-  PORT: "0",
   RIVALS_FETCH_REWRITE: [
     ...(cycleSite
       ? Array.from(
@@ -114,8 +113,8 @@ const config = loadConfig({
     `*=http://127.0.0.1:${site.port}`,
   ].join(","),
   RIVALS_FETCH_DELAY_MS: "0",
-  RIVALS_RATE_LIMIT: "1000000",
-});
+};
+const config = loadConfig({ ...serviceEnv, PORT: "0", RIVALS_RATE_LIMIT: "1000000" });
 const s = await openServices(config);
 await importNdjson(s.store, demoData, "demo");
 const key = (await createApiKey(s.store, "demo", "bench", parseScopes(undefined))).token;
@@ -175,7 +174,7 @@ const pct = (xs: number[], p: number) => {
 };
 
 if (PART === "cycle") {
-  const cycle = await cycleBench({ s, hammer, pct }, cycleSite!);
+  const cycle = await cycleBench({ s, childEnv: serviceEnv, hammer, pct }, cycleSite!);
   console.log(JSON.stringify({ cycle, workers: Number(process.env.RIVALS_WORKERS) || "default" }, null, 2));
   await app.stop(true);
   site.stop(true);
@@ -232,7 +231,9 @@ const out = {
 };
 console.log(JSON.stringify(out, null, 2));
 if (cycleSite)
-  console.log(JSON.stringify({ cycle: await cycleBench({ s, hammer, pct }, cycleSite) }, null, 2));
+  console.log(
+    JSON.stringify({ cycle: await cycleBench({ s, childEnv: serviceEnv, hammer, pct }, cycleSite) }, null, 2),
+  );
 await app.stop(true);
 site.stop(true);
 cycleSite?.stop();
