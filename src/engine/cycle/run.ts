@@ -32,6 +32,10 @@ import { afterCycleSteps } from "./after.ts";
 import { finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
+/** The main thread's heap size above which the cycle collects garbage after a competitor whose pages were read
+ * (a size check, about 10 µs): the process stays under the 400 MB a cycle may peak at (ENGINE.md "Targets"). */
+const COLLECT_ABOVE_HEAP_BYTES = 64 * 1024 * 1024;
+
 export type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
 export interface CycleOptions {
@@ -575,9 +579,10 @@ async function checkAll(
         const r = await checkCompetitor(s, orgId, started.id, w.comp, w.sources, fetcher);
         results.push(r);
         // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
-        // pages were read, so they sit in the old generation until a full one: collect now, or four lanes
-        // pile up 100+ MB of them (docs/engine.md, cycle "Memory"). Not after a competitor with nothing read.
-        if (r.extracted > 0) Bun.gc(true);
+        // pages were read, so they sit in the old generation until a full one (docs/engine.md, cycle "Memory").
+        // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
+        // of a changed page's CPU, and held the peak no lower), nor after one with nothing read.
+        if (r.extracted > 0 && process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
       } catch (e) {
         console.error(
           JSON.stringify({
@@ -595,7 +600,10 @@ async function checkAll(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 4, work.length)) }, lane));
+  // Two competitors at a time: the extraction pool has one worker per core beyond the first, so more lanes only
+  // hold more pages in memory while they wait for it (200 × 10 pages: 4 lanes 108 s and 449 MB, 2 lanes 76 s and
+  // 428 MB; docs/engine.md "Cycle benchmark").
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 2, work.length)) }, lane));
 
   const expired = await closeExpiredSignals(s, orgId, s.clock());
   const sum = (f: (r: CompetitorResult) => number) => results.reduce((n, r) => n + f(r), 0);

@@ -10,16 +10,15 @@ import { detectTech } from "../extract/tech.ts";
 import type { ExtractTask, ExtractTaskResult, SnapshotTask, SnapshotTaskResult } from "./extract.ts";
 import { serveTasks } from "./pool.ts";
 
-/** Extractions between two full collections. A page's extraction is megabytes of short-lived objects; left to
- * JSC's own pacing the worker's heap grew past 100 MB between collections in a cycle (docs/engine.md, cycle
- * "Memory"). A full collection here takes ~8 ms, an extraction ~50: measured, CPU per page did not grow (JSC
- * collects less on its own). Tasks that end at an unchanged signature are cheap and do not count. */
-const COLLECT_EVERY = 4;
-let extracted = 0;
+/** The worker's heap size above which it collects after a page. A page's extraction is megabytes of short-lived
+ * objects; left to JSC's own pacing the worker's heap grew past 100 MB between collections in a cycle
+ * (docs/engine.md, cycle "Memory"). Collecting after every fourth extraction held it but cost about a fifth of
+ * a changed page's CPU; a size check (about 10 µs) collects only when the heap has grown. */
+const COLLECT_ABOVE_BYTES = 32 * 1024 * 1024;
 
 serveTasks<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>((task) => {
   const out = handle(task);
-  if (!("same" in out) && ++extracted % COLLECT_EVERY === 0) Bun.gc(true);
+  if (!("same" in out) && process.memoryUsage().heapUsed > COLLECT_ABOVE_BYTES) Bun.gc(true);
   return out;
 });
 
