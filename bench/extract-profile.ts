@@ -2,27 +2,18 @@
 // web's HTML pages and on the benchmarks' padded ~100 KB pages (as bench/cycle-site.ts serves them).
 // CPU time (process.cpuUsage) rather than wall time: steadier on a shared machine. ROUNDS (default 5) rounds
 // after one warm-up round; prints ms per page per phase and set.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { normalise, serialise, snapshotHash } from "../src/engine/compare/normalise.ts";
 import { PageSignature } from "../src/engine/compare/signature.ts";
 import { parseDocument } from "../src/engine/extract/dom.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import { detectTech } from "../src/engine/extract/tech.ts";
+import { htmlFiles } from "../test/fixtures/web/files.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const root = resolve(import.meta.dir, "..");
 const web = join(root, "test", "fixtures", "web", "sites");
-
-function htmlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...htmlFiles(p));
-    else if (name.endsWith(".html")) out.push(p);
-  }
-  return out;
-}
 
 const fixturePages = htmlFiles(web).map((p) => {
   const rel = relative(web, p).split("/");

@@ -2,11 +2,12 @@
 // planted in the HTML, gives zero changes on every page of every site; a planted price change gives exactly
 // one change whose excerpt holds the new value.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseHTML } from "linkedom";
 import { compare, normalise } from "../src/engine/compare/index.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
+import { htmlFiles } from "./fixtures/web/files.ts";
 
 const SITES = join(import.meta.dir, "fixtures/web/sites");
 const COMPANY_SITES = [
@@ -16,16 +17,6 @@ const COMPANY_SITES = [
   "northwind.example",
   "tallyhq.example",
 ];
-
-function htmlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...htmlFiles(p));
-    else if (name.endsWith(".html")) out.push(p);
-  }
-  return out;
-}
 
 const pages = COMPANY_SITES.flatMap((host) => {
   const root = join(SITES, host, "v1");

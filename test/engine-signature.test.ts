@@ -2,7 +2,7 @@
 // the same signature — and then, always, the same snapshot; anything extraction reads changes it. The cycle's
 // snapshot task stops after the parse when the signature is the last one.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { normalise, serialise, snapshotHash } from "../src/engine/compare/normalise.ts";
 import { isNoiseAttribute, PageSignature } from "../src/engine/compare/signature.ts";
@@ -11,17 +11,9 @@ import { LElement } from "../src/engine/extract/litedom.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import type { SnapshotTaskResult } from "../src/engine/workers/extract.ts";
 import { snapshotPool } from "../src/engine/workers/extract.ts";
+import { htmlFiles } from "./fixtures/web/files.ts";
 
 const web = join(import.meta.dir, "fixtures", "web", "sites");
-function htmlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...htmlFiles(p));
-    else if (name.endsWith(".html")) out.push(p);
-  }
-  return out;
-}
 const pages = htmlFiles(web).map((p) => {
   const rel = relative(web, p).split("/");
   const path = rel

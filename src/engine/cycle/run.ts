@@ -204,15 +204,16 @@ async function checkSource(
   // signature, and the Worker stops after parsing it.
   const [lastBytes, lastSignature] = (state?.bodyHash ?? "").split(".");
   let bodyHash = Bun.hash(r.text).toString(36);
-  if (state?.latestHash && lastBytes === bodyHash)
-    return {
+  const unchanged = (hashes: string) =>
+    ({
       status: "unchanged",
       source: src,
       key,
       etag: r.etag,
       lastModified: r.lastModified,
-      bodyHash: state.bodyHash ?? bodyHash,
-    };
+      bodyHash: hashes,
+    }) as const;
+  if (state?.latestHash && lastBytes === bodyHash) return unchanged(state.bodyHash ?? bodyHash);
   let snapshot: Snapshot;
   let hash: string;
   try {
@@ -226,15 +227,7 @@ async function checkSource(
         ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
       });
       if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
-      if (x.same)
-        return {
-          status: "unchanged",
-          source: src,
-          key,
-          etag: r.etag,
-          lastModified: r.lastModified,
-          bodyHash,
-        };
+      if (x.same) return unchanged(bodyHash);
       snapshot = x.snapshot;
       hash = x.hash;
     } else {
