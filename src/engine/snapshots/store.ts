@@ -66,7 +66,7 @@ export interface SourceState {
   lastErrorAt: string | null;
   /** When the current run of failed checks began (migration 0016). */
   failingSince: string | null;
-  /** Hash of the raw body of the last good check (migration 0016_cycles_body_hash). */
+  /** The last good check's body: `<hash of the raw bytes>`, for a page `<hash>.<page signature>` (compare/signature.ts). */
   bodyHash: string | null;
 }
 
