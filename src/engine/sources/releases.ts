@@ -5,9 +5,23 @@
  * strict mode) in an entry position — a heading, a `<time>`, a short date-only line next to a heading, a
  * list item or table row that starts with it. Dates inside prose paragraphs never count.
  */
-import * as chrono from "chrono-node";
-import { parseHTML } from "linkedom";
+import type * as Chrono from "chrono-node";
+import type * as Linkedom from "linkedom";
 import { absoluteHttpUrl, clip } from "./util.ts";
+
+// Loaded on first use: this module is imported wherever research is (the tools, `serve`, `rivals cycle`), and
+// the two libraries are about 37 MB of a process's memory that a cycle, which never reads a changelog this
+// way, should not carry (docs/engine.md, cycle "Memory").
+let chronoModule: typeof Chrono | undefined;
+let linkedomModule: typeof Linkedom | undefined;
+function chrono(): typeof Chrono {
+  chronoModule ??= require("chrono-node") as typeof Chrono;
+  return chronoModule;
+}
+function parseHTML(html: string) {
+  linkedomModule ??= require("linkedom") as typeof Linkedom;
+  return linkedomModule.parseHTML(html);
+}
 
 export interface ChangelogEntry {
   title: string;
@@ -73,9 +87,9 @@ const REF = new Date(Date.UTC(2000, 0, 1));
 /** The first whole date (day, month and a stated year) in `text`, strict; CalVer versions excluded. */
 export function findDate(text: string): FoundDate | null {
   if (!text || text.length > 400 || !YEAR.test(text) || !DATE_SHAPE.test(text)) return null;
-  let results: chrono.ParsedResult[];
+  let results: Chrono.ParsedResult[];
   try {
-    results = chrono.strict.parse(text, REF);
+    results = chrono().strict.parse(text, REF);
   } catch {
     return null;
   }
