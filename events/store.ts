@@ -60,6 +60,12 @@ export class EventStore {
     private clock: Clock,
   ) {}
 
+  /** A write through the single writer that appends no event: the running instance's own bookkeeping (leases,
+   * heartbeats, cycle records, snapshot rows). */
+  writeTables<T>(fn: (w: WriteContext) => Promise<T>): Promise<T> {
+    return this.execute(async (w) => ({ events: [], result: await fn(w) })).then((r) => r.result);
+  }
+
   execute<T>(
     handler: CommandHandler<T>,
     metadata: EventMetadata = {},

@@ -14,3 +14,18 @@ export function instanceOf(s: Services): string {
   }
   return name;
 }
+
+/** Runs `renew` every `periodMs` until `stop()` (a lease's or a record's heartbeat), without keeping the process
+ * alive. A failed renewal is logged, not thrown: the next beat tries again, and a holder that keeps failing
+ * lets its lease expire, which is what the lease is for. */
+export function heartbeat(periodMs: number, what: string, renew: () => Promise<unknown>): { stop(): void } {
+  const beat = setInterval(() => {
+    renew().catch((e) =>
+      console.error(
+        JSON.stringify({ level: "warn", heartbeat: what, error: String((e as Error)?.message ?? e) }),
+      ),
+    );
+  }, periodMs);
+  beat.unref?.();
+  return { stop: () => clearInterval(beat) };
+}

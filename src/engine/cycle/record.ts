@@ -9,17 +9,11 @@
 // status never shows a dead cycle as running.
 import type { Tx } from "../../../events/store.ts";
 import type { Services } from "../../services.ts";
-import { instanceOf } from "../instance.ts";
+import { heartbeat, instanceOf } from "../instance.ts";
 import type { CycleSummary, CycleTrigger } from "./types.ts";
 
 /** How long a cycle's heartbeat lasts; it is renewed every third of it. */
 export const HEARTBEAT_MS = 120_000;
-
-function write<T>(s: Services, fn: (tx: Tx, now: Date, nextId: () => Promise<number>) => Promise<T>) {
-  return s.store
-    .execute(async ({ tx, now, nextId }) => ({ events: [], result: await fn(tx, now, nextId) }))
-    .then((r) => r.result);
-}
 
 const until = (now: Date) => new Date(now.getTime() + HEARTBEAT_MS).toISOString();
 
@@ -38,7 +32,7 @@ async function abandonIn(tx: Tx, now: Date, orgId?: number): Promise<number[]> {
 }
 
 export function abandonExpiredCycles(s: Services, orgId?: number): Promise<number[]> {
-  return write(s, (tx, now) => abandonIn(tx, now, orgId));
+  return s.store.writeTables(({ tx, now }) => abandonIn(tx, now, orgId));
 }
 
 export interface OpenedCycle {
@@ -55,7 +49,7 @@ export async function openCycle(
   opts: { trigger: CycleTrigger; slot?: string; competitorId?: number },
 ): Promise<OpenedCycle & { stop(): void }> {
   const holder = instanceOf(s);
-  const opened = await write(s, async (tx, now, nextId) => {
+  const opened = await s.store.writeTables(async ({ tx, now, nextId }) => {
     const abandoned = await abandonIn(tx, now, orgId);
     const id = await nextId();
     const startedAt = now.toISOString();
@@ -75,24 +69,20 @@ export async function openCycle(
     });
     return { id, startedAt, abandoned };
   });
-  const beat = setInterval(
-    () => {
-      void write(s, (tx, now) =>
-        tx.execute({
-          sql: "UPDATE cycles SET expires_at = ? WHERE id = ? AND finished_at IS NULL AND abandoned_at IS NULL",
-          args: [until(now), opened.id],
-        }),
-      ).catch(() => undefined);
-    },
-    Math.floor(HEARTBEAT_MS / 3),
+  const beat = heartbeat(Math.floor(HEARTBEAT_MS / 3), `cycle ${opened.id}`, () =>
+    s.store.writeTables(({ tx, now }) =>
+      tx.execute({
+        sql: "UPDATE cycles SET expires_at = ? WHERE id = ? AND finished_at IS NULL AND abandoned_at IS NULL",
+        args: [until(now), opened.id],
+      }),
+    ),
   );
-  beat.unref?.();
-  return { ...opened, stop: () => clearInterval(beat) };
+  return { ...opened, stop: beat.stop };
 }
 
 /** Records the cycle's end and its summary (`finished_at` is set to the commit's time). */
 export async function finishCycle(s: Services, id: number, summary: CycleSummary): Promise<void> {
-  await write(s, async (tx, now) => {
+  await s.store.writeTables(async ({ tx, now }) => {
     summary.finished_at = now.toISOString();
     await tx.execute({
       sql: "UPDATE cycles SET finished_at = ?, summary = ?, expires_at = NULL, abandoned_at = NULL WHERE id = ?",

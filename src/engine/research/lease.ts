@@ -6,7 +6,7 @@ import type { EventMetadata } from "../../../events/catalog.ts";
 import type { Tx } from "../../../events/store.ts";
 import { decideEndResearch, INTERRUPTED, type RunOutcome } from "../../domain/research.ts";
 import type { Services } from "../../services.ts";
-import { instanceOf } from "../instance.ts";
+import { heartbeat, instanceOf } from "../instance.ts";
 
 /** How long a lease lasts; renewed every third of it. */
 export const RESEARCH_LEASE_MS = 60_000;
@@ -27,23 +27,15 @@ export async function takeLeases(tx: Tx, s: Services, runIds: number[], now: Dat
 /** Renews the leases of `runIds` until `stop()`. */
 export function keepLeases(s: Services, runIds: number[]): { stop(): void } {
   const holder = instanceOf(s);
-  const beat = setInterval(
-    () => {
-      void s.store
-        .execute(async ({ tx, now }) => {
-          await tx.execute({
-            sql: `UPDATE research_leases SET expires_at = ? WHERE holder = ?
-                  AND run_id IN (${runIds.map(() => "?").join(", ")})`,
-            args: [until(now), holder, ...runIds],
-          });
-          return { events: [], result: null };
-        })
-        .catch(() => undefined);
-    },
-    Math.floor(RESEARCH_LEASE_MS / 3),
+  return heartbeat(Math.floor(RESEARCH_LEASE_MS / 3), `research runs ${runIds.join(", ")}`, () =>
+    s.store.writeTables(({ tx, now }) =>
+      tx.execute({
+        sql: `UPDATE research_leases SET expires_at = ? WHERE holder = ?
+              AND run_id IN (${runIds.map(() => "?").join(", ")})`,
+        args: [until(now), holder, ...runIds],
+      }),
+    ),
   );
-  beat.unref?.();
-  return { stop: () => clearInterval(beat) };
 }
 
 /** Records how a run ended and drops its lease, in one command. False when it was no longer running. */
@@ -97,20 +89,16 @@ export async function startResearchRecovery(s: Services): Promise<{ stop(): Prom
     if (marked.length) console.log(JSON.stringify({ level: "warn", research_runs_interrupted: marked }));
   };
   await sweep();
-  const timer = setInterval(() => void sweep().catch(() => undefined), SWEEP_MS);
-  timer.unref?.();
+  const sweeps = heartbeat(SWEEP_MS, "research recovery", sweep);
   return {
     stop: async () => {
-      clearInterval(timer);
-      await s.store
-        .execute(async ({ tx, now }) => {
-          await tx.execute({
-            sql: "UPDATE research_leases SET expires_at = ? WHERE holder = ?",
-            args: [now.toISOString(), instanceOf(s)],
-          });
-          return { events: [], result: null };
-        })
-        .catch(() => undefined);
+      sweeps.stop();
+      await s.store.writeTables(({ tx, now }) =>
+        tx.execute({
+          sql: "UPDATE research_leases SET expires_at = ? WHERE holder = ?",
+          args: [now.toISOString(), instanceOf(s)],
+        }),
+      );
     },
   };
 }

@@ -2,6 +2,7 @@
 // atomic statement — insert, or take over a lease whose holder let it expire (crashed) while its cycle had not
 // finished — so of several instances on one database exactly one runs each due cycle. Writes go through the
 // event store's single writer (no events), so a local file database never meets SQLITE_BUSY.
+import type { Tx } from "../../../events/store.ts";
 import type { Services } from "../../services.ts";
 
 export interface Lease {
@@ -10,11 +11,8 @@ export interface Lease {
   holder: string;
 }
 
-function write<T>(
-  s: Services,
-  fn: (tx: Parameters<Parameters<Services["store"]["execute"]>[0]>[0]["tx"]) => Promise<T>,
-) {
-  return s.store.execute(async ({ tx }) => ({ events: [], result: await fn(tx) })).then((r) => r.result);
+function write<T>(s: Services, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return s.store.writeTables(({ tx }) => fn(tx));
 }
 
 /** Claims the lease of (org, slot) for `holder` until `now + ttlMs`. True when this holder has it now. */

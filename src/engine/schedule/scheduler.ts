@@ -11,7 +11,7 @@ import { DEFAULT_CADENCE } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
 import { abandonExpiredCycles } from "../cycle/record.ts";
 import { type CycleSummary, runCycle } from "../cycle/run.ts";
-import { instanceOf } from "../instance.ts";
+import { heartbeat, instanceOf } from "../instance.ts";
 import { claimLease, finishLease, type Lease, leaseStates, pruneLeases, renewLease } from "./lease.ts";
 import { jitterOf, slotOf } from "./slots.ts";
 
@@ -164,13 +164,9 @@ export class Scheduler {
   }
 
   private async runLeased(lease: Lease): Promise<void> {
-    const renew = setInterval(
-      () => {
-        void renewLease(this.s, lease, this.clock(), this.leaseMs).catch(() => undefined);
-      },
-      Math.max(1000, Math.floor(this.leaseMs / 3)),
+    const renew = heartbeat(Math.max(1000, Math.floor(this.leaseMs / 3)), `cycle lease ${lease.slot}`, () =>
+      renewLease(this.s, lease, this.clock(), this.leaseMs),
     );
-    renew.unref?.();
     let cycleId: number | null = null;
     try {
       const summary = await runCycle(this.s, lease.orgId, { trigger: "schedule", slot: lease.slot });
@@ -193,7 +189,7 @@ export class Scheduler {
       });
       this.opts.onCycle?.(lease.orgId, lease.slot, e as Error);
     } finally {
-      clearInterval(renew);
+      renew.stop();
       await finishLease(this.s, lease, this.clock(), cycleId).catch(() => undefined);
     }
   }

@@ -133,9 +133,7 @@ export class SnapshotStore {
   }
 
   private write<T>(fn: (tx: Tx, now: Date) => Promise<T>): Promise<T> {
-    return this.writer
-      .execute(async ({ tx, now }) => ({ events: [], result: await fn(tx, now) }))
-      .then((r) => r.result);
+    return this.writer.writeTables(({ tx, now }) => fn(tx, now));
   }
 
   /** Records a check's content. Unchanged content (same hash as the latest version) only moves last_checked_at
