@@ -10,7 +10,7 @@ import { EventStore } from "../events/store.ts";
 import { projectAll } from "../projections/index.ts";
 import { loadConfig } from "../src/config.ts";
 import { createOrg } from "../src/domain/orgs.ts";
-import { normalise, serialise } from "../src/engine/compare/index.ts";
+import { compare, normalise, serialise } from "../src/engine/compare/index.ts";
 import type { Snapshot } from "../src/engine/compare/types.ts";
 import {
   observe,
@@ -159,6 +159,23 @@ describe("retention and garbage collection", () => {
     expect(kept.map((v) => v.snapshot)).toEqual([page(305), page(304), page(303)]);
     expect(await blobs()).toBe(before + 3);
     expect((await store.latest(r, 1)).map((v) => v.snapshot)).toEqual([page(305)]);
+  });
+
+  test("history(): the latest version whole, and what every kept version showed (the rotation rule's input)", async () => {
+    const r = ref(orgA, "https://globex.example/history");
+    expect(await store.history(r)).toMatchObject({ previous: null });
+    for (let n = 1; n <= 4; n++) {
+      tick();
+      await store.put({ ...r, snapshot: page(600 + n) });
+    }
+    const { previous, seen } = await store.history(r);
+    expect(previous?.snapshot).toEqual(page(604));
+    const line = (n: number) => `p\u0001We help teams ship faster, version ${n}.`;
+    // three kept versions (RIVALS_SNAPSHOTS_KEPT=3): the pruned first one is no longer "seen"
+    expect([601, 602, 603, 604].map((n) => seen.lines.has(line(n)))).toEqual([false, true, true, true]);
+    // a page that goes back to an older kept text shows nothing new; back to a pruned one, the change
+    expect(compare(page(604), page(602), seen)).toEqual([]);
+    expect(compare(page(604), page(601), seen).map((c) => c.kind)).toEqual(["text_changed"]);
   });
 
   test("a blob another source still refers to survives pruning", async () => {

@@ -3,7 +3,9 @@
 // word diffs inside changed blocks for the rest. The rotation rule: a block, hero or meta value that this
 // source already showed in its history is not a change (rotating testimonials, logo walls, A/B headlines).
 import { diffArrays } from "diff";
+import { displayOf, heroOf, heroText, lineOf, membersOf, sectionOf, slotOf } from "./blocks.ts";
 import { serialise } from "./normalise.ts";
+import { type Seen, seenOf } from "./seen.ts";
 import type {
   Change,
   DiffPart,
@@ -218,15 +220,15 @@ function comparePages(ctx: Ctx, prev: Snapshot, next: Snapshot): void {
       });
 }
 
-function compareItems(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot[]): void {
-  const seen = new Set<string>();
-  for (const s of [prev, ...history])
-    for (const i of s.items ?? []) {
-      seen.add(`id:${i.id}`);
-      if (i.url) seen.add(`url:${i.url}`);
-    }
+function compareItems(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Seen): void {
+  const had = new Set<string>();
+  for (const i of prev.items ?? []) {
+    had.add(`id:${i.id}`);
+    if (i.url) had.add(`url:${i.url}`);
+  }
+  const seen = (k: string) => had.has(k) || history.items.has(k);
   for (const i of next.items ?? []) {
-    if (seen.has(`id:${i.id}`) || (i.url && seen.has(`url:${i.url}`))) continue;
+    if (seen(`id:${i.id}`) || (i.url && seen(`url:${i.url}`))) continue;
     const c: Omit<Change, "source" | "url"> = {
       kind: "feed_item_added",
       subject: i.title,
@@ -263,7 +265,7 @@ function compareFields(ctx: Ctx, prev: Snapshot, next: Snapshot): void {
 
 /** Title and meta tags; the rotation rule applies (A/B titles). Duplicate before→after pairs (og:title
  * repeating the title) are reported once. */
-function compareMeta(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot[]): void {
+function compareMeta(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Seen): void {
   const a: Record<string, string> = { ...(prev.meta ?? {}) };
   const b: Record<string, string> = { ...(next.meta ?? {}) };
   if (prev.title) a.title = prev.title;
@@ -276,7 +278,7 @@ function compareMeta(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot
     const x = a[k];
     const y = b[k];
     if (x === y || y === undefined) continue;
-    if (history.some((h) => (k === "title" ? h.title : h.meta?.[k]) === y)) continue;
+    if (k === "title" ? history.titles.has(y) : history.meta.get(k)?.has(y)) continue;
     const pair = `${x ?? ""}\u0000${y}`;
     if (pairs.has(pair)) continue;
     pairs.add(pair);
@@ -292,22 +294,7 @@ function compareMeta(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot
   }
 }
 
-function heroText(h: Snapshot["hero"]): string | undefined {
-  if (!h) return undefined;
-  return h.subheadline ? `${h.headline} — ${h.subheadline}` : h.headline;
-}
-
-/** The hero as compared: a sub-headline that is one member of a list or card of the same page was picked by
- * position from a set (its order is not a change), so it is left out. */
-function heroOf(s: Snapshot): Snapshot["hero"] {
-  const h = s.hero;
-  if (!h?.subheadline) return h;
-  const sub = h.subheadline;
-  const inSet = (s.blocks ?? []).some((b) => (membersOf(b) ?? []).includes(sub));
-  return inSet ? { headline: h.headline } : h;
-}
-
-function compareHero(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot[]): void {
+function compareHero(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Seen): void {
   let ph = heroOf(prev);
   let nh = heroOf(next);
   // Picked from a set on either side: the sub-headlines are not comparable, the headlines are.
@@ -319,10 +306,11 @@ function compareHero(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot
   const y = heroText(nh);
   if (x === y || y === undefined) return;
   // Already shown as a whole, or each part already shown (headline and sub-headline rotating separately).
-  if (history.some((h) => heroText(heroOf(h)) === y)) return;
-  const headSeen = nh!.headline === ph?.headline || history.some((h) => h.hero?.headline === nh!.headline);
+  if (history.heroes.has(y)) return;
+  const sub = nh!.subheadline;
+  const headSeen = nh!.headline === ph?.headline || history.headlines.has(nh!.headline);
   const subSeen =
-    nh!.subheadline === ph?.subheadline || history.some((h) => heroOf(h)?.subheadline === nh!.subheadline);
+    sub === ph?.subheadline || (sub === undefined ? history.noSubheadline : history.subheadlines.has(sub));
   if (headSeen && subSeen) return;
   const m = x !== undefined ? marked(x, y) : undefined;
   push(ctx, {
@@ -338,68 +326,9 @@ function compareHero(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Snapshot
 
 // ---- blocks -------------------------------------------------------------------------------------------
 
-const lines = new WeakMap<SnapBlock, string>();
-
-/** The block's identity for the line diff and the rotation rule: its type and content, not its section.
- * Built by hand (not serialise) and memoised: history snapshots hold thousands of blocks. */
-function lineOf(b: SnapBlock): string {
-  let l = lines.get(b);
-  if (l !== undefined) return l;
-  const S = "\u0001";
-  switch (b.t) {
-    case "h":
-      l = `h${b.level}${S}${b.text}`;
-      break;
-    case "p":
-      l = `p${S}${b.text}`;
-      break;
-    case "ul":
-      l = `ul${S}${b.items.join(S)}`;
-      break;
-    case "table":
-      l = `table${S}${b.head ?? ""}${S}${b.rows.join(S)}`;
-      break;
-    case "card":
-      l = `card${S}${b.title}${S}${b.items.join(S)}`;
-      break;
-  }
-  lines.set(b, l);
-  return l;
-}
-
 /** A testimonial: a quotation, or the attribution line under one ("— Dana Ruiz, Head of Product"). */
 function isQuote(text: string): boolean {
   return /^["“”„«‘']/.test(text) || /["”»’]\s*[—–-]\s*\S/.test(text) || /^[—–]\s*\p{Lu}/u.test(text);
-}
-
-function sectionOf(b: SnapBlock): string | undefined {
-  return b.t === "h" ? b.text : b.section;
-}
-
-/** The block's members when it is a set (list items, card items, table rows), else null. */
-function membersOf(b: SnapBlock): string[] | null {
-  if (b.t === "ul" || b.t === "card") return b.items;
-  if (b.t === "table") return b.rows;
-  return null;
-}
-
-/** Where a set block's members are remembered for the rotation rule: same kind, section and card title. */
-function slotOf(b: SnapBlock): string {
-  return `${b.t}|${sectionOf(b) ?? ""}|${b.t === "card" ? b.title : b.t === "table" ? (b.head ?? "") : ""}`;
-}
-
-function displayOf(b: SnapBlock): string {
-  switch (b.t) {
-    case "h":
-    case "p":
-      return b.text;
-    case "ul":
-      return b.items.join(" · ");
-    case "table":
-      return [b.head, ...b.rows].filter(Boolean).join(" / ");
-    case "card":
-      return b.items.length ? `${b.title}: ${b.items.join(" · ")}` : b.title;
-  }
 }
 
 interface Hunk {
@@ -499,35 +428,7 @@ function pairUp(h: Hunk): { pairs: [SnapBlock, SnapBlock][]; added: SnapBlock[];
   };
 }
 
-interface History {
-  lines: Set<string>;
-  members: Map<string, Set<string>>;
-}
-
-function historyOf(snaps: Snapshot[]): History {
-  const lines = new Set<string>();
-  const members = new Map<string, Set<string>>();
-  for (const s of snaps)
-    for (const b of s.blocks ?? []) {
-      lines.add(lineOf(b));
-      const ms = membersOf(b);
-      if (!ms) continue;
-      const slot = slotOf(b);
-      const set = members.get(slot) ?? new Set<string>();
-      members.set(slot, set);
-      for (const m of ms) set.add(m);
-    }
-  return { lines, members };
-}
-
-function compareBlocks(
-  ctx: Ctx,
-  prev: Snapshot,
-  next: Snapshot,
-  history: Snapshot[],
-  skipTexts: Set<string>,
-): void {
-  const hist = historyOf(history);
+function compareBlocks(ctx: Ctx, prev: Snapshot, next: Snapshot, hist: Seen, skipTexts: Set<string>): void {
   for (const hunk of hunksOf(prev.blocks ?? [], next.blocks ?? [])) {
     const { pairs, added, removed } = pairUp(hunk);
     for (const [r, a] of pairs) {
@@ -690,8 +591,10 @@ function dropCovered(changes: Change[]): Change[] {
 }
 
 /** What materially changed between two snapshots of one source. `history` holds its earlier snapshots
- * (any order, may include `prev`): values already seen there are rotation, not change. */
-export function compare(prev: Snapshot, next: Snapshot, history: Snapshot[] = []): Change[] {
+ * (any order, may include `prev`), or what they showed (seen.ts): values already seen there are rotation,
+ * not change. */
+export function compare(prev: Snapshot, next: Snapshot, history: Snapshot[] | Seen = []): Change[] {
+  if (Array.isArray(history)) history = seenOf(history);
   const ctx: Ctx = { source: next.kind, url: next.url, out: [] };
   comparePlans(ctx, prev.plans, next.plans);
   compareSet(ctx, prev.features, next.features, "feature_added", "feature_removed");

@@ -257,18 +257,11 @@ async function checkSource(
       lastModified: r.lastModified,
       bodyHash,
     };
-  const store = snapshotStoreFor(s);
   const history = state?.latestHash
-    ? await store.latest({ orgId, competitorId, url: src.url, kind: snapshotKind })
-    : [];
-  const previous = history[0]?.snapshot;
-  const changes = previous
-    ? compare(
-        previous,
-        snapshot,
-        history.map((v) => v.snapshot),
-      )
-    : [];
+    ? await snapshotStoreFor(s).history({ orgId, competitorId, url: src.url, kind: snapshotKind })
+    : null;
+  const previous = history?.previous?.snapshot;
+  const changes = previous && history ? compare(previous, snapshot, history.seen) : [];
   return {
     status: previous ? "changed" : "baseline",
     source: src,

@@ -1,5 +1,6 @@
 // One check of one source, end to end: compare the new snapshot with the source's stored history, then store
-// it (an unchanged source adds nothing). The monitoring cycle calls this for every source it reads.
+// it (an unchanged source adds nothing). The monitoring cycle does the same in steps (cycle/run.ts: the signals
+// of all a competitor's sources are recorded before their snapshots).
 import { compare } from "../compare/compare.ts";
 import { snapshotHash } from "../compare/normalise.ts";
 import type { Change, Snapshot } from "../compare/types.ts";
@@ -23,16 +24,9 @@ export async function observe(store: SnapshotStore, input: PutInput): Promise<Ob
     const put = await store.put(input);
     return { first: false, changed: put.changed, changes: [], previous: null, put };
   }
-  const history = await store.latest(input);
-  const previous = history[0] ?? null;
+  const { previous, seen } = await store.history(input);
   const changes: Change[] =
-    previous && previous.hash !== hash
-      ? compare(
-          previous.snapshot,
-          input.snapshot,
-          history.map((v) => v.snapshot),
-        )
-      : [];
+    previous && previous.hash !== hash ? compare(previous.snapshot, input.snapshot, seen) : [];
   const put = await store.put(input);
   return { first: previous === null, changed: put.changed, changes, previous, put };
 }

@@ -5,6 +5,7 @@ import type { Client, InValue, Row } from "@libsql/client";
 import type { EventStore, Tx } from "../../../events/store.ts";
 import type { Clock } from "../../clock.ts";
 import { serialise, snapshotHash } from "../compare/normalise.ts";
+import { addSeen, emptySeen, type Seen } from "../compare/seen.ts";
 import type { Snapshot, SnapshotKind } from "../compare/types.ts";
 
 /** One source of one competitor of one workspace. `key` defaults to `kind:url`. */
@@ -104,6 +105,17 @@ function rowToSource(r: Row): SourceState {
     lastErrorAt: str(r.last_error_at),
     failingSince: str(r.failing_since),
     bodyHash: str(r.body_hash),
+  };
+}
+
+function toVersion(row: Row): SnapshotVersion {
+  return {
+    id: Number(row.id),
+    hash: String(row.hash),
+    observedAt: String(row.observed_at),
+    status: row.status === null ? null : Number(row.status),
+    finalUrl: str(row.final_url),
+    snapshot: JSON.parse(decompress(String(row.codec), row.data as ArrayBuffer)) as Snapshot,
   };
 }
 
@@ -322,6 +334,24 @@ export class SnapshotStore {
 
   /** A source's versions, newest first (at most `limit`, default all kept), with their content. */
   async latest(ref: SourceRef, limit: number = this.kept): Promise<SnapshotVersion[]> {
+    return (await this.versionRows(ref, limit)).map(toVersion);
+  }
+
+  /** What a new snapshot is compared with: the source's latest version, whole, and what every kept version
+   * showed (compare/seen.ts), parsed one at a time (each is thousands of blocks). */
+  async history(ref: SourceRef): Promise<{ previous: SnapshotVersion | null; seen: Seen }> {
+    const rows = await this.versionRows(ref, this.kept);
+    const seen = emptySeen();
+    let previous: SnapshotVersion | null = null;
+    for (const row of rows) {
+      const v = toVersion(row);
+      previous ??= v;
+      addSeen(seen, v.snapshot);
+    }
+    return { previous, seen };
+  }
+
+  private async versionRows(ref: SourceRef, limit: number): Promise<Row[]> {
     const r = await this.client.execute({
       sql: `SELECT v.id, v.hash, v.observed_at, v.status, v.final_url, b.codec, b.data
             FROM snapshot_sources s
@@ -331,14 +361,7 @@ export class SnapshotStore {
             ORDER BY v.id DESC LIMIT ?`,
       args: [ref.orgId, ref.competitorId, keyOf(ref), limit],
     });
-    return r.rows.map((row) => ({
-      id: Number(row.id),
-      hash: String(row.hash),
-      observedAt: String(row.observed_at),
-      status: row.status === null ? null : Number(row.status),
-      finalUrl: str(row.final_url),
-      snapshot: JSON.parse(decompress(String(row.codec), row.data as ArrayBuffer)) as Snapshot,
-    }));
+    return r.rows;
   }
 
   /** What a workspace holds: its sources, versions, and the distinct blobs (and their compressed bytes) they use. */
