@@ -1,31 +1,35 @@
 // The cycle part of `npm run bench:engine` (ENGINE.md "Targets"): a monitoring cycle over BENCH_COMPETITORS
 // (default 200) competitors × 10 pages of ~100 KB from a local site server in a child process (bench/cycle-site.ts),
-// fetch delay 0, in the service's own process with the API listening:
+// fetch delay 0. The workspace is set up by a child process (`--setup`); the cycles run in the service's own
+// process with the API listening:
 //   1. first cycle (every page a baseline), 2. unchanged with 304 answers, 3. unchanged with 200 answers (same
 //   content: fetched, extracted, normalised, hashed), 4. every page changed (a price and a paragraph),
 //   5. every page changed again while GET /api/v1/signals is hammered (p50/p99), 6. every page changed again,
-//   run by a real `rivals cycle` process on the same database.
+//   run by a real `rivals cycle` process on the same database, 7. every page changed again, run at start by the
+//   scheduler of a real `rivals serve` process whose signals API this process hammers.
 // CPU is process CPU (all threads: main and the Worker pool) per page; growth of the log and the snapshot store
-// over the unchanged cycles. Memory: this process's RSS is sampled every 20 ms, but it also holds what the setup
-// used (the demo import, 200 research records) and, in cycle 5, the hammering client; the `rivals cycle` process of
-// cycle 6 holds only the cycle, and its peak (the kernel's maxrss) is the cycle's own. Targets: ≤ 10 ms CPU per unchanged page, ≤ 60 ms per
-// changed page, ≤ 400 MB peak, one event per competitor for an unchanged cycle, signals p99 < 20 ms.
+// over the unchanged cycles. Memory: this process's RSS is sampled every 20 ms (it also holds the demo import and,
+// in cycle 5, the hammering client); the peaks of the `rivals cycle` and `rivals serve` processes are their own
+// (VmHWM, see peakRss). Targets: ≤ 10 ms CPU per unchanged page, ≤ 60 ms per changed page, ≤ 400 MB peak, one
+// event per competitor for an unchanged cycle, signals p99 < 20 ms.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { loadConfig } from "../src/config.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { createOrg } from "../src/domain/orgs.ts";
 import { decideStartResearch, endResearch } from "../src/domain/research.ts";
 import type { ResearchDossier } from "../src/domain/researchTypes.ts";
+import { requireOrg } from "../src/domain/state.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
-import type { Services } from "../src/services.ts";
+import { openServices, type Services } from "../src/services.ts";
 import { CYCLE_PAGES } from "./cycle-site.ts";
 
 export interface CycleBenchEnv {
   s: Services;
   /** The environment a `rivals` process needs for this service's database and fetch rewrites. */
   childEnv: Record<string, string>;
-  /** GET /api/v1/signals latencies until `until()` says stop. */
-  hammer(until: () => boolean, min?: number): Promise<number[]>;
+  /** GET /api/v1/signals latencies until `until()` says stop (of this process's API, or of `base`). */
+  hammer(until: () => boolean, min?: number, base?: string): Promise<number[]>;
   pct(xs: number[], p: number): number;
 }
 
@@ -118,12 +122,92 @@ async function childCycle(env: Record<string, string>) {
   };
 }
 
-export async function cycleBench(env: CycleBenchEnv, site: { control(path: string): Promise<void> }) {
+/** One cycle run by a real `rivals serve` process: its scheduler runs the workspace's due cycle at start (no
+ * cycle of the current slot has finished), while this process reads GET /api/v1/signals from it. The figure for
+ * ENGINE.md's peak-memory target: a service process with the API, the scheduler and the cycle, and nothing the
+ * bench set up (the bench's own process also holds the setup and the hammering client). */
+async function serveCycle(env: CycleBenchEnv, orgId: number) {
   const { s } = env;
-  const n = Number(process.env.BENCH_COMPETITORS ?? 200);
+  const last = async () =>
+    Number(
+      (
+        await s.database.client.execute({
+          sql: "SELECT COALESCE(MAX(id), 0) AS id FROM cycles WHERE org_id = ?",
+          args: [orgId],
+        })
+      ).rows[0].id,
+    );
+  const before = await last();
+  const p = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
+    cwd: resolve(import.meta.dir, ".."),
+    env: {
+      ...process.env,
+      ...env.childEnv,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      RIVALS_SCHEDULER_JITTER_MS: "0",
+      RIVALS_RATE_LIMIT: "1000000",
+    },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const peak = peakRss(p.pid);
+  try {
+    const reader = (p.stdout as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    let port = 0;
+    while (!port) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`rivals serve stopped: ${text}`);
+      text += new TextDecoder().decode(value);
+      port = Number(/"port":(\d+)/.exec(text)?.[1] ?? 0);
+    }
+    void (async () => {
+      while (!(await reader.read()).done) {} // its log lines
+    })();
+    const finished = async () =>
+      (
+        await s.database.client.execute({
+          sql: "SELECT summary FROM cycles WHERE org_id = ? AND id > ? AND finished_at IS NOT NULL",
+          args: [orgId, before],
+        })
+      ).rows[0];
+    let row: Awaited<ReturnType<typeof finished>> | undefined;
+    let checking = Promise.resolve();
+    const poll = setInterval(() => {
+      checking = checking.then(async () => {
+        row ??= await finished();
+      });
+    }, 250);
+    const lat = await env.hammer(() => row !== undefined, 200, `http://127.0.0.1:${port}`);
+    clearInterval(poll);
+    await checking;
+    const sum = JSON.parse(String(row?.summary));
+    return {
+      label: "every page changed, run by the scheduler of a `rivals serve` process, its signals API hammered",
+      pages: sum.pages_checked,
+      pages_changed: sum.pages_changed,
+      signals_created: sum.signals_created,
+      peak_rss_mb: Math.round(peak() / 1e6),
+      signals_api: {
+        requests: lat.length,
+        p50_ms: +env.pct(lat, 50).toFixed(2),
+        p99_ms: +env.pct(lat, 99).toFixed(2),
+      },
+    };
+  } finally {
+    p.kill();
+    await p.exited;
+    peak();
+  }
+}
+
+/** The bench's workspace: `n` core competitors by import (imports count against no plan's core slots), then
+ * each one's research recorded with its ten pages as sources (the research run itself is the other half of
+ * this bench). Run in its own process (`bun bench/cycle.ts --setup`, with the service's environment), so the
+ * bench's process holds none of what the setup allocated. */
+async function setupWorkspace(s: Services, n: number): Promise<void> {
   const org = await createOrg(s.store, { slug: "cyclebench", name: "Cycle bench", plan: "enterprise" });
-  // Competitors by import (imports count against no plan's core slots), then each one's research recorded with
-  // its ten pages as sources (the research run itself is the other half of this bench).
   const lines = Array.from({ length: n }, (_, i) =>
     JSON.stringify({
       kind: "competitor",
@@ -164,8 +248,19 @@ export async function cycleBench(env: CycleBenchEnv, site: { control(path: strin
     };
     await endResearch(s.store, result.runs[0].run_id, { ok: true, dossier }, { actor: "operator" });
   }
+}
 
-  // The setup's garbage (the imports, 200 research records) is collected first: the peak is the cycles'.
+export async function cycleBench(env: CycleBenchEnv, site: { control(path: string): Promise<void> }) {
+  const { s } = env;
+  const n = Number(process.env.BENCH_COMPETITORS ?? 200);
+  const setup = Bun.spawn([process.execPath, import.meta.path, "--setup"], {
+    env: { ...process.env, ...env.childEnv, BENCH_COMPETITORS: String(n) },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if ((await setup.exited) !== 0) throw new Error("the cycle bench's setup failed");
+  const org = await requireOrg(s.database.client, "cyclebench");
+
   Bun.gc(true);
   const rssAtStart = process.memoryUsage().rss;
   let peak = 0;
@@ -215,6 +310,8 @@ export async function cycleBench(env: CycleBenchEnv, site: { control(path: strin
   clearInterval(sampler);
   await site.control("/__version?v=4");
   const child = await childCycle(env.childEnv);
+  await site.control("/__version?v=5");
+  const served = await serveCycle(env, org.id);
   return {
     competitors: n,
     pages_per_competitor: CYCLE_PAGES.length,
@@ -223,10 +320,17 @@ export async function cycleBench(env: CycleBenchEnv, site: { control(path: strin
     peak_rss_mb: Math.round(peak / 1e6),
     peak_rss_mb_before_hammering: Math.round(peakBeforeHammer / 1e6),
     rivals_cycle_process: child,
+    rivals_serve_process: served,
     signals_api_during_cycle: {
       requests: during.length,
       p50_ms: +env.pct(during, 50).toFixed(2),
       p99_ms: +env.pct(during, 99).toFixed(2),
     },
   };
+}
+
+if (import.meta.main && process.argv[2] === "--setup") {
+  const s = await openServices(loadConfig({ ...process.env, PORT: "0", RIVALS_SCHEDULER: "off" }));
+  await setupWorkspace(s, Number(process.env.BENCH_COMPETITORS ?? 200));
+  s.close();
 }

@@ -155,11 +155,11 @@ async function oneResearch() {
   };
 }
 
-async function hammer(until: () => boolean, min = 200): Promise<number[]> {
+async function hammer(until: () => boolean, min = 200, at = base): Promise<number[]> {
   const lat: number[] = [];
   while (!until() || lat.length < min) {
     const t0 = performance.now();
-    const r = await fetch(`${base}/api/v1/signals?per_page=50`, {
+    const r = await fetch(`${at}/api/v1/signals?per_page=50`, {
       headers: { authorization: `Bearer ${key}` },
     });
     await r.arrayBuffer();
