@@ -7,18 +7,21 @@ import { planOf } from "../domain/plans.ts";
 import { Problem } from "./problem.ts";
 import { type RateLimiter, rateLimitHeaders } from "./rateLimit.ts";
 
-const addresses = new WeakMap<Request, string>();
+const ADDRESS = Symbol("rivals.clientAddress");
+type Addressed = Request & { [ADDRESS]?: string };
 
-/** The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the socket's. Kept per
- * request from its first look-up (the app looks it up as each request starts), because the socket's
- * address is gone once the connection has closed — as Bun closes it on a malformed body. */
+/** The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the socket's. Kept on
+ * the request from its first look-up (the app looks it up as each request starts, so later callers may pass
+ * no server), because the socket's address is gone once the connection has closed — as Bun closes it on a
+ * malformed body. A property, not a WeakMap entry: one entry per request made every young-generation
+ * collection walk thousands of them, and lengthened its pauses (README, "The read benchmark"). */
 export function clientAddress(request: Request, server: Server<unknown> | null, trustProxy: boolean): string {
-  const known = addresses.get(request);
+  const known = (request as Addressed)[ADDRESS];
   if (known !== undefined) return known;
   let address: string | undefined;
   if (trustProxy) address = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined;
   address ??= server?.requestIP(request)?.address ?? "unknown";
-  addresses.set(request, address);
+  (request as Addressed)[ADDRESS] = address;
   return address;
 }
 

@@ -7,12 +7,15 @@
 import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 
-const started = new WeakMap<Request, number>();
-const statuses = new WeakMap<Request, number>();
+// Kept on the request itself, not in WeakMaps: an entry per request made every young-generation collection
+// walk thousands of them (see api/access.ts).
+const STARTED = Symbol("rivals.started");
+const STATUS = Symbol("rivals.status");
+type Logged = Request & { [STARTED]?: number; [STATUS]?: number };
 
 /** The status the error hook answered with. */
 export function recordStatus(request: Request, response: Response): Response {
-  statuses.set(request, response.status);
+  (request as Logged)[STATUS] = response.status;
   return response;
 }
 
@@ -21,9 +24,9 @@ function logRequest(
   c: { request: Request; path: string; set: { status?: number | string }; responseValue?: unknown },
   requestId: string | undefined,
 ): void {
-  const start = started.get(c.request);
+  const start = (c.request as Logged)[STARTED];
   const status =
-    statuses.get(c.request) ??
+    (c.request as Logged)[STATUS] ??
     (c.responseValue instanceof Response ? c.responseValue.status : Number(c.set.status ?? 200));
   console.log(
     JSON.stringify({
@@ -44,7 +47,7 @@ export function accessLog(enabled: boolean, clock: Clock) {
   if (!enabled) return hooks;
   return hooks
     .onRequest(({ request }) => {
-      started.set(request, performance.now());
+      (request as Logged)[STARTED] = performance.now();
     })
     .onAfterResponse({ as: "global" }, (c) =>
       // The read API moves the request id out of set.headers into its Response (api/dataResponse.ts).

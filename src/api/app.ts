@@ -112,8 +112,8 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
   }
   const app = new Elysia()
     // The client's address while the connection is surely open (api/access.ts keeps it for the request).
-    .onRequest(({ request, server }) => {
-      clientAddress(request, server, s.config.trustProxy);
+    .onRequest(({ request }) => {
+      clientAddress(request, app.server, s.config.trustProxy);
     })
     .use(accessLog(s.config.accessLog, s.clock))
     .derive({ as: "global" }, ({ set }) => {
@@ -123,8 +123,9 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
     })
     // Destructured, not passed on whole: Elysia reads a hook's parameters to learn what every handler must
     // prepare, and a context handed to another function could read anything (cookies, headers, query …).
-    .onError({ as: "global" }, async ({ code, error, request, path, set, server }) =>
-      recordStatus(request, await errorResponse({ code, error, request, path, set, server })),
+    // No `server` here either (see api/routes.ts): the onRequest hook above has kept the address.
+    .onError({ as: "global" }, async ({ code, error, request, path, set }) =>
+      recordStatus(request, await errorResponse({ code, error, request, path, set })),
     )
     .use(readApi(s, parts.limiter, parts.keys));
   compileNow(app, "/api/v1/");

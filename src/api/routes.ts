@@ -96,10 +96,12 @@ export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver)
   const db = s.database.db;
   const base = s.config.baseUrl;
   return new Elysia({ prefix: "/api/v1" })
-    .derive(async ({ request, server, set }) => ({
+    // The address as the app's onRequest hook kept it (api/app.ts). Not `server` from the context: Elysia
+    // would define a getter on every request's context for a hook that asks for it.
+    .derive(async ({ request, set }) => ({
       principal: await readAccess(
         request,
-        clientAddress(request, server, s.config.trustProxy),
+        clientAddress(request, null, s.config.trustProxy),
         limiter,
         keys,
         set.headers as Record<string, string>,
