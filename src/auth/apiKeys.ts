@@ -40,8 +40,9 @@ export class ApiKeyResolver {
     const found = await this.cache.get(digest, () => this.lookup(digest));
     if (!found) return undefined;
     this.noteUse(found.keyId!);
-    // The cached principal is shared; each caller gets its own copy.
-    return { ...found, scopes: [...found.scopes] };
+    // The cached principal is shared by every request with this key: frozen (with its scopes) when looked
+    // up, so no caller can change another's, and no copy is made per request.
+    return found;
   }
 
   /** The digest of a well-formed key; kept for the keys seen lately, so a client's every request does not
@@ -68,7 +69,7 @@ export class ApiKeyResolver {
     const row = r.rows[0];
     if (!row || !digestsEqual(String(row.token_hash), digest)) return undefined;
     const keyId = Number(row.id);
-    return {
+    return Object.freeze({
       orgId: Number(row.org_id),
       orgSlug: String(row.slug),
       orgName: String(row.org_name),
@@ -78,10 +79,10 @@ export class ApiKeyResolver {
       actor: `api_key:${keyId}`,
       actorName: String(row.name),
       role: "admin",
-      scopes: String(row.scopes).split(",").filter(Boolean) as Scope[],
+      scopes: Object.freeze(String(row.scopes).split(",").filter(Boolean)) as Scope[],
       via: "api_key",
       keyId,
-    };
+    });
   }
 
   /** As a bearer-credential resolver: claims every token with the key prefix. */
