@@ -11,6 +11,7 @@ import { projectAll } from "../projections/index.ts";
 import { loadConfig } from "../src/config.ts";
 import { createOrg } from "../src/domain/orgs.ts";
 import { compare, normalise, serialise } from "../src/engine/compare/index.ts";
+import { seenKey } from "../src/engine/compare/seen.ts";
 import type { Snapshot } from "../src/engine/compare/types.ts";
 import {
   observe,
@@ -168,14 +169,27 @@ describe("retention and garbage collection", () => {
       tick();
       await store.put({ ...r, snapshot: page(600 + n) });
     }
-    const { previous, seen } = await store.history(r);
-    expect(previous?.snapshot).toEqual(page(604));
-    const line = (n: number) => `p\u0001We help teams ship faster, version ${n}.`;
-    // three kept versions (RIVALS_SNAPSHOTS_KEPT=3): the pruned first one is no longer "seen"
-    expect([601, 602, 603, 604].map((n) => seen.lines.has(line(n)))).toEqual([false, true, true, true]);
-    // a page that goes back to an older kept text shows nothing new; back to a pruned one, the change
-    expect(compare(page(604), page(602), seen)).toEqual([]);
-    expect(compare(page(604), page(601), seen).map((c) => c.kind)).toEqual(["text_changed"]);
+    const line = (n: number) => seenKey.line(`p\u0001We help teams ship faster, version ${n}.`);
+    const check = async () => {
+      const { previous, seen } = await store.history(r);
+      expect(previous?.snapshot).toEqual(page(604));
+      // three kept versions (RIVALS_SNAPSHOTS_KEPT=3): the pruned first one is no longer "seen"
+      expect([601, 602, 603, 604].map((n) => seen.has(line(n)))).toEqual([false, true, true, true]);
+      // a page that goes back to an older kept text shows nothing new; back to a pruned one, the change
+      expect(compare(page(604), page(602), seen)).toEqual([]);
+      expect(compare(page(604), page(601), seen).map((c) => c.kind)).toEqual(["text_changed"]);
+    };
+    // Each version's digest is stored beside its blob: history() parses the latest version only.
+    const digests = await s.database.client.execute({
+      sql: `SELECT b.seen FROM snapshot_versions v JOIN snapshot_blobs b ON b.hash = v.hash
+            JOIN snapshot_sources s ON s.id = v.source_id WHERE s.org_id = ? AND s.url = ?`,
+      args: [orgA, r.url],
+    });
+    expect(digests.rows.map((row) => row.seen instanceof ArrayBuffer)).toEqual([true, true, true]);
+    await check();
+    // Blobs stored before digests existed (NULL) are parsed instead, with the same answers.
+    await s.database.client.execute("UPDATE snapshot_blobs SET seen = NULL");
+    await check();
   });
 
   test("a blob another source still refers to survives pruning", async () => {

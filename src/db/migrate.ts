@@ -19,6 +19,7 @@ import m0019 from "./migrations/0019_demo_sites.sql" with { type: "text" };
 import m0021 from "./migrations/0021_data_changes.sql" with { type: "text" };
 import m0022 from "./migrations/0022_note_counts.sql" with { type: "text" };
 import m0023 from "./migrations/0023_cycle_research_leases.sql" with { type: "text" };
+import m0024 from "./migrations/0024_snapshot_digests.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -40,6 +41,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0021_data_changes", sql: m0021 },
   { id: "0022_note_counts", sql: m0022 },
   { id: "0023_cycle_research_leases", sql: m0023 },
+  { id: "0024_snapshot_digests", sql: m0024 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -5,7 +5,7 @@
 import { diffArrays } from "diff";
 import { displayOf, heroOf, heroText, lineOf, membersOf, sectionOf, slotOf } from "./blocks.ts";
 import { serialise } from "./normalise.ts";
-import { type Seen, seenOf } from "./seen.ts";
+import { type Seen, seenKey, seenOf } from "./seen.ts";
 import type {
   Change,
   DiffPart,
@@ -226,7 +226,7 @@ function compareItems(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Seen): 
     had.add(`id:${i.id}`);
     if (i.url) had.add(`url:${i.url}`);
   }
-  const seen = (k: string) => had.has(k) || history.items.has(k);
+  const seen = (k: string) => had.has(k) || history.has(seenKey.item(k));
   for (const i of next.items ?? []) {
     if (seen(`id:${i.id}`) || (i.url && seen(`url:${i.url}`))) continue;
     const c: Omit<Change, "source" | "url"> = {
@@ -278,7 +278,7 @@ function compareMeta(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Seen): v
     const x = a[k];
     const y = b[k];
     if (x === y || y === undefined) continue;
-    if (k === "title" ? history.titles.has(y) : history.meta.get(k)?.has(y)) continue;
+    if (history.has(k === "title" ? seenKey.title(y) : seenKey.meta(k, y))) continue;
     const pair = `${x ?? ""}\u0000${y}`;
     if (pairs.has(pair)) continue;
     pairs.add(pair);
@@ -306,11 +306,10 @@ function compareHero(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Seen): v
   const y = heroText(nh);
   if (x === y || y === undefined) return;
   // Already shown as a whole, or each part already shown (headline and sub-headline rotating separately).
-  if (history.heroes.has(y)) return;
+  if (history.has(seenKey.hero(y))) return;
   const sub = nh!.subheadline;
-  const headSeen = nh!.headline === ph?.headline || history.headlines.has(nh!.headline);
-  const subSeen =
-    sub === ph?.subheadline || (sub === undefined ? history.noSubheadline : history.subheadlines.has(sub));
+  const headSeen = nh!.headline === ph?.headline || history.has(seenKey.headline(nh!.headline));
+  const subSeen = sub === ph?.subheadline || history.has(seenKey.subheadline(sub));
   if (headSeen && subSeen) return;
   const m = x !== undefined ? marked(x, y) : undefined;
   push(ctx, {
@@ -432,7 +431,7 @@ function compareBlocks(ctx: Ctx, prev: Snapshot, next: Snapshot, hist: Seen, ski
   for (const hunk of hunksOf(prev.blocks ?? [], next.blocks ?? [])) {
     const { pairs, added, removed } = pairUp(hunk);
     for (const [r, a] of pairs) {
-      if (hist.lines.has(lineOf(a))) continue; // rotation: this block showed this value before
+      if (hist.has(seenKey.line(lineOf(a)))) continue; // rotation: this block showed this value before
       // One testimonial in place of another: a carousel, not a change of what the page says.
       if (r.t === "p" && a.t === "p" && isQuote(r.text) && isQuote(a.text)) continue;
       const rm = membersOf(r);
@@ -442,8 +441,8 @@ function compareBlocks(ctx: Ctx, prev: Snapshot, next: Snapshot, hist: Seen, ski
         const as = new Set(am);
         const plus = am.filter((x) => !rs.has(x));
         const minus = rm.filter((x) => !as.has(x));
-        const seen = hist.members.get(slotOf(a));
-        const fresh = plus.filter((x) => !seen?.has(x));
+        const slot = slotOf(a);
+        const fresh = plus.filter((x) => !hist.has(seenKey.member(slot, x)));
         // Every added member was shown here before: the set rotates (a logo wall, a quote carousel).
         if (plus.length > 0 && fresh.length === 0) continue;
         const titleOf = (b: SnapBlock) => (b.t === "card" ? b.title : b.t === "table" ? (b.head ?? "") : "");
@@ -494,11 +493,11 @@ function compareBlocks(ctx: Ctx, prev: Snapshot, next: Snapshot, hist: Seen, ski
       });
     }
     for (const a of added) {
-      if (hist.lines.has(lineOf(a))) continue;
+      if (hist.has(seenKey.line(lineOf(a)))) continue;
       const am = membersOf(a);
       if (am) {
-        const seen = hist.members.get(slotOf(a));
-        if (am.length > 0 && am.every((x) => seen?.has(x))) continue;
+        const slot = slotOf(a);
+        if (am.length > 0 && am.every((x) => hist.has(seenKey.member(slot, x)))) continue;
       }
       const text = displayOf(a);
       const sec = sectionOf(a);

@@ -1,77 +1,100 @@
-// What a source showed in its earlier versions, for the rotation rule (a value already shown is not a change):
-// only the values compare() asks about, folded one version at a time. A cycle reads a changed source's kept
-// versions (up to RIVALS_SNAPSHOTS_KEPT, each thousands of blocks) through this, so it never holds more than
-// one of them whole (docs/engine.md, cycle "Memory").
+// What a source showed in its earlier versions, for the rotation rule (a value already shown is not a change).
+// Each version is reduced to a digest: the 53-bit hashes of exactly the values compare() asks about (block
+// lines, set members by slot, titles, meta values, heroes, feed items), sorted. The store keeps each version's
+// digest beside its blob (snapshot_blobs.seen), so a cycle reads the kept versions' digests instead of parsing
+// every one of them (each thousands of blocks): a changed page's cost no longer grows with its history
+// (docs/engine.md, cycle "Speed"). A value is "seen" when its hash is in any digest; two different values share
+// a 53-bit hash with odds of about one in 10^12 per question at this size.
 import { blockLine, heroOf, heroText, membersOf, slotOf } from "./blocks.ts";
 import type { Snapshot } from "./types.ts";
 
-export interface Seen {
-  /** Feed items: `id:<id>` and `url:<url>`. */
-  items: Set<string>;
-  titles: Set<string>;
-  /** Meta values by meta key. */
-  meta: Map<string, Set<string>>;
-  /** The hero as compared (heroOf), as one text; its headlines; its sub-headlines. */
-  heroes: Set<string>;
-  headlines: Set<string>;
-  subheadlines: Set<string>;
-  /** Some version had no sub-headline as compared (or no hero). */
-  noSubheadline: boolean;
-  /** Block lines (blockLine). */
-  lines: Set<string>;
-  /** Set members (list items, card items, table rows) by slot (slotOf). */
-  members: Map<string, Set<string>>;
+const SEP = "\u0000";
+
+/** A 53-bit hash (exact in a double) of one question's text: two 32-bit xxHash seeds, 21 + 32 bits. */
+function hash53(text: string): number {
+  return (Bun.hash.xxHash32(text, 0x9e37) & 0x1fffff) * 4294967296 + Bun.hash.xxHash32(text, 0x85eb);
 }
 
-export function emptySeen(): Seen {
-  return {
-    items: new Set(),
-    titles: new Set(),
-    meta: new Map(),
-    heroes: new Set(),
-    headlines: new Set(),
-    subheadlines: new Set(),
-    noSubheadline: false,
-    lines: new Set(),
-    members: new Map(),
-  };
-}
+/** The questions compare() asks of the history, as keys. */
+export const seenKey = {
+  item: (k: string) => hash53(`i${SEP}${k}`),
+  title: (t: string) => hash53(`t${SEP}${t}`),
+  meta: (k: string, v: string) => hash53(`m${SEP}${k}${SEP}${v}`),
+  hero: (text: string) => hash53(`h${SEP}${text}`),
+  headline: (h: string) => hash53(`hl${SEP}${h}`),
+  /** A sub-headline as compared (heroOf), or none. */
+  subheadline: (s: string | undefined) => hash53(s === undefined ? "hs-none" : `hs${SEP}${s}`),
+  line: (l: string) => hash53(`l${SEP}${l}`),
+  member: (slot: string, m: string) => hash53(`s${SEP}${slot}${SEP}${m}`),
+};
 
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
-  }
-  set.add(value);
-}
-
-/** Adds what one version showed. */
-export function addSeen(seen: Seen, s: Snapshot): Seen {
+/** The sorted, distinct keys of everything one version showed. */
+export function digestOf(s: Snapshot): Float64Array {
+  const keys = new Set<number>();
   for (const i of s.items ?? []) {
-    seen.items.add(`id:${i.id}`);
-    if (i.url) seen.items.add(`url:${i.url}`);
+    keys.add(seenKey.item(`id:${i.id}`));
+    if (i.url) keys.add(seenKey.item(`url:${i.url}`));
   }
-  if (s.title !== undefined) seen.titles.add(s.title);
-  for (const [k, v] of Object.entries(s.meta ?? {})) addTo(seen.meta, k, v);
+  if (s.title !== undefined) keys.add(seenKey.title(s.title));
+  for (const [k, v] of Object.entries(s.meta ?? {})) keys.add(seenKey.meta(k, v));
   const hero = heroOf(s);
   const text = heroText(hero);
-  if (text !== undefined) seen.heroes.add(text);
-  if (s.hero?.headline !== undefined) seen.headlines.add(s.hero.headline);
-  if (hero?.subheadline === undefined) seen.noSubheadline = true;
-  else seen.subheadlines.add(hero.subheadline);
+  if (text !== undefined) keys.add(seenKey.hero(text));
+  if (s.hero?.headline !== undefined) keys.add(seenKey.headline(s.hero.headline));
+  keys.add(seenKey.subheadline(hero?.subheadline));
   for (const b of s.blocks ?? []) {
-    seen.lines.add(blockLine(b));
+    keys.add(seenKey.line(blockLine(b)));
     const ms = membersOf(b);
     if (!ms) continue;
     const slot = slotOf(b);
-    for (const m of ms) addTo(seen.members, slot, m);
+    for (const m of ms) keys.add(seenKey.member(slot, m));
   }
-  return seen;
+  return Float64Array.from(keys).sort();
+}
+
+/** A digest as stored (its bytes), and back. */
+export function digestBytes(d: Float64Array): Uint8Array {
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+}
+
+export function digestFromBytes(bytes: ArrayBuffer | Uint8Array): Float64Array {
+  const u = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  // Copied when unaligned: a Float64Array view needs an offset that is a multiple of 8.
+  const own = u.byteOffset % 8 === 0 ? u : u.slice();
+  return new Float64Array(own.buffer, own.byteOffset, Math.floor(own.byteLength / 8));
+}
+
+function contains(d: Float64Array, key: number): boolean {
+  let lo = 0;
+  let hi = d.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = d[mid];
+    if (v === key) return true;
+    if (v < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** The digests of a source's earlier versions. */
+export class Seen {
+  private digests: Float64Array[] = [];
+
+  add(d: Float64Array): this {
+    this.digests.push(d);
+    return this;
+  }
+
+  /** Whether any earlier version showed this key (seenKey). */
+  has(key: number): boolean {
+    for (const d of this.digests) if (contains(d, key)) return true;
+    return false;
+  }
 }
 
 export function seenOf(snaps: Snapshot[]): Seen {
-  const seen = emptySeen();
-  for (const s of snaps) addSeen(seen, s);
+  const seen = new Seen();
+  for (const s of snaps) seen.add(digestOf(s));
   return seen;
 }

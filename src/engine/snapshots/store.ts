@@ -5,7 +5,7 @@ import type { Client, InValue, Row } from "@libsql/client";
 import type { EventStore, Tx } from "../../../events/store.ts";
 import type { Clock } from "../../clock.ts";
 import { serialise, snapshotHash } from "../compare/normalise.ts";
-import { addSeen, emptySeen, type Seen } from "../compare/seen.ts";
+import { digestBytes, digestFromBytes, digestOf, Seen } from "../compare/seen.ts";
 import type { Snapshot, SnapshotKind } from "../compare/types.ts";
 
 /** One source of one competitor of one workspace. `key` defaults to `kind:url`. */
@@ -156,8 +156,11 @@ export class SnapshotStore {
     const hash = snapshotHash(serialised);
     const key = keyOf(input);
     const known = await this.source(input);
-    // Compress outside the writer's transaction, and only when the content is new to this source.
-    let data: Uint8Array | null = known?.latestHash === hash ? null : compress(serialised);
+    // Compress (and take the rotation rule's digest) outside the writer's transaction, and only when the
+    // content is new to this source.
+    const fresh = known?.latestHash !== hash;
+    let data: Uint8Array | null = fresh ? compress(serialised) : null;
+    let seen: Uint8Array | null = fresh ? digestBytes(digestOf(input.snapshot)) : null;
     const observed = (input.observedAt ?? this.clock()).toISOString();
     return this.write(async (tx) => {
       let row = (await tx.execute({ sql: SOURCE_BY_KEY, args: [input.orgId, input.competitorId, key] }))
@@ -190,9 +193,11 @@ export class SnapshotStore {
         };
       }
       data ??= compress(serialised);
+      seen ??= digestBytes(digestOf(input.snapshot));
       await tx.execute({
-        sql: "INSERT INTO snapshot_blobs (hash, codec, size, data) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
-        args: [hash, CODEC, serialised.length, data],
+        sql: `INSERT INTO snapshot_blobs (hash, codec, size, data, seen) VALUES (?, ?, ?, ?, ?)
+              ON CONFLICT (hash) DO UPDATE SET seen = excluded.seen WHERE snapshot_blobs.seen IS NULL`,
+        args: [hash, CODEC, serialised.length, data, seen],
       });
       const version = await tx.execute({
         sql: `INSERT INTO snapshot_versions (org_id, source_id, hash, observed_at, status, final_url)
@@ -337,23 +342,28 @@ export class SnapshotStore {
     return (await this.versionRows(ref, limit)).map(toVersion);
   }
 
-  /** What a new snapshot is compared with: the source's latest version, whole, and what every kept version
-   * showed (compare/seen.ts), parsed one at a time (each is thousands of blocks). */
+  /** What a new snapshot is compared with: the source's latest version, whole, and the digests of what every
+   * kept version showed (compare/seen.ts). Only the latest version is parsed; an older one only when it was
+   * stored without a digest. */
   async history(ref: SourceRef): Promise<{ previous: SnapshotVersion | null; seen: Seen }> {
     const rows = await this.versionRows(ref, this.kept);
-    const seen = emptySeen();
+    const seen = new Seen();
     let previous: SnapshotVersion | null = null;
     for (const row of rows) {
-      const v = toVersion(row);
-      previous ??= v;
-      addSeen(seen, v.snapshot);
+      const stored = row.seen as ArrayBuffer | null;
+      if (previous === null) previous = toVersion(row);
+      seen.add(
+        stored
+          ? digestFromBytes(stored)
+          : digestOf(row === rows[0] ? previous.snapshot : toVersion(row).snapshot),
+      );
     }
     return { previous, seen };
   }
 
   private async versionRows(ref: SourceRef, limit: number): Promise<Row[]> {
     const r = await this.client.execute({
-      sql: `SELECT v.id, v.hash, v.observed_at, v.status, v.final_url, b.codec, b.data
+      sql: `SELECT v.id, v.hash, v.observed_at, v.status, v.final_url, b.codec, b.data, b.seen
             FROM snapshot_sources s
             JOIN snapshot_versions v ON v.org_id = s.org_id AND v.source_id = s.id
             JOIN snapshot_blobs b ON b.hash = v.hash
