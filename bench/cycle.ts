@@ -264,10 +264,14 @@ export async function cycleBench(env: CycleBenchEnv, site: { control(path: strin
   Bun.gc(true);
   const rssAtStart = process.memoryUsage().rss;
   let peak = 0;
+  let cyclePeak = 0;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    const rss = process.memoryUsage().rss;
+    peak = Math.max(peak, rss);
+    cyclePeak = Math.max(cyclePeak, rss);
   }, 20);
   const one = async (label: string) => {
+    cyclePeak = 0;
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const before = await counts(s, org.id);
@@ -286,6 +290,7 @@ export async function cycleBench(env: CycleBenchEnv, site: { control(path: strin
       signals_created: sum.signals_created,
       wall_s: +(ms / 1000).toFixed(1),
       cpu_ms_per_page: +((cpu.user + cpu.system) / 1000 / Math.max(1, pages)).toFixed(2),
+      peak_rss_mb: Math.round(cyclePeak / 1e6),
       growth: {
         events: after.events - before.events,
         snapshot_versions: after.versions - before.versions,
