@@ -32,7 +32,7 @@ import { afterCycleSteps } from "./after.ts";
 import { finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
-/** The main thread's heap size above which the cycle collects garbage after a competitor whose pages were read
+/** The main thread's heap size above which the cycle collects garbage after a competitor whose bodies were read
  * (a size check, about 10 µs): the process stays under the 400 MB a cycle may peak at (ENGINE.md "Targets"). */
 const COLLECT_ABOVE_HEAP_BYTES = 64 * 1024 * 1024;
 
@@ -72,8 +72,6 @@ interface CompetitorRow {
 type Outcome =
   | {
       status: "not_modified" | "unchanged";
-      /** Unchanged only after extraction (other bytes, the same snapshot). */
-      extracted?: true;
       source: Source;
       key: string;
       etag?: string;
@@ -103,8 +101,6 @@ type Outcome =
 
 interface CompetitorResult {
   competitorId: number;
-  /** Sources whose body was read into a snapshot (not a 304, not the same bytes). */
-  extracted: number;
   checked: number;
   changed: number;
   failed: number;
@@ -250,7 +246,6 @@ async function checkSource(
   if (state?.latestHash === hash)
     return {
       status: "unchanged",
-      extracted: true,
       source: src,
       key,
       etag: r.etag,
@@ -470,9 +465,6 @@ async function checkCompetitor(
   }, META);
   return {
     competitorId: comp.id,
-    extracted: outcomes.filter(
-      (o) => o.status === "changed" || o.status === "baseline" || (o.status === "unchanged" && o.extracted),
-    ).length,
     checked: outcomes.length,
     changed,
     failed: failed.length,
@@ -567,8 +559,11 @@ async function checkAll(
         // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
         // pages were read, so they sit in the old generation until a full one (docs/engine.md, cycle "Memory").
         // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
-        // of a changed page's CPU, and held the peak no lower), nor after one with nothing read.
-        if (r.extracted > 0 && process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
+        // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
+        // a failure. A body read only to find the same bytes counts: 200 competitors' ~100 KB bodies left to
+        // JSC's own pacing made the unchanged-200 cycle the bench's highest (386 MB).
+        const bodies = r.checked - r.notModified - r.failed;
+        if (bodies > 0 && process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
       } catch (e) {
         console.error(
           JSON.stringify({
