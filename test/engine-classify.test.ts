@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { classify } from "../src/engine/classify/index.ts";
 import type { ClassifyContext, SignalDraft } from "../src/engine/classify/types.ts";
-import { compare, normalise, normaliseFeed, normaliseJobs } from "../src/engine/compare/index.ts";
+import { compare, normalise, normaliseFeed, normaliseJobs, seenOf } from "../src/engine/compare/index.ts";
 import type { Change, Snapshot } from "../src/engine/compare/types.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import { parseFeed } from "../src/engine/sources/feeds.ts";
@@ -52,7 +52,7 @@ function page(
   const prev = normalise(extractPage(v1, url));
   const next = normalise(extractPage(edit(v1, edits), url));
   const history = [prev, ...(opts.history ?? []).map((h) => normalise(extractPage(edit(v1, h), url)))];
-  const changes = compare(prev, next, history);
+  const changes = compare(prev, next, seenOf(history));
   const title = extractPage(v1, url).title;
   return { changes, drafts: classify(changes, context(pageKind, prev, next, title)), url };
 }
@@ -348,7 +348,7 @@ describe("hiring", () => {
   function jobs(prev: Job[], next: Job[]) {
     const a = normaliseJobs(board, prev);
     const b = normaliseJobs(board, next);
-    return classify(compare(a, b, [a]), context("jobs", a, b));
+    return classify(compare(a, b, seenOf([a])), context("jobs", a, b));
   }
   const more = (n: number, where = "Austin, Texas"): Job[] =>
     Array.from({ length: n }, (_, i) => ({
@@ -410,7 +410,7 @@ describe("announcements (feeds, blog, about and security pages)", () => {
     const add = `<item><title>${title}</title><link>${SITE}/blog/${encodeURIComponent(title.slice(0, 20))}</link><guid>${title}</guid><pubDate>Thu, 19 Nov 2026 16:00:00 GMT</pubDate><description>${description}</description></item>\n    <item>`;
     const prev = normaliseFeed(feedUrl, parseFeed(rss, feedUrl));
     const next = normaliseFeed(feedUrl, parseFeed(rss.replace("<item>", add), feedUrl));
-    return classify(compare(prev, next, [prev]), context("blog"));
+    return classify(compare(prev, next, seenOf([prev])), context("blog"));
   }
 
   test.each([
@@ -487,7 +487,7 @@ describe("announcements (feeds, blog, about and security pages)", () => {
     const run = (v: string, body: string) => {
       const prev = normaliseFeed(url, parseFeed(atom, url));
       const next = normaliseFeed(url, parseFeed(atom.replace("<entry>", entry(v, body)), url));
-      return one(classify(compare(prev, next, [prev]), context("feed")));
+      return one(classify(compare(prev, next, seenOf([prev])), context("feed")));
     };
     const minor = run("v4.3.0", "&lt;ul&gt;&lt;li&gt;New: funnels API&lt;/li&gt;&lt;/ul&gt;");
     expect(minor).toMatchObject({

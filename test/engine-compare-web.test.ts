@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseHTML } from "linkedom";
-import { compare, normalise } from "../src/engine/compare/index.ts";
+import { compare, normalise, seenOf } from "../src/engine/compare/index.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import { htmlFiles } from "./fixtures/web/files.ts";
 
@@ -95,7 +95,7 @@ describe("noise on every fixture page gives zero changes", () => {
     test(page.url, () => {
       const a = normalise(extractPage(withNoise(page.html, 1), page.url));
       const b = normalise(extractPage(reshuffled(withNoise(page.html, 2)), page.url));
-      expect(compare(a, b, [a])).toEqual([]);
+      expect(compare(a, b, seenOf([a]))).toEqual([]);
     });
   }
 });
@@ -107,7 +107,7 @@ describe("planted changes on real pages", () => {
     const raised = pricing.html.replaceAll("$59", "$69").replace('"price": "59.00"', '"price": "69.00"');
     const a = normalise(extractPage(withNoise(pricing.html, 1), pricing.url));
     const b = normalise(extractPage(withNoise(raised, 2), pricing.url));
-    const changes = compare(a, b, [a]);
+    const changes = compare(a, b, seenOf([a]));
     expect(changes.map((c) => [c.kind, c.subject, c.before, c.after])).toEqual([
       ["plan_price_changed", "Team", "$59 per seat/month", "$69 per seat/month"],
     ]);
@@ -124,7 +124,7 @@ describe("planted changes on real pages", () => {
     expect(edited).not.toBe(home.html);
     const a = normalise(extractPage(home.html, home.url));
     const b = normalise(extractPage(edited, home.url));
-    const changes = compare(a, b, [a]);
+    const changes = compare(a, b, seenOf([a]));
     expect(changes.map((c) => c.kind)).toEqual(["hero_changed"]);
     expect(changes[0].excerpt).toContain("session replay");
   });

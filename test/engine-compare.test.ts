@@ -10,6 +10,7 @@ import {
   normaliseFeed,
   normaliseJobs,
   normaliseStructured,
+  seenOf,
   serialise,
   snapshotHash,
 } from "../src/engine/compare/index.ts";
@@ -20,7 +21,7 @@ const base = normalise(basePage());
 
 /** Changes from the base page to the variant, with the base as the only history. */
 function changesTo(p: PageExtract, history = [base]): Change[] {
-  return compare(base, normalise(p), history);
+  return compare(base, normalise(p), seenOf(history));
 }
 
 describe("noise gives zero changes", () => {
@@ -159,7 +160,7 @@ describe("noise gives zero changes", () => {
                 ),
               )
             : base;
-      expect(compare(from, normalise(v), [from])).toEqual([]);
+      expect(compare(from, normalise(v), seenOf([from]))).toEqual([]);
     });
   }
 
@@ -188,11 +189,11 @@ describe("noise gives zero changes", () => {
       }),
     );
     // History: a, b. The page goes back to a's values: nothing new.
-    expect(compare(b, a, [a, b])).toEqual([]);
+    expect(compare(b, a, seenOf([a, b]))).toEqual([]);
     // And from a to b again, with b in the history: nothing new either.
-    expect(compare(a, b, [a, b])).toEqual([]);
+    expect(compare(a, b, seenOf([a, b]))).toEqual([]);
     // The first time b shows up, it is a change.
-    expect(compare(a, b, [a]).length).toBeGreaterThan(0);
+    expect(compare(a, b, seenOf([a])).length).toBeGreaterThan(0);
   });
 
   test("a testimonial never seen before in place of another (a random carousel) is not a change", () => {
@@ -393,7 +394,7 @@ describe("material changes give exactly the expected changes", () => {
       `Our platform brings planning, tracking, reviews, releases, incidents and reporting together in one place for every team. It ${w} with the tools you already use and scales from startups to the largest enterprises on earth with security built in.`;
     const from = normalise(variant((p) => setText(p, "We help", long("integrates"))));
     const to = normalise(variant((p) => setText(p, "We help", long("connects"))));
-    const [c] = compare(from, to, [from]);
+    const [c] = compare(from, to, seenOf([from]));
     expect(c.excerpt).toBe(
       "… together in one place for every team. It [-integrates][+connects] with the tools you already use and scales …",
     );
@@ -477,7 +478,7 @@ describe("feeds, job lists and structured sources", () => {
   test("new items are changes; items falling off the feed or reappearing are not", () => {
     const v1 = normaliseFeed(feedUrl, [item(1), item(2), item(3)]);
     const v2 = normaliseFeed(feedUrl, [item(4), item(2), item(3)]);
-    const changes = compare(v1, v2, [v1]);
+    const changes = compare(v1, v2, seenOf([v1]));
     expect(changes).toEqual([
       expect.objectContaining({
         kind: "feed_item_added",
@@ -489,7 +490,7 @@ describe("feeds, job lists and structured sources", () => {
       }),
     ]);
     const v3 = normaliseFeed(feedUrl, [item(1), item(2), item(3)]);
-    expect(compare(v2, v3, [v1, v2])).toEqual([]);
+    expect(compare(v2, v3, seenOf([v1, v2]))).toEqual([]);
   });
 
   test("a job board: roles added and removed, with counts", () => {
@@ -519,14 +520,14 @@ describe("feeds, job lists and structured sources", () => {
         url: "https://x.example/j/9",
       },
     ]);
-    const changes = compare(v1, v2, [v1]);
+    const changes = compare(v1, v2, seenOf([v1]));
     expect(changes.map((c) => [c.kind, c.subject, c.location])).toEqual([
       ["job_added", "Backend Engineer", "Berlin"],
       ["job_added", "VP of Engineering", "Remote"],
     ]);
     expect(changes[0].counts).toEqual({ before: 2, after: 4 });
-    expect(compare(v2, v1, [v2])).toHaveLength(2);
-    expect(compare(v2, v1, [v2]).every((c) => c.kind === "job_removed")).toBe(true);
+    expect(compare(v2, v1, seenOf([v2]))).toHaveLength(2);
+    expect(compare(v2, v1, seenOf([v2])).every((c) => c.kind === "job_removed")).toBe(true);
   });
 
   test("careers page jobs are compared the same way", () => {
@@ -547,7 +548,7 @@ describe("feeds, job lists and structured sources", () => {
       expires: "2027-12-31T00:00:00Z",
       hiring: "https://globex.example/careers",
     });
-    expect(compare(a, b, [a]).map((c) => [c.kind, c.subject, c.before, c.after])).toEqual([
+    expect(compare(a, b, seenOf([a])).map((c) => [c.kind, c.subject, c.before, c.after])).toEqual([
       ["field_changed", "contact", "mailto:security@globex.example", "mailto:psirt@globex.example"],
       ["field_changed", "hiring", null, "https://globex.example/careers"],
       ["field_changed", "policy", "https://globex.example/security", null],
@@ -557,7 +558,7 @@ describe("feeds, job lists and structured sources", () => {
   test("a page whose extraction found no blocks falls back to its readable text", () => {
     const p = { ...basePage(), blocks: [], text: "First paragraph.\n\nSecond paragraph, 3 days ago." };
     const q = { ...p, text: "First paragraph.\n\nSecond paragraph, 5 days ago.\n\nThird paragraph." };
-    const changes = compare(normalise(p), normalise(q), [normalise(p)]);
+    const changes = compare(normalise(p), normalise(q), seenOf([normalise(p)]));
     expect(changes.map((c) => [c.kind, c.after])).toEqual([["text_added", "Third paragraph."]]);
   });
 });

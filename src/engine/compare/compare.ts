@@ -5,7 +5,7 @@
 import { diffArrays } from "diff";
 import { displayOf, heroOf, heroText, lineOf, membersOf, sectionOf, slotOf } from "./blocks.ts";
 import { serialise } from "./normalise.ts";
-import { type Seen, seenKey, seenOf } from "./seen.ts";
+import { Seen, seenKey } from "./seen.ts";
 import type {
   Change,
   DiffPart,
@@ -589,11 +589,9 @@ function dropCovered(changes: Change[]): Change[] {
   });
 }
 
-/** What materially changed between two snapshots of one source. `history` holds its earlier snapshots
- * (any order, may include `prev`), or what they showed (seen.ts): values already seen there are rotation,
- * not change. */
-export function compare(prev: Snapshot, next: Snapshot, history: Snapshot[] | Seen = []): Change[] {
-  if (Array.isArray(history)) history = seenOf(history);
+/** What materially changed between two snapshots of one source. `history` is what its earlier versions
+ * showed (seen.ts; may include `prev`): values already seen there are rotation, not change. */
+export function compare(prev: Snapshot, next: Snapshot, history: Seen = new Seen()): Change[] {
   const ctx: Ctx = { source: next.kind, url: next.url, out: [] };
   comparePlans(ctx, prev.plans, next.plans);
   compareSet(ctx, prev.features, next.features, "feature_added", "feature_removed");

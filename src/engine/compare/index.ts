@@ -9,4 +9,5 @@ export {
   serialise,
   snapshotHash,
 } from "./normalise.ts";
+export { Seen, seenKey, seenOf } from "./seen.ts";
 export type * from "./types.ts";

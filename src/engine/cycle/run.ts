@@ -256,7 +256,7 @@ async function checkSource(
     ? await snapshotStoreFor(s).history({ orgId, competitorId, url: src.url, kind: snapshotKind })
     : null;
   const previous = history?.previous?.snapshot;
-  const changes = previous && history ? compare(previous, snapshot, history.seen) : [];
+  const changes = previous ? compare(previous, snapshot, history.seen) : [];
   return {
     status: previous ? "changed" : "baseline",
     source: src,

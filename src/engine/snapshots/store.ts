@@ -347,17 +347,13 @@ export class SnapshotStore {
    * stored without a digest. */
   async history(ref: SourceRef): Promise<{ previous: SnapshotVersion | null; seen: Seen }> {
     const rows = await this.versionRows(ref, this.kept);
+    const previous = rows.length > 0 ? toVersion(rows[0]) : null;
     const seen = new Seen();
-    let previous: SnapshotVersion | null = null;
-    for (const row of rows) {
+    rows.forEach((row, i) => {
       const stored = row.seen as ArrayBuffer | null;
-      if (previous === null) previous = toVersion(row);
-      seen.add(
-        stored
-          ? digestFromBytes(stored)
-          : digestOf(row === rows[0] ? previous.snapshot : toVersion(row).snapshot),
-      );
-    }
+      if (stored) seen.add(digestFromBytes(stored));
+      else seen.add(digestOf(i === 0 && previous ? previous.snapshot : toVersion(row).snapshot));
+    });
     return { previous, seen };
   }
 
