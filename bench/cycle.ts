@@ -173,15 +173,14 @@ async function serveCycle(env: CycleBenchEnv, orgId: number) {
         })
       ).rows[0];
     let row: Awaited<ReturnType<typeof finished>> | undefined;
-    let checking = Promise.resolve();
-    const poll = setInterval(() => {
-      checking = checking.then(async () => {
-        row ??= await finished();
-      });
-    }, 250);
+    const polling = (async () => {
+      while (row === undefined) {
+        await Bun.sleep(250);
+        row = await finished();
+      }
+    })();
     const lat = await env.hammer(() => row !== undefined, 200, `http://127.0.0.1:${port}`);
-    clearInterval(poll);
-    await checking;
+    await polling;
     const sum = JSON.parse(String(row?.summary));
     return {
       label: "every page changed, run by the scheduler of a `rivals serve` process, its signals API hammered",
