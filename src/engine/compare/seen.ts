@@ -57,11 +57,9 @@ export function digestBytes(d: Float64Array): Uint8Array {
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 }
 
-export function digestFromBytes(bytes: ArrayBuffer | Uint8Array): Float64Array {
-  const u = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  // Copied when unaligned: a Float64Array view needs an offset that is a multiple of 8.
-  const own = u.byteOffset % 8 === 0 ? u : u.slice();
-  return new Float64Array(own.buffer, own.byteOffset, Math.floor(own.byteLength / 8));
+/** A stored digest (libSQL gives a BLOB as an ArrayBuffer of its own). */
+export function digestFromBytes(bytes: ArrayBuffer): Float64Array {
+  return new Float64Array(bytes, 0, Math.floor(bytes.byteLength / 8));
 }
 
 function contains(d: Float64Array, key: number): boolean {
