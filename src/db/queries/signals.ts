@@ -3,8 +3,8 @@ import { searchText } from "../../domain/searchText.ts";
 import type { Db } from "../client.ts";
 import { signals } from "../schema.ts";
 import { cacheOf, JsonList } from "./cache.ts";
-import { appLinks, withUrl, withUrlTexts } from "./links.ts";
-import { type BuiltSelect, builtSelect, selectBuilt, selectRows } from "./localReader.ts";
+import { appLinks, docListJson, docListSql, withUrl } from "./links.ts";
+import { type BuiltSelect, builtSelect, selectBuilt, selectSql } from "./localReader.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -114,30 +114,30 @@ const built = new Map<string, BuiltSelect>();
 const P = (name: string) => sql.placeholder(name);
 
 async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string): Promise<JsonList> {
-  let rows: [number, string][];
+  let rows: unknown[][];
   if (f.q !== undefined && f.q !== "") {
-    rows = await selectRows<[number, string]>(db, listQuery(db, orgId, f));
+    const { sql, params } = listQuery(db, orgId, f).toSQL();
+    rows = await selectSql(db, docListSql(sql), params);
   } else {
     const has = (v: unknown) => (v === undefined ? "0" : "1");
     const shape = has(f.competitorId) + has(f.severity) + has(f.since) + has(f.savedBy);
     let query = built.get(shape);
     if (query === undefined) {
       const p = <T>(name: string, v: T) => (v === undefined ? undefined : P(name));
-      query = builtSelect(
-        listQuery(db, P("orgId"), {
-          competitorId: p("competitorId", f.competitorId),
-          severity: p("severity", f.severity),
-          since: p("since", f.since),
-          savedBy: p("savedBy", f.savedBy),
-          limit: P("limit"),
-          offset: P("offset"),
-        }).toSQL(),
-      );
+      const { sql, params } = listQuery(db, P("orgId"), {
+        competitorId: p("competitorId", f.competitorId),
+        severity: p("severity", f.severity),
+        since: p("since", f.since),
+        savedBy: p("savedBy", f.savedBy),
+        limit: P("limit"),
+        offset: P("offset"),
+      }).toSQL();
+      query = builtSelect({ sql: docListSql(sql), params });
       built.set(shape, query);
     }
-    rows = await selectBuilt<[number, string]>(db, query, { orgId, ...f });
+    rows = await selectBuilt(db, query, { orgId, ...f });
   }
-  return new JsonList(`[${withUrlTexts(rows, (id) => appLinks.signal(base, id)).join(",")}]`);
+  return new JsonList(docListJson(rows[0], (id) => appLinks.signal(base, id)));
 }
 
 /** One signal by id, open or closed, of a tracked competitor (read cache; shared: do not change it). */
