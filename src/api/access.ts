@@ -32,7 +32,7 @@ export async function readAccess(
   address: string,
   limiter: RateLimiter,
   keys: ApiKeyResolver,
-  setHeaders: Record<string, string | number>,
+  setHeaders: Record<string, string>,
 ): Promise<Principal> {
   const rate = limiter.take(address);
   if (!rate.allowed)
@@ -41,7 +41,7 @@ export async function readAccess(
       `More than ${rate.limit} requests in one minute from this address.`,
       rateLimitHeaders(rate),
     );
-  Object.assign(setHeaders, rateLimitHeaders(rate));
+  rateLimitHeaders(rate, setHeaders);
   const token = presentedToken(request.headers);
   const challenge = { "www-authenticate": BEARER_CHALLENGE };
   if (token === undefined) {

@@ -96,15 +96,14 @@ export class RateLimiter {
   }
 }
 
-/** The headers every limited response carries: RateLimit-* on success, and Retry-After too when refused. */
-export function rateLimitHeaders(d: RateDecision): Record<string, string> {
-  const h: Record<string, string> = {
-    "ratelimit-limit": String(d.limit),
-    "ratelimit-remaining": String(d.remaining),
-    "ratelimit-reset": String(d.resetSeconds),
-  };
-  if (!d.allowed) h["retry-after"] = String(d.resetSeconds);
-  return h;
+/** The headers every limited response carries: RateLimit-* on success, and Retry-After too when refused.
+ * Written into `into` when given (the read API's `set.headers`, with no object made per request to copy). */
+export function rateLimitHeaders(d: RateDecision, into: Record<string, string> = {}): Record<string, string> {
+  into["ratelimit-limit"] = String(d.limit);
+  into["ratelimit-remaining"] = String(d.remaining);
+  into["ratelimit-reset"] = String(d.resetSeconds);
+  if (!d.allowed) into["retry-after"] = String(d.resetSeconds);
+  return into;
 }
 
 /** How long a refused request waits before its 429 goes out, on the tool endpoint. Retry-After is at least
