@@ -8,7 +8,6 @@
 import { getSession, isSecure, type SessionUser } from "../auth/session.ts";
 import type { Services } from "../services.ts";
 import { AppPage } from "./appShell.tsx";
-// biome-ignore lint/correctness/noUnusedImports: the JSX pragma above compiles to Html.createElement
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 import { currentWorkspace } from "./workspace.ts";
 

@@ -9,7 +9,6 @@ import { findShareLink, type NotesPage, notesPage } from "../db/queries/engageme
 import type { Services } from "../services.ts";
 import { EvidenceList } from "./components.tsx";
 import { formatTime, notFound } from "./http.ts";
-// biome-ignore lint/correctness/noUnusedImports: Html is the JSX factory (tsconfig jsxFactory)
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 
 type Obj = Record<string, unknown>;
