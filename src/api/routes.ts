@@ -95,85 +95,83 @@ function found(request: Request, set: HeaderSet, v: object | undefined, kind: st
 export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver) {
   const db = s.database.db;
   const base = s.config.baseUrl;
-  return (
-    new Elysia({ prefix: "/api/v1" })
-      // The address as the app's onRequest hook kept it (api/app.ts). Not `server` from the context: Elysia
-      // would define a getter on every request's context for a hook that asks for it.
-      .derive(async ({ request, set }) => ({
-        principal: await readAccess(
+  // The derive takes the address as the app's onRequest hook kept it (api/app.ts), not `server` from the
+  // context: Elysia would define a getter on every request's context for a hook that asks for it.
+  return new Elysia({ prefix: "/api/v1" })
+    .derive(async ({ request, set }) => ({
+      principal: await readAccess(
+        request,
+        clientAddress(request, null, s.config.trustProxy),
+        limiter,
+        keys,
+        set.headers as Record<string, string>,
+      ),
+    }))
+    .get(
+      "/competitors",
+      async ({ principal, request, set }) =>
+        dataResponse(request, set, await listCompetitors(db, principal.orgId, base)),
+      docs.listCompetitors,
+    )
+    .get(
+      "/competitors/:id",
+      async ({ principal, params, request, set }) =>
+        found(request, set, await getCompetitor(db, principal.orgId, params.id, base), "competitor"),
+      { ...idRoute, ...docs.getCompetitor },
+    )
+    .get(
+      "/signals",
+      async ({ principal, request, set }) => {
+        const { filter, page } = signalFilterOf(signalQuery.parse(request.url));
+        const data = await listSignalsJson(db, principal.orgId, filter, base);
+        return dataResponse(request, set, data, page);
+      },
+      docs.listSignals,
+    )
+    .get(
+      "/signals/:id",
+      async ({ principal, params, request, set }) =>
+        found(request, set, await getSignal(db, principal.orgId, params.id, base), "signal"),
+      { ...idRoute, ...docs.getSignal },
+    )
+    .get(
+      "/digests",
+      async ({ principal, request, set }) => {
+        const query = digestQuery.parse(request.url);
+        const p = pageOf(query);
+        return dataResponse(
           request,
-          clientAddress(request, null, s.config.trustProxy),
-          limiter,
-          keys,
-          set.headers as Record<string, string>,
-        ),
-      }))
-      .get(
-        "/competitors",
-        async ({ principal, request, set }) =>
-          dataResponse(request, set, await listCompetitors(db, principal.orgId, base)),
-        docs.listCompetitors,
-      )
-      .get(
-        "/competitors/:id",
-        async ({ principal, params, request, set }) =>
-          found(request, set, await getCompetitor(db, principal.orgId, params.id, base), "competitor"),
-        { ...idRoute, ...docs.getCompetitor },
-      )
-      .get(
-        "/signals",
-        async ({ principal, request, set }) => {
-          const { filter, page } = signalFilterOf(signalQuery.parse(request.url));
-          const data = await listSignalsJson(db, principal.orgId, filter, base);
-          return dataResponse(request, set, data, page);
-        },
-        docs.listSignals,
-      )
-      .get(
-        "/signals/:id",
-        async ({ principal, params, request, set }) =>
-          found(request, set, await getSignal(db, principal.orgId, params.id, base), "signal"),
-        { ...idRoute, ...docs.getSignal },
-      )
-      .get(
-        "/digests",
-        async ({ principal, request, set }) => {
-          const query = digestQuery.parse(request.url);
-          const p = pageOf(query);
-          return dataResponse(
-            request,
-            set,
-            await listDigests(
-              db,
-              principal.orgId,
-              { type: query.type, limit: p.limit, offset: p.offset },
-              base,
-            ),
-            p,
-          );
-        },
-        docs.listDigests,
-      )
-      .get(
-        "/digests/:id",
-        async ({ principal, params, request, set }) =>
-          found(request, set, await getDigest(db, principal.orgId, params.id, base), "digest"),
-        {
-          params: t.Object({ id: t.String({ description: "Digest slug, or numeric id." }) }),
-          ...docs.getDigest,
-        },
-      )
-      .get(
-        "/battlecards",
-        async ({ principal, request, set }) =>
-          dataResponse(request, set, await listBattlecards(db, principal.orgId, base)),
-        docs.listBattlecards,
-      )
-      .get(
-        "/battlecards/:id",
-        async ({ principal, params, request, set }) =>
-          found(request, set, await getBattlecard(db, principal.orgId, params.id, base), "battlecard"),
-        { ...idRoute, ...docs.getBattlecard },
-      )
-  );
+          set,
+          await listDigests(
+            db,
+            principal.orgId,
+            { type: query.type, limit: p.limit, offset: p.offset },
+            base,
+          ),
+          p,
+        );
+      },
+      docs.listDigests,
+    )
+    .get(
+      "/digests/:id",
+      async ({ principal, params, request, set }) =>
+        found(request, set, await getDigest(db, principal.orgId, params.id, base), "digest"),
+      {
+        params: t.Object({ id: t.String({ description: "Digest slug, or numeric id." }) }),
+        ...docs.getDigest,
+      },
+    )
+    .get(
+      "/battlecards",
+      async ({ principal, request, set }) =>
+        dataResponse(request, set, await listBattlecards(db, principal.orgId, base)),
+      docs.listBattlecards,
+    )
+    .get(
+      "/battlecards/:id",
+      async ({ principal, params, request, set }) =>
+        found(request, set, await getBattlecard(db, principal.orgId, params.id, base), "battlecard"),
+      { ...idRoute, ...docs.getBattlecard },
+    );
 }

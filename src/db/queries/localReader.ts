@@ -114,7 +114,7 @@ export function builtSelect(q: { sql: string; params: unknown[] }): BuiltSelect 
   };
 }
 
-/** Runs a built select (see BuiltSelect) with the placeholders' values, like selectSql. */
+/** Runs a built select (see BuiltSelect) through selectSql, each placeholder given its value from `values`. */
 export function selectBuilt<Row extends unknown[]>(
   db: object,
   built: BuiltSelect,
