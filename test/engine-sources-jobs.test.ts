@@ -1,10 +1,9 @@
 // Job boards: detection from careers-page links, the exact public API URLs of ENGINE.md, each provider's
-// real JSON shape into Job[], the hiring read and executive-role detection. Bad input gives null / [].
+// real JSON shape into Job[] and the hiring read. Bad input gives null / [].
 import { expect, test } from "bun:test";
 import {
   detectJobBoard,
   hiringRead,
-  isExecutiveRole,
   jobBoardApiUrl,
   jobBoardFrom,
   parseJobBoard,
@@ -249,34 +248,6 @@ test("hiringRead: open roles, departments counted (only where stated), distinct 
     locations: [],
     board: "lever",
   });
-});
-
-test("isExecutiveRole: C-level, VP, Head of, GM — not assistants or ordinary roles", () => {
-  for (const t of [
-    "Chief Technology Officer",
-    "Chief Revenue Officer (CRO)",
-    "CFO",
-    "VP, Engineering",
-    "VP of Sales",
-    "Vice President, Product",
-    "SVP Marketing",
-    "Head of Design",
-    "General Manager, EMEA",
-    "Co-Founder & CTO",
-  ]) {
-    expect(isExecutiveRole(t)).toBe(true);
-  }
-  for (const t of [
-    "Senior Software Engineer",
-    "Executive Assistant to the CEO",
-    "Account Executive",
-    "MVP Program Manager",
-    "Customer Success Manager",
-    "Headless CMS Developer",
-    "",
-  ]) {
-    expect(isExecutiveRole(t)).toBe(false);
-  }
 });
 
 test("jobBoardFrom: the board a careers page's links and embed scripts point at", () => {

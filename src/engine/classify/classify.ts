@@ -7,6 +7,7 @@ import { formatPrice } from "../compare/compare.ts";
 import type { Change, PriceValue, SnapPlan } from "../compare/types.ts";
 import { similarity, tokens } from "../compare/words.ts";
 import { certificationsIn, INCIDENT, launchSubject, readNews } from "./news.ts";
+import { findRole } from "./roles.ts";
 import type { ClassifyContext, Severity, SignalDraft } from "./types.ts";
 
 // ---- helpers -------------------------------------------------------------------------------------------
@@ -916,10 +917,6 @@ function address(r: Rules, cs: Change[]): void {
 
 // ---- hiring --------------------------------------------------------------------------------------------
 
-const EXEC =
-  /\b(chief|ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|vp|vice president|svp|evp|general manager|president)\b/i;
-const KEY_ROLE = /\b(head of|director)\b/i;
-
 function hiring(r: Rules, jobs: Change[]): void {
   const counts = jobs.find((c) => c.counts)?.counts;
   const addedJobs = jobs.filter((c) => c.kind === "job_added");
@@ -969,8 +966,9 @@ function hiring(r: Rules, jobs: Change[]): void {
   }
   for (const c of addedJobs) {
     const t = c.subject;
-    const exec = EXEC.test(t);
-    if (!exec && !KEY_ROLE.test(t)) continue;
+    const role = findRole(t);
+    if (!role) continue;
+    const exec = role.level !== "leadership";
     push(r, {
       key: `hiring:role:${slug(t)}`,
       category: "hiring",
@@ -1101,10 +1099,6 @@ function certifications(r: Rules, cs: Change[]): Set<Change> {
   return used;
 }
 
-const LEADER_ROLE =
-  /\b(ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+(?: [a-z]+)? officer|president|vice president|svp|evp|vp of [a-z]+(?: [a-z]+)?|co-?founder|general counsel)\b/i;
-const C_LEVEL =
-  /\b(ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+(?: [a-z]+)? officer|president|co-?founder)\b/i;
 const PEOPLE_PAGES = new Set(["about", "company", "team", "leadership", "press", "news", "newsroom"]);
 
 /** People added to or gone from a leadership list (about/team pages): a leadership change. */
@@ -1123,14 +1117,13 @@ function people(r: Rules, cs: Change[]): Set<Change> {
       for (const x of c.removed ?? []) lines.push({ text: x, gone: true });
     }
     for (const l of lines) {
-      const role = LEADER_ROLE.exec(l.text);
-      if (!role || l.text.length > 200) continue;
+      if (l.text.length > 200) continue;
+      const role = findRole(l.text);
+      if (!role) continue;
       const person = l.text.split(/\s*(?::|,|\s[–—-]\s|\|)\s*/)[0]?.trim() ?? "";
-      const who = person && !LEADER_ROLE.test(person) ? person : "";
-      const roleName = role[1]
-        .replace(/\b\w/g, (x) => x.toUpperCase())
-        .replace(/\b(Ceo|Cto|Cfo|Coo|Cmo|Cro|Cpo|Ciso|Cio|Vp|Svp|Evp)\b/g, (x) => x.toUpperCase());
-      const cLevel = C_LEVEL.test(role[1]);
+      const who = person && !findRole(person) ? person : "";
+      const roleName = role.name;
+      const cLevel = role.level === "c_level";
       used.add(c);
       push(r, {
         key: `company:leadership_change:${slug(roleName)}:${slug(who || l.text)}`,

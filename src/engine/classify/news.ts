@@ -1,6 +1,7 @@
 // Keyword rules for announcements: a feed item's, blog post's, changelog entry's or press release's title
 // (and a little of its text) → a taxonomy type, with the words that matched as the reason. Only what matches
 // a rule is a signal: a generic blog post ("5 tips for better onboarding") gives nothing.
+import { findRole, ROLE_WORDS } from "./roles.ts";
 import type { Severity, SignalCategory, SignalType } from "./types.ts";
 
 export interface NewsRead {
@@ -15,10 +16,7 @@ export interface NewsRead {
   matched: string;
 }
 
-const C_LEVEL =
-  /\b(ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+(?: [a-z]+)? officer|president|co-?founder)\b/i;
-const ROLE =
-  /\b(ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+(?: [a-z]+)? officer|president|vice president|svp|evp|vp|head of [a-z]+(?: [a-z]+)?|general counsel|managing director|general manager)\b/i;
+const NEW_ROLE = new RegExp(`\\bnew ${ROLE_WORDS}\\b`, "i");
 
 const CERTS: [RegExp, string][] = [
   [/\bsoc ?2(?: type (?:ii|2|i|1))?\b/i, "SOC 2"],
@@ -106,8 +104,7 @@ function money(text: string): string | undefined {
 
 /** "Our new CFO", "new CEO Jane Doe": a role right after "new", then the end, punctuation or a name. */
 function newRole(t: string): boolean {
-  const m =
-    /\bnew (?:ceo|cto|cfo|coo|cmo|cro|cpo|ciso|cio|chief [a-z]+ officer|president|head of [a-z]+)\b/i.exec(t);
+  const m = NEW_ROLE.exec(t);
   if (!m) return false;
   const rest = t.slice(m.index + m[0].length);
   return /^\s*(?:$|[,:;.!?—–-])/.test(rest) || /^\s+\p{Lu}/u.test(rest);
@@ -157,7 +154,7 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: m[1],
     };
   }
-  const role = ROLE.exec(t);
+  const role = findRole(t);
   if (
     role &&
     (/\b(appoints?|appointed|names?|named|hires?|hired|welcomes?|promot\w+|joins?|joined|steps? down|depart\w*|succeed\w*)\b/i.test(
@@ -166,17 +163,14 @@ export function readNews(title: string, body: string, company: string, kind: str
       // "our new CFO", "new CEO Jane Doe" — not "the new CFO playbook".
       newRole(t))
   ) {
-    const r = role[1];
-    const cLevel = C_LEVEL.test(r);
+    const cLevel = role.level === "c_level";
     return {
       category: "company",
       type: "leadership_change",
       severity: cLevel ? "high" : "medium",
-      subject: r
-        .replace(/\b\w/g, (c) => c.toUpperCase())
-        .replace(/\b(Ceo|Cto|Cfo|Coo|Cmo|Cro|Cpo|Ciso|Cio|Vp|Svp|Evp)\b/g, (x) => x.toUpperCase()),
+      subject: role.name,
       rule: cLevel ? "C-level change" : "leadership change",
-      matched: r,
+      matched: role.matched,
     };
   }
   m = INCIDENT.exec(t);

@@ -252,27 +252,3 @@ export function hiringRead(jobs: readonly Job[], provider?: JobBoardProvider): H
   if (provider) read.board = provider;
   return read;
 }
-
-const EXEC_PATTERNS: RegExp[] = [
-  /\bchief\s+[a-z]+(?:\s+[a-z]+)?\s+officer\b/i,
-  /\bchief\s+of\s+staff\b/i,
-  /\b(?:CEO|CFO|CTO|COO|CMO|CRO|CPO|CISO|CIO|CDO|CSO|CAO|CCO|CHRO)\b/,
-  /\b(?:svp|evp|avp)\b/i,
-  /\b(?:senior\s+|executive\s+|group\s+|regional\s+|area\s+)?vice[\s-]+president\b/i,
-  /\bvp\b/i,
-  /\bhead\s+of\b/i,
-  /\bgeneral\s+manager\b/i,
-  /\b(?:co-?)?founder\b/i,
-  /\bpresident\b/i,
-];
-
-/** True for executive titles: C-level (Chief … Officer, CEO/CTO/…), VP / Vice President, Head of, GM, President. */
-export function isExecutiveRole(title: string): boolean {
-  if (typeof title !== "string") return false;
-  const t = title.trim();
-  if (!t || t.length > 200) return false;
-  // "Executive Assistant to the CEO", "Chief of Staff to the CTO": support roles, not executives.
-  if (/\b(?:assistant|associate|coordinator|intern)\b[^,]*\bto\b/i.test(t)) return false;
-  if (/\bexecutive\s+assistant\b/i.test(t)) return false;
-  return EXEC_PATTERNS.some((re) => re.test(t));
-}
