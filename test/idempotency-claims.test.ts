@@ -1,11 +1,12 @@
 // Idempotency keys are claimed in the transaction of the first command a call commits (src/mcp/idempotency.ts),
 // so a key and the work it guards commit together. Against a real libSQL file: a server that stops between the
-// work and its recorded result does not do the work again on retry; a call that fails records nothing.
+// work and its recorded result does not do the work again on retry (and says so only once the claim's lease
+// ran out); a call that fails records nothing. Races across instances: test/cluster-idempotency.test.ts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey } from "../src/domain/apiKeys.ts";
-import { once } from "../src/mcp/idempotency.ts";
+import { CLAIM_LEASE_MS, DUPLICATE_WAIT_MS, once } from "../src/mcp/idempotency.ts";
 import { ToolError } from "../src/mcp/tool.ts";
 import { openServices, type Services } from "../src/services.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
@@ -63,9 +64,18 @@ test("a server that stops after the work but before the result: the retry is ref
       "SELECT completed FROM idempotency_keys WHERE key = 'k-stop'",
     );
     expect(claim.rows[0]).toMatchObject({ completed: 0 });
-    const retry = once(b, acme.id, "make_key", "k-stop", {}, async () => ({
-      id: (await createApiKey(b.store, "acme", "ci", ["read"])).id,
-    }));
+    const again = () =>
+      once(b, acme.id, "make_key", "k-stop", {}, async () => ({
+        id: (await createApiKey(b.store, "acme", "ci", ["read"])).id,
+      }));
+    // While the claim's lease holds, its owner may still be running: the duplicate waits, then is told to
+    // retry — not that the server stopped.
+    const waited = performance.now();
+    await expect(again()).rejects.toMatchObject({ code: "idempotency_in_progress" });
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(DUPLICATE_WAIT_MS - 50);
+    // Nobody renewed the lease: its owner is gone, and now the retry hears so.
+    t.clock.advance(CLAIM_LEASE_MS + 1);
+    const retry = again();
     await expect(retry).rejects.toBeInstanceOf(ToolError);
     await expect(retry).rejects.toMatchObject({ code: "idempotency_incomplete" });
     expect(Number((await b.database.client.execute("SELECT COUNT(*) AS n FROM api_keys")).rows[0].n)).toBe(1);

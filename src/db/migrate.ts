@@ -20,6 +20,7 @@ import m0021 from "./migrations/0021_data_changes.sql" with { type: "text" };
 import m0022 from "./migrations/0022_note_counts.sql" with { type: "text" };
 import m0023 from "./migrations/0023_cycle_research_leases.sql" with { type: "text" };
 import m0024 from "./migrations/0024_snapshot_digests.sql" with { type: "text" };
+import m0025 from "./migrations/0025_idempotency_leases.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -42,6 +43,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0022_note_counts", sql: m0022 },
   { id: "0023_cycle_research_leases", sql: m0023 },
   { id: "0024_snapshot_digests", sql: m0024 },
+  { id: "0025_idempotency_leases", sql: m0025 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */
@@ -57,6 +59,13 @@ export async function migrate(client: Client): Promise<string[]> {
     if (done.has(m.id)) continue;
     const tx = await client.transaction("write");
     try {
+      // Asked again inside the write transaction: instances starting at once on one server (sqld) take
+      // turns here, and each migration runs once.
+      const taken = await tx.execute({ sql: "SELECT 1 FROM schema_migrations WHERE id = ?", args: [m.id] });
+      if (taken.rows.length > 0) {
+        await tx.commit();
+        continue;
+      }
       await tx.executeMultiple(m.sql);
       await tx.execute({
         sql: "INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)",

@@ -1,19 +1,34 @@
 // DESIGN (idempotency): same key + same tool + same org within 24 h returns the first result and does no
-// new work; the same key with other arguments is an error; concurrent duplicates run once.
+// new work; the same key with other arguments is an error; concurrent duplicates run once — on every instance
+// that shares the database, so the rule lives in the database, here and nowhere else.
 //
-// Durable across a crash: the key is claimed in the transaction of the first command the call commits
-// (events/store.ts withFirstCommand), so the claim exists exactly when the work does, and completed with the
-// result just after. A claim found incomplete means the server stopped in between: the retry is told the work
-// was done, rather than doing it again. A call that fails after its command committed withdraws its claim,
-// as a failed call records nothing and may be retried.
+// The key is claimed by a plain INSERT (it fails on conflict) in the transaction of the first command the call
+// commits (events/store.ts withFirstCommand), so the claim exists exactly when the work does, and is completed
+// with the result just after. Two instances racing one key: the database serializes their write transactions,
+// the second INSERT fails, its command rolls back with it (no events), and that call waits for the first
+// one's result instead. While its work runs, the claim's owner renews a short lease on it; an incomplete claim
+// whose lease ran out means its owner stopped between the work and the result: a retry is told the work was
+// done rather than doing it again. An incomplete claim whose lease holds is still running: a duplicate waits
+// a few seconds for its result, then is told to retry. A call that fails after its command committed withdraws
+// its claim, as a failed call records nothing and may be retried.
 
 import { type FirstCommandHook, type Tx, withFirstCommand } from "../../events/store.ts";
 import { sha256 } from "../auth/tokens.ts";
+import { heartbeat, instanceOf } from "../engine/instance.ts";
 import type { Services } from "../services.ts";
 import { ToolError } from "./tool.ts";
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
-const inFlight = new Map<string, { hash: string; promise: Promise<unknown> }>();
+/** How long an incomplete claim stays its owner's without renewal: past it, the owner is taken to be gone. */
+export const CLAIM_LEASE_MS = 15_000;
+const RENEW_MS = 5_000;
+/** How long a duplicate waits for the first call's result before it is told to retry. */
+export const DUPLICATE_WAIT_MS = 3_000;
+const POLL_MS = 20;
+
+/** Calls in flight on one instance (one Services): a duplicate there shares the first call's promise, so
+ * even work done before its first command (a fetch) is done once. Across instances the claim decides. */
+const inFlightOf = new WeakMap<Services, Map<string, { hash: string; promise: Promise<unknown> }>>();
 
 function stableStringify(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableStringify).join(",")}]`;
@@ -26,18 +41,25 @@ function stableStringify(v: unknown): string {
 }
 
 /** Runs `write` as a command of its own that appends no events. */
-async function writeAlone(s: Services, write: (tx: Tx) => Promise<void>): Promise<void> {
-  await s.store.execute(async ({ tx }) => {
-    await write(tx);
-    return { events: [], result: null };
-  });
+async function writeAlone(s: Services, write: (tx: Tx) => Promise<unknown>): Promise<void> {
+  await s.store.writeTables(({ tx }) => write(tx));
 }
 
-async function withdraw(tx: Tx, orgId: number, tool: string, key: string): Promise<void> {
-  await tx.execute({
-    sql: "DELETE FROM idempotency_keys WHERE org_id = ? AND tool = ? AND key = ? AND completed = 0",
-    args: [orgId, tool, key],
-  });
+/** A primary-key violation, as a local file and sqld report it. */
+function isKeyConflict(e: unknown): boolean {
+  const err = e as { code?: unknown; extendedCode?: unknown; message?: unknown };
+  return (
+    [err.code, err.extendedCode].some((c) => String(c).startsWith("SQLITE_CONSTRAINT")) ||
+    /UNIQUE constraint failed|PRIMARY KEY/i.test(String(err.message ?? ""))
+  );
+}
+
+/** Thrown inside the claiming command when another call holds the key: the command rolls back. */
+class ClaimTaken extends Error {}
+
+interface Claim extends FirstCommandHook {
+  /** The INSERT found the key claimed by another call. */
+  taken: boolean;
 }
 
 export async function once<T>(
@@ -52,58 +74,146 @@ export async function once<T>(
 ): Promise<T> {
   const { idempotency_key: _, ...rest } = args;
   const hash = sha256(stableStringify(rest));
+  let inFlight = inFlightOf.get(s);
+  if (!inFlight) {
+    inFlight = new Map();
+    inFlightOf.set(s, inFlight);
+  }
   const flightKey = `${orgId}\u0000${tool}\u0000${key}`;
-  const conflict = () =>
-    new ToolError(
-      "idempotency_conflict",
-      `idempotency_key ${JSON.stringify(key)} was already used with other arguments for ${tool}; use a new key.`,
-    );
   const running = inFlight.get(flightKey);
   if (running) {
-    if (running.hash !== hash) throw conflict();
+    if (running.hash !== hash) throw conflict(tool, key);
     return running.promise as Promise<T>;
   }
-  // Registered in flight before the first await, so a concurrent duplicate always finds it and waits.
-  const promise = (async () => {
-    const now = s.clock();
-    const r = await s.database.client.execute({
-      sql: `SELECT args_hash, result, created_at, completed FROM idempotency_keys
-            WHERE org_id = ? AND tool = ? AND key = ?`,
-      args: [orgId, tool, key],
-    });
-    const row = r.rows[0];
-    if (row && Date.parse(String(row.created_at)) > now.getTime() - WINDOW_MS) {
-      if (row.args_hash !== hash) throw conflict();
-      if (Number(row.completed) === 1) return JSON.parse(String(row.result)) as T;
-      throw new ToolError(
-        "idempotency_incomplete",
-        `The first ${tool} call with idempotency_key ${JSON.stringify(key)} did its work, but the server stopped before recording its result. It is not done again: read the current state with the read tools.`,
-      );
-    }
-    const record = (completed: 0 | 1, result: string) => async (tx: Tx) => {
-      await tx.execute({
-        sql: `INSERT INTO idempotency_keys (org_id, tool, key, args_hash, result, created_at, completed)
-              VALUES (?, ?, ?, ?, ?, ?, ?)
-              ON CONFLICT (org_id, tool, key) DO UPDATE SET args_hash = excluded.args_hash, result = excluded.result,
-                created_at = excluded.created_at, completed = excluded.completed`,
-        args: [orgId, tool, key, hash, result, now.toISOString(), completed],
-      });
-    };
-    const claim: FirstCommandHook = { write: record(0, "null"), committed: false };
-    let result: T;
-    try {
-      result = await withFirstCommand(claim, work);
-    } catch (e) {
-      if (claim.committed) await writeAlone(s, (tx) => withdraw(tx, orgId, tool, key));
-      throw e;
-    }
-    await writeAlone(s, record(1, JSON.stringify(stored(result))));
-    return result;
-  })();
+  // Registered in flight before the first await, so a concurrent duplicate here always finds it and waits.
+  const promise = claimAndRun(s, orgId, tool, key, hash, work, stored);
   inFlight.set(flightKey, { hash, promise });
   try {
     return await promise;
   } finally {
     inFlight.delete(flightKey);
+  }
+}
+
+const conflict = (tool: string, key: string) =>
+  new ToolError(
+    "idempotency_conflict",
+    `idempotency_key ${JSON.stringify(key)} was already used with other arguments for ${tool}; use a new key.`,
+  );
+
+async function claimAndRun<T>(
+  s: Services,
+  orgId: number,
+  tool: string,
+  key: string,
+  hash: string,
+  work: () => Promise<T>,
+  stored: (result: T) => unknown,
+): Promise<T> {
+  const where = "org_id = ? AND tool = ? AND key = ?";
+  const keyArgs = [orgId, tool, key];
+  const owner = instanceOf(s);
+  // Real time, not the service clock: how long this request waits, whatever the clock says.
+  const waitUntil = performance.now() + DUPLICATE_WAIT_MS;
+  for (;;) {
+    const r = await s.database.client.execute({
+      sql: `SELECT args_hash, result, created_at, completed, lease_until FROM idempotency_keys WHERE ${where}`,
+      args: keyArgs,
+    });
+    const row = r.rows[0];
+    const now = s.clock();
+    if (row && Date.parse(String(row.created_at)) > now.getTime() - WINDOW_MS) {
+      if (row.args_hash !== hash) throw conflict(tool, key);
+      if (Number(row.completed) === 1) return JSON.parse(String(row.result)) as T;
+      const leaseUntil = row.lease_until === null ? 0 : Date.parse(String(row.lease_until));
+      if (leaseUntil <= now.getTime())
+        throw new ToolError(
+          "idempotency_incomplete",
+          `The first ${tool} call with idempotency_key ${JSON.stringify(key)} did its work, but the server that ran it stopped before recording its result. It is not done again: read the current state with the read tools.`,
+        );
+      if (performance.now() >= waitUntil)
+        throw new ToolError(
+          "idempotency_in_progress",
+          `The first ${tool} call with idempotency_key ${JSON.stringify(key)} is still running; retry with the same key in a few seconds to get its result.`,
+          { retry_after_seconds: 2 },
+        );
+      await Bun.sleep(POLL_MS);
+      continue;
+    }
+
+    const claim: Claim = {
+      committed: false,
+      taken: false,
+      write: async (tx, at) => {
+        // A claim older than the window no longer holds its key.
+        await tx.execute({
+          sql: `DELETE FROM idempotency_keys WHERE ${where} AND created_at <= ?`,
+          args: [...keyArgs, new Date(at.getTime() - WINDOW_MS).toISOString()],
+        });
+        try {
+          await tx.execute({
+            sql: `INSERT INTO idempotency_keys (org_id, tool, key, args_hash, result, created_at, completed, owner, lease_until)
+                  VALUES (?, ?, ?, ?, 'null', ?, 0, ?, ?)`,
+            args: [
+              ...keyArgs,
+              hash,
+              at.toISOString(),
+              owner,
+              new Date(at.getTime() + CLAIM_LEASE_MS).toISOString(),
+            ],
+          });
+        } catch (e) {
+          if (!isKeyConflict(e)) throw e;
+          claim.taken = true;
+          throw new ClaimTaken(`idempotency_key ${key} is claimed by another call`);
+        }
+      },
+    };
+    const renewal = heartbeat(RENEW_MS, "idempotency claim", async () => {
+      if (!claim.committed) return;
+      await writeAlone(s, (tx) =>
+        tx.execute({
+          sql: `UPDATE idempotency_keys SET lease_until = ? WHERE ${where} AND owner = ? AND completed = 0`,
+          args: [new Date(s.clock().getTime() + CLAIM_LEASE_MS).toISOString(), ...keyArgs, owner],
+        }),
+      );
+    });
+    let result: T;
+    try {
+      result = await withFirstCommand(claim, work);
+    } catch (e) {
+      if (claim.taken) continue; // another call claimed the key first: its result is this call's
+      if (claim.committed)
+        await writeAlone(s, (tx) =>
+          tx.execute({ sql: `DELETE FROM idempotency_keys WHERE ${where} AND completed = 0`, args: keyArgs }),
+        );
+      throw e;
+    } finally {
+      renewal.stop();
+    }
+    // The work went on after its claiming command was refused (it swallowed the error): nothing it appended
+    // committed, and the first call's result is the answer.
+    if (claim.taken) continue;
+    const value = JSON.stringify(stored(result));
+    await writeAlone(s, async (tx) => {
+      if (claim.committed) {
+        await tx.execute({
+          sql: `UPDATE idempotency_keys SET completed = 1, result = ?, lease_until = NULL WHERE ${where} AND owner = ?`,
+          args: [value, ...keyArgs, owner],
+        });
+        return;
+      }
+      // Work that appended nothing claimed nothing: its result is recorded now, unless a duplicate's was first.
+      try {
+        await tx.execute({
+          sql: `INSERT INTO idempotency_keys (org_id, tool, key, args_hash, result, created_at, completed)
+                VALUES (?, ?, ?, ?, ?, ?, 1)`,
+          args: [...keyArgs, hash, value, s.clock().toISOString()],
+        });
+      } catch (e) {
+        if (!isKeyConflict(e)) throw e;
+      }
+    });
+    return result;
   }
 }
