@@ -21,6 +21,12 @@ type Obj = Record<string, unknown>;
 export const WATCH = ["core", "horizon"] as const;
 export const TRACKING = ["active", "paused", "removed", "pending_approval"] as const;
 export const SEVERITY = ["low", "medium", "high"] as const;
+export type Severity = (typeof SEVERITY)[number];
+
+/** The one severity order: high 3, medium 2, low 1; none or an unknown value 0. */
+export function severityRank(s: string | null | undefined): number {
+  return (SEVERITY as readonly (string | null | undefined)[]).indexOf(s) + 1;
+}
 export const URL_KEYS = [
   "pricing",
   "docs",

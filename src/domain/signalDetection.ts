@@ -5,7 +5,7 @@
 // supersedes it (closes it and opens a new one).
 import type { NewEvent } from "../../events/catalog.ts";
 import type { SignalDraft } from "../engine/classify/types.ts";
-import type { EvidenceItem, SignalRecord } from "./records.ts";
+import { type EvidenceItem, type SignalRecord, severityRank } from "./records.ts";
 
 export interface OpenEngineSignal {
   id: number;
@@ -36,8 +36,6 @@ export interface DetectSignalsOutcome {
 
 /** At most this many evidence items are kept on one signal; later sightings only move last_seen_at. */
 export const MAX_EVIDENCE = 25;
-
-const RANK = { low: 0, medium: 1, high: 2 } as const;
 
 const STOP = new Set([
   "a",
@@ -213,7 +211,7 @@ export async function decideDetectSignals(
     const novel = novelEvidence(have, d.evidence);
     const add = novel.slice(0, Math.max(0, MAX_EVIDENCE - have.length));
     const u: Update = { evidence: add };
-    if (RANK[d.severity] > RANK[cur.severity]) {
+    if (severityRank(d.severity) > severityRank(cur.severity)) {
       u.severity = d.severity;
       u.severityReasons = d.severity_reasons;
     }

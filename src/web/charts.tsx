@@ -4,6 +4,7 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import { formatAmount } from "../domain/money.ts";
 import { wordDiff } from "../engine/compare/words.ts";
 import { snapshotStoreFor } from "../engine/snapshots/index.ts";
 import type { Services } from "../services.ts";
@@ -245,18 +246,6 @@ export async function planPriceHistory(
 
 const LINE_COLORS = ["#0b5cad", "#b42318", "#067647", "#b54708", "#6e40c9", "#1b7c83", "#57606a", "#bf3989"];
 
-function money(v: number, currency?: string): string {
-  const sym =
-    currency === "EUR"
-      ? "€"
-      : currency === "GBP"
-        ? "£"
-        : currency && currency !== "USD"
-          ? `${currency} `
-          : "$";
-  return `${sym}${v >= 100 ? Math.round(v).toLocaleString("en-US") : Number(v.toFixed(2)).toString()}`;
-}
-
 export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }): JSX.Element {
   if (!series.length)
     return <p class="muted small">No priced plans in the stored pricing page versions yet.</p>;
@@ -271,7 +260,7 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
   const y = (v: number) => PAD.t + ih - (v / max) * ih;
   const currency = series[0].currency;
   const label = `Plan prices per month over time: ${series
-    .map((s0) => `${s0.plan} ${money(s0.points[s0.points.length - 1].price, s0.currency)}`)
+    .map((s0) => `${s0.plan} ${formatAmount(s0.points[s0.points.length - 1].price, s0.currency)}`)
     .join(", ")}`;
   return (
     <figure class="chart">
@@ -289,7 +278,7 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
           <g>
             <line x1={PAD.l} x2={W - PAD.r} y1={y(v)} y2={y(v)} stroke="#d0d7de" stroke-width="1" />
             <text x={PAD.l - 6} y={y(v) + 4} text-anchor="end" fill="#57606a" safe>
-              {money(v, currency)}
+              {formatAmount(v, currency)}
             </text>
           </g>
         ))}
@@ -317,11 +306,11 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
                 <circle cx={x(Date.parse(p.at)).toFixed(1)} cy={y(p.price).toFixed(1)} r="3" fill={color}>
                   <title
                     safe
-                  >{`${s0.plan}: ${money(p.price, s0.currency)}/month from ${p.at.slice(0, 10)}`}</title>
+                  >{`${s0.plan}: ${formatAmount(p.price, s0.currency)}/month from ${p.at.slice(0, 10)}`}</title>
                 </circle>
               ))}
               <text x={(x(t1) + 6).toFixed(1)} y={(y(last.price) + 4).toFixed(1)} fill={color} safe>
-                {`${s0.plan} ${money(last.price, s0.currency)}`}
+                {`${s0.plan} ${formatAmount(last.price, s0.currency)}`}
               </text>
             </g>
           );

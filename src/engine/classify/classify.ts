@@ -2,7 +2,8 @@
 // with severity and confidence reasons, deterministic titles and summaries that state the values, evidence
 // items and dedup keys (docs/engine.md "Classification and signals"). Pure and synchronous.
 import { getDomain } from "tldts";
-import type { EvidenceItem } from "../../domain/records.ts";
+import { formatAmount } from "../../domain/money.ts";
+import { type EvidenceItem, severityRank } from "../../domain/records.ts";
 import { formatPrice } from "../compare/compare.ts";
 import type { Change, PriceValue, SnapPlan } from "../compare/types.ts";
 import { similarity, tokens } from "../compare/words.ts";
@@ -85,16 +86,8 @@ function planLabel(name: string): string {
   return /\b(plan|tier|edition|package)$/i.test(name.trim()) ? name.trim() : `${name.trim()} plan`;
 }
 
-const SYMBOL: Record<string, string> = { USD: "$", EUR: "€", GBP: "£", JPY: "¥", INR: "₹" };
-
 function money(p: PriceValue): string {
-  if (typeof p.price !== "number") return formatPrice(p);
-  const cur = p.currency ? (SYMBOL[p.currency] ?? `${p.currency} `) : "";
-  const n = p.price.toLocaleString("en-US", {
-    minimumFractionDigits: Number.isInteger(p.price) ? 0 : 2,
-    maximumFractionDigits: 2,
-  });
-  return `${cur}${n}`;
+  return typeof p.price === "number" ? formatAmount(p.price, p.currency) : formatPrice(p);
 }
 
 function pct(delta: number): string {
@@ -104,8 +97,6 @@ function pct(delta: number): string {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-
-const RANK: Record<Severity, number> = { low: 0, medium: 1, high: 2 };
 
 // ---- the classifier ------------------------------------------------------------------------------------
 
@@ -1385,7 +1376,7 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
       byKey.set(d.key, d);
       continue;
     }
-    const [keep, other] = RANK[d.severity] > RANK[have.severity] ? [d, have] : [have, d];
+    const [keep, other] = severityRank(d.severity) > severityRank(have.severity) ? [d, have] : [have, d];
     keep.evidence = [...keep.evidence, ...other.evidence];
     keep.confidence = round2(Math.max(keep.confidence, other.confidence));
     byKey.set(d.key, keep);

@@ -2,7 +2,9 @@
 import type { EvidenceItem } from "../../domain/records.ts";
 import type { Snapshot } from "../compare/types.ts";
 
-export type Severity = "high" | "medium" | "low";
+export type { Severity } from "../../domain/records.ts";
+
+import type { Severity } from "../../domain/records.ts";
 
 export type SignalCategory = "pricing" | "product" | "marketing" | "hiring" | "company" | "legal_security";
 

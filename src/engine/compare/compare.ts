@@ -3,6 +3,7 @@
 // word diffs inside changed blocks for the rest. The rotation rule: a block, hero or meta value that this
 // source already showed in its history is not a change (rotating testimonials, logo walls, A/B headlines).
 import { diffArrays } from "diff";
+import { formatAmount } from "../../domain/money.ts";
 import { displayOf, heroOf, heroText, lineOf, membersOf, sectionOf, slotOf } from "./blocks.ts";
 import { serialise } from "./normalise.ts";
 import { Seen, seenKey } from "./seen.ts";
@@ -18,21 +19,12 @@ import type {
 } from "./types.ts";
 import { around, excerptParts, markParts, similarity, tokens, wordDiff } from "./words.ts";
 
-const CURRENCY_SYMBOL: Record<string, string> = { USD: "$", EUR: "€", GBP: "£", JPY: "¥", INR: "₹" };
-
-function amount(n: number): string {
-  return n.toLocaleString("en-US", {
-    minimumFractionDigits: Number.isInteger(n) ? 0 : 2,
-    maximumFractionDigits: 2,
-  });
-}
-
 /** `$59 per seat/month`, `€0 (free)`, `custom pricing`. Prices are monthly (ENGINE.md); `period` is billing. */
 export function formatPrice(p: PriceValue): string {
   if (p.price === null || p.price === undefined) return p.custom ? "custom pricing" : "no price stated";
-  const cur = p.currency ? (CURRENCY_SYMBOL[p.currency] ?? `${p.currency} `) : "";
-  if (p.period === "one_time") return `${cur}${amount(p.price)}${p.unit ? ` per ${p.unit}` : ""} one-time`;
-  const base = `${cur}${amount(p.price)}${p.unit ? ` per ${p.unit}` : ""}/month`;
+  const amount = formatAmount(p.price, p.currency);
+  if (p.period === "one_time") return `${amount}${p.unit ? ` per ${p.unit}` : ""} one-time`;
+  const base = `${amount}${p.unit ? ` per ${p.unit}` : ""}/month`;
   return p.period === "year" ? `${base}, billed yearly` : base;
 }
 

@@ -6,6 +6,7 @@
 // be sent again.
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../../../events/catalog.ts";
+import { severityRank } from "../../domain/records.ts";
 import { deliveryView, loadSettings } from "../../domain/workspace.ts";
 import { sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
@@ -83,7 +84,6 @@ async function signalsOf(s: Services, orgId: number, ids: number[]): Promise<Del
           WHERE org_id = ? AND id IN (${ids.map(() => "?").join(",")}) LIMIT 500`,
     args: [orgId, ...ids],
   });
-  const rank: Record<string, number> = { high: 0, medium: 1, low: 2 };
   return r.rows
     .map((row) => {
       const state = JSON.parse(String(row.state)) as { evidence?: { source_url?: string }[] };
@@ -95,7 +95,7 @@ async function signalsOf(s: Services, orgId: number, ids: number[]): Promise<Del
         ...(state.evidence?.[0]?.source_url ? { source_url: state.evidence[0].source_url } : {}),
       };
     })
-    .sort((a, b) => (rank[a.severity ?? ""] ?? 3) - (rank[b.severity ?? ""] ?? 3) || a.id - b.id);
+    .sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || a.id - b.id);
 }
 
 async function send(

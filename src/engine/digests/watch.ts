@@ -1,6 +1,7 @@
 // "What to watch": what a period's moves suggest comes next, by stated rules. Each rule reads signals of given
 // types (and, for some, words in their title or summary) and says one sentence per competitor, naming the
 // signals it rests on. No rule fires, nothing is said.
+import { type Severity, severityRank } from "../../domain/records.ts";
 import type { DigestSignal } from "./writer.ts";
 
 export interface WatchRule {
@@ -9,7 +10,7 @@ export interface WatchRule {
   /** Extra condition on the signal's own words. */
   text?: RegExp;
   /** Only signals of at least this severity. */
-  minRank?: number;
+  minSeverity?: Severity;
   say: (competitor: string) => string;
 }
 
@@ -68,7 +69,7 @@ export const WATCH_RULES: WatchRule[] = [
   {
     id: "launch",
     types: ["feature_launch", "release", "integration_added"],
-    minRank: 2,
+    minSeverity: "medium",
     say: (c) =>
       `${c} shipped something new: expect it in its sales pitch, and check the battlecard's talk tracks`,
   },
@@ -85,12 +86,10 @@ export const WATCH_RULES: WatchRule[] = [
   {
     id: "domain",
     types: ["domain_change"],
-    minRank: 3,
+    minSeverity: "high",
     say: (c) => `${c} moved its website: a rebrand or a repositioning may follow`,
   },
 ];
-
-const RANKS: Record<string, number> = { high: 3, medium: 2, low: 1 };
 
 /** One sentence per (rule, competitor), most material first, at most `max`. */
 export function whatToWatch(signals: DigestSignal[], max = 4): string[] {
@@ -100,7 +99,7 @@ export function whatToWatch(signals: DigestSignal[], max = 4): string[] {
       (r) =>
         s.type !== undefined &&
         r.types.includes(s.type) &&
-        (r.minRank === undefined || (RANKS[s.severity ?? ""] ?? 0) >= r.minRank) &&
+        (r.minSeverity === undefined || severityRank(s.severity) >= severityRank(r.minSeverity)) &&
         (r.text === undefined || r.text.test(`${s.title} ${s.summary ?? ""}`)),
     );
     if (!rule) return;

@@ -1,7 +1,7 @@
 // The deterministic digest writer: from a period's signals to a digest record. Every sentence names the
 // signals it rests on (by title and id); nothing is said that no signal states. A daily digest of a day with
 // no signals is not written (null); a quiet week gets a short weekly digest that says so.
-import type { DigestRecord } from "../../domain/records.ts";
+import { type DigestRecord, severityRank } from "../../domain/records.ts";
 import type { CitedSentence } from "../llm/rephrase.ts";
 import type { Period } from "./period.ts";
 import { whatToWatch } from "./watch.ts";
@@ -41,8 +41,7 @@ export interface WrittenDigest {
   sentences: CitedSentence[];
 }
 
-const RANK: Record<string, number> = { high: 3, medium: 2, low: 1 };
-export const rank = (s: Pick<DigestSignal, "severity">) => RANK[s.severity ?? ""] ?? 0;
+const rank = (s: Pick<DigestSignal, "severity">) => severityRank(s.severity);
 
 /** Most material first: severity, then confidence, then the newest, then the id. */
 export function byMateriality(a: DigestSignal, b: DigestSignal): number {

@@ -2,7 +2,7 @@
 // the classifier become SignalDetected / SignalEvidenceAdded / SignalClosed events through the single writer,
 // projected into the same `signals` read table imported signals use (REST, MCP, app pages, search).
 import type { WriteContext } from "../../../events/store.ts";
-import type { SignalRecord } from "../../domain/records.ts";
+import { type SignalRecord, severityRank } from "../../domain/records.ts";
 import { decideDetectSignals, decideExpire, type OpenEngineSignal } from "../../domain/signalDetection.ts";
 import type { Services } from "../../services.ts";
 import type { SignalDraft } from "../classify/types.ts";
@@ -44,15 +44,15 @@ async function openSignals(
   });
 }
 
-const RANK = { high: 2, medium: 1, low: 0 } as const;
-
 /** The strongest drafts first, launches before releases: a signal opened from several drafts takes its type,
  * title and wording from the most telling one. */
 function ordered(drafts: SignalDraft[]): SignalDraft[] {
   const pref = (d: SignalDraft) => (d.type === "feature_launch" ? 0 : 1);
   return drafts
     .map((d, i) => ({ d, i }))
-    .sort((a, b) => RANK[b.d.severity] - RANK[a.d.severity] || pref(a.d) - pref(b.d) || a.i - b.i)
+    .sort(
+      (a, b) => severityRank(b.d.severity) - severityRank(a.d.severity) || pref(a.d) - pref(b.d) || a.i - b.i,
+    )
     .map((x) => x.d);
 }
 
