@@ -7,16 +7,10 @@ import type { Tx, WriteContext } from "../../events/store.ts";
 import { NOTES_PAGE, NOTES_TOTAL_SQL } from "../db/queries/engagement.ts";
 import { type BattlecardSignal, composeBattlecard } from "../engine/battlecards.ts";
 import { DomainError } from "./errors.ts";
-import { LOWEST_PAID, PLANS, planOf } from "./plans.ts";
+import { cheapestPaidPlan, LOWEST_PAID, PLANS, planOf } from "./plans.ts";
 import type { BattlecardRecord, CompetitorRecord, SignalRecord } from "./records.ts";
 import { prune } from "./validate.ts";
-import {
-  type Caller,
-  type CompetitorRow,
-  loadOrg,
-  planAllowing,
-  requireCoreCompetitor,
-} from "./watchlist.ts";
+import { type Caller, type CompetitorRow, loadOrg, requireCoreCompetitor } from "./watchlist.ts";
 import { loadSettings, utcDay } from "./workspace.ts";
 
 type Exec = Pick<Tx, "execute">;
@@ -78,7 +72,7 @@ export async function decideGenerateBattlecard(
   const used = await battlecardsGeneratedToday(w.tx, c.orgId, w.now);
   const cap = plan.dailyCaps.battlecards;
   if (used >= cap) {
-    const up = planAllowing((p) => p.dailyCaps.battlecards > cap);
+    const up = cheapestPaidPlan((p) => p.dailyCaps.battlecards > cap);
     throw new DomainError(
       "limit_reached",
       `The ${plan.label} plan allows ${cap} battlecard generations per day (UTC) and ${used} ran today; try again after ${utcDay(w.now).end}${

@@ -17,7 +17,9 @@ export interface Plan {
   paidOnlyFeatures: string[];
 }
 
-const PAID_ONLY = [
+/** What only a paid plan may use: the MCP tools by name (the tool call refuses them on an unpaid plan) and
+ * features of the app and API by description. Shown on the pricing page and by get_plan_and_limits. */
+export const PAID_ONLY_FEATURES: readonly string[] = [
   "read API",
   "remove_competitor",
   "add_monitored_page",
@@ -28,7 +30,7 @@ const PAID_ONLY = [
   "OAuth app approval",
 ];
 
-const base = { monitoredPagesPerCompetitor: 10, paidOnlyFeatures: PAID_ONLY };
+const base = { monitoredPagesPerCompetitor: 10, paidOnlyFeatures: [...PAID_ONLY_FEATURES] };
 
 /** Trial and free grant the same limits; they differ only in name and label. */
 const unpaid = {
@@ -103,5 +105,15 @@ export function planOf(name: string): Plan {
   return isPlanName(name) ? PLANS[name] : PLANS.free;
 }
 
+/** The cheapest paid plan whose limits pass `ok` (any paid plan without it): the plan a refusal names. */
+export function cheapestPaidPlan(ok: (p: Plan) => boolean = () => true): Plan | undefined {
+  return PLAN_NAMES.map((n) => PLANS[n]).find((p) => p.paid && ok(p));
+}
+
 /** The cheapest paid plan, named in refusals. */
-export const LOWEST_PAID: PlanName = "starter";
+export const LOWEST_PAID: PlanName = cheapestPaidPlan()!.name;
+
+/** True for a tool or feature only paid plans may use. */
+export function isPaidOnly(feature: string): boolean {
+  return PAID_ONLY_FEATURES.includes(feature);
+}

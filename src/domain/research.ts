@@ -6,14 +6,13 @@ import type { EventStore, Tx, WriteContext } from "../../events/store.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
-import { planOf } from "./plans.ts";
+import { cheapestPaidPlan, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { RESEARCH_READ_DOMAINS, type ResearchDossier, type ResearchTrigger } from "./researchTypes.ts";
 import {
   type Caller,
   type CompetitorRow,
   loadOrg,
-  planAllowing,
   requireCoreCompetitor,
   requireTrackedCompetitor,
 } from "./watchlist.ts";
@@ -173,7 +172,7 @@ export async function decideStartResearch(
   if (usesAllowance) {
     allowance = await allowanceView(w.tx, c.orgId, org.plan, w.now);
     if (allowance.used >= allowance.limit) {
-      const up = planAllowing((p) => p.weeklyResearchAllowance > plan.weeklyResearchAllowance);
+      const up = cheapestPaidPlan((p) => p.weeklyResearchAllowance > plan.weeklyResearchAllowance);
       throw new DomainError(
         "limit_reached",
         `The ${plan.label} plan allows ${allowance.limit} research updates per week and ${allowance.used} were used this week; the allowance resets at ${allowance.resets_at}${
@@ -402,7 +401,7 @@ export async function checkDraftPositioning(
   const cap = plan.dailyCaps.positioningDrafts;
   const used = await positioningDraftsToday(tx, orgId, now);
   if (empty.length > 0 && used >= cap) {
-    const up = planAllowing((p) => p.dailyCaps.positioningDrafts > cap);
+    const up = cheapestPaidPlan((p) => p.dailyCaps.positioningDrafts > cap);
     throw new DomainError(
       "limit_reached",
       `The ${plan.label} plan allows ${cap} positioning drafts per day (UTC) and ${used} ran today; try again after ${utcDay(now).end}${

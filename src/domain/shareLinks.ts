@@ -6,7 +6,7 @@ import type { WriteContext } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
 import { requireVisibleSignal } from "./engagement.ts";
 import { DomainError } from "./errors.ts";
-import { PLAN_NAMES, PLANS, planOf } from "./plans.ts";
+import { cheapestPaidPlan, PLAN_NAMES, PLANS, planOf } from "./plans.ts";
 import { InvalidInput, parseTimestamp } from "./validate.ts";
 import { type Caller, loadOrg } from "./watchlist.ts";
 
@@ -59,9 +59,7 @@ export async function decideCreateShareLink(
   const max = plan.shareLinkHours * HOUR;
   const asked = expires.getTime() - w.now.getTime();
   if (asked > max + GRACE_MS) {
-    const up = PLAN_NAMES.map((n) => PLANS[n]).find(
-      (p) => p.paid && p.shareLinkHours * HOUR + GRACE_MS >= asked,
-    );
+    const up = cheapestPaidPlan((p) => p.shareLinkHours * HOUR + GRACE_MS >= asked);
     const hours = (h: number) => (h % 24 === 0 ? `${h / 24} day${h === 24 ? "" : "s"}` : `${h} hours`);
     if (!up) {
       const longest = Math.max(...PLAN_NAMES.map((n) => PLANS[n].shareLinkHours));

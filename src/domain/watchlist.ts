@@ -5,7 +5,7 @@ import { isIP } from "node:net";
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
-import { PLAN_NAMES, PLANS, type Plan, planOf } from "./plans.ts";
+import { cheapestPaidPlan, type Plan, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { InvalidInput } from "./validate.ts";
 import { coreSlotsUsed } from "./workspace.ts";
@@ -160,11 +160,6 @@ export async function requireCoreCompetitor(
   return c;
 }
 
-/** The cheapest plan whose limit passes `ok`, for refusals that name the plan to upgrade to. */
-export function planAllowing(ok: (p: Plan) => boolean): Plan | undefined {
-  return PLAN_NAMES.map((n) => PLANS[n]).find((p) => p.paid && ok(p));
-}
-
 const competitorStream = (orgId: number, id: number) => ({
   orgId,
   streamType: "competitor" as const,
@@ -210,7 +205,7 @@ export async function decideAddCompetitor(
 
   const used = await coreSlotsUsed(w.tx, c.orgId);
   if (used >= plan.coreSlots) {
-    const up = planAllowing((p) => p.coreSlots > plan.coreSlots);
+    const up = cheapestPaidPlan((p) => p.coreSlots > plan.coreSlots);
     throw new DomainError(
       "limit_reached",
       `The ${plan.label} plan allows ${plan.coreSlots} core competitors and ${used} are on the watchlist; remove one first${

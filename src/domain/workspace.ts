@@ -5,7 +5,15 @@ import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
-import { PLAN_NAMES, PLANS, type Plan, type PlanName, planOf } from "./plans.ts";
+import {
+  cheapestPaidPlan,
+  LOWEST_PAID,
+  PLAN_NAMES,
+  PLANS,
+  type Plan,
+  type PlanName,
+  planOf,
+} from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { requireOrg } from "./state.ts";
 import { checkUrl, InvalidInput, prune } from "./validate.ts";
@@ -31,7 +39,7 @@ export const ALL_CADENCES: string[] = [...new Set(PLAN_NAMES.flatMap((p) => PLAN
 
 /** The cheapest paid plan that allows a cadence. */
 export function lowestPlanWithCadence(cadence: string): PlanName | undefined {
-  return PLAN_NAMES.find((p) => PLANS[p].paid && PLANS[p].cadences.includes(cadence));
+  return cheapestPaidPlan((p) => p.cadences.includes(cadence))?.name;
 }
 
 export interface WorkspaceSettings {
@@ -423,7 +431,7 @@ export function decideSetDeliveryChannels(
       throw new DomainError(
         plan.paid ? "chat_not_connected" : "plan_required",
         `Team-chat delivery needs ${what}.`,
-        { missing, ...(plan.paid ? {} : { plan_needed: "starter", plan: plan.name }) },
+        { missing, ...(plan.paid ? {} : { plan_needed: LOWEST_PAID, plan: plan.name }) },
       );
     }
   }

@@ -4,7 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { clientLogOf, describeError } from "../api/clientLog.ts";
 import { DomainError } from "../domain/errors.ts";
-import { LOWEST_PAID, planOf } from "../domain/plans.ts";
+import { isPaidOnly, LOWEST_PAID, planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { once } from "./idempotency.ts";
 import { type AuthedContext, type Tool, type ToolContext, ToolError } from "./tool.ts";
@@ -65,7 +65,7 @@ export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): 
           "forbidden",
           `${tool.name} is for workspace admins only; your role is ${p.role}.`,
         );
-      if (tool.paidPlan && !planOf(p.plan).paid)
+      if (isPaidOnly(tool.name) && !planOf(p.plan).paid)
         throw new ToolError(
           "plan_required",
           `${tool.name} needs a paid plan (${LOWEST_PAID} or higher); this workspace is on ${planOf(p.plan).label}.`,

@@ -16,14 +16,14 @@ import { clientAddress } from "../api/access.ts";
 import { pauseBeforeRefusal, type RateDecision, RateLimiter, rateLimitHeaders } from "../api/rateLimit.ts";
 import { presentedToken } from "../auth/apiKeys.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
-import type { Principal } from "../auth/principal.ts";
+import { hasScope, type Principal } from "../auth/principal.ts";
+import { SCOPES } from "../domain/apiKeys.ts";
 import type { Services } from "../services.ts";
 import { callTool } from "./call.ts";
 import { toolList, toolsByName } from "./registry.ts";
 
 export const SERVER_INFO = { name: "rivals", title: "Rivals competitive intelligence", version: "1.0.0" };
 export const MAX_BODY_BYTES = 1024 * 1024;
-const SCOPES = ["read", "write", "spend"];
 
 type Msg = { jsonrpc?: string; id?: string | number | null; method?: string; params?: { name?: unknown } };
 
@@ -190,7 +190,7 @@ export function mcpEndpoint(
             `, error="invalid_token", error_description="${cred.reason.replaceAll('"', "'")}"`,
           ),
         });
-      const missing = SCOPES.filter((sc) => needed.has(sc) && !principal!.scopes.includes(sc as never));
+      const missing = SCOPES.filter((sc) => needed.has(sc) && !hasScope(principal!, sc));
       if (missing.length)
         return rpcError(403, -32003, `Insufficient scope: this call needs ${missing.join(" ")}.`, {
           "www-authenticate": challenge(`, error="insufficient_scope", scope="${missing.join(" ")}"`),

@@ -1,5 +1,6 @@
 // Every tool the endpoint serves. Add a tool by adding it to a module's list and that list here.
 import { z } from "zod";
+import { isPaidOnly } from "../domain/plans.ts";
 import { inputSchemaOf } from "./call.ts";
 import type { Tool } from "./tool.ts";
 import { battlecardTools } from "./tools/battlecards.ts";
@@ -39,6 +40,6 @@ function accessNote(t: Tool): string {
   if (t.access === "public") notes.push("Public: needs no credential.");
   else notes.push(`Needs scope ${t.access}.`);
   if (t.adminOnly) notes.push("Workspace admins only.");
-  if (t.paidPlan) notes.push("Needs a paid plan.");
+  if (isPaidOnly(t.name)) notes.push("Needs a paid plan.");
   return ` ${notes.join(" ")}`;
 }

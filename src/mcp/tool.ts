@@ -40,8 +40,6 @@ export interface Tool<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRa
   annotations: ToolAnnotations;
   access: Access;
   adminOnly?: boolean;
-  /** Refused with a tool error naming the plan needed unless the org is on a paid plan. */
-  paidPlan?: boolean;
   /** Accepts `idempotency_key` (DESIGN: idempotency). */
   idempotent?: boolean;
   /** What the idempotency record keeps and a retry gets back (default: the whole result). A result that

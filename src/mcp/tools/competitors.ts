@@ -138,7 +138,6 @@ export const removeCompetitorTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   access: "write",
   adminOnly: true,
-  paidPlan: true,
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => decideRemoveCompetitor(w, c, a));
     return {
@@ -164,7 +163,6 @@ export const addMonitoredPageTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   access: "write",
   adminOnly: true,
-  paidPlan: true,
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => decideAddMonitoredPage(w, c, a));
     return {
@@ -190,7 +188,6 @@ export const removeMonitoredPageTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   access: "write",
   adminOnly: true,
-  paidPlan: true,
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => decideRemoveMonitoredPage(w, c, a));
     return {

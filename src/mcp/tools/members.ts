@@ -62,7 +62,6 @@ export const inviteMemberTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: "write",
   adminOnly: true,
-  paidPlan: true,
   idempotent: true,
   run: async ({ s, principal, requestId }, a) => {
     const byKey = principal.via === "api_key";

@@ -3,6 +3,7 @@
 
 import { z } from "zod";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
+import { SCOPES } from "../../domain/apiKeys.ts";
 import { PLAN_NAMES, PLANS, planOf } from "../../domain/plans.ts";
 import { researchAllowanceUsed, utcWeek } from "../../domain/research.ts";
 import {
@@ -133,7 +134,7 @@ export const getWorkspaceTool = defineTool({
       role: z.enum(["admin", "member"]),
       authenticated_via: z.enum(["api_key", "oauth"]),
     }),
-    scopes: z.array(z.enum(["read", "write", "spend"])),
+    scopes: z.array(z.enum(SCOPES)),
     plan: z.object({ name: z.enum(PLAN_NAMES), label: z.string(), paid: z.boolean() }),
   },
   annotations: READ_ONLY,
@@ -377,7 +378,6 @@ export const setMonitoringCadenceTool = defineTool({
   annotations: SETTING,
   access: "write",
   adminOnly: true,
-  paidPlan: true,
   run: async (ctx, a) => {
     const { changed } = await setMonitoringCadence(ctx.s.store, ctx.principal.orgId, a.cadence, meta(ctx));
     const v = deliveryView(await settingsOf(ctx));
