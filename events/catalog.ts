@@ -86,9 +86,22 @@ export interface EventPayloads {
     id: number;
     company_name?: string;
     website_url?: string;
+    /** The website's host name, by which requests share one brief (absent on requests without a website). */
+    domain?: string;
     email: string;
     requested_at: string;
   };
+  /** A free-brief request answered: a brief researched for it (`published`), a brief of its domain from the
+   * period already in the library (`existing`), or no brief and why (`failed`). */
+  FreeBriefAnswered: {
+    id: number;
+    outcome: "published" | "existing" | "failed";
+    brief_id?: number;
+    reason?: string;
+    answered_at: string;
+  };
+  /** One try to email a request's answer; `gave_up` after the last. */
+  FreeBriefEmailed: { id: number; ok: boolean; at: string; error?: string; gave_up?: boolean };
   // People (docs/members.md). Users are global (no org); memberships and invitations belong to an org.
   UserRegistered: { id: number; email: string; name?: string; created_at: string };
   UserPasswordSet: { password_hash: string };
@@ -272,6 +285,8 @@ export const eventTypes = [
   "OAuthConsentGranted",
   "OAuthConsentRevoked",
   "FreeBriefRequested",
+  "FreeBriefAnswered",
+  "FreeBriefEmailed",
   "UserRegistered",
   "UserPasswordSet",
   "UserNameChanged",

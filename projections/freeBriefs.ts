@@ -1,17 +1,44 @@
+// Free-brief requests (free_brief_requests): what was asked, how it was answered and whether its email went out.
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
 
 export async function projectFreeBriefs(e: StoredEvent, tx: Tx): Promise<void> {
-  if (e.type !== "FreeBriefRequested") return;
-  await tx.execute({
-    sql: `INSERT INTO free_brief_requests (id, company_name, website_url, email, requested_at)
-          VALUES (?, ?, ?, ?, ?)`,
-    args: [
-      e.data.id,
-      e.data.company_name ?? null,
-      e.data.website_url ?? null,
-      e.data.email,
-      e.data.requested_at,
-    ],
-  });
+  switch (e.type) {
+    case "FreeBriefRequested": {
+      const d = e.data;
+      // A request without a website (before the form required one) can never be researched.
+      const state = d.domain ? "queued" : "failed";
+      await tx.execute({
+        sql: `INSERT INTO free_brief_requests (id, company_name, website_url, domain, email, requested_at, state, reason,
+                email_state)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          d.id,
+          d.company_name ?? null,
+          d.website_url ?? null,
+          d.domain ?? null,
+          d.email,
+          d.requested_at,
+          state,
+          d.domain ? null : "requested before free briefs were researched",
+          d.domain ? "pending" : "failed",
+        ],
+      });
+      break;
+    }
+    case "FreeBriefAnswered":
+      await tx.execute({
+        sql: `UPDATE free_brief_requests SET state = ?, brief_id = ?, reason = ?, answered_at = ? WHERE id = ?`,
+        args: [e.data.outcome, e.data.brief_id ?? null, e.data.reason ?? null, e.data.answered_at, e.data.id],
+      });
+      break;
+    case "FreeBriefEmailed":
+      await tx.execute({
+        sql: `UPDATE free_brief_requests SET email_attempts = email_attempts + 1, email_error = ?,
+                email_state = CASE WHEN ? THEN 'sent' WHEN ? THEN 'failed' ELSE 'pending' END
+              WHERE id = ?`,
+        args: [e.data.error ?? null, e.data.ok ? 1 : 0, e.data.gave_up ? 1 : 0, e.data.id],
+      });
+      break;
+  }
 }

@@ -42,6 +42,8 @@ export interface Config {
   /** The optional language-model writer (docs/engine.md): an OpenAI-compatible endpoint, when all three of
    * RIVALS_LLM_BASE_URL, RIVALS_LLM_MODEL and RIVALS_LLM_API_KEY are set. The key is never logged. */
   llm?: { baseUrl: string; model: string; apiKey: string };
+  /** The public free-brief form takes requests (RIVALS_FREE_BRIEFS=off turns it off; default on). */
+  freeBriefs: boolean;
 }
 
 function intVar(env: Record<string, string | undefined>, name: string, dflt: number, min: number): number {
@@ -124,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signalTtlDays: intVar(env, "RIVALS_SIGNAL_TTL_DAYS", 90, 1),
     scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),
     schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
+    freeBriefs: !["off", "0", "false", "no"].includes((env.RIVALS_FREE_BRIEFS ?? "").trim().toLowerCase()),
     ...llmConfig(env),
   };
 }

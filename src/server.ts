@@ -1,4 +1,5 @@
 import { createApp } from "./api/app.ts";
+import { startFreeBriefLoop } from "./engine/briefs/freeBriefs.ts";
 import { deliverDue } from "./engine/deliver/outbox.ts";
 import { startDeliveryLoop } from "./engine/deliver/worker.ts";
 import { startResearchRecovery } from "./engine/research/lease.ts";
@@ -22,11 +23,14 @@ export async function startServer(s: Services) {
   // Deliveries left pending by a stop or waiting for a retry (docs/engine.md "Delivery"): at start, then every 30 s.
   const deliveries = s.config.scheduler ? startDeliveryLoop(s) : undefined;
   if (deliveries) void deliverDue(s).catch(() => {});
+  // Free-brief requests left queued by a stop, and their emails to retry: at start, then every minute.
+  const freeBriefs = startFreeBriefLoop(s);
   const stop = async () => {
     await app.stop();
     await scheduler?.stop({ wait: false });
     await research.stop();
     deliveries?.stop();
+    freeBriefs.stop();
     s.close();
     process.exit(0);
   };

@@ -1,6 +1,7 @@
 // Per-client-address limits on the public sign-up and free-brief forms: the 11th submission in an hour is
 // 429 with Retry-After and a readable page, stores nothing, and other addresses are not affected.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { freeBriefsIdle } from "../src/engine/briefs/freeBriefs.ts";
 import { FORM_LIMITS } from "../src/web/formLimit.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { hidden } from "./members-helpers.ts";
@@ -12,6 +13,7 @@ beforeAll(async () => {
   proxied = await startTestServer({ RIVALS_TRUST_PROXY: "1" });
 });
 afterAll(async () => {
+  await freeBriefsIdle(proxied.services);
   await t.close();
   await proxied.close();
 });
@@ -71,7 +73,7 @@ describe("free brief", () => {
   test("ten requests an hour from one address; the eleventh is 429 and stores nothing", async () => {
     const { cookie, csrf } = await formToken(proxied, "/free-brief");
     const from = (ip: string) => ({ cookie, "x-forwarded-for": ip });
-    const form = { csrf, company_name: "Globex", email: "v@example.test" };
+    const form = { csrf, website_url: "globex.example", email: "v@example.test" };
     for (let i = 0; i < FORM_LIMITS.freeBrief; i++)
       expect((await post(proxied, "/free-brief", form, from("203.0.113.7"))).status).toBe(303);
     const res = await post(proxied, "/free-brief", form, from("203.0.113.7"));

@@ -5,6 +5,7 @@ import { rebuildProjections } from "../projections/rebuild.ts";
 import { PROBLEM_CODES } from "../src/api/problem.ts";
 import { createSession } from "../src/auth/session.ts";
 import { PLAN_NAMES, PLANS } from "../src/domain/plans.ts";
+import { freeBriefsIdle } from "../src/engine/briefs/freeBriefs.ts";
 import { READ_API_PATHS, startTestServer, type TestServer } from "./helpers.ts";
 import { rawPost, toolsCall } from "./mcp-helpers.ts";
 import {
@@ -25,7 +26,10 @@ beforeAll(async () => {
   t = await startTestServer();
   f = await loadWebFixture(t);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await freeBriefsIdle(t.services);
+  await t.close();
+});
 
 const id = (k: string) => {
   const v = f.ids[k];
@@ -482,8 +486,12 @@ describe("public forms", () => {
       cookie,
     );
     expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("/free-brief/thanks");
-    expect((await page("/free-brief/thanks")).html).toContain("Thank you");
+    expect(res.headers.get("location")).toBe("/free-brief/thanks?domain=globex.example");
+    expect((await page("/free-brief/thanks?domain=globex.example")).html).toContain("Thank you");
+    // The library already holds a brief on this domain from the period: the request is answered with it.
+    expect((await page("/free-brief/thanks?domain=globex.example")).html).toContain(
+      `${t.base}/briefs/globex/pricing-2026</a>`,
+    );
     const db = t.services.database.client;
     const row = (await db.execute("SELECT * FROM free_brief_requests ORDER BY id DESC LIMIT 1")).rows[0];
     expect(row.company_name).toBe(`Globex ${XSS}`);

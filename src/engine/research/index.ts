@@ -49,7 +49,13 @@ export interface ResearchSummary {
 }
 
 export type ResearchResult =
-  | { ok: true; dossier: ResearchDossier; summary: ResearchSummary }
+  | {
+      ok: true;
+      dossier: ResearchDossier;
+      summary: ResearchSummary;
+      /** The name the site gives itself (og:site_name, its JSON-LD name, else its title's first part). */
+      name?: string;
+    }
   | { ok: false; code: string; reason: string };
 
 interface ReadPage {
@@ -284,6 +290,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
   return {
     ok: true,
     dossier: { ...dossier, fetched },
+    ...siteName(home.extract),
     summary: {
       pages_found: disc.pages.length + 1,
       pages_read: all.length,
@@ -293,6 +300,17 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
       failed,
     },
   };
+}
+
+/** The site's own name: its og:site_name, an Organization's JSON-LD name, else the title before a separator. */
+function siteName(p: PageExtract): { name?: string } {
+  const og = p.meta["og:site_name"]?.trim();
+  if (og) return { name: og.slice(0, 200) };
+  for (const j of p.jsonLd)
+    if (typeof j.name === "string" && j.name.trim() && /Organization|Corporation/.test(String(j["@type"])))
+      return { name: j.name.trim().slice(0, 200) };
+  const title = p.title?.split(/\s+[|–—·-]\s+/)[0]?.trim();
+  return title ? { name: title.slice(0, 200) } : {};
 }
 
 interface Parts {
