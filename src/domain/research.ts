@@ -15,6 +15,7 @@ import {
   loadOrg,
   requireCoreCompetitor,
   requireTrackedCompetitor,
+  toCompetitor,
 } from "./watchlist.ts";
 import { loadSettings, utcDay } from "./workspace.ts";
 import type { CompanyProfileChanges } from "./workspaceTypes.ts";
@@ -91,15 +92,7 @@ async function coreCompetitors(tx: Exec, orgId: number): Promise<CompetitorRow[]
           WHERE org_id = ? AND listed = 1 AND watch = 'core' ORDER BY priority_sort, tracked_sort, id`,
     args: [orgId],
   });
-  return r.rows.map((row) => ({
-    id: Number(row.id),
-    key: String(row.key),
-    name: String(row.name),
-    website_url: row.website_url === null ? null : String(row.website_url),
-    watch: String(row.watch),
-    tracking: String(row.tracking),
-    record: JSON.parse(String(row.state)),
-  }));
+  return r.rows.map(toCompetitor);
 }
 
 export type StartCommand =

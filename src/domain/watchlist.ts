@@ -119,7 +119,8 @@ export interface CompetitorRow {
   record: CompetitorRecord;
 }
 
-function toCompetitor(row: Record<string, unknown>): CompetitorRow {
+/** A `competitors` row (id, key, name, website_url, watch, tracking, state) as a CompetitorRow. */
+export function toCompetitor(row: Record<string, unknown>): CompetitorRow {
   return {
     id: Number(row.id),
     key: String(row.key),

@@ -135,6 +135,45 @@ function shortDate(iso: string): string {
   return `${d.toLocaleString("en", { month: "short", timeZone: "UTC" })} ${d.getUTCDate()}`;
 }
 
+/** A chart's SVG: its accessible label, grid lines at 0, half and the top with their tick labels, then the
+ * marks. */
+function Plot({
+  label,
+  max,
+  y,
+  tick,
+  children,
+}: {
+  label: string;
+  max: number;
+  y: (v: number) => number;
+  tick: (v: number) => string;
+  children?: JSX.Element | (JSX.Element | JSX.Element[])[];
+}): JSX.Element {
+  return (
+    <svg
+      viewBox={`0 0 ${W} ${H}`}
+      width="100%"
+      role="img"
+      aria-label={label}
+      xmlns="http://www.w3.org/2000/svg"
+      font-family="system-ui,sans-serif"
+      font-size="11"
+    >
+      <title safe>{label}</title>
+      {[0, max / 2, max].map((v) => (
+        <g>
+          <line x1={PAD.l} x2={W - PAD.r} y1={y(v)} y2={y(v)} stroke="#d0d7de" stroke-width="1" />
+          <text x={PAD.l - 6} y={y(v) + 4} text-anchor="end" fill="#57606a" safe>
+            {tick(v)}
+          </text>
+        </g>
+      ))}
+      {children}
+    </svg>
+  );
+}
+
 export function WeeklySignalsChart({ weeks }: { weeks: WeekCount[] }): JSX.Element {
   const total = weeks.reduce((n, w) => n + w.high + w.medium + w.low, 0);
   const max = niceMax(Math.max(1, ...weeks.map((w) => w.high + w.medium + w.low)));
@@ -146,24 +185,7 @@ export function WeeklySignalsChart({ weeks }: { weeks: WeekCount[] }): JSX.Eleme
   const label = `Signals per week by severity, last ${WEEKS} weeks: ${total} in all`;
   return (
     <figure class="chart">
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        width="100%"
-        role="img"
-        aria-label={label}
-        xmlns="http://www.w3.org/2000/svg"
-        font-family="system-ui,sans-serif"
-        font-size="11"
-      >
-        <title safe>{label}</title>
-        {[0, max / 2, max].map((v) => (
-          <g>
-            <line x1={PAD.l} x2={W - PAD.r} y1={y(v)} y2={y(v)} stroke="#d0d7de" stroke-width="1" />
-            <text x={PAD.l - 6} y={y(v) + 4} text-anchor="end" fill="#57606a" safe>
-              {String(v)}
-            </text>
-          </g>
-        ))}
+      <Plot label={label} max={max} y={y} tick={String}>
         {weeks.map((w, i) => {
           const x = PAD.l + i * slot + (slot - bw) / 2;
           let acc = 0;
@@ -197,7 +219,7 @@ export function WeeklySignalsChart({ weeks }: { weeks: WeekCount[] }): JSX.Eleme
             </g>
           );
         })}
-      </svg>
+      </Plot>
       <figcaption class="small muted">
         {SEVERITIES.map((sev) => (
           <span class="legend">
@@ -264,24 +286,7 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
     .join(", ")}`;
   return (
     <figure class="chart">
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        width="100%"
-        role="img"
-        aria-label={label}
-        xmlns="http://www.w3.org/2000/svg"
-        font-family="system-ui,sans-serif"
-        font-size="11"
-      >
-        <title safe>{label}</title>
-        {[0, max / 2, max].map((v) => (
-          <g>
-            <line x1={PAD.l} x2={W - PAD.r} y1={y(v)} y2={y(v)} stroke="#d0d7de" stroke-width="1" />
-            <text x={PAD.l - 6} y={y(v) + 4} text-anchor="end" fill="#57606a" safe>
-              {formatAmount(v, currency)}
-            </text>
-          </g>
-        ))}
+      <Plot label={label} max={max} y={y} tick={(v) => formatAmount(v, currency)}>
         <text x={PAD.l + 8} y={H - PAD.b + 16} fill="#57606a" safe>
           {shortDate(new Date(t0).toISOString())}
         </text>
@@ -315,7 +320,7 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
             </g>
           );
         })}
-      </svg>
+      </Plot>
       <figcaption class="small muted">
         Monthly price of each plan, from the stored versions of the pricing page.
       </figcaption>
