@@ -22,6 +22,7 @@ import m0023 from "./migrations/0023_cycle_research_leases.sql" with { type: "te
 import m0024 from "./migrations/0024_snapshot_digests.sql" with { type: "text" };
 import m0025 from "./migrations/0025_idempotency_leases.sql" with { type: "text" };
 import m0026 from "./migrations/0026_free_brief_answers.sql" with { type: "text" };
+import m0027 from "./migrations/0027_demo_queued_advance.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -46,6 +47,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0024_snapshot_digests", sql: m0024 },
   { id: "0025_idempotency_leases", sql: m0025 },
   { id: "0026_free_brief_answers", sql: m0026 },
+  { id: "0027_demo_queued_advance", sql: m0027 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -131,8 +131,10 @@ export async function advanceDemoSites(s: Services): Promise<DemoAdvance> {
       const from = r.rows[0] ? Number(r.rows[0].version) : 1;
       const version = Math.min(from + 1, DEMO_VERSIONS);
       await tx.execute({
+        // An advance applies any queued one (demoAdvanceQueued): it is what the queued press asked for.
         sql: `INSERT INTO demo_sites (id, version, advanced_at) VALUES (1, ?, ?)
-              ON CONFLICT (id) DO UPDATE SET version = excluded.version, advanced_at = excluded.advanced_at`,
+              ON CONFLICT (id) DO UPDATE SET version = excluded.version, advanced_at = excluded.advanced_at,
+                advance_queued_at = NULL`,
         args: [version, now.toISOString()],
       });
       return { events: [], result: { from, version } };
@@ -140,6 +142,24 @@ export async function advanceDemoSites(s: Services): Promise<DemoAdvance> {
     { actor: "operator" },
   );
   return { ...result, last: DEMO_VERSIONS, what: WHAT[result.version] ?? `v${result.version}` };
+}
+
+/** Queues one advance, to apply when the demo's start-up work ends (src/demo/engine.ts). */
+export async function queueDemoAdvance(s: Services): Promise<void> {
+  await s.store.writeTables(({ tx, now }) =>
+    tx.execute({
+      sql: `INSERT INTO demo_sites (id, version, advance_queued_at) VALUES (1, 1, ?)
+            ON CONFLICT (id) DO UPDATE SET advance_queued_at = COALESCE(demo_sites.advance_queued_at, excluded.advance_queued_at)`,
+      args: [now.toISOString()],
+    }),
+  );
+}
+
+/** When an advance was queued and not yet applied. */
+export async function demoAdvanceQueued(s: Services): Promise<string | undefined> {
+  const r = await s.database.client.execute("SELECT advance_queued_at FROM demo_sites WHERE id = 1");
+  const v = r.rows[0]?.advance_queued_at;
+  return v ? String(v) : undefined;
 }
 
 // ---- the listener ----------------------------------------------------------------------------------------

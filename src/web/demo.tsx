@@ -1,21 +1,67 @@
-// The demo workspace's control on its app page (admins only): "Advance the demo sites" moves the demo's
-// fictional websites to their next version (src/demo/web.ts: v1 → v2 planted changes → v3 noise only) and runs a
-// monitoring cycle in the background, so the feed shows what the engine found. Same as `rivals demo advance`.
+// The demo workspace's control on its app page (admins only): what the engine is doing (researching the
+// competitors, a cycle running, ready and what the last cycle found), and "Advance the demo sites", which moves the
+// demo's fictional websites to their next version (src/demo/web.ts: v1 → v2 planted changes → v3 noise only) and
+// runs a monitoring cycle — at once, or, while research or the baseline cycle still runs, queued to right after
+// (src/demo/engine.ts), so the press always ends in the cycle that looks for its changes.
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { type Membership, verifyCsrf } from "../auth/session.ts";
 import { DEMO_ORG } from "../cli/demo.ts";
-import { advanceDemoSites, DEMO_VERSIONS, demoSitesVersion } from "../demo/web.ts";
-import { runCycle } from "../engine/cycle/run.ts";
+import { advanceDemo, type DemoEngineState, demoEngineState } from "../demo/engine.ts";
+import { DEMO_VERSIONS } from "../demo/web.ts";
 import type { Services } from "../services.ts";
 import { member } from "./app.tsx";
-import { Csrf } from "./components.tsx";
+import { Csrf, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
 import { membershipBySlug } from "./workspace.ts";
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One line on what the engine is doing now, from the database (and this process's start-up work). */
+function EngineLine({ st }: { st: DemoEngineState }): JSX.Element {
+  const last = st.cycle.last_cycle;
+  if (st.researching.length)
+    return (
+      <p data-demo-engine="researching">
+        <strong>Researching</strong>{" "}
+        <span safe>{`the demo competitors' websites (now: ${st.researching.join(", ")}).`}</span> The first
+        monitoring cycle follows and takes the baseline the next changes are compared with.
+      </p>
+    );
+  if (st.cycle.running_since)
+    return (
+      <p data-demo-engine="cycle">
+        <strong>A monitoring cycle is running</strong> (started <Time ts={st.cycle.running_since} />
+        ). Reload in a few seconds to see what it found.
+      </p>
+    );
+  if (st.starting)
+    return (
+      <p data-demo-engine="starting">
+        <strong>Starting:</strong> research of the demo competitors, then the first, baseline cycle.
+      </p>
+    );
+  return (
+    <p data-demo-engine="ready">
+      <strong>Ready.</strong>{" "}
+      {last ? (
+        <>
+          Last cycle finished <Time ts={last.finished_at} />
+          <span
+            safe
+          >{`: ${plural(last.pages_checked ?? 0, "page")} checked, ${plural(last.pages_changed ?? 0, "page")} changed, ${plural(last.signals_created ?? 0, "new signal")}`}</span>
+          {(last.signals_created ?? 0) > 0 ? " (in the feed below)." : "."}
+        </>
+      ) : (
+        "No monitoring cycle has run yet."
+      )}
+    </p>
+  );
+}
 
 /** Shown on the demo workspace's feed to its admins. */
 export async function DemoPanel(p: {
@@ -25,19 +71,24 @@ export async function DemoPanel(p: {
   done?: string;
 }): Promise<JSX.Element> {
   if (p.org.orgSlug !== DEMO_ORG || p.org.role !== "admin") return "";
-  const version = await demoSitesVersion(p.s);
+  const st = await demoEngineState(p.s, p.org.orgId);
+  const version = st.version;
   return (
     <section class="notice demo-sites" aria-label="Demo sites">
       <p>
         <strong>Demo:</strong>{" "}
         <span safe>{`the competitors' demo websites are at version ${version} of ${DEMO_VERSIONS}.`}</span>
-        {p.done === "demo-advanced" ? (
-          <span> Advanced: a monitoring cycle is running; reload in a few seconds to see what it found.</span>
-        ) : (
-          ""
-        )}
+        {p.done === "demo-advanced" ? <span> Advanced, and a monitoring cycle started:</span> : ""}
       </p>
-      {version < DEMO_VERSIONS ? (
+      <EngineLine st={st} />
+      {st.queuedAt ? (
+        <p data-demo-queued>
+          <strong>Advance queued</strong> (pressed <Time ts={st.queuedAt} />
+          ): the sites move to their next version and a monitoring cycle looks for the changes as soon as
+          research and the baseline cycle have finished — a cycle can only find a change against what it read
+          before.
+        </p>
+      ) : version < DEMO_VERSIONS ? (
         <form method="post" action="/app/demo/advance" class="inline">
           <Csrf token={p.csrf} />
           <input type="hidden" name="org" value={p.org.orgSlug} />
@@ -64,10 +115,9 @@ export function demoPages(s: Services) {
     if (org.orgSlug !== DEMO_ORG) notFound();
     if (org.role !== "admin")
       return refusalPage("Admins only", "Only workspace admins can do this.", 403, m.session.email);
-    await advanceDemoSites(s);
-    void runCycle(s, org.orgId, { trigger: "demo" }).catch((e) =>
-      console.error(JSON.stringify({ level: "error", demo_cycle: String((e as Error)?.message ?? e) })),
+    const r = await advanceDemo(s, org.orgId);
+    return redirect(
+      `/app?org=${encodeURIComponent(org.orgSlug)}&done=${r.queued ? "demo-queued" : "demo-advanced"}`,
     );
-    return redirect(`/app?org=${encodeURIComponent(org.orgSlug)}&done=demo-advanced`);
   });
 }
