@@ -1,0 +1,153 @@
+// Announcement rules: a new feed item, or a new entry on a blog / changelog / press / about / security page,
+// read by the keyword rules of news.ts.
+import type { EvidenceItem } from "../../domain/records.ts";
+import type { Change } from "../compare/types.ts";
+import { readNews } from "./news.ts";
+import { evidence, push, type Rules, rule } from "./rule.ts";
+import { clip, pageWord, q, slug } from "./wording.ts";
+
+export const NEWS_PAGES = new Set([
+  "feed",
+  "blog",
+  "changelog",
+  "releases",
+  "release_notes",
+  "press",
+  "news",
+  "newsroom",
+  "github",
+  "about",
+  "security",
+  "trust",
+]);
+
+export function announcement(
+  r: Rules,
+  c: Change,
+  title: string,
+  body: string,
+  link: string | undefined,
+  extra: EvidenceItem[] = [],
+): boolean {
+  const kind =
+    c.source === "feed" && /github\.com\/.+\/releases/.test(c.url)
+      ? "github"
+      : c.source === "feed" && /changelog|release|updates|whats-?new/i.test(c.url)
+        ? "changelog"
+        : r.ctx.pageKind;
+  const n = readNews(title, body, r.name, kind);
+  if (!n) return false;
+  let severity = n.severity;
+  const reasons = [`${n.rule}: "${n.matched}" in ${q(title)}`];
+  if (n.type === "feature_launch" && (r.ctx.pageKind === "home" || r.ctx.pageKind === "pricing")) {
+    severity = "high";
+    reasons.push(`announced on the ${pageWord(r.ctx.pageKind)} (flagship launch)`);
+  }
+  const versionOnly = n.type === "release" && /^v\d/.test(n.subject);
+  // A repository's release names the repository: "globex-js v4.3.0".
+  const repo = kind === "github" ? /github\.com\/[^/]+\/([^/]+)\/releases/.exec(c.url)?.[1] : undefined;
+  if (versionOnly && repo) n.subject = `${repo} ${n.subject}`;
+  const keyPart =
+    n.type === "feature_launch" || (n.type === "release" && !versionOnly)
+      ? `product:launch:${slug(n.subject)}`
+      : `${n.category}:${n.type}:${slug(n.subject)}`;
+  const url = link ?? c.url;
+  const text = body ? `${title} — ${clip(body, 400)}` : title;
+  const fromFeed = c.source === "feed";
+  const where = fromFeed ? "feed" : pageWord(r.ctx.pageKind);
+  push(r, {
+    key: keyPart,
+    category: n.category,
+    type: n.type,
+    severity,
+    severity_reasons: reasons,
+    confidence: fromFeed ? 0.8 : 0.75,
+    confidence_reasons: [`keyword rule on a new ${fromFeed ? "feed item" : `entry of the ${where}`}'s title`],
+    title: newsTitle(r.name, n.type, n.subject, title),
+    summary: `${r.name} published ${q(title)} on its ${where}${url ? ` (${url})` : ""}.${body ? ` ${clip(body, 300)}` : ""}`,
+    evidence: [evidence(r, c, text, url, fromFeed ? title : r.ctx.pageTitle), ...extra],
+    subject: n.subject,
+  });
+  return true;
+}
+
+export function newsTitle(name: string, type: string, subject: string, title: string): string {
+  switch (type) {
+    case "feature_launch":
+      return `${name} launches ${subject}`;
+    case "release":
+      return /^v\d/.test(subject) ? `${name} releases ${subject}` : `${name} releases ${subject}`;
+    case "acquisition":
+      return /^.+ by /.test(subject) && subject.startsWith(name)
+        ? `${name} is acquired: ${clip(title, 160)}`
+        : `${name} acquires ${subject}`;
+    case "funding":
+      return `${name} raises funding${subject ? `: ${subject}` : ""}`;
+    case "leadership_change":
+      return `${name} leadership change (${subject}): ${clip(title, 160)}`;
+    case "partnership":
+      return `${name} announces partnership with ${subject}`;
+    case "office_opening":
+      return `${name} opens an office in ${subject}`;
+    case "security_incident":
+      return `${name} reports a security incident: ${clip(title, 160)}`;
+    case "certification":
+      return `${name} announces ${subject} certification`;
+    case "policy_change":
+      return `${name} updates its ${subject}`;
+    default:
+      return `${name}: ${clip(title, 200)}`;
+  }
+}
+
+export const feedItem = rule(
+  {
+    id: "feedItem",
+    family: "announcements",
+    reads: ["feed_item_added"],
+    gives: {
+      company: ["acquisition", "funding", "leadership_change", "partnership", "office_opening"],
+      product: ["feature_launch", "release"],
+      legal_security: ["security_incident", "certification", "policy_change"],
+    },
+    severity: "per keyword rule (news.ts)",
+    when: "A new feed item (blog, changelog, GitHub releases, press) read by the announcement keyword rules.",
+  },
+  function feedItem(r: Rules, c: Change): boolean {
+    return announcement(r, c, c.subject, c.context ?? "", c.link);
+  },
+);
+
+/** New entries on article-like pages: an added heading with the paragraphs under it, or a new card. */
+export const entries = rule(
+  {
+    id: "entries",
+    family: "announcements",
+    reads: ["text_added"],
+    gives: {
+      company: ["acquisition", "funding", "leadership_change", "partnership", "office_opening"],
+      product: ["feature_launch", "release"],
+      legal_security: ["security_incident", "certification", "policy_change"],
+    },
+    severity: "per keyword rule (news.ts)",
+    when: "A new heading with the text under it, or a new card, on a blog, changelog, press, about or security page, read by the announcement keyword rules.",
+  },
+  function entries(r: Rules, changes: Change[]): Set<Change> {
+    const used = new Set<Change>();
+    const added = changes.filter((c) => c.kind === "text_added");
+    for (const c of added) {
+      const isHeading = c.after !== null && c.subject === c.after && !c.added;
+      const isCard = !!c.added && c.after !== null && c.after.includes(": ");
+      if (!isHeading && !isCard) continue;
+      const title = isHeading ? c.after! : c.after!.split(": ")[0];
+      const bodyParts = isCard ? [c.after!.slice(title.length + 2)] : [];
+      const under = added.filter((o) => o !== c && o.section === title && o.subject !== o.after);
+      for (const o of under) bodyParts.push(o.after ?? "");
+      if (announcement(r, c, title, bodyParts.join(" "), undefined)) {
+        used.add(c);
+        for (const o of under) used.add(o);
+      }
+    }
+    return used;
+  },
+);

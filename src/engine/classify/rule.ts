@@ -1,0 +1,55 @@
+// What every classification rule shares: the run's context and output (Rules), evidence items, pushing a
+// draft, and the declaration each rule carries (the change kinds it reads, the signals it gives, a line on
+// when) — the table in docs/engine.md is generated from these declarations.
+import type { EvidenceItem } from "../../domain/records.ts";
+import type { Change, ChangeKind } from "../compare/types.ts";
+import type { ClassifyContext, SignalCategory, SignalDraft, SignalType } from "./types.ts";
+import { clip, unmasked } from "./wording.ts";
+
+export interface Rules {
+  ctx: ClassifyContext;
+  name: string;
+  out: SignalDraft[];
+}
+
+export function evidence(r: Rules, c: Change, text: string, url?: string, title?: string): EvidenceItem {
+  const e: EvidenceItem = { text: clip(unmasked(text), 600) };
+  const t = title ?? r.ctx.pageTitle;
+  if (t) e.source_title = t;
+  e.source_url = url ?? c.url;
+  e.observed_at = r.ctx.observedAt;
+  return e;
+}
+
+export function push(r: Rules, d: SignalDraft): void {
+  d.title = clip(d.title, 300);
+  d.summary = clip(d.summary, 1000);
+  r.out.push(d);
+}
+
+/** What a rule declares about itself: the change kinds it reads, the signals it can give, and when. */
+export interface RuleInfo {
+  /** The rule's function name. */
+  id: string;
+  /** The rule family (its file). */
+  family: string;
+  reads: readonly ChangeKind[];
+  gives: Partial<Record<SignalCategory, readonly SignalType[]>>;
+  /** How severe its signals are, in one line. */
+  severity: string;
+  /** When it fires, in one line. */
+  when: string;
+}
+
+/** A rule: its function, with its declaration attached. */
+export type Rule<F> = F & { info: RuleInfo };
+
+export function rule<F extends (...args: never[]) => unknown>(info: RuleInfo, fn: F): Rule<F> {
+  return Object.assign(fn, { info });
+}
+
+/** The fields of a draft about a state (a price, a headline, an address): its key, which it supersedes and
+ * reverts (the same key: the newest value stands, going back reopens), and the value before and after. */
+export function stateChange(key: string, before: string | null, after: string | null) {
+  return { key, supersedes: key, reverts: key, value: { before, after } };
+}

@@ -1,0 +1,125 @@
+// Wording helpers of the classification rules: keys (slug, path keys), clipped quotes, the words a change
+// changed, plan labels, amounts and percentages, evidence text of a change, page words.
+import { formatAmount } from "../../domain/money.ts";
+import { formatPrice } from "../compare/compare.ts";
+import type { Change, PriceValue } from "../compare/types.ts";
+import { tokens } from "../compare/words.ts";
+
+export const MASKED = /⟨[a-z]+⟩/g;
+
+/** A key part: lower-case words joined by "-" (accents folded). */
+export function slug(s: string): string {
+  return (
+    s
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 80) || "x"
+  );
+}
+
+export function clip(s: string, max: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
+}
+
+export const q = (s: string) => `"${clip(s, 120)}"`;
+
+export function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname.replace(/\/+$/, "") || "/";
+  } catch {
+    return url;
+  }
+}
+
+/** A page's path as a key part: "home" for the root. */
+export function pathKey(url: string): string {
+  const p = pathOf(url);
+  return p === "/" ? "home" : slug(p);
+}
+
+export function hostOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** Words of a text that carry meaning (masked values, punctuation and one-letter tokens left out). */
+export function words(s: string | null | undefined): string[] {
+  return tokens((s ?? "").replace(MASKED, " ")).filter((w) => w.length > 1 || /\d/.test(w));
+}
+
+/** The words a change added or removed. */
+export function changedWords(c: Change): string[] {
+  if (c.kind === "list_changed" && (c.added || c.removed)) {
+    // Members are whole lines: count the words that differ between what was added and what was removed.
+    const left = new Map<string, number>();
+    for (const w of words((c.removed ?? []).join(" "))) left.set(w, (left.get(w) ?? 0) + 1);
+    const out: string[] = [];
+    for (const w of words((c.added ?? []).join(" "))) {
+      const n = left.get(w) ?? 0;
+      if (n > 0) left.set(w, n - 1);
+      else out.push(w);
+    }
+    for (const [w, n] of left) for (let i = 0; i < n; i++) out.push(w);
+    return out;
+  }
+  if (c.diff) return c.diff.filter((p) => p.op !== "=").flatMap((p) => words(p.text));
+  return [...words(c.before), ...words(c.after)];
+}
+
+export function planLabel(name: string): string {
+  return /\b(plan|tier|edition|package)$/i.test(name.trim()) ? name.trim() : `${name.trim()} plan`;
+}
+
+export function money(p: PriceValue): string {
+  return typeof p.price === "number" ? formatAmount(p.price, p.currency) : formatPrice(p);
+}
+
+export function pct(delta: number): string {
+  const p = delta * 100;
+  const r = Math.abs(p) < 1 ? Math.round(p * 10) / 10 : Math.round(p);
+  return `${r > 0 ? "+" : ""}${r}%`;
+}
+
+export const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Masked values (⟨date⟩ …) carry nothing a reader can use: left out of evidence text. */
+export function unmasked(text: string): string {
+  return text
+    .replace(/\s*·\s*⟨[a-z]+⟩(?=\s*(?:·|$|\)))/g, "")
+    .replace(/⟨[a-z]+⟩\s*·\s*/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Evidence text of a change: the new text with context, and what it was. */
+export function changeText(c: Change): string {
+  if (c.kind === "list_changed" && (c.added?.length || c.removed?.length)) {
+    const parts = [
+      c.added?.length ? `added ${c.added.join("; ")}` : "",
+      c.removed?.length ? `removed ${c.removed.join("; ")}` : "",
+    ].filter(Boolean);
+    return `${c.subject || c.section || "List"}: ${parts.join("; ")} (now: ${clip(c.after ?? "", 240)})`;
+  }
+  if (c.before !== null && c.after !== null) {
+    const now = c.context && c.context.length > (c.after?.length ?? 0) ? c.context : c.after;
+    return `${now} (was: ${clip(c.before, 240)})`;
+  }
+  if (c.after !== null) return c.context ?? c.after;
+  return `Removed: ${c.before ?? c.excerpt}`;
+}
+
+export const KEY_PAGES = new Set(["home", "pricing", "product", "features", "platform"]);
+
+export const pageWord = (kind: string) =>
+  kind === "home" ? "home page" : kind === "feed" ? "feed" : kind === "jobs" ? "job board" : `${kind} page`;
+
+/** A text with case and punctuation folded away: two texts that differ only cosmetically compare equal. */
+export const cosmetic = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
