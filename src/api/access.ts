@@ -5,7 +5,7 @@ import { presentedToken } from "../auth/apiKeys.ts";
 import type { Principal } from "../auth/principal.ts";
 import { planOf } from "../domain/plans.ts";
 import { Problem } from "./problem.ts";
-import { type RateLimiter, rateLimitHeaders } from "./rateLimit.ts";
+import { type Limiter, rateLimitHeaders } from "./rateLimit.ts";
 
 const ADDRESS = Symbol("rivals.clientAddress");
 type Addressed = Request & { [ADDRESS]?: string };
@@ -30,11 +30,13 @@ export const BEARER_CHALLENGE = 'Bearer realm="rivals", error="invalid_token"';
 export async function readAccess(
   request: Request,
   address: string,
-  limiter: RateLimiter,
+  limiter: Limiter,
   keys: ApiKeyResolver,
   setHeaders: Record<string, string>,
 ): Promise<Principal> {
-  const rate = limiter.take(address);
+  let rate = limiter.take(address);
+  // Awaited only when the decision needs a round trip (a lease of the shared budget): most do not.
+  if (rate instanceof Promise) rate = await rate;
   if (!rate.allowed)
     throw new Problem(
       "rate_limited",

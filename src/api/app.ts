@@ -16,7 +16,8 @@ import { clientLogOf, describeError, isUnreadableBody } from "./clientLog.ts";
 import { healthRoute } from "./health.ts";
 import { openApi } from "./openapi.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
-import { RateLimiter } from "./rateLimit.ts";
+import { limiterFor } from "./rateLeases.ts";
+import type { Limiter } from "./rateLimit.ts";
 import { readApi } from "./routes.ts";
 
 /** Browsers get HTML; everything else (curl, API clients, fetch) gets problem+json. */
@@ -41,7 +42,7 @@ interface ErrorContext {
 }
 
 export interface AppParts {
-  limiter: RateLimiter;
+  limiter: Limiter;
   keys: ApiKeyResolver;
   credentials: CredentialResolver;
 }
@@ -58,7 +59,7 @@ function compileNow(app: { routes: { path: string }[] }, prefix: string): void {
 
 export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a) {
   const parts: AppParts = {
-    limiter: new RateLimiter(s.config.rateLimitPerMinute, s.clock),
+    limiter: limiterFor(s, "read_api", s.config.rateLimitPerMinute),
     keys: new ApiKeyResolver(s.database.client, s.clock),
     credentials: new CredentialResolver(),
   };

@@ -11,7 +11,13 @@ export interface RateDecision {
 /** The default window, a minute: the read API (per address), the tool endpoint (per credential, or per
  * address without one: src/mcp/endpoint.ts), OAuth registration and tokens, and the once-a-minute log of
  * malformed requests (src/api/clientLog.ts). The public forms use it over an hour (src/web/formLimit.ts). */
-const MINUTE_MS = 60_000;
+export const MINUTE_MS = 60_000;
+
+/** A budget per key: the exact in-process window below, or the service-wide one of src/api/rateLeases.ts
+ * (`limiterFor` picks). A decision is synchronous when it needs no round trip. */
+export interface Limiter {
+  take(key: string, cost?: number): RateDecision | Promise<RateDecision>;
+}
 
 /** The accepted requests of one key in the window, oldest first, as runs: `times[i]` accepted `counts[i]`
  * units. Requests of the same millisecond share a run, so a key's memory is bounded by the window's length
@@ -29,7 +35,7 @@ interface Window {
  * (a minute unless given). A request passes when fewer than `limit` fall in the window; one that costs `cost`
  * units (a JSON-RPC batch) passes when all of them fit. O(1) amortized per request; a refusal walks at most
  * the window's runs to say when a slot frees. */
-export class RateLimiter {
+export class RateLimiter implements Limiter {
   private windows = new Map<string, Window>();
   private lastSweep = 0;
 

@@ -14,7 +14,7 @@ import { dataResponse, type HeaderSet } from "./dataResponse.ts";
 import { type Page, pageOf, pageQuery } from "./pagination.ts";
 import { Problem } from "./problem.ts";
 import { querySpec } from "./query.ts";
-import type { RateLimiter } from "./rateLimit.ts";
+import type { Limiter } from "./rateLimit.ts";
 import { docs } from "./schemas.ts";
 
 const idParam = t.Object({ id: t.Integer({ description: "Numeric id." }) });
@@ -92,7 +92,7 @@ function found(request: Request, set: HeaderSet, v: object | undefined, kind: st
   return dataResponse(request, set, v);
 }
 
-export function readApi(s: Services, limiter: RateLimiter, keys: ApiKeyResolver) {
+export function readApi(s: Services, limiter: Limiter, keys: ApiKeyResolver) {
   const db = s.database.db;
   const base = s.config.baseUrl;
   // The derive takes the address as the app's onRequest hook kept it (api/app.ts), not `server` from the

@@ -1,9 +1,12 @@
 // Slows down password guessing (docs/members.md): failed sign-ins are counted per account and per client
-// address, in memory, with the injected clock. The 5th failure of an account (20th of an address) locks
+// address, with the injected clock: in memory on a local file (one instance), in the database when it is a
+// server several instances share, so a guesser spread over them meets one count. The 5th failure of an account (20th of an address) locks
 // it for 30 s, and each further failure doubles the window (1 min, 2 min … at most 15 min); while locked, sign-in
 // answers 429 without checking the password. Counts are forgotten an hour after the last failure, and a
 // successful sign-in clears the account's count.
+import type { Client } from "@libsql/client";
 import type { Clock } from "../clock.ts";
+import type { Services } from "../services.ts";
 
 export interface ThrottlePolicy {
   /** The failure that brings the first lock (30 s); each further failure doubles it. */
@@ -30,7 +33,21 @@ interface Entry {
 
 const MAX_ENTRIES = 100_000;
 
-export class Throttle {
+/** One count of failures per key (an account, an address). */
+export interface Throttle {
+  /** Seconds until this key may try again, or 0 when it may try now. */
+  retryAfter(key: string): Promise<number>;
+  fail(key: string): Promise<void>;
+  clear(key: string): Promise<void>;
+}
+
+export function throttleFor(s: Services, policy: ThrottlePolicy, scope: string): Throttle {
+  const url = s.database.url;
+  if (url.startsWith("file:") || url === ":memory:") return new MemoryThrottle(policy, s.clock);
+  return new SharedThrottle(s.database.client, scope, policy, s.clock);
+}
+
+class MemoryThrottle implements Throttle {
   private entries = new Map<string, Entry>();
   private lastSweep = 0;
 
@@ -39,14 +56,13 @@ export class Throttle {
     private clock: Clock,
   ) {}
 
-  /** Seconds until this key may try again, or 0 when it may try now. */
-  retryAfter(key: string): number {
+  async retryAfter(key: string): Promise<number> {
     const now = this.clock().getTime();
     const e = this.live(key, now);
     return e && e.lockedUntil > now ? Math.ceil((e.lockedUntil - now) / 1000) : 0;
   }
 
-  fail(key: string): void {
+  async fail(key: string): Promise<void> {
     const now = this.clock().getTime();
     this.sweep(now);
     const e = this.live(key, now) ?? { failures: 0, lastFailure: now, lockedUntil: 0 };
@@ -61,7 +77,7 @@ export class Throttle {
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
   }
 
-  clear(key: string): void {
+  async clear(key: string): Promise<void> {
     this.entries.delete(key);
   }
 
@@ -82,25 +98,83 @@ export class Throttle {
   }
 }
 
+/** The same rule as MemoryThrottle, kept in `signin_failures`: a failure is one write batch (one round trip),
+ * a check one primary-key read. */
+class SharedThrottle implements Throttle {
+  private lastSweep = 0;
+
+  constructor(
+    private client: Client,
+    private scope: string,
+    private policy: ThrottlePolicy,
+    private clock: Clock,
+  ) {}
+
+  async retryAfter(key: string): Promise<number> {
+    const now = this.clock().getTime();
+    const r = await this.client.execute({
+      sql: "SELECT locked_until FROM signin_failures WHERE scope = ? AND key = ?",
+      args: [this.scope, key],
+    });
+    const until = r.rows.length ? Number(r.rows[0].locked_until) : 0;
+    return until > now ? Math.ceil((until - now) / 1000) : 0;
+  }
+
+  async fail(key: string): Promise<void> {
+    const now = this.clock().getTime();
+    const p = this.policy;
+    const statements = [
+      {
+        // A count forgotten (an hour after its last failure, and not locked) starts again at one.
+        sql: `INSERT INTO signin_failures (scope, key, failures, last_failure, locked_until) VALUES (?1, ?2, 1, ?3, 0)
+              ON CONFLICT (scope, key) DO UPDATE SET
+                failures = CASE WHEN ?3 - last_failure > ?4 AND locked_until <= ?3 THEN 1 ELSE failures + 1 END,
+                last_failure = ?3`,
+        args: [this.scope, key, now, p.forgetAfterMs],
+      },
+      {
+        sql: `UPDATE signin_failures SET locked_until = ?3 + MIN(?5 * (1 << MIN(failures - ?4, 20)), ?6)
+              WHERE scope = ?1 AND key = ?2 AND failures >= ?4`,
+        args: [this.scope, key, now, p.lockAt, p.baseLockMs, p.maxLockMs],
+      },
+    ];
+    if (now - this.lastSweep >= 60_000) {
+      this.lastSweep = now;
+      statements.push({
+        sql: "DELETE FROM signin_failures WHERE last_failure < ? AND locked_until <= ?",
+        args: [now - p.forgetAfterMs, now],
+      });
+    }
+    await this.client.batch(statements, "write");
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.client.execute({
+      sql: "DELETE FROM signin_failures WHERE scope = ? AND key = ?",
+      args: [this.scope, key],
+    });
+  }
+}
+
 /** The two throttles sign-in consults: per account (normalized email) and per client address. */
 export class SigninThrottle {
   readonly accounts: Throttle;
   readonly addresses: Throttle;
-  constructor(clock: Clock) {
-    this.accounts = new Throttle(ACCOUNT_POLICY, clock);
-    this.addresses = new Throttle(ADDRESS_POLICY, clock);
+  constructor(s: Services) {
+    this.accounts = throttleFor(s, ACCOUNT_POLICY, "signin_account");
+    this.addresses = throttleFor(s, ADDRESS_POLICY, "signin_address");
   }
 
-  retryAfter(account: string, address: string): number {
-    return Math.max(this.accounts.retryAfter(account), this.addresses.retryAfter(address));
+  async retryAfter(account: string, address: string): Promise<number> {
+    const [a, b] = await Promise.all([this.accounts.retryAfter(account), this.addresses.retryAfter(address)]);
+    return Math.max(a, b);
   }
 
-  fail(account: string, address: string): void {
-    this.accounts.fail(account);
-    this.addresses.fail(address);
+  async fail(account: string, address: string): Promise<void> {
+    await Promise.all([this.accounts.fail(account), this.addresses.fail(address)]);
   }
 
-  succeed(account: string): void {
-    this.accounts.clear(account);
+  async succeed(account: string): Promise<void> {
+    await this.accounts.clear(account);
   }
 }

@@ -23,6 +23,7 @@ import m0024 from "./migrations/0024_snapshot_digests.sql" with { type: "text" }
 import m0025 from "./migrations/0025_idempotency_leases.sql" with { type: "text" };
 import m0026 from "./migrations/0026_free_brief_answers.sql" with { type: "text" };
 import m0027 from "./migrations/0027_demo_queued_advance.sql" with { type: "text" };
+import m0028 from "./migrations/0028_shared_limits.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -48,6 +49,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0025_idempotency_leases", sql: m0025 },
   { id: "0026_free_brief_answers", sql: m0026 },
   { id: "0027_demo_queued_advance", sql: m0027 },
+  { id: "0028_shared_limits", sql: m0028 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

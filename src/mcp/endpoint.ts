@@ -13,7 +13,8 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { Server as HttpServer } from "bun";
 import { Elysia } from "elysia";
 import { clientAddress } from "../api/access.ts";
-import { pauseBeforeRefusal, type RateDecision, RateLimiter, rateLimitHeaders } from "../api/rateLimit.ts";
+import { limiterFor } from "../api/rateLeases.ts";
+import { type Limiter, pauseBeforeRefusal, type RateDecision, rateLimitHeaders } from "../api/rateLimit.ts";
 import { presentedToken } from "../auth/apiKeys.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
 import { hasScope, type Principal } from "../auth/principal.ts";
@@ -94,7 +95,7 @@ function createMcpServer(s: Services, principal: Principal | null, requestId: st
 export function mcpEndpoint(
   s: Services,
   credentials: CredentialResolver,
-  limiter = new RateLimiter(s.config.mcpRateLimitPerMinute, s.clock),
+  limiter: Limiter = limiterFor(s, "mcp", s.config.mcpRateLimitPerMinute),
 ) {
   const base = s.config.baseUrl;
   const resource = `${base}/mcp`;
@@ -114,14 +115,14 @@ export function mcpEndpoint(
     const principal: Principal | null = cred.kind === "ok" ? cred.principal : null;
     const budget = budgetKey(principal, address);
     const who = principal ? "credential" : "address";
-    let rate = limiter.take(budget);
+    let rate = await limiter.take(budget);
     if (!rate.allowed) {
       await pauseBeforeRefusal();
       return rateLimited(rate, who);
     }
     const response = await answer(request, requestId, address, cred, principal, async (extra) => {
       // A batch spends one unit per message; the first was spent above.
-      rate = limiter.take(budget, extra);
+      rate = await limiter.take(budget, extra);
       if (rate.allowed) return undefined;
       await pauseBeforeRefusal();
       return rateLimited(rate, who);

@@ -4,7 +4,8 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { clientAddress } from "../api/access.ts";
 import { clientLogOf, describeError, isUnreadableBody } from "../api/clientLog.ts";
-import { RateLimiter } from "../api/rateLimit.ts";
+import { limiterFor } from "../api/rateLeases.ts";
+import type { Limiter } from "../api/rateLimit.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
 import { createFetcher, fetcherOptions } from "../engine/fetch/index.ts";
 import type { Services } from "../services.ts";
@@ -127,10 +128,10 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
         );
       })
       .then(withCors);
-  const registerLimit = new RateLimiter(options.registerPerMinute ?? 30, s.clock);
-  const tokenLimit = new RateLimiter(options.tokenPerMinute ?? 300, s.clock);
-  const limited = (limiter: RateLimiter, request: Request, server: Server<unknown> | null) => {
-    const d = limiter.take(clientAddress(request, server, s.config.trustProxy));
+  const registerLimit = limiterFor(s, "oauth_register", options.registerPerMinute ?? 30);
+  const tokenLimit = limiterFor(s, "oauth_token", options.tokenPerMinute ?? 300);
+  const limited = async (limiter: Limiter, request: Request, server: Server<unknown> | null) => {
+    const d = await limiter.take(clientAddress(request, server, s.config.trustProxy));
     if (!d.allowed)
       throw new OAuthError(
         "temporarily_unavailable",
@@ -151,7 +152,7 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
   const register = (c: Call) =>
     guarded(c, async () => {
       const { request, server } = c;
-      limited(registerLimit, request, server);
+      await limited(registerLimit, request, server);
       if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? ""))
         throw new OAuthError("invalid_client_metadata", "the registration request must be application/json");
       const text = await request.text();
@@ -169,7 +170,7 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
   const token = (c: Call) =>
     guarded(c, async () => {
       const { request, server } = c;
-      limited(tokenLimit, request, server);
+      await limited(tokenLimit, request, server);
       const params = await readForm(request);
       const client = await clients.authenticate(request.headers, params);
       const grantType = params.get("grant_type");
@@ -210,7 +211,7 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
   const revoke = (c: Call) =>
     guarded(c, async () => {
       const { request, server } = c;
-      limited(tokenLimit, request, server);
+      await limited(tokenLimit, request, server);
       const params = await readForm(request);
       const client = await clients.authenticate(request.headers, params);
       const value = params.get("token");

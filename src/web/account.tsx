@@ -5,7 +5,7 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { type SessionUser, verifyCsrf } from "../auth/session.ts";
-import { ACCOUNT_POLICY, Throttle } from "../auth/throttle.ts";
+import { ACCOUNT_POLICY, throttleFor } from "../auth/throttle.ts";
 import { DomainError } from "../domain/errors.ts";
 import { findUserById, PASSWORD_MAX, PASSWORD_MIN } from "../domain/members.ts";
 import { changePassword } from "../domain/passwordChange.ts";
@@ -39,7 +39,7 @@ function PasswordForm({ csrf }: { csrf: string }): JSX.Element {
 export function accountPages(s: Services) {
   const client = s.database.client;
   // Guessing the current password from a stolen session is slowed down like sign-in guessing.
-  const guesses = new Throttle(ACCOUNT_POLICY, s.clock);
+  const guesses = throttleFor(s, ACCOUNT_POLICY, "password_change");
 
   async function render(
     session: SessionUser,
@@ -91,7 +91,7 @@ export function accountPages(s: Services) {
       if (m instanceof Response) return m;
       if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
       const key = `user:${m.session.userId}`;
-      const wait = guesses.retryAfter(key);
+      const wait = await guesses.retryAfter(key);
       if (wait > 0)
         return render(
           m.session,
@@ -119,7 +119,7 @@ export function accountPages(s: Services) {
         if (e instanceof InvalidInput)
           return render(m.session, m.ws, { error: `Not changed: the new ${e.message}.` }, 400);
         if (!(e instanceof DomainError)) throw e;
-        if (e.code === "invalid_argument") guesses.fail(key);
+        if (e.code === "invalid_argument") await guesses.fail(key);
         return render(
           m.session,
           m.ws,
@@ -127,7 +127,7 @@ export function accountPages(s: Services) {
           e.code === "conflict" ? 409 : 400,
         );
       }
-      guesses.clear(key);
+      await guesses.clear(key);
       return redirect(`${ACCOUNT_PATH}?changed=1`);
     });
 }

@@ -1,10 +1,11 @@
 // Per-client-address limits on the public forms that create something without an account — sign-up
 // (a workspace, a user, an argon2id hash) and the free-brief request — so one address cannot flood them.
 // The read API's sliding-window limiter (src/api/rateLimit.ts) over an hour; every submission with a valid
-// form token counts, refused ones too (each costs the same work). Per process, like sign-in's slow-down.
+// form token counts, refused ones too (each costs the same work). Shared by every instance on one database
+// server (src/api/rateLeases.ts), like sign-in's slow-down.
 import type { Server } from "bun";
 import { clientAddress } from "../api/access.ts";
-import { RateLimiter } from "../api/rateLimit.ts";
+import { limiterFor } from "../api/rateLeases.ts";
 import type { Services } from "../services.ts";
 import { refusalPage } from "./errors.tsx";
 
@@ -14,10 +15,10 @@ const HOUR_MS = 60 * 60_000;
 
 /** A check to call before a public form's work: undefined when the address may submit now, else the
  * 429 page with Retry-After. */
-export function formLimit(s: Services, perHour: number) {
-  const limiter = new RateLimiter(perHour, s.clock, HOUR_MS);
-  return (request: Request, server: Server<unknown> | null): Response | undefined => {
-    const d = limiter.take(clientAddress(request, server, s.config.trustProxy));
+export function formLimit(s: Services, name: string, perHour: number) {
+  const limiter = limiterFor(s, `form_${name}`, perHour, HOUR_MS);
+  return async (request: Request, server: Server<unknown> | null): Promise<Response | undefined> => {
+    const d = await limiter.take(clientAddress(request, server, s.config.trustProxy));
     if (d.allowed) return undefined;
     const minutes = Math.ceil(d.resetSeconds / 60);
     const res = refusalPage(

@@ -202,7 +202,7 @@ function ThankYou({
 }
 
 export function freeBriefPages(s: Services) {
-  const limited = formLimit(s, FORM_LIMITS.freeBrief);
+  const limited = formLimit(s, "free_brief", FORM_LIMITS.freeBrief);
   return new Elysia({ name: "web-free-brief" })
     .get("/free-brief", async ({ request }) => {
       if (!s.config.freeBriefs) return publicPage(<Off user={await viewer(s, request)} />);
@@ -221,7 +221,7 @@ export function freeBriefPages(s: Services) {
           403,
         );
       if (!verifyFormCsrf(s, request, field(body, "csrf"))) return csrfRefused();
-      const tooMany = limited(request, server);
+      const tooMany = await limited(request, server);
       if (tooMany) return tooMany;
       const values: Values = {
         company_name: field(body, "company_name"),

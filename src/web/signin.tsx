@@ -177,7 +177,7 @@ export function memberPages(s: Services) {
     await endSession(s, request);
     return createSession(s, userId, via);
   };
-  const throttle = new SigninThrottle(s.clock);
+  const throttle = new SigninThrottle(s);
   const sso = new OidcSignIn(s);
 
   const signinPage = (
@@ -237,7 +237,7 @@ export function memberPages(s: Services) {
         return signinPage(request, { next, email: rawEmail, error: "The form expired. Sign in again." }, 403);
       const account = rawEmail.trim().toLowerCase();
       const address = clientAddress(request, server, s.config.trustProxy);
-      const wait = throttle.retryAfter(account, address);
+      const wait = await throttle.retryAfter(account, address);
       if (wait > 0) return tooMany(request, wait, { next, email: rawEmail });
       let email: string | undefined;
       try {
@@ -251,12 +251,12 @@ export function memberPages(s: Services) {
         password.length <= PASSWORD_MAX &&
         (await Bun.password.verify(password, user?.password_hash ?? (await dummy())));
       if (!ok || !user) {
-        throttle.fail(account, address);
-        const after = throttle.retryAfter(account, address);
+        await throttle.fail(account, address);
+        const after = await throttle.retryAfter(account, address);
         if (after > 0) return tooMany(request, after, { next, email: rawEmail });
         return signinPage(request, { next, email: rawEmail, error: SIGNIN_FAILED }, 401);
       }
-      throttle.succeed(account);
+      await throttle.succeed(account);
       const { cookie } = await replaceSession(request, user.id, "password");
       return seeOther(next, [cookie]);
     })
@@ -345,7 +345,7 @@ export function memberPages(s: Services) {
         if (inv.existingUser?.hasPassword) {
           // Confirming an existing account is a password check like sign-in: same throttle.
           const address = clientAddress(request, server, s.config.trustProxy);
-          const wait = throttle.retryAfter(inv.email, address);
+          const wait = await throttle.retryAfter(inv.email, address);
           if (wait > 0)
             return invitePage(request, token, `Too many failed attempts. Wait ${wait} seconds.`, name, 429);
           const user = await findUserByEmail(s.database.client, inv.email);
@@ -354,10 +354,10 @@ export function memberPages(s: Services) {
             password.length <= PASSWORD_MAX &&
             (await Bun.password.verify(password, user.password_hash));
           if (!ok || !user) {
-            throttle.fail(inv.email, address);
+            await throttle.fail(inv.email, address);
             return invitePage(request, token, "That is not the password of your account.", name, 401);
           }
-          throttle.succeed(inv.email);
+          await throttle.succeed(inv.email);
           userId = (await acceptInvitation(s.store, { token, verifiedUserId: user.id })).userId;
         } else {
           const cleanName = checkName(name);

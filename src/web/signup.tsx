@@ -90,7 +90,7 @@ function SignupForm({
 }
 
 export function signupPages(s: Services) {
-  const limited = formLimit(s, FORM_LIMITS.signup);
+  const limited = formLimit(s, "signup", FORM_LIMITS.signup);
   return new Elysia({ name: "web-signup" })
     .get("/signup", async ({ request }) => {
       const f = formCsrf(s, request);
@@ -101,7 +101,7 @@ export function signupPages(s: Services) {
     })
     .post("/signup", async ({ request, body, server }) => {
       if (!verifyFormCsrf(s, request, field(body, "csrf"))) return csrfRefused();
-      const tooMany = limited(request, server);
+      const tooMany = await limited(request, server);
       if (tooMany) return tooMany;
       const values: Values = {
         workspace: field(body, "workspace"),
