@@ -45,6 +45,52 @@ interface Job {
 
 export class ConcurrencyError extends Error {}
 
+/** The database server ended the write transaction: sqld rolls back one held past its timeout (5 s by
+ * default) once another connection wants to write. Nothing of the transaction committed; the work may be
+ * retried. */
+export class TransactionTimeout extends Error {
+  constructor(cause: unknown) {
+    super(
+      "The database server ended this write transaction after its timeout (the instance held it too long, e.g. while paused); nothing of it was committed.",
+      { cause },
+    );
+  }
+}
+
+function isTransactionTimeout(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown };
+  return err?.code === "TRANSACTION_TIMEOUT" || /Transaction timed out/i.test(String(err?.message ?? ""));
+}
+
+/** The transaction as the writer's handlers see it. After sqld ends a transaction, it answers the next
+ * statement with TRANSACTION_TIMEOUT and runs the ones after it outside any transaction, each committing
+ * alone: so the first such answer is final here, and every later statement fails with it instead of running
+ * (a handler that catches an error and goes on must not commit half a command). */
+class GuardedTx {
+  lost: TransactionTimeout | undefined;
+  readonly tx: Transaction;
+
+  constructor(raw: Transaction) {
+    const run =
+      <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        if (this.lost) throw this.lost;
+        try {
+          return await f(...args);
+        } catch (e) {
+          if (isTransactionTimeout(e)) this.lost ??= new TransactionTimeout(e);
+          throw this.lost ?? e;
+        }
+      };
+    this.tx = Object.assign(Object.create(raw) as Transaction, {
+      execute: run(raw.execute.bind(raw)),
+      batch: run(raw.batch.bind(raw)),
+      executeMultiple: run(raw.executeMultiple.bind(raw)),
+      commit: run(raw.commit.bind(raw)),
+    });
+  }
+}
+
 const MAX_BATCH = 256;
 
 /** The event store and its single writer. Every append goes through one queue; the queue drains in
@@ -111,13 +157,15 @@ export class EventStore {
   }
 
   private async runBatch(batch: Job[]): Promise<void> {
-    let tx: Transaction;
+    let raw: Transaction;
     try {
-      tx = await this.client.transaction("write");
+      raw = await this.client.transaction("write");
     } catch (e) {
       for (const job of batch) job.reject(e);
       return;
     }
+    const guard = new GuardedTx(raw);
+    const tx = guard.tx;
     let counter: number | undefined;
     const outcomes: (
       | { ok: true; value: { result: unknown; events: StoredEvent[] } }
@@ -132,6 +180,8 @@ export class EventStore {
           await tx.execute(`RELEASE ${sp}`);
           outcomes.push({ ok: true, value });
         } catch (error) {
+          // The server ended the transaction: there is no savepoint to return to, and the batch is lost.
+          if (guard.lost) throw guard.lost;
           await tx.execute(`ROLLBACK TO ${sp}`);
           await tx.execute(`RELEASE ${sp}`);
           outcomes.push({ ok: false, error });
@@ -143,13 +193,13 @@ export class EventStore {
       await tx.commit();
     } catch (e) {
       try {
-        await tx.rollback();
+        await raw.rollback();
       } catch {}
       noteCommit(this.client); // whether it committed is unknown: the next read asks the database again
       for (const job of batch) job.reject(e);
       return;
     } finally {
-      tx.close();
+      raw.close();
     }
     // Before any caller hears of the commit: this process's next read sees it (cache.ts).
     noteCommit(this.client, counter);
