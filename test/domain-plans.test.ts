@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import {
   cheapestPaidPlan,
+  effectiveCadence,
   isPaidOnly,
   LOWEST_PAID,
   PAID_ONLY_FEATURES,
@@ -36,4 +37,11 @@ test("the paid-only list names real MCP tools, and exactly those tools need a pa
     ]),
   );
   expect(tools.filter((t) => isPaidOnly(t.name))).toHaveLength(5);
+});
+
+test("effectiveCadence: the choice when the plan allows it, else the plan's fastest; weekly by default", () => {
+  expect(effectiveCadence(PLANS.growth, "daily")).toBe("daily");
+  expect(effectiveCadence(PLANS.growth, null)).toBe("weekly");
+  expect(effectiveCadence(PLANS.starter, "hourly")).toBe("daily");
+  expect(effectiveCadence(PLANS.free, "daily")).toBe("weekly");
 });

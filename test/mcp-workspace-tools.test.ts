@@ -515,6 +515,7 @@ describe("delivery settings", () => {
       notes: [],
       plan: "growth",
       delivery_status: { email: { pending: 0 }, slack: { pending: 0 } },
+      cycles: { cadence: "weekly", scheduler: "on", next_cycle_due_at: expect.any(String) },
     });
   });
 

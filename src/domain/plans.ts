@@ -105,6 +105,16 @@ export function planOf(name: string): Plan {
   return isPlanName(name) ? PLANS[name] : PLANS.free;
 }
 
+/** The cadence a workspace that never chose one runs at. */
+export const DEFAULT_CADENCE = "weekly";
+
+/** The cadence cycles run at: the chosen one (else the default) when the plan allows it, else the plan's
+ * fastest (a downgraded workspace keeps the best its plan offers). */
+export function effectiveCadence(plan: Plan, chosen: string | null | undefined): string {
+  const cadence = chosen || DEFAULT_CADENCE;
+  return plan.cadences.includes(cadence) ? cadence : plan.cadences[plan.cadences.length - 1];
+}
+
 /** The cheapest paid plan whose limits pass `ok` (any paid plan without it): the plan a refusal names. */
 export function cheapestPaidPlan(ok: (p: Plan) => boolean = () => true): Plan | undefined {
   return PLAN_NAMES.map((n) => PLANS[n]).find((p) => p.paid && ok(p));

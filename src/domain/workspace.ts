@@ -7,6 +7,7 @@ import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
 import {
   cheapestPaidPlan,
+  effectiveCadence,
   LOWEST_PAID,
   PLAN_NAMES,
   PLANS,
@@ -32,7 +33,6 @@ type Exec = Pick<Tx, "execute">;
 export const MAX_LIST_ITEMS = 50;
 export const MAX_LIST_ITEM_LENGTH = 200;
 export const MAX_TEXT_LENGTH = 2000;
-export const DEFAULT_CADENCE = "weekly";
 
 /** Every cadence some plan offers, slowest first, in plan-table order. */
 export const ALL_CADENCES: string[] = [...new Set(PLAN_NAMES.flatMap((p) => PLANS[p].cadences))];
@@ -346,14 +346,11 @@ export interface DeliveryView {
 export function deliveryView(st: WorkspaceSettings): DeliveryView {
   const plan = planOf(st.plan);
   const notes: string[] = [];
-  let cadence = st.cadence ?? DEFAULT_CADENCE;
-  if (!plan.cadences.includes(cadence)) {
-    const fallback = plan.cadences[plan.cadences.length - 1];
+  const cadence = effectiveCadence(plan, st.cadence);
+  if (st.cadence && st.cadence !== cadence)
     notes.push(
-      `The ${cadence} cadence chosen earlier is not in the ${plan.label} plan; cycles run ${fallback} instead.`,
+      `The ${st.cadence} cadence chosen earlier is not in the ${plan.label} plan; cycles run ${cadence} instead.`,
     );
-    cadence = fallback;
-  }
   const connected = st.chatConnectedAt !== null;
   const available = plan.paid && connected;
   if (st.slack === true && !available)

@@ -54,3 +54,30 @@ export const battlecard = z.looseObject({
 });
 
 export const ok = { ok: z.literal(true) };
+
+/** What the tools that report on monitoring cycles say about them (engine/cycle/status.ts). */
+export const cycleStatusShape = z
+  .object({
+    cadence: z
+      .string()
+      .describe("How often a monitoring cycle runs now (the plan's fallback if the choice lapsed)."),
+    scheduler: z.enum(["on", "off"]).describe("Whether this server runs cycles on schedule."),
+    last_cycle: z
+      .object({
+        id: z.number().int(),
+        trigger: z.string(),
+        started_at: isoTime,
+        finished_at: isoTime,
+        pages_checked: z.number().int().optional(),
+        pages_changed: z.number().int().optional(),
+        pages_failed: z.number().int().optional(),
+        signals_created: z.number().int().optional(),
+        signals_updated: z.number().int().optional(),
+        signals_closed: z.number().int().optional(),
+      })
+      .optional()
+      .describe("The newest finished cycle and its counts."),
+    running_since: isoTime.optional().describe("A cycle is running now, since then."),
+    next_cycle_due_at: isoTime.optional().describe("When the scheduler runs the next cycle."),
+  })
+  .describe("Monitoring cycles: the last one, one running, the next one due.");

@@ -1,8 +1,7 @@
 // What a workspace's monitoring looks like now, for the tools and pages that report on cycles (what_changed,
 // get_delivery_settings, get_plan_and_limits): the effective cadence, the last finished cycle with its summary's
 // counts, the one running, and when the next scheduled cycle is due.
-import { planOf } from "../../domain/plans.ts";
-import { DEFAULT_CADENCE } from "../../domain/workspace.ts";
+import { effectiveCadence, planOf } from "../../domain/plans.ts";
 import type { Services } from "../../services.ts";
 import { jitterOf, slotOf } from "../schedule/slots.ts";
 
@@ -26,6 +25,16 @@ export interface CycleStatus {
   next_cycle_due_at?: string;
 }
 
+/** The counts of a cycle's summary that the status repeats. */
+const COUNTS = [
+  "pages_checked",
+  "pages_changed",
+  "pages_failed",
+  "signals_created",
+  "signals_updated",
+  "signals_closed",
+] as const;
+
 export async function cycleStatus(s: Services, orgId: number, now: Date = s.clock()): Promise<CycleStatus> {
   const c = s.database.client;
   const [settings, last, running] = await Promise.all([
@@ -47,24 +56,19 @@ export async function cycleStatus(s: Services, orgId: number, now: Date = s.cloc
   ]);
   const row = settings.rows[0];
   const plan = planOf(String(row?.plan ?? "free"));
-  let cadence = row?.cadence ? String(row.cadence) : DEFAULT_CADENCE;
-  if (!plan.cadences.includes(cadence)) cadence = plan.cadences[plan.cadences.length - 1];
+  const cadence = effectiveCadence(plan, row?.cadence ? String(row.cadence) : null);
   const out: CycleStatus = { cadence, scheduler: s.config.scheduler ? "on" : "off" };
   const l = last.rows[0];
   if (l) {
-    const sum = JSON.parse(String(l.summary ?? "{}")) as Record<string, number>;
-    out.last_cycle = {
+    const sum = JSON.parse(String(l.summary ?? "{}")) as Record<string, unknown>;
+    const last: NonNullable<CycleStatus["last_cycle"]> = {
       id: Number(l.id),
       trigger: String(l.trigger),
       started_at: String(l.started_at),
       finished_at: String(l.finished_at),
-      pages_checked: sum.pages_checked,
-      pages_changed: sum.pages_changed,
-      pages_failed: sum.pages_failed,
-      signals_created: sum.signals_created,
-      signals_updated: sum.signals_updated,
-      signals_closed: sum.signals_closed,
     };
+    for (const k of COUNTS) if (typeof sum[k] === "number") last[k] = sum[k];
+    out.last_cycle = last;
   }
   if (running.rows[0]) out.running_since = String(running.rows[0].started_at);
   if (s.config.scheduler) {

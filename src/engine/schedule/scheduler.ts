@@ -6,8 +6,7 @@
 // RIVALS_SCHEDULER=off leaves it out of `serve`.
 import { Cron } from "croner";
 import type { Clock } from "../../clock.ts";
-import { planOf } from "../../domain/plans.ts";
-import { DEFAULT_CADENCE } from "../../domain/workspace.ts";
+import { effectiveCadence, planOf } from "../../domain/plans.ts";
 import type { Services } from "../../services.ts";
 import { abandonExpiredCycles } from "../cycle/record.ts";
 import { type CycleSummary, runCycle } from "../cycle/run.ts";
@@ -109,9 +108,7 @@ export class Scheduler {
     return r.rows.map((row) => {
       const orgId = Number(row.id);
       const plan = planOf(String(row.plan));
-      let cadence = row.cadence === null ? DEFAULT_CADENCE : String(row.cadence);
-      // As get_delivery_settings says: a cadence the plan no longer allows runs at the plan's fallback.
-      if (!plan.cadences.includes(cadence)) cadence = plan.cadences[plan.cadences.length - 1];
+      const cadence = effectiveCadence(plan, row.cadence === null ? null : String(row.cadence));
       const slot = slotOf(cadence, now);
       return {
         orgId,

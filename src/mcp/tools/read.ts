@@ -6,10 +6,12 @@ import { digestsWrittenSince, getDigest, listDigests, newestDigest } from "../..
 import { getSignal, listSignals } from "../../db/queries/signals.ts";
 import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../../domain/searchText.ts";
 import { parseTimestamp } from "../../domain/validate.ts";
+import { cycleStatus } from "../../engine/cycle/status.ts";
 import {
   battlecard,
   competitorDetail,
   competitorSummary,
+  cycleStatusShape,
   digest,
   evidenceItem,
   isoTime,
@@ -256,25 +258,27 @@ export const whatChangedTool = defineTool({
   name: "what_changed",
   title: "What changed since a time",
   description:
-    "Everything new since a time: open signals first seen since then, digests written since then, and battlecards written or rewritten since then, each newest first and each list up to limit.",
+    "Everything new since a time: open signals first seen since then, digests written since then, and battlecards written or rewritten since then, each newest first and each list up to limit; cycles tells the last finished monitoring cycle (with its counts), one running, and when the next is due.",
   input: { since: sinceArg, limit: limit(50, 20) },
   output: {
     since: isoTime,
     signals: z.array(signal),
     digests: z.array(digest),
     battlecards: z.array(battlecard),
+    cycles: cycleStatusShape,
   },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }, a) => {
+  run: async ({ s, principal, base, now }, a) => {
     const t = since(a.since)!;
     const db = s.database.db;
-    const [signals, digests, battlecards] = await Promise.all([
+    const [signals, digests, battlecards, cycles] = await Promise.all([
       listSignals(db, principal.orgId, { since: t, limit: a.limit, offset: 0 }, base),
       digestsWrittenSince(db, principal.orgId, t, a.limit, base),
       battlecardsWrittenSince(db, principal.orgId, t, a.limit, base),
+      cycleStatus(s, principal.orgId, now),
     ]);
-    return { since: t, signals, digests, battlecards };
+    return { since: t, signals, digests, battlecards, cycles };
   },
 });
 

@@ -23,8 +23,9 @@ import {
   updateIcp,
   utcDay,
 } from "../../domain/workspace.ts";
+import { cycleStatus } from "../../engine/cycle/status.ts";
 import { deliveryStatus } from "../../engine/deliver/outbox.ts";
-import { isoTime } from "../schemas.ts";
+import { cycleStatusShape, isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
 
 const TRIAL_DAYS = 7;
@@ -160,7 +161,7 @@ export const getPlanAndLimitsTool = defineTool({
   name: "get_plan_and_limits",
   title: "Get the plan and its limits",
   description:
-    "Returns every limit of the workspace's plan — core competitor slots (and how many are used), weekly research allowance, daily caps on battlecard generation, ICP updates and positioning drafts (with today's ICP updates used; caps reset at 00:00 UTC), share link lifetime, allowed monitoring cadences, monitored pages per competitor, member seats, paid-only features — then the same numbers for every other plan, so you can say which upgrade lifts a limit, and the pricing page link; also the server's request rate limits (tool calls per minute for your credential).",
+    "Returns every limit of the workspace's plan — core competitor slots (and how many are used), weekly research allowance, daily caps on battlecard generation, ICP updates and positioning drafts (with today's ICP updates used; caps reset at 00:00 UTC), share link lifetime, allowed monitoring cadences, monitored pages per competitor, member seats, paid-only features — then the same numbers for every other plan, so you can say which upgrade lifts a limit, and the pricing page link; also the server's request rate limits (tool calls per minute for your credential) and the monitoring cycles at the plan's cadence (the last one with its counts, one running, the next one due).",
   input: {},
   output: {
     plan: planShape,
@@ -196,16 +197,18 @@ export const getPlanAndLimitsTool = defineTool({
           .describe("Read API (/api/v1) requests per sliding minute per client address."),
       })
       .describe("Request budgets of this server (not of the plan): the same for every workspace."),
+    cycles: cycleStatusShape,
   },
   annotations: READ_ONLY,
   access: "read",
   run: async ({ s, principal: p, base, now }) => {
     const plan = planOf(p.plan);
     const client = s.database.client;
-    const [used, icpToday, research] = await Promise.all([
+    const [used, icpToday, research, cycles] = await Promise.all([
       coreSlotsUsed(client, p.orgId),
       icpUpdatesToday(client, p.orgId, now),
       researchAllowanceUsed(client, p.orgId, now),
+      cycleStatus(s, p.orgId, now),
     ]);
     const trialEnds =
       plan.name === "trial"
@@ -228,6 +231,7 @@ export const getPlanAndLimitsTool = defineTool({
         tool_calls_per_minute: s.config.mcpRateLimitPerMinute,
         read_api_requests_per_minute: s.config.rateLimitPerMinute,
       },
+      cycles,
     };
   },
 });
@@ -248,7 +252,7 @@ export const getDeliverySettingsTool = defineTool({
   name: "get_delivery_settings",
   title: "Get monitoring and delivery settings",
   description:
-    "Returns how often a monitoring cycle runs (cadence) and which cadences the plan allows, whether a finished cycle is delivered by email and by team chat (slack), and whether a team-chat connection exists. A stored choice the plan no longer allows is reported as not in effect in notes. delivery_status tells, per channel, when a finished cycle was last delivered, the newest failed delivery (its error, tries, the next try's time or that it was given up) and how many wait to be sent.",
+    "Returns how often a monitoring cycle runs (cadence) and which cadences the plan allows, whether a finished cycle is delivered by email and by team chat (slack), and whether a team-chat connection exists. A stored choice the plan no longer allows is reported as not in effect in notes. delivery_status tells, per channel, when a finished cycle was last delivered, the newest failed delivery (its error, tries, the next try's time or that it was given up) and how many wait to be sent. cycles gives the last finished cycle with its counts, one running, and when the next is due.",
   input: {},
   output: {
     ...deliveryShape,
@@ -256,6 +260,7 @@ export const getDeliverySettingsTool = defineTool({
     delivery_status: z
       .object({ email: channelStatus, slack: channelStatus })
       .describe("How deliveries of finished cycles went, per channel."),
+    cycles: cycleStatusShape,
   },
   annotations: READ_ONLY,
   access: "read",
@@ -266,6 +271,7 @@ export const getDeliverySettingsTool = defineTool({
       ...deliveryView(st),
       plan: planOf(st.plan).name,
       delivery_status: await deliveryStatus(ctx.s, ctx.principal.orgId),
+      cycles: await cycleStatus(ctx.s, ctx.principal.orgId, ctx.now),
     };
   },
 });
