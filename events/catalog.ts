@@ -243,6 +243,9 @@ export interface EventPayloads {
     changed: number;
     failed: number;
     failing?: { url: string; kind: string; error: string; failures: number; since: string }[];
+    /** The careers page names another job board than the one watched (or a first one): the source checked from
+     * this cycle on, and the one it replaces. */
+    job_board?: { url: string; kind: string; replaces?: string };
   };
   /** draft_positioning filled empty positioning fields of the workspace's profile from its own website. */
   PositioningDrafted: { changes: CompanyProfileChanges; source_url: string; drafted_at: string };

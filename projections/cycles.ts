@@ -44,6 +44,18 @@ export async function projectCycles(e: StoredEvent, tx: Tx): Promise<void> {
       f.sources = { checked: d.sources, changed: d.changed, failed: d.failed };
       if (d.failing?.length) f.source_failures = d.failing;
       else delete f.source_failures;
+      if (d.job_board) {
+        // The board the careers page names now replaces the one research found (research replaces both).
+        await tx.execute({
+          sql: "DELETE FROM research_sources WHERE competitor_id = ? AND kind LIKE 'job_board:%'",
+          args: [d.competitor_id],
+        });
+        await tx.execute({
+          sql: `INSERT INTO research_sources (org_id, competitor_id, url, kind, discovered_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (competitor_id, url) DO UPDATE SET kind = excluded.kind`,
+          args: [e.orgId, d.competitor_id, d.job_board.url, d.job_board.kind, d.checked_at],
+        });
+      }
       await writeCompetitor(tx, Number(row.org_id), d.competitor_id, String(row.key), {
         ...record,
         freshness: f,

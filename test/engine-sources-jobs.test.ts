@@ -16,7 +16,11 @@ test("detects Greenhouse boards, job pages, the new job-boards host, embeds and 
     gh("globex"),
   );
   expect(detectJobBoard("https://job-boards.greenhouse.io/globex")).toEqual(gh("globex"));
-  expect(detectJobBoard("https://job-boards.eu.greenhouse.io/globexeu/jobs/1")).toEqual(gh("globexeu"));
+  // An EU board keeps its region: it is read from the EU API host.
+  expect(detectJobBoard("https://job-boards.eu.greenhouse.io/globexeu/jobs/1")).toEqual({
+    ...gh("globexeu"),
+    region: "eu",
+  });
   expect(
     detectJobBoard("https://boards.greenhouse.io/embed/job_board?for=globex&b=https://globex.example"),
   ).toEqual(gh("globex"));

@@ -22,13 +22,15 @@ import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import type { SourceState } from "../snapshots/store.ts";
+import { type BoardRead, readJobBoard } from "../sources/boards/read.ts";
 import { classifyUrl, pageKey } from "../sources/discover.ts";
 import { parseFeed } from "../sources/feeds.ts";
-import { type JobBoardProvider, parseJobBoard } from "../sources/jobBoards.ts";
+import { detectJobBoard, type Job } from "../sources/jobBoards.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import { snapshotPool } from "../workers/extract.ts";
 import { closeExpiredSignals, recordDrafts } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
+import { type BoardFollow, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
@@ -128,7 +130,7 @@ function classifyKind(kind: string): string {
 
 const keyOf = (kind: SnapshotKind, url: string) => `${kind}:${url}`;
 
-function errorText(r: Extract<FetchResult, { ok: false }>): string {
+function errorText(r: { error: string; status?: number }): string {
   return r.error === "http_error" && r.status ? `http_error ${r.status}` : r.error;
 }
 
@@ -166,7 +168,9 @@ export async function competitorSources(s: Services, orgId: number, competitorId
   return out;
 }
 
-/** Reads one source now: its snapshot, compared with what the store holds. Never throws for a source's faults. */
+/** Reads one source now: its snapshot, compared with what the store holds (or, for a job board the careers page
+ * moved to, with the last snapshot of the board it `follows`). `onBody` sees a body that was read. Never throws
+ * for a source's faults. */
 async function checkSource(
   s: Services,
   orgId: number,
@@ -174,6 +178,7 @@ async function checkSource(
   src: Source,
   state: SourceState | undefined,
   fetcher: Fetcher,
+  more: { follows?: Source; onBody?: (text: string) => void } = {},
 ): Promise<Outcome> {
   const snapshotKind = snapshotKindOf(src.kind);
   const key = keyOf(snapshotKind, src.url);
@@ -185,16 +190,24 @@ async function checkSource(
     error,
     http,
   });
-  const accept = snapshotKind === "jobs" ? { accept: "application/json" } : undefined;
-  const r = await fetcher.fetch({
-    url: src.url,
-    ...(accept ? { headers: accept } : {}),
+  const validators = {
     ...(state?.latestHash && state.etag ? { etag: state.etag } : {}),
     ...(state?.latestHash && state.lastModified ? { lastModified: state.lastModified } : {}),
-  });
+  };
+  // A job board is read through its provider's API, in pages where it pages; an answer that is not the
+  // provider's list is a failed check (boards/read.ts), never an empty board.
+  let r: FetchResult | BoardRead;
+  let boardJobs: Job[] = [];
+  if (snapshotKind === "jobs") {
+    const board = detectJobBoard(src.url);
+    if (!board) return fail("unsupported_content");
+    r = await readJobBoard(fetcher, board, validators);
+    if (r.ok) boardJobs = r.jobs;
+  } else r = await fetcher.fetch({ url: src.url, ...validators });
   if (!r.ok) return fail(errorText(r), r.status);
   if (r.notModified)
     return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
+  more.onBody?.(r.text);
   // The same bytes as last time: unchanged, nothing to extract. body_hash holds "<bytes hash>.<page signature>"
   // (compare/signature.ts): a page whose bytes changed only where extraction reads nothing has the same
   // signature, and the Worker stops after parsing it.
@@ -228,11 +241,7 @@ async function checkSource(
       hash = x.hash;
     } else {
       if (snapshotKind === "feed") snapshot = normaliseFeed(src.url, parseFeed(r.text, src.url));
-      else if (snapshotKind === "jobs")
-        snapshot = normaliseJobs(
-          src.url,
-          parseJobBoard(src.kind.slice("job_board:".length) as JobBoardProvider, r.text),
-        );
+      else if (snapshotKind === "jobs") snapshot = normaliseJobs(src.url, boardJobs);
       else {
         const sec = parseSecurityTxt(r.text);
         if (!sec) return fail("unsupported_content");
@@ -252,8 +261,9 @@ async function checkSource(
       lastModified: r.lastModified,
       bodyHash,
     };
-  const history = state?.latestHash
-    ? await snapshotStoreFor(s).history({ orgId, competitorId, url: src.url, kind: snapshotKind })
+  const historyUrl = state?.latestHash ? src.url : more.follows?.url;
+  const history = historyUrl
+    ? await snapshotStoreFor(s).history({ orgId, competitorId, url: historyUrl, kind: snapshotKind })
     : null;
   const previous = history?.previous?.snapshot;
   const changes = previous ? compare(previous, snapshot, history.seen) : [];
@@ -330,26 +340,43 @@ async function checkCompetitor(
 ): Promise<CompetitorResult> {
   const store = snapshotStoreFor(s);
   const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
-  const outcomes = await Promise.all(
-    sources.map((src) =>
-      checkSource(
-        s,
-        orgId,
-        comp.id,
-        src,
-        states.get(keyOf(snapshotKindOf(src.kind), src.url)),
-        fetcher,
-      ).catch(
-        (e): Outcome => ({
-          status: "failed",
-          source: src,
-          key: keyOf(snapshotKindOf(src.kind), src.url),
-          snapshotKind: snapshotKindOf(src.kind),
-          error: `internal: ${String((e as Error)?.message ?? e).slice(0, 200)}`,
-        }),
-      ),
+  const check = (src: Source, more?: Parameters<typeof checkSource>[6]) =>
+    checkSource(
+      s,
+      orgId,
+      comp.id,
+      src,
+      states.get(keyOf(snapshotKindOf(src.kind), src.url)),
+      fetcher,
+      more,
+    ).catch(
+      (e): Outcome => ({
+        status: "failed",
+        source: src,
+        key: keyOf(snapshotKindOf(src.kind), src.url),
+        snapshotKind: snapshotKindOf(src.kind),
+        error: `internal: ${String((e as Error)?.message ?? e).slice(0, 200)}`,
+      }),
+    );
+  // The job board is detected again on every careers page read: it is checked once those are, so a company that
+  // moved to another provider is followed in the same cycle (cycle/boards.ts).
+  const named: ReturnType<typeof boardsOnCareersPage>[] = [];
+  const pageSources = sources.filter((src) => !src.kind.startsWith("job_board:"));
+  const pageChecks = pageSources.map((src) =>
+    check(
+      src,
+      src.kind === "careers" ? { onBody: (html) => named.push(boardsOnCareersPage(html)) } : undefined,
     ),
   );
+  const careersChecks = pageChecks.filter((_, i) => pageSources[i]?.kind === "careers");
+  let follow: BoardFollow = { check: sources.filter((src) => src.kind.startsWith("job_board:")) };
+  const boardChecks = Promise.all(careersChecks).then(() => {
+    follow = followBoard(follow.check, named.flat());
+    return Promise.all(
+      follow.check.map((src) => check(src, follow.follows ? { follows: follow.follows } : undefined)),
+    );
+  });
+  const outcomes = [...(await Promise.all(pageChecks)), ...(await boardChecks)];
   const at = s.clock().toISOString();
 
   // Classify every changed source; the drafts of all sources are recorded together (one event seen on blog,
@@ -457,6 +484,7 @@ async function checkCompetitor(
             changed,
             failed: failed.length,
             ...(failures.length ? { failing: failures.slice(0, MAX_FAILURES_LISTED) } : {}),
+            ...(follow.moved ? { job_board: follow.moved } : {}),
           },
         },
       ],

@@ -7,15 +7,16 @@ import type { ResearchDossier, ResearchProfile, ResearchSource } from "../../dom
 import type { Link, PageExtract, Plan } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
+import { boardsInHtml } from "../sources/boards/detect.ts";
+import { readJobBoard as readBoard } from "../sources/boards/read.ts";
 import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
 import { type FeedItem, githubReleasesFeedUrl, githubReposFrom, parseFeed } from "../sources/feeds.ts";
 import {
+  boardKey,
   detectJobBoard,
   hiringRead,
   type Job,
   type JobBoardProvider,
-  jobBoardApiUrl,
-  parseJobBoard,
 } from "../sources/jobBoards.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
@@ -224,34 +225,35 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     return out;
   }
 
-  /** The job board linked (or embedded) from the careers page, else the home page, else any page read, read
-   * through its public JSON (at most three boards tried). */
-  async function readJobBoard() {
+  /** The job board the careers page names (links, iframes, embed scripts, inline configuration), else one the
+   * home page or any page read links, read through its public API (at most three boards tried). A board that
+   * answers with something other than its list stays a source to watch, with no hiring read from it. */
+  async function readJobBoard(): Promise<Parts["board"]> {
     const careers = first("careers");
     const boards = uniq(
       [
-        ...(careers ? allLinks(careers.extract).map((l) => l.url) : []),
-        ...(careers?.extract.scripts ?? []),
-        ...allLinks(home.extract).map((l) => l.url),
-        ...pages.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
-      ].flatMap((u) => {
-        const b = detectJobBoard(u);
-        return b ? [b] : [];
-      }),
-      (b) => `${b.provider}:${b.token}`,
+        ...(careers ? boardsInHtml(careers.html) : []),
+        ...[
+          ...(careers ? allLinks(careers.extract).map((l) => l.url) : []),
+          ...(careers?.extract.scripts ?? []),
+          ...allLinks(home.extract).map((l) => l.url),
+          ...pages.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
+        ].flatMap((u) => {
+          const b = detectJobBoard(u);
+          return b ? [b] : [];
+        }),
+      ],
+      boardKey,
     ).slice(0, 3);
+    let unread: Parts["board"];
     for (const b of boards) {
-      const api = jobBoardApiUrl(b);
-      const r = await get(api, "application/json");
-      if (!r.ok) continue;
-      try {
-        JSON.parse(r.text); // an error page is not "no open roles"
-        return { ...b, url: api, jobs: parseJobBoard(b.provider, r.text) };
-      } catch {
-        failed.push({ url: api, error: "unsupported_content" });
-      }
+      fetched++;
+      const r = await readBoard(o.fetcher, b);
+      if (r.ok) return { ...b, url: r.url, jobs: r.jobs };
+      failed.push({ url: r.url, error: r.error });
+      unread ??= { ...b, url: r.url, jobs: [], failed: r.error };
     }
-    return undefined;
+    return unread;
   }
 
   /** Release feeds of the GitHub repositories the site links. */
@@ -295,7 +297,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
       pages_found: disc.pages.length + 1,
       pages_read: all.length,
       feeds_read: feeds.length + releaseFeeds.length,
-      ...(board ? { job_board: board.provider } : {}),
+      ...(board && !board.failed ? { job_board: board.provider } : {}),
       fetched,
       failed,
     },
@@ -318,7 +320,8 @@ interface Parts {
   home: ReadPage;
   pages: ReadPage[];
   feeds: { url: string; title?: string; items: FeedItem[] }[];
-  board?: { provider: JobBoardProvider; token: string; url: string; jobs: Job[] };
+  /** `failed`: the board answered with something other than its list (no hiring read comes from it). */
+  board?: { provider: JobBoardProvider; token: string; url: string; jobs: Job[]; failed?: string };
   releaseFeeds: { url: string; items: FeedItem[] }[];
   securityTxt?: NonNullable<ReturnType<typeof parseSecurityTxt>>;
   secUrl: string;
@@ -432,7 +435,8 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   }
 
   // hiring: the job board's public JSON, else the careers page's list.
-  if (x.board) reads.hiring = { ...hiringRead(x.board.jobs, x.board.provider), source: x.board.url };
+  if (x.board && !x.board.failed)
+    reads.hiring = { ...hiringRead(x.board.jobs, x.board.provider), source: x.board.url };
   else {
     const careers = first("careers");
     if (careers?.extract.jobs.length)

@@ -1,14 +1,18 @@
 /**
- * Job boards read through their public JSON instead of scraping: Greenhouse, Lever and Ashby.
- * Detection from a careers-page link, the API URL (exactly ENGINE.md's shapes), parsing of each
- * provider's real response shape, and the `hiring` read. Pure; bad input gives null / [].
+ * Job boards read through their public JSON instead of scraping: Greenhouse, Lever and Ashby here, the
+ * other providers in ./boards/ (one file each). Detection from a careers-page link, the API URL (exactly
+ * ENGINE.md's shapes), parsing of each provider's real response shape, and the `hiring` read. Pure; bad
+ * input gives null / [].
  */
-import { absoluteHttpUrl, isoDate, plainText } from "./util.ts";
+import { OTHER_BOARDS, type OtherBoardProvider, otherBoardFromUrl } from "./boards/index.ts";
+import { absoluteHttpUrl, isoDate, isRecord, job, str } from "./util.ts";
 
-export type JobBoardProvider = "greenhouse" | "lever" | "ashby";
+export type JobBoardProvider = "greenhouse" | "lever" | "ashby" | OtherBoardProvider;
 export interface JobBoard {
   provider: JobBoardProvider;
   token: string;
+  /** A board hosted in the EU, read from the provider's EU endpoint. */
+  region?: "eu";
 }
 export interface Job {
   title: string;
@@ -41,21 +45,23 @@ export function detectJobBoard(url: string): JobBoard | null {
   const host = u.hostname.toLowerCase().replace(/\.$/, "");
   const parts = u.pathname.split("/").filter(Boolean).map(safeDecode);
 
+  const eu = /\.eu\.(?:greenhouse\.io|lever\.co)$/.test(host) ? "eu" : undefined;
   if (/^(?:boards|job-boards)(?:\.eu)?\.greenhouse\.io$/.test(host)) {
     // Embeds: /embed/job_board?for=x, /embed/job_board/js?for=x, /embed/job_app?for=x&token=…
     const forToken = u.searchParams.get("for");
-    if (parts[0] === "embed" || (forToken && parts.length === 0)) return board("greenhouse", forToken);
-    return board("greenhouse", parts[0], GREENHOUSE_NOT_TOKENS);
+    if (parts[0] === "embed" || (forToken && parts.length === 0))
+      return board("greenhouse", forToken, undefined, eu);
+    return board("greenhouse", parts[0], GREENHOUSE_NOT_TOKENS, eu);
   }
   if (/^boards-api(?:\.eu)?\.greenhouse\.io$/.test(host)) {
     // /v1/boards/{token}/…
-    if (parts[0] === "v1" && parts[1] === "boards") return board("greenhouse", parts[2]);
+    if (parts[0] === "v1" && parts[1] === "boards") return board("greenhouse", parts[2], undefined, eu);
     return null;
   }
-  if (/^jobs(?:\.eu)?\.lever\.co$/.test(host)) return board("lever", parts[0]);
+  if (/^jobs(?:\.eu)?\.lever\.co$/.test(host)) return board("lever", parts[0], undefined, eu);
   if (/^api(?:\.eu)?\.lever\.co$/.test(host)) {
     // /v0/postings/{site}
-    if (parts[0] === "v0" && parts[1] === "postings") return board("lever", parts[2]);
+    if (parts[0] === "v0" && parts[1] === "postings") return board("lever", parts[2], undefined, eu);
     return null;
   }
   if (host === "jobs.ashbyhq.com") return board("ashby", parts[0], new Set(["api", "embed"]));
@@ -64,17 +70,19 @@ export function detectJobBoard(url: string): JobBoard | null {
     if (parts[0] === "posting-api" && parts[1] === "job-board") return board("ashby", parts[2]);
     return null;
   }
-  return null;
+  const other = otherBoardFromUrl(host, parts, u);
+  return other ? board(other.provider, other.token, undefined, other.region) : null;
 }
 
 function board(
   provider: JobBoardProvider,
   token: string | null | undefined,
   deny?: Set<string>,
+  region?: "eu",
 ): JobBoard | null {
   if (!token || !TOKEN.test(token)) return null;
   if (deny?.has(token.toLowerCase())) return null;
-  return { provider, token };
+  return region ? { provider, token, region } : { provider, token };
 }
 
 function safeDecode(s: string): string {
@@ -96,7 +104,7 @@ export function jobBoardFrom(urls: readonly (string | { url: string })[]): JobBo
     if (typeof url !== "string") continue;
     const b = detectJobBoard(url);
     if (!b) continue;
-    const key = `${b.provider}:${b.token.toLowerCase()}`;
+    const key = boardKey(b);
     const entry = counts.get(key);
     if (entry) entry.n++;
     else counts.set(key, { board: b, n: 1 });
@@ -106,21 +114,35 @@ export function jobBoardFrom(urls: readonly (string | { url: string })[]): JobBo
   return best?.board ?? null;
 }
 
-/** The public JSON API of a board, exactly as ENGINE.md gives it. */
+/** One board, whatever URL named it: provider, region and token (board names are case-insensitive). */
+export function boardKey(b: JobBoard): string {
+  return `${b.provider}${b.region ? `.${b.region}` : ""}:${b.token.toLowerCase()}`;
+}
+
+/** The public API of a board, exactly as ENGINE.md gives it (an EU board at the provider's EU host). */
 export function jobBoardApiUrl(b: JobBoard): string {
   const token = encodeURIComponent(b.token);
+  const eu = b.region === "eu" ? ".eu" : "";
   switch (b.provider) {
     case "greenhouse":
-      return `https://boards-api.greenhouse.io/v1/boards/${token}/jobs?content=true`;
+      return `https://boards-api${eu}.greenhouse.io/v1/boards/${token}/jobs?content=true`;
     case "lever":
-      return `https://api.lever.co/v0/postings/${token}?mode=json`;
+      return `https://api${eu}.lever.co/v0/postings/${token}?mode=json`;
     case "ashby":
       return `https://api.ashbyhq.com/posting-api/job-board/${token}?includeCompensation=true`;
+    default:
+      return OTHER_BOARDS[b.provider].apiUrl(b.token, b.region);
   }
 }
 
-/** The open jobs of a provider's API response; [] for anything that is not such a response. */
-export function parseJobBoard(provider: JobBoardProvider, jsonText: string): Job[] {
+/** The open jobs of a provider's API response; [] for anything that is not such a response. `board` names the
+ * board where the answer does not carry its jobs' links (Personio's). */
+export function parseJobBoard(provider: JobBoardProvider, jsonText: string, board?: JobBoard): Job[] {
+  if (provider !== "greenhouse" && provider !== "lever" && provider !== "ashby")
+    return (OTHER_BOARDS[provider].parse(String(jsonText), board ?? { token: "" })?.jobs ?? []).slice(
+      0,
+      MAX_JOBS,
+    );
   let data: unknown;
   try {
     data = JSON.parse(String(jsonText).replace(/^\uFEFF/, ""));
@@ -210,25 +232,6 @@ function ashby(data: unknown): Job[] {
     );
   }
   return out;
-}
-
-function job(title: string, department?: string, location?: string, url?: string, posted_at?: string): Job {
-  const j: Job = { title };
-  if (department) j.department = department;
-  if (location) j.location = location;
-  if (url) j.url = url;
-  if (posted_at) j.posted_at = posted_at;
-  return j;
-}
-
-function str(v: unknown): string | undefined {
-  if (typeof v !== "string") return undefined;
-  const s = plainText(v).slice(0, 300);
-  return s || undefined;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** The `hiring` read: open roles, count per department (jobs that name one), distinct locations, board. */

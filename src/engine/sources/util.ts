@@ -1,4 +1,5 @@
 /** Small helpers shared by the source readers. Pure, no I/O. */
+import type { Job } from "./jobBoards.ts";
 
 /** A stable, short, non-cryptographic hash (FNV-1a, 32 bit, base 36): ids for items that carry none. */
 export function stableHash(text: string): string {
@@ -134,4 +135,31 @@ export function clip(text: string, max: number): string {
   const cut = text.slice(0, max - 1);
   const space = cut.lastIndexOf(" ");
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** A job as the source readers record it: only the fields the provider states. */
+export function job(
+  title: string,
+  department?: string,
+  location?: string,
+  url?: string,
+  posted_at?: string,
+): Job {
+  const j: Job = { title };
+  if (department) j.department = department;
+  if (location) j.location = location;
+  if (url) j.url = url;
+  if (posted_at) j.posted_at = posted_at;
+  return j;
+}
+
+/** A provider's string field as plain text (markup dropped, at most 300 characters), or undefined. */
+export function str(v: unknown): string | undefined {
+  if (typeof v !== "string") return undefined;
+  const s = plainText(v).slice(0, 300);
+  return s || undefined;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
