@@ -7,13 +7,19 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { decideAddCompetitor } from "../src/domain/watchlist.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
 import { researchIdle, startResearch } from "../src/engine/research/runner.ts";
-import { PLANTED, type PlantedChange } from "./fixtures/web/planted.ts";
+import { BOARD_SITES, MAINTENANCE_BOARD, PLANTED, type PlantedChange } from "./fixtures/web/planted.ts";
 import { type FixtureWeb, startFixtureWeb } from "./fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
 setDefaultTimeout(120_000);
 
-const SITES = ["globex.example", "brightloop.example", "quantive.example", "northwind.example"] as const;
+const SITES = [
+  "globex.example",
+  "brightloop.example",
+  "quantive.example",
+  "northwind.example",
+  ...BOARD_SITES,
+] as const;
 
 interface SignalRow {
   id: number;
@@ -109,6 +115,20 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   const second = await runCycle(t.services, orgId, { trigger: "operator" });
   const found = await signalsAfter(before2);
   expect(second.signals_created).toBe(found.length);
+
+  // The board that answers with a maintenance page is a failed check, shown as such, and no hiring signal.
+  expect(second.failures).toContainEqual(
+    expect.objectContaining({ url: MAINTENANCE_BOARD, error: "not_board_response" }),
+  );
+  // The company that moved from Lever to Workable is followed: its sources now name the Workable board.
+  const driftwood = [...siteOf].find(([, site]) => site === "driftwood.example")![0];
+  const boards = await t.services.database.client.execute({
+    sql: "SELECT url, kind FROM research_sources WHERE org_id = ? AND competitor_id = ? AND kind LIKE 'job_board:%'",
+    args: [orgId, driftwood],
+  });
+  expect(boards.rows.map((r) => [r.url, r.kind])).toEqual([
+    ["https://apply.workable.com/api/v1/widget/accounts/driftwood", "job_board:workable"],
+  ]);
 
   const matched = new Map<PlantedChange, SignalRow>();
   const falsePositives: SignalRow[] = [];

@@ -9,14 +9,19 @@ import { join } from "node:path";
 import { createFetcher, type Fetcher } from "../src/engine/fetch/index.ts";
 import { boardsInHtml } from "../src/engine/sources/boards/detect.ts";
 import { readJobBoard } from "../src/engine/sources/boards/read.ts";
-import { detectJobBoard, jobBoardApiUrl, parseJobBoard } from "../src/engine/sources/jobBoards.ts";
+import {
+  detectJobBoard,
+  type JobBoard,
+  jobBoardApiUrl,
+  parseJobBoard,
+} from "../src/engine/sources/jobBoards.ts";
 import { SITES_DIR } from "./fixtures/web/files.ts";
 
 const fixture = (path: string) => readFileSync(join(SITES_DIR, path), "utf8");
 
 describe("detection from URLs and the API URLs", () => {
   test("Workable: apply.workable.com/{account}, its jobs, {account}.workable.com and the widget API", () => {
-    const wk = { provider: "workable", token: "fernway" };
+    const wk: JobBoard = { provider: "workable", token: "fernway" };
     expect(detectJobBoard("https://apply.workable.com/fernway/")).toEqual(wk);
     expect(detectJobBoard("https://apply.workable.com/fernway/j/8C41F0D2A7/apply")).toEqual(wk);
     expect(detectJobBoard("https://fernway.workable.com/")).toEqual(wk);
@@ -28,11 +33,11 @@ describe("detection from URLs and the API URLs", () => {
       "https://apply.workable.com/",
     ])
       expect(detectJobBoard(url)).toBeNull();
-    expect(jobBoardApiUrl(wk as never)).toBe("https://apply.workable.com/api/v1/widget/accounts/fernway");
+    expect(jobBoardApiUrl(wk)).toBe("https://apply.workable.com/api/v1/widget/accounts/fernway");
   });
 
   test("SmartRecruiters: jobs./careers.smartrecruiters.com/{company} and the Posting API", () => {
-    const sr = { provider: "smartrecruiters", token: "KestrelSystems" };
+    const sr: JobBoard = { provider: "smartrecruiters", token: "KestrelSystems" };
     expect(detectJobBoard("https://jobs.smartrecruiters.com/KestrelSystems")).toEqual(sr);
     expect(
       detectJobBoard("https://jobs.smartrecruiters.com/KestrelSystems/744000091230411-robotics"),
@@ -43,19 +48,17 @@ describe("detection from URLs and the API URLs", () => {
     );
     expect(detectJobBoard("https://jobs.smartrecruiters.com/oneclick-ui/company/x")).toBeNull();
     expect(detectJobBoard("https://www.smartrecruiters.com/")).toBeNull();
-    expect(jobBoardApiUrl(sr as never)).toBe(
-      "https://api.smartrecruiters.com/v1/companies/KestrelSystems/postings",
-    );
+    expect(jobBoardApiUrl(sr)).toBe("https://api.smartrecruiters.com/v1/companies/KestrelSystems/postings");
   });
 
   test("Recruitee: {company}.recruitee.com and its offers API", () => {
-    const rc = { provider: "recruitee", token: "lumora" };
+    const rc: JobBoard = { provider: "recruitee", token: "lumora" };
     expect(detectJobBoard("https://lumora.recruitee.com/")).toEqual(rc);
     expect(detectJobBoard("https://lumora.recruitee.com/o/qa-engineer")).toEqual(rc);
     expect(detectJobBoard("https://lumora.recruitee.com/api/offers/")).toEqual(rc);
     expect(detectJobBoard("https://www.recruitee.com/")).toBeNull();
     expect(detectJobBoard("https://lumora.recruitee.com.evil.example/")).toBeNull();
-    expect(jobBoardApiUrl(rc as never)).toBe("https://lumora.recruitee.com/api/offers/");
+    expect(jobBoardApiUrl(rc)).toBe("https://lumora.recruitee.com/api/offers/");
   });
 
   test("Personio: the EU host (.de) stays EU, .com stays .com, both read at /xml", () => {

@@ -82,201 +82,227 @@ import f50 from "../../test/fixtures/web/sites/docs.quantive.example/v3/getting-
   type: "text",
 };
 import f51 from "../../test/fixtures/web/sites/docs.quantive.example/v3/index.html" with { type: "text" };
-import f52 from "../../test/fixtures/web/sites/globex.example/v1/.well-known/security.txt" with {
+import f52 from "../../test/fixtures/web/sites/driftwood.example/v1/about.html" with { type: "text" };
+import f53 from "../../test/fixtures/web/sites/driftwood.example/v1/careers.html" with { type: "text" };
+import f54 from "../../test/fixtures/web/sites/driftwood.example/v1/index.html" with { type: "text" };
+import f55 from "../../test/fixtures/web/sites/driftwood.example/v1/product.html" with { type: "text" };
+import f56 from "../../test/fixtures/web/sites/driftwood.example/v1/robots.txt" with { type: "text" };
+import f57 from "../../test/fixtures/web/sites/driftwood.example/v2/careers.html" with { type: "text" };
+import f58 from "../../test/fixtures/web/sites/fernway.example/v1/about.html" with { type: "text" };
+import f59 from "../../test/fixtures/web/sites/fernway.example/v1/careers.html" with { type: "text" };
+import f60 from "../../test/fixtures/web/sites/fernway.example/v1/index.html" with { type: "text" };
+import f61 from "../../test/fixtures/web/sites/fernway.example/v1/product.html" with { type: "text" };
+import f62 from "../../test/fixtures/web/sites/fernway.example/v1/robots.txt" with { type: "text" };
+import f63 from "../../test/fixtures/web/sites/globex.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f53 from "../../test/fixtures/web/sites/globex.example/v1/_headers.json" with { type: "text" };
-import f54 from "../../test/fixtures/web/sites/globex.example/v1/about.html" with { type: "text" };
-import f55 from "../../test/fixtures/web/sites/globex.example/v1/blog/feed.atom" with { type: "text" };
-import f56 from "../../test/fixtures/web/sites/globex.example/v1/blog/globex-ask-general-availability.html" with {
+import f64 from "../../test/fixtures/web/sites/globex.example/v1/_headers.json" with { type: "text" };
+import f65 from "../../test/fixtures/web/sites/globex.example/v1/about.html" with { type: "text" };
+import f66 from "../../test/fixtures/web/sites/globex.example/v1/blog/feed.atom" with { type: "text" };
+import f67 from "../../test/fixtures/web/sites/globex.example/v1/blog/globex-ask-general-availability.html" with {
   type: "text",
 };
-import f57 from "../../test/fixtures/web/sites/globex.example/v1/blog.html" with { type: "text" };
-import f58 from "../../test/fixtures/web/sites/globex.example/v1/careers.html" with { type: "text" };
-import f59 from "../../test/fixtures/web/sites/globex.example/v1/changelog/rss.xml" with { type: "text" };
-import f60 from "../../test/fixtures/web/sites/globex.example/v1/changelog.html" with { type: "text" };
-import f61 from "../../test/fixtures/web/sites/globex.example/v1/customers.html" with { type: "text" };
-import f62 from "../../test/fixtures/web/sites/globex.example/v1/demo.html" with { type: "text" };
-import f63 from "../../test/fixtures/web/sites/globex.example/v1/index.html" with { type: "text" };
-import f64 from "../../test/fixtures/web/sites/globex.example/v1/integrations.html" with { type: "text" };
-import f65 from "../../test/fixtures/web/sites/globex.example/v1/legal/privacy.html" with { type: "text" };
-import f66 from "../../test/fixtures/web/sites/globex.example/v1/legal/terms.html" with { type: "text" };
-import f67 from "../../test/fixtures/web/sites/globex.example/v1/pricing.html" with { type: "text" };
-import f68 from "../../test/fixtures/web/sites/globex.example/v1/product.html" with { type: "text" };
-import f69 from "../../test/fixtures/web/sites/globex.example/v1/robots.txt" with { type: "text" };
-import f70 from "../../test/fixtures/web/sites/globex.example/v1/security.html" with { type: "text" };
-import f73 from "../../test/fixtures/web/sites/globex.example/v1/sitemap_index.xml" with { type: "text" };
-import f71 from "../../test/fixtures/web/sites/globex.example/v1/sitemap-blog.xml" with { type: "text" };
-import f72 from "../../test/fixtures/web/sites/globex.example/v1/sitemap-pages.xml" with { type: "text" };
-import f74 from "../../test/fixtures/web/sites/globex.example/v2/blog/feed.atom" with { type: "text" };
-import f75 from "../../test/fixtures/web/sites/globex.example/v2/blog.html" with { type: "text" };
-import f76 from "../../test/fixtures/web/sites/globex.example/v2/customers.html" with { type: "text" };
-import f77 from "../../test/fixtures/web/sites/globex.example/v2/pricing.html" with { type: "text" };
-import f78 from "../../test/fixtures/web/sites/globex.example/v3/.well-known/security.txt" with {
+import f68 from "../../test/fixtures/web/sites/globex.example/v1/blog.html" with { type: "text" };
+import f69 from "../../test/fixtures/web/sites/globex.example/v1/careers.html" with { type: "text" };
+import f70 from "../../test/fixtures/web/sites/globex.example/v1/changelog/rss.xml" with { type: "text" };
+import f71 from "../../test/fixtures/web/sites/globex.example/v1/changelog.html" with { type: "text" };
+import f72 from "../../test/fixtures/web/sites/globex.example/v1/customers.html" with { type: "text" };
+import f73 from "../../test/fixtures/web/sites/globex.example/v1/demo.html" with { type: "text" };
+import f74 from "../../test/fixtures/web/sites/globex.example/v1/index.html" with { type: "text" };
+import f75 from "../../test/fixtures/web/sites/globex.example/v1/integrations.html" with { type: "text" };
+import f76 from "../../test/fixtures/web/sites/globex.example/v1/legal/privacy.html" with { type: "text" };
+import f77 from "../../test/fixtures/web/sites/globex.example/v1/legal/terms.html" with { type: "text" };
+import f78 from "../../test/fixtures/web/sites/globex.example/v1/pricing.html" with { type: "text" };
+import f79 from "../../test/fixtures/web/sites/globex.example/v1/product.html" with { type: "text" };
+import f80 from "../../test/fixtures/web/sites/globex.example/v1/robots.txt" with { type: "text" };
+import f81 from "../../test/fixtures/web/sites/globex.example/v1/security.html" with { type: "text" };
+import f84 from "../../test/fixtures/web/sites/globex.example/v1/sitemap_index.xml" with { type: "text" };
+import f82 from "../../test/fixtures/web/sites/globex.example/v1/sitemap-blog.xml" with { type: "text" };
+import f83 from "../../test/fixtures/web/sites/globex.example/v1/sitemap-pages.xml" with { type: "text" };
+import f85 from "../../test/fixtures/web/sites/globex.example/v2/blog/feed.atom" with { type: "text" };
+import f86 from "../../test/fixtures/web/sites/globex.example/v2/blog.html" with { type: "text" };
+import f87 from "../../test/fixtures/web/sites/globex.example/v2/customers.html" with { type: "text" };
+import f88 from "../../test/fixtures/web/sites/globex.example/v2/pricing.html" with { type: "text" };
+import f89 from "../../test/fixtures/web/sites/globex.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f79 from "../../test/fixtures/web/sites/globex.example/v3/about.html" with { type: "text" };
-import f80 from "../../test/fixtures/web/sites/globex.example/v3/blog/feed.atom" with { type: "text" };
-import f81 from "../../test/fixtures/web/sites/globex.example/v3/blog/globex-ask-general-availability.html" with {
+import f90 from "../../test/fixtures/web/sites/globex.example/v3/about.html" with { type: "text" };
+import f91 from "../../test/fixtures/web/sites/globex.example/v3/blog/feed.atom" with { type: "text" };
+import f92 from "../../test/fixtures/web/sites/globex.example/v3/blog/globex-ask-general-availability.html" with {
   type: "text",
 };
-import f82 from "../../test/fixtures/web/sites/globex.example/v3/blog.html" with { type: "text" };
-import f83 from "../../test/fixtures/web/sites/globex.example/v3/careers.html" with { type: "text" };
-import f84 from "../../test/fixtures/web/sites/globex.example/v3/changelog.html" with { type: "text" };
-import f85 from "../../test/fixtures/web/sites/globex.example/v3/customers.html" with { type: "text" };
-import f86 from "../../test/fixtures/web/sites/globex.example/v3/demo.html" with { type: "text" };
-import f87 from "../../test/fixtures/web/sites/globex.example/v3/index.html" with { type: "text" };
-import f88 from "../../test/fixtures/web/sites/globex.example/v3/integrations.html" with { type: "text" };
-import f89 from "../../test/fixtures/web/sites/globex.example/v3/legal/privacy.html" with { type: "text" };
-import f90 from "../../test/fixtures/web/sites/globex.example/v3/legal/terms.html" with { type: "text" };
-import f91 from "../../test/fixtures/web/sites/globex.example/v3/pricing.html" with { type: "text" };
-import f92 from "../../test/fixtures/web/sites/globex.example/v3/product.html" with { type: "text" };
-import f93 from "../../test/fixtures/web/sites/globex.example/v3/security.html" with { type: "text" };
-import f96 from "../../test/fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
-import f94 from "../../test/fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
-import f95 from "../../test/fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
-import f97 from "../../test/fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
+import f93 from "../../test/fixtures/web/sites/globex.example/v3/blog.html" with { type: "text" };
+import f94 from "../../test/fixtures/web/sites/globex.example/v3/careers.html" with { type: "text" };
+import f95 from "../../test/fixtures/web/sites/globex.example/v3/changelog.html" with { type: "text" };
+import f96 from "../../test/fixtures/web/sites/globex.example/v3/customers.html" with { type: "text" };
+import f97 from "../../test/fixtures/web/sites/globex.example/v3/demo.html" with { type: "text" };
+import f98 from "../../test/fixtures/web/sites/globex.example/v3/index.html" with { type: "text" };
+import f99 from "../../test/fixtures/web/sites/globex.example/v3/integrations.html" with { type: "text" };
+import f100 from "../../test/fixtures/web/sites/globex.example/v3/legal/privacy.html" with { type: "text" };
+import f101 from "../../test/fixtures/web/sites/globex.example/v3/legal/terms.html" with { type: "text" };
+import f102 from "../../test/fixtures/web/sites/globex.example/v3/pricing.html" with { type: "text" };
+import f103 from "../../test/fixtures/web/sites/globex.example/v3/product.html" with { type: "text" };
+import f104 from "../../test/fixtures/web/sites/globex.example/v3/security.html" with { type: "text" };
+import f107 from "../../test/fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
+import f105 from "../../test/fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
+import f106 from "../../test/fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
+import f108 from "../../test/fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
+import f109 from "../../test/fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
+import f110 from "../../test/fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
+import f111 from "../../test/fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
+import f112 from "../../test/fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
+import f113 from "../../test/fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
+import f114 from "../../test/fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
+import f115 from "../../test/fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
+import f116 from "../../test/fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
+import f117 from "../../test/fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
+import f118 from "../../test/fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f98 from "../../test/fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
-import f99 from "../../test/fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
-import f100 from "../../test/fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
-import f101 from "../../test/fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
-import f102 from "../../test/fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
+import f119 from "../../test/fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
+import f120 from "../../test/fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
+import f121 from "../../test/fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
+import f122 from "../../test/fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
+import f123 from "../../test/fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f103 from "../../test/fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
+import f124 from "../../test/fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f104 from "../../test/fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
+import f125 from "../../test/fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f105 from "../../test/fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
-import f106 from "../../test/fixtures/web/sites/northwind.example/v1/changelog/feed.json" with {
+import f126 from "../../test/fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
+import f127 from "../../test/fixtures/web/sites/northwind.example/v1/changelog/feed.json" with {
   type: "text",
 };
-import f107 from "../../test/fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
-import f108 from "../../test/fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
-import f109 from "../../test/fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
-import f110 from "../../test/fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
-import f111 from "../../test/fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
-import f112 from "../../test/fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
-import f113 from "../../test/fixtures/web/sites/northwind.example/v1/legal/privacy.html" with {
+import f128 from "../../test/fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
+import f129 from "../../test/fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
+import f130 from "../../test/fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
+import f131 from "../../test/fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
+import f132 from "../../test/fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
+import f133 from "../../test/fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
+import f134 from "../../test/fixtures/web/sites/northwind.example/v1/legal/privacy.html" with {
   type: "text",
 };
-import f114 from "../../test/fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
-import f115 from "../../test/fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
-import f116 from "../../test/fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
-import f117 from "../../test/fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
-import f118 from "../../test/fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
-import f119 from "../../test/fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
-import f120 from "../../test/fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
-import f121 from "../../test/fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
-import f122 from "../../test/fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
-import f123 from "../../test/fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
-import f124 from "../../test/fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
+import f135 from "../../test/fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
+import f136 from "../../test/fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
+import f137 from "../../test/fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
+import f138 from "../../test/fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
+import f139 from "../../test/fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
+import f140 from "../../test/fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
+import f141 from "../../test/fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
+import f142 from "../../test/fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
+import f143 from "../../test/fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
+import f144 from "../../test/fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
+import f145 from "../../test/fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f125 from "../../test/fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
+import f146 from "../../test/fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f126 from "../../test/fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
+import f147 from "../../test/fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f127 from "../../test/fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
-import f128 from "../../test/fixtures/web/sites/northwind.example/v2/changelog/feed.json" with {
+import f148 from "../../test/fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
+import f149 from "../../test/fixtures/web/sites/northwind.example/v2/changelog/feed.json" with {
   type: "text",
 };
-import f129 from "../../test/fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
+import f150 from "../../test/fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f130 from "../../test/fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
-import f131 from "../../test/fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
-import f132 from "../../test/fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
-import f133 from "../../test/fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
-import f134 from "../../test/fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
-import f135 from "../../test/fixtures/web/sites/northwind.example/v2/legal/privacy.html" with {
+import f151 from "../../test/fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
+import f152 from "../../test/fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
+import f153 from "../../test/fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
+import f154 from "../../test/fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
+import f155 from "../../test/fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
+import f156 from "../../test/fixtures/web/sites/northwind.example/v2/legal/privacy.html" with {
   type: "text",
 };
-import f136 from "../../test/fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
-import f137 from "../../test/fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
-import f138 from "../../test/fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
-import f139 from "../../test/fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
-import f140 from "../../test/fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
+import f157 from "../../test/fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
+import f158 from "../../test/fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
+import f159 from "../../test/fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
+import f160 from "../../test/fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
+import f161 from "../../test/fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f141 from "../../test/fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
-import f142 from "../../test/fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
-import f143 from "../../test/fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
+import f162 from "../../test/fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
+import f163 from "../../test/fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
+import f164 from "../../test/fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f144 from "../../test/fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
+import f165 from "../../test/fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f145 from "../../test/fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
+import f166 from "../../test/fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f146 from "../../test/fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
-import f147 from "../../test/fixtures/web/sites/northwind.example/v3/changelog/feed.json" with {
+import f167 from "../../test/fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
+import f168 from "../../test/fixtures/web/sites/northwind.example/v3/changelog/feed.json" with {
   type: "text",
 };
-import f148 from "../../test/fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
+import f169 from "../../test/fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f149 from "../../test/fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
-import f150 from "../../test/fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
-import f151 from "../../test/fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
-import f152 from "../../test/fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
-import f153 from "../../test/fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
-import f154 from "../../test/fixtures/web/sites/northwind.example/v3/legal/privacy.html" with {
+import f170 from "../../test/fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
+import f171 from "../../test/fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
+import f172 from "../../test/fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
+import f173 from "../../test/fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
+import f174 from "../../test/fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
+import f175 from "../../test/fixtures/web/sites/northwind.example/v3/legal/privacy.html" with {
   type: "text",
 };
-import f155 from "../../test/fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
-import f156 from "../../test/fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
-import f157 from "../../test/fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
-import f158 from "../../test/fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
-import f159 from "../../test/fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
+import f176 from "../../test/fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
+import f177 from "../../test/fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
+import f178 from "../../test/fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
+import f179 from "../../test/fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
+import f180 from "../../test/fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
+import f181 from "../../test/fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
+import f182 from "../../test/fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
+import f183 from "../../test/fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
+import f184 from "../../test/fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
+import f185 from "../../test/fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f160 from "../../test/fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
-import f161 from "../../test/fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
-import f162 from "../../test/fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
-import f163 from "../../test/fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
-import f164 from "../../test/fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
-import f165 from "../../test/fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
-import f166 from "../../test/fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
-import f167 from "../../test/fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
-import f168 from "../../test/fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
-import f169 from "../../test/fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
-import f170 from "../../test/fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
-import f171 from "../../test/fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
-import f172 from "../../test/fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
-import f173 from "../../test/fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
-import f174 from "../../test/fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
-import f175 from "../../test/fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
-import f176 from "../../test/fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
-import f177 from "../../test/fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
-import f178 from "../../test/fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
-import f179 from "../../test/fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
-import f180 from "../../test/fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
-import f181 from "../../test/fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
-import f182 from "../../test/fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
-import f183 from "../../test/fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
-import f184 from "../../test/fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
+import f186 from "../../test/fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
+import f187 from "../../test/fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
+import f188 from "../../test/fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
+import f189 from "../../test/fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
+import f190 from "../../test/fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
+import f191 from "../../test/fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
+import f192 from "../../test/fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
+import f193 from "../../test/fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
+import f194 from "../../test/fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
+import f195 from "../../test/fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
+import f196 from "../../test/fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
+import f197 from "../../test/fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
+import f198 from "../../test/fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
+import f199 from "../../test/fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
+import f200 from "../../test/fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
+import f201 from "../../test/fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
+import f202 from "../../test/fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
+import f203 from "../../test/fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
+import f204 from "../../test/fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
+import f205 from "../../test/fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
+import f206 from "../../test/fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
+import f207 from "../../test/fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
+import f208 from "../../test/fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
+import f209 from "../../test/fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
+import f210 from "../../test/fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f185 from "../../test/fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
-import f186 from "../../test/fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
-import f187 from "../../test/fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
-import f188 from "../../test/fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
-import f189 from "../../test/fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
-import f190 from "../../test/fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
-import f191 from "../../test/fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
-import f192 from "../../test/fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
-import f193 from "../../test/fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
-import f194 from "../../test/fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
-import f195 from "../../test/fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
-import f196 from "../../test/fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
+import f211 from "../../test/fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
+import f212 from "../../test/fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
+import f213 from "../../test/fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
+import f214 from "../../test/fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
+import f215 from "../../test/fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
+import f216 from "../../test/fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
+import f217 from "../../test/fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
+import f218 from "../../test/fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
+import f219 from "../../test/fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
+import f220 from "../../test/fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
+import f221 from "../../test/fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
+import f222 from "../../test/fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
 
 /** `host/vN/path` → file text. */
 export const SITE_FILES: Record<string, string> = {
@@ -332,149 +358,175 @@ export const SITE_FILES: Record<string, string> = {
   "docs.quantive.example/v3/changelog.html": f49,
   "docs.quantive.example/v3/getting-started.html": f50,
   "docs.quantive.example/v3/index.html": f51,
-  "globex.example/v1/.well-known/security.txt": f52,
-  "globex.example/v1/_headers.json": f53,
-  "globex.example/v1/about.html": f54,
-  "globex.example/v1/blog/feed.atom": f55,
-  "globex.example/v1/blog/globex-ask-general-availability.html": f56,
-  "globex.example/v1/blog.html": f57,
-  "globex.example/v1/careers.html": f58,
-  "globex.example/v1/changelog/rss.xml": f59,
-  "globex.example/v1/changelog.html": f60,
-  "globex.example/v1/customers.html": f61,
-  "globex.example/v1/demo.html": f62,
-  "globex.example/v1/index.html": f63,
-  "globex.example/v1/integrations.html": f64,
-  "globex.example/v1/legal/privacy.html": f65,
-  "globex.example/v1/legal/terms.html": f66,
-  "globex.example/v1/pricing.html": f67,
-  "globex.example/v1/product.html": f68,
-  "globex.example/v1/robots.txt": f69,
-  "globex.example/v1/security.html": f70,
-  "globex.example/v1/sitemap-blog.xml": f71,
-  "globex.example/v1/sitemap-pages.xml": f72,
-  "globex.example/v1/sitemap_index.xml": f73,
-  "globex.example/v2/blog/feed.atom": f74,
-  "globex.example/v2/blog.html": f75,
-  "globex.example/v2/customers.html": f76,
-  "globex.example/v2/pricing.html": f77,
-  "globex.example/v3/.well-known/security.txt": f78,
-  "globex.example/v3/about.html": f79,
-  "globex.example/v3/blog/feed.atom": f80,
-  "globex.example/v3/blog/globex-ask-general-availability.html": f81,
-  "globex.example/v3/blog.html": f82,
-  "globex.example/v3/careers.html": f83,
-  "globex.example/v3/changelog.html": f84,
-  "globex.example/v3/customers.html": f85,
-  "globex.example/v3/demo.html": f86,
-  "globex.example/v3/index.html": f87,
-  "globex.example/v3/integrations.html": f88,
-  "globex.example/v3/legal/privacy.html": f89,
-  "globex.example/v3/legal/terms.html": f90,
-  "globex.example/v3/pricing.html": f91,
-  "globex.example/v3/product.html": f92,
-  "globex.example/v3/security.html": f93,
-  "globex.example/v3/sitemap-blog.xml": f94,
-  "globex.example/v3/sitemap-pages.xml": f95,
-  "globex.example/v3/sitemap_index.xml": f96,
-  "northwind.example/v1/.well-known/security.txt": f97,
-  "northwind.example/v1/_headers.json": f98,
-  "northwind.example/v1/about.html": f99,
-  "northwind.example/v1/blog/rss.xml": f100,
-  "northwind.example/v1/blog.html": f101,
-  "northwind.example/v1/careers/customer-success-manager.html": f102,
-  "northwind.example/v1/careers/full-stack-engineer.html": f103,
-  "northwind.example/v1/careers/senior-data-scientist.html": f104,
-  "northwind.example/v1/careers.html": f105,
-  "northwind.example/v1/changelog/feed.json": f106,
-  "northwind.example/v1/changelog.html": f107,
-  "northwind.example/v1/customers.html": f108,
-  "northwind.example/v1/demo.html": f109,
-  "northwind.example/v1/index.html": f110,
-  "northwind.example/v1/integrations.html": f111,
-  "northwind.example/v1/legal/dpa.html": f112,
-  "northwind.example/v1/legal/privacy.html": f113,
-  "northwind.example/v1/legal/terms.html": f114,
-  "northwind.example/v1/platform.html": f115,
-  "northwind.example/v1/pricing.html": f116,
-  "northwind.example/v1/robots.txt": f117,
-  "northwind.example/v1/security.html": f118,
-  "northwind.example/v1/sitemap.xml": f119,
-  "northwind.example/v2/_deleted": f120,
-  "northwind.example/v2/about.html": f121,
-  "northwind.example/v2/blog/rss.xml": f122,
-  "northwind.example/v2/blog.html": f123,
-  "northwind.example/v2/careers/customer-success-manager.html": f124,
-  "northwind.example/v2/careers/full-stack-engineer.html": f125,
-  "northwind.example/v2/careers/senior-data-scientist.html": f126,
-  "northwind.example/v2/careers.html": f127,
-  "northwind.example/v2/changelog/feed.json": f128,
-  "northwind.example/v2/changelog/renewal-forecasts.html": f129,
-  "northwind.example/v2/changelog.html": f130,
-  "northwind.example/v2/demo.html": f131,
-  "northwind.example/v2/index.html": f132,
-  "northwind.example/v2/integrations.html": f133,
-  "northwind.example/v2/legal/dpa.html": f134,
-  "northwind.example/v2/legal/privacy.html": f135,
-  "northwind.example/v2/legal/terms.html": f136,
-  "northwind.example/v2/platform.html": f137,
-  "northwind.example/v2/pricing.html": f138,
-  "northwind.example/v2/security.html": f139,
-  "northwind.example/v3/.well-known/security.txt": f140,
-  "northwind.example/v3/about.html": f141,
-  "northwind.example/v3/blog.html": f142,
-  "northwind.example/v3/careers/customer-success-manager.html": f143,
-  "northwind.example/v3/careers/full-stack-engineer.html": f144,
-  "northwind.example/v3/careers/senior-data-scientist.html": f145,
-  "northwind.example/v3/careers.html": f146,
-  "northwind.example/v3/changelog/feed.json": f147,
-  "northwind.example/v3/changelog/renewal-forecasts.html": f148,
-  "northwind.example/v3/changelog.html": f149,
-  "northwind.example/v3/demo.html": f150,
-  "northwind.example/v3/index.html": f151,
-  "northwind.example/v3/integrations.html": f152,
-  "northwind.example/v3/legal/dpa.html": f153,
-  "northwind.example/v3/legal/privacy.html": f154,
-  "northwind.example/v3/legal/terms.html": f155,
-  "northwind.example/v3/platform.html": f156,
-  "northwind.example/v3/pricing.html": f157,
-  "northwind.example/v3/security.html": f158,
-  "quantive.example/v1/.well-known/security.txt": f159,
-  "quantive.example/v1/_headers.json": f160,
-  "quantive.example/v1/blog.html": f161,
-  "quantive.example/v1/careers.html": f162,
-  "quantive.example/v1/company.html": f163,
-  "quantive.example/v1/index.html": f164,
-  "quantive.example/v1/integrations.html": f165,
-  "quantive.example/v1/legal/privacy.html": f166,
-  "quantive.example/v1/legal/terms.html": f167,
-  "quantive.example/v1/pricing.html": f168,
-  "quantive.example/v1/product.html": f169,
-  "quantive.example/v1/robots.txt": f170,
-  "quantive.example/v1/security.html": f171,
-  "quantive.example/v1/sitemap.xml": f172,
-  "quantive.example/v2/blog.html": f173,
-  "quantive.example/v2/careers.html": f174,
-  "quantive.example/v2/company.html": f175,
-  "quantive.example/v2/customers.html": f176,
-  "quantive.example/v2/index.html": f177,
-  "quantive.example/v2/integrations.html": f178,
-  "quantive.example/v2/legal/privacy.html": f179,
-  "quantive.example/v2/legal/terms.html": f180,
-  "quantive.example/v2/pricing.html": f181,
-  "quantive.example/v2/product.html": f182,
-  "quantive.example/v2/security.html": f183,
-  "quantive.example/v3/.well-known/security.txt": f184,
-  "quantive.example/v3/blog.html": f185,
-  "quantive.example/v3/careers.html": f186,
-  "quantive.example/v3/company.html": f187,
-  "quantive.example/v3/customers.html": f188,
-  "quantive.example/v3/index.html": f189,
-  "quantive.example/v3/integrations.html": f190,
-  "quantive.example/v3/legal/privacy.html": f191,
-  "quantive.example/v3/legal/terms.html": f192,
-  "quantive.example/v3/pricing.html": f193,
-  "quantive.example/v3/product.html": f194,
-  "quantive.example/v3/security.html": f195,
-  "tallyhq.example/v1/index.html": f196,
+  "driftwood.example/v1/about.html": f52,
+  "driftwood.example/v1/careers.html": f53,
+  "driftwood.example/v1/index.html": f54,
+  "driftwood.example/v1/product.html": f55,
+  "driftwood.example/v1/robots.txt": f56,
+  "driftwood.example/v2/careers.html": f57,
+  "fernway.example/v1/about.html": f58,
+  "fernway.example/v1/careers.html": f59,
+  "fernway.example/v1/index.html": f60,
+  "fernway.example/v1/product.html": f61,
+  "fernway.example/v1/robots.txt": f62,
+  "globex.example/v1/.well-known/security.txt": f63,
+  "globex.example/v1/_headers.json": f64,
+  "globex.example/v1/about.html": f65,
+  "globex.example/v1/blog/feed.atom": f66,
+  "globex.example/v1/blog/globex-ask-general-availability.html": f67,
+  "globex.example/v1/blog.html": f68,
+  "globex.example/v1/careers.html": f69,
+  "globex.example/v1/changelog/rss.xml": f70,
+  "globex.example/v1/changelog.html": f71,
+  "globex.example/v1/customers.html": f72,
+  "globex.example/v1/demo.html": f73,
+  "globex.example/v1/index.html": f74,
+  "globex.example/v1/integrations.html": f75,
+  "globex.example/v1/legal/privacy.html": f76,
+  "globex.example/v1/legal/terms.html": f77,
+  "globex.example/v1/pricing.html": f78,
+  "globex.example/v1/product.html": f79,
+  "globex.example/v1/robots.txt": f80,
+  "globex.example/v1/security.html": f81,
+  "globex.example/v1/sitemap-blog.xml": f82,
+  "globex.example/v1/sitemap-pages.xml": f83,
+  "globex.example/v1/sitemap_index.xml": f84,
+  "globex.example/v2/blog/feed.atom": f85,
+  "globex.example/v2/blog.html": f86,
+  "globex.example/v2/customers.html": f87,
+  "globex.example/v2/pricing.html": f88,
+  "globex.example/v3/.well-known/security.txt": f89,
+  "globex.example/v3/about.html": f90,
+  "globex.example/v3/blog/feed.atom": f91,
+  "globex.example/v3/blog/globex-ask-general-availability.html": f92,
+  "globex.example/v3/blog.html": f93,
+  "globex.example/v3/careers.html": f94,
+  "globex.example/v3/changelog.html": f95,
+  "globex.example/v3/customers.html": f96,
+  "globex.example/v3/demo.html": f97,
+  "globex.example/v3/index.html": f98,
+  "globex.example/v3/integrations.html": f99,
+  "globex.example/v3/legal/privacy.html": f100,
+  "globex.example/v3/legal/terms.html": f101,
+  "globex.example/v3/pricing.html": f102,
+  "globex.example/v3/product.html": f103,
+  "globex.example/v3/security.html": f104,
+  "globex.example/v3/sitemap-blog.xml": f105,
+  "globex.example/v3/sitemap-pages.xml": f106,
+  "globex.example/v3/sitemap_index.xml": f107,
+  "kestrel.example/v1/about.html": f108,
+  "kestrel.example/v1/careers.html": f109,
+  "kestrel.example/v1/index.html": f110,
+  "kestrel.example/v1/product.html": f111,
+  "kestrel.example/v1/robots.txt": f112,
+  "lumora.example/v1/about.html": f113,
+  "lumora.example/v1/careers.html": f114,
+  "lumora.example/v1/index.html": f115,
+  "lumora.example/v1/product.html": f116,
+  "lumora.example/v1/robots.txt": f117,
+  "northwind.example/v1/.well-known/security.txt": f118,
+  "northwind.example/v1/_headers.json": f119,
+  "northwind.example/v1/about.html": f120,
+  "northwind.example/v1/blog/rss.xml": f121,
+  "northwind.example/v1/blog.html": f122,
+  "northwind.example/v1/careers/customer-success-manager.html": f123,
+  "northwind.example/v1/careers/full-stack-engineer.html": f124,
+  "northwind.example/v1/careers/senior-data-scientist.html": f125,
+  "northwind.example/v1/careers.html": f126,
+  "northwind.example/v1/changelog/feed.json": f127,
+  "northwind.example/v1/changelog.html": f128,
+  "northwind.example/v1/customers.html": f129,
+  "northwind.example/v1/demo.html": f130,
+  "northwind.example/v1/index.html": f131,
+  "northwind.example/v1/integrations.html": f132,
+  "northwind.example/v1/legal/dpa.html": f133,
+  "northwind.example/v1/legal/privacy.html": f134,
+  "northwind.example/v1/legal/terms.html": f135,
+  "northwind.example/v1/platform.html": f136,
+  "northwind.example/v1/pricing.html": f137,
+  "northwind.example/v1/robots.txt": f138,
+  "northwind.example/v1/security.html": f139,
+  "northwind.example/v1/sitemap.xml": f140,
+  "northwind.example/v2/_deleted": f141,
+  "northwind.example/v2/about.html": f142,
+  "northwind.example/v2/blog/rss.xml": f143,
+  "northwind.example/v2/blog.html": f144,
+  "northwind.example/v2/careers/customer-success-manager.html": f145,
+  "northwind.example/v2/careers/full-stack-engineer.html": f146,
+  "northwind.example/v2/careers/senior-data-scientist.html": f147,
+  "northwind.example/v2/careers.html": f148,
+  "northwind.example/v2/changelog/feed.json": f149,
+  "northwind.example/v2/changelog/renewal-forecasts.html": f150,
+  "northwind.example/v2/changelog.html": f151,
+  "northwind.example/v2/demo.html": f152,
+  "northwind.example/v2/index.html": f153,
+  "northwind.example/v2/integrations.html": f154,
+  "northwind.example/v2/legal/dpa.html": f155,
+  "northwind.example/v2/legal/privacy.html": f156,
+  "northwind.example/v2/legal/terms.html": f157,
+  "northwind.example/v2/platform.html": f158,
+  "northwind.example/v2/pricing.html": f159,
+  "northwind.example/v2/security.html": f160,
+  "northwind.example/v3/.well-known/security.txt": f161,
+  "northwind.example/v3/about.html": f162,
+  "northwind.example/v3/blog.html": f163,
+  "northwind.example/v3/careers/customer-success-manager.html": f164,
+  "northwind.example/v3/careers/full-stack-engineer.html": f165,
+  "northwind.example/v3/careers/senior-data-scientist.html": f166,
+  "northwind.example/v3/careers.html": f167,
+  "northwind.example/v3/changelog/feed.json": f168,
+  "northwind.example/v3/changelog/renewal-forecasts.html": f169,
+  "northwind.example/v3/changelog.html": f170,
+  "northwind.example/v3/demo.html": f171,
+  "northwind.example/v3/index.html": f172,
+  "northwind.example/v3/integrations.html": f173,
+  "northwind.example/v3/legal/dpa.html": f174,
+  "northwind.example/v3/legal/privacy.html": f175,
+  "northwind.example/v3/legal/terms.html": f176,
+  "northwind.example/v3/platform.html": f177,
+  "northwind.example/v3/pricing.html": f178,
+  "northwind.example/v3/security.html": f179,
+  "ostara.example/v1/about.html": f180,
+  "ostara.example/v1/careers.html": f181,
+  "ostara.example/v1/index.html": f182,
+  "ostara.example/v1/product.html": f183,
+  "ostara.example/v1/robots.txt": f184,
+  "quantive.example/v1/.well-known/security.txt": f185,
+  "quantive.example/v1/_headers.json": f186,
+  "quantive.example/v1/blog.html": f187,
+  "quantive.example/v1/careers.html": f188,
+  "quantive.example/v1/company.html": f189,
+  "quantive.example/v1/index.html": f190,
+  "quantive.example/v1/integrations.html": f191,
+  "quantive.example/v1/legal/privacy.html": f192,
+  "quantive.example/v1/legal/terms.html": f193,
+  "quantive.example/v1/pricing.html": f194,
+  "quantive.example/v1/product.html": f195,
+  "quantive.example/v1/robots.txt": f196,
+  "quantive.example/v1/security.html": f197,
+  "quantive.example/v1/sitemap.xml": f198,
+  "quantive.example/v2/blog.html": f199,
+  "quantive.example/v2/careers.html": f200,
+  "quantive.example/v2/company.html": f201,
+  "quantive.example/v2/customers.html": f202,
+  "quantive.example/v2/index.html": f203,
+  "quantive.example/v2/integrations.html": f204,
+  "quantive.example/v2/legal/privacy.html": f205,
+  "quantive.example/v2/legal/terms.html": f206,
+  "quantive.example/v2/pricing.html": f207,
+  "quantive.example/v2/product.html": f208,
+  "quantive.example/v2/security.html": f209,
+  "quantive.example/v3/.well-known/security.txt": f210,
+  "quantive.example/v3/blog.html": f211,
+  "quantive.example/v3/careers.html": f212,
+  "quantive.example/v3/company.html": f213,
+  "quantive.example/v3/customers.html": f214,
+  "quantive.example/v3/index.html": f215,
+  "quantive.example/v3/integrations.html": f216,
+  "quantive.example/v3/legal/privacy.html": f217,
+  "quantive.example/v3/legal/terms.html": f218,
+  "quantive.example/v3/pricing.html": f219,
+  "quantive.example/v3/product.html": f220,
+  "quantive.example/v3/security.html": f221,
+  "tallyhq.example/v1/index.html": f222,
 };
