@@ -1,7 +1,11 @@
 // Feed reader: RSS 2.0, Atom, JSON Feed and RSS 1.0 into one item shape with stable ids and ISO dates;
-// GitHub repositories from a site's links and their releases feed. Bad input gives [].
+// GitHub repositories from a site's links and their releases feed. Bad input gives []; notAFeed tells a whole
+// feed from a maintenance page or a cut-short body.
 import { expect, test } from "bun:test";
-import { githubReleasesFeedUrl, githubReposFrom, parseFeed } from "../src/engine/sources/feeds.ts";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { githubReleasesFeedUrl, githubReposFrom, notAFeed, parseFeed } from "../src/engine/sources/feeds.ts";
+import { SITES_DIR } from "./fixtures/web/files.ts";
 
 const RSS = `
 
@@ -244,4 +248,28 @@ test("sloppy real-world XML: a bare & and HTML named entities still parse", () =
       published: "2025-03-04T15:00:00.000Z",
     },
   ]);
+});
+
+test("notAFeed: every feed of the fixture web is a whole feed; a maintenance page, an empty or cut-short body is not", () => {
+  const feeds: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(?:xml|atom|rss)$|\/feed$|feed\.json$/.test(p) && !/sitemap/.test(p)) feeds.push(p);
+    }
+  };
+  walk(SITES_DIR);
+  expect(feeds.length).toBeGreaterThan(10);
+  for (const f of feeds) expect([f, notAFeed(readFileSync(f, "utf8"))]).toEqual([f, null]);
+  expect(notAFeed(RSS)).toBeNull();
+  expect(notAFeed("")).toBe("empty_response");
+  expect(notAFeed("<!DOCTYPE html><html><title>Down for maintenance</title></html>")).toBe(
+    "not_feed_response",
+  );
+  expect(notAFeed(RSS.slice(0, RSS.length - 40))).toBe("truncated_response");
+  expect(notAFeed('{"version":"https://jsonfeed.org/version/1.1","items":[{"id":"1"')).toBe(
+    "truncated_response",
+  );
+  expect(notAFeed('{"error":"rate limited"}')).toBe("not_feed_response");
 });

@@ -24,7 +24,7 @@ import { snapshotStoreFor } from "../snapshots/index.ts";
 import type { SourceState } from "../snapshots/store.ts";
 import { type BoardRead, readJobBoard } from "../sources/boards/read.ts";
 import { classifyUrl, pageKey } from "../sources/discover.ts";
-import { parseFeed } from "../sources/feeds.ts";
+import { notAFeed, parseFeed } from "../sources/feeds.ts";
 import { detectJobBoard, type Job } from "../sources/jobBoards.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import { snapshotPool } from "../workers/extract.ts";
@@ -240,8 +240,11 @@ async function checkSource(
       snapshot = x.snapshot;
       hash = x.hash;
     } else {
-      if (snapshotKind === "feed") snapshot = normaliseFeed(src.url, parseFeed(r.text, src.url));
-      else if (snapshotKind === "jobs") snapshot = normaliseJobs(src.url, boardJobs);
+      if (snapshotKind === "feed") {
+        const wrong = notAFeed(r.text);
+        if (wrong) return fail(wrong);
+        snapshot = normaliseFeed(src.url, parseFeed(r.text, src.url));
+      } else if (snapshotKind === "jobs") snapshot = normaliseJobs(src.url, boardJobs);
       else {
         const sec = parseSecurityTxt(r.text);
         if (!sec) return fail("unsupported_content");

@@ -31,6 +31,30 @@ export function parseFeed(text: string, url: string): FeedItem[] {
   }
 }
 
+/** Why an answer is not a whole feed, or null when it is one: an empty body, another document (an HTML
+ * maintenance page), or a feed cut short (no closing root, JSON that does not parse). A monitored feed that
+ * answers so is a failed check, never a feed with no items. */
+export function notAFeed(text: string): "empty_response" | "not_feed_response" | "truncated_response" | null {
+  const body = String(text ?? "")
+    .replace(/^\uFEFF/, "")
+    .trim();
+  if (!body) return "empty_response";
+  if (body.startsWith("{")) {
+    let data: unknown;
+    try {
+      data = JSON.parse(body);
+    } catch {
+      return "truncated_response";
+    }
+    return isRecord(data) && Array.isArray(data.items) ? null : "not_feed_response";
+  }
+  const root = /^(?:<\?[^>]*\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<(rss|feed|rdf:RDF)\b/i.exec(
+    body,
+  )?.[1];
+  if (!root) return "not_feed_response";
+  return new RegExp(`</${root}\\s*>$`, "i").test(body) ? null : "truncated_response";
+}
+
 function dedupe(items: FeedItem[]): FeedItem[] {
   const seen = new Set<string>();
   const out: FeedItem[] = [];
