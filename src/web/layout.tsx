@@ -35,7 +35,8 @@ button.danger{border-color:var(--hi);color:var(--hi)}input.token{width:100%;font
 .cta a.primary{background:var(--accent);color:#fff}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.75rem}
 .markdown{overflow-wrap:anywhere}main{overflow-wrap:break-word}td code{white-space:nowrap}
 pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
-@media (max-width:40rem){table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:flex;gap:.75rem;border:0;padding:.1rem 0}table.stack td[data-label]::before{content:attr(data-label);color:var(--muted);min-width:6.5rem}}
+@media (max-width:40rem){table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:flex;gap:.75rem;border:0;padding:.1rem 0}table.stack td[data-label]::before{content:attr(data-label);color:var(--muted);min-width:6.5rem}table.stack th[scope=row]{display:block;border:0;padding:.1rem 0}table.stack td:empty{display:none}}
+details>summary{cursor:pointer;color:var(--accent)}details.more{margin:.5rem 0}caption{text-align:left;caption-side:bottom;padding-top:.3rem}
 `;
 
 export interface LayoutProps {

@@ -2,9 +2,12 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+
+import { RESEARCH_READ_DOMAINS } from "../domain/researchTypes.ts";
 import { EvidenceList, ExternalLink, Facts, Time, text, Value } from "./components.tsx";
 import { Html } from "./layout.tsx";
 import { renderMarkdown, stripLeadingTitle } from "./markdown.ts";
+import { More, PricingView } from "./pricingView.tsx";
 import { SignalCard } from "./signalViews.tsx";
 
 type Obj = Record<string, unknown>;
@@ -65,6 +68,9 @@ export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.
   const fresh = obj(c.freshness);
   const fortnight = obj(reads.fortnight);
   const otherReads = Object.entries(reads).filter(([k]) => k !== "positioning" && k !== "fortnight");
+  // The domains research fills have their own view; others (imported, or newer than this page) are collapsed.
+  const knownReads = otherReads.filter(([k]) => (RESEARCH_READ_DOMAINS as readonly string[]).includes(k));
+  const unknownReads = otherReads.filter(([k]) => !(RESEARCH_READ_DOMAINS as readonly string[]).includes(k));
   return (
     <article>
       <p class="muted small">
@@ -161,12 +167,13 @@ export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.
       {otherReads.length ? (
         <>
           <h2>Research</h2>
-          {otherReads.map(([k, v]) => (
-            <section class="read">
+          {knownReads.map(([k, v]) => (
+            <section class="read" id={`read-${k}`}>
               <h3 safe>{k.replaceAll("_", " ")}</h3>
-              <Value value={v} />
+              {k === "pricing" ? <PricingView pricing={v} /> : <Value value={v} />}
             </section>
           ))}
+          <More value={Object.fromEntries(unknownReads)} label="More research" />
         </>
       ) : (
         ""

@@ -1,6 +1,7 @@
 // A public brief written from one research run (docs/web.md "Free briefs"): a summary and findings, each a
 // sentence over what the site itself states (research's dossier), each citing the numbered public source it was
 // read from ("[2]"). Deterministic; a domain research did not fill gives no finding, and nothing is estimated.
+import { formatAmount } from "../../domain/money.ts";
 import type { ResearchDossier } from "../../domain/researchTypes.ts";
 import type {
   PublicBriefFinding,
@@ -17,8 +18,6 @@ export interface BriefInput {
   dossier: ResearchDossier;
   now: Date;
 }
-
-const SYMBOL: Record<string, string> = { USD: "$", EUR: "€", GBP: "£" };
 
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
 const strs = (v: unknown): string[] =>
@@ -41,9 +40,7 @@ export function planText(p: Obj): string | undefined {
   if (p.custom === true) return `${name} (custom pricing)`;
   if (typeof p.price !== "number") return name;
   if (p.price === 0) return `${name} (free)`;
-  const cur = typeof p.currency === "string" ? p.currency : "";
-  const amount = Number.isInteger(p.price) ? String(p.price) : p.price.toFixed(2);
-  const money = SYMBOL[cur] ? `${SYMBOL[cur]}${amount}` : `${amount}${cur ? ` ${cur}` : ""}`;
+  const money = formatAmount(p.price, typeof p.currency === "string" ? p.currency : undefined);
   const unit = typeof p.unit === "string" && p.unit ? ` per ${p.unit}` : "";
   const period =
     p.period === "month"
@@ -53,7 +50,7 @@ export function planText(p: Obj): string | undefined {
         : p.period === "one_time"
           ? " once"
           : "";
-  return `${name} (${money}${unit}${period})`;
+  return `${name} (${p.starting === true ? "from " : ""}${money}${unit}${period})`;
 }
 
 const PAGE_TITLES: Record<string, string> = {
