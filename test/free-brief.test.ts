@@ -123,6 +123,8 @@ describe("a request is researched into a public brief and emailed", () => {
     expect(await html("/briefs")).toContain("Globex Insights: what its website says");
     const page = await html(new URL(briefUrl).pathname);
     expect(page).toContain('id="source-1"');
+    // Each citation in a finding links to its numbered source.
+    expect(page).toContain('<a href="#source-3" aria-label="source 3">[3]</a>');
     expect(page).toContain("https://globex.example/pricing");
   });
 

@@ -35,6 +35,25 @@ function SearchBox({ action, q, label }: { action: string; q: string; label: str
   );
 }
 
+/** A finding's text with each citation of a listed source ("[2]") linked to that source below. */
+function FindingText({ text, sources }: { text: string; sources: number }): JSX.Element {
+  const parts = text.split(/(\[\d{1,3}\])/);
+  return (
+    <span>
+      {parts.map((part) => {
+        const n = /^\[(\d{1,3})\]$/.exec(part)?.[1];
+        return n && Number(n) >= 1 && Number(n) <= sources ? (
+          <a href={`#source-${n}`} aria-label={`source ${n}`}>
+            {part}
+          </a>
+        ) : (
+          <span safe>{part}</span>
+        );
+      })}
+    </span>
+  );
+}
+
 function CtaFreeBrief(): JSX.Element {
   return (
     <p class="notice">
@@ -167,7 +186,7 @@ export function libraryPages(s: Services) {
               <ol>
                 {b.findings.map((f) => (
                   <li>
-                    <span safe>{f.text}</span>
+                    <FindingText text={f.text} sources={b.sources.length} />
                     {f.category || f.date ? (
                       <div class="muted small">
                         <span safe>{f.category ?? ""}</span>
