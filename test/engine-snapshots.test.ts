@@ -10,11 +10,12 @@ import { EventStore } from "../events/store.ts";
 import { projectAll } from "../projections/index.ts";
 import { loadConfig } from "../src/config.ts";
 import { createOrg } from "../src/domain/orgs.ts";
-import { compare, normalise, serialise } from "../src/engine/compare/index.ts";
+import { compare, normalise, serialise, snapshotHash } from "../src/engine/compare/index.ts";
 import { seenKey } from "../src/engine/compare/seen.ts";
 import type { Snapshot } from "../src/engine/compare/types.ts";
 import {
-  observe,
+  compareWithHistory,
+  type PutInput,
   planPriceHistory,
   SnapshotStore,
   type SourceRef,
@@ -265,7 +266,25 @@ describe("tenancy", () => {
   });
 });
 
-describe("observe: compare with the stored history, then store", () => {
+/** One check as the cycle makes it: compare with the stored history, then store. */
+async function observe(st: SnapshotStore, input: PutInput) {
+  const latest = (await st.source(input))?.latestHash;
+  const cmp = await compareWithHistory(
+    st,
+    latest ? input : undefined,
+    input.snapshot,
+    snapshotHash(serialise(input.snapshot)),
+    latest,
+  );
+  const put = await st.put(input);
+  return {
+    first: cmp.status === "baseline",
+    changed: put.changed,
+    changes: cmp.status === "changed" ? cmp.changes : [],
+  };
+}
+
+describe("compareWithHistory: compare with the stored history, then store", () => {
   test("baseline, a material change, noise, and a rotation back to a value already seen", async () => {
     const r = ref(orgA, "https://globex.example/pricing", 9);
     const first = await observe(store, { ...r, snapshot: normalise(basePage()) });

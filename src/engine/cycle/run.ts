@@ -10,7 +10,6 @@ import { DomainError } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
 import { classify, slug } from "../classify/classify.ts";
 import type { SignalDraft } from "../classify/types.ts";
-import { compare } from "../compare/compare.ts";
 import {
   normaliseFeed,
   normaliseJobs,
@@ -21,6 +20,7 @@ import {
 import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
+import { compareWithHistory } from "../snapshots/observe.ts";
 import type { SourceState } from "../snapshots/store.ts";
 import { type BoardRead, readJobBoard } from "../sources/boards/read.ts";
 import { classifyUrl, pageKey } from "../sources/discover.ts";
@@ -255,29 +255,24 @@ async function checkSource(
   } catch (e) {
     return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
   }
-  if (state?.latestHash === hash)
-    return {
-      status: "unchanged",
-      source: src,
-      key,
-      etag: r.etag,
-      lastModified: r.lastModified,
-      bodyHash,
-    };
+  // A board that moved is compared with the history of the board it follows (its first check is no baseline).
   const historyUrl = state?.latestHash ? src.url : more.follows?.url;
-  const history = historyUrl
-    ? await snapshotStoreFor(s).history({ orgId, competitorId, url: historyUrl, kind: snapshotKind })
-    : null;
-  const previous = history?.previous?.snapshot;
-  const changes = previous ? compare(previous, snapshot, history.seen) : [];
+  const cmp = await compareWithHistory(
+    snapshotStoreFor(s),
+    historyUrl ? { orgId, competitorId, url: historyUrl, kind: snapshotKind } : undefined,
+    snapshot,
+    hash,
+    state?.latestHash,
+  );
+  if (cmp.status === "unchanged") return unchanged(bodyHash);
   return {
-    status: previous ? "changed" : "baseline",
+    status: cmp.status,
     source: src,
     key,
     snapshotKind,
     snapshot,
-    previous,
-    changes,
+    previous: cmp.status === "changed" ? cmp.previous : undefined,
+    changes: cmp.status === "changed" ? cmp.changes : [],
     fetched: { etag: r.etag, lastModified: r.lastModified, status: r.status, finalUrl: r.finalUrl },
     bodyHash,
   };

@@ -1,16 +1,10 @@
 // The snapshot store (docs/engine.md, "Snapshots and comparison").
 import type { Services } from "../../services.ts";
 import type { Snapshot } from "../compare/types.ts";
-import {
-  type PutInput,
-  type PutResult,
-  SnapshotStore,
-  type SnapshotVersion,
-  type SourceRef,
-} from "./store.ts";
+import { SnapshotStore } from "./store.ts";
 
 export { type PlanSeries, type PricePoint, planPriceHistory } from "./history.ts";
-export { type Observation, observe } from "./observe.ts";
+export { type Comparison, compareWithHistory } from "./observe.ts";
 export * from "./store.ts";
 
 const stores = new WeakMap<Services, SnapshotStore>();
@@ -28,20 +22,6 @@ export function snapshotStoreFor(services: Services): SnapshotStore {
     stores.set(services, s);
   }
   return s;
-}
-
-/** Stores a source's snapshot (nothing new when unchanged). */
-export function putSnapshot(services: Services, input: PutInput): Promise<PutResult> {
-  return snapshotStoreFor(services).put(input);
-}
-
-/** A source's stored versions, newest first. */
-export function latestSnapshots(
-  services: Services,
-  ref: SourceRef,
-  limit?: number,
-): Promise<SnapshotVersion[]> {
-  return snapshotStoreFor(services).latest(ref, limit);
 }
 
 export type { Snapshot };

@@ -1,34 +1,33 @@
-// One check of one source, end to end: compare the new snapshot with the source's stored history, then store
-// it (an unchanged source adds nothing). The monitoring cycle does the same in steps (cycle/run.ts: the signals
-// of all a competitor's sources are recorded before their snapshots).
+// What a new snapshot of a source changes against the source's stored history — the comparison step of a check
+// (the monitoring cycle records the signals first, then stores the snapshot: cycle/run.ts).
 import { compare } from "../compare/compare.ts";
-import { snapshotHash } from "../compare/normalise.ts";
 import type { Change, Snapshot } from "../compare/types.ts";
-import type { PutInput, PutResult, SnapshotStore, SnapshotVersion } from "./store.ts";
+import type { SnapshotStore, SourceRef } from "./store.ts";
 
-export interface Observation {
-  /** No earlier version: this snapshot is the source's baseline (no changes are reported). */
-  first: boolean;
-  changed: boolean;
-  changes: Change[];
-  /** The version compared against (the latest before this check); null when unchanged or first. */
-  previous: SnapshotVersion | null;
-  put: PutResult;
+export type Comparison =
+  /** The same snapshot hash as the latest stored version. */
+  | { status: "unchanged" }
+  /** No stored version yet: this snapshot is the source's baseline (no changes are reported). */
+  | { status: "baseline" }
+  | { status: "changed"; previous: Snapshot; changes: Change[] };
+
+/** Compares `snapshot` (hash `hash`) with the history of `history` (the source itself, or the source it
+ * follows; none: a baseline). `latestHash` is the source's latest stored hash (from its state, already read by
+ * the caller): an unchanged source reads no history at all. */
+export async function compareWithHistory(
+  store: SnapshotStore,
+  history: SourceRef | undefined,
+  snapshot: Snapshot,
+  hash: string,
+  latestHash: string | null | undefined,
+): Promise<Comparison> {
+  if (latestHash === hash) return { status: "unchanged" };
+  if (!history) return { status: "baseline" };
+  const { previous, seen } = await store.history(history);
+  if (!previous) return { status: "baseline" };
+  return {
+    status: "changed",
+    previous: previous.snapshot,
+    changes: compare(previous.snapshot, snapshot, seen),
+  };
 }
-
-export async function observe(store: SnapshotStore, input: PutInput): Promise<Observation> {
-  const hash = snapshotHash(input.snapshot);
-  // Unchanged (the common case): one indexed row read, no history decompressed, no comparison.
-  const source = await store.source(input);
-  if (source?.latestHash === hash) {
-    const put = await store.put(input);
-    return { first: false, changed: put.changed, changes: [], previous: null, put };
-  }
-  const { previous, seen } = await store.history(input);
-  const changes: Change[] =
-    previous && previous.hash !== hash ? compare(previous.snapshot, input.snapshot, seen) : [];
-  const put = await store.put(input);
-  return { first: previous === null, changed: put.changed, changes, previous, put };
-}
-
-export type { Snapshot };
