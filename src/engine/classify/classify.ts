@@ -10,7 +10,7 @@ import { hiring } from "./hiring.ts";
 import { certifications, LEGAL_PAGES, legalPage } from "./legalSecurity.ts";
 import { copyEdits, hero, meta } from "./marketing.ts";
 import { domain, navigationBulk, page, pageLink } from "./presence.ts";
-import { amounts, planFeatures, planPresence, planPrice, priceText } from "./pricing.ts";
+import { amounts, numberless, planFeatures, planPresence, planPrice, priceText } from "./pricing.ts";
 import { BULK, feature, featuresBulk, integration, renames } from "./product.ts";
 import type { RuleInfo, Rules } from "./rule.ts";
 import type { ClassifyContext, SignalDraft } from "./types.ts";
@@ -107,6 +107,11 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         feedItem(r, c);
         break;
       case "hero_changed":
+        // a pricing page's lead whose amounts alone changed is a price in its text (below), not messaging
+        if (ctx.pageKind === "pricing" && c.before && c.after && numberless(c.before) === numberless(c.after)) {
+          rest.push(c);
+          break;
+        }
         hero(
           r,
           c,

@@ -38,7 +38,8 @@ export const planPrice = rule(
     const sameShape = b.currency === a.currency && b.unit === a.unit && b.period === a.period;
     const from = sameShape ? money(b) : formatPrice(b);
     if (typeof b.price === "number" && typeof a.price === "number") {
-      if (b.price === a.price) {
+      // a yearly-billed price is never compared with a monthly-billed one: the billing terms changed
+      if (b.price === a.price || (b.period === "year") !== (a.period === "year")) {
         // Same amount, other unit, period or currency: the packaging of the price changed.
         push(r, {
           ...base,

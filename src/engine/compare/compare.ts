@@ -22,6 +22,7 @@ import { around, excerptParts, markParts, similarity, tokens, wordDiff } from ".
 /** `$59 per seat/month`, `€0 (free)`, `custom pricing`. Prices are monthly (ENGINE.md); `period` is billing. */
 export function formatPrice(p: PriceValue): string {
   if (p.price === null || p.price === undefined) return p.custom ? "custom pricing" : "no price stated";
+  if (p.starting) return `from ${formatPrice({ ...p, starting: false })}`;
   const amount = formatAmount(p.price, p.currency);
   if (p.period === "one_time") return `${amount}${p.unit ? ` per ${p.unit}` : ""} one-time`;
   const base = `${amount}${p.unit ? ` per ${p.unit}` : ""}/month`;
@@ -34,6 +35,16 @@ function priceOf(p: SnapPlan): PriceValue {
   if (p.period) v.period = p.period;
   if (p.unit) v.unit = p.unit;
   if (p.custom) v.custom = true;
+  if (p.starting) v.starting = true;
+  return v;
+}
+
+/** The yearly-billed alternative of a plan as a price (a monthly figure, billed yearly). */
+function annualOf(p: SnapPlan): PriceValue | null {
+  if (!p.annual) return null;
+  const v: PriceValue = { price: p.annual.price, period: "year" };
+  if (p.currency) v.currency = p.currency;
+  if (p.unit) v.unit = p.unit;
   return v;
 }
 
@@ -113,6 +124,30 @@ function comparePlans(ctx: Ctx, prev: SnapPlan[] | undefined, next: SnapPlan[] |
         diff: [{ op: "=", text: `${p.name}: ` }, ...m.diff],
         price: delta === undefined ? { before: pb, after: pa } : { before: pb, after: pa, delta },
       });
+    } else {
+      // the same plan billed yearly (a monthly/annual toggle) changed on its own: compared with its
+      // yearly-billed price, never with the monthly one
+      const yb = annualOf(was);
+      const ya = annualOf(p);
+      if (yb && ya && yb.price !== ya.price && typeof yb.price === "number" && typeof ya.price === "number") {
+        const subject = `${p.name} (billed yearly)`;
+        const m = marked(formatPrice(yb), formatPrice(ya));
+        push(ctx, {
+          kind: "plan_price_changed",
+          subject,
+          before: formatPrice(yb),
+          after: formatPrice(ya),
+          excerpt: `${subject}: ${m.excerpt}`,
+          diff: [{ op: "=", text: `${subject}: ` }, ...m.diff],
+          price: {
+            before: yb,
+            after: ya,
+            ...(yb.price > 0
+              ? { delta: Math.round(((ya.price - yb.price) / yb.price) * 10000) / 10000 }
+              : {}),
+          },
+        });
+      }
     }
     const fb = new Set(was.features.map(keyOf));
     const fa = new Set(p.features.map(keyOf));

@@ -312,6 +312,10 @@ function normalisePlans(plans: Plan[]): SnapPlan[] | undefined {
       if (p.period) plan.period = p.period;
       if (p.unit) plan.unit = clean(p.unit);
       if (p.custom) plan.custom = true;
+      if (p.starting) plan.starting = true;
+      if (typeof p.amount === "number" && Number.isFinite(p.amount)) plan.amount = p.amount;
+      if (p.annual && Number.isFinite(p.annual.price))
+        plan.annual = { price: p.annual.price, amount: p.annual.amount };
       return plan;
     })
     .filter((p) => p.name);

@@ -12,7 +12,7 @@
 // - attributes extraction never reads (NOISE_ATTRIBUTES, and data-* other than DATA_ATTRIBUTES_READ);
 //   test/engine-signature.test.ts checks that every attribute extraction reads is kept;
 // - <link> attributes other than `rel`, and a canonical link's `href`; <meta> content other than the
-//   snapshot's meta keys (normalise.ts META_KEYS) and og:type.
+//   snapshot's meta keys (normalise.ts META_KEYS), og:type and microdata (`itemprop`).
 // A page that may be an article (og:type or a JSON-LD type naming one) is read by Readability, which reads
 // any attribute and meta: for those, everything but script and style bodies and comments' text counts.
 // Text outside scripts and styles always counts, noise in it included: a changed date in the text takes the
@@ -21,7 +21,7 @@ import type { ParseObserver } from "../extract/litedom.ts";
 import { META_KEYS } from "./normalise.ts";
 
 /** Bump when extraction or normalisation reads something new, so stored signatures stop matching. */
-const VERSION = "1";
+const VERSION = "2";
 
 const NOISE_ATTRIBUTES = new Set([
   "nonce",
@@ -48,6 +48,8 @@ export const DATA_ATTRIBUTES_READ = new Set([
   "data-term",
   "data-billing-period",
   "data-show",
+  "data-filter",
+  "data-category",
 ]);
 
 const SIGNATURE_META = new Set([...META_KEYS, "og:type"]);
@@ -96,7 +98,8 @@ export class PageSignature implements ParseObserver {
       for (const k in attributes) {
         const v = attributes[k]!;
         const a = ` ${k}=${v.length}:${v}`;
-        if (k !== "content" || SIGNATURE_META.has(key)) out += a;
+        // microdata (`itemprop` offers) is read from a <meta>'s content too
+        if (k !== "content" || SIGNATURE_META.has(key) || Object.hasOwn(attributes, "itemprop")) out += a;
         else extra += a;
       }
     } else {

@@ -21,6 +21,12 @@ export interface SnapPlan {
   period?: "month" | "year" | "one_time";
   unit?: string;
   custom?: boolean;
+  /** "From $X": the plan's lowest price. */
+  starting?: boolean;
+  /** The yearly figure stated, for a yearly price. */
+  amount?: number;
+  /** The yearly-billed alternative of a monthly-billed plan (a monthly/annual toggle). */
+  annual?: { price: number; amount: number };
   features: string[];
 }
 
@@ -94,6 +100,7 @@ export interface PriceValue {
   period?: "month" | "year" | "one_time";
   unit?: string;
   custom?: boolean;
+  starting?: boolean;
 }
 
 /** One word-diff part: unchanged text, or removed/added words. */

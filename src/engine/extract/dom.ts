@@ -1,6 +1,6 @@
 // DOM helpers for extraction: parsing (litedom.ts: htmlparser2, robust to fragments and broken HTML), text
-// normalisation, and the rules that decide what is not content (scripts, hidden elements, consent banners,
-// chat widgets). Pure and synchronous.
+// normalisation, and the rules that decide what is not content (scripts, hidden elements; overlays are
+// overlays.ts). Pure and synchronous.
 import { parseHTML } from "linkedom";
 import { type LDocument, type LElement, type LNode, type ParseObserver, parseLite } from "./litedom.ts";
 
@@ -211,15 +211,6 @@ export const BLOCK_TAGS = new Set([
   "CAPTION",
 ]);
 
-// Consent managers and cookie banners (OneTrust, Cookiebot, Osano, Termly, TrustArc, Didomi, Usercentrics,
-// iubenda, CookieYes, Complianz, Klaro, Quantcast, Borlabs, Axeptio, tarteaucitron, Sourcepoint, generic).
-const CONSENT_RE =
-  /(^|[\s_-])(cookie|cookies|cookiebanner|cookie-?consent|consent|consent-?banner|gdpr|ccpa|onetrust|optanon|ot-sdk|cybotcookiebot\w*|cookiebot|osano-cm-\w+|termly\w*|truste|trustarc|didomi\w*|usercentrics|iubenda\w*|cookieyes|cky-\w+|cmplz\w*|complianz|klaro|qc-cmp\w*|cc-window|cc-banner|cc_banner|borlabs\w*|axeptio\w*|tarteaucitron\w*|sp_message\w*|cookie-?notice|cookie-?law|cookie-?bar|eu-cookie\w*)($|[\s_-])/i;
-// Chat and support widgets (Intercom, Drift, Crisp, Zendesk, HubSpot chat, LiveChat, Tawk, Olark, Freshchat,
-// Chatwoot, Help Scout Beacon, Gorgias, Tidio, Smartsupp, Front, Qualified).
-const CHAT_RE =
-  /(^|[\s_])(intercom[\w-]*|drift-[\w-]+|drift-widget|crisp-client|crisp-chatbox|cc-launcher|zendesk[\w-]*|ze-snippet|webwidget|hubspot-messages-iframe-container|hs-chat[\w-]*|livechat[\w-]*|chat-widget|chatwidget|chat-launcher|tawk[\w-]*|olark[\w-]*|freshchat[\w-]*|fc_frame|chatwoot[\w-]*|beacon-container|gorgias[\w-]*|tidio[\w-]*|smartsupp[\w-]*|front-chat[\w-]*|qualified[\w-]*)($|[\s_])/i;
-
 const HIDDEN_CLASS =
   /(^|\s)(hidden|d-none|is-hidden|hide|invisible|sr-only|visually-hidden|screen-reader-text|screenreader|u-hidden|visuallyhidden|skip-link)(\s|$)/i;
 const RESPONSIVE_SHOW =
@@ -242,36 +233,41 @@ export function isHidden(el: El): boolean {
   return false;
 }
 
-const STRUCTURAL = new Set(["HTML", "BODY", "MAIN"]);
-
-/** True for a cookie/consent banner or a chat widget (by id, class, aria-label). Never for the page's
- *  structure or a large block of content that merely carries such a class. */
-export function isBannerOrWidget(el: El): boolean {
-  if (STRUCTURAL.has(el.tagName)) return false;
-  const id = attr(el, "id");
-  const cls = attr(el, "class");
-  const label = attr(el, "aria-label");
-  const key = `${id} ${cls}`;
-  const hit =
-    CONSENT_RE.test(key) ||
-    CHAT_RE.test(key) ||
-    id === "launcher" ||
-    /\b(cookie|consent)\b/i.test(label) ||
-    /\b(chat|messenger)\b/i.test(label);
-  if (!hit) return false;
-  // A page wrapper that carries e.g. "cookie-consent-active" holds the whole page: keep it.
-  if (findFirst(el, isTag("main", "h1", "article"))) return false;
-  if ((el.textContent?.length ?? 0) > 4000) return false;
-  return true;
+/** A hidden element removed by stripNonContent, and where it was (a hidden billing alternative is read
+ *  as a plan's other period). */
+export interface Removed {
+  el: El;
+  parent: El;
+  next: Node | null;
 }
 
-/** Removes everything that is not content, in place. */
-export function stripNonContent(root: El): void {
+/** Removes what is not content (non-content tags, hidden elements), in place; returns the hidden elements
+ *  it removed with their places. Overlays are removed by overlays.ts. */
+export function stripNonContent(root: El): Removed[] {
   const doomed: El[] = [];
-  for (const el of descendants(root)) {
-    if (DROP_TAGS.has(el.tagName) || isHidden(el) || isBannerOrWidget(el)) doomed.push(el);
+  const hidden = new Set<El>();
+  const stack: El[] = [];
+  for (let c = root.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  while (stack.length) {
+    const el = stack.pop()!;
+    if (DROP_TAGS.has(el.tagName)) {
+      doomed.push(el);
+      continue;
+    }
+    if (isHidden(el)) {
+      doomed.push(el);
+      hidden.add(el);
+      continue;
+    }
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
   }
-  for (const el of doomed) el.remove();
+  const removed: Removed[] = [];
+  for (const el of doomed) {
+    if (hidden.has(el) && el.parentElement)
+      removed.push({ el, parent: el.parentElement, next: el.nextSibling });
+    el.remove();
+  }
+  return removed;
 }
 
 /** Resolves a URL against a base; null for non-http(s) targets or garbage. Fragment removed. */

@@ -3,7 +3,7 @@
 // per-node bookkeeping extraction never uses (an event-listener map per node, attribute nodes, custom
 // elements) and rebuilt child lists on every `childNodes`/`children` read; here a node is a few fields and
 // child lists are cached arrays. Only what extraction reads is implemented: tree navigation, text,
-// attributes, `remove()` and `cloneNode()`. Comments are not kept (no extraction step reads them).
+// attributes, `remove()`, `insertBefore()` and `cloneNode()`. Comments are not kept (no extraction step reads them).
 import { Parser } from "htmlparser2";
 
 export const ELEMENT_NODE = 1;
@@ -79,6 +79,19 @@ export abstract class LParent extends LNode {
     if (this.lastChild) this.lastChild.nextSibling = node;
     else this.firstChild = node;
     this.lastChild = node;
+    this.changed();
+    return node;
+  }
+
+  /** Inserts a detached node before `ref` (a child of this node), or at the end when `ref` is null. */
+  insertBefore<T extends LNode>(node: T, ref: LNode | null): T {
+    if (!ref || ref.parentNode !== this) return this.appendChild(node);
+    node.parentNode = this;
+    node.previousSibling = ref.previousSibling;
+    node.nextSibling = ref;
+    if (ref.previousSibling) ref.previousSibling.nextSibling = node;
+    else this.firstChild = node;
+    ref.previousSibling = node;
     this.changed();
     return node;
   }

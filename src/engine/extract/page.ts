@@ -25,9 +25,33 @@ import {
   stripNonContent,
   textOf,
 } from "./dom.ts";
-import { cardTitle, type Plan, planFromCard, plansFromTable, tableFeaturesByPlan } from "./pricing.ts";
+import { siblingSignatures, signature, similarGroups, textWithin } from "./groups.ts";
+import {
+  directoryPages,
+  headingNames,
+  integrationName,
+  isFilterList,
+  tableNames,
+  tileNames,
+} from "./integrations.ts";
+import { microdataOffers, offersFromJsonLd } from "./offers.ts";
+import { stripOverlays } from "./overlays.ts";
+import {
+  billingMark,
+  cardTitle,
+  customTiersOfTable,
+  type HiddenAlternative,
+  type Plan,
+  planFromCard,
+  plansFromTable,
+  readUsage,
+  tableFeaturesByPlan,
+  tiersBesideGrid,
+  type UsagePrice,
+  withAnnual,
+} from "./pricing.ts";
 
-export type { Plan } from "./pricing.ts";
+export type { Plan, UsagePrice } from "./pricing.ts";
 
 export type Block =
   | { kind: "heading"; level: number; text: string }
@@ -60,8 +84,12 @@ export interface PageExtract {
   feeds: { url: string; type: string; title?: string }[];
   scripts: string[];
   plans: Plan[];
+  /** Metered rates beside the plans ("$0.50 per 1,000 events"), on pricing pages. */
+  usage?: UsagePrice[];
   features: string[];
   integrations: string[];
+  /** An integrations directory's further pages (next pages, category pages), to be followed. */
+  integrationPages?: string[];
   jobs: Job[];
   text: string;
 }
@@ -313,45 +341,6 @@ const MAX_DEPTH = 300;
 const CARD_TAGS = new Set(["DIV", "ARTICLE", "LI", "SECTION", "A", "ASIDE"]);
 const TITLE_CLASS = /(^|[\s_-])(title|name|heading|headline)([\s_-]|$)|(title|name|heading)(--|__)/i;
 
-function signature(el: El): string {
-  const cls = attr(el, "class").trim().split(/\s+/)[0] ?? "";
-  return `${el.tagName}.${cls.replace(/--(active|popular|featured|highlight|selected|current|primary)\b.*/, "")}`;
-}
-
-const sigCache = new WeakMap<El, Map<string, number>>();
-
-function siblingSignatures(parent: El): Map<string, number> {
-  let m = sigCache.get(parent);
-  if (!m) {
-    m = new Map();
-    for (const s of parent.children) {
-      const k = signature(s);
-      m.set(k, (m.get(k) ?? 0) + 1);
-    }
-    sigCache.set(parent, m);
-  }
-  return m;
-}
-
-/** True when the element has some non-space text and at most `limit` characters of it (stops early). */
-function textWithin(el: El, limit: number): boolean {
-  let len = 0;
-  let seen = false;
-  const stack: Node[] = [el];
-  while (stack.length) {
-    const n = stack.pop()!;
-    if (n.nodeType === 3) {
-      const v = n.nodeValue ?? "";
-      len += v.length;
-      if (len > limit) return false;
-      if (!seen && /\S/.test(v)) seen = true;
-      continue;
-    }
-    for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
-  }
-  return seen;
-}
-
 function headingCount(el: El, limit: number): number {
   let n = 0;
   for (const h of descendants(el)) {
@@ -576,39 +565,9 @@ function inAnnualPanel(el: El): boolean {
   return false;
 }
 
-const TABLE_PARTS = new Set([
-  "TR",
-  "TD",
-  "TH",
-  "TBODY",
-  "THEAD",
-  "TFOOT",
-  "CAPTION",
-  "COLGROUP",
-  "COL",
-  "LI",
-]);
-
-/** Groups of ≥ `min` similar siblings (same tag and first class) under one parent, in document order. */
-function similarGroups(content: El, min: number): El[][] {
-  const out: El[][] = [];
-  const seen = new Set<El>();
-  for (const el of descendants(content)) {
-    const parent = el.parentElement;
-    if (!parent || seen.has(parent) || TABLE_PARTS.has(el.tagName)) continue;
-    seen.add(parent);
-    for (const [sig, n] of siblingSignatures(parent)) {
-      if (n < min) continue;
-      const kids = parent.children.filter((k) => signature(k) === sig);
-      if (kids.every((k) => textWithin(k, 2000) || !clean(k.textContent))) out.push(kids);
-    }
-  }
-  return out;
-}
-
-function loosePlans(content: El): Plan[] {
+function loosePlans(content: El, hidden: HiddenAlternative[]): Plan[] {
   for (const kids of similarGroups(content, 2)) {
-    const ps = kids.map((k) => planFromCard(k, true)).filter((p): p is Plan => p !== null);
+    const ps = kids.map((k) => planFromCard(k, true, hidden)).filter((p): p is Plan => p !== null);
     if (ps.length >= 2 && ps.some((p) => p.price !== null)) return ps;
   }
   return [];
@@ -650,6 +609,58 @@ function looseNames(content: El): string[] {
     if (names.length >= 3 && names.length >= kids.length * 0.8) return [...new Set(names)];
   }
   return [];
+}
+
+// ---- pricing helpers -----------------------------------------------------------------------------------
+
+function isInside(el: El, root: El): boolean {
+  for (let e: El | null = el; e; e = e.parentElement) if (e === root) return true;
+  return false;
+}
+
+function textIn(el: El, name: string): boolean {
+  return clean(el.textContent).includes(name);
+}
+
+/** Sets each plan's yearly-billed alternative from the plans of an annual panel (matched by name). */
+function annualFrom(plans: Plan[], annual: Plan[]): void {
+  for (const a of annual) {
+    const p = plans.find((x) => x.name.toLowerCase() === a.name.toLowerCase());
+    if (!p || p.annual || a.price === null) continue;
+    withAnnual(p, {
+      amount: a.price,
+      period: a.period === "one_time" ? undefined : (a.period ?? "year"),
+      yearly: a.amount,
+    });
+  }
+}
+
+/** The plans of a detached annual panel (its cards read as the page's cards are). */
+function panelPlans(panel: El): Plan[] {
+  const w: Walk = { blocks: [], cards: [], tables: [], lists: [], depth: 0 };
+  walkChildren(w, panel);
+  return w.cards.map((c) => planFromCard(c.el)).filter((p): p is Plan => p !== null);
+}
+
+/** Metered rates in the pricing page's text, tables and cards (the card's plan named). */
+function usagePrices(blocks: Block[]): UsagePrice[] {
+  const out: UsagePrice[] = [];
+  const seen = new Set<string>();
+  const add = (text: string, plan?: string) => {
+    for (const u of readUsage(text, plan)) {
+      const k = `${u.plan ?? ""}|${u.price}|${u.per}`;
+      if (seen.has(k) || out.length >= 50) continue;
+      seen.add(k);
+      out.push(u);
+    }
+  };
+  for (const b of blocks) {
+    if (b.kind === "text") add(b.text);
+    else if (b.kind === "list") for (const i of b.items) add(i);
+    else if (b.kind === "table") for (const r of b.rows) add(r.join(" | "));
+    else if (b.kind === "card") for (const i of b.items) add(i, b.title);
+  }
+  return out;
 }
 
 // ---- page kinds ----------------------------------------------------------------------------------------
@@ -884,7 +895,15 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
   const articleText = article ? readableText(html) : null;
 
   const root = contentRoot(doc);
-  stripNonContent(root);
+  // microdata offers are read before <meta itemprop> and hidden parts go
+  const microdata = microdataOffers(root);
+  const removed = stripNonContent(root);
+  stripOverlays(root);
+  const hiddenAlts: HiddenAlternative[] = [];
+  for (const r of removed) {
+    const mark = billingMark(r.el);
+    if (mark) hiddenAlts.push({ ...r, mark });
+  }
   const regions = regionsOf(root);
   const links = readLinks(regions, base);
 
@@ -934,7 +953,7 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
     // cheap pre-check on the card lines: no currency, "free" or custom wording means no plan
     if (!g.some((c) => PRICE_HINT.test(c.block.title) || c.block.items.some((i) => PRICE_HINT.test(i))))
       continue;
-    const ps = g.map((c) => planFromCard(c.el)).filter((p): p is Plan => p !== null);
+    const ps = g.map((c) => planFromCard(c.el, false, hiddenAlts)).filter((p): p is Plan => p !== null);
     const priced = ps.filter((p) => p.price !== null).length;
     if (
       (ps.length >= 2 && priced >= 1 && ps.length >= g.length / 2) ||
@@ -948,8 +967,24 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
     planGroups.add(c.g);
     if (!(c.annual && hasMonthly)) addPlans(c.ps);
   }
+  for (const c of candidates) if (c.annual && hasMonthly) annualFrom(plans, c.ps);
+  // a hidden annual tab panel: its plans are the yearly-billed alternatives
+  for (const h of hiddenAlts)
+    if (
+      h.mark === "annual" &&
+      plans.length &&
+      !candidates.some((c) => c.g.some((x) => isInside(h.parent, x.el)))
+    )
+      annualFrom(plans, panelPlans(h.el));
   for (const t of w.tables) addPlans(plansFromTable(t.rows));
-  if (!plans.length && isPricing) plans.push(...loosePlans(content));
+  if (!plans.length && isPricing) plans.push(...loosePlans(content, hiddenAlts));
+  if (plans.length && isPricing) {
+    // a contact-sales tier outside the grid: a band under it, a table column, a footer row
+    const cardEls = candidates.flatMap((c) => c.g.map((x) => x.el));
+    for (const c of candidates) addPlans(tiersBesideGrid(c.g[0]!.el.parentElement, cardEls));
+    const names = new Set(plans.map((p) => p.name));
+    for (const t of w.tables) if (!plansFromTable(t.rows).length) addPlans(customTiersOfTable(t.rows, names));
+  }
   if (plans.length) {
     const names = new Set(plans.map((p) => p.name));
     for (const t of w.tables) {
@@ -960,6 +995,9 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
       }
     }
   }
+  // no plan cards or tables: the offers the page states in JSON-LD or microdata
+  if (!plans.length && isPricing) addPlans([...offersFromJsonLd(jsonLd), ...microdata]);
+  const usage = isPricing ? usagePrices(w.blocks) : [];
 
   const features: string[] = [];
   if (!NO_FEATURES_PATH.test(path) && !isIntegrations && !isCareers) {
@@ -982,23 +1020,24 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
   }
 
   const integrations: string[] = [];
+  let integrationPages: string[] = [];
   if (isIntegrations) {
     const add = (name: string) => {
-      const n = clean(name);
-      if (!n || n.length > 40 || n.split(/\s+/).length > 5 || /[.!?:]$/.test(n)) return;
-      if (
-        /^(learn more|view all|see all|request|browse|explore|all|more|read more|install|connect|get started)\b/i.test(
-          n,
-        )
-      )
-        return;
-      if (!integrations.includes(n)) integrations.push(n);
+      const n = integrationName(name);
+      if (n && !integrations.includes(n)) integrations.push(n);
     };
+    const filters = w.lists.filter((l) => isFilterList(l.el, url)).map((l) => l.el);
     for (const g of groups.values())
       if (g.length >= 2 && !planGroups.has(g)) for (const c of g) add(c.block.title);
     for (const l of w.lists)
-      if (l.items.length >= 2 && !/\b(faq|question)/i.test(l.section ?? "")) for (const i of l.items) add(i);
+      if (l.items.length >= 2 && !filters.includes(l.el) && !/\b(faq|question)/i.test(l.section ?? ""))
+        for (const i of l.items) add(i);
+    for (const t of w.tables) for (const n of tableNames(t.rows)) add(n);
+    for (const n of tileNames(content)) if (!filters.some((f) => textIn(f, n))) add(n);
+    const byHeading = headingNames(content);
+    if (byHeading.length > integrations.length) for (const n of byHeading) add(n);
     if (integrations.length < 3) for (const n of looseNames(content)) add(n);
+    integrationPages = directoryPages(root, head.links, url, filters);
   }
 
   const jobs: Job[] = [];
@@ -1048,5 +1087,7 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
   if (titleText) out.title = titleText;
   if (lang) out.lang = lang;
   if (hero) out.hero = hero;
+  if (usage.length) out.usage = usage;
+  if (integrationPages.length) out.integrationPages = integrationPages;
   return out;
 }

@@ -7,10 +7,13 @@
 //   cents); period "year". Only an explicit yearly marker triggers the division.
 // - "one-time", "lifetime", "once": the amount as is, period "one_time".
 // - No period stated: the amount as is, no period ("$0 forever" is a free plan: price 0).
-// - "Free" as the price, or $0: price 0. "Custom", "Contact sales", "Let's talk", "Get a quote" with no
-//   amount: price null, custom true.
-// - When a page toggles monthly/annual prices, the visible (default) price is read; hidden alternatives are
-//   dropped with other hidden elements before this runs.
+// - "Free" as the price, or $0: price 0. "Custom", "Contact sales", "Let's talk" (any apostrophe), "Get in
+//   touch", "Call for pricing", "Get a quote" with no amount: price null, custom true.
+// - "From $29", "Starting at $29": the price, starting true (the lowest price of the plan, not its only one).
+// - A yearly figure keeps what the page states: `amount` is the yearly figure ("$5k/yr" → 5000, price 416.67).
+// - A metered rate ("$0.50 per 1,000 events", "$0.02 / GB") is no plan price: readUsage reads it.
+// - When a page toggles monthly/annual prices, the monthly-billed price is the plan's price and the yearly-
+//   billed one its `annual` alternative (hidden alternatives are handed over by stripNonContent).
 import {
   attr,
   clean,
@@ -33,6 +36,13 @@ export interface Plan {
   unit?: string;
   features: string[];
   custom?: boolean;
+  /** "From $X" / "Starting at $X": the plan's lowest price. */
+  starting?: boolean;
+  /** The yearly figure the page states when `period` is "year" (price is that figure / 12). */
+  amount?: number;
+  /** The same plan billed yearly, when the page offers both (a monthly/annual toggle): its monthly figure
+   *  and yearly total. Set only when `price` is the monthly-billed one. */
+  annual?: { price: number; amount: number };
 }
 
 export interface PriceRead {
@@ -41,8 +51,22 @@ export interface PriceRead {
   period?: "month" | "year" | "one_time";
   unit?: string;
   custom?: boolean;
+  starting?: boolean;
+  /** The yearly figure as stated, for a yearly price. */
+  yearly?: number;
   /** The matched price text, for evidence. */
   text?: string;
+}
+
+/** A metered rate beside the plans ("$0.50 per 1,000 events"): not a plan price. */
+export interface UsagePrice {
+  price: number;
+  currency?: string;
+  /** What one price unit buys: "1,000 events", "GB". */
+  per: string;
+  /** The plan or row it belongs to, when the page says. */
+  plan?: string;
+  text: string;
 }
 
 const CURRENCY_SYMBOLS: [RegExp, string][] = [
@@ -126,24 +150,69 @@ const BILLED_YEARLY_RE =
 const ONE_TIME_RE = /\bone[- ]time\b|\blifetime\b|\bonce\b|\bpay once\b/i;
 const UNIT_RE =
   /(?:\/|\bper\b|\beach\b|\ba\b)\s*(seat|user|member|editor|agent|host|node|license|licence|employee|creator|admin|contact|workspace|project|site|server|device|location|builder|learner)s?\b/i;
-const CUSTOM_RE =
-  /\b(custom(?:\s+pricing|\s+price|\s+quote)?|contact\s+(?:us|sales|our sales team)|talk\s+to\s+(?:us|sales)|let'?s\s+talk|get\s+(?:a\s+)?quote|request\s+(?:a\s+)?(?:quote|pricing|demo)|on\s+request|call\s+us|book\s+a\s+(?:call|demo)|tailored|bespoke|pricing\s+upon\s+request|speak\s+to\s+sales)\b/i;
+export const CUSTOM_RE =
+  /\b(custom(?:\s+pricing|\s+price|\s+quote|\s+plan)?|contact\s+(?:us|sales|our\s+sales(?:\s+team)?|for\s+(?:pricing|a\s+quote))|talk\s+to\s+(?:us|sales|an?\s+expert|our\s+(?:sales\s+)?team)|let[’'‘`]?s\s+(?:talk|chat)|get\s+in\s+touch|reach\s+out|get\s+(?:a\s+)?quote|request\s+(?:a\s+)?(?:quote|pricing|demo)|on\s+request|call\s+(?:us|for\s+(?:pricing|a\s+quote))|book\s+a\s+(?:call|demo)|schedule\s+a\s+(?:call|demo)|tailored|bespoke|pricing\s+(?:upon|on)\s+request|price\s+on\s+request|speak\s+(?:to|with)\s+(?:sales|us|an?\s+expert|our\s+team))\b/i;
 const FREE_RE = /^(?:free|free forever|\$0|0|gratis|free plan)$/i;
+
+const STARTING_BEFORE =
+  /\b(?:from|starting\s+(?:at|from)|starts\s+at|as\s+low\s+as|ab|dès|à\s+partir\s+de|a\s+partir\s+de|desde|vanaf|da)\s*:?\s*$/i;
+/** "$5k/yr", "$1.2k per year": a k-figure is a price only with a period right after it. */
+const K_PRICE_RE = new RegExp(
+  String.raw`(${SYM})\s?(\d{1,3}(?:[.,]\d{1,2})?)\s?[kK](?=\s*(?:\/|per\b|a\b|billed\b|paid\b)\s*(?:year|yr|annum|annually|yearly|month|mo)\b)`,
+  "u",
+);
+const PERIOD_WORD =
+  /^(?:month|mo|mth|mon|year|yr|annum|week|wk|day|monat|mois|mes|mese|maand|jahr|año|anno|jaar)s?$/i;
+const PLAN_UNITS =
+  /^(?:seat|user|member|editor|agent|host|node|license|licence|employee|creator|admin|contact|workspace|project|site|server|device|location|builder|learner|team|organization|organisation|account|brand|store|domain)s?$/i;
+// after the amount: "per 1,000 events", "/ GB", "/1k requests", "for every 100 credits"
+const USAGE_AFTER =
+  /^\s*(?:\/|per\b|for\s+(?:each|every)\b|each\b)\s*(?:(\d[\d.,]*\s?[kKmM]?|one|an?|each|every|additional|extra)\s+)?([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?)/;
+
+/** The metered unit after an amount ("1,000 events", "GB"), or null when the amount is not a metered rate. */
+function usageUnit(after: string): string | null {
+  if (MONTH_RE.test(after.slice(0, 40)) || YEAR_RE.test(after.slice(0, 40))) return null;
+  const m = USAGE_AFTER.exec(after);
+  if (!m) return null;
+  const words = m[2]!.split(/\s+/);
+  // "per GB stored": only the first word of a two-word unit when the second is a plain verb/adjective
+  const noun = words[0]!;
+  if (PERIOD_WORD.test(noun) || PLAN_UNITS.test(noun)) return null;
+  if (/^(the|a|an|and|or|with|billed|paid|plus|excl|incl|vat|tax)$/i.test(noun)) return null;
+  const per = m[1] && !/^(one|an?|each|every)$/i.test(m[1]) ? `${m[1]} ${m[2]}` : m[2]!;
+  return clean(per);
+}
+
+function readAmount(t: string): { index: number; length: number; sym: string; amount: number } | null {
+  const k = K_PRICE_RE.exec(t);
+  const m = PRICE_RE.exec(t);
+  if (k && (!m || k.index <= m.index))
+    return { index: k.index, length: k[0].length, sym: k[1]!, amount: parseNumber(k[2]!) * 1000 };
+  if (!m) return null;
+  return {
+    index: m.index,
+    length: m[0].length,
+    sym: m[1] ?? m[4] ?? "",
+    amount: parseNumber(m[2] ?? m[3] ?? ""),
+  };
+}
 
 /** Reads a price from the text of a plan card or table cell (see the rule at the top of this file). */
 export function readPrice(text: string): PriceRead | null {
   const t = clean(text);
   if (!t) return null;
-  const m = PRICE_RE.exec(t);
+  const m = readAmount(t);
   if (m) {
-    const sym = m[1] ?? m[4] ?? "";
-    const amount = parseNumber(m[2] ?? m[3] ?? "");
+    const amount = m.amount;
     if (!Number.isFinite(amount)) return null;
-    const currency = currencyOf(sym);
-    const after = t.slice(m.index + m[0].length, m.index + m[0].length + 48);
-    const around = t.slice(Math.max(0, m.index - 20), m.index + m[0].length + 60);
+    const end = m.index + m.length;
+    const after = t.slice(end, end + 48);
+    if (usageUnit(after)) return readPrice(t.slice(end)); // a metered rate: the plan price may follow
+    const currency = currencyOf(m.sym);
+    const around = t.slice(Math.max(0, m.index - 20), end + 60);
     const read: PriceRead = { amount };
     if (currency) read.currency = currency;
+    if (STARTING_BEFORE.test(t.slice(Math.max(0, m.index - 24), m.index))) read.starting = true;
     const unit = UNIT_RE.exec(after);
     if (unit) read.unit = unit[1]!.toLowerCase().replace("licence", "license");
     const mo = MONTH_RE.exec(after);
@@ -151,19 +220,51 @@ export function readPrice(text: string): PriceRead | null {
     const billedYearly = BILLED_YEARLY_RE.test(around);
     if (mo && (!yr || mo.index <= yr.index)) {
       read.period = billedYearly ? "year" : "month";
+      if (billedYearly) read.yearly = Math.round(amount * 12 * 100) / 100;
     } else if (yr) {
       read.amount = Math.round((amount / 12) * 100) / 100;
       read.period = "year";
+      read.yearly = amount;
     } else if (ONE_TIME_RE.test(after)) {
       read.period = "one_time";
     }
-    read.text = clean(t.slice(m.index, m.index + m[0].length + Math.min(after.length, 40)));
+    read.text = clean(t.slice(m.index, end + Math.min(after.length, 40)));
     return read;
   }
   if (t.length <= 24 && (FREE_RE.test(t) || /^free(\s+(forever|plan|tier|for ever))?!?$/i.test(t)))
     return { amount: 0, text: t };
   if (t.length <= 60 && CUSTOM_RE.test(t)) return { amount: null, custom: true, text: t };
   return null;
+}
+
+// an amount with any number of decimals ("$0.002"), for metered rates
+const RATE_RE = new RegExp(
+  String.raw`(?:(${SYM})\s?(\d+(?:[.,]\d+)?|[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?)(?![\d.,])|(?<![\d.,])(\d+(?:[.,]\d+)?)\s?(${SYM})(?![A-Za-z]))`,
+  "gu",
+);
+
+/** Metered rates in a line of text ("$0.50 per 1,000 events", "$0.02 / GB", "€0,002 per call"). */
+export function readUsage(text: string, plan?: string): UsagePrice[] {
+  const t = clean(text);
+  if (!t || t.length > 400 || !/\d/.test(t)) return [];
+  const out: UsagePrice[] = [];
+  for (const m of t.matchAll(RATE_RE)) {
+    const end = m.index + m[0].length;
+    const per = usageUnit(t.slice(end, end + 48));
+    if (!per) continue;
+    const price = parseNumber(m[2] ?? m[3] ?? "");
+    if (!Number.isFinite(price)) continue;
+    const u: UsagePrice = { price, per, text: clip(t, 200) };
+    const currency = currencyOf(m[1] ?? m[4] ?? "");
+    if (currency) u.currency = currency;
+    if (plan) u.plan = plan;
+    out.push(u);
+  }
+  return out;
+}
+
+function clip(s: string, n: number): string {
+  return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
 }
 
 // ---- plan cards ----------------------------------------------------------------------------------------
@@ -229,6 +330,9 @@ function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead 
       next++;
     }
     let ctx = line;
+    // "Starting at" in its own element before the amount
+    if (i > 0 && /^(?:from|starting\s+(?:at|from)|starts\s+at|as\s+low\s+as)\s*:?$/i.test(ls[i - 1]!))
+      ctx = `${ls[i - 1]} ${ctx}`;
     for (let j = next; j < Math.min(ls.length, next + 2); j++) {
       if (ls[j]!.length <= 40 && PERIOD_NOTE.test(ls[j]!)) ctx += ` ${ls[j]}`;
       else break;
@@ -302,7 +406,7 @@ const BILLING_ATTRS = [
 ];
 
 /** Which billing alternative an element is marked as (class, data-* or a toggle's show condition). */
-function billingMark(el: El): "annual" | "monthly" | null {
+export function billingMark(el: El): "annual" | "monthly" | null {
   for (const name of BILLING_ATTRS) {
     const v = attr(el, name);
     if (!v) continue;
@@ -311,6 +415,42 @@ function billingMark(el: El): "annual" | "monthly" | null {
     if (/monthly|\bmonth\b|\bmo\b/i.test(v)) return neg ? "annual" : "monthly";
   }
   return null;
+}
+
+/** A hidden element marked as a billing alternative (the annual price behind a toggle), removed from the
+ *  tree with the other hidden elements; `parent` and `next` say where it was. */
+export interface HiddenAlternative {
+  el: El;
+  parent: El;
+  next: Node | null;
+  mark: "annual" | "monthly";
+}
+
+function within(el: El, root: El): boolean {
+  for (let e: El | null = el; e; e = e.parentElement) if (e === root) return true;
+  return false;
+}
+
+/** The card as a visitor sees it with the other billing period chosen: hidden alternatives inside it put
+ *  back, the visible ones of the shown period left out. */
+function otherPeriodView(card: El, hidden: HiddenAlternative[], show: "annual" | "monthly"): El | null {
+  const inside = hidden.filter((h) => h.mark === show && within(h.parent, card));
+  const visible = descendants(card).map((e) => billingMark(e));
+  const shownAnnual = visible.includes("annual");
+  const shownMonthly = visible.includes("monthly");
+  if (!inside.length && !(shownAnnual && shownMonthly)) return null;
+  for (const h of inside)
+    h.parent.insertBefore(h.el, h.next && h.next.parentNode === h.parent ? h.next : null);
+  let copy: El;
+  try {
+    copy = card.cloneNode(true);
+  } finally {
+    for (const h of inside) h.el.remove();
+  }
+  // what the chosen period shows: its own marked parts, never the other period's
+  for (const e of descendants(copy))
+    if (billingMark(e) === (show === "annual" ? "monthly" : "annual")) e.remove();
+  return copy;
 }
 
 /** When a card carries both a monthly and an annual price (a billing toggle), keeps the monthly one. */
@@ -332,9 +472,33 @@ function withoutStruck(card: El): El {
   return copy;
 }
 
+/** A plan read from a price read. */
+export function planOf(name: string, read: PriceRead, features: string[] = []): Plan {
+  const plan: Plan = { name, price: read.amount, features };
+  if (read.currency) plan.currency = read.currency;
+  if (read.period) plan.period = read.period;
+  if (read.yearly !== undefined && read.period === "year") plan.amount = read.yearly;
+  if (read.unit) plan.unit = read.unit;
+  if (read.custom) plan.custom = true;
+  if (read.starting) plan.starting = true;
+  return plan;
+}
+
+/** Sets the yearly-billed alternative of a monthly-billed plan from the read of the other period. */
+export function withAnnual(plan: Plan, alt: PriceRead | null): Plan {
+  if (!alt || alt.amount === null || plan.price === null || plan.period === "year") return plan;
+  if (plan.period === "one_time" || alt.period === "one_time") return plan;
+  // a figure shown under the annual choice without its own period is per month, billed yearly
+  const monthly = alt.amount;
+  if (monthly === plan.price && alt.period !== "year") return plan;
+  plan.annual = { price: monthly, amount: alt.yearly ?? Math.round(monthly * 12 * 100) / 100 };
+  return plan;
+}
+
 /** A plan from a card element, or null when the card carries no price, free or custom marker. `loose`:
- *  accept a card without heading or title class, named by its first short line. */
-export function planFromCard(cardIn: El, loose = false): Plan | null {
+ *  accept a card without heading or title class, named by its first short line. `hidden`: the page's hidden
+ *  billing alternatives (read as the plan's other period). */
+export function planFromCard(cardIn: El, loose = false, hidden: HiddenAlternative[] = []): Plan | null {
   const card = withoutAlternatives(withoutStruck(cardIn));
   let title = cardTitle(card);
   if (!title && loose) {
@@ -347,11 +511,24 @@ export function planFromCard(cardIn: El, loose = false): Plan | null {
   let read = title.el ? cardPrice(card, title.el) : cardPrice(card, null, title.text);
   if (!read && /^free\b/i.test(name)) read = { amount: 0 };
   if (!read) return null;
-  const plan: Plan = { name, price: read.amount, features: cardFeatures(card, title.text) };
-  if (read.currency) plan.currency = read.currency;
-  if (read.period) plan.period = read.period;
-  if (read.unit) plan.unit = read.unit;
-  if (read.custom) plan.custom = true;
+  const readView = (v: El | null): PriceRead | null => {
+    if (!v) return null;
+    const o = withoutStruck(v);
+    const t = cardTitle(o);
+    return t ? cardPrice(o, t.el) : cardPrice(o, null, title.text);
+  };
+  // the page shows the yearly-billed price and hides the monthly one: the monthly one is the plan's price
+  if (read.amount !== null && read.period === "year") {
+    const monthly = readView(otherPeriodView(cardIn, hidden, "monthly"));
+    if (monthly && monthly.amount !== null && monthly.period !== "year" && monthly.amount !== read.amount) {
+      const yearly = read;
+      read = monthly;
+      return withAnnual(planOf(name, read, cardFeatures(card, title.text)), yearly);
+    }
+  }
+  const plan = planOf(name, read, cardFeatures(card, title.text));
+  if (read.amount !== null && read.period !== "year" && read.period !== "one_time")
+    withAnnual(plan, readView(otherPeriodView(cardIn, hidden, "annual")));
   return plan;
 }
 
@@ -376,11 +553,7 @@ export function plansFromTable(rows: string[][]): Plan[] {
     if (!name || name.length > 60) continue;
     const read = readPrice(cell.slice(m!.index));
     if (!read) continue;
-    const plan: Plan = { name, price: read.amount, features: [] };
-    if (read.currency) plan.currency = read.currency;
-    if (read.period) plan.period = read.period;
-    if (read.unit) plan.unit = read.unit;
-    if (read.custom) plan.custom = true;
+    const plan = planOf(name, read);
     for (let r = 1; r < rows.length; r++) {
       const label = clean(rows[r]![0] ?? "");
       const v = clean(rows[r]![c] ?? "");
@@ -407,11 +580,7 @@ export function plansFromTable(rows: string[][]): Plan[] {
       if (!name || name.length > 60) continue;
       const read = readPrice(priceRow[c] ?? "") ?? (/^free\b/i.test(name) ? { amount: 0 } : null);
       if (!read) continue;
-      const plan: Plan = { name, price: read.amount, features: [] };
-      if (read.currency) plan.currency = read.currency;
-      if (read.period) plan.period = read.period;
-      if (read.unit) plan.unit = read.unit;
-      if (read.custom) plan.custom = true;
+      const plan = planOf(name, read);
       for (let r = 1; r < rows.length; r++) {
         if (r === priceRowIdx) continue;
         const label = clean(rows[r]![0] ?? "");
@@ -432,11 +601,7 @@ export function plansFromTable(rows: string[][]): Plan[] {
       const name = clean(r[0] ?? "");
       const read = readPrice(r[priceCol] ?? "");
       if (!name || !read) continue;
-      const plan: Plan = { name, price: read.amount, features: [] };
-      if (read.currency) plan.currency = read.currency;
-      if (read.period) plan.period = read.period;
-      if (read.unit) plan.unit = read.unit;
-      if (read.custom) plan.custom = true;
+      const plan = planOf(name, read);
       r.forEach((cell, i) => {
         if (i === 0 || i === priceCol) return;
         const label = clean(header[i] ?? "");
@@ -468,6 +633,80 @@ export function tableFeaturesByPlan(rows: string[][], names: Set<string>): Map<s
       else if (!NO.test(cell) && !CTA_RE.test(cell)) list.push(`${label}: ${cell}`);
       out.set(header[c]!, list);
     }
+  }
+  return out;
+}
+
+// ---- tiers outside the grid ----------------------------------------------------------------------------
+
+const TIER_WORD =
+  /\b(enterprise|custom|scale|business|corporate|organi[sz]ations?|unlimited|premium|ultimate|dedicated|volume|agency|agencies|government|education|nonprofit|platform|plus|max|elite|private)\b/i;
+const NOT_TIER =
+  /\?|\b(faq|questions?|help|support|need|ready|looking|get started|still|contact us|talk to|why|how)\b/i;
+
+/** A tier name as a band or table states it: short, a name rather than a question or a call to action. */
+function tierName(name: string): boolean {
+  return name.length <= 40 && name.split(/\s+/).length <= 4 && !NOT_TIER.test(name) && !CTA_RE.test(name);
+}
+
+/** Tiers shown beside a plan grid rather than in it (an Enterprise band under the cards): the blocks that
+ *  follow the grid (or its containers, up to three levels up) and read as one plan — a name and "Contact
+ *  sales"/"Custom" (or a price, for a name that says it is a tier). */
+export function tiersBesideGrid(grid: El | null, cards: El[]): Plan[] {
+  const out: Plan[] = [];
+  let node: El | null = grid;
+  for (let level = 0; node && level < 3; level++, node = node.parentElement) {
+    if (node.tagName === "MAIN" || node.tagName === "BODY") break;
+    let sib = node.nextElementSibling;
+    for (let i = 0; sib && i < 3; i++, sib = sib.nextElementSibling) {
+      if (cards.some((c) => within(c, sib!) || within(sib!, c))) continue;
+      if (findFirst(sib, isTag("table")) || (sib.textContent?.length ?? 0) > 1500) continue;
+      const plan = planFromCard(sib);
+      if (!plan || !tierName(plan.name) || out.some((p) => p.name === plan.name)) continue;
+      if (plan.custom || (plan.price !== null && TIER_WORD.test(plan.name))) out.push(plan);
+    }
+  }
+  return out;
+}
+
+/** Contact-sales tiers of a feature table beside the cards: a column named by a tier whose cells say
+ *  "Contact sales"/"Let's talk", or a footer row "Enterprise | Contact us". `names`: the card plans. */
+export function customTiersOfTable(rows: string[][], names: Set<string>): Plan[] {
+  if (rows.length < 2) return [];
+  const out: Plan[] = [];
+  const header = rows[0]!.map((h) => stripBadges(clean(h)));
+  if (header.filter((h) => names.has(h)).length >= 2) {
+    for (let c = 1; c < header.length; c++) {
+      const name = header[c]!;
+      if (!name || names.has(name) || !tierName(name)) continue;
+      const off = (r: string[]) => (r.length === header.length ? c : c - (header.length - r.length));
+      const custom = rows
+        .slice(1)
+        .some((r) => readPrice(clean(r[off(r)] ?? ""))?.custom && !/^custom$/i.test(clean(r[off(r)])));
+      if (!custom) continue;
+      const plan: Plan = { name, price: null, features: [], custom: true };
+      for (const r of rows.slice(1)) {
+        const label = clean(r[0] ?? "");
+        const v = clean(r[off(r)] ?? "");
+        if (!label || (CUSTOM_RE.test(v) && CTA_RE.test(v))) continue;
+        if (YES.test(v)) plan.features.push(label);
+        else if (!NO.test(v) && !CTA_RE.test(v)) plan.features.push(`${label}: ${v}`);
+      }
+      out.push(plan);
+    }
+  }
+  // the table's last row: "Enterprise | Contact us"
+  const cells = rows[rows.length - 1]!.map((x) => clean(x)).filter((x) => x);
+  if (cells.length === 2) {
+    const [name, v] = cells as [string, string];
+    if (
+      !names.has(name) &&
+      tierName(name) &&
+      TIER_WORD.test(name) &&
+      !/^custom$/i.test(v) &&
+      readPrice(v)?.custom
+    )
+      if (!out.some((p) => p.name === name)) out.push({ name, price: null, features: [], custom: true });
   }
   return out;
 }

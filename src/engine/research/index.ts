@@ -71,6 +71,8 @@ const HTML = /html|xhtml/i;
 const MAX_FEEDS = 4;
 const MAX_REPOS = 2;
 const FEATURE_LIMIT = 60;
+/** How many further pages of an integrations directory research follows (next pages, category pages). */
+export const MAX_DIRECTORY_PAGES = 10;
 /** Pages whose scripts say most about the stack beyond the home page (checkout and billing, job widgets). */
 const TECH_KINDS = new Set<PageKind>(["pricing", "careers", "integrations"]);
 
@@ -195,6 +197,27 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
   const all = [home, ...pages];
   const ofKind = (k: PageKind) => pages.filter((p) => p.kind === k);
   const first = (k: PageKind) => ofKind(k)[0];
+  const directory = await readDirectory();
+
+  /** An integrations directory's further pages (next pages, category pages), up to MAX_DIRECTORY_PAGES. */
+  async function readDirectory(): Promise<ReadPage[]> {
+    const start = first("integrations");
+    if (!start) return [];
+    const seen = new Set([start.url, ...pages.map((p) => p.url)]);
+    const queue = [...(start.extract.integrationPages ?? [])];
+    const out: ReadPage[] = [];
+    while (queue.length && out.length < MAX_DIRECTORY_PAGES) {
+      const url = queue.shift()!;
+      if (seen.has(url) || !sameSite(url, site)) continue;
+      seen.add(url);
+      const r = await get(url);
+      if (!r.ok || !HTML.test(r.contentType)) continue;
+      const x = await o.extractor.run({ html: r.text, url: r.finalUrl, headers: r.headers, tech: false });
+      out.push({ url, kind: "integrations", extract: x.page, tech: [], html: r.text });
+      queue.push(...(x.page.integrationPages ?? []));
+    }
+    return out;
+  }
 
   // Feeds, the job board, GitHub releases and security.txt live on different hosts: read side by side (the
   // fetcher keeps each host to one request at a time).
@@ -288,6 +311,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     secUrl,
     now,
     discovered: disc.pages,
+    directory,
   });
   return {
     ok: true,
@@ -295,7 +319,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     ...siteName(home.extract),
     summary: {
       pages_found: disc.pages.length + 1,
-      pages_read: all.length,
+      pages_read: all.length + directory.length,
       feeds_read: feeds.length + releaseFeeds.length,
       ...(board && !board.failed ? { job_board: board.provider } : {}),
       fetched,
@@ -327,6 +351,8 @@ interface Parts {
   secUrl: string;
   now: Date;
   discovered: DiscoveredPage[];
+  /** Further pages of the integrations directory (read for names, not watched). */
+  directory?: ReadPage[];
 }
 
 function compactObj(o: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -349,6 +375,9 @@ function planRead(p: Plan): Record<string, unknown> {
     unit: p.unit,
     features: p.features,
     ...(p.custom ? { custom: true } : {}),
+    ...(p.starting ? { starting: true } : {}),
+    amount: p.amount,
+    annual: p.annual,
   })!;
 }
 
@@ -382,6 +411,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       plans: plans.map(planRead),
       free_tier: plans.some((p) => p.price === 0 || /\bfree\b/i.test(p.name)),
       has_enterprise: plans.some((p) => p.custom === true || /enterprise/i.test(p.name)),
+      ...(pricingPage.extract.usage?.length ? { usage: pricingPage.extract.usage } : {}),
       page: pricingPage.url,
     };
   }
@@ -396,7 +426,9 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   // integrations: the integrations page, else what other pages list.
   const integPage = first("integrations");
   const integNames = uniq(
-    integPage ? integPage.extract.integrations : all.flatMap((p) => p.extract.integrations),
+    integPage
+      ? [...integPage.extract.integrations, ...(x.directory ?? []).flatMap((p) => p.extract.integrations)]
+      : all.flatMap((p) => p.extract.integrations),
   );
   if (integNames.length)
     reads.integrations = compactObj({

@@ -1,0 +1,164 @@
+// Integration names as a visitor sees them on an integrations page: card titles, link tiles (`<a><img alt>
+// <span>Name</span></a>`), table rows, list items and, when the markup is too broken for cards, the page's
+// repeated item headings. A category filter (links or buttons that narrow the directory) is not a list of
+// integrations; its category pages and the directory's next pages are handed back to be followed.
+import {
+  absoluteUrl,
+  attr,
+  clean,
+  descendants,
+  type El,
+  findFirst,
+  HEADING,
+  isTag,
+  leafLines,
+  textOf,
+} from "./dom.ts";
+import { similarGroups } from "./groups.ts";
+
+const CTA =
+  /^(learn more|view all|see all|show all|show more|load more|request|browse|explore|all|more|read more|install|connect|get started|details|view|see details|try it|add|next|previous|prev)\b/i;
+
+/** A name as an integration's: short, not a sentence, not a call to action. */
+export function integrationName(raw: string): string | null {
+  const n = clean(raw.replace(/\s+(logo|icon)$/i, ""));
+  if (!n || n.length > 40 || n.split(/\s+/).length > 5 || /[.!?:]$/.test(n)) return null;
+  if (CTA.test(n) || /^\d+$/.test(n) || /^page \d+$/i.test(n)) return null;
+  return n;
+}
+
+const FILTER_CONTAINER =
+  /(^|[\s_-])(filters?|categor(y|ies)|facets?|tabs?|sidebar|taxonom(y|ies)|refine|sort)([\s_-]|$)/i;
+const FILTER_ROLE = new Set(["tablist", "navigation", "search", "radiogroup", "menu", "toolbar"]);
+
+/** True when a list is a category filter of the directory: its items narrow the list (links to category
+ *  pages or `?category=`, toggles), it sits in a filter/sidebar/tab container, or it opens with "All". */
+export function isFilterList(list: El, pageUrl: string): boolean {
+  const items = list.children.filter((c) => c.tagName === "LI");
+  const first = clean(textOf(items[0]));
+  if (/^all\b/i.test(first)) return true;
+  for (let e: El | null = list, i = 0; e && i < 4; e = e.parentElement, i++) {
+    if (FILTER_ROLE.has(attr(e, "role")) || e.tagName === "ASIDE" || e.tagName === "NAV") return true;
+    if (FILTER_CONTAINER.test(`${attr(e, "class")} ${attr(e, "id")} ${attr(e, "aria-label")}`)) return true;
+  }
+  let narrowing = 0;
+  for (const li of items) {
+    const c = findFirst(li, isTag("a", "button")) ?? li;
+    if (
+      c.tagName === "BUTTON" ||
+      attr(c, "role") === "tab" ||
+      c.hasAttribute("aria-pressed") ||
+      c.hasAttribute("data-filter") ||
+      c.hasAttribute("data-category") ||
+      isCategoryLink(attr(c, "href"), pageUrl)
+    )
+      narrowing++;
+  }
+  return items.length > 0 && narrowing >= items.length * 0.6;
+}
+
+const CATEGORY_PATH = /\/(categor(y|ies)|collections?|tags?|type)\/[^/]+\/?$/i;
+
+/** A link to a category page of the directory (`/integrations/category/crm`, `?category=crm`). */
+function isCategoryLink(href: string, pageUrl: string): boolean {
+  const u = absoluteUrl(href, pageUrl);
+  if (!u) return /^#/.test(href.trim()) && href.trim().length > 1;
+  const url = new URL(u);
+  const page = new URL(pageUrl);
+  if (url.host !== page.host) return false;
+  if (/[?&](category|categories|cat|type|tag|filter)=/i.test(url.search)) return true;
+  return url.pathname.startsWith(directoryRoot(page.pathname)) && CATEGORY_PATH.test(url.pathname);
+}
+
+/** The directory's root path: `/integrations/` for `/integrations/category/crm` or `/integrations`. */
+function directoryRoot(path: string): string {
+  const m =
+    /^(.*?\/(?:integrations?|apps|marketplace|connectors|app-directory|ecosystem|extensions|plugins))(?:\/|$)/i.exec(
+      path,
+    );
+  return `${(m ? m[1]! : path).replace(/\/$/, "")}/`;
+}
+
+/** Names of link tiles: ≥ 3 similar siblings, each a link (or holding one) named by its text or its
+ *  logo's alt text. */
+export function tileNames(content: El): string[] {
+  const out: string[] = [];
+  for (const kids of similarGroups(content, 3)) {
+    const names: string[] = [];
+    for (const k of kids) {
+      const links = k.tagName === "A" ? 1 : descendants(k).filter(isTag("a")).length;
+      const img = findFirst(k, isTag("img"));
+      const lines = leafLines(k);
+      // a tile is one link (or one logo) with a name and at most a short description
+      if (links > 1 || (!links && !img) || lines.length > 3) continue;
+      const line = lines[0] ?? "";
+      const n = integrationName(line) ?? integrationName(attr(img, "alt"));
+      if (n) names.push(n);
+    }
+    if (names.length >= 3 && names.length >= kids.length * 0.8) out.push(...names);
+  }
+  return [...new Set(out)];
+}
+
+/** Names from a table whose header names the integration column ("Integration", "App", "Connector"). */
+export function tableNames(rows: string[][]): string[] {
+  if (rows.length < 2) return [];
+  const col = rows[0]!.findIndex((h) =>
+    /^(integrations?|apps?|name|connectors?|tools?|platforms?|partners?|services?|sources?|destinations?)$/i.test(
+      clean(h),
+    ),
+  );
+  if (col < 0) return [];
+  const out: string[] = [];
+  for (const r of rows.slice(1)) {
+    const n = integrationName(r[col] ?? "");
+    if (n) out.push(n);
+  }
+  return out;
+}
+
+/** Broken markup (cards that never close nest inside each other): the most repeated item heading level
+ *  below the page's section headings, each a short name. */
+export function headingNames(content: El): string[] {
+  const byLevel = new Map<string, string[]>();
+  for (const h of descendants(content)) {
+    if (!HEADING.has(h.tagName) || h.tagName === "H1" || h.tagName === "H2") continue;
+    const n = integrationName(textOf(h));
+    if (!n) continue;
+    const list = byLevel.get(h.tagName) ?? [];
+    list.push(n);
+    byLevel.set(h.tagName, list);
+  }
+  let best: string[] = [];
+  for (const names of byLevel.values()) if (names.length > best.length) best = names;
+  return best.length >= 3 ? [...new Set(best)] : [];
+}
+
+/** Further pages of the directory: `rel=next` links, pagination links (`?page=2`, `/page/2`) and the
+ *  category pages its filter links, absolute, same host, without the page itself. */
+export function directoryPages(root: El, headLinks: El[], pageUrl: string, filterLists: El[]): string[] {
+  const out = new Set<string>();
+  const page = new URL(pageUrl);
+  const add = (href: string) => {
+    const u = absoluteUrl(href, pageUrl);
+    if (!u) return;
+    const url = new URL(u);
+    if (url.host !== page.host || url.href === page.href) return;
+    out.add(url.href);
+  };
+  for (const l of headLinks) if (/(^|\s)next(\s|$)/i.test(attr(l, "rel"))) add(attr(l, "href"));
+  for (const a of descendants(root)) {
+    if (a.tagName !== "A") continue;
+    const href = attr(a, "href");
+    if (/(^|\s)next(\s|$)/i.test(attr(a, "rel"))) add(href);
+    else if (/[?&](page|p|pg)=\d+/i.test(href) || /\/page\/\d+\/?$/i.test(href)) {
+      const u = absoluteUrl(href, pageUrl);
+      if (u && new URL(u).pathname.startsWith(directoryRoot(page.pathname).replace(/\/$/, ""))) add(href);
+    }
+  }
+  for (const list of filterLists)
+    for (const a of descendants(list))
+      if (a.tagName === "A" && isCategoryLink(attr(a, "href"), pageUrl) && !/^#/.test(attr(a, "href").trim()))
+        add(attr(a, "href"));
+  return [...out].slice(0, 50);
+}

@@ -1,0 +1,162 @@
+// Plans a pricing page states only as structured data (no plan cards or tables in its markup): schema.org
+// `Offer` and `AggregateOffer` in JSON-LD (on their own or as a product's `offers`) and in microdata
+// (`itemscope itemtype=".../Offer"` with `itemprop` name, price, priceCurrency, `<meta content>`). A
+// `UnitPriceSpecification` says the period (`billingDuration` P1M/P1Y, `unitCode` MON/ANN, `unitText`);
+// a yearly price is normalised to a monthly figure as card prices are. An AggregateOffer without offers is
+// one plan named after the product, priced from its `lowPrice` (a starting price).
+import { attr, clean, descendants, type El, textOf } from "./dom.ts";
+import { CUSTOM_RE, type Plan } from "./pricing.ts";
+
+type Obj = Record<string, unknown>;
+
+const PRODUCT =
+  /^(Product|SoftwareApplication|WebApplication|MobileApplication|Service|ProductGroup|IndividualProduct)$/;
+
+function types(o: Obj): string[] {
+  const t = o["@type"];
+  return (Array.isArray(t) ? t : [t])
+    .filter((x): x is string => typeof x === "string")
+    .map((x) => x.replace(/^.*[/#]/, ""));
+}
+
+function list(v: unknown): Obj[] {
+  if (Array.isArray(v)) return v.filter((x): x is Obj => !!x && typeof x === "object");
+  return v && typeof v === "object" ? [v as Obj] : [];
+}
+
+function str(v: unknown): string {
+  if (typeof v === "string") return clean(v);
+  if (typeof v === "number") return String(v);
+  return "";
+}
+
+function num(v: unknown): number | null {
+  const s = str(v).replace(/[^\d.,-]/g, "");
+  if (!s) return null;
+  const n = Number(/,\d{1,2}$/.test(s) ? s.replace(/\./g, "").replace(",", ".") : s.replace(/,/g, ""));
+  return Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+/** "month" / "year" from a UnitPriceSpecification's billingDuration, unitCode or unitText. */
+function periodOf(spec: Obj | undefined): "month" | "year" | undefined {
+  if (!spec) return undefined;
+  const d = str(spec.billingDuration).toUpperCase();
+  const code = str(spec.unitCode).toUpperCase();
+  const text = `${str(spec.unitText)} ${str((spec.referenceQuantity as Obj | undefined)?.unitText)}`;
+  if (/^P(1M|30D|4W)$/.test(d) || code === "MON" || /\b(month|monthly|mo)\b/i.test(text)) return "month";
+  if (/^P(1Y|12M|365D)$/.test(d) || code === "ANN" || /\b(year|yearly|annual|annually|yr)\b/i.test(text))
+    return "year";
+  return undefined;
+}
+
+function unitOf(spec: Obj | undefined): string | undefined {
+  const text = `${str(spec?.unitText)} ${str((spec?.referenceQuantity as Obj | undefined)?.unitText)}`;
+  const m = /\b(seat|user|member|editor|agent|host|node|license)s?\b/i.exec(text);
+  return m ? m[1]!.toLowerCase() : undefined;
+}
+
+function planFromOffer(o: Obj, fallbackName: string): Plan | null {
+  const name = str(o.name) || fallbackName;
+  if (!name || name.length > 60) return null;
+  const spec =
+    list(o.priceSpecification).find((x) => types(x).includes("UnitPriceSpecification")) ??
+    list(o.priceSpecification)[0];
+  const price = num(o.price ?? spec?.price);
+  const currency = str(o.priceCurrency ?? spec?.priceCurrency).toUpperCase();
+  if (price === null) {
+    if (CUSTOM_RE.test(`${str(o.price)} ${str(o.description)}`))
+      return { name, price: null, features: [], custom: true };
+    return null;
+  }
+  const period = periodOf(spec);
+  const plan: Plan = {
+    name,
+    price: period === "year" ? Math.round((price / 12) * 100) / 100 : price,
+    features: [],
+  };
+  if (/^[A-Z]{3}$/.test(currency)) plan.currency = currency;
+  if (period) plan.period = period;
+  if (period === "year") plan.amount = price;
+  const unit = unitOf(spec);
+  if (unit) plan.unit = unit;
+  return plan;
+}
+
+function fromOfferObject(o: Obj, productName: string, out: Plan[]): void {
+  const t = types(o);
+  if (t.includes("AggregateOffer")) {
+    const inner = list(o.offers);
+    if (inner.length) {
+      for (const x of inner) fromOfferObject(x, productName, out);
+      return;
+    }
+    const low = num(o.lowPrice ?? o.price);
+    if (low === null || !productName) return;
+    const plan: Plan = { name: str(o.name) || productName, price: low, features: [], starting: true };
+    const currency = str(o.priceCurrency).toUpperCase();
+    if (/^[A-Z]{3}$/.test(currency)) plan.currency = currency;
+    out.push(plan);
+    return;
+  }
+  const p = planFromOffer(o, productName);
+  if (p && !out.some((x) => x.name === p.name)) out.push(p);
+}
+
+/** Plans from the page's JSON-LD offers. */
+export function offersFromJsonLd(jsonLd: Record<string, unknown>[]): Plan[] {
+  const out: Plan[] = [];
+  const walk = (o: Obj, depth: number) => {
+    if (depth > 4 || out.length >= 30) return;
+    const t = types(o);
+    if (t.includes("Offer") || t.includes("AggregateOffer")) {
+      fromOfferObject(o, "", out);
+      return;
+    }
+    if (t.some((x) => PRODUCT.test(x))) {
+      for (const x of list(o.offers)) fromOfferObject(x, str(o.name), out);
+      for (const v of list(o.hasVariant)) walk(v, depth + 1);
+    }
+  };
+  for (const o of jsonLd) walk(o, 0);
+  return out;
+}
+
+// ---- microdata -----------------------------------------------------------------------------------------
+
+const OFFER_TYPE = /schema\.org\/(Offer|AggregateOffer)$/i;
+
+/** An itemprop's value: its `content` attribute, else its text. */
+function propValue(el: El): string {
+  if (el.hasAttribute("content")) return clean(attr(el, "content"));
+  return textOf(el);
+}
+
+/** The properties of an item: descendants with `itemprop`, not crossing into nested items. */
+function itemProps(item: El): Map<string, string> {
+  const out = new Map<string, string>();
+  const stack: El[] = [...item.children];
+  while (stack.length) {
+    const e = stack.shift()!;
+    const prop = attr(e, "itemprop");
+    if (prop) for (const p of prop.split(/\s+/)) if (!out.has(p)) out.set(p, propValue(e));
+    if (!e.hasAttribute("itemscope")) stack.push(...e.children);
+  }
+  return out;
+}
+
+/** Plans from microdata offers (read before <meta> elements are dropped). */
+export function microdataOffers(root: El): Plan[] {
+  const out: Plan[] = [];
+  for (const item of descendants(root)) {
+    if (!item.hasAttribute("itemscope") || !OFFER_TYPE.test(attr(item, "itemtype"))) continue;
+    const props = itemProps(item);
+    let productName = "";
+    for (let e = item.parentElement; e && !productName; e = e.parentElement)
+      if (e.hasAttribute("itemscope")) productName = itemProps(e).get("name") ?? "";
+    const o: Obj = { "@type": /AggregateOffer$/i.test(attr(item, "itemtype")) ? "AggregateOffer" : "Offer" };
+    for (const [k, v] of props) o[k] = v;
+    fromOfferObject(o, productName, out);
+    if (out.length >= 30) break;
+  }
+  return out;
+}
