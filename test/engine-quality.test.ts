@@ -6,9 +6,17 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { decideAddCompetitor } from "../src/domain/watchlist.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
+import { extractPage } from "../src/engine/extract/page.ts";
 import { researchIdle, startResearch } from "../src/engine/research/runner.ts";
+import {
+  NOT_INTEGRATIONS,
+  OFFERED_INTEGRATIONS,
+  OFFERED_PRICING,
+  OFFERED_USAGE,
+  samePlan,
+} from "./fixtures/web/offered.ts";
 import { BOARD_SITES, MAINTENANCE_BOARD, PLANTED, type PlantedChange } from "./fixtures/web/planted.ts";
-import { type FixtureWeb, startFixtureWeb } from "./fixtures/web/server.ts";
+import { type FixtureWeb, resolveFixture, startFixtureWeb } from "./fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 
 setDefaultTimeout(120_000);
@@ -19,6 +27,8 @@ const SITES = [
   "quantive.example",
   "northwind.example",
   ...BOARD_SITES,
+  "halcyon.example",
+  "parcelhub.example",
 ] as const;
 
 interface SignalRow {
@@ -174,4 +184,67 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   expect(third.signals_created).toBe(0);
   expect(third.signals_updated).toBe(0);
   expect(third.signals_closed).toBe(0);
+});
+
+test("pricing-extraction accuracy over every plan of every pricing page version, and metered rates beside the plans", () => {
+  let matched = 0;
+  let total = 0;
+  const misses: string[] = [];
+  for (const o of OFFERED_PRICING) {
+    const u = new URL(o.url);
+    for (const v of [1, 2, 3] as const) {
+      const r = resolveFixture(u.host, u.pathname, v);
+      expect(r.status).toBe(200);
+      const page = extractPage(new TextDecoder().decode(r.body!), o.url);
+      const want = o.versions[v];
+      const extra = page.plans.filter((p) => !want.some((w) => w.name === p.name));
+      total += want.length + extra.length;
+      for (const w of want) {
+        const got = page.plans.find((p) => p.name === w.name);
+        if (got && samePlan(w, got)) matched++;
+        else misses.push(`${o.site} v${v} ${w.name}: got ${JSON.stringify(got ?? null)}`);
+      }
+      for (const p of extra) misses.push(`${o.site} v${v}: a plan the page does not offer: ${p.name}`);
+    }
+  }
+  const accuracy = matched / total;
+  console.log(
+    `pricing-extraction accuracy on the fixture web: ${accuracy.toFixed(3)} (${matched}/${total} plans)`,
+  );
+  for (const m of misses) console.log(`  ${m}`);
+  expect(accuracy).toBeGreaterThanOrEqual(0.98);
+
+  for (const [site, rates] of Object.entries(OFFERED_USAGE)) {
+    const o = OFFERED_PRICING.find((x) => x.site === site)!;
+    const u = new URL(o.url);
+    const page = extractPage(new TextDecoder().decode(resolveFixture(u.host, u.pathname, 1).body!), o.url);
+    for (const rate of rates)
+      expect(page.usage?.some((x) => x.price === rate.price && x.per === rate.per)).toBe(true);
+    for (const p of page.plans) expect(rates.some((r) => r.price === p.price)).toBe(false);
+  }
+});
+
+test("integration-name recall of research (the directory's further pages followed), and no category filter read as integrations", async () => {
+  let found = 0;
+  let total = 0;
+  for (const [id, site] of siteOf) {
+    const want = OFFERED_INTEGRATIONS[site];
+    if (!want) continue;
+    const r = await t.services.database.client.execute({
+      sql: "SELECT state FROM competitors WHERE id = ? AND org_id = ?",
+      args: [id, orgId],
+    });
+    const reads = JSON.parse(String(r.rows[0].state)).reads ?? {};
+    const names: string[] = reads.integrations?.names ?? [];
+    const hit = want.filter((n) => names.includes(n));
+    found += hit.length;
+    total += want.length;
+    for (const n of want) if (!names.includes(n)) console.log(`  missed integration: ${site} ${n}`);
+    for (const n of NOT_INTEGRATIONS[site] ?? []) expect(names).not.toContain(n);
+    if (site === "halcyon.example" || site === "parcelhub.example")
+      expect(reads.pricing?.has_enterprise).toBe(true);
+  }
+  const recall = found / total;
+  console.log(`integration-name recall on the fixture web: ${recall.toFixed(3)} (${found}/${total} names)`);
+  expect(recall).toBeGreaterThanOrEqual(0.95);
 });

@@ -146,163 +146,187 @@ import f104 from "../../test/fixtures/web/sites/globex.example/v3/security.html"
 import f107 from "../../test/fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
 import f105 from "../../test/fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
 import f106 from "../../test/fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
-import f108 from "../../test/fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
-import f109 from "../../test/fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
-import f110 from "../../test/fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
-import f111 from "../../test/fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
-import f112 from "../../test/fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
-import f113 from "../../test/fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
-import f114 from "../../test/fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
-import f115 from "../../test/fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
-import f116 from "../../test/fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
-import f117 from "../../test/fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
-import f118 from "../../test/fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
+import f108 from "../../test/fixtures/web/sites/halcyon.example/v1/index.html" with { type: "text" };
+import f109 from "../../test/fixtures/web/sites/halcyon.example/v1/integrations/category/warehouses.html" with {
   type: "text",
 };
-import f119 from "../../test/fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
-import f120 from "../../test/fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
-import f121 from "../../test/fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
-import f122 from "../../test/fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
-import f123 from "../../test/fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
+import f110 from "../../test/fixtures/web/sites/halcyon.example/v1/integrations/page/2.html" with {
   type: "text",
 };
-import f124 from "../../test/fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
+import f111 from "../../test/fixtures/web/sites/halcyon.example/v1/integrations.html" with { type: "text" };
+import f112 from "../../test/fixtures/web/sites/halcyon.example/v1/pricing.html" with { type: "text" };
+import f113 from "../../test/fixtures/web/sites/halcyon.example/v1/robots.txt" with { type: "text" };
+import f114 from "../../test/fixtures/web/sites/halcyon.example/v2/integrations.html" with { type: "text" };
+import f115 from "../../test/fixtures/web/sites/halcyon.example/v2/pricing.html" with { type: "text" };
+import f116 from "../../test/fixtures/web/sites/halcyon.example/v3/index.html" with { type: "text" };
+import f117 from "../../test/fixtures/web/sites/halcyon.example/v3/integrations.html" with { type: "text" };
+import f118 from "../../test/fixtures/web/sites/halcyon.example/v3/pricing.html" with { type: "text" };
+import f119 from "../../test/fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
+import f120 from "../../test/fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
+import f121 from "../../test/fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
+import f122 from "../../test/fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
+import f123 from "../../test/fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
+import f124 from "../../test/fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
+import f125 from "../../test/fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
+import f126 from "../../test/fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
+import f127 from "../../test/fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
+import f128 from "../../test/fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
+import f129 from "../../test/fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f125 from "../../test/fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
+import f130 from "../../test/fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
+import f131 from "../../test/fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
+import f132 from "../../test/fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
+import f133 from "../../test/fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
+import f134 from "../../test/fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f126 from "../../test/fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
-import f127 from "../../test/fixtures/web/sites/northwind.example/v1/changelog/feed.json" with {
+import f135 from "../../test/fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f128 from "../../test/fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
-import f129 from "../../test/fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
-import f130 from "../../test/fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
-import f131 from "../../test/fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
-import f132 from "../../test/fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
-import f133 from "../../test/fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
-import f134 from "../../test/fixtures/web/sites/northwind.example/v1/legal/privacy.html" with {
+import f136 from "../../test/fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f135 from "../../test/fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
-import f136 from "../../test/fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
-import f137 from "../../test/fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
-import f138 from "../../test/fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
-import f139 from "../../test/fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
-import f140 from "../../test/fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
-import f141 from "../../test/fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
-import f142 from "../../test/fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
-import f143 from "../../test/fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
-import f144 from "../../test/fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
-import f145 from "../../test/fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
+import f137 from "../../test/fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
+import f138 from "../../test/fixtures/web/sites/northwind.example/v1/changelog/feed.json" with {
   type: "text",
 };
-import f146 from "../../test/fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
+import f139 from "../../test/fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
+import f140 from "../../test/fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
+import f141 from "../../test/fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
+import f142 from "../../test/fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
+import f143 from "../../test/fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
+import f144 from "../../test/fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
+import f145 from "../../test/fixtures/web/sites/northwind.example/v1/legal/privacy.html" with {
   type: "text",
 };
-import f147 from "../../test/fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
+import f146 from "../../test/fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
+import f147 from "../../test/fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
+import f148 from "../../test/fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
+import f149 from "../../test/fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
+import f150 from "../../test/fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
+import f151 from "../../test/fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
+import f152 from "../../test/fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
+import f153 from "../../test/fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
+import f154 from "../../test/fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
+import f155 from "../../test/fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
+import f156 from "../../test/fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f148 from "../../test/fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
-import f149 from "../../test/fixtures/web/sites/northwind.example/v2/changelog/feed.json" with {
+import f157 from "../../test/fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f150 from "../../test/fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
+import f158 from "../../test/fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f151 from "../../test/fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
-import f152 from "../../test/fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
-import f153 from "../../test/fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
-import f154 from "../../test/fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
-import f155 from "../../test/fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
-import f156 from "../../test/fixtures/web/sites/northwind.example/v2/legal/privacy.html" with {
+import f159 from "../../test/fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
+import f160 from "../../test/fixtures/web/sites/northwind.example/v2/changelog/feed.json" with {
   type: "text",
 };
-import f157 from "../../test/fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
-import f158 from "../../test/fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
-import f159 from "../../test/fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
-import f160 from "../../test/fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
-import f161 from "../../test/fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
+import f161 from "../../test/fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f162 from "../../test/fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
-import f163 from "../../test/fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
-import f164 from "../../test/fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
+import f162 from "../../test/fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
+import f163 from "../../test/fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
+import f164 from "../../test/fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
+import f165 from "../../test/fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
+import f166 from "../../test/fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
+import f167 from "../../test/fixtures/web/sites/northwind.example/v2/legal/privacy.html" with {
   type: "text",
 };
-import f165 from "../../test/fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
+import f168 from "../../test/fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
+import f169 from "../../test/fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
+import f170 from "../../test/fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
+import f171 from "../../test/fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
+import f172 from "../../test/fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f166 from "../../test/fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
+import f173 from "../../test/fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
+import f174 from "../../test/fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
+import f175 from "../../test/fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f167 from "../../test/fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
-import f168 from "../../test/fixtures/web/sites/northwind.example/v3/changelog/feed.json" with {
+import f176 from "../../test/fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f169 from "../../test/fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
+import f177 from "../../test/fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f170 from "../../test/fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
-import f171 from "../../test/fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
-import f172 from "../../test/fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
-import f173 from "../../test/fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
-import f174 from "../../test/fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
-import f175 from "../../test/fixtures/web/sites/northwind.example/v3/legal/privacy.html" with {
+import f178 from "../../test/fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
+import f179 from "../../test/fixtures/web/sites/northwind.example/v3/changelog/feed.json" with {
   type: "text",
 };
-import f176 from "../../test/fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
-import f177 from "../../test/fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
-import f178 from "../../test/fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
-import f179 from "../../test/fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
-import f180 from "../../test/fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
-import f181 from "../../test/fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
-import f182 from "../../test/fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
-import f183 from "../../test/fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
-import f184 from "../../test/fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
-import f185 from "../../test/fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
+import f180 from "../../test/fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f186 from "../../test/fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
-import f187 from "../../test/fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
-import f188 from "../../test/fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
-import f189 from "../../test/fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
-import f190 from "../../test/fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
-import f191 from "../../test/fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
-import f192 from "../../test/fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
-import f193 from "../../test/fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
-import f194 from "../../test/fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
-import f195 from "../../test/fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
-import f196 from "../../test/fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
-import f197 from "../../test/fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
-import f198 from "../../test/fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
-import f199 from "../../test/fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
-import f200 from "../../test/fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
-import f201 from "../../test/fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
-import f202 from "../../test/fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
-import f203 from "../../test/fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
-import f204 from "../../test/fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
-import f205 from "../../test/fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
-import f206 from "../../test/fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
-import f207 from "../../test/fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
-import f208 from "../../test/fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
-import f209 from "../../test/fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
-import f210 from "../../test/fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
+import f181 from "../../test/fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
+import f182 from "../../test/fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
+import f183 from "../../test/fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
+import f184 from "../../test/fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
+import f185 from "../../test/fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
+import f186 from "../../test/fixtures/web/sites/northwind.example/v3/legal/privacy.html" with {
   type: "text",
 };
-import f211 from "../../test/fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
-import f212 from "../../test/fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
-import f213 from "../../test/fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
-import f214 from "../../test/fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
-import f215 from "../../test/fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
-import f216 from "../../test/fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
-import f217 from "../../test/fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
-import f218 from "../../test/fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
-import f219 from "../../test/fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
-import f220 from "../../test/fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
-import f221 from "../../test/fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
-import f222 from "../../test/fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
+import f187 from "../../test/fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
+import f188 from "../../test/fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
+import f189 from "../../test/fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
+import f190 from "../../test/fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
+import f191 from "../../test/fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
+import f192 from "../../test/fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
+import f193 from "../../test/fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
+import f194 from "../../test/fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
+import f195 from "../../test/fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
+import f196 from "../../test/fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
+import f197 from "../../test/fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
+import f198 from "../../test/fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
+import f199 from "../../test/fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
+import f200 from "../../test/fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
+import f201 from "../../test/fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
+import f202 from "../../test/fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
+import f203 from "../../test/fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
+import f204 from "../../test/fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
+import f205 from "../../test/fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
+  type: "text",
+};
+import f206 from "../../test/fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
+import f207 from "../../test/fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
+import f208 from "../../test/fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
+import f209 from "../../test/fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
+import f210 from "../../test/fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
+import f211 from "../../test/fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
+import f212 from "../../test/fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
+import f213 from "../../test/fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
+import f214 from "../../test/fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
+import f215 from "../../test/fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
+import f216 from "../../test/fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
+import f217 from "../../test/fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
+import f218 from "../../test/fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
+import f219 from "../../test/fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
+import f220 from "../../test/fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
+import f221 from "../../test/fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
+import f222 from "../../test/fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
+import f223 from "../../test/fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
+import f224 from "../../test/fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
+import f225 from "../../test/fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
+import f226 from "../../test/fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
+import f227 from "../../test/fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
+import f228 from "../../test/fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
+import f229 from "../../test/fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
+import f230 from "../../test/fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
+  type: "text",
+};
+import f231 from "../../test/fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
+import f232 from "../../test/fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
+import f233 from "../../test/fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
+import f234 from "../../test/fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
+import f235 from "../../test/fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
+import f236 from "../../test/fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
+import f237 from "../../test/fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
+import f238 from "../../test/fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
+import f239 from "../../test/fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
+import f240 from "../../test/fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
+import f241 from "../../test/fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
+import f242 from "../../test/fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
 
 /** `host/vN/path` → file text. */
 export const SITE_FILES: Record<string, string> = {
@@ -414,119 +438,139 @@ export const SITE_FILES: Record<string, string> = {
   "globex.example/v3/sitemap-blog.xml": f105,
   "globex.example/v3/sitemap-pages.xml": f106,
   "globex.example/v3/sitemap_index.xml": f107,
-  "kestrel.example/v1/about.html": f108,
-  "kestrel.example/v1/careers.html": f109,
-  "kestrel.example/v1/index.html": f110,
-  "kestrel.example/v1/product.html": f111,
-  "kestrel.example/v1/robots.txt": f112,
-  "lumora.example/v1/about.html": f113,
-  "lumora.example/v1/careers.html": f114,
-  "lumora.example/v1/index.html": f115,
-  "lumora.example/v1/product.html": f116,
-  "lumora.example/v1/robots.txt": f117,
-  "northwind.example/v1/.well-known/security.txt": f118,
-  "northwind.example/v1/_headers.json": f119,
-  "northwind.example/v1/about.html": f120,
-  "northwind.example/v1/blog/rss.xml": f121,
-  "northwind.example/v1/blog.html": f122,
-  "northwind.example/v1/careers/customer-success-manager.html": f123,
-  "northwind.example/v1/careers/full-stack-engineer.html": f124,
-  "northwind.example/v1/careers/senior-data-scientist.html": f125,
-  "northwind.example/v1/careers.html": f126,
-  "northwind.example/v1/changelog/feed.json": f127,
-  "northwind.example/v1/changelog.html": f128,
-  "northwind.example/v1/customers.html": f129,
-  "northwind.example/v1/demo.html": f130,
-  "northwind.example/v1/index.html": f131,
-  "northwind.example/v1/integrations.html": f132,
-  "northwind.example/v1/legal/dpa.html": f133,
-  "northwind.example/v1/legal/privacy.html": f134,
-  "northwind.example/v1/legal/terms.html": f135,
-  "northwind.example/v1/platform.html": f136,
-  "northwind.example/v1/pricing.html": f137,
-  "northwind.example/v1/robots.txt": f138,
-  "northwind.example/v1/security.html": f139,
-  "northwind.example/v1/sitemap.xml": f140,
-  "northwind.example/v2/_deleted": f141,
-  "northwind.example/v2/about.html": f142,
-  "northwind.example/v2/blog/rss.xml": f143,
-  "northwind.example/v2/blog.html": f144,
-  "northwind.example/v2/careers/customer-success-manager.html": f145,
-  "northwind.example/v2/careers/full-stack-engineer.html": f146,
-  "northwind.example/v2/careers/senior-data-scientist.html": f147,
-  "northwind.example/v2/careers.html": f148,
-  "northwind.example/v2/changelog/feed.json": f149,
-  "northwind.example/v2/changelog/renewal-forecasts.html": f150,
-  "northwind.example/v2/changelog.html": f151,
-  "northwind.example/v2/demo.html": f152,
-  "northwind.example/v2/index.html": f153,
-  "northwind.example/v2/integrations.html": f154,
-  "northwind.example/v2/legal/dpa.html": f155,
-  "northwind.example/v2/legal/privacy.html": f156,
-  "northwind.example/v2/legal/terms.html": f157,
-  "northwind.example/v2/platform.html": f158,
-  "northwind.example/v2/pricing.html": f159,
-  "northwind.example/v2/security.html": f160,
-  "northwind.example/v3/.well-known/security.txt": f161,
-  "northwind.example/v3/about.html": f162,
-  "northwind.example/v3/blog.html": f163,
-  "northwind.example/v3/careers/customer-success-manager.html": f164,
-  "northwind.example/v3/careers/full-stack-engineer.html": f165,
-  "northwind.example/v3/careers/senior-data-scientist.html": f166,
-  "northwind.example/v3/careers.html": f167,
-  "northwind.example/v3/changelog/feed.json": f168,
-  "northwind.example/v3/changelog/renewal-forecasts.html": f169,
-  "northwind.example/v3/changelog.html": f170,
-  "northwind.example/v3/demo.html": f171,
-  "northwind.example/v3/index.html": f172,
-  "northwind.example/v3/integrations.html": f173,
-  "northwind.example/v3/legal/dpa.html": f174,
-  "northwind.example/v3/legal/privacy.html": f175,
-  "northwind.example/v3/legal/terms.html": f176,
-  "northwind.example/v3/platform.html": f177,
-  "northwind.example/v3/pricing.html": f178,
-  "northwind.example/v3/security.html": f179,
-  "ostara.example/v1/about.html": f180,
-  "ostara.example/v1/careers.html": f181,
-  "ostara.example/v1/index.html": f182,
-  "ostara.example/v1/product.html": f183,
-  "ostara.example/v1/robots.txt": f184,
-  "quantive.example/v1/.well-known/security.txt": f185,
-  "quantive.example/v1/_headers.json": f186,
-  "quantive.example/v1/blog.html": f187,
-  "quantive.example/v1/careers.html": f188,
-  "quantive.example/v1/company.html": f189,
-  "quantive.example/v1/index.html": f190,
-  "quantive.example/v1/integrations.html": f191,
-  "quantive.example/v1/legal/privacy.html": f192,
-  "quantive.example/v1/legal/terms.html": f193,
-  "quantive.example/v1/pricing.html": f194,
-  "quantive.example/v1/product.html": f195,
-  "quantive.example/v1/robots.txt": f196,
-  "quantive.example/v1/security.html": f197,
-  "quantive.example/v1/sitemap.xml": f198,
-  "quantive.example/v2/blog.html": f199,
-  "quantive.example/v2/careers.html": f200,
-  "quantive.example/v2/company.html": f201,
-  "quantive.example/v2/customers.html": f202,
-  "quantive.example/v2/index.html": f203,
-  "quantive.example/v2/integrations.html": f204,
-  "quantive.example/v2/legal/privacy.html": f205,
-  "quantive.example/v2/legal/terms.html": f206,
-  "quantive.example/v2/pricing.html": f207,
-  "quantive.example/v2/product.html": f208,
-  "quantive.example/v2/security.html": f209,
-  "quantive.example/v3/.well-known/security.txt": f210,
-  "quantive.example/v3/blog.html": f211,
-  "quantive.example/v3/careers.html": f212,
-  "quantive.example/v3/company.html": f213,
-  "quantive.example/v3/customers.html": f214,
-  "quantive.example/v3/index.html": f215,
-  "quantive.example/v3/integrations.html": f216,
-  "quantive.example/v3/legal/privacy.html": f217,
-  "quantive.example/v3/legal/terms.html": f218,
-  "quantive.example/v3/pricing.html": f219,
-  "quantive.example/v3/product.html": f220,
-  "quantive.example/v3/security.html": f221,
-  "tallyhq.example/v1/index.html": f222,
+  "halcyon.example/v1/index.html": f108,
+  "halcyon.example/v1/integrations/category/warehouses.html": f109,
+  "halcyon.example/v1/integrations/page/2.html": f110,
+  "halcyon.example/v1/integrations.html": f111,
+  "halcyon.example/v1/pricing.html": f112,
+  "halcyon.example/v1/robots.txt": f113,
+  "halcyon.example/v2/integrations.html": f114,
+  "halcyon.example/v2/pricing.html": f115,
+  "halcyon.example/v3/index.html": f116,
+  "halcyon.example/v3/integrations.html": f117,
+  "halcyon.example/v3/pricing.html": f118,
+  "kestrel.example/v1/about.html": f119,
+  "kestrel.example/v1/careers.html": f120,
+  "kestrel.example/v1/index.html": f121,
+  "kestrel.example/v1/product.html": f122,
+  "kestrel.example/v1/robots.txt": f123,
+  "lumora.example/v1/about.html": f124,
+  "lumora.example/v1/careers.html": f125,
+  "lumora.example/v1/index.html": f126,
+  "lumora.example/v1/product.html": f127,
+  "lumora.example/v1/robots.txt": f128,
+  "northwind.example/v1/.well-known/security.txt": f129,
+  "northwind.example/v1/_headers.json": f130,
+  "northwind.example/v1/about.html": f131,
+  "northwind.example/v1/blog/rss.xml": f132,
+  "northwind.example/v1/blog.html": f133,
+  "northwind.example/v1/careers/customer-success-manager.html": f134,
+  "northwind.example/v1/careers/full-stack-engineer.html": f135,
+  "northwind.example/v1/careers/senior-data-scientist.html": f136,
+  "northwind.example/v1/careers.html": f137,
+  "northwind.example/v1/changelog/feed.json": f138,
+  "northwind.example/v1/changelog.html": f139,
+  "northwind.example/v1/customers.html": f140,
+  "northwind.example/v1/demo.html": f141,
+  "northwind.example/v1/index.html": f142,
+  "northwind.example/v1/integrations.html": f143,
+  "northwind.example/v1/legal/dpa.html": f144,
+  "northwind.example/v1/legal/privacy.html": f145,
+  "northwind.example/v1/legal/terms.html": f146,
+  "northwind.example/v1/platform.html": f147,
+  "northwind.example/v1/pricing.html": f148,
+  "northwind.example/v1/robots.txt": f149,
+  "northwind.example/v1/security.html": f150,
+  "northwind.example/v1/sitemap.xml": f151,
+  "northwind.example/v2/_deleted": f152,
+  "northwind.example/v2/about.html": f153,
+  "northwind.example/v2/blog/rss.xml": f154,
+  "northwind.example/v2/blog.html": f155,
+  "northwind.example/v2/careers/customer-success-manager.html": f156,
+  "northwind.example/v2/careers/full-stack-engineer.html": f157,
+  "northwind.example/v2/careers/senior-data-scientist.html": f158,
+  "northwind.example/v2/careers.html": f159,
+  "northwind.example/v2/changelog/feed.json": f160,
+  "northwind.example/v2/changelog/renewal-forecasts.html": f161,
+  "northwind.example/v2/changelog.html": f162,
+  "northwind.example/v2/demo.html": f163,
+  "northwind.example/v2/index.html": f164,
+  "northwind.example/v2/integrations.html": f165,
+  "northwind.example/v2/legal/dpa.html": f166,
+  "northwind.example/v2/legal/privacy.html": f167,
+  "northwind.example/v2/legal/terms.html": f168,
+  "northwind.example/v2/platform.html": f169,
+  "northwind.example/v2/pricing.html": f170,
+  "northwind.example/v2/security.html": f171,
+  "northwind.example/v3/.well-known/security.txt": f172,
+  "northwind.example/v3/about.html": f173,
+  "northwind.example/v3/blog.html": f174,
+  "northwind.example/v3/careers/customer-success-manager.html": f175,
+  "northwind.example/v3/careers/full-stack-engineer.html": f176,
+  "northwind.example/v3/careers/senior-data-scientist.html": f177,
+  "northwind.example/v3/careers.html": f178,
+  "northwind.example/v3/changelog/feed.json": f179,
+  "northwind.example/v3/changelog/renewal-forecasts.html": f180,
+  "northwind.example/v3/changelog.html": f181,
+  "northwind.example/v3/demo.html": f182,
+  "northwind.example/v3/index.html": f183,
+  "northwind.example/v3/integrations.html": f184,
+  "northwind.example/v3/legal/dpa.html": f185,
+  "northwind.example/v3/legal/privacy.html": f186,
+  "northwind.example/v3/legal/terms.html": f187,
+  "northwind.example/v3/platform.html": f188,
+  "northwind.example/v3/pricing.html": f189,
+  "northwind.example/v3/security.html": f190,
+  "ostara.example/v1/about.html": f191,
+  "ostara.example/v1/careers.html": f192,
+  "ostara.example/v1/index.html": f193,
+  "ostara.example/v1/product.html": f194,
+  "ostara.example/v1/robots.txt": f195,
+  "parcelhub.example/v1/index.html": f196,
+  "parcelhub.example/v1/integrations.html": f197,
+  "parcelhub.example/v1/pricing.html": f198,
+  "parcelhub.example/v1/robots.txt": f199,
+  "parcelhub.example/v2/integrations.html": f200,
+  "parcelhub.example/v2/pricing.html": f201,
+  "parcelhub.example/v3/index.html": f202,
+  "parcelhub.example/v3/integrations.html": f203,
+  "parcelhub.example/v3/pricing.html": f204,
+  "quantive.example/v1/.well-known/security.txt": f205,
+  "quantive.example/v1/_headers.json": f206,
+  "quantive.example/v1/blog.html": f207,
+  "quantive.example/v1/careers.html": f208,
+  "quantive.example/v1/company.html": f209,
+  "quantive.example/v1/index.html": f210,
+  "quantive.example/v1/integrations.html": f211,
+  "quantive.example/v1/legal/privacy.html": f212,
+  "quantive.example/v1/legal/terms.html": f213,
+  "quantive.example/v1/pricing.html": f214,
+  "quantive.example/v1/product.html": f215,
+  "quantive.example/v1/robots.txt": f216,
+  "quantive.example/v1/security.html": f217,
+  "quantive.example/v1/sitemap.xml": f218,
+  "quantive.example/v2/blog.html": f219,
+  "quantive.example/v2/careers.html": f220,
+  "quantive.example/v2/company.html": f221,
+  "quantive.example/v2/customers.html": f222,
+  "quantive.example/v2/index.html": f223,
+  "quantive.example/v2/integrations.html": f224,
+  "quantive.example/v2/legal/privacy.html": f225,
+  "quantive.example/v2/legal/terms.html": f226,
+  "quantive.example/v2/pricing.html": f227,
+  "quantive.example/v2/product.html": f228,
+  "quantive.example/v2/security.html": f229,
+  "quantive.example/v3/.well-known/security.txt": f230,
+  "quantive.example/v3/blog.html": f231,
+  "quantive.example/v3/careers.html": f232,
+  "quantive.example/v3/company.html": f233,
+  "quantive.example/v3/customers.html": f234,
+  "quantive.example/v3/index.html": f235,
+  "quantive.example/v3/integrations.html": f236,
+  "quantive.example/v3/legal/privacy.html": f237,
+  "quantive.example/v3/legal/terms.html": f238,
+  "quantive.example/v3/pricing.html": f239,
+  "quantive.example/v3/product.html": f240,
+  "quantive.example/v3/security.html": f241,
+  "tallyhq.example/v1/index.html": f242,
 };

@@ -18,6 +18,7 @@
 // Text outside scripts and styles always counts, noise in it included: a changed date in the text takes the
 // full path (extraction, then a snapshot hash equal to the last one).
 import type { ParseObserver } from "../extract/litedom.ts";
+import { PRICE_DATA_ATTRS } from "../extract/pricing.ts";
 import { META_KEYS } from "./normalise.ts";
 
 /** Bump when extraction or normalisation reads something new, so stored signatures stop matching. */
@@ -50,6 +51,7 @@ export const DATA_ATTRIBUTES_READ = new Set([
   "data-show",
   "data-filter",
   "data-category",
+  ...PRICE_DATA_ATTRS,
 ]);
 
 const SIGNATURE_META = new Set([...META_KEYS, "og:type"]);

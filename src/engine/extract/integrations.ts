@@ -79,32 +79,70 @@ function directoryRoot(path: string): string {
   return `${(m ? m[1]! : path).replace(/\/$/, "")}/`;
 }
 
+/** The text of a link without the links nested in it (an unclosed `<a>` swallows the tiles after it). */
+function ownText(a: El): string {
+  let out = "";
+  const walk = (e: El) => {
+    for (let c = e.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) out += c.nodeValue;
+      else if (c.nodeType === 1 && (c as El).tagName !== "A") {
+        out += " ";
+        walk(c as El);
+      }
+    }
+  };
+  walk(a);
+  return clean(out);
+}
+
+/** The logo of a link, not of the links nested in it. */
+function ownImage(a: El): El | null {
+  const stack: El[] = [...a.children];
+  while (stack.length) {
+    const e = stack.shift()!;
+    if (e.tagName === "IMG") return e;
+    if (e.tagName !== "A") stack.push(...e.children);
+  }
+  return null;
+}
+
 /** Names of link tiles: ≥ 3 similar siblings, each a link (or holding one) named by its text or its
- *  logo's alt text. */
+ *  logo's alt text. Links nested by broken markup are tiles of their own. */
 export function tileNames(content: El): string[] {
   const out: string[] = [];
   for (const kids of similarGroups(content, 3)) {
     const names: string[] = [];
+    let tiles = 0;
     for (const k of kids) {
-      const links = k.tagName === "A" ? 1 : descendants(k).filter(isTag("a")).length;
-      const img = findFirst(k, isTag("img"));
-      const lines = leafLines(k);
-      // a tile is one link (or one logo) with a name and at most a short description
-      if (links > 1 || (!links && !img) || lines.length > 3) continue;
-      const line = lines[0] ?? "";
-      const n = integrationName(line) ?? integrationName(attr(img, "alt"));
-      if (n) names.push(n);
+      const links =
+        k.tagName === "A" ? [k, ...descendants(k).filter(isTag("a"))] : descendants(k).filter(isTag("a"));
+      // a tile is one link (links nested in it by broken markup aside) with a name and a short description
+      const top = links.filter((a) => a === k || !isNested(a, k));
+      if (top.length !== 1 || leafLines(k).length > 3 * links.length) continue;
+      tiles++;
+      for (const a of links) {
+        const n =
+          integrationName(ownText(a).split(/\s{2,}/)[0] ?? "") ?? integrationName(attr(ownImage(a), "alt"));
+        if (n) names.push(n);
+      }
     }
-    if (names.length >= 3 && names.length >= kids.length * 0.8) out.push(...names);
+    if (names.length >= 3 && tiles >= kids.length * 0.8) out.push(...names);
   }
   return [...new Set(out)];
+}
+
+/** True when the link sits inside another link of the tile (broken markup). */
+function isNested(a: El, tile: El): boolean {
+  for (let e = a.parentElement; e && e !== tile.parentElement; e = e.parentElement)
+    if (e.tagName === "A") return true;
+  return false;
 }
 
 /** Names from a table whose header names the integration column ("Integration", "App", "Connector"). */
 export function tableNames(rows: string[][]): string[] {
   if (rows.length < 2) return [];
   const col = rows[0]!.findIndex((h) =>
-    /^(integrations?|apps?|name|connectors?|tools?|platforms?|partners?|services?|sources?|destinations?)$/i.test(
+    /^(integrations?|apps?|name|connectors?|tools?|platforms?|partners?|carriers?|providers?|sources?|destinations?)$/i.test(
       clean(h),
     ),
   );

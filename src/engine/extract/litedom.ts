@@ -213,6 +213,18 @@ export class LDocument extends LParent {
   }
 }
 
+const LINK_SCOPE = new Set(["TD", "TH", "CAPTION", "TABLE", "BODY", "HTML", "TEMPLATE"]);
+
+/** The <a> element `node` is inside (up to a table cell or the body), if any. */
+function openLink(node: LParent): LElement | null {
+  for (let n: LParent | null = node; n && n.nodeType === ELEMENT_NODE; n = n.parentNode) {
+    const tag = (n as LElement).tagName;
+    if (tag === "A") return n as LElement;
+    if (LINK_SCOPE.has(tag)) return null;
+  }
+  return null;
+}
+
 /** Sees the parser's events as the tree is built (for a signature of what the tree is built from). */
 export interface ParseObserver {
   onopentag(name: string, attributes: Record<string, string>): void;
@@ -226,15 +238,25 @@ export interface ParseObserver {
 export function parseLite(html: string, observe?: ParseObserver): LDocument {
   const doc = new LDocument();
   let node: LParent = doc;
+  // where each open element's close returns to (the parser's stack, one entry per open element)
+  const back: LParent[] = [];
   const build = {
     onopentag(name: string, attributes: Record<string, string>) {
-      node = node.appendChild(new LElement(name, attributes));
+      let parent = node;
+      // A link inside an open link is a parse error a browser recovers by closing the open one (the HTML
+      // standard's adoption agency for <a>): an unclosed </a> does not swallow the links that follow.
+      if (name === "a") {
+        const open = openLink(node);
+        if (open?.parentNode) parent = open.parentNode;
+      }
+      back.push(parent);
+      node = parent.appendChild(new LElement(name, attributes));
     },
     ontext(text: string) {
       node.appendChild(new LText(text));
     },
     onclosetag() {
-      node = node.parentNode ?? doc;
+      node = back.pop() ?? doc;
     },
   };
   const handlers = observe

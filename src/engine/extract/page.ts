@@ -37,6 +37,7 @@ import {
 import { microdataOffers, offersFromJsonLd } from "./offers.ts";
 import { stripOverlays } from "./overlays.ts";
 import {
+  annualFromAttributes,
   billingMark,
   cardTitle,
   customTiersOfTable,
@@ -368,11 +369,31 @@ function isCard(el: El): boolean {
       .map((e) => Number(e.tagName[1]));
     return levels.slice(1).every((l) => l > levels[0]!);
   }
-  if (h === 1) return true;
+  if (h === 1) return leadingText(el) <= 40;
   for (const c of descendants(el)) {
     if (TITLE_CLASS.test(attr(c, "class")) && textOf(c)) return true;
   }
   return false;
+}
+
+/** The length of the text before the element's first heading (a badge or eyebrow at most, for a card: a
+ *  section whose heading follows a whole grid is not one card). */
+function leadingText(el: El): number {
+  let len = 0;
+  const stack: Node[] = [];
+  for (let c = el.lastChild; c; c = c.previousSibling) stack.push(c);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.nodeType === 3) {
+      len += clean(n.nodeValue).length;
+      if (len > 40) return len;
+      continue;
+    }
+    if (n.nodeType !== 1) continue;
+    if (HEADING.has((n as El).tagName)) return len;
+    for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return len;
 }
 
 function tableRows(table: El): string[][] {
@@ -565,12 +586,12 @@ function inAnnualPanel(el: El): boolean {
   return false;
 }
 
-function loosePlans(content: El, hidden: HiddenAlternative[]): Plan[] {
+function loosePlans(content: El, hidden: HiddenAlternative[]): { plans: Plan[]; kids: El[] } {
   for (const kids of similarGroups(content, 2)) {
     const ps = kids.map((k) => planFromCard(k, true, hidden)).filter((p): p is Plan => p !== null);
-    if (ps.length >= 2 && ps.some((p) => p.price !== null)) return ps;
+    if (ps.length >= 2 && ps.some((p) => p.price !== null)) return { plans: ps, kids };
   }
-  return [];
+  return { plans: [], kids: [] };
 }
 
 /** Job rows without headings or title classes: similar siblings that each hold a link naming a role. */
@@ -977,11 +998,16 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
     )
       annualFrom(plans, panelPlans(h.el));
   for (const t of w.tables) addPlans(plansFromTable(t.rows));
-  if (!plans.length && isPricing) plans.push(...loosePlans(content, hiddenAlts));
+  const grids = candidates.map((c) => c.g.map((x) => x.el));
+  if (!plans.length && isPricing) {
+    const loose = loosePlans(content, hiddenAlts);
+    plans.push(...loose.plans);
+    if (loose.kids.length) grids.push(loose.kids);
+  }
   if (plans.length && isPricing) {
     // a contact-sales tier outside the grid: a band under it, a table column, a footer row
-    const cardEls = candidates.flatMap((c) => c.g.map((x) => x.el));
-    for (const c of candidates) addPlans(tiersBesideGrid(c.g[0]!.el.parentElement, cardEls));
+    const cardEls = grids.flat();
+    for (const g of grids) addPlans(tiersBesideGrid(g[0]!.parentElement, cardEls));
     const names = new Set(plans.map((p) => p.name));
     for (const t of w.tables) if (!plansFromTable(t.rows).length) addPlans(customTiersOfTable(t.rows, names));
   }
@@ -995,6 +1021,7 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
       }
     }
   }
+  if (plans.length) annualFromAttributes(content, plans);
   // no plan cards or tables: the offers the page states in JSON-LD or microdata
   if (!plans.length && isPricing) addPlans([...offersFromJsonLd(jsonLd), ...microdata]);
   const usage = isPricing ? usagePrices(w.blocks) : [];

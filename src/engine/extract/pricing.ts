@@ -175,11 +175,19 @@ function usageUnit(after: string): string | null {
   const m = USAGE_AFTER.exec(after);
   if (!m) return null;
   const words = m[2]!.split(/\s+/);
-  // "per GB stored": only the first word of a two-word unit when the second is a plain verb/adjective
+  // "API call", but "GB" of "GB stored" or "GB and …"
   const noun = words[0]!;
   if (PERIOD_WORD.test(noun) || PLAN_UNITS.test(noun)) return null;
   if (/^(the|a|an|and|or|with|billed|paid|plus|excl|incl|vat|tax)$/i.test(noun)) return null;
-  const per = m[1] && !/^(one|an?|each|every)$/i.test(m[1]) ? `${m[1]} ${m[2]}` : m[2]!;
+  const second = words[1];
+  const unit =
+    second &&
+    !/^(and|or|with|for|per|plus|on|in|of|after|over|beyond|billed|paid|each|a|an|the|to|then|monthly|extra|stored|sent|used|processed)$/i.test(
+      second,
+    )
+      ? `${noun} ${second}`
+      : noun;
+  const per = m[1] && !/^(one|an?|each|every)$/i.test(m[1]) ? `${m[1]} ${unit}` : unit;
   return clean(per);
 }
 
@@ -233,7 +241,8 @@ export function readPrice(text: string): PriceRead | null {
   }
   if (t.length <= 24 && (FREE_RE.test(t) || /^free(\s+(forever|plan|tier|for ever))?!?$/i.test(t)))
     return { amount: 0, text: t };
-  if (t.length <= 60 && CUSTOM_RE.test(t)) return { amount: null, custom: true, text: t };
+  // a marker, not a sentence that mentions one ("Yes. Talk to us and we will size a plan")
+  if (t.length <= 40 && !/\?$/.test(t) && CUSTOM_RE.test(t)) return { amount: null, custom: true, text: t };
   return null;
 }
 
@@ -252,7 +261,9 @@ export function readUsage(text: string, plan?: string): UsagePrice[] {
     const end = m.index + m[0].length;
     const per = usageUnit(t.slice(end, end + 48));
     if (!per) continue;
-    const price = parseNumber(m[2] ?? m[3] ?? "");
+    const raw = (m[2] ?? m[3] ?? "").replace(/[\u202F\u00A0 ]/g, "");
+    // a rate's decimals ("0.002", "0,002") are never a thousands group
+    const price = /^0[.,]/.test(raw) ? Number(raw.replace(",", ".")) : parseNumber(raw);
     if (!Number.isFinite(price)) continue;
     const u: UsagePrice = { price, per, text: clip(t, 200) };
     const currency = currencyOf(m[1] ?? m[4] ?? "");
@@ -302,6 +313,7 @@ const BADGE_RE =
 function looseTitle(card: El): string | null {
   for (const line of leafLines(card)) {
     if (BADGE_RE.test(line)) continue;
+    if (/^free$/i.test(line)) return line; // the Free plan, its price on a later line
     if (line.length > 40 || readPrice(line) || CTA_RE.test(line)) return null;
     return line;
   }
@@ -500,6 +512,9 @@ export function withAnnual(plan: Plan, alt: PriceRead | null): Plan {
  *  billing alternatives (read as the plan's other period). */
 export function planFromCard(cardIn: El, loose = false, hidden: HiddenAlternative[] = []): Plan | null {
   const card = withoutAlternatives(withoutStruck(cardIn));
+  // a container of several priced cards is not one plan
+  if (loose && leafLines(card).filter((l) => l.length <= 60 && readPrice(l)?.amount != null).length > 2)
+    return null;
   let title = cardTitle(card);
   if (!title && loose) {
     const t = looseTitle(card);
@@ -709,4 +724,49 @@ export function customTiersOfTable(rows: string[][], names: Set<string>): Plan[]
       if (!out.some((p) => p.name === name)) out.push({ name, price: null, features: [], custom: true });
   }
   return out;
+}
+
+// ---- toggle prices kept in attributes ------------------------------------------------------------------
+
+const MONTHLY_ATTRS = ["data-monthly", "data-price-monthly", "data-monthly-price"];
+/** The data-* attributes a toggle keeps the other period's price in (also listed for the page signature). */
+export const PRICE_DATA_ATTRS = [
+  ...MONTHLY_ATTRS,
+  "data-yearly",
+  "data-annual",
+  "data-annually",
+  "data-price-yearly",
+  "data-price-annual",
+  "data-yearly-price",
+  "data-annual-price",
+];
+
+function attrNumber(v: string): number | null {
+  const s = v.replace(/[^\d.,]/g, "");
+  if (!s) return null;
+  const n = Number(/,\d{1,2}$/.test(s) ? s.replace(/\./g, "").replace(",", ".") : s.replace(/,/g, ""));
+  return Number.isFinite(n) ? n : null;
+}
+
+/** The yearly-billed alternative of plans whose price element keeps both periods in data attributes
+ *  (`data-monthly="39" data-yearly="390"`): matched by the monthly figure shown. A yearly figure over three
+ *  monthly ones is a yearly total (divided by 12); a smaller one is a monthly figure billed yearly. */
+export function annualFromAttributes(content: El, plans: Plan[]): void {
+  for (const el of descendants(content)) {
+    const mAttr = MONTHLY_ATTRS.find((a) => el.hasAttribute(a));
+    if (!mAttr) continue;
+    const yAttr = PRICE_DATA_ATTRS.slice(MONTHLY_ATTRS.length).find((a) => el.hasAttribute(a));
+    if (!yAttr) continue;
+    const monthly = attrNumber(attr(el, mAttr));
+    const yearly = attrNumber(attr(el, yAttr));
+    if (monthly === null || yearly === null || monthly <= 0) continue;
+    const matches = plans.filter(
+      (p) => p.price === monthly && p.period !== "year" && p.period !== "one_time",
+    );
+    if (matches.length !== 1 || matches[0]!.annual) continue;
+    const total = yearly > monthly * 3;
+    matches[0]!.annual = total
+      ? { price: Math.round((yearly / 12) * 100) / 100, amount: yearly }
+      : { price: yearly, amount: Math.round(yearly * 12 * 100) / 100 };
+  }
 }
