@@ -108,7 +108,12 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         break;
       case "hero_changed":
         // a pricing page's lead whose amounts alone changed is a price in its text (below), not messaging
-        if (ctx.pageKind === "pricing" && c.before && c.after && numberless(c.before) === numberless(c.after)) {
+        if (
+          ctx.pageKind === "pricing" &&
+          c.before &&
+          c.after &&
+          numberless(c.before) === numberless(c.after)
+        ) {
           rest.push(c);
           break;
         }
