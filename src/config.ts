@@ -44,6 +44,39 @@ export interface Config {
   llm?: { baseUrl: string; model: string; apiKey: string };
   /** The public free-brief form takes requests (RIVALS_FREE_BRIEFS=off turns it off; default on). */
   freeBriefs: boolean;
+  /** RIVALS_UNSAFE_WEBHOOK_ORIGINS: origins a team-chat webhook may name although they are plain http or
+   * not public (a chat bridge on the operator's own network, tests). Every workspace can use them. Default
+   * none: webhooks are https on public addresses. */
+  unsafeWebhookOrigins: string[];
+  /** RIVALS_OAUTH_CIMD_ALLOW_HOSTS: hosts whose OAuth client metadata documents may be fetched from private
+   * addresses (loopback ones also over http). */
+  oauthCimdAllowHosts: string[];
+  /** RIVALS_CORS_ORIGINS: browser origins allowed to call the read API cross-origin. Default none. */
+  corsOrigins: string[];
+}
+
+/** Parses a comma- or space-separated list of origins (scheme://host[:port], no path). */
+function originList(env: Record<string, string | undefined>, name: string): string[] {
+  const out: string[] = [];
+  for (const item of (env[name] ?? "").split(/[\s,]+/)) {
+    if (!item) continue;
+    let u: URL | undefined;
+    try {
+      u = new URL(item);
+    } catch {}
+    if (
+      !u ||
+      (u.protocol !== "http:" && u.protocol !== "https:") ||
+      u.username ||
+      u.password ||
+      (u.pathname !== "/" && u.pathname !== "") ||
+      u.search ||
+      u.hash
+    )
+      throw new Error(`${name}: ${JSON.stringify(item)} is not an origin (scheme://host[:port])`);
+    out.push(u.origin);
+  }
+  return out;
 }
 
 function intVar(env: Record<string, string | undefined>, name: string, dflt: number, min: number): number {
@@ -128,5 +161,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
     freeBriefs: !["off", "0", "false", "no"].includes((env.RIVALS_FREE_BRIEFS ?? "").trim().toLowerCase()),
     ...llmConfig(env),
+    unsafeWebhookOrigins: originList(env, "RIVALS_UNSAFE_WEBHOOK_ORIGINS"),
+    oauthCimdAllowHosts: (env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS ?? "")
+      .split(/[\s,]+/)
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    corsOrigins: originList(env, "RIVALS_CORS_ORIGINS"),
   };
 }

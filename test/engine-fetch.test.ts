@@ -396,7 +396,7 @@ describe("the address guard", () => {
   test("a redirect to a loopback literal is never requested", async () => {
     const r = failed(await fetcher().fetch({ url: "http://site.test/to-loopback" }));
     expect(r.error).toBe("blocked_address");
-    expect(r.message).toContain("private, loopback or reserved");
+    expect(r.message).toBe("127.0.0.1 is not allowed: only public internet addresses are fetched");
     expect(outsiderSeen).toEqual([]);
   });
 
@@ -439,10 +439,48 @@ describe("the address guard", () => {
     expect(r.error).toBe("timeout");
   });
 
-  test("a name that does not resolve is a network failure", async () => {
-    const f = fetcher({ resolve: async () => [] });
-    const r = failed(await f.fetch({ url: "http://nowhere.example/", robots: false }));
-    expect(r.error).toBe("network");
+  test("a name that does not resolve is refused exactly like one that resolves to a private address", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const answers: Record<string, string[]> = { "inside.example": ["10.1.2.3"], "nowhere.example": [] };
+    const f = fetcher({ resolve: async (h) => answers[h] ?? [], log: (l) => logged.push(l) });
+    const inside = failed(await f.fetch({ url: "http://inside.example/", robots: false }));
+    const nowhere = failed(await f.fetch({ url: "http://nowhere.example/", robots: false }));
+    expect([inside.error, nowhere.error]).toEqual(["blocked_address", "blocked_address"]);
+    expect(inside.message).toBe("inside.example is not allowed: only public internet addresses are fetched");
+    expect(nowhere.message).toBe(inside.message.replace("inside", "nowhere"));
+    expect(JSON.stringify([inside, nowhere])).not.toContain("10.1.2.3");
+    // The server log keeps what the caller is not told.
+    expect(logged.map((l) => l.detail)).toEqual([
+      "inside.example resolves to 10.1.2.3, not a public address",
+      "nowhere.example does not resolve",
+    ]);
+  });
+
+  test("one hostname rule: trailing dots, single labels and private suffixes are refused before any look-up", async () => {
+    const asked: string[] = [];
+    const f = fetcher({
+      resolve: async (h) => {
+        asked.push(h);
+        return ["93.184.216.34"];
+      },
+      log: () => {},
+    });
+    for (const url of [
+      `http://localhost.:${outsider.port}/`,
+      "https://printer.local./",
+      "http://metadata.google.internal./",
+      "http://intranet/",
+      "http://nas.home.arpa/",
+      "http://0x7f.1/",
+      "http://2130706433/",
+      "http://[::ffff:127.0.0.1]/",
+    ]) {
+      const r = failed(await f.fetch({ url, robots: false }));
+      expect(`${url} ${r.error}`).toBe(`${url} blocked_address`);
+      expect(r.message).toContain("is not allowed");
+    }
+    expect(asked).toEqual([]);
+    expect(outsiderSeen).toEqual([]);
   });
 
   test("address classification: public unicast only", () => {

@@ -208,7 +208,7 @@ describe("the language-model writer of a digest's TL;DR", () => {
     ];
     const started = Date.now();
     const out = await rephraseSentences(
-      createFetcher(fetcherOptions(config)),
+      createFetcher(fetcherOptions(config, "llm")),
       config.llm!,
       sentences,
       [
@@ -222,17 +222,27 @@ describe("the language-model writer of a digest's TL;DR", () => {
     expect(Date.now() - started).toBeLessThan(1400);
   });
 
-  test("the endpoint's private address is exempt from the guard only for its own origin", async () => {
+  test("the endpoint's private address is exempt from the guard only for its own origin, and only for the writer", async () => {
     const config = loadConfig({
       RIVALS_LLM_BASE_URL: `http://127.0.0.1:${llm.port}/v1`,
       RIVALS_LLM_MODEL: "m",
       RIVALS_LLM_API_KEY: "k",
       RIVALS_FETCH_DELAY_MS: "0",
     });
-    const f = createFetcher(fetcherOptions(config));
+    const f = createFetcher(fetcherOptions(config, "llm"));
     const other = await f.fetch({ url: `http://127.0.0.1:${t.base.split(":").pop()}/`, robots: false });
     expect(other.ok).toBe(false);
     if (!other.ok) expect(other.error).toBe("blocked_address");
+    // What a workspace makes the server fetch (pages, webhooks) never reaches the model server.
+    for (const caller of ["tenant", "webhook"] as const) {
+      const tenant = await createFetcher(fetcherOptions(config, caller)).fetch({
+        url: `http://127.0.0.1:${llm.port}/v1/chat/completions`,
+        method: "POST",
+        body: "{}",
+      });
+      expect(tenant.ok).toBe(false);
+      if (!tenant.ok) expect(tenant.error).toBe("blocked_address");
+    }
     const off = createFetcher(fetcherOptions(loadConfig({ RIVALS_FETCH_DELAY_MS: "0" })));
     const r = await off.fetch({
       url: `http://127.0.0.1:${llm.port}/v1/chat/completions`,

@@ -95,14 +95,7 @@ beforeAll(async () => {
       ),
   });
   docUrl = `http://127.0.0.1:${docs.port}/oauth/client-metadata.json`;
-  const before = process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS;
-  process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS = `127.0.0.1:${docs.port}`;
-  try {
-    t = await startTestServer();
-  } finally {
-    if (before === undefined) delete process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS;
-    else process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS = before;
-  }
+  t = await startTestServer({ RIVALS_OAUTH_CIMD_ALLOW_HOSTS: `127.0.0.1:${docs.port}` });
   await t.org("acme", "growth");
   alice = await member(t, "acme", "admin");
 });

@@ -179,7 +179,15 @@ export async function run(argv: string[]): Promise<number> {
         });
       if (sub === "connect-chat")
         return withServices(async (s) => {
-          print(await connectChat(s.store, required(values.org, "org"), required(values.webhook, "webhook")));
+          print(
+            await connectChat(
+              s.store,
+              required(values.org, "org"),
+              required(values.webhook, "webhook"),
+              {},
+              s.config.unsafeWebhookOrigins,
+            ),
+          );
           return 0;
         });
       throw new UsageError("org takes create, set-plan or connect-chat");

@@ -1,10 +1,10 @@
 // The core watchlist: add, rename and remove competitors, and the extra pages watched on them.
 // Deciders load what they need inside the writer's transaction and emit events (events/catalog.ts);
 // projections/watchlist.ts applies them.
-import { isIP } from "node:net";
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
+import { hostRefusal, isIpLiteral, normaliseHost } from "./hostname.ts";
 import { cheapestPaidPlan, type Plan, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { InvalidInput } from "./validate.ts";
@@ -22,12 +22,12 @@ export interface Caller {
 // ---------------------------------------------------------------------------------------------------------
 // URLs
 
-/** Hosts a watched URL may not name: the monitor must only ever fetch public web sites. */
+/** Hosts a watched URL may not name: the monitor must only ever fetch public web sites, named by domain
+ * (the one hostname rule, domain/hostname.ts; a trailing dot changes nothing). */
 function checkPublicHost(host: string, field: string): void {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (isIP(h))
+  if (isIpLiteral(normaliseHost(host)))
     throw new InvalidInput(`${field} must name a web site by its domain name, not an IP address`, field);
-  if (!h.includes(".") || /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/.test(h))
+  if (hostRefusal(host))
     throw new InvalidInput(
       `${field} must be a public web address (a domain name such as example.com)`,
       field,
@@ -50,6 +50,8 @@ export function parseWebUrl(input: string, field: string, opts: { keepQuery: boo
     throw new InvalidInput(`${field} must be an http or https address`, field);
   if (u.username || u.password) throw new InvalidInput(`${field} must not contain credentials`, field);
   checkPublicHost(u.hostname, field);
+  // "acme.com." is acme.com: one spelling, so duplicates are found and keys compare.
+  u.hostname = u.hostname.replace(/\.+$/, "");
   u.hash = "";
   if (!opts.keepQuery) u.search = "";
   if (u.href.length > 2048) throw new InvalidInput(`${field} is longer than 2048 characters`, field);

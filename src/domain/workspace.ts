@@ -4,6 +4,7 @@
 import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
+import { hostRefusal } from "./hostname.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
 import {
   cheapestPaidPlan,
@@ -454,10 +455,26 @@ export async function setDeliveryChannels(
 
 // ---------------------------------------------------------------- chat connection, first brief
 
-export function decideConnectChat(st: WorkspaceSettings, webhookUrl: string, now: Date): NewEvent[] {
+/** A team-chat webhook is an https URL of a public internet host (the one hostname rule), unless its origin
+ * is one the operator listed as allowed anyway (RIVALS_UNSAFE_WEBHOOK_ORIGINS). */
+function checkWebhookUrl(webhookUrl: string, unsafeOrigins: readonly string[]): string {
   const url = checkUrl(webhookUrl, "webhook");
-  if (!url.startsWith("https:") && !/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url))
-    throw new InvalidInput("webhook must be an https URL", "webhook");
+  const u = new URL(url);
+  if (unsafeOrigins.includes(u.origin)) return url;
+  if (u.protocol !== "https:") throw new InvalidInput("webhook must be an https URL", "webhook");
+  if (u.username || u.password) throw new InvalidInput("webhook must not contain credentials", "webhook");
+  if (hostRefusal(u.hostname))
+    throw new InvalidInput("webhook must be the address of a public internet host", "webhook");
+  return url;
+}
+
+export function decideConnectChat(
+  st: WorkspaceSettings,
+  webhookUrl: string,
+  now: Date,
+  unsafeOrigins: readonly string[] = [],
+): NewEvent[] {
+  const url = checkWebhookUrl(webhookUrl, unsafeOrigins);
   return [
     {
       type: "ChatConnected",
@@ -474,11 +491,12 @@ export async function connectChat(
   orgSlug: string,
   webhookUrl: string,
   metadata: EventMetadata = {},
+  unsafeOrigins: readonly string[] = [],
 ) {
   const { result } = await store.execute(async (w) => {
     const org = await requireOrg(w.tx, orgSlug);
     const st = await loadSettings(w.tx, org.id);
-    const events = decideConnectChat(st, webhookUrl, w.now);
+    const events = decideConnectChat(st, webhookUrl, w.now, unsafeOrigins);
     return { events, result: { org: org.slug, chat_connected: true, connected_at: w.now.toISOString() } };
   }, metadata);
   return result;

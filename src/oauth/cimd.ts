@@ -40,14 +40,6 @@ export function allowHostRules(allowHosts: string[]): RewriteRule[] {
   return rules;
 }
 
-/** Parses RIVALS_OAUTH_CIMD_ALLOW_HOSTS: comma- or space-separated host names, optionally with a port. */
-export function parseAllowHosts(v: string | undefined): string[] {
-  return (v ?? "")
-    .split(/[\s,]+/)
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-}
-
 /** True when the value is meant as a metadata-document client id (a URL), as opposed to a registered id. */
 export function looksLikeUrlClientId(clientId: string): boolean {
   return /^https?:\/\//i.test(clientId);
@@ -130,7 +122,7 @@ export class ClientMetadataDocuments {
     if (!res.ok) {
       const why =
         res.error === "blocked_address"
-          ? `the client_id host ${u.hostname} resolves to a private, loopback or reserved address`
+          ? `the client_id host ${res.message}`
           : res.error === "too_large"
             ? `the document is larger than ${CIMD_MAX_BYTES} bytes`
             : res.status

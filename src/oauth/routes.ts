@@ -10,7 +10,7 @@ import type { CredentialResolver } from "../auth/credentials.ts";
 import { createFetcher, fetcherOptions } from "../engine/fetch/index.ts";
 import type { Services } from "../services.ts";
 import { authorizeRoutes } from "./authorize.tsx";
-import { allowHostRules, ClientMetadataDocuments, parseAllowHosts } from "./cimd.ts";
+import { allowHostRules, ClientMetadataDocuments } from "./cimd.ts";
 import { parseScope } from "./clientMetadata.ts";
 import { Clients } from "./clients.ts";
 import { jsonResponse, OAuthError, oauthErrorResponse } from "./errors.ts";
@@ -86,7 +86,7 @@ function oauthCall(c: {
 export function oauthRoutes(s: Services, credentials: CredentialResolver, options: OAuthOptions = {}) {
   const base = s.config.baseUrl;
   const resource = mcpResource(base);
-  const allowHosts = options.cimdAllowHosts ?? parseAllowHosts(process.env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS);
+  const allowHosts = options.cimdAllowHosts ?? s.config.oauthCimdAllowHosts;
   // The engine's fetcher and guard; the allow-list joins the rewrite table (its hosts sent to themselves,
   // exempt from the address guard) and there is no pause: a person is waiting for the answer.
   const general = fetcherOptions(s.config);

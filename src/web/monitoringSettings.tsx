@@ -13,7 +13,6 @@ import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import {
-  chatWebhookUrl,
   connectChat,
   deliveryView,
   disconnectChat,
@@ -21,8 +20,8 @@ import {
   setDeliveryChannels,
   setMonitoringCadence,
 } from "../domain/workspace.ts";
+import { postToChat } from "../engine/deliver/chat.ts";
 import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts";
-import { fetcherFor } from "../engine/fetch/index.ts";
 import type { Services } from "../services.ts";
 import { type Member, member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
@@ -320,7 +319,7 @@ export function monitoringSettingsPages(s: Services) {
         request,
         body,
         async (m, org) => {
-          await connectChat(s.store, org.orgSlug, webhook, actor(m));
+          await connectChat(s.store, org.orgSlug, webhook, actor(m), s.config.unsafeWebhookOrigins);
           return done(org, "connected");
         },
         { webhook },
@@ -334,15 +333,9 @@ export function monitoringSettingsPages(s: Services) {
     )
     .post(`${PATH}/chat/test`, ({ request, body }) =>
       change(request, body, async (m, org) => {
-        const url = await chatWebhookUrl(client, org.orgId);
-        if (!url)
+        const res = await postToChat(s, org.orgId, testMessage(org.orgName, s.config.baseUrl));
+        if (!res)
           return render(m, org, { error: "No team chat is connected: connect one first." }, 409, true);
-        const res = await fetcherFor(s.config).fetch({
-          url,
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(testMessage(org.orgName, s.config.baseUrl)),
-        });
         if (res.ok)
           return render(
             m,

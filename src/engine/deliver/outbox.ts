@@ -11,7 +11,7 @@ import { deliveryView, loadSettings } from "../../domain/workspace.ts";
 import { sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import type { AfterCycleStep } from "../cycle/after.ts";
-import { fetcherFor } from "../fetch/index.ts";
+import { postToChat } from "./chat.ts";
 import { composeEmail, composeSlack, type DeliverySignal } from "./compose.ts";
 
 /** Minutes to wait before the 2nd, 3rd … try; after the last, the delivery has failed. */
@@ -112,19 +112,9 @@ async function send(
     await sendMail(s.config, { to: recipient, ...mail });
     return;
   }
-  const hook = await s.database.client.execute({
-    sql: "SELECT chat_webhook_url FROM workspace_settings WHERE id = ?",
-    args: [orgId],
-  });
-  const url = hook.rows[0]?.chat_webhook_url;
-  if (!url)
+  const res = await postToChat(s, orgId, composeSlack(st.name, signals, s.config.baseUrl));
+  if (!res)
     throw new Error("no team-chat connection (connect one in the app or with rivals org connect-chat)");
-  const res = await fetcherFor(s.config).fetch({
-    url: String(url),
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(composeSlack(st.name, signals, s.config.baseUrl)),
-  });
   if (!res.ok) throw new Error(`the webhook answered ${res.status ?? res.error}: ${res.message}`);
 }
 

@@ -189,7 +189,7 @@ async function rephraseFirst(
     now,
   });
   if (!draft?.record.tldr) return undefined;
-  const out = await rephraseSentences(fetcherFor(s.config), llm, draft.sentences, signals);
+  const out = await rephraseSentences(fetcherFor(s.config, "llm"), llm, draft.sentences, signals);
   if (!out.ok) return out;
   return {
     ok: true,

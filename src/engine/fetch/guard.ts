@@ -1,8 +1,14 @@
 // The address guard of every outbound request (docs/engine.md, "Fetch"): only public unicast addresses
-// may be connected to. ipaddr.js classifies; an IPv4-mapped IPv6 address is judged as the IPv4 address it
-// carries; NAT64 (64:ff9b::/96), 6to4, Teredo and every other special range are refused.
+// may be connected to. The host's form is judged by the one hostname rule (domain/hostname.ts), then
+// every address its name resolves to; an IPv4-mapped IPv6 address is judged as the IPv4 address it
+// carries; NAT64 (64:ff9b::/96), 6to4, Teredo and every other special range are refused. A refusal tells
+// the caller only that the address is not allowed: where a name resolves, or whether it resolves at all,
+// goes to the server log.
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { hostRefusal, isIpLiteral, isPublicAddress, notAllowedMessage } from "../../domain/hostname.ts";
+
+export { isIpLiteral, isPublicAddress } from "../../domain/hostname.ts";
 
 /** Resolves a host name to every address it has (A and AAAA). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -11,22 +17,6 @@ export const systemResolver: Resolver = async (host) => {
   const found = await lookup(host, { all: true, verbatim: true });
   return found.map((a) => a.address);
 };
-
-/** True when the string is an IPv4 or IPv6 address (IPv6 without brackets, zone allowed). */
-export function isIpLiteral(host: string): boolean {
-  return ipaddr.isValid(host.replace(/%.*$/, ""));
-}
-
-/** True only for public unicast addresses: what a server may be made to connect to. Anything that is not
- * an address (or carries an IPv6 zone) is not public. */
-export function isPublicAddress(address: string): boolean {
-  if (address.includes("%") || !ipaddr.isValid(address)) return false;
-  // ipaddr.isValid accepts legacy forms ("127.1", "0x7f.1"); only the canonical four-part form is an address here.
-  if (!address.includes(":") && !ipaddr.IPv4.isValidFourPartDecimal(address)) return false;
-  let a = ipaddr.parse(address);
-  if (a.kind() === "ipv6" && (a as ipaddr.IPv6).isIPv4MappedAddress()) a = (a as ipaddr.IPv6).toIPv4Address();
-  return a.range() === "unicast";
-}
 
 /** The URL's host name without IPv6 brackets. */
 export function bareHost(url: URL): string {
@@ -41,20 +31,31 @@ export function isLoopbackHost(host: string): boolean {
   return a.range() === "loopback";
 }
 
-export class BlockedAddressError extends Error {}
+/** A refused address. `message` is safe to show anyone; `detail` is for the server log only. */
+export class BlockedAddressError extends Error {
+  constructor(
+    host: string,
+    readonly detail: string,
+  ) {
+    super(notAllowedMessage(host));
+  }
+}
 
 /** The addresses a connection to `host` may use: all of them public (one non-public answer refuses the
- * host: a name that points anywhere private is not fetched). IPv4 first. Throws BlockedAddressError. */
+ * host: a name that points anywhere private is not fetched). IPv4 first. Throws BlockedAddressError, also
+ * for a name that does not resolve (so a refusal never tells an internal name from a missing one). */
 export async function publicAddresses(host: string, resolve: Resolver): Promise<string[]> {
-  if (isIpLiteral(host)) {
-    if (!isPublicAddress(host))
-      throw new BlockedAddressError(`${host} is a private, loopback or reserved address`);
-    return [host];
+  const refused = hostRefusal(host);
+  if (refused) throw new BlockedAddressError(host, `${host} ${refused}`);
+  if (isIpLiteral(host)) return [host];
+  let found: string[];
+  try {
+    found = await resolve(host);
+  } catch (e) {
+    throw new BlockedAddressError(host, `${host} does not resolve: ${(e as Error)?.message ?? e}`);
   }
-  const found = await resolve(host);
-  if (found.length === 0) throw new Error(`${host} does not resolve`);
+  if (found.length === 0) throw new BlockedAddressError(host, `${host} does not resolve`);
   const bad = found.find((a) => !isPublicAddress(a));
-  if (bad)
-    throw new BlockedAddressError(`${host} resolves to a private, loopback or reserved address (${bad})`);
+  if (bad) throw new BlockedAddressError(host, `${host} resolves to ${bad}, not a public address`);
   return [...found.filter((a) => !a.includes(":")), ...found.filter((a) => a.includes(":"))];
 }

@@ -12,13 +12,13 @@ import {
 } from "node:zlib";
 import { type Clock, systemClock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
+import { hostRefusal, notAllowedMessage } from "../../domain/hostname.ts";
 import { decodeBody } from "./charset.ts";
 import { HostGate, realSleep, type Sleeper } from "./gate.ts";
 import {
   BlockedAddressError,
   bareHost,
   isIpLiteral,
-  isPublicAddress,
   publicAddresses,
   type Resolver,
   systemResolver,
@@ -95,10 +95,14 @@ export interface FetcherOptions {
   timeoutMs?: number;
   /** Decoded (decompressed) body bytes at most. Default 5 MB. */
   maxBytes?: number;
+  /** Requests for a FROM origin are sent to its TO origin (exempt from the guard); a request for a TO
+   * origin itself is guarded like any other, so only the origins the operator named reach a target. */
   rewrite?: RewriteRule[];
-  /** Origins the operator configured as endpoints (the language-model writer's base URL): like rewrite
-   * targets, exempt from the address guard, so an endpoint on loopback or a private network works. */
+  /** Origins exempt from the address guard for this fetcher only: an operator-configured endpoint (the
+   * language-model writer's base URL) is reachable by the one caller that owns a fetcher made with it. */
   exemptOrigins?: string[];
+  /** Where the detail of a refused address goes (never to the caller). Default: a JSON line on stderr. */
+  log?: (line: Record<string, unknown>) => void;
   clock?: Clock;
   /** How pauses are waited (tests pass one that moves their clock). */
   sleep?: Sleeper;
@@ -263,6 +267,11 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
   const resolve = opts.resolve ?? systemResolver;
   const table = new RewriteTable(opts.rewrite ?? []);
   const exempt = new Set(opts.exemptOrigins ?? []);
+  const log = opts.log ?? ((line) => console.warn(JSON.stringify({ level: "warn", ...line })));
+  const refuse = (host: string, detail: string): HopError => {
+    log({ msg: "fetch refused", host, detail });
+    return new HopError("blocked_address", notAllowedMessage(host));
+  };
   const robotsCache = new RobotsCache();
   const robotsInFlight = new Map<string, Promise<RobotsVerdict>>();
   const delayMs = opts.delayMs ?? DEFAULT_DELAY_MS;
@@ -302,8 +311,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         const targets: { href: string; tls?: { serverName: string } }[] = [];
         const rewritten = table.target(url);
         if (rewritten) targets.push({ href: `${rewritten}${path}` });
-        else if (table.isTarget(url) || exempt.has(url.origin))
-          targets.push({ href: url.href.replace(/#.*$/, "") });
+        else if (exempt.has(url.origin)) targets.push({ href: url.href.replace(/#.*$/, "") });
         else {
           const host = bareHost(url);
           let addresses: string[];
@@ -311,8 +319,8 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
             addresses = await untilAborted(publicAddresses(host, resolve), controller.signal);
           } catch (e) {
             if (timedOut()) throw timeoutError();
-            if (e instanceof BlockedAddressError) throw new HopError("blocked_address", e.message);
-            throw new HopError("network", `${host} does not resolve (${errorText(e)})`);
+            if (e instanceof BlockedAddressError) throw refuse(host, e.detail);
+            throw refuse(host, errorText(e));
           }
           for (const a of addresses.slice(0, 3)) targets.push(pinnedTarget(url, a));
         }
@@ -503,14 +511,8 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         if (url.username || url.password)
           throw new HopError("invalid_url", "URLs with credentials are not fetched");
         const host = bareHost(url);
-        if (
-          isIpLiteral(host) &&
-          !isPublicAddress(host) &&
-          !table.target(url) &&
-          !table.isTarget(url) &&
-          !exempt.has(url.origin)
-        )
-          throw new HopError("blocked_address", `${host} is a private, loopback or reserved address`);
+        const refused = table.target(url) || exempt.has(url.origin) ? undefined : hostRefusal(host);
+        if (refused) throw refuse(host, `${host} ${refused}`);
         if (useRobots && url.pathname !== "/robots.txt") {
           const verdict = await robotsFor(url.origin);
           if (!robotsAllows(verdict, url, opts.userAgent))
@@ -625,27 +627,44 @@ export function userAgentFor(baseUrl: string): string {
   return `RivalsBot/1.0 (+${baseUrl}/bot)`;
 }
 
-/** The fetcher options a configuration gives. */
-export function fetcherOptions(config: Config): FetcherOptions {
+/** Who a request is made for. Each caller has its own exemptions from the address guard, and only its
+ * own: `tenant` (every address a workspace supplies: sites, pages, boards, feeds, icons) has none; `llm`
+ * reaches the operator's model server; `webhook` (team-chat deliveries, also tenant-supplied) reaches
+ * only the origins the operator listed in RIVALS_UNSAFE_WEBHOOK_ORIGINS. */
+export type FetchCaller = "tenant" | "llm" | "webhook";
+
+function exemptionsOf(config: Config, caller: FetchCaller): string[] {
+  if (caller === "llm") return config.llm ? [new URL(config.llm.baseUrl).origin] : [];
+  if (caller === "webhook") return config.unsafeWebhookOrigins;
+  return [];
+}
+
+/** The fetcher options a configuration gives one caller. */
+export function fetcherOptions(config: Config, caller: FetchCaller = "tenant"): FetcherOptions {
   return {
     userAgent: userAgentFor(config.baseUrl),
     delayMs: config.fetchDelayMs,
     timeoutMs: config.fetchTimeoutMs,
     maxBytes: config.fetchMaxBytes,
     rewrite: config.fetchRewrite,
-    ...(config.llm ? { exemptOrigins: [new URL(config.llm.baseUrl).origin] } : {}),
+    exemptOrigins: exemptionsOf(config, caller),
   };
 }
 
-const shared = new WeakMap<Config, Fetcher>();
+const shared = new WeakMap<Config, Map<FetchCaller, Fetcher>>();
 
-/** The process-wide fetcher for a configuration (one per Config object: its host gates and robots cache
- * are shared by everything that fetches). */
-export function fetcherFor(config: Config): Fetcher {
-  let f = shared.get(config);
+/** The process-wide fetcher of one caller for a configuration (its host gates and robots cache are shared
+ * by everything that fetches for that caller). */
+export function fetcherFor(config: Config, caller: FetchCaller = "tenant"): Fetcher {
+  let byCaller = shared.get(config);
+  if (!byCaller) {
+    byCaller = new Map();
+    shared.set(config, byCaller);
+  }
+  let f = byCaller.get(caller);
   if (!f) {
-    f = createFetcher(fetcherOptions(config));
-    shared.set(config, f);
+    f = createFetcher(fetcherOptions(config, caller));
+    byCaller.set(caller, f);
   }
   return f;
 }

@@ -1,6 +1,7 @@
 // RIVALS_FETCH_REWRITE: comma-separated FROM=TO origin pairs (FROM may be `*`). A request to a matching
 // origin is sent to TO with the original Host header, path and query; results keep the original URL;
-// the targets are exempt from the address guard (docs/engine.md, "Fetch").
+// a rewritten request is exempt from the address guard, and only a rewritten one: a request naming a TO
+// origin itself is guarded like any other (docs/engine.md, "Fetch").
 
 export interface RewriteRule {
   /** An origin (`https://example.com`, `http://host:8080`) or `*` for every origin. */
@@ -45,23 +46,16 @@ export function parseRewrite(value: string | undefined): RewriteRule[] {
 export class RewriteTable {
   private exact = new Map<string, string>();
   private any?: string;
-  private targets = new Set<string>();
 
   constructor(rules: RewriteRule[]) {
     for (const r of rules) {
       if (r.from === "*") this.any ??= r.to;
       else if (!this.exact.has(r.from)) this.exact.set(r.from, r.to);
-      this.targets.add(r.to);
     }
   }
 
   /** The origin a request for `url` is sent to, when a rule matches. */
   target(url: URL): string | undefined {
     return this.exact.get(url.origin) ?? this.any;
-  }
-
-  /** True when the origin is one the operator named as a target (exempt from the address guard). */
-  isTarget(url: URL): boolean {
-    return this.targets.has(url.origin);
   }
 }

@@ -1,0 +1,22 @@
+// The team-chat connection's one way out: the org's incoming-webhook URL and a JSON POST to it, through the
+// fetcher that holds only the webhook exemptions the operator configured (RIVALS_UNSAFE_WEBHOOK_ORIGINS).
+// Deliveries and the settings page's test message both send with it.
+import { chatWebhookUrl } from "../../domain/workspace.ts";
+import type { Services } from "../../services.ts";
+import { type FetchResult, fetcherFor } from "../fetch/index.ts";
+
+/** Posts `payload` to the org's webhook; undefined when no team chat is connected. */
+export async function postToChat(
+  s: Services,
+  orgId: number,
+  payload: unknown,
+): Promise<FetchResult | undefined> {
+  const url = await chatWebhookUrl(s.database.client, orgId);
+  if (!url) return undefined;
+  return fetcherFor(s.config, "webhook").fetch({
+    url,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  });
+}
