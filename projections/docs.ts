@@ -1,4 +1,7 @@
-// Renders the stored API objects (without the parts that depend on the base URL) from records.
+// Renders the stored API objects (without the parts that depend on the base URL) from records, each fitted
+// to the bounds its OpenAPI schema states (api/fit.ts).
+import { fit } from "../src/api/fit.ts";
+import { Battlecard, CompetitorDetail, CompetitorSummary, Digest, Signal } from "../src/api/schemas.ts";
 import type {
   BattlecardRecord,
   CompetitorRecord,
@@ -8,39 +11,45 @@ import type {
 import { compact } from "../src/domain/validate.ts";
 
 export function competitorSummaryDoc(id: number, r: CompetitorRecord) {
-  return compact([
-    ["id", id],
-    ["name", r.name],
-    ["website_url", r.website_url],
-    ["category", r.category],
-    ["watch", r.watch],
-    ["tracked_since", r.tracked_since],
-  ]);
+  return fit(
+    CompetitorSummary,
+    compact([
+      ["id", id],
+      ["name", r.name],
+      ["website_url", r.website_url],
+      ["category", r.category],
+      ["watch", r.watch],
+      ["tracked_since", r.tracked_since],
+    ]),
+  );
 }
 
 export function competitorDetailDoc(id: number, r: CompetitorRecord) {
-  return compact([
-    ["id", id],
-    ["name", r.name],
-    ["description", r.description],
-    ["website_url", r.website_url],
-    ["category", r.category],
-    ["industry", r.industry],
-    ["company_type", r.company_type],
-    ["business_model", r.business_model],
-    ["company_size", r.company_size],
-    ["founding_year", r.founding_year],
-    ["headquarters", r.headquarters],
-    ["target_customer", r.target_customer],
-    ["ownership", r.ownership],
-    ["urls", r.urls],
-    ["watch", r.watch],
-    ["priority", r.priority],
-    ["tracked_since", r.tracked_since],
-    ["workspace", r.workspace],
-    ["reads", r.reads],
-    ["freshness", r.freshness],
-  ]);
+  return fit(
+    CompetitorDetail,
+    compact([
+      ["id", id],
+      ["name", r.name],
+      ["description", r.description],
+      ["website_url", r.website_url],
+      ["category", r.category],
+      ["industry", r.industry],
+      ["company_type", r.company_type],
+      ["business_model", r.business_model],
+      ["company_size", r.company_size],
+      ["founding_year", r.founding_year],
+      ["headquarters", r.headquarters],
+      ["target_customer", r.target_customer],
+      ["ownership", r.ownership],
+      ["urls", r.urls],
+      ["watch", r.watch],
+      ["priority", r.priority],
+      ["tracked_since", r.tracked_since],
+      ["workspace", r.workspace],
+      ["reads", r.reads],
+      ["freshness", r.freshness],
+    ]),
+  );
 }
 
 export function signalDoc(
@@ -65,26 +74,29 @@ export function signalDoc(
     ["topics", r.topics],
   ]);
   doc.evidence = r.evidence ?? [];
-  return doc;
+  return fit(Signal, doc);
 }
 
 export function digestDoc(id: number, r: DigestRecord, signalIds: number[], full: boolean) {
-  return compact([
-    ["id", id],
-    ["slug", r.slug],
-    ["type", r.type],
-    ["status", r.status],
-    ["title", r.title],
-    ["headline", r.headline],
-    ["tldr", r.tldr],
-    ["what_to_watch", r.what_to_watch],
-    ["coverage_period_start", r.coverage_period_start],
-    ["coverage_period_end", r.coverage_period_end],
-    ["generated_at", r.generated_at],
-    ["items", full ? r.items : undefined],
-    ["signal_ids", signalIds],
-    ["markdown", full ? r.markdown : undefined],
-  ]);
+  return fit(
+    Digest,
+    compact([
+      ["id", id],
+      ["slug", r.slug],
+      ["type", r.type],
+      ["status", r.status],
+      ["title", r.title],
+      ["headline", r.headline],
+      ["tldr", r.tldr],
+      ["what_to_watch", r.what_to_watch],
+      ["coverage_period_start", r.coverage_period_start],
+      ["coverage_period_end", r.coverage_period_end],
+      ["generated_at", r.generated_at],
+      ["items", full ? r.items : undefined],
+      ["signal_ids", signalIds],
+      ["markdown", full ? r.markdown : undefined],
+    ]),
+  );
 }
 
 export function battlecardDoc(
@@ -93,13 +105,16 @@ export function battlecardDoc(
   competitorName: string | null,
   r: BattlecardRecord,
 ) {
-  return compact([
-    ["id", id],
-    ["competitor_id", competitorId],
-    ["competitor_name", competitorName],
-    ["status", r.status],
-    ["generated_at", r.generated_at],
-    ["sections", r.sections],
-    ["evidence", r.evidence],
-  ]);
+  return fit(
+    Battlecard,
+    compact([
+      ["id", id],
+      ["competitor_id", competitorId],
+      ["competitor_name", competitorName],
+      ["status", r.status],
+      ["generated_at", r.generated_at],
+      ["sections", r.sections],
+      ["evidence", r.evidence],
+    ]),
+  );
 }

@@ -1,5 +1,8 @@
 import { parseRewrite, type RewriteRule } from "./engine/fetch/rewrite.ts";
 
+/** Largest per-minute rate limit an operator may set (the RateLimit-* headers' stated bound). */
+export const MAX_RATE_LIMIT = 1_000_000;
+
 export interface Config {
   dbUrl: string;
   port: number;
@@ -128,7 +131,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const rate = env.RIVALS_RATE_LIMIT ? Number(env.RIVALS_RATE_LIMIT) : 600;
-  if (!Number.isInteger(rate) || rate < 1) throw new Error("RIVALS_RATE_LIMIT must be a positive integer");
+  if (!Number.isInteger(rate) || rate < 1 || rate > MAX_RATE_LIMIT)
+    throw new Error(`RIVALS_RATE_LIMIT must be an integer from 1 to ${MAX_RATE_LIMIT}`);
   const mcpRate = env.RIVALS_MCP_RATE_LIMIT ? Number(env.RIVALS_MCP_RATE_LIMIT) : 600;
   if (!Number.isInteger(mcpRate) || mcpRate < 1)
     throw new Error("RIVALS_MCP_RATE_LIMIT must be a positive integer");

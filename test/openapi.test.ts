@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { createApp } from "../src/api/app.ts";
+import { openApiDocument } from "../src/api/openapi.ts";
 import { PROBLEM_CODES, PROBLEMS } from "../src/api/problem.ts";
 import { READ_API_PATHS, startTestServer, type TestServer } from "./helpers.ts";
 
@@ -216,6 +218,7 @@ afterAll(async () => {
 
 const BASE_ID = "https://rivals.test/openapi.json";
 const REDOCLY = join(import.meta.dir, "..", "node_modules", ".bin", "redocly");
+const SPECTRAL = join(import.meta.dir, "..", "node_modules", ".bin", "spectral");
 let ajv: Ajv2020 | undefined;
 
 /** Closed objects: a property the document does not name fails the test (free-form objects stay open). */
@@ -315,7 +318,9 @@ describe("document", () => {
   test("is OpenAPI 3.1.0, version 1.0.0, served at the configured base URL", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
-    expect(doc.servers).toEqual([{ url: main.base, description: expect.any(String) }]);
+    expect(doc.servers).toEqual([
+      { url: main.base, description: expect.any(String), "x-internal": expect.any(Boolean) },
+    ]);
   });
 
   test("the YAML document is the JSON document", async () => {
@@ -397,7 +402,13 @@ describe("document", () => {
       "RateLimit-Remaining",
       "RateLimit-Reset",
       "X-Request-Id",
+      "Access-Control-Allow-Origin",
     ]);
+    // Every counted request carries the RateLimit-* headers, refused or not.
+    for (const name of ["BadRequest", "Unauthorized", "PaymentRequired", "NotFound", "TooManyRequests"])
+      expect(Object.keys(doc.components.responses[name].headers)).toEqual(
+        expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]),
+      );
   });
 
   test("schemas require exactly the spec's 'Req' fields; Problem.code is the spec's eight codes", () => {
@@ -465,6 +476,38 @@ describe("document", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 20_000);
+});
+
+describe("OWASP API Security review (Spectral)", () => {
+  test("the document of an https installation has zero errors against the checked-in ruleset", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rivals-spectral-"));
+    try {
+      const file = join(dir, "openapi.json");
+      const routes = createApp(main.services).app.routes;
+      writeFileSync(file, JSON.stringify(openApiDocument(routes, "https://rivals.example")));
+      const run = Bun.spawnSync(
+        [SPECTRAL, "lint", "-r", join(import.meta.dir, "..", ".spectral.yaml"), file, "-f", "json", "-q"],
+        { env: { ...process.env, NO_COLOR: "1" } },
+      );
+      const out = run.stdout.toString();
+      const problems = JSON.parse(out.slice(out.indexOf("["))) as Obj[];
+      const errors = problems.filter((p) => p.severity === 0);
+      expect(errors).toEqual([]);
+      // Only the two warnings the ruleset explains (free text has no pattern; no 400 where nothing is parsed).
+      expect([...new Set(problems.map((p) => p.code))].sort()).toEqual([
+        "owasp:api4:2023-string-restricted",
+        "owasp:api8:2023-define-error-validation",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  test("a local installation says so; every server states its audience", () => {
+    expect(doc.servers).toEqual([
+      { url: main.base, description: "This installation (local).", "x-internal": false },
+    ]);
+  });
 });
 
 // ---- real responses ----

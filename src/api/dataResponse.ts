@@ -43,9 +43,14 @@ function renderedOf(data: object, page?: Page): Rendered {
   return r;
 }
 
+/** Longest entity tag made here: a 64-bit hash in base 36, the page and its size, quoted. */
+export const ETAG_MAX = 64;
+/** Longest If-None-Match read; a longer one is ignored (a server may ignore a precondition, RFC 9110 13.2.1). */
+export const IF_NONE_MATCH_MAX = 1024;
+
 /** Whether an If-None-Match header names this entity tag (weak comparison, RFC 9110 13.1.2). */
 export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
-  if (ifNoneMatch === null) return false;
+  if (ifNoneMatch === null || ifNoneMatch.length > IF_NONE_MATCH_MAX) return false;
   if (ifNoneMatch.trim() === "*") return true;
   return ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
 }

@@ -13,7 +13,11 @@
 // - serves only the JSON document, while the same document is needed as YAML too.
 // What remained for it to do (copy `detail` into `paths`) is the loop below.
 import type { Elysia, InternalRoute } from "elysia";
+import { MAX_RATE_LIMIT } from "../config.ts";
+import { MAX_ID, REQUEST_ID_MAX, TEXT } from "../domain/limits.ts";
+import { isLoopbackHost } from "../engine/fetch/guard.ts";
 import type { Services } from "../services.ts";
+import { ETAG_MAX, IF_NONE_MATCH_MAX } from "./dataResponse.ts";
 import { PROBLEMS, type ProblemCode, problemBody } from "./problem.ts";
 import type { QuerySpec } from "./query.ts";
 import { digestQuery, signalQuery } from "./routes.ts";
@@ -37,10 +41,10 @@ const tags = [
   { name: "Battlecards", description: "Generated sales-call material per competitor." },
 ];
 
-const integerHeader = (description: string, minimum: number) => ({
+const integerHeader = (description: string, minimum: number, maximum: number) => ({
   description,
   required: true,
-  schema: { type: "integer", minimum },
+  schema: { type: "integer", format: "int32", minimum, maximum },
 });
 
 const headers = {
@@ -48,7 +52,7 @@ const headers = {
     description:
       "Entity tag of this representation; send it back in `If-None-Match` to get 304 while nothing changed.",
     required: true,
-    schema: { type: "string" },
+    schema: { type: "string", maxLength: ETAG_MAX },
     example: '"1l03nogu2gmjl-1-50"',
   },
   "Cache-Control": {
@@ -57,20 +61,26 @@ const headers = {
     required: true,
     schema: { type: "string", const: "private, no-cache" },
   },
-  "RateLimit-Limit": integerHeader("Requests allowed per minute from one client address.", 1),
-  "RateLimit-Remaining": integerHeader("Requests left in the current one-minute window.", 0),
-  "RateLimit-Reset": integerHeader("Whole seconds until the window frees a request slot.", 0),
-  "Retry-After": integerHeader("Whole seconds to wait before a request would pass.", 1),
+  "RateLimit-Limit": integerHeader("Requests allowed per minute from one client address.", 1, MAX_RATE_LIMIT),
+  "RateLimit-Remaining": integerHeader("Requests left in the current one-minute window.", 0, MAX_RATE_LIMIT),
+  "RateLimit-Reset": integerHeader("Whole seconds until the window frees a request slot.", 0, 60),
+  "Retry-After": integerHeader("Whole seconds to wait before a request would pass.", 1, 60),
+  "Access-Control-Allow-Origin": {
+    description: `Sent only when the request's \`Origin\` is one the operator allows (${"`RIVALS_CORS_ORIGINS`"}, default none): that origin, exactly. Absent otherwise, so a browser on any other site cannot read the response. Preflights (\`OPTIONS\` with \`Access-Control-Request-Method\`) are answered 204; they allow GET and HEAD with the headers Authorization, X-API-Key and If-None-Match, never credentials (cookies).`,
+    required: false,
+    schema: { type: "string", format: "uri", maxLength: TEXT.url },
+    example: "https://dashboard.example.com",
+  },
   "WWW-Authenticate": {
     description: "Bearer challenge.",
     required: true,
-    schema: { type: "string", pattern: "^Bearer( |$)" },
+    schema: { type: "string", pattern: "^Bearer( |$)", maxLength: 128 },
     example: 'Bearer realm="rivals", error="invalid_token"',
   },
   "X-Request-Id": {
     description: "Identifier of this request, to quote to support (also `request_id` in problems).",
     required: true,
-    schema: { type: "string" },
+    schema: { type: "string", format: "uuid", maxLength: REQUEST_ID_MAX },
   },
 };
 
@@ -111,13 +121,18 @@ function errorResponse(status: keyof typeof errorResponses, baseUrl: string) {
   const { code } = errorResponses[status];
   const ex = examples[code];
   const ref = (h: string) => ({ $ref: `#/components/headers/${h}` });
-  const extra: Record<number, string[]> = {
-    401: ["WWW-Authenticate"],
-    429: ["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"],
-  };
+  // Every request the rate limiter counted carries the RateLimit-* headers, refused or not; a 500 may
+  // come before it counted.
+  const rate = status === 500 ? [] : ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+  const extra: Record<number, string[]> = { 401: ["WWW-Authenticate"], 429: ["Retry-After"] };
   return {
     description: `${PROBLEMS[code].title} (\`${code}\`). ${conditions[status]}`,
-    headers: Object.fromEntries([...(extra[status] ?? []), "X-Request-Id"].map((h) => [h, ref(h)])),
+    headers: Object.fromEntries(
+      [...(extra[status] ?? []), ...rate, "X-Request-Id", "Access-Control-Allow-Origin"].map((h) => [
+        h,
+        ref(h),
+      ]),
+    ),
     content: {
       "application/problem+json": {
         schema: Problem,
@@ -143,7 +158,7 @@ function pathParameters(params: unknown): Obj[] {
       in: "path",
       required: true,
       ...(description ? { description } : {}),
-      schema: integer ? { type: "integer" } : rest,
+      schema: integer ? { type: "integer", format: "int64", minimum: 1, maximum: MAX_ID } : rest,
     };
   });
 }
@@ -214,7 +229,13 @@ export function openApiDocument(routes: readonly InternalRoute[], baseUrl: strin
         "Clients must tolerate unknown keys in the free-form objects.",
       ].join("\n\n"),
     },
-    servers: [{ url: baseUrl, description: "This installation." }],
+    servers: [
+      {
+        url: baseUrl,
+        description: `This installation (${isLoopbackHost(new URL(baseUrl).hostname.replace(/^\[(.*)\]$/, "$1")) ? "local" : "production"}).`,
+        "x-internal": false,
+      },
+    ],
     security: [{ bearerAuth: [] }, { apiKeyAuth: [] }],
     tags,
     paths: paths(routes),
@@ -232,9 +253,8 @@ export function openApiDocument(routes: readonly InternalRoute[], baseUrl: strin
           name: "If-None-Match",
           in: "header",
           required: false,
-          description:
-            "The `ETag` of a response the client has; the answer is 304 with no body while it is current.",
-          schema: { type: "string" },
+          description: `The \`ETag\` of a response the client has; the answer is 304 with no body while it is current. At most ${IF_NONE_MATCH_MAX} characters: a longer header is ignored (the full response is sent).`,
+          schema: { type: "string", maxLength: IF_NONE_MATCH_MAX },
         },
       },
       securitySchemes: {

@@ -5,9 +5,17 @@ export const MAX_PAGE = 1_000_000_000;
 
 /** The page/per_page query schema every paginated route and tool shares. */
 export const pageQuery = {
-  page: t.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: "Page number, from 1." }),
-  per_page: t.Integer({
+  page: t.Integer({
+    format: "int32",
     minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    description: "Page number, from 1.",
+  }),
+  per_page: t.Integer({
+    format: "int32",
+    minimum: 1,
+    maximum: MAX_PAGE,
     default: MAX_PER_PAGE,
     description: `Items per page, 1 to ${MAX_PER_PAGE}; larger values are clamped to ${MAX_PER_PAGE} and echoed as such.`,
   }),

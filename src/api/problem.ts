@@ -1,4 +1,6 @@
 // RFC 9457 problem details: the one place that builds every 4xx/5xx body of the REST API.
+import { cut, PROBLEM_TEXT, TEXT } from "../domain/limits.ts";
+
 export const PROBLEMS = {
   invalid_request: {
     status: 400,
@@ -60,16 +62,18 @@ export interface ProblemContext {
 
 export function problemBody(code: ProblemCode, detail: string, ctx: ProblemContext) {
   const p = PROBLEMS[code];
+  // Held to the sizes the OpenAPI document states: a detail may quote what the client sent.
+  const said = cut(detail, PROBLEM_TEXT);
   return {
     type: `${ctx.baseUrl}/developers#errors-${code}`,
     title: p.title,
     status: p.status,
-    detail,
+    detail: said,
     code,
     hint: p.hint,
-    ...(ctx.instance ? { instance: ctx.instance } : {}),
+    ...(ctx.instance ? { instance: cut(ctx.instance, TEXT.url) } : {}),
     ...(ctx.requestId ? { request_id: ctx.requestId } : {}),
-    error: detail,
+    error: said,
   };
 }
 

@@ -6,10 +6,12 @@ import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
 import { getSignal, listSignalsJson, type SignalFilter } from "../db/queries/signals.ts";
+import { MAX_ID, TEXT } from "../domain/limits.ts";
 import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../domain/searchText.ts";
 import { parseTimestamp } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { clientAddress, readAccess } from "./access.ts";
+import { CorsPolicy } from "./cors.ts";
 import { dataResponse, type HeaderSet } from "./dataResponse.ts";
 import { type Page, pageOf, pageQuery } from "./pagination.ts";
 import { Problem } from "./problem.ts";
@@ -29,11 +31,19 @@ const idRoute = {
 };
 
 export const signalQuery = querySpec({
-  competitor_id: T.Integer({ description: "Only signals of this tracked competitor." }),
+  competitor_id: T.Integer({
+    format: "int64",
+    minimum: 1,
+    maximum: MAX_ID,
+    description: "Only signals of this tracked competitor.",
+  }),
   severity: T.Union([T.Literal("low"), T.Literal("medium"), T.Literal("high")], {
     description: "Only signals of this severity.",
   }),
-  since: T.String({ description: "ISO 8601 time; keeps signals first seen on or after it." }),
+  since: T.String({
+    maxLength: 64,
+    description: "ISO 8601 time; keeps signals first seen on or after it.",
+  }),
   q: T.String({
     maxLength: MAX_SEARCH_TEXT,
     description: `Case-insensitive text matched literally in title or summary; empty matches all; ${CONTROL_CHARACTERS_REFUSED} (400).`,
@@ -97,16 +107,31 @@ export function readApi(s: Services, limiter: Limiter, keys: ApiKeyResolver) {
   const base = s.config.baseUrl;
   // The derive takes the address as the app's onRequest hook kept it (api/app.ts), not `server` from the
   // context: Elysia would define a getter on every request's context for a hook that asks for it.
+  // CORS preflights carry no key and are not counted against the rate limit; any other OPTIONS gets the
+  // read API's "GET only" answer.
+  const cors = new CorsPolicy(s.config.corsOrigins);
   return new Elysia({ prefix: "/api/v1" })
-    .derive(async ({ request, set }) => ({
-      principal: await readAccess(
-        request,
-        clientAddress(request, null, s.config.trustProxy),
-        limiter,
-        keys,
-        set.headers as Record<string, string>,
-      ),
-    }))
+    .options("/*", ({ request }) => {
+      const answer = cors.preflight(request);
+      if (answer) return answer;
+      throw new Problem(
+        "not_found",
+        `The read API answers GET only; nothing is served for OPTIONS ${new URL(request.url).pathname}.`,
+        { allow: "GET, HEAD" },
+      );
+    })
+    .derive(async ({ request, set }) => {
+      cors.actual(request, set.headers);
+      return {
+        principal: await readAccess(
+          request,
+          clientAddress(request, null, s.config.trustProxy),
+          limiter,
+          keys,
+          set.headers as Record<string, string>,
+        ),
+      };
+    })
     .get(
       "/competitors",
       async ({ principal, request, set }) =>
@@ -158,7 +183,9 @@ export function readApi(s: Services, limiter: Limiter, keys: ApiKeyResolver) {
       async ({ principal, params, request, set }) =>
         found(request, set, await getDigest(db, principal.orgId, params.id, base), "digest"),
       {
-        params: t.Object({ id: t.String({ description: "Digest slug, or numeric id." }) }),
+        params: t.Object({
+          id: t.String({ maxLength: TEXT.slug, description: "Digest slug, or numeric id." }),
+        }),
         ...docs.getDigest,
       },
     )

@@ -3,17 +3,38 @@
 // every other field is omitted when blank. api/openapi.ts turns these into the served document: a schema with
 // an `$id` is named under components.schemas and becomes a `$ref` wherever it is used. The tests validate real
 // responses against that document.
+//
+// Every string, integer and array carries the bound the implementation holds it to (domain/limits.ts): the
+// importer refuses longer input and api/fit.ts fits every projected object to these schemas.
 import { Type as T, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
+import {
+  LIST,
+  MAX_COMPANY_SIZE,
+  MAX_ID,
+  PRIORITY,
+  PROBLEM_TEXT,
+  REQUEST_ID_MAX,
+  TEXT,
+} from "../domain/limits.ts";
 import { MAX_PAGE, MAX_PER_PAGE } from "./pagination.ts";
 import { PROBLEM_CODES, type ProblemCode } from "./problem.ts";
 
 const opts = (description?: string) => (description ? { description } : {});
-const str = (description?: string) => T.String(opts(description));
-const int = (description?: string) => T.Integer(opts(description));
+/** A string of at most `max` characters. */
+const text = (max: number, description?: string) => T.String({ maxLength: max, ...opts(description) });
+const str = (description?: string) => text(TEXT.label, description);
+const para = (description?: string) => text(TEXT.text, description);
+const title = (description?: string) => text(TEXT.title, description);
+/** A record id. */
+const id = (description?: string) =>
+  T.Integer({ format: "int64", minimum: 1, maximum: MAX_ID, ...opts(description) });
 /** ts: ISO 8601 date-time string. */
-const ts = (description?: string) => T.String({ format: "date-time", ...opts(description) });
+const ts = (description?: string) =>
+  T.String({ format: "date-time", maxLength: TEXT.timestamp, ...opts(description) });
 /** url: string in URI format. */
-const url = (description?: string) => T.String({ format: "uri", ...opts(description) });
+const url = (description?: string) => T.String({ format: "uri", maxLength: TEXT.url, ...opts(description) });
+const list = (item: TSchema, max: number, description?: string) =>
+  T.Array(item, { maxItems: max, ...opts(description) });
 
 /** The properties, each optional except the `required` ones. */
 function fields<P extends TProperties>(required: (keyof P & string)[], props: P): P {
@@ -33,8 +54,8 @@ const watch = T.Union([T.Literal("core"), T.Literal("horizon")], {
 
 export const CompetitorSummary = T.Object(
   fields(["id", "name", "watch"], {
-    id: int("Competitor id."),
-    name: str(),
+    id: id("Competitor id."),
+    name: text(TEXT.name),
     website_url: url(),
     category: str(),
     watch,
@@ -46,7 +67,7 @@ export const CompetitorSummary = T.Object(
 
 export const CompetitorReads = T.Object(
   fields([], {
-    positioning: str("How the competitor positions itself."),
+    positioning: para("How the competitor positions itself."),
     product: freeForm("Product read."),
     pricing: freeForm("Pricing read."),
     ai: freeForm("AI read."),
@@ -60,13 +81,16 @@ export const CompetitorReads = T.Object(
       estimated_headcount: T.Unknown({ description: "Estimated headcount, when known." }),
     }),
     funding: freeForm("Funding read; includes estimated_revenue_text and ownership_summary when known.", {
-      estimated_revenue_text: str("Estimated revenue, as text."),
+      estimated_revenue_text: para("Estimated revenue, as text."),
       ownership_summary: T.Unknown({ description: "Summary of the ownership, when known." }),
     }),
     fortnight: optionalObject(
       {
         written_at: ts(),
-        sentences: T.Array(freeForm("One sentence of the fortnight read.", { text: str(), kind: str() })),
+        sentences: list(
+          freeForm("One sentence of the fortnight read.", { text: para(), kind: str() }),
+          LIST.fortnightSentences,
+        ),
       },
       "The fortnight read.",
     ),
@@ -81,18 +105,18 @@ export const CompetitorReads = T.Object(
 
 export const CompetitorDetail = T.Object(
   fields(["id", "name", "watch"], {
-    id: int("Competitor id."),
-    name: str(),
-    description: str(),
+    id: id("Competitor id."),
+    name: text(TEXT.name),
+    description: para(),
     website_url: url(),
     category: str(),
     industry: str(),
     company_type: str(),
     business_model: str(),
-    company_size: int(),
-    founding_year: int(),
+    company_size: T.Integer({ format: "int64", minimum: 0, maximum: MAX_COMPANY_SIZE }),
+    founding_year: T.Integer({ format: "int32", minimum: 1000, maximum: 3000 }),
     headquarters: optionalObject({ city: str(), country: str() }),
-    target_customer: str(),
+    target_customer: para(),
     ownership: optionalObject({
       type: str(),
       parent_company_name: str(),
@@ -116,7 +140,12 @@ export const CompetitorDetail = T.Object(
       "Map of name to URL.",
     ),
     watch,
-    priority: int(),
+    priority: T.Integer({
+      format: "int32",
+      minimum: PRIORITY.min,
+      maximum: PRIORITY.max,
+      description: "Lower comes first in the list.",
+    }),
     tracked_since: ts(),
     workspace: optionalObject({
       relative_risk: str(),
@@ -133,15 +162,16 @@ export const CompetitorDetail = T.Object(
       }),
       research_started_at: ts("When the newest research run started."),
       research_finished_at: ts("When the newest research run ended."),
-      research_error: str("Why the newest research run failed."),
+      research_error: para("Why the newest research run failed."),
     }),
     links: optionalObject(
       {
         signals: T.String({
           pattern: "^/api/v1/signals\\?competitor_id=[0-9]+$",
+          maxLength: 64,
           description: "Relative path of the competitor's signal list.",
         }),
-        battlecard_id: int("Present when a generated battlecard exists."),
+        battlecard_id: id("Present when a generated battlecard exists."),
         url: url("Link to the competitor page in the app."),
       },
       "Where the competitor's signals and battlecard are; they are not embedded.",
@@ -154,17 +184,17 @@ export const CompetitorDetail = T.Object(
 );
 
 export const EvidenceItem = T.Object(
-  fields([], { text: str(), source_title: str(), source_url: url(), observed_at: ts() }),
+  fields([], { text: para(), source_title: title(), source_url: url(), observed_at: ts() }),
   { $id: "EvidenceItem", description: "One excerpt behind a signal." },
 );
 
 export const Signal = T.Object(
   fields(["id", "title", "evidence", "url"], {
-    id: int("Signal id."),
-    competitor_id: int(),
-    competitor_name: str(),
-    title: str(),
-    summary: str(),
+    id: id("Signal id."),
+    competitor_id: id(),
+    competitor_name: text(TEXT.name),
+    title: title(),
+    summary: para(),
     category: str(),
     type: str(),
     severity: T.Union([T.Literal("low"), T.Literal("medium"), T.Literal("high")]),
@@ -174,8 +204,8 @@ export const Signal = T.Object(
     first_seen_at: ts(),
     last_seen_at: ts(),
     confidence: T.Number({ description: "Fractional number." }),
-    topics: T.Array(T.String()),
-    evidence: T.Array(EvidenceItem, { description: "Always present on a signal." }),
+    topics: list(text(TEXT.label), LIST.topics),
+    evidence: list(EvidenceItem, LIST.evidence, "Always present on a signal."),
     url: url("Link to the signal page in the app."),
   }),
   { $id: "Signal", description: "An evidence-backed competitor move." },
@@ -183,20 +213,20 @@ export const Signal = T.Object(
 
 export const Digest = T.Object(
   fields(["id", "type", "status", "url"], {
-    id: int("Digest id."),
-    slug: str(),
-    type: str("Debrief type, for example daily_digest or weekly_tldr."),
+    id: id("Digest id."),
+    slug: text(TEXT.slug),
+    type: text(100, "Debrief type, for example daily_digest or weekly_tldr."),
     status: T.Union([T.Literal("generated")], { description: "generated for every digest the API returns." }),
-    title: str(),
-    headline: str(),
-    tldr: str(),
-    what_to_watch: str(),
+    title: title(),
+    headline: title(),
+    tldr: para(),
+    what_to_watch: para(),
     coverage_period_start: ts(),
     coverage_period_end: ts(),
     generated_at: ts(),
-    items: T.Array(freeForm("One item of the digest.")),
-    signal_ids: T.Array(T.Integer(), { description: "Ids of the signals the digest covers." }),
-    markdown: str(),
+    items: list(freeForm("One item of the digest."), LIST.digestItems),
+    signal_ids: list(id(), LIST.digestSignals, "Ids of the signals the digest covers."),
+    markdown: text(TEXT.document),
     url: url("Link to the digest page in the app."),
   }),
   { $id: "Digest", description: "A generated brief over a period. The list may omit items and markdown." },
@@ -204,18 +234,18 @@ export const Digest = T.Object(
 
 export const Battlecard = T.Object(
   fields(["id", "competitor_id", "status", "url"], {
-    id: int("Battlecard id."),
-    competitor_id: int(),
-    competitor_name: str(),
+    id: id("Battlecard id."),
+    competitor_id: id(),
+    competitor_name: text(TEXT.name),
     status: T.Union([T.Literal("generated")], {
       description: "generated for every battlecard the API returns.",
     }),
     generated_at: ts(),
     sections: freeForm("Battlecard sections; keys beyond the observed ones may appear.", {
-      overview: str(),
-      strengths: T.Array(T.String()),
-      weaknesses: T.Array(T.String()),
-      talk_tracks: T.Array(T.String()),
+      overview: para(),
+      strengths: list(para(), LIST.sectionItems),
+      weaknesses: list(para(), LIST.sectionItems),
+      talk_tracks: list(para(), LIST.sectionItems),
     }),
     evidence: freeForm("Evidence behind the battlecard."),
     url: url("Link to the battlecard page in the app."),
@@ -227,28 +257,38 @@ export const Problem = T.Object(
   fields(["type", "title", "status", "detail", "code", "hint"], {
     type: url("Documentation address of the form {base_url}/developers#errors-<code>."),
     title: str("Short summary, identical for every problem with the same code."),
-    status: T.Integer({ minimum: 400, maximum: 599, description: "The HTTP status." }),
-    detail: str("What went wrong with this request."),
+    status: T.Integer({ format: "int32", minimum: 400, maximum: 599, description: "The HTTP status." }),
+    detail: text(PROBLEM_TEXT, "What went wrong with this request."),
     code: T.Union(
       PROBLEM_CODES.map((c) => T.Literal(c)),
       { description: "Stable code; clients branch on it, not on detail or title." },
     ),
-    hint: str("What the client can do next."),
-    instance: str("The request path."),
-    request_id: str("Request identifier, to quote to support."),
-    error: T.String({ deprecated: true, description: "Deprecated; same text as detail." }),
+    hint: text(PROBLEM_TEXT, "What the client can do next."),
+    instance: text(TEXT.url, "The request path."),
+    request_id: text(REQUEST_ID_MAX, "Request identifier, to quote to support."),
+    error: T.String({
+      maxLength: PROBLEM_TEXT,
+      deprecated: true,
+      description: "Deprecated; same text as detail.",
+    }),
   }),
   { $id: "Problem", description: "RFC 9457 problem details." },
 );
 
 const listOf = ($id: string, item: TSchema, description: string) =>
-  T.Object({ data: T.Array(item) }, { $id, description });
+  T.Object({ data: list(item, LIST.trackedCompetitors) }, { $id, description });
 const pageOf = ($id: string, item: TSchema, description: string) =>
   T.Object(
     {
-      data: T.Array(item),
-      page: T.Integer({ minimum: 1, maximum: MAX_PAGE, description: "The page number sent (default 1)." }),
+      data: list(item, MAX_PER_PAGE),
+      page: T.Integer({
+        format: "int32",
+        minimum: 1,
+        maximum: MAX_PAGE,
+        description: "The page number sent (default 1).",
+      }),
       per_page: T.Integer({
+        format: "int32",
         minimum: 1,
         maximum: MAX_PER_PAGE,
         description: `The page size used, at most ${MAX_PER_PAGE}.`,
@@ -311,6 +351,7 @@ export const successHeaders = [
   "RateLimit-Remaining",
   "RateLimit-Reset",
   "X-Request-Id",
+  "Access-Control-Allow-Origin",
 ] as const;
 
 /** An OpenAPI operation: a 200 with `schema`, and the errors every read endpoint can return (401, 402, 429,

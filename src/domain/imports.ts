@@ -9,6 +9,7 @@ import {
 import type { EventStore, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
+import { LIST } from "./limits.ts";
 import { decideCreateOrg, decideSetPlan } from "./orgs.ts";
 import {
   type CompetitorRecord,
@@ -19,7 +20,7 @@ import {
 } from "./records.ts";
 import { findKeyed, findOrg, requireOrg } from "./state.ts";
 import { InvalidInput, isObject, parseTimestamp, str } from "./validate.ts";
-import { loadSettings } from "./workspace.ts";
+import { loadSettings, trackedCompetitorCount } from "./workspace.ts";
 
 type Obj = Record<string, unknown>;
 export interface ImportReport {
@@ -110,6 +111,11 @@ async function decideRecord(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
       const record = await withCurrentOverlap(w, org.id, parseCompetitor(body(rec, ["kind", "org", "key"])));
       const found = await findKeyed(w.tx, "competitors", org.id, key);
       if (found && same(found.state, record)) return [];
+      if (!found && (await trackedCompetitorCount(w.tx, org.id)) >= LIST.trackedCompetitors)
+        throw new InvalidInput(
+          `a workspace tracks at most ${LIST.trackedCompetitors} competitors; remove one before adding another`,
+          "key",
+        );
       const id = found?.id ?? (await w.nextId());
       return [{ type: "CompetitorRecorded", ...stream("competitor", id), data: { id, key, record } }];
     }

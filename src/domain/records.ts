@@ -1,4 +1,5 @@
 // The shapes of stored records (as carried by *Recorded events) and their validation from import lines.
+import { LIST, MAX_COMPANY_SIZE, PRIORITY, TEXT } from "./limits.ts";
 import {
   arr,
   bool,
@@ -177,42 +178,45 @@ export function parseCompetitor(o: Obj): CompetitorRecord {
   const reads = obj(o, "reads");
   if (reads) {
     onlyKeys(reads, READ_DOMAINS, "reads");
-    str(reads, "positioning");
+    str(reads, "positioning", { max: TEXT.text });
     for (const d of READ_DOMAINS.filter((x) => x !== "positioning" && x !== "fortnight")) obj(reads, d);
     const f = obj(reads, "fortnight");
     if (f) {
       ts(f, "written_at");
-      arr(f, "sentences");
+      arr(f, "sentences", LIST.fortnightSentences);
     }
   }
   const fr = obj(o, "freshness");
   if (fr) onlyKeys(fr, ["state_updated_at", "last_signal_at", "last_snapshot_at"], "freshness");
   return clean<CompetitorRecord>({
-    name: str(o, "name", { required: true, max: 200 })!,
-    description: str(o, "description"),
+    name: str(o, "name", { required: true, max: TEXT.name })!,
+    description: str(o, "description", { max: TEXT.text }),
     website_url: httpUrl(o, "website_url"),
-    category: str(o, "category"),
-    industry: str(o, "industry"),
-    company_type: str(o, "company_type"),
-    business_model: str(o, "business_model"),
-    company_size: int(o, "company_size", { min: 0 }),
+    category: str(o, "category", { max: TEXT.label }),
+    industry: str(o, "industry", { max: TEXT.label }),
+    company_type: str(o, "company_type", { max: TEXT.label }),
+    business_model: str(o, "business_model", { max: TEXT.label }),
+    company_size: int(o, "company_size", { min: 0, max: MAX_COMPANY_SIZE }),
     founding_year: int(o, "founding_year", { min: 1000, max: 3000 }),
-    headquarters: hq && { city: str(hq, "city"), country: str(hq, "country") },
-    target_customer: str(o, "target_customer"),
+    headquarters: hq && {
+      city: str(hq, "city", { max: TEXT.label }),
+      country: str(hq, "country", { max: TEXT.label }),
+    },
+    target_customer: str(o, "target_customer", { max: TEXT.text }),
     ownership: own && {
-      type: str(own, "type"),
-      parent_company_name: str(own, "parent_company_name"),
+      type: str(own, "type", { max: TEXT.label }),
+      parent_company_name: str(own, "parent_company_name", { max: TEXT.name }),
       public: bool(own, "public"),
-      ticker: str(own, "ticker"),
+      ticker: str(own, "ticker", { max: TEXT.label }),
     },
     urls: urlMap,
     watch: oneOf(o, "watch", WATCH, "core")!,
     tracking: oneOf(o, "tracking", TRACKING, "active")!,
-    priority: int(o, "priority"),
+    priority: int(o, "priority", PRIORITY),
     tracked_since: ts(o, "tracked_since"),
     workspace: ws && {
-      relative_risk: str(ws, "relative_risk"),
-      relative_opportunity: str(ws, "relative_opportunity"),
+      relative_risk: str(ws, "relative_risk", { max: TEXT.label }),
+      relative_opportunity: str(ws, "relative_opportunity", { max: TEXT.label }),
       icp_overlap: ws.icp_overlap as Obj | undefined,
     },
     reads: reads && {
@@ -235,8 +239,8 @@ export function parseEvidence(v: unknown, i: number): EvidenceItem {
   if (!isObject(v)) throw new InvalidInput(`evidence[${i}] must be an object`, "evidence");
   onlyKeys(v, ["text", "source_title", "source_url", "observed_at"], `evidence[${i}]`);
   return clean<EvidenceItem>({
-    text: str(v, "text"),
-    source_title: str(v, "source_title"),
+    text: str(v, "text", { max: TEXT.text }),
+    source_title: str(v, "source_title", { max: TEXT.title }),
     source_url: httpUrl(v, "source_url"),
     observed_at: ts(v, "observed_at"),
   });
@@ -260,18 +264,20 @@ export function parseSignal(o: Obj): SignalRecord {
     ],
     "signal",
   );
-  const evidence = (arr(o, "evidence") ?? []).map(parseEvidence).filter((e) => Object.keys(e).length > 0);
+  const evidence = (arr(o, "evidence", LIST.evidence) ?? [])
+    .map(parseEvidence)
+    .filter((e) => Object.keys(e).length > 0);
   const rec = clean<SignalRecord>({
-    title: str(o, "title", { required: true, max: 500 })!,
-    summary: str(o, "summary"),
-    category: str(o, "category"),
-    type: str(o, "type"),
+    title: str(o, "title", { required: true, max: TEXT.title })!,
+    summary: str(o, "summary", { max: TEXT.text }),
+    category: str(o, "category", { max: TEXT.label }),
+    type: str(o, "type", { max: TEXT.label }),
     severity: oneOf(o, "severity", SEVERITY),
     status: oneOf(o, "status", ["open", "closed"] as const, "open")!,
     first_seen_at: ts(o, "first_seen_at"),
     last_seen_at: ts(o, "last_seen_at"),
     confidence: num(o, "confidence"),
-    topics: strings(o, "topics"),
+    topics: strings(o, "topics", { maxItems: LIST.topics, max: TEXT.label }),
     evidence: [],
   });
   rec.evidence = evidence;
@@ -297,11 +303,11 @@ export function parseDigest(o: Obj): DigestRecord {
     ],
     "digest",
   );
-  const slug = str(o, "slug", { max: 200 });
+  const slug = str(o, "slug", { max: TEXT.slug });
   if (slug !== undefined && !/^[a-z0-9][a-z0-9-]*$/i.test(slug))
     throw new InvalidInput("slug may hold only letters, digits and hyphens", "slug");
   if (slug !== undefined && /^\d+$/.test(slug)) throw new InvalidInput("slug must not be all digits", "slug");
-  const items = arr(o, "items");
+  const items = arr(o, "items", LIST.digestItems);
   items?.forEach((x, i) => {
     if (!isObject(x)) throw new InvalidInput(`items[${i}] must be an object`, "items");
   });
@@ -309,15 +315,15 @@ export function parseDigest(o: Obj): DigestRecord {
     slug,
     type: str(o, "type", { required: true, max: 100 })!,
     status: oneOf(o, "status", ["generated", "draft", "failed"] as const, "generated")!,
-    title: str(o, "title"),
-    headline: str(o, "headline"),
-    tldr: str(o, "tldr"),
-    what_to_watch: str(o, "what_to_watch"),
+    title: str(o, "title", { max: TEXT.title }),
+    headline: str(o, "headline", { max: TEXT.title }),
+    tldr: str(o, "tldr", { max: TEXT.text }),
+    what_to_watch: str(o, "what_to_watch", { max: TEXT.text }),
     coverage_period_start: ts(o, "coverage_period_start"),
     coverage_period_end: ts(o, "coverage_period_end"),
     generated_at: ts(o, "generated_at"),
     items: items as Obj[] | undefined,
-    markdown: str(o, "markdown"),
+    markdown: str(o, "markdown", { max: TEXT.document }),
   });
 }
 

@@ -5,6 +5,7 @@
 // supersedes it (closes it and opens a new one).
 import type { NewEvent } from "../../events/catalog.ts";
 import type { SignalDraft } from "../engine/classify/types.ts";
+import { LIST } from "./limits.ts";
 import { type EvidenceItem, type SignalRecord, severityRank } from "./records.ts";
 
 export interface OpenEngineSignal {
@@ -35,7 +36,7 @@ export interface DetectSignalsOutcome {
 }
 
 /** At most this many evidence items are kept on one signal; later sightings only move last_seen_at. */
-export const MAX_EVIDENCE = 25;
+export const MAX_EVIDENCE = LIST.evidence;
 
 const STOP = new Set([
   "a",

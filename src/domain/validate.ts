@@ -117,19 +117,28 @@ export function obj(o: Obj, f: string): Obj | undefined {
   return v;
 }
 
-export function arr(o: Obj, f: string): unknown[] | undefined {
+export function arr(o: Obj, f: string, maxItems?: number): unknown[] | undefined {
   const v = o[f];
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) throw new InvalidInput(`${f} must be an array`, f);
+  if (maxItems !== undefined && v.length > maxItems)
+    throw new InvalidInput(`${f} has more than ${maxItems} items`, f);
   return v;
 }
 
-export function strings(o: Obj, f: string): string[] | undefined {
-  const a = arr(o, f);
+export function strings(
+  o: Obj,
+  f: string,
+  limits: { maxItems?: number; max?: number } = {},
+): string[] | undefined {
+  const a = arr(o, f, limits.maxItems);
   if (a === undefined) return undefined;
   return a.map((x, i) => {
     if (typeof x !== "string") throw new InvalidInput(`${f}[${i}] must be a string`, f);
-    return x.trim();
+    const t = x.trim();
+    if (limits.max !== undefined && t.length > limits.max)
+      throw new InvalidInput(`${f}[${i}] is longer than ${limits.max}`, f);
+    return t;
   });
 }
 

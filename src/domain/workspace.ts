@@ -594,6 +594,15 @@ export function planView(p: Plan) {
 
 /** Core competitors that hold a slot: the actively tracked core ones (the same count add_competitor's slot check
  * uses). */
+/** Competitors the workspace actively tracks, core and horizon (served by the org's competitor index). */
+export async function trackedCompetitorCount(tx: Exec, orgId: number): Promise<number> {
+  const r = await tx.execute({
+    sql: "SELECT count(*) AS n FROM competitors WHERE org_id = ? AND tracking = 'active'",
+    args: [orgId],
+  });
+  return Number(r.rows[0].n);
+}
+
 export async function coreSlotsUsed(tx: Exec, orgId: number): Promise<number> {
   const r = await tx.execute({
     sql: "SELECT count(*) AS n FROM competitors WHERE org_id = ? AND tracking = 'active' AND watch = 'core'",

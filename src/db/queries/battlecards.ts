@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { LIST } from "../../domain/limits.ts";
 import type { Db } from "../client.ts";
 import { battlecards } from "../schema.ts";
 import { appLinks, withUrl } from "./links.ts";
@@ -11,7 +12,9 @@ export async function listBattlecards(db: Db, orgId: number, base: string): Prom
     .select({ id: battlecards.id, doc: battlecards.doc })
     .from(battlecards)
     .where(and(eq(battlecards.orgId, orgId), listed))
-    .orderBy(asc(battlecards.competitorId));
+    .orderBy(asc(battlecards.competitorId))
+    // One battlecard per tracked competitor, of which a workspace has at most this many.
+    .limit(LIST.trackedCompetitors);
   return rows.map((r) => withUrl(r.doc, appLinks.battlecard(base, r.id)));
 }
 

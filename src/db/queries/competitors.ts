@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { LIST } from "../../domain/limits.ts";
 import type { Db } from "../client.ts";
 import { competitors } from "../schema.ts";
 import { cacheOf } from "./cache.ts";
@@ -22,7 +23,9 @@ async function loadCompetitors(db: Db, orgId: number, base: string): Promise<Obj
       .select({ id: competitors.id, doc: competitors.summaryDoc })
       .from(competitors)
       .where(and(eq(competitors.orgId, orgId), listed))
-      .orderBy(asc(competitors.prioritySort), asc(competitors.trackedSort), asc(competitors.id)),
+      .orderBy(asc(competitors.prioritySort), asc(competitors.trackedSort), asc(competitors.id))
+      // The importer keeps a workspace within this many tracked competitors; the bound is the list's own.
+      .limit(LIST.trackedCompetitors),
   );
   return rows.map(([id, doc]) => withUrl(doc, appLinks.competitor(base, id)));
 }
