@@ -5,7 +5,7 @@ import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { hostRefusal, isIpLiteral, normaliseHost } from "./hostname.ts";
-import { cheapestPaidPlan, type Plan, planOf } from "./plans.ts";
+import { cheapestPaidPlan, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { InvalidInput } from "./validate.ts";
 import { coreSlotsUsed } from "./workspace.ts";
