@@ -17,10 +17,11 @@ import { resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { createOrg } from "../src/domain/orgs.ts";
-import { decideStartResearch, endResearch } from "../src/domain/research.ts";
+import { decideStartResearch } from "../src/domain/research.ts";
 import type { ResearchDossier } from "../src/domain/researchTypes.ts";
 import { requireOrg } from "../src/domain/state.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
+import { endRun } from "../src/engine/research/lease.ts";
 import { openServices, type Services } from "../src/services.ts";
 import { CYCLE_PAGES } from "./cycle-site.ts";
 
@@ -245,7 +246,7 @@ async function setupWorkspace(s: Services, n: number): Promise<void> {
       sources: CYCLE_PAGES.map(([p, , kind]) => ({ url: new URL(p, c.site).href, kind })),
       fetched: CYCLE_PAGES.length,
     };
-    await endResearch(s.store, result.runs[0].run_id, { ok: true, dossier }, { actor: "operator" });
+    await endRun(s, result.runs[0].run_id, { ok: true, dossier }, { actor: "operator" });
   }
 }
 

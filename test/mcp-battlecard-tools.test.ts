@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../projections/rebuild.ts";
-import { markFirstBrief } from "../src/domain/workspace.ts";
 import { classifySignal, composeBattlecard } from "../src/engine/battlecards.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
@@ -13,6 +12,7 @@ import {
   countEvents,
   dumpReadTables,
   idOfKey,
+  markFirstBrief,
   orgId,
   principalFor,
   rest,
@@ -271,10 +271,10 @@ describe("daily cap, plan and lock", () => {
 
   test("locked while the workspace's first brief runs", async () => {
     const id = await orgId(t, "acme");
-    await markFirstBrief(t.services.store, id, "start");
+    await markFirstBrief(t, id, "start");
     const r = await call(acme, "generate_battlecard", { competitor_id: ids.globex });
     expect(r.error.code).toBe("locked");
-    await markFirstBrief(t.services.store, id, "finish");
+    await markFirstBrief(t, id, "finish");
     expect((await call(acme, "generate_battlecard", { competitor_id: ids.globex })).battlecard).toBeDefined();
   });
 });

@@ -11,11 +11,12 @@ import { run } from "../src/cli/commands.ts";
 import { addMember } from "../src/domain/members.ts";
 import { setPlan } from "../src/domain/orgs.ts";
 import { PLAN_NAMES, PLANS } from "../src/domain/plans.ts";
-import { connectChat, markFirstBrief } from "../src/domain/workspace.ts";
+import { connectChat } from "../src/domain/workspace.ts";
 import { callTool } from "../src/mcp/call.ts";
 import { toolsByName } from "../src/mcp/registry.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient, rawPost, toolsCall } from "./mcp-helpers.ts";
+import { markFirstBrief } from "./mcp-write-helpers.ts";
 
 let t: TestServer;
 let admin: Client;
@@ -469,14 +470,14 @@ describe("update_icp", () => {
   });
 
   test("locked while the first brief runs, for update_icp and update_company_profile", async () => {
-    expect((await markFirstBrief(t.services.store, orgs.acme, "start")).changed).toBe(true);
+    expect((await markFirstBrief(t, orgs.acme, "start")).changed).toBe(true);
     expect((await ok(admin, "get_company_profile")).profile.first_brief_running).toBe(true);
     const icp = await err(admin, "update_icp", { industries: ["Retail"] });
     expect(icp.code).toBe("locked");
     expect(icp.message).toContain("first brief");
     expect((await err(admin, "update_company_profile", { category: "Analytics" })).code).toBe("locked");
-    expect((await markFirstBrief(t.services.store, orgs.acme, "finish")).changed).toBe(true);
-    expect((await markFirstBrief(t.services.store, orgs.acme, "start")).changed).toBe(false);
+    expect((await markFirstBrief(t, orgs.acme, "finish")).changed).toBe(true);
+    expect((await markFirstBrief(t, orgs.acme, "start")).changed).toBe(false);
     await ok(admin, "update_company_profile", { category: "Analytics" });
     expect((await ok(admin, "get_company_profile")).profile.first_brief_running).toBe(false);
   });

@@ -2,6 +2,7 @@
 // API keys cannot: they act as admins), counting events, and comparing read tables before/after a rebuild.
 import { READ_TABLES } from "../projections/index.ts";
 import type { Principal } from "../src/auth/principal.ts";
+import { decideFirstBrief, loadSettings } from "../src/domain/workspace.ts";
 import { callTool } from "../src/mcp/call.ts";
 import { toolsByName } from "../src/mcp/registry.ts";
 import type { TestServer } from "./helpers.ts";
@@ -91,4 +92,13 @@ export async function dumpReadTables(t: TestServer): Promise<Record<string, unkn
 export async function rest(t: TestServer, key: string, path: string): Promise<{ status: number; json: any }> {
   const r = await t.get(path, { authorization: `Bearer ${key}` });
   return { status: r.status, json: await r.json() };
+}
+
+/** Starts or finishes a workspace's first brief through its decider, as research does (without running one). */
+export async function markFirstBrief(t: TestServer, orgId: number, step: "start" | "finish") {
+  const { events } = await t.services.store.execute(async (w) => ({
+    events: decideFirstBrief(await loadSettings(w.tx, orgId), step, w.now),
+    result: null,
+  }));
+  return { changed: events.length > 0 };
 }

@@ -6,13 +6,13 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../projections/rebuild.ts";
 import {
   decideStartResearch,
-  endResearch,
   INTERRUPTED,
+  type RunOutcome,
   type StartCommand,
   utcWeek,
 } from "../src/domain/research.ts";
 import type { ResearchDossier } from "../src/domain/researchTypes.ts";
-import { recoverOrphanedResearch } from "../src/engine/research/lease.ts";
+import { endRun, recoverOrphanedResearch } from "../src/engine/research/lease.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient } from "./mcp-helpers.ts";
 import { countEvents, dumpReadTables, orgId, rest } from "./mcp-write-helpers.ts";
@@ -22,6 +22,8 @@ let key: string;
 let admin: Client;
 const ids: Record<string, number> = {};
 let acme = 0;
+/** Ends a run as the research runner does (its lease row dropped with it). */
+const end = (run: number, outcome: RunOutcome) => endRun(t.services, run, outcome, {});
 let freeOrg = 0;
 
 const dossier: ResearchDossier = {
@@ -120,11 +122,9 @@ describe("a research run", () => {
       await t.services.database.client.execute("SELECT id FROM research_runs WHERE state = 'running'")
     ).rows[0].id;
     t.clock.advance(30_000);
-    expect(await endResearch(t.services.store, Number(run), { ok: true, dossier })).toBe(true);
+    expect(await end(Number(run), { ok: true, dossier })).toBe(true);
     // A second end of the same run records nothing.
-    expect(await endResearch(t.services.store, Number(run), { ok: false, code: "x", reason: "y" })).toBe(
-      false,
-    );
+    expect(await end(Number(run), { ok: false, code: "x", reason: "y" })).toBe(false);
     const c = (await rest(t, key, `/api/v1/competitors/${ids.globex}`)).json.data;
     expect(c.description).toBe("Product analytics.");
     expect(c.founding_year).toBe(2016);
@@ -161,7 +161,7 @@ describe("a research run", () => {
     expect(r.runs.map((x) => x.competitor_id).sort()).toEqual([ids.globex, ids.initech].sort());
     expect(r.runs.every((x) => !x.first_brief)).toBe(true);
     for (const run of r.runs)
-      await endResearch(t.services.store, run.run_id, {
+      await end(run.run_id, {
         ok: false,
         code: "unreachable",
         reason: "Could not read it.",
@@ -181,14 +181,14 @@ describe("the weekly allowance", () => {
   test("one update per call; a wholly failed call does not count; refusal names the reset and the upgrade", async () => {
     const first = await start(freeOrg, { kind: "first", competitor_id: ids.f1 });
     expect(first.allowance).toMatchObject({ used: 1, limit: 1, plan: "free" });
-    await endResearch(t.services.store, first.runs[0].run_id, {
+    await end(first.runs[0].run_id, {
       ok: false,
       code: "unreachable",
       reason: "down",
     });
     const again = await start(freeOrg, { kind: "first", competitor_id: ids.f1 });
     expect(again.allowance?.used).toBe(1);
-    await endResearch(t.services.store, again.runs[0].run_id, { ok: true, dossier });
+    await end(again.runs[0].run_id, { ok: true, dossier });
     const e = (await refused(freeOrg, { kind: "first", competitor_id: ids.f2 })) as unknown as {
       code: string;
       message: string;
@@ -205,12 +205,12 @@ describe("the weekly allowance", () => {
     // The operator's research uses no allowance.
     const op = await start(freeOrg, { kind: "one", competitor_id: ids.f2 }, false);
     expect(op.allowance).toBeUndefined();
-    await endResearch(t.services.store, op.runs[0].run_id, { ok: true, dossier });
+    await end(op.runs[0].run_id, { ok: true, dossier });
     // Next week the allowance is back.
     t.clock.advance(7 * 86_400_000);
     const next = await start(freeOrg, { kind: "watchlist" });
     expect(next.allowance?.used).toBe(1);
-    for (const run of next.runs) await endResearch(t.services.store, run.run_id, { ok: true, dossier });
+    for (const run of next.runs) await end(run.run_id, { ok: true, dossier });
   });
 });
 
@@ -251,7 +251,7 @@ test("a finished run re-reads the competitor's overlap with the workspace's ICP"
   expect((await rest(t, k, `/api/v1/competitors/${id}`)).json.data.workspace).toBeUndefined();
   const r = await start(org, { kind: "first", competitor_id: id });
   const n = await countEvents(t, "CompetitorIcpOverlapComputed");
-  await endResearch(t.services.store, r.runs[0].run_id, {
+  await end(r.runs[0].run_id, {
     ok: true,
     dossier: { ...dossier, profile: { ...dossier.profile, industry: "Software" } },
   });

@@ -17,7 +17,7 @@ import {
   requireTrackedCompetitor,
   toCompetitor,
 } from "./watchlist.ts";
-import { loadSettings, utcDay } from "./workspace.ts";
+import { decideFirstBrief, loadSettings, utcDay } from "./workspace.ts";
 import type { CompanyProfileChanges } from "./workspaceTypes.ts";
 
 type Exec = Pick<Tx, "execute">;
@@ -185,17 +185,9 @@ export async function decideStartResearch(
   }
 
   const settings = await loadSettings(w.tx, c.orgId);
-  const firstBrief = settings.firstBrief === null;
-  const events: NewEvent[] = [];
+  const events: NewEvent[] = decideFirstBrief(settings, "start", w.now);
+  const firstBrief = events.length > 0;
   const now = w.now.toISOString();
-  if (firstBrief)
-    events.push({
-      type: "FirstBriefStarted",
-      orgId: c.orgId,
-      streamType: "org",
-      streamId: String(c.orgId),
-      data: { started_at: now },
-    });
   const runs: RunRef[] = [];
   let batch = 0;
   for (const comp of targets) {
@@ -261,17 +253,7 @@ async function firstBriefEnd(tx: Exec, run: RunRow, now: Date): Promise<NewEvent
     args: [run.org_id, run.id],
   });
   if (Number(others.rows[0].n) > 0) return [];
-  const st = await loadSettings(tx, run.org_id);
-  if (st.firstBrief !== "running") return [];
-  return [
-    {
-      type: "FirstBriefFinished",
-      orgId: run.org_id,
-      streamType: "org",
-      streamId: String(run.org_id),
-      data: { finished_at: now.toISOString() },
-    },
-  ];
+  return decideFirstBrief(await loadSettings(tx, run.org_id), "finish", now);
 }
 
 export type RunOutcome = { ok: true; dossier: ResearchDossier } | { ok: false; code: string; reason: string };
@@ -339,16 +321,6 @@ async function overlapAfter(tx: Exec, run: RunRow, dossier: ResearchDossier): Pr
       data: { id: run.competitor_id, icp_overlap: overlap },
     },
   ];
-}
-
-export async function endResearch(
-  store: EventStore,
-  runId: number,
-  outcome: RunOutcome,
-  metadata: EventMetadata = {},
-): Promise<boolean> {
-  const { result } = await store.execute((w) => decideEndResearch(w, runId, outcome), metadata);
-  return result.recorded;
 }
 
 export const INTERRUPTED =

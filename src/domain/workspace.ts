@@ -527,6 +527,8 @@ export async function chatWebhookUrl(tx: Exec, orgId: number): Promise<string | 
   return v === null || v === undefined ? undefined : String(v);
 }
 
+/** The workspace's first brief starts (the first research of a workspace) or finishes (its last run ends):
+ * the profile and ICP are locked meanwhile. */
 export function decideFirstBrief(st: WorkspaceSettings, step: "start" | "finish", now: Date): NewEvent[] {
   if (step === "start") {
     if (st.firstBrief !== null) return [];
@@ -534,15 +536,6 @@ export function decideFirstBrief(st: WorkspaceSettings, step: "start" | "finish"
   }
   if (st.firstBrief !== "running") return [];
   return [{ type: "FirstBriefFinished", ...orgStream(st.orgId), data: { finished_at: now.toISOString() } }];
-}
-
-/** For the research engine: the workspace's first brief started or finished (profile and ICP lock). */
-export async function markFirstBrief(store: EventStore, orgId: number, step: "start" | "finish") {
-  const { events } = await store.execute(async (w) => {
-    const st = await loadSettings(w.tx, orgId);
-    return { events: decideFirstBrief(st, step, w.now), result: null };
-  });
-  return { changed: events.length > 0 };
 }
 
 // ---------------------------------------------------------------- views
