@@ -15,12 +15,15 @@ declare module "autocannon" {
     body?: string;
     /** Requests per second over all connections (bench/mcp-flood.ts). */
     overallRate?: number;
+    /** Seconds before a request counts as timed out (bench/cluster.ts). */
+    timeout?: number;
   }
   interface Histogram {
     average: number;
     total: number;
     p50: number;
     p99: number;
+    max: number;
   }
   interface Result {
     requests: Histogram;
@@ -28,6 +31,7 @@ declare module "autocannon" {
     non2xx: number;
     errors: number;
     timeouts: number;
+    "2xx": number;
     statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(opts: Options): Promise<Result>;
