@@ -101,7 +101,15 @@ export interface EventPayloads {
     answered_at: string;
   };
   /** One try to email a request's answer; `gave_up` after the last. */
-  FreeBriefEmailed: { id: number; ok: boolean; at: string; error?: string; gave_up?: boolean };
+  FreeBriefEmailed: {
+    id: number;
+    ok: boolean;
+    at: string;
+    error?: string;
+    /** When the next try is due (a failed try that is not the last). */
+    next_attempt_at?: string;
+    gave_up?: boolean;
+  };
   // People (docs/members.md). Users are global (no org); memberships and invitations belong to an org.
   UserRegistered: { id: number; email: string; name?: string; created_at: string };
   UserPasswordSet: { password_hash: string };

@@ -34,10 +34,16 @@ export async function projectFreeBriefs(e: StoredEvent, tx: Tx): Promise<void> {
       break;
     case "FreeBriefEmailed":
       await tx.execute({
-        sql: `UPDATE free_brief_requests SET email_attempts = email_attempts + 1, email_error = ?,
+        sql: `UPDATE free_brief_requests SET email_attempts = email_attempts + 1, email_error = ?, email_next_at = ?,
                 email_state = CASE WHEN ? THEN 'sent' WHEN ? THEN 'failed' ELSE 'pending' END
               WHERE id = ?`,
-        args: [e.data.error ?? null, e.data.ok ? 1 : 0, e.data.gave_up ? 1 : 0, e.data.id],
+        args: [
+          e.data.error ?? null,
+          e.data.next_attempt_at ?? null,
+          e.data.ok ? 1 : 0,
+          e.data.gave_up ? 1 : 0,
+          e.data.id,
+        ],
       });
       break;
   }

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../projections/rebuild.ts";
 import { FREE_BRIEF_PERIOD_DAYS } from "../src/domain/freeBriefs.ts";
-import { freeBriefsIdle } from "../src/engine/briefs/freeBriefs.ts";
+import { EMAIL_ATTEMPTS, freeBriefsIdle, kickFreeBriefs } from "../src/engine/briefs/freeBriefs.ts";
+import { BACKOFF_MINUTES } from "../src/engine/deliver/outbox.ts";
 import { type FixtureWeb, startFixtureWeb } from "./fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient } from "./mcp-helpers.ts";
@@ -207,6 +208,50 @@ describe("no brief is invented", () => {
     const before = await rows();
     await rebuildProjections(t.services.store);
     expect(await rows()).toEqual(before);
+  });
+});
+
+describe("an email the mail server refuses", () => {
+  test("is recorded, tried again after the outbox's backoff, then given up; the answer stays on the page", async () => {
+    const refused = await startTestServer({
+      RIVALS_FETCH_REWRITE: web.rewrite,
+      RIVALS_FETCH_DELAY_MS: "0",
+      RIVALS_SMTP_URL: smtp.url.replace(":s3cret@", ":wrong@"),
+    });
+    try {
+      const res = await browse(refused, "/free-brief");
+      const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+      const csrf = csrfOf(await res.text());
+      await postForm(
+        refused,
+        "/free-brief",
+        { csrf, website_url: "nosuch.example", email: "a@example.com" },
+        cookie,
+      );
+      await freeBriefsIdle(refused.services);
+      const state = async () =>
+        (
+          await refused.services.database.client.execute(
+            "SELECT state, email_state, email_attempts, email_error FROM free_brief_requests",
+          )
+        ).rows[0];
+      expect(await state()).toMatchObject({ state: "failed", email_state: "pending", email_attempts: 1 });
+      expect(String((await state()).email_error)).toContain("Invalid username or password");
+      // Not again before its backoff (the delivery outbox's: 1, 5, 30, 120 minutes) has passed.
+      kickFreeBriefs(refused.services);
+      await freeBriefsIdle(refused.services);
+      expect((await state()).email_attempts).toBe(1);
+      for (const minutes of BACKOFF_MINUTES.slice(0, EMAIL_ATTEMPTS)) {
+        refused.clock.advance(minutes * 60_000);
+        kickFreeBriefs(refused.services);
+        await freeBriefsIdle(refused.services);
+      }
+      expect(await state()).toMatchObject({ email_state: "failed", email_attempts: EMAIL_ATTEMPTS });
+      const page = await (await browse(refused, "/free-brief/thanks?domain=nosuch.example")).text();
+      expect(page).toContain("We could not write a brief on <strong>nosuch.example</strong>");
+    } finally {
+      await refused.close();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { briefOfPeriod, FREE_BRIEF_PERIOD_DAYS } from "../../domain/freeBriefs.t
 import { decidePublicBrief, SLUG } from "../../domain/publicLibrary.ts";
 import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
+import { BACKOFF_MINUTES } from "../deliver/outbox.ts";
 import { fetcherFor } from "../fetch/index.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 import { researchSite } from "../research/index.ts";
@@ -18,7 +19,7 @@ import { freeBriefMail } from "./mail.ts";
 
 /** How long a claim holds: longer than one site's research takes at the fetcher's pace. */
 const CLAIM_MS = 15 * 60_000;
-/** Tries per email before it is given up. */
+/** Tries per email before it is given up; between them, the delivery outbox's backoff. */
 export const EMAIL_ATTEMPTS = 5;
 /** How often `rivals serve` looks for work left by a stop or a failed email. */
 const SWEEP_MS = 60_000;
@@ -65,6 +66,8 @@ async function recordAnswer(s: Services, domain: string, answer: Answer): Promis
       sql: "SELECT id FROM free_brief_requests WHERE state = 'queued' AND domain = ? ORDER BY id LIMIT 1000",
       args: [domain],
     });
+    // Answered meanwhile (another instance, or a request answered at once): nothing to publish for.
+    if (queued.rows.length === 0) return { events: [], result: null };
     const events: NewEvent[] = [];
     let briefId: number | undefined;
     if (answer.outcome === "published") {
@@ -168,7 +171,9 @@ async function sendAnswers(s: Services): Promise<void> {
       `SELECT r.id, r.email, r.domain, r.state, r.reason, r.email_attempts, b.company_slug, b.slug, b.company_name,
               b.published_at, b.state AS brief
        FROM free_brief_requests r LEFT JOIN public_briefs b ON b.id = r.brief_id
-       WHERE r.state <> 'queued' AND r.email_state = 'pending' ORDER BY r.id LIMIT 50`,
+       WHERE r.state <> 'queued' AND r.email_state = 'pending' AND (r.email_next_at IS NULL OR r.email_next_at <= ?)
+       ORDER BY r.id LIMIT 50`,
+      [s.clock().toISOString()],
     )
   ).rows;
   for (const row of rows) {
@@ -198,7 +203,8 @@ async function sendAnswers(s: Services): Promise<void> {
       } catch (e) {
         error = (e instanceof Error ? e.message : String(e)).slice(0, 500) || "failed";
       }
-      const gaveUp = error !== undefined && Number(row.email_attempts) + 1 >= EMAIL_ATTEMPTS;
+      const attempt = Number(row.email_attempts) + 1;
+      const gaveUp = error !== undefined && attempt >= EMAIL_ATTEMPTS;
       await s.store.execute(
         async (w) => ({
           events: [
@@ -212,6 +218,13 @@ async function sendAnswers(s: Services): Promise<void> {
                 ok: error === undefined,
                 at: w.now.toISOString(),
                 ...(error !== undefined ? { error } : {}),
+                ...(error !== undefined && !gaveUp
+                  ? {
+                      next_attempt_at: new Date(
+                        w.now.getTime() + BACKOFF_MINUTES[attempt - 1] * 60_000,
+                      ).toISOString(),
+                    }
+                  : {}),
                 ...(gaveUp ? { gave_up: true } : {}),
               },
             },

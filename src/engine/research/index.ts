@@ -330,13 +330,16 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
 
 /** The site's own name: its og:site_name, an Organization's JSON-LD name, else the title before a separator. */
 function siteName(p: PageExtract): { name?: string } {
-  const og = p.meta["og:site_name"]?.trim();
-  if (og) return { name: og.slice(0, 200) };
-  for (const j of p.jsonLd)
-    if (typeof j.name === "string" && j.name.trim() && /Organization|Corporation/.test(String(j["@type"])))
-      return { name: j.name.trim().slice(0, 200) };
-  const title = p.title?.split(/\s+[|–—·-]\s+/)[0]?.trim();
-  return title ? { name: title.slice(0, 200) } : {};
+  // One line: the name goes into page titles and email subjects.
+  const line = (v: string | undefined) => v?.replace(/\s+/g, " ").trim().slice(0, 200) || undefined;
+  const og = line(p.meta["og:site_name"]);
+  if (og) return { name: og };
+  for (const j of p.jsonLd) {
+    const name = typeof j.name === "string" ? line(j.name) : undefined;
+    if (name && /Organization|Corporation/.test(String(j["@type"]))) return { name };
+  }
+  const title = line(p.title?.split(/\s+[|–—·-]\s+/)[0]);
+  return title ? { name: title } : {};
 }
 
 interface Parts {
