@@ -357,7 +357,7 @@ describe("hiring", () => {
       location: where,
     }));
 
-  test("open roles up ≥ 50% is a high surge; ≥ 20% medium; down is a slowdown; one posting is nothing", () => {
+  test("open roles up ≥ 50% is a high surge; ≥ 20% medium; down is a slowdown", () => {
     const surge = one(jobs(base, [...base, ...more(3)]));
     expect(surge).toMatchObject({
       category: "hiring",
@@ -381,7 +381,85 @@ describe("hiring", () => {
       type: "hiring_slowdown",
       severity: "medium",
     });
-    expect(jobs(base, [...base, { title: "Support Engineer", location: "Austin, Texas" }])).toEqual([]);
+  });
+
+  test("every net change is a signal: a single posting (a remote one too) is low, opened or closed", () => {
+    const remote = one(
+      jobs(base, [
+        ...base,
+        { title: "Support Engineer", department: "Engineering", location: "Remote (US)" },
+      ]),
+    );
+    expect(remote).toMatchObject({
+      category: "hiring",
+      type: "hiring_surge",
+      severity: "low",
+      key: "hiring:volume",
+      title: "Globex opens a role: Support Engineer (Engineering, Remote (US))",
+    });
+    expectEvidence(remote, board, "Support Engineer");
+    expect(one(jobs(base, base.slice(1)))).toMatchObject({
+      type: "hiring_slowdown",
+      severity: "low",
+      title: "Globex closes a role: Enterprise Account Executive, EMEA (Sales, London, United Kingdom)",
+    });
+    // A small net change of several postings (+2 of 20, 10%) is low too.
+    const twenty = [...base, ...more(16)];
+    expect(
+      one(jobs(twenty, [...twenty, ...more(2).map((j) => ({ ...j, title: `${j.title}b` }))])),
+    ).toMatchObject({
+      type: "hiring_surge",
+      severity: "low",
+      title: "Globex grows open roles from 20 to 22 (+10%)",
+    });
+    // No net change (one role replaced by another in the same team and place): no signal.
+    expect(
+      jobs(base, [
+        ...base.slice(0, 3),
+        { title: "Analytics Engineer", department: "Engineering", location: "Remote (US)" },
+      ]),
+    ).toEqual([]);
+  });
+
+  test("a new team (a department with no open role before) is medium; a posting another rule reported is not said twice", () => {
+    const legal = one(
+      jobs(base, [...base, { title: "Legal Counsel", department: "Legal", location: "Austin, Texas" }]),
+    );
+    expect(legal).toMatchObject({
+      type: "hiring_surge",
+      severity: "medium",
+      key: "hiring:team:legal",
+      title: "Globex starts hiring for Legal (1 role)",
+    });
+    expectEvidence(legal, board, "Legal Counsel");
+    // A Head of Legal: the leadership opening says it (no team, no postings signal besides).
+    expect(
+      jobs(base, [...base, { title: "Head of Legal", department: "Legal", location: "Austin, Texas" }]).map(
+        (d) => d.type,
+      ),
+    ).toEqual(["key_role_opening"]);
+    // A list whose previous version named no department has no teams to compare.
+    const bare = base.map(({ department: _, ...j }) => j);
+    expect(
+      jobs(bare, [...bare, { title: "Legal Counsel", department: "Legal", location: "Austin, Texas" }]).map(
+        (d) => [d.type, d.severity],
+      ),
+    ).toEqual([["hiring_surge", "low"]]);
+  });
+
+  test("a remote region never seen before is a new location like any other", () => {
+    expect(
+      one(
+        jobs(base, [
+          ...base,
+          { title: "Solutions Engineer", department: "Sales", location: "Remote (EMEA)" },
+        ]),
+      ),
+    ).toMatchObject({
+      type: "new_location",
+      severity: "medium",
+      title: "Globex starts hiring remotely: Remote (EMEA) (1 role)",
+    });
   });
 
   test("an executive role opening is high; a role in a new city is a new location", () => {
