@@ -21,6 +21,8 @@ const SALES =
 export const WATCH_RULES: WatchRule[] = [
   {
     id: "go_to_market_hiring",
+    // A single posting (a low hiring signal) says nothing about where a company is going.
+    minSeverity: "medium",
     types: ["hiring_surge", "key_role_opening", "new_location"],
     text: SALES,
     say: (c) =>
@@ -34,11 +36,13 @@ export const WATCH_RULES: WatchRule[] = [
   },
   {
     id: "hiring_slowdown",
+    minSeverity: "medium",
     types: ["hiring_slowdown"],
     say: (c) => `${c} is hiring less: watch for a slower release pace and for cuts in its plans`,
   },
   {
     id: "hiring_growth",
+    minSeverity: "medium",
     types: ["hiring_surge", "new_location"],
     say: (c) =>
       `${c} is growing its team: more releases and a bigger sales push usually follow within a few months`,
