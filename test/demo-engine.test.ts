@@ -4,7 +4,6 @@
 // to v2, whose cycle finds the planted changes, then v3 (noise only: nothing new). The imported history stays.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { demoSiteFiles } from "../scripts/demo-sites.ts";
-import { loadDemo } from "../src/cli/demo.ts";
 import { demoIdle, runDemoEngine } from "../src/demo/engine.ts";
 import { SITE_FILES } from "../src/demo/sites.ts";
 import {
@@ -15,6 +14,7 @@ import {
   resolveSite,
   startDemoWeb,
 } from "../src/demo/web.ts";
+import { loadDemo } from "../src/demo/workspace.ts";
 import { researchIdle } from "../src/engine/research/runner.ts";
 import { resolveFixture } from "./fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";

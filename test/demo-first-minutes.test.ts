@@ -3,9 +3,9 @@
 // right after research and the baseline cycle, whose following cycle finds the planted changes. The page shows
 // what the engine is doing throughout: researching, a cycle running, ready with what the last cycle found.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { loadDemo } from "../src/cli/demo.ts";
 import { demoIdle, startDemoEngine } from "../src/demo/engine.ts";
 import { type DemoWeb, demoSitesVersion, startDemoWeb } from "../src/demo/web.ts";
+import { loadDemo } from "../src/demo/workspace.ts";
 import { researchIdle } from "../src/engine/research/runner.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { type Browser, formValues, member, parseForms, signedIn } from "./oauth-helpers.ts";

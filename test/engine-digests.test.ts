@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { runCycle } from "../src/engine/cycle/run.ts";
 import { isoWeek, lastCompletePeriod, periodBefore, periodContaining } from "../src/engine/digests/period.ts";
-import { type DigestSignal, writeDigest } from "../src/engine/digests/writer.ts";
+import type { DigestSignal } from "../src/engine/digests/types.ts";
+import { writeDigest } from "../src/engine/digests/writer.ts";
 import { startResearch } from "../src/engine/research/runner.ts";
 import { runProcess } from "./e2e/harness.ts";
 import { type CycleWeb, startCycleWeb } from "./engine-cycle-web.ts";

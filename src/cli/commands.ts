@@ -4,6 +4,7 @@ import { rebuildProjections } from "../../projections/rebuild.ts";
 import { loadConfig } from "../config.ts";
 import { startDemoEngine } from "../demo/engine.ts";
 import { advanceDemoSites, demoSitesVersion, startDemoWeb } from "../demo/web.ts";
+import { DEMO_ORG, loadDemo, resetDemoPassword } from "../demo/workspace.ts";
 import { createApiKey, parseScopes, revokeApiKey } from "../domain/apiKeys.ts";
 import { exportNdjson } from "../domain/exports.ts";
 import { importNdjson } from "../domain/imports.ts";
@@ -16,7 +17,7 @@ import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
 import { cycleCommand } from "./cycle.ts";
-import { DEMO_ORG, demoBanner, loadDemo, resetDemoPassword } from "./demo.ts";
+import { demoBanner } from "./demo.ts";
 import { digestsCommand } from "./digests.ts";
 import { researchCommand } from "./research.ts";
 

@@ -11,12 +11,12 @@ import { findUserById, PASSWORD_MAX, PASSWORD_MIN } from "../domain/members.ts";
 import { changePassword } from "../domain/passwordChange.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
-import { member, privatePage } from "./app.tsx";
 import { AppPage } from "./appShell.tsx";
 import { Csrf, Notice, PasswordField } from "./components.tsx";
 import { csrfRefused } from "./errors.tsx";
 import { field, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
+import { member, privatePage } from "./member.ts";
 import type { Workspace } from "./workspace.ts";
 
 export const ACCOUNT_PATH = "/app/settings/account";

@@ -5,7 +5,6 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { requireSession, type SessionUser } from "../auth/session.ts";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
@@ -18,36 +17,17 @@ import { CompetitorCharts, signalChange } from "./charts.tsx";
 import { Notice, Pager } from "./components.tsx";
 import { DemoPanel } from "./demo.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
-import { Html, htmlResponse } from "./layout.tsx";
+import { Html } from "./layout.tsx";
+import { type Member, member, privatePage } from "./member.ts";
 import { MonitoringPanel } from "./monitoring.tsx";
 import { BattlecardRow, BattlecardView, CompetitorView, DigestRow, DigestView } from "./recordViews.tsx";
 import { competitorsPage, ResearchPanel } from "./research.tsx";
 import { type FeedFilter, FeedFilters, SignalCard, SignalView } from "./signalViews.tsx";
-import { currentWorkspace, findInWorkspaces, type Workspace } from "./workspace.ts";
+import { findInWorkspaces } from "./workspace.ts";
 
 type Obj = Record<string, unknown>;
 export const FEED_PAGE_SIZE = 20;
 const DIGEST_PAGE_SIZE = 20;
-
-/** Private pages: never cached, and the workspace cookie when `?org=` chose one. */
-export function privatePage(body: JSX.Element, ws?: Workspace, status = 200): Response {
-  return htmlResponse(body, status, {
-    "cache-control": "no-store",
-    ...(ws?.cookie ? { "set-cookie": ws.cookie } : {}),
-  });
-}
-
-export interface Member {
-  session: SessionUser;
-  ws: Workspace;
-}
-
-/** The signed-in member and their current workspace, or the redirect to sign in. */
-export async function member(s: Services, request: Request): Promise<Member | Response> {
-  const session = await requireSession(s, request);
-  if (session instanceof Response) return session;
-  return { session, ws: currentWorkspace(session, request, s.config.baseUrl.startsWith("https:")) };
-}
 
 const qs = (params: Record<string, string | number | undefined>) => {
   const u = new URLSearchParams();

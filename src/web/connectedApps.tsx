@@ -10,11 +10,11 @@ import type { ConnectedApp } from "../db/queries/connectedApps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { disconnectApp } from "../oauth/revocation.ts";
 import type { Services } from "../services.ts";
-import { member } from "./app.tsx";
 import { DangerAction, Notice, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
+import { member } from "./member.ts";
 import { membershipBySlug } from "./workspace.ts";
 
 export const INTEGRATIONS_PATH = "/app/settings/integrations";

@@ -8,15 +8,15 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { type Membership, verifyCsrf } from "../auth/session.ts";
-import { DEMO_ORG } from "../cli/demo.ts";
 import { advanceDemo, type DemoEngineState, demoEngineState } from "../demo/engine.ts";
 import { DEMO_VERSIONS } from "../demo/web.ts";
+import { DEMO_ORG } from "../demo/workspace.ts";
 import type { Services } from "../services.ts";
-import { member } from "./app.tsx";
 import { Csrf, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
+import { member } from "./member.ts";
 import { membershipBySlug } from "./workspace.ts";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

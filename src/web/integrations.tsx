@@ -15,13 +15,13 @@ import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
-import { type Member, member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
 import { ConnectedApps, INTEGRATIONS_PATH } from "./connectedApps.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, fields, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
+import { type Member, member, privatePage } from "./member.ts";
 import { membershipBySlug } from "./workspace.ts";
 
 const PATH = INTEGRATIONS_PATH;

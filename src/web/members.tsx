@@ -21,12 +21,12 @@ import { planOf } from "../domain/plans.ts";
 import { type SentInvitation, sendInvitation } from "../domain/sendInvitation.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
-import { type Member, member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
+import { type Member, member, privatePage } from "./member.ts";
 import { membershipBySlug } from "./workspace.ts";
 
 export const MEMBERS_PATH = "/app/settings/members";

@@ -23,12 +23,12 @@ import {
 import { postToChat } from "../engine/deliver/chat.ts";
 import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts";
 import type { Services } from "../services.ts";
-import { type Member, member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
+import { type Member, member, privatePage } from "./member.ts";
 import { membershipBySlug } from "./workspace.ts";
 
 export const MONITORING_PATH = "/app/settings/monitoring";

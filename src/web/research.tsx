@@ -13,12 +13,12 @@ import { InvalidInput } from "../domain/validate.ts";
 import { decideAddCompetitor, requireTrackedCompetitor } from "../domain/watchlist.ts";
 import { startResearch, within } from "../engine/research/runner.ts";
 import type { Services } from "../services.ts";
-import { type Member, member, privatePage } from "./app.tsx";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Time } from "./components.tsx";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
+import { type Member, member, privatePage } from "./member.ts";
 import { CompetitorList } from "./recordViews.tsx";
 import { membershipBySlug } from "./workspace.ts";
 

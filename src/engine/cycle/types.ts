@@ -1,4 +1,5 @@
-// The shapes of a monitoring cycle (PLAN.md "Wave 2"; docs/engine.md "Cycles and scheduling").
+// The shapes of a monitoring cycle (docs/engine.md "Cycles and scheduling").
+import type { Services } from "../../services.ts";
 
 /** What started a cycle. */
 export type CycleTrigger = "schedule" | "operator" | "app" | "demo";
@@ -43,3 +44,6 @@ export interface FinishedCycle {
   signalIds: { created: number[]; updated: number[]; closed: number[] };
   competitorIds: number[];
 }
+
+/** One of the steps that run after a cycle (after.ts): it returns its part of the summary. */
+export type AfterCycleStep = (services: Services, cycle: FinishedCycle) => Promise<Partial<CycleSummary>>;

@@ -10,7 +10,7 @@ import { severityRank } from "../../domain/records.ts";
 import { deliveryView, loadSettings } from "../../domain/workspace.ts";
 import { sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
-import type { AfterCycleStep } from "../cycle/after.ts";
+import type { AfterCycleStep } from "../cycle/types.ts";
 import { postToChat } from "./chat.ts";
 import { composeEmail, composeSlack, type DeliverySignal } from "./compose.ts";
 

@@ -7,7 +7,8 @@ import type { Services } from "../../services.ts";
 import { fetcherFor } from "../fetch/index.ts";
 import { rephraseSentences } from "../llm/rephrase.ts";
 import { type DigestType, lastCompletePeriod, type Period, periodBefore } from "./period.ts";
-import { type DigestSignal, writeDigest } from "./writer.ts";
+import type { DigestSignal } from "./types.ts";
+import { writeDigest } from "./writer.ts";
 
 /** A digest lists at most this many signals (the most material; the rest are counted). */
 export const DIGEST_SIGNALS = 200;

@@ -2,7 +2,7 @@
 // types (and, for some, words in their title or summary) and says one sentence per competitor, naming the
 // signals it rests on. No rule fires, nothing is said.
 import { type Severity, severityRank } from "../../domain/records.ts";
-import type { DigestSignal } from "./writer.ts";
+import type { DigestSignal } from "./types.ts";
 
 export interface WatchRule {
   id: string;

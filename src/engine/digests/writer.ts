@@ -4,24 +4,8 @@
 import { type DigestRecord, severityRank } from "../../domain/records.ts";
 import type { CitedSentence } from "../llm/rephrase.ts";
 import type { Period } from "./period.ts";
+import type { DigestSignal } from "./types.ts";
 import { whatToWatch } from "./watch.ts";
-
-export interface DigestSignal {
-  id: number;
-  competitor_id: number | null;
-  competitor: string;
-  title: string;
-  summary?: string;
-  severity?: string;
-  category?: string;
-  type?: string;
-  confidence?: number;
-  first_seen_at: string;
-  /** The signal's page in the app. */
-  url: string;
-  /** The first evidence item's source page. */
-  source_url?: string;
-}
 
 export interface DigestInput {
   period: Period;

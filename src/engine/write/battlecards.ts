@@ -6,7 +6,7 @@ import { DomainError } from "../../domain/errors.ts";
 import { requireCoreCompetitor } from "../../domain/watchlist.ts";
 import { loadSettings } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
-import type { AfterCycleStep } from "../cycle/after.ts";
+import type { AfterCycleStep } from "../cycle/types.ts";
 
 /** Competitors with a medium or high signal the cycle created. */
 async function materialCompetitors(s: Services, orgId: number, signalIds: number[]): Promise<number[]> {

@@ -3,7 +3,7 @@
 // alone; a day without signals writes none). Periods that ended before the workspace existed are skipped.
 import { loadOrg } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
-import type { AfterCycleStep } from "../cycle/after.ts";
+import type { AfterCycleStep } from "../cycle/types.ts";
 import { generateDigest } from "../digests/generate.ts";
 import { DIGEST_TYPES, lastCompletePeriod } from "../digests/period.ts";
 

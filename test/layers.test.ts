@@ -1,0 +1,67 @@
+// Layers point one way: no module of src/ reaches itself through value imports (type-only imports aside), and
+// nothing but the entry point and the CLI imports the CLI. Read from the source text (import declarations).
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+const SRC = join(ROOT, "src");
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) return files(p);
+    return /\.tsx?$/.test(n) && !n.endsWith(".d.ts") ? [p] : [];
+  });
+}
+
+/** Relative imports that bring values (not `import type`, not `{ type A, type B }` only). */
+function valueImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+"(\.[^"]+)"/gms)) {
+    const [, typeOnly, clause, path] = m;
+    if (typeOnly) continue;
+    const braces = /\{([^}]*)\}/.exec(clause);
+    const outside = braces ? clause.replace(braces[0], "").replace(/[\s,]/g, "") : clause;
+    const names = braces
+      ? braces[1]
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : [];
+    if (braces && !outside && names.length && names.every((n) => n.startsWith("type "))) continue;
+    out.push(normalize(join(dirname(file), path)));
+  }
+  return out;
+}
+
+const graph = new Map(files(SRC).map((f) => [f, valueImports(f)]));
+const rel = (f: string) => relative(ROOT, f);
+
+test("no import circle of values in src/", () => {
+  const state = new Map<string, "open" | "done">();
+  const circles: string[][] = [];
+  const stack: string[] = [];
+  const visit = (f: string) => {
+    state.set(f, "open");
+    stack.push(f);
+    for (const g of graph.get(f) ?? []) {
+      if (!graph.has(g)) continue;
+      if (state.get(g) === "open") circles.push([...stack.slice(stack.indexOf(g)), g].map(rel));
+      else if (!state.has(g)) visit(g);
+    }
+    stack.pop();
+    state.set(f, "done");
+  };
+  for (const f of graph.keys()) if (!state.has(f)) visit(f);
+  expect(circles).toEqual([]);
+});
+
+test("only the entry point and the CLI import src/cli", () => {
+  const cli = join(SRC, "cli");
+  const importers = [...graph]
+    .filter(([f, deps]) => !f.startsWith(cli) && deps.some((d) => d.startsWith(cli)))
+    .map(([f]) => rel(f));
+  expect(importers).toEqual(["src/main.ts"]);
+});
