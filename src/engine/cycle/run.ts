@@ -30,7 +30,7 @@ import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import { snapshotPool } from "../workers/extract.ts";
 import { closeExpiredSignals, recordDrafts } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
-import { type BoardFollow, boardsOnCareersPage, followBoard } from "./boards.ts";
+import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
@@ -371,7 +371,10 @@ async function checkCompetitor(
   const boardChecks = Promise.all(careersChecks).then(() => {
     follow = followBoard(follow.check, named.flat());
     return Promise.all(
-      follow.check.map((src) => check(src, follow.follows ? { follows: follow.follows } : undefined)),
+      follow.check.map((src) => {
+        const follows = follow.follows ?? boardBefore([...states.values()], src);
+        return check(src, follows ? { follows } : undefined);
+      }),
     );
   });
   const outcomes = [...(await Promise.all(pageChecks)), ...(await boardChecks)];
