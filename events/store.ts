@@ -57,6 +57,14 @@ export class TransactionTimeout extends Error {
   }
 }
 
+/** How long a batch waits for another connection's write lock (sqld's transaction timeout is 5 s). */
+const BUSY_WAIT_MS = 6000;
+
+function isBusy(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown };
+  return err?.code === "SQLITE_BUSY" || /database is locked/i.test(String(err?.message ?? ""));
+}
+
 function isTransactionTimeout(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown };
   return err?.code === "TRANSACTION_TIMEOUT" || /Transaction timed out/i.test(String(err?.message ?? ""));
@@ -156,17 +164,36 @@ export class EventStore {
     }
   }
 
+  /** Runs a batch; while another connection holds the write lock at its start (SQLITE_BUSY: a killed
+   * instance's transaction the server has not let go of yet), tries again, up to a little over sqld's
+   * transaction timeout, after which the server ends any transaction held that long. */
   private async runBatch(batch: Job[]): Promise<void> {
+    const started = performance.now();
+    for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
+      const busy = await this.tryBatch(batch);
+      if (busy === undefined) return;
+      if (performance.now() - started > BUSY_WAIT_MS) {
+        for (const job of batch) job.reject(busy.error);
+        return;
+      }
+      await Bun.sleep(pause);
+    }
+  }
+
+  /** Runs the batch in one transaction, or returns the busy error its start met (nothing of it ran). */
+  private async tryBatch(batch: Job[]): Promise<{ error: unknown } | undefined> {
     let raw: Transaction;
     try {
       raw = await this.client.transaction("write");
     } catch (e) {
+      if (isBusy(e)) return { error: e };
       for (const job of batch) job.reject(e);
       return;
     }
     const guard = new GuardedTx(raw);
     const tx = guard.tx;
     let counter: number | undefined;
+    let busyAtStart: { error: unknown } | undefined;
     const outcomes: (
       | { ok: true; value: { result: unknown; events: StoredEvent[] } }
       | { ok: false; error: unknown }
@@ -174,7 +201,13 @@ export class EventStore {
     try {
       for (const [i, job] of batch.entries()) {
         const sp = `cmd_${i}`;
-        await tx.execute(`SAVEPOINT ${sp}`);
+        try {
+          // The first statement also begins the transaction on a server (sent with its BEGIN).
+          await tx.execute(`SAVEPOINT ${sp}`);
+        } catch (e) {
+          if (i === 0 && isBusy(e)) busyAtStart = { error: e };
+          throw e;
+        }
         try {
           const value = await this.runJob(tx, job);
           await tx.execute(`RELEASE ${sp}`);
@@ -195,6 +228,7 @@ export class EventStore {
       try {
         await raw.rollback();
       } catch {}
+      if (busyAtStart) return busyAtStart;
       noteCommit(this.client); // whether it committed is unknown: the next read asks the database again
       for (const job of batch) job.reject(e);
       return;
@@ -208,6 +242,7 @@ export class EventStore {
       if (o.ok) job.resolve(o.value);
       else job.reject(o.error);
     });
+    return undefined;
   }
 
   private async runJob(tx: Tx, job: Job): Promise<{ result: unknown; events: StoredEvent[] }> {

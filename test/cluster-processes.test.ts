@@ -69,7 +69,7 @@ afterAll(async () => {
 test("an instance killed under write load: every acknowledged note is kept, the others go on", async () => {
   const instances = await Promise.all([serve(), serve(), serve()]);
   const acknowledged: number[] = [];
-  let othersFailed = 0;
+  const othersFailed: string[] = [];
   let slowest = 0;
   let stopAt = Number.POSITIVE_INFINITY;
   const loop = async (i: number) => {
@@ -80,13 +80,14 @@ test("an instance killed under write load: every acknowledged note is kept, the 
           instances[i].base,
           toolsCall("add_signal_note", { signal_id: signalId, body: `from ${i}` }),
           { authorization: `Bearer ${token}` },
+          AbortSignal.timeout(15_000),
         );
         const b = body(((await r.json()) as { result: unknown }).result);
         if (b.error) throw new Error(b.error.code);
         acknowledged.push(b.note.id);
         if (i > 0) slowest = Math.max(slowest, performance.now() - t0);
-      } catch {
-        if (i > 0) othersFailed++;
+      } catch (e) {
+        if (i > 0) othersFailed.push(`instance ${i}: ${e} after ${Math.round(performance.now() - t0)} ms`);
         else return; // the killed instance answers no more
       }
     }
@@ -97,7 +98,7 @@ test("an instance killed under write load: every acknowledged note is kept, the 
   await Bun.sleep(1500);
   stopAt = performance.now();
   await load;
-  expect(othersFailed).toBe(0);
+  expect(othersFailed).toEqual([]);
   expect(acknowledged.length).toBeGreaterThan(20);
   const c = createClient({ url: sqld.url });
   const kept = new Set((await c.execute("SELECT id FROM notes")).rows.map((r) => Number(r.id)));

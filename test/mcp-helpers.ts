@@ -28,8 +28,14 @@ export function toolsCall(name: string, args: object = {}, id = 1) {
 }
 
 /** POSTs one raw JSON-RPC message, for transport-level cases the SDK client cannot produce. */
-export function rawPost(base: string, message: unknown, headers: Record<string, string> = {}) {
+export function rawPost(
+  base: string,
+  message: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+) {
   return fetch(`${base}/mcp`, {
+    signal,
     method: "POST",
     headers: {
       "content-type": "application/json",
