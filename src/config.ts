@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { parseRewrite, type RewriteRule } from "./engine/fetch/rewrite.ts";
 
 /** Largest per-minute rate limit an operator may set (the RateLimit-* headers' stated bound). */
@@ -56,6 +57,14 @@ export interface Config {
   oauthCimdAllowHosts: string[];
   /** RIVALS_CORS_ORIGINS: browser origins allowed to call the read API cross-origin. Default none. */
   corsOrigins: string[];
+  /** RIVALS_ALLOWED_ORIGINS: browser origins besides the base URL's that may call POST /mcp (the endpoint
+   * refuses other Origin headers, against DNS rebinding). Default none. */
+  mcpAllowedOrigins: string[];
+  /** HOST: the listening address of `rivals serve` (default 0.0.0.0). */
+  host: string;
+  /** RIVALS_WORKERS: size of the Worker pool that parses fetched pages (default: one per core beyond the
+   * first, 1 to 4; at most 16). */
+  workers: number;
 }
 
 /** Parses a comma- or space-separated list of origins (scheme://host[:port], no path). */
@@ -171,5 +180,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
     corsOrigins: originList(env, "RIVALS_CORS_ORIGINS"),
+    mcpAllowedOrigins: (env.RIVALS_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
+    host: env.HOST || "0.0.0.0",
+    workers: Math.min(
+      intVar(env, "RIVALS_WORKERS", Math.max(1, Math.min(4, availableParallelism() - 1)), 1),
+      16,
+    ),
   };
 }

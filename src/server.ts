@@ -12,7 +12,7 @@ export async function startServer(s: Services) {
   // running), and again every 30 s; runs another live instance holds are left to it.
   const research = await startResearchRecovery(s);
   const { app } = createApp(s);
-  app.listen({ port: s.config.port, hostname: process.env.HOST || "0.0.0.0" });
+  app.listen({ port: s.config.port, hostname: s.config.host });
   const port = app.server?.port;
   console.log(
     JSON.stringify({ listening: true, port, base_url: s.config.baseUrl, database: s.config.dbUrl }),

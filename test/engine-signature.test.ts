@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { loadConfig } from "../src/config.ts";
 import { normalise, serialise, snapshotHash } from "../src/engine/compare/normalise.ts";
 import { isNoiseAttribute, PageSignature } from "../src/engine/compare/signature.ts";
 import { parseDocument } from "../src/engine/extract/dom.ts";
@@ -124,17 +125,20 @@ describe("page signatures", () => {
   test("the cycle's snapshot task stops after parsing when the signature is the last one", async () => {
     const page = pages.find((p) => p.url === "https://globex.example/pricing")!;
     const task = { snapshot: true as const, url: page.url, sourceUrl: page.url };
-    const first = (await snapshotPool().run({ ...task, html: noise(page.html, 1) })) as SnapshotTaskResult;
+    const first = (await snapshotPool(loadConfig({})).run({
+      ...task,
+      html: noise(page.html, 1),
+    })) as SnapshotTaskResult;
     if (first.same) throw new Error("no signature was given");
     expect(first.signature).toMatch(/^[0-9a-f]{32}$/);
     expect(first.hash).toBe(snapshot(page.html, page.url));
-    const again = await snapshotPool().run({
+    const again = await snapshotPool(loadConfig({})).run({
       ...task,
       html: noise(page.html, 2),
       signature: first.signature,
     });
     expect(again).toEqual({ same: true, signature: first.signature! });
-    const changed = await snapshotPool().run({
+    const changed = await snapshotPool(loadConfig({})).run({
       ...task,
       html: noise(page.html, 2).replace("$59", "$69"),
       signature: first.signature,

@@ -21,7 +21,7 @@ async function research(site: string) {
   const config = loadConfig({ RIVALS_FETCH_REWRITE: web.rewrite, RIVALS_FETCH_DELAY_MS: "0" });
   const r = await researchSite(`https://${site}`, {
     fetcher: createFetcher(fetcherOptions(config)),
-    extractor: extractPool(),
+    extractor: extractPool(config),
     now: () => new Date("2026-11-24T12:00:00Z"),
   });
   if (!r.ok) throw new Error(r.reason);

@@ -99,13 +99,7 @@ export function mcpEndpoint(
 ) {
   const base = s.config.baseUrl;
   const resource = `${base}/mcp`;
-  const allowedOrigins = new Set([
-    new URL(base).origin,
-    ...(process.env.RIVALS_ALLOWED_ORIGINS ?? "")
-      .split(",")
-      .map((o) => o.trim())
-      .filter(Boolean),
-  ]);
+  const allowedOrigins = new Set([new URL(base).origin, ...s.config.mcpAllowedOrigins]);
   const challenge = (extra = "") => `Bearer resource_metadata="${resourceMetadataUrl(base)}"${extra}`;
 
   const handle = async (request: Request, requestId: string, address: string): Promise<Response> => {

@@ -141,7 +141,7 @@ async function answerDomain(s: Services, domain: string): Promise<void> {
   try {
     const r = await researchSite(website, {
       fetcher: fetcherFor(s.config),
-      extractor: extractPool(),
+      extractor: extractPool(s.config),
       now: s.clock,
     });
     if (!r.ok) answer = { outcome: "failed", reason: r.reason };

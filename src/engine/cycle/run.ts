@@ -228,7 +228,7 @@ async function checkSource(
   try {
     if (snapshotKind === "page") {
       if (!HTML.test(r.contentType)) return fail("unsupported_content");
-      const x = await snapshotPool().run({
+      const x = await snapshotPool(s.config).run({
         snapshot: true,
         html: r.text,
         url: r.finalUrl,

@@ -102,7 +102,7 @@ export async function draftPositioning(s: Services, orgId: number, metadata: Eve
       drafts_today: { used: check.used, limit: check.cap },
     };
   const fetcher = fetcherFor(s.config);
-  const pool = extractPool();
+  const pool = extractPool(s.config);
   const home = await fetcher.fetch({ url: check.website });
   if (!home.ok)
     throw new DomainError("research_failed", `Could not read ${check.website}: ${home.message}`, {

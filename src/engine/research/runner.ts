@@ -45,7 +45,7 @@ async function runOne(
   try {
     outcome = await researchSite(run.website_url, {
       fetcher: fetcherFor(s.config),
-      extractor: extractPool(),
+      extractor: extractPool(s.config),
       now: s.clock,
     });
   } catch (e) {

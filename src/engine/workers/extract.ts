@@ -1,5 +1,6 @@
 // The process-wide extraction pool: page parsing and tech detection run in Workers (extractWorker.ts); so do
 // a monitoring cycle's page snapshots (extract, normalise, serialise and hash in one task).
+import type { Config } from "../../config.ts";
 import type { Snapshot } from "../compare/types.ts";
 import type { PageExtract } from "../extract/page.ts";
 import { WorkerPool } from "./pool.ts";
@@ -43,16 +44,20 @@ export function workerEntry(here: string = import.meta.url): string {
   return new URL(compiled ? "./engine/workers/extractWorker.ts" : "./extractWorker.ts", here).href;
 }
 
-function sharedPool() {
-  pool ??= new WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>(workerEntry());
+/** The process's one pool, sized by the first configuration that asks for it (`workers`, RIVALS_WORKERS). */
+function sharedPool(config: Pick<Config, "workers">) {
+  pool ??= new WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>(
+    workerEntry(),
+    config.workers,
+  );
   return pool;
 }
 
-export function extractPool(): WorkerPool<ExtractTask, ExtractTaskResult> {
-  return sharedPool() as unknown as WorkerPool<ExtractTask, ExtractTaskResult>;
+export function extractPool(config: Pick<Config, "workers">): WorkerPool<ExtractTask, ExtractTaskResult> {
+  return sharedPool(config) as unknown as WorkerPool<ExtractTask, ExtractTaskResult>;
 }
 
 /** The same pool, for snapshot tasks. */
-export function snapshotPool(): WorkerPool<SnapshotTask, SnapshotTaskResult> {
-  return sharedPool() as unknown as WorkerPool<SnapshotTask, SnapshotTaskResult>;
+export function snapshotPool(config: Pick<Config, "workers">): WorkerPool<SnapshotTask, SnapshotTaskResult> {
+  return sharedPool(config) as unknown as WorkerPool<SnapshotTask, SnapshotTaskResult>;
 }

@@ -1,8 +1,6 @@
 // A small pool of Bun Workers for CPU work off the request path (ENGINE.md: "CPU work runs off the request
 // path"). Tasks queue FIFO; each worker runs one task at a time; workers are started on first use and unref'd,
-// so an idle pool never keeps the process alive. Size: one worker per core beyond the first, at least one,
-// at most four (RIVALS_WORKERS overrides).
-import { availableParallelism } from "node:os";
+// so an idle pool never keeps the process alive. Its size is the configuration's (RIVALS_WORKERS, config.ts).
 
 interface Task {
   id: number;
@@ -12,12 +10,6 @@ interface Task {
 }
 
 type Reply = { id: number; ok: true; output: unknown } | { id: number; ok: false; error: string };
-
-export function defaultPoolSize(env: Record<string, string | undefined> = process.env): number {
-  const set = Number(env.RIVALS_WORKERS);
-  if (Number.isInteger(set) && set > 0) return Math.min(set, 16);
-  return Math.max(1, Math.min(4, availableParallelism() - 1));
-}
 
 export class WorkerPool<I, O> {
   private idle: Worker[] = [];
@@ -29,7 +21,7 @@ export class WorkerPool<I, O> {
 
   constructor(
     private spec: string | URL,
-    readonly size: number = defaultPoolSize(),
+    readonly size: number,
   ) {}
 
   run(input: I): Promise<O> {
