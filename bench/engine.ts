@@ -8,7 +8,7 @@
 //    (process CPU, all threads: main and the Worker pool), BENCH_RUNS times (default 5; the first is cold).
 // 3. Hammers GET /api/v1/signals (one request at a time) before and while research runs: p50/p99.
 //
-// Targets (ENGINE.md / issue 8): research under 2 s, ≤ 30 ms CPU per page, signals p99 under 20 ms.
+// Targets (docs/engine.md): research under 2 s, ≤ 30 ms CPU per page, signals p99 under 20 ms.
 // 4. The monitoring cycle (bench/cycle.ts): 200 competitors × 10 pages. BENCH_PART=research or cycle runs one part.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// Log flooding (issue 12): requests a client breaks — a malformed chunked body, an upload cut off — are
+// Log flooding: requests a client breaks — a malformed chunked body, an upload cut off — are
 // logged at most once per client address per minute, at warn, with the request id; nothing a client
 // sends makes the log grow faster. Raw TCP sockets against the real server; the server's log lines are
 // read from the console it writes to; the clock is the injected one.

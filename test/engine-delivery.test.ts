@@ -1,4 +1,4 @@
-// Delivery of finished cycles (issue 10) against a real SMTP server (smtp-server) and a Slack-style webhook
+// Delivery of finished cycles against a real SMTP server (smtp-server) and a Slack-style webhook
 // receiver on loopback, reached through RIVALS_FETCH_REWRITE: one email per admin and one chat message per cycle
 // with findings, none for a quiet cycle, none twice (a second pass, a "restarted" process), a failing receiver
 // retried with backoff and reported in get_delivery_settings.

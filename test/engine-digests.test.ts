@@ -1,4 +1,4 @@
-// Digests and battlecard rewrites (issue 10): the periods and the deterministic writer on their own, then end to
+// Digests and battlecard rewrites: the periods and the deterministic writer on their own, then end to
 // end on the fixture web — a cycle that records a material signal rewrites the competitor's battlecard (outside
 // the daily cap), the first cycle of the next UTC day writes the day's digest, `rivals digests generate`
 // rewrites the same period in place, a quiet week gets a short weekly digest, and what_changed reports it all.

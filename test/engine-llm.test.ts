@@ -1,4 +1,4 @@
-// The optional language-model writer (issue 10): an OpenAI-compatible server on loopback that the test starts
+// The optional language-model writer: an OpenAI-compatible server on loopback that the test starts
 // (Bun.serve answering POST /v1/chat/completions) rephrases a digest's TL;DR through the one fetcher. A good
 // answer is used and recorded (`writer: "llm:<model>"`); a sentence citing an unknown signal, a number the
 // evidence does not state, an HTTP 500, a bad JSON answer or a slow answer keeps the deterministic text.

@@ -1,4 +1,4 @@
-// Recovery of research runs on a database two instances share (issue 8): each run is leased by the instance that
+// Recovery of research runs on a database two instances share: each run is leased by the instance that
 // runs it. Two Services on one libSQL file (two instances) and a real `rivals research` process killed mid-run:
 // an instance's recovery leaves a live instance's run alone, fails a run whose process died once its lease has
 // expired, and at once a run whose instance stopped and let go of its leases.

@@ -1,4 +1,4 @@
-// Search treats any text as text (issue 12): NUL and other control characters, lone surrogates, FTS5
+// Search treats any text as text: NUL and other control characters, lone surrogates, FTS5
 // syntax and very long terms at every search entry point — the read API's `q`, the search_signals tool,
 // the app's search box, the public tools and the public library's search pages. Each answers 200 (maybe
 // empty) or refuses with a 400 / invalid_argument naming the parameter; never a 5xx or internal_error.

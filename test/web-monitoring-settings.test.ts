@@ -1,4 +1,4 @@
-// The monitoring settings page (issue 10): an admin sets the cadence as the plan allows, the delivery channels,
+// The monitoring settings page: an admin sets the cadence as the plan allows, the delivery channels,
 // connects the team chat, sends a test message (to a webhook receiver on loopback, through
 // RIVALS_FETCH_REWRITE) and disconnects; each channel's delivery status is shown; members get 403.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -1,4 +1,4 @@
--- Watchlist pages and the team's engagement with signals, digests and battlecards (issue 3):
+-- Watchlist pages and the team's engagement with signals, digests and battlecards:
 -- monitored pages, pins, saved signals, notes, ratings, share links and the battlecard generation log
 -- the daily cap counts. All projections of the log (projections/watchlist.ts, projections/engagement.ts).
 

@@ -1,4 +1,4 @@
--- Research runs and the sources research discovered (issue 8). Both are projections of the log
+-- Research runs and the sources research discovered. Both are projections of the log
 -- (projections/research.ts): ResearchStarted / ResearchFinished / ResearchFailed on the competitor stream.
 
 -- One research run of one competitor. `batch` groups the runs one call started (refresh_watchlist starts one
@@ -21,7 +21,7 @@ CREATE INDEX research_runs_by_state ON research_runs (state, org_id);
 CREATE INDEX research_runs_allowance ON research_runs (org_id, uses_allowance, started_at);
 
 -- What research found to watch on a competitor: pages (with their kind), feeds, job boards, release feeds.
--- The monitoring cycle (issue 9) checks these. Replaced as a whole by each finished research.
+-- The monitoring cycle checks these. Replaced as a whole by each finished research.
 CREATE TABLE research_sources (
   org_id INTEGER NOT NULL,
   competitor_id INTEGER NOT NULL,

@@ -1,4 +1,4 @@
--- Signals the engine detects (issue 9): besides their row in `signals` (the API object), the state the
+-- Signals the engine detects: besides their row in `signals` (the API object), the state the
 -- engine deduplicates on. One row per engine signal, open or closed: its dedup key (same real-world event ⇒
 -- same key across sources and cycles), the value it recorded (a price, a plan's presence …) so a later change
 -- can be told apart as the same one again, a revert or a superseding change, and when it was last seen

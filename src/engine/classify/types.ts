@@ -1,4 +1,4 @@
-// The classifier's input context and output (PLAN.md "Wave 2"; docs/engine.md "Classification and signals").
+// The classifier's input context and output (docs/engine.md "Classification and signals").
 import type { EvidenceItem } from "../../domain/records.ts";
 import type { Snapshot } from "../compare/types.ts";
 

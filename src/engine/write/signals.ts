@@ -1,4 +1,4 @@
-// Writing the engine's signals (PLAN.md "Wave 2"; docs/engine.md "Classification and signals"): drafts from
+// Writing the engine's signals (docs/engine.md "Classification and signals"): drafts from
 // the classifier become SignalDetected / SignalEvidenceAdded / SignalClosed events through the single writer,
 // projected into the same `signals` read table imported signals use (REST, MCP, app pages, search).
 import type { WriteContext } from "../../../events/store.ts";
