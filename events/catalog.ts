@@ -152,7 +152,15 @@ export interface EventPayloads {
   CompetitorRemoved: { id: number; removed_at: string };
   /** add_competitor of a known website: the old record is back on the core watchlist, tracking active. */
   CompetitorRestored: { id: number; restored_at: string };
-  MonitoredPageAdded: { id: number; competitor_id: number; url: string; url_key: string; added_at: string };
+  MonitoredPageAdded: {
+    id: number;
+    competitor_id: number;
+    url: string;
+    url_key: string;
+    added_at: string;
+    /** Read in the browser whatever its served HTML looks like. */
+    render?: boolean;
+  };
   MonitoredPageRemoved: { id: number; competitor_id: number; removed_at: string };
   // The team's engagement (subject's stream; projections/engagement.ts). `actor` is the caller's reference.
   SignalPinSet: { signal_id: number; pinned: boolean; actor: string; at: string };

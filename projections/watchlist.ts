@@ -44,9 +44,17 @@ export async function projectWatchlist(e: StoredEvent, tx: Tx): Promise<void> {
       break;
     case "MonitoredPageAdded":
       await tx.execute({
-        sql: `INSERT INTO monitored_pages (id, org_id, competitor_id, url, url_key, added_at)
-              VALUES (?, ?, ?, ?, ?, ?)`,
-        args: [e.data.id, e.orgId, e.data.competitor_id, e.data.url, e.data.url_key, e.data.added_at],
+        sql: `INSERT INTO monitored_pages (id, org_id, competitor_id, url, url_key, added_at, render)
+              VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        args: [
+          e.data.id,
+          e.orgId,
+          e.data.competitor_id,
+          e.data.url,
+          e.data.url_key,
+          e.data.added_at,
+          e.data.render ? 1 : 0,
+        ],
       });
       break;
     case "MonitoredPageRemoved":

@@ -65,6 +65,9 @@ export interface Config {
   /** RIVALS_WORKERS: size of the Worker pool that parses fetched pages (default: one per core beyond the
    * first, 1 to 4; at most 16). */
   workers: number;
+  /** RIVALS_BROWSER: a Chromium executable, or the ws:// DevTools endpoint of a running browser, for pages
+   * that only a browser can read (docs/engine.md, "Pages that need a browser"). */
+  browser?: string;
 }
 
 /** Parses a comma- or space-separated list of origins (scheme://host[:port], no path). */
@@ -189,5 +192,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       intVar(env, "RIVALS_WORKERS", Math.max(1, Math.min(4, availableParallelism() - 1)), 1),
       16,
     ),
+    browser: env.RIVALS_BROWSER?.trim() || undefined,
   };
 }

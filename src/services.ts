@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import "./domain/kinds.ts";
+import { closeRenderer } from "./engine/render/index.ts";
 
 export interface Services {
   config: Config;
@@ -19,5 +20,14 @@ export async function openServices(config: Config, clock: Clock = systemClock): 
   const database = await openDatabase(config.dbUrl);
   await migrate(database.client);
   const store = new EventStore(database.client, projectAll, clock);
-  return { config, database, store, clock, close: () => database.close() };
+  return {
+    config,
+    database,
+    store,
+    clock,
+    close: () => {
+      void closeRenderer(config);
+      database.close();
+    },
+  };
 }

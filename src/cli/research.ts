@@ -69,6 +69,10 @@ export async function researchCommand(argv: string[]): Promise<number> {
       first_brief: start.runs[0].first_brief,
       ...report.summary,
       failed: report.summary?.failed.length ?? 0,
+      // Pages only a browser can read, when RIVALS_BROWSER is not set (or the browser failed on them).
+      needs_browser: (report.summary?.failed ?? [])
+        .filter((f) => f.error === "needs_browser")
+        .map((f) => f.url),
       profile: profileKeys,
       urls: record.urls ?? {},
       reads: Object.keys(record.reads ?? {}),

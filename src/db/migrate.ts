@@ -25,6 +25,7 @@ import m0026 from "./migrations/0026_free_brief_answers.sql" with { type: "text"
 import m0027 from "./migrations/0027_demo_queued_advance.sql" with { type: "text" };
 import m0028 from "./migrations/0028_shared_limits.sql" with { type: "text" };
 import m0029 from "./migrations/0029_free_brief_email_retry.sql" with { type: "text" };
+import m0040 from "./migrations/0040_monitored_page_render.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -52,6 +53,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0027_demo_queued_advance", sql: m0027 },
   { id: "0028_shared_limits", sql: m0028 },
   { id: "0029_free_brief_email_retry", sql: m0029 },
+  { id: "0040_monitored_page_render", sql: m0040 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -305,6 +305,8 @@ export interface MonitoredPage {
   id: number;
   url: string;
   added_at: string;
+  /** Read in the browser whatever its served HTML looks like. */
+  render?: true;
 }
 
 export async function monitoredPages(
@@ -313,16 +315,21 @@ export async function monitoredPages(
   competitorId: number,
 ): Promise<MonitoredPage[]> {
   const r = await tx.execute({
-    sql: "SELECT id, url, added_at FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
+    sql: "SELECT id, url, added_at, render FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
     args: [orgId, competitorId],
   });
-  return r.rows.map((x) => ({ id: Number(x.id), url: String(x.url), added_at: String(x.added_at) }));
+  return r.rows.map((x) => ({
+    id: Number(x.id),
+    url: String(x.url),
+    added_at: String(x.added_at),
+    ...(Number(x.render) === 1 ? { render: true as const } : {}),
+  }));
 }
 
 export async function decideAddMonitoredPage(
   w: WriteContext,
   c: Caller,
-  cmd: { competitor_id: number; url: string },
+  cmd: { competitor_id: number; url: string; render?: boolean },
 ): Promise<{ events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage; limit: number } }> {
   const url = parseWebUrl(cmd.url, "url", { keepQuery: true });
   const comp = await requireCoreCompetitor(w.tx, c.orgId, cmd.competitor_id, "add_monitored_page");
@@ -345,13 +352,25 @@ export async function decideAddMonitoredPage(
       { limit: "monitored_pages_per_competitor", allowed: limit, used: pages.rows.length, plan: plan.name },
     );
   const id = await w.nextId();
-  const page = { id, url: url.href, added_at: w.now.toISOString() };
+  const page: MonitoredPage = {
+    id,
+    url: url.href,
+    added_at: w.now.toISOString(),
+    ...(cmd.render ? { render: true as const } : {}),
+  };
   return {
     events: [
       {
         type: "MonitoredPageAdded",
         ...competitorStream(c.orgId, comp.id),
-        data: { id, competitor_id: comp.id, url: page.url, url_key: key, added_at: page.added_at },
+        data: {
+          id,
+          competitor_id: comp.id,
+          url: page.url,
+          url_key: key,
+          added_at: page.added_at,
+          ...(cmd.render ? { render: true } : {}),
+        },
       },
     ],
     result: { competitor_id: comp.id, page, limit },

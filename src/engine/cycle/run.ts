@@ -19,6 +19,7 @@ import {
 } from "../compare/normalise.ts";
 import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
+import { rendererFor, visibleHtml } from "../render/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
 import type { SourceState } from "../snapshots/store.ts";
@@ -63,6 +64,8 @@ interface Source {
    * monitored page's kind from its URL. */
   kind: string;
   monitored: boolean;
+  /** Always read in the browser (a monitored page added with render: true). */
+  render?: boolean;
 }
 
 interface CompetitorRow {
@@ -143,12 +146,12 @@ export async function competitorSources(s: Services, orgId: number, competitorId
       args: [orgId, competitorId],
     }),
     c.execute({
-      sql: "SELECT url FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
+      sql: "SELECT url, render FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
       args: [orgId, competitorId],
     }),
   ]);
   const out: Source[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, Source>();
   const add = (src: Source) => {
     let k: string;
     try {
@@ -156,14 +159,18 @@ export async function competitorSources(s: Services, orgId: number, competitorId
     } catch {
       return;
     }
-    if (seen.has(k)) return;
-    seen.add(k);
+    const had = seen.get(k);
+    if (had) {
+      if (src.render) had.render = true;
+      return;
+    }
+    seen.set(k, src);
     out.push(src);
   };
   for (const r of research.rows) add({ url: String(r.url), kind: String(r.kind), monitored: false });
   for (const r of monitored.rows) {
     const url = String(r.url);
-    add({ url, kind: classifyUrl(url) ?? "monitored", monitored: true });
+    add({ url, kind: classifyUrl(url) ?? "monitored", monitored: true, render: Number(r.render) === 1 });
   }
   return out;
 }
@@ -190,9 +197,12 @@ async function checkSource(
     error,
     http,
   });
+  // A page read in the browser is fetched whole: its served shell can stay the same while the data its
+  // scripts load changes (its body hash starts with "r").
+  const conditional = state?.latestHash && !src.render && !state.bodyHash?.startsWith("r");
   const validators = {
-    ...(state?.latestHash && state.etag ? { etag: state.etag } : {}),
-    ...(state?.latestHash && state.lastModified ? { lastModified: state.lastModified } : {}),
+    ...(conditional && state.etag ? { etag: state.etag } : {}),
+    ...(conditional && state.lastModified ? { lastModified: state.lastModified } : {}),
   };
   // A job board is read through its provider's API, in pages where it pages; an answer that is not the
   // provider's list is a failed check (boards/read.ts), never an empty board.
@@ -207,12 +217,22 @@ async function checkSource(
   if (!r.ok) return fail(errorText(r), r.status);
   if (r.notModified)
     return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
-  more.onBody?.(r.text);
+  // What a visitor sees: an application shell (or a page marked render) as the browser builds it; without a
+  // browser it is a failed check, never an empty page.
+  let text = r.text;
+  let rendered = false;
+  if (snapshotKind === "page" && HTML.test(r.contentType)) {
+    const v = await visibleHtml(rendererFor(s.config), r, src.render);
+    if (!v.ok) return fail(v.error);
+    text = v.html;
+    rendered = v.rendered;
+  }
+  more.onBody?.(text);
   // The same bytes as last time: unchanged, nothing to extract. body_hash holds "<bytes hash>.<page signature>"
   // (compare/signature.ts): a page whose bytes changed only where extraction reads nothing has the same
-  // signature, and the Worker stops after parsing it.
+  // signature, and the Worker stops after parsing it. A rendered page's bytes hash starts with "r".
   const [lastBytes, lastSignature] = (state?.bodyHash ?? "").split(".");
-  let bodyHash = Bun.hash(r.text).toString(36);
+  let bodyHash = `${rendered ? "r" : ""}${Bun.hash(text).toString(36)}`;
   const unchanged = (hashes: string) =>
     ({
       status: "unchanged",
@@ -230,7 +250,7 @@ async function checkSource(
       if (!HTML.test(r.contentType)) return fail("unsupported_content");
       const x = await snapshotPool(s.config).run({
         snapshot: true,
-        html: r.text,
+        html: text,
         url: r.finalUrl,
         sourceUrl: src.url,
         ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),

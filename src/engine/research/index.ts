@@ -7,6 +7,7 @@ import type { ResearchDossier, ResearchProfile, ResearchSource } from "../../dom
 import type { Link, PageExtract, Plan } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
+import { type Renderer, visibleHtml } from "../render/index.ts";
 import { boardsInHtml } from "../sources/boards/detect.ts";
 import { readJobBoard as readBoard } from "../sources/boards/read.ts";
 import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
@@ -35,6 +36,9 @@ export interface Extractor {
 
 export interface ResearchOptions {
   fetcher: Fetcher;
+  /** Reads application shells as a browser builds them (RIVALS_BROWSER); without one they are listed as
+   * failed with needs_browser and read for nothing. */
+  renderer?: Renderer;
   extractor: Extractor;
   now: () => Date;
   maxPages?: number;
@@ -140,7 +144,10 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     fetched++;
     const r = await o.fetcher.fetch({ url, ...(accept ? { headers: { accept } } : {}) });
     if (!r.ok) failed.push({ url, error: r.error });
-    return r;
+    if (!r.ok || r.notModified || !HTML.test(r.contentType)) return r;
+    const v = await visibleHtml(o.renderer, r);
+    if (!v.ok) failed.push({ url, error: v.error });
+    return v.ok && v.rendered ? { ...r, text: v.html } : r;
   };
 
   const homeRes = await get(website);

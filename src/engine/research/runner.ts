@@ -8,6 +8,7 @@ import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
 import { fetcherFor } from "../fetch/index.ts";
+import { rendererFor } from "../render/index.ts";
 import { extractPool } from "../workers/extract.ts";
 import { type ResearchSummary, researchSite } from "./index.ts";
 import { endRun, keepLeases, takeLeases } from "./lease.ts";
@@ -45,6 +46,7 @@ async function runOne(
   try {
     outcome = await researchSite(run.website_url, {
       fetcher: fetcherFor(s.config),
+      renderer: rendererFor(s.config),
       extractor: extractPool(s.config),
       now: s.clock,
     });

@@ -61,7 +61,12 @@ async function slots(ctx: AuthedContext) {
   return { used, limit: plan.coreSlots, plan: plan.name };
 }
 
-const page = z.object({ id: z.number().int(), url: z.string(), added_at: isoTime });
+const page = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  added_at: isoTime,
+  render: z.literal(true).optional().describe("Present when the page is always read in a browser."),
+});
 const pagesOut = {
   competitor_id: z.number().int(),
   pages: z.array(page).describe("Every page now watched on this competitor, oldest first."),
@@ -158,6 +163,12 @@ export const addMonitoredPageTool = defineTool({
   input: {
     competitor_id: competitorIdArg,
     url: z.string().min(1).max(2048).describe("The page's http(s) URL."),
+    render: z
+      .boolean()
+      .optional()
+      .describe(
+        "Read the page in a browser even when its served HTML does not look like an application shell (for pages whose content scripts fill in). Needs the operator's RIVALS_BROWSER; without it the page is reported as needing a browser.",
+      ),
   },
   output: { ...pagesOut, page: page.describe("The page just added.") },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,0 +1,75 @@
+// What a visitor's browser shows of a fetched page: the served HTML when it is a page, the browser's render
+// when it is an application shell (render/shell.ts) or marked to be rendered — and, without a browser
+// (RIVALS_BROWSER unset), a failed read that says so. A shell is never read as the page itself: its emptiness
+// is not the competitor's doing, and must never become "plans removed".
+import type { Config } from "../../config.ts";
+import { createFetcher, fetcherOptions } from "../fetch/index.ts";
+import { Renderer } from "./browser.ts";
+import { isAppShell } from "./shell.ts";
+
+export { Renderer } from "./browser.ts";
+export { isAppShell, shellVerdict } from "./shell.ts";
+
+/** The failed-read code of a page that only a browser can read, when none is configured or it failed. */
+export const NEEDS_BROWSER = "needs_browser";
+
+export type VisibleHtml =
+  | { ok: true; html: string; rendered: boolean }
+  | { ok: false; error: string; message: string };
+
+/** The page as a visitor sees it. `force`: render even when the served HTML is not a shell. */
+export async function visibleHtml(
+  renderer: Renderer | undefined,
+  page: { finalUrl: string; text: string; contentType: string },
+  force = false,
+): Promise<VisibleHtml> {
+  if (!force && !isAppShell(page.text)) return { ok: true, html: page.text, rendered: false };
+  if (!renderer)
+    return {
+      ok: false,
+      error: NEEDS_BROWSER,
+      message: `${page.finalUrl} is built by scripts in the browser; set RIVALS_BROWSER to read it`,
+    };
+  const r = await renderer.render({ url: page.finalUrl, text: page.text, contentType: page.contentType });
+  if (!r.ok) return { ok: false, error: NEEDS_BROWSER, message: `${page.finalUrl}: ${r.message}` };
+  return { ok: true, html: r.html, rendered: true };
+}
+
+const shared = new WeakMap<Config, Renderer>();
+let exitHook = false;
+const live = new Set<Renderer>();
+
+/** The process-wide renderer of a configuration, or undefined without RIVALS_BROWSER. Its requests go
+ * through the tenant's fetcher rules (guard, robots.txt, rewrite) without per-host pauses: a browser
+ * loads a page's parts at once, and a render is bounded in requests instead. */
+export function rendererFor(config: Config): Renderer | undefined {
+  if (!config.browser) return undefined;
+  let r = shared.get(config);
+  if (!r) {
+    r = new Renderer({
+      browser: config.browser,
+      fetcher: createFetcher({ ...fetcherOptions(config, "tenant"), delayMs: 0 }),
+      timeoutMs: Math.max(config.fetchTimeoutMs, 20_000),
+      maxBytes: Math.max(config.fetchMaxBytes, 10 * 1024 * 1024),
+    });
+    shared.set(config, r);
+    live.add(r);
+    if (!exitHook) {
+      exitHook = true;
+      // A browser this process started must not outlive it.
+      process.on("exit", () => {
+        for (const x of live) void x.close();
+      });
+    }
+  }
+  return r;
+}
+
+/** Stops the renderer of a configuration (services.close()). */
+export async function closeRenderer(config: Config): Promise<void> {
+  const r = shared.get(config);
+  if (!r) return;
+  shared.delete(config);
+  live.delete(r);
+  await r.close();
+}
