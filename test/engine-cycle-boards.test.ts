@@ -3,7 +3,8 @@
 // answers with a maintenance page the check is a failed one and nothing is signalled (the move is recorded:
 // research_sources names the Workable board); once it answers, its first list is compared with the old board's
 // last list (one signal: the VP of Sales, not four roles closed and five opened). A Recruitee
-// board answering with a maintenance page is a failed check, shown in the summary and the dossier's freshness.
+// board answering with a maintenance page is a failed check, shown in the summary, the dossier's freshness and the
+// competitor page.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { decideAddCompetitor } from "../src/domain/watchlist.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
@@ -11,6 +12,7 @@ import { createFetcher, type Fetcher, fetcherOptions } from "../src/engine/fetch
 import { researchIdle, startResearch } from "../src/engine/research/runner.ts";
 import { type FixtureWeb, startFixtureWeb } from "./fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
+import { member, signedIn } from "./oauth-helpers.ts";
 
 setDefaultTimeout(60_000);
 
@@ -104,6 +106,12 @@ test("a board that moved is followed once it answers; the move alone is no chang
   expect(freshness.source_failures).toContainEqual(
     expect.objectContaining({ url: "https://lumora.recruitee.com/api/offers/", error: "not_board_response" }),
   );
+  // The competitor page says so in words.
+  const admin = await signedIn(t, await member(t, "acme", "admin"));
+  const html = await (await admin.request(`/app/competitors/${ids["lumora.example"]}?org=acme`)).text();
+  const panel = html.slice(html.indexOf('aria-label="Monitoring"'));
+  expect(panel).toContain("https://lumora.recruitee.com/api/offers/");
+  expect(panel).toContain("answered with something other than its list of jobs");
 
   // Workable answers (the careers page now answers 304: nothing to detect again): its first list continues
   // Lever's last one, so only the VP of Sales is new.

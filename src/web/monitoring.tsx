@@ -19,6 +19,12 @@ const ERRORS: Record<string, string> = {
   too_large: "too large to read",
   too_many_redirects: "too many redirects",
   unsupported_content: "not a readable page",
+  // A job board or feed whose answer is not its list (boards/read.ts, feeds.ts notAFeed).
+  not_board_response: "answered with something other than its list of jobs",
+  not_feed_response: "answered with something other than a feed",
+  empty_response: "answered with an empty body",
+  truncated_response: "answered with a body cut short",
+  too_many_pages: "lists more jobs than are read",
 };
 
 function errorWords(e: string): string {
