@@ -5,17 +5,16 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { type Membership, verifyCsrf } from "../auth/session.ts";
+import type { Membership } from "../auth/session.ts";
 import type { ConnectedApp } from "../db/queries/connectedApps.ts";
 import { DomainError } from "../domain/errors.ts";
 import { disconnectApp } from "../oauth/revocation.ts";
 import type { Services } from "../services.ts";
 import { DangerAction, Notice, Time } from "./components.tsx";
-import { csrfRefused, refusalPage } from "./errors.tsx";
+import { refusalPage } from "./errors.tsx";
 import { decimalId, field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
-import { member } from "./member.ts";
-import { membershipBySlug } from "./workspace.ts";
+import { formMember } from "./member.ts";
 
 export const INTEGRATIONS_PATH = "/app/settings/integrations";
 const REVOKE_PATH = `${INTEGRATIONS_PATH}/apps/revoke`;
@@ -111,10 +110,9 @@ export function ConnectedApps({
 
 export function connectedAppsRoutes(s: Services) {
   return new Elysia({ name: "web-connected-apps" }).post(REVOKE_PATH, async ({ request, body }) => {
-    const m = await member(s, request);
-    if (m instanceof Response) return m;
-    if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
-    const org = membershipBySlug(m.session, field(body, "org")) ?? notFound();
+    const f = await formMember(s, request, body);
+    if (f instanceof Response) return f;
+    const { m, org } = f;
     const userId = decimalId(field(body, "user_id")) ?? notFound();
     const clientId = field(body, "client_id");
     if (!clientId) notFound();

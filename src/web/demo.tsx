@@ -7,17 +7,15 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { type Membership, verifyCsrf } from "../auth/session.ts";
+import type { Membership } from "../auth/session.ts";
 import { advanceDemo, type DemoEngineState, demoEngineState } from "../demo/engine.ts";
 import { DEMO_VERSIONS } from "../demo/web.ts";
 import { DEMO_ORG } from "../demo/workspace.ts";
 import type { Services } from "../services.ts";
 import { Csrf, Time } from "./components.tsx";
-import { csrfRefused, refusalPage } from "./errors.tsx";
-import { field, notFound, redirect } from "./http.ts";
+import { notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
-import { member } from "./member.ts";
-import { membershipBySlug } from "./workspace.ts";
+import { adminsOnly, formMember } from "./member.ts";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -108,13 +106,11 @@ export async function DemoPanel(p: {
 
 export function demoPages(s: Services) {
   return new Elysia({ name: "web-demo" }).post("/app/demo/advance", async ({ request, body }) => {
-    const m = await member(s, request);
-    if (m instanceof Response) return m;
-    if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
-    const org = membershipBySlug(m.session, field(body, "org")) ?? notFound();
+    const f = await formMember(s, request, body);
+    if (f instanceof Response) return f;
+    const { m, org } = f;
     if (org.orgSlug !== DEMO_ORG) notFound();
-    if (org.role !== "admin")
-      return refusalPage("Admins only", "Only workspace admins can do this.", 403, m.session.email);
+    if (org.role !== "admin") return adminsOnly(m, org);
     const r = await advanceDemo(s, org.orgId);
     return redirect(
       `/app?org=${encodeURIComponent(org.orgSlug)}&done=${r.queued ? "demo-queued" : "demo-advanced"}`,

@@ -7,7 +7,6 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
-import { verifyCsrf } from "../auth/session.ts";
 import { type ApiKeyView, listApiKeys } from "../db/queries/apiKeys.ts";
 import { listConnectedApps } from "../db/queries/connectedApps.ts";
 import { createApiKey, parseScopes, revokeApiKey, SCOPES, type Scope } from "../domain/apiKeys.ts";
@@ -18,11 +17,9 @@ import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
 import { ConnectedApps, INTEGRATIONS_PATH } from "./connectedApps.tsx";
-import { csrfRefused, refusalPage } from "./errors.tsx";
 import { decimalId, field, fields, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
-import { type Member, member, privatePage } from "./member.ts";
-import { membershipBySlug } from "./workspace.ts";
+import { formAdmin, type Member, member, privatePage } from "./member.ts";
 
 const PATH = INTEGRATIONS_PATH;
 
@@ -239,24 +236,7 @@ export function integrationsPages(s: Services) {
   }
 
   /** The signed-in admin and the workspace a form names, or a refusal. */
-  async function adminOf(
-    request: Request,
-    body: unknown,
-  ): Promise<{ m: Member; org: Membership } | Response> {
-    const m = await member(s, request);
-    if (m instanceof Response) return m;
-    if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
-    const org = membershipBySlug(m.session, field(body, "org"));
-    if (!org) notFound();
-    if (org.role !== "admin")
-      return refusalPage(
-        "Admins only",
-        `Only admins of ${org.orgName} can manage API keys.`,
-        403,
-        m.session.email,
-      );
-    return { m, org };
-  }
+  const adminOf = (request: Request, body: unknown) => formAdmin(s, request, body, "manage API keys");
 
   return new Elysia({ name: "web-integrations" })
     .get(PATH, async ({ request }) => {

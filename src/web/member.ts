@@ -1,8 +1,11 @@
-// The signed-in member of a private page and their current workspace, and how private pages are answered.
-import { requireSession, type SessionUser } from "../auth/session.ts";
+// The signed-in member of a private page and their current workspace, how private pages are answered, and
+// the checks every form post makes (member, CSRF token, the workspace it names, admins only).
+import { type Membership, requireSession, type SessionUser, verifyCsrf } from "../auth/session.ts";
 import type { Services } from "../services.ts";
+import { csrfRefused, refusalPage } from "./errors.tsx";
+import { field, notFound } from "./http.ts";
 import { htmlResponse } from "./layout.tsx";
-import { currentWorkspace, type Workspace } from "./workspace.ts";
+import { currentWorkspace, membershipBySlug, type Workspace } from "./workspace.ts";
 
 /** Private pages: never cached, and the workspace cookie when `?org=` chose one. */
 export function privatePage(body: JSX.Element, ws?: Workspace, status = 200): Response {
@@ -22,4 +25,42 @@ export async function member(s: Services, request: Request): Promise<Member | Re
   const session = await requireSession(s, request);
   if (session instanceof Response) return session;
   return { session, ws: currentWorkspace(session, request, s.config.baseUrl.startsWith("https:")) };
+}
+
+/** A form post by a signed-in member: the member (else the sign-in redirect), the form's CSRF token checked
+ * (else the expired-form page) and the workspace the form names (404 unless the member belongs to it). */
+export async function formMember(
+  s: Services,
+  request: Request,
+  body: unknown,
+): Promise<{ m: Member; org: Membership } | Response> {
+  const m = await member(s, request);
+  if (m instanceof Response) return m;
+  if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
+  const org = membershipBySlug(m.session, field(body, "org")) ?? notFound();
+  return { m, org };
+}
+
+/** The same, for the workspace's admins only: others get a 403 page saying what only admins may do
+ * (`only`: "manage API keys"), or that only admins can do this. */
+export async function formAdmin(
+  s: Services,
+  request: Request,
+  body: unknown,
+  only?: string,
+): Promise<{ m: Member; org: Membership } | Response> {
+  const f = await formMember(s, request, body);
+  if (f instanceof Response || f.org.role === "admin") return f;
+  return adminsOnly(f.m, f.org, only);
+}
+
+/** The 403 page for a member who is not an admin of `org`: what only admins may do (`only`), or that only
+ * admins can do this. */
+export function adminsOnly(m: Member, org: Membership, only?: string): Response {
+  return refusalPage(
+    "Admins only",
+    only ? `Only admins of ${org.orgName} can ${only}.` : "Only workspace admins can do this.",
+    403,
+    m.session.email,
+  );
 }

@@ -7,7 +7,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { type Membership, verifyCsrf } from "../auth/session.ts";
+import type { Membership } from "../auth/session.ts";
 import { DomainError } from "../domain/errors.ts";
 import {
   INVITATION_TTL_MS,
@@ -23,11 +23,10 @@ import { InvalidInput } from "../domain/validate.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
-import { csrfRefused, refusalPage } from "./errors.tsx";
+import { refusalPage } from "./errors.tsx";
 import { decimalId, field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
-import { type Member, member, privatePage } from "./member.ts";
-import { membershipBySlug } from "./workspace.ts";
+import { formMember, type Member, member, privatePage } from "./member.ts";
 
 export const MEMBERS_PATH = "/app/settings/members";
 
@@ -314,10 +313,9 @@ export function membersPages(s: Services) {
     kept: RenderOpts = {},
     notDone = "Not changed",
   ): Promise<Response> {
-    const m = await member(s, request);
-    if (m instanceof Response) return m;
-    if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
-    const org = membershipBySlug(m.session, field(body, "org")) ?? notFound();
+    const f = await formMember(s, request, body);
+    if (f instanceof Response) return f;
+    const { m, org } = f;
     try {
       const next = await run(org, { orgId: org.orgId, userId: m.session.userId }, m);
       return typeof next === "string" ? redirect(next) : next;

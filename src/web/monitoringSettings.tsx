@@ -8,7 +8,6 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
-import { verifyCsrf } from "../auth/session.ts";
 import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
@@ -25,11 +24,9 @@ import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts"
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Time } from "./components.tsx";
-import { csrfRefused, refusalPage } from "./errors.tsx";
-import { field, notFound, redirect } from "./http.ts";
+import { field, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
-import { type Member, member, privatePage } from "./member.ts";
-import { membershipBySlug } from "./workspace.ts";
+import { adminsOnly, formAdmin, type Member, member, privatePage } from "./member.ts";
 
 export const MONITORING_PATH = "/app/settings/monitoring";
 const PATH = MONITORING_PATH;
@@ -232,28 +229,10 @@ export function monitoringSettingsPages(s: Services) {
     );
   }
 
-  function refuse(m: Member, org: Membership): Response {
-    return refusalPage(
-      "Admins only",
-      `Only admins of ${org.orgName} can change monitoring and delivery settings.`,
-      403,
-      m.session.email,
-    );
-  }
-
+  const ONLY = "change monitoring and delivery settings";
+  const refuse = (m: Member, org: Membership) => adminsOnly(m, org, ONLY);
   /** The signed-in admin and the workspace a form names, or a refusal. */
-  async function adminOf(
-    request: Request,
-    body: unknown,
-  ): Promise<{ m: Member; org: Membership } | Response> {
-    const m = await member(s, request);
-    if (m instanceof Response) return m;
-    if (!verifyCsrf(m.session, field(body, "csrf"))) return csrfRefused(m.session.email);
-    const org = membershipBySlug(m.session, field(body, "org"));
-    if (!org) notFound();
-    if (org.role !== "admin") return refuse(m, org);
-    return { m, org };
-  }
+  const adminOf = (request: Request, body: unknown) => formAdmin(s, request, body, ONLY);
 
   const actor = (m: Member) => ({ actor: `user:${m.session.userId}`, source: "web" });
   const done = (org: Membership, what: string) =>

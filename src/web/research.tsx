@@ -5,7 +5,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { type Membership, verifyCsrf } from "../auth/session.ts";
+import type { Membership } from "../auth/session.ts";
 import { listCompetitors } from "../db/queries/competitors.ts";
 import { researchFinished } from "../domain/battlecardGeneration.ts";
 import { DomainError } from "../domain/errors.ts";
@@ -15,12 +15,11 @@ import { startResearch, within } from "../engine/research/runner.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Time } from "./components.tsx";
-import { csrfRefused, refusalPage } from "./errors.tsx";
+import { refusalPage } from "./errors.tsx";
 import { decimalId, field, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
-import { type Member, member, privatePage } from "./member.ts";
+import { formAdmin, type Member, privatePage } from "./member.ts";
 import { CompetitorList } from "./recordViews.tsx";
-import { membershipBySlug } from "./workspace.ts";
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {});
@@ -144,14 +143,9 @@ export function ResearchPanel(p: { c: Obj; org: Membership; csrf: string; done?:
 
 export function researchPages(s: Services) {
   async function form(request: Request, body: unknown) {
-    const m = await member(s, request);
-    if (m instanceof Response) return { response: m };
-    if (!verifyCsrf(m.session, field(body, "csrf"))) return { response: csrfRefused(m.session.email) };
-    const org = membershipBySlug(m.session, field(body, "org")) ?? notFound();
-    if (org.role !== "admin")
-      return {
-        response: refusalPage("Admins only", "Only workspace admins can do this.", 403, m.session.email),
-      };
+    const f = await formAdmin(s, request, body);
+    if (f instanceof Response) return { response: f };
+    const { m, org } = f;
     const caller = {
       orgId: org.orgId,
       actor: `user:${m.session.userId}`,
