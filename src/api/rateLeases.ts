@@ -32,8 +32,9 @@ interface Held {
   used: number;
   /** The oldest slice of the window with units in it, as of the last lease. */
   oldest: number;
-  /** A lease of this slice was refused: nothing frees before the slice ends, so no need to ask again. */
-  refused: boolean;
+  /** The smallest cost a lease of this slice was refused for (Infinity: none was): nothing frees before the
+   * slice ends, so a request of that cost or more need not ask again. */
+  refusedAt: number;
   pending?: Promise<void>;
 }
 
@@ -76,7 +77,7 @@ export class SharedRateLimiter implements Limiter {
         h.left -= cost;
         return this.allowed(h, now);
       }
-      if (h.refused && h.pending === undefined) return this.refused(h, now);
+      if (cost >= h.refusedAt && h.pending === undefined) return this.refused(h, now);
     }
     return this.leaseThenTake(key, cost);
   }
@@ -85,7 +86,7 @@ export class SharedRateLimiter implements Limiter {
     for (let i = 0; i < ATTEMPTS; i++) {
       let h = this.held.get(key);
       if (h === undefined) {
-        h = { slice: -1, left: 0, used: 0, oldest: 0, refused: false };
+        h = { slice: -1, left: 0, used: 0, oldest: 0, refusedAt: Number.POSITIVE_INFINITY };
         this.held.set(key, h);
       }
       const held = h;
@@ -112,7 +113,7 @@ export class SharedRateLimiter implements Limiter {
         held.left -= cost;
         return this.allowed(held, now);
       }
-      if (held.refused) return this.refused(held, now);
+      if (cost >= held.refusedAt) return this.refused(held, now);
     }
     return this.local.take(key, cost);
   }
@@ -144,10 +145,11 @@ export class SharedRateLimiter implements Limiter {
     if (h.slice !== slice) {
       h.slice = slice;
       h.left = 0;
+      h.refusedAt = Number.POSITIVE_INFINITY;
     }
     const granted = Number(row.granted);
     h.left += granted;
-    h.refused = granted === 0;
+    if (granted === 0) h.refusedAt = Math.min(h.refusedAt, cost);
     h.used = Number(row.used);
     h.oldest = row.oldest === null ? slice : Number(row.oldest);
   }
