@@ -9,6 +9,7 @@ import { Html, Layout } from "./layout.tsx";
 export type AppSection =
   | "feed"
   | "competitors"
+  | "compare"
   | "digests"
   | "battlecards"
   | "integrations"
@@ -20,6 +21,7 @@ export type AppSection =
 const SECTIONS: [AppSection, string, string][] = [
   ["feed", "/app", "Signals"],
   ["competitors", "/app/competitors", "Competitors"],
+  ["compare", "/app/compare", "Compare"],
   ["digests", "/app/digests", "Digests"],
   ["battlecards", "/app/battlecards", "Battlecards"],
   ["integrations", "/app/settings/integrations", "Integrations"],

@@ -36,7 +36,9 @@ button.danger{border-color:var(--hi);color:var(--hi)}input.token{width:100%;font
 .markdown{overflow-wrap:anywhere}main{overflow-wrap:break-word}td code{white-space:nowrap}
 pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
 @media (max-width:40rem){table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:flex;gap:.75rem;border:0;padding:.1rem 0}table.stack td[data-label]::before{content:attr(data-label);color:var(--muted);min-width:6.5rem}table.stack th[scope=row]{display:block;border:0;padding:.1rem 0}table.stack td:empty{display:none}}
-details>summary{cursor:pointer;color:var(--accent)}details.more{margin:.5rem 0}caption{text-align:left;caption-side:bottom;padding-top:.3rem}
+details>summary{cursor:pointer;color:var(--accent)}
+table.compare{font-size:.9rem}table.compare th,table.compare td{white-space:nowrap}table.compare td{max-width:16rem;overflow:hidden;text-overflow:ellipsis}table.compare tr.own{background:#f6f8fa}table.compare a.sort{color:var(--fg)}table.compare thead th{position:sticky;top:0;background:var(--bg)}table.compare th[scope=row]{position:sticky;left:0;background:inherit;white-space:normal;min-width:7rem;max-width:11rem}@media (min-width:64rem){.scroll.compare{width:calc(100vw - 3rem);margin-left:calc((100% - 100vw + 3rem) / 2)}}table.compare tbody tr{background:var(--bg)}.scroll.compare:focus{outline:2px solid var(--accent)}
+details.more{margin:.5rem 0}caption{text-align:left;caption-side:bottom;padding-top:.3rem}
 `;
 
 export interface LayoutProps {

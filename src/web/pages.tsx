@@ -4,6 +4,7 @@ import type { Services } from "../services.ts";
 import { accountPages } from "./account.tsx";
 import { appPages } from "./app.tsx";
 import { botPage } from "./bot.tsx";
+import { comparePages } from "./compare.tsx";
 import { connectedAppsRoutes } from "./connectedApps.tsx";
 import { demoPages } from "./demo.tsx";
 import { developerPages } from "./developers.tsx";
@@ -25,6 +26,7 @@ export function webPages(s: Services) {
     .use(signupPages(s))
     .use(libraryPages(s))
     .use(appPages(s))
+    .use(comparePages(s))
     .use(researchPages(s))
     .use(demoPages(s))
     .use(integrationsPages(s))

@@ -1,0 +1,198 @@
+// The compare table as data: one row per tracked competitor (and the workspace's own company), one cell per
+// column with its text, the value it sorts by and the evidence it links to. The page and the CSV both read it.
+// A value the stored data does not hold stays empty: nothing is estimated or filled in.
+import type { CompareSource } from "../db/queries/compare.ts";
+import { formatAmount } from "../domain/money.ts";
+import { formatTime, isHttpUrl } from "./http.ts";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+const url = (v: unknown): string | undefined => (isHttpUrl(v) ? v : undefined);
+
+export interface Cell {
+  text: string;
+  /** What the column sorts by; undefined sorts last in either direction. */
+  sort?: number | string;
+  /** The evidence: a source page (http) or a page of the app (a path). */
+  href?: string;
+}
+
+export interface CompareRow {
+  id?: number;
+  own: boolean;
+  name: string;
+  /** The competitor's page; the own company's website (when the profile has one). */
+  href?: string;
+  cells: Record<ColumnKey, Cell>;
+}
+
+export const COLUMNS = [
+  ["entry_price", "Entry price"],
+  ["plans", "Plans"],
+  ["free_tier", "Free tier"],
+  ["enterprise", "Enterprise tier"],
+  ["integrations", "Integrations"],
+  ["open_roles", "Open roles"],
+  ["roles_trend", "Roles trend"],
+  ["releases_90d", "Releases (90 days)"],
+  ["last_change", "Last material change"],
+  ["risk", "Risk"],
+  ["opportunity", "Opportunity"],
+] as const;
+export type ColumnKey = (typeof COLUMNS)[number][0];
+export const SORT_KEYS: readonly string[] = ["name", ...COLUMNS.map(([k]) => k)];
+
+const EMPTY: Cell = { text: "" };
+const LEVEL: Record<string, number> = { none: 0, low: 1, medium: 2, high: 3, critical: 4 };
+
+/** The cheapest paid plan: its monthly figure (a yearly plan's is already monthly), else the stated entry text. */
+function entryPrice(pricing: Obj, page: string | undefined): Cell {
+  const plans = (Array.isArray(pricing.plans) ? pricing.plans : []).filter(isObj);
+  let best: Obj | undefined;
+  for (const p of plans) {
+    const price = num(p.price);
+    if (price === undefined || price <= 0 || p.custom === true || p.period === "one_time") continue;
+    if (!best || price < (best.price as number)) best = p;
+  }
+  if (best) {
+    const price = best.price as number;
+    const monthly = best.period === "month" || best.period === "year";
+    const unit = str(best.unit);
+    const text = `${best.starting === true ? "From " : ""}${formatAmount(price, str(best.currency))}${
+      monthly ? " a month" : ""
+    }${unit ? ` per ${unit}` : ""}${str(best.name) ? ` (${str(best.name)})` : ""}`;
+    return { text, sort: price, href: page };
+  }
+  const stated = str(pricing.entry_price_text);
+  return stated ? { text: stated, href: page } : EMPTY;
+}
+
+function yesNo(v: unknown, href: string | undefined): Cell {
+  return typeof v === "boolean" ? { text: v ? "yes" : "no", sort: v ? 1 : 0, href } : EMPTY;
+}
+
+const signalHref = (id: number) => `/app/signals/${id}`;
+
+function trend(h: CompareSource["hiring"]): Cell {
+  if (!h) return EMPTY;
+  const up = h.type === "hiring_surge";
+  const before = h.before !== null && h.before !== undefined ? Number(h.before) : Number.NaN;
+  const after = h.after !== null && h.after !== undefined ? Number(h.after) : Number.NaN;
+  if (Number.isFinite(before) && Number.isFinite(after))
+    return {
+      text: `${after >= before ? "↑" : "↓"} ${before} → ${after}`,
+      sort: after - before,
+      href: signalHref(h.id),
+    };
+  return { text: up ? "↑ growing" : "↓ shrinking", sort: up ? 1 : -1, href: signalHref(h.id) };
+}
+
+export function competitorRow(src: CompareSource): CompareRow {
+  const c = src.doc;
+  const reads = isObj(c.reads) ? c.reads : {};
+  const ws = isObj(c.workspace) ? c.workspace : {};
+  const pricing = isObj(reads.pricing) ? reads.pricing : undefined;
+  const pricingPage = url(pricing?.page);
+  const plans = (Array.isArray(pricing?.plans) ? pricing.plans : []).filter(isObj);
+  const planNames = plans.map((p) => str(p.name)).filter((n): n is string => !!n);
+  const integ = isObj(reads.integrations) ? reads.integrations : undefined;
+  const integCount =
+    num(integ?.count) ?? (Array.isArray(integ?.names) ? (integ.names as unknown[]).length : undefined);
+  const hiring = isObj(reads.hiring) ? reads.hiring : undefined;
+  const roles = num(hiring?.open_roles);
+  const rel = isObj(reads.release_cadence) ? reads.release_cadence : undefined;
+  const releases = num(rel?.releases_last_90_days);
+  const page = `/app/competitors/${src.id}`;
+  const level = (v: unknown): Cell => {
+    const t = str(v);
+    return t ? { text: t, sort: LEVEL[t.toLowerCase()] ?? -1, href: `${page}#company` } : EMPTY;
+  };
+  const m = src.material;
+  return {
+    id: src.id,
+    own: false,
+    name: str(c.name) ?? `Competitor ${src.id}`,
+    href: page,
+    cells: {
+      entry_price: pricing ? entryPrice(pricing, pricingPage) : EMPTY,
+      plans: planNames.length
+        ? { text: `${planNames.length}: ${planNames.join(", ")}`, sort: planNames.length, href: pricingPage }
+        : EMPTY,
+      free_tier: yesNo(pricing?.free_tier, pricingPage),
+      enterprise: yesNo(pricing?.has_enterprise, pricingPage),
+      integrations:
+        integCount !== undefined
+          ? {
+              text: String(integCount),
+              sort: integCount,
+              href: url(integ?.page) ?? `${page}#read-integrations`,
+            }
+          : EMPTY,
+      open_roles:
+        roles !== undefined
+          ? { text: String(roles), sort: roles, href: url(hiring?.source) ?? `${page}#read-hiring` }
+          : EMPTY,
+      roles_trend: trend(src.hiring),
+      releases_90d:
+        releases !== undefined
+          ? {
+              text: String(releases),
+              sort: releases,
+              href: url(rel?.source) ?? `${page}#read-release_cadence`,
+            }
+          : EMPTY,
+      last_change: m
+        ? { text: `${formatTime(m.at).replace(/,.*$/, "")}: ${m.title}`, sort: m.at, href: signalHref(m.id) }
+        : EMPTY,
+      risk: level(ws.relative_risk),
+      opportunity: level(ws.relative_opportunity),
+    },
+  };
+}
+
+/** The workspace's own company: its name and website from the profile. The profile states no pricing, hiring or
+ * releases, so those cells stay empty. */
+export function ownRow(name: string, website: string | null): CompareRow {
+  const cells = Object.fromEntries(COLUMNS.map(([k]) => [k, EMPTY])) as Record<ColumnKey, Cell>;
+  return { own: true, name, href: url(website), cells };
+}
+
+/** Rows sorted by a column; empty cells last in either direction; ties keep the tracked order. */
+export function sortRows(rows: CompareRow[], key: string, dir: "asc" | "desc"): CompareRow[] {
+  const value = (r: CompareRow) => (key === "name" ? r.name.toLowerCase() : r.cells[key as ColumnKey]?.sort);
+  const sign = dir === "asc" ? 1 : -1;
+  return rows
+    .map((r, i) => ({ r, i, v: value(r) }))
+    .sort((a, b) => {
+      if (a.v === undefined || b.v === undefined)
+        return a.v === undefined && b.v === undefined ? a.i - b.i : a.v === undefined ? 1 : -1;
+      const c =
+        typeof a.v === "number" && typeof b.v === "number"
+          ? a.v - b.v
+          : String(a.v).localeCompare(String(b.v));
+      return c === 0 ? a.i - b.i : sign * c;
+    })
+    .map((x) => x.r);
+}
+
+/** A CSV field: quoted, and a leading formula character neutralised (spreadsheets run `=…`, `+…`, `-…`, `@…`). */
+function csvField(v: string): string {
+  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return `"${safe.replaceAll('"', '""')}"`;
+}
+
+/** The table as CSV (RFC 4180, CRLF): each column's value and, beside it, its evidence as an absolute URL. */
+export function compareCsv(rows: CompareRow[], base: string): string {
+  const abs = (h: string | undefined) => (h ? (h.startsWith("/") ? `${base}${h}` : h) : "");
+  const header = ["Company", "Company URL"];
+  for (const [, label] of COLUMNS) header.push(label, `${label} evidence`);
+  const lines = [header.map(csvField).join(",")];
+  for (const r of rows) {
+    const out = [r.own ? `${r.name} (your company)` : r.name, abs(r.href)];
+    for (const [k] of COLUMNS) out.push(r.cells[k].text, r.cells[k].text ? abs(r.cells[k].href) : "");
+    lines.push(out.map(csvField).join(","));
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}
