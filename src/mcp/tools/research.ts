@@ -4,7 +4,8 @@
 // answers status "running" and goes on; get_competitor's freshness.research_state shows when it ends.
 import { z } from "zod";
 import { getCompetitor } from "../../db/queries/competitors.ts";
-import type { AllowanceView } from "../../domain/research.ts";
+import type { AllowanceView, StartCommand } from "../../domain/research.ts";
+import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import { draftPositioning } from "../../engine/research/positioning.ts";
 import { type RunReport, startResearch, within } from "../../engine/research/runner.ts";
 import { competitorDetail } from "../schemas.ts";
@@ -45,6 +46,17 @@ const meta = (ctx: AuthedContext, key?: string) => ({
   ...(key ? { idempotency_key: key } : {}),
 });
 
+/** Starts the runs a tool asks for, as the calling member, on the weekly allowance, and waits for them up to
+ * the configured time: the start, and the runs' reports when they all ended in time. */
+async function research(ctx: AuthedContext, args: object, cmd: StartCommand, tool: ResearchTrigger) {
+  const key = (args as { idempotency_key?: string }).idempotency_key;
+  const { start, done } = await startResearch(ctx.s, caller(ctx), cmd, tool, {
+    usesAllowance: true,
+    metadata: meta(ctx, key),
+  });
+  return { start, reports: await within(done, ctx.s.config.researchWaitMs) };
+}
+
 async function dossier(ctx: AuthedContext, id: number) {
   const c = await getCompetitor(ctx.s.database.db, ctx.principal.orgId, id, ctx.base);
   if (!c) throw new ToolError("not_found", "No competitor with that id in this workspace.");
@@ -69,15 +81,12 @@ export const researchCompetitorTool = defineTool({
   adminOnly: true,
   idempotent: true,
   run: async (ctx, a) => {
-    const key = (a as { idempotency_key?: string }).idempotency_key;
-    const { start, done } = await startResearch(
-      ctx.s,
-      caller(ctx),
+    const { start, reports } = await research(
+      ctx,
+      a,
       { kind: "first", competitor_id: a.competitor_id },
       "research_competitor",
-      { usesAllowance: true, metadata: meta(ctx, key) },
     );
-    const reports = await within(done, ctx.s.config.researchWaitMs);
     const run = start.runs[0];
     const report = reports?.[0];
     if (report?.status === "failed")
@@ -135,18 +144,7 @@ export const refreshWatchlistTool = defineTool({
   adminOnly: true,
   idempotent: true,
   run: async (ctx, a) => {
-    const key = (a as { idempotency_key?: string }).idempotency_key;
-    const { start, done } = await startResearch(
-      ctx.s,
-      caller(ctx),
-      { kind: "watchlist" },
-      "refresh_watchlist",
-      {
-        usesAllowance: true,
-        metadata: meta(ctx, key),
-      },
-    );
-    const reports = await within(done, ctx.s.config.researchWaitMs);
+    const { start, reports } = await research(ctx, a, { kind: "watchlist" }, "refresh_watchlist");
     return {
       status: reports ? ("finished" as const) : ("running" as const),
       runs: reports
