@@ -365,3 +365,44 @@ describe("features and nested structured data", () => {
     expect(p.headquarters).toEqual({ city: "Oslo", country: "Norway" });
   });
 });
+
+describe("pages as a browser builds them (the HTML standard's tree construction)", () => {
+  const blocks = (body: string) =>
+    extractPage(
+      `<!doctype html><html><head><title>t</title></head><body><main>${body}</main></body></html>`,
+      "https://x.example/",
+    ).blocks;
+
+  test("content a browser moves out of a table comes before it; rows keep their cells", () => {
+    const b = blocks(
+      "<h2>Plans</h2><table><tr><td>Seats</td><td>3</td></tr><p>Moved before the table</p></table>",
+    );
+    expect(b.map((x) => x.kind)).toEqual(["heading", "text", "table"]);
+    expect(b[1]).toMatchObject({ text: "Moved before the table" });
+    expect(b[2]).toMatchObject({ rows: [["Seats", "3"]] });
+  });
+
+  test("a heading opened inside an open heading closes it; misnested and stray tags recover", () => {
+    const b = blocks(
+      "<h3>Starter<h3>Growth</h3><p><b>Bold <i>both</b> italic</i></p></div></span><p>After a stray end tag</p>",
+    );
+    expect(b.filter((x) => x.kind === "heading").map((x) => (x as { text: string }).text)).toEqual([
+      "Starter",
+      "Growth",
+    ]);
+    const texts = b.filter((x) => x.kind === "text").map((x) => (x as { text: string }).text);
+    expect(texts).toEqual(["Bold both italic", "After a stray end tag"]);
+  });
+
+  test("& and < in text are text; an unclosed link does not swallow the next", () => {
+    const p = extractPage(
+      `<html><body><main><p>Profit & loss < 5% of revenue</p><p><a href="/a">First<a href="/b">Second</a></p></main></body></html>`,
+      "https://x.example/",
+    );
+    expect(p.text).toContain("Profit & loss < 5% of revenue");
+    expect(p.links.body).toEqual([
+      { url: "https://x.example/a", text: "First" },
+      { url: "https://x.example/b", text: "Second" },
+    ]);
+  });
+});

@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { normalise, serialise, snapshotHash } from "../src/engine/compare/normalise.ts";
 import { isNoiseAttribute, PageSignature } from "../src/engine/compare/signature.ts";
-import { parseDocument } from "../src/engine/extract/dom.ts";
+import { observeDocument } from "../src/engine/extract/dom.ts";
 import { LElement } from "../src/engine/extract/litedom.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import type { SnapshotTaskResult } from "../src/engine/workers/extract.ts";
@@ -27,7 +27,7 @@ const pages = htmlFiles(web).map((p) => {
 
 const signature = (html: string, url: string) => {
   const sig = new PageSignature(url);
-  parseDocument(html, sig);
+  observeDocument(html, sig);
   return sig.digest();
 };
 const snapshot = (html: string, url: string) => snapshotHash(serialise(normalise(extractPage(html, url))));

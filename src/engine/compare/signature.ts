@@ -1,7 +1,8 @@
-// A page's signature: a hash of exactly what its snapshot is computed from, taken from the parser's events in
-// the pass that builds the document (extract/litedom.ts). Two bodies with the same signature (and final URL)
-// give the same snapshot, so a monitoring cycle can skip extraction, normalisation and comparison of a page
-// whose bytes changed only where nothing is read: nonces and tokens in attributes, script bodies (build ids,
+// A page's signature: a hash of exactly what its snapshot is computed from, taken from the tokenizer's events
+// (htmlparser2, extract/litedom.ts observeParse) before any tree is built; the tree extraction reads (parse5's,
+// extract/standardTree.ts) is built from the same tags, attributes and text. Two bodies with the same
+// signature (and final URL) give the same snapshot, so a monitoring cycle can skip extraction, normalisation
+// and comparison of a page whose bytes changed only where nothing is read: nonces and tokens in attributes, script bodies (build ids,
 // `__NEXT_DATA__`), stylesheets, comments, cache-busted image and script URLs, CSRF meta tags.
 //
 // What is left out, and why the snapshot cannot depend on it:
@@ -22,7 +23,7 @@ import { PRICE_DATA_ATTRS } from "../extract/pricing.ts";
 import { META_KEYS } from "./normalise.ts";
 
 /** Bump when extraction or normalisation reads something new, so stored signatures stop matching. */
-const VERSION = "2";
+const VERSION = "3";
 
 const NOISE_ATTRIBUTES = new Set([
   "nonce",

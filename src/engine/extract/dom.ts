@@ -2,7 +2,8 @@
 // normalisation, and the rules that decide what is not content (scripts, hidden elements; overlays are
 // overlays.ts). Pure and synchronous.
 import { parseHTML } from "linkedom";
-import { type LDocument, type LElement, type LNode, type ParseObserver, parseLite } from "./litedom.ts";
+import { type LDocument, type LElement, type LNode, observeParse, type ParseObserver } from "./litedom.ts";
+import { parseStandard } from "./standardTree.ts";
 
 export type El = LElement;
 export type Doc = LDocument;
@@ -17,9 +18,14 @@ function wrapped(html: string): string {
     : `<!DOCTYPE html><html><head></head><body>${src}</body></html>`;
 }
 
-/** Parses HTML into a document; `observe` sees the parser's events (see litedom.ts). */
-export function parseDocument(html: string, observe?: ParseObserver): Doc {
-  return parseLite(wrapped(html), observe);
+/** Parses HTML into a document as a browser builds it (the HTML standard's tree construction, parse5). */
+export function parseDocument(html: string): Doc {
+  return parseStandard(html.replace(/^\uFEFF/, ""));
+}
+
+/** The page's tokens for an observer (the page signature), without building a tree. */
+export function observeDocument(html: string, observe: ParseObserver): void {
+  observeParse(wrapped(html), observe);
 }
 
 /** Parses HTML into a full linkedom document, for Readability (it needs the whole DOM API and edits the tree). */

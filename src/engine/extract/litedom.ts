@@ -1,5 +1,6 @@
-// A small read-mostly DOM for extraction, built by htmlparser2 (the tokenizer and tree rules linkedom uses,
-// with the same handlers, so the tree is the one linkedom builds). linkedom spent two thirds of its parse on
+// A small read-mostly DOM for extraction, built by parse5 (the HTML standard's tree construction) through the
+// tree adapter in standardTree.ts; htmlparser2 tokenizes a page for its signature (observeParse, no tree).
+// linkedom, which extraction used before, spent two thirds of its parse on
 // per-node bookkeeping extraction never uses (an event-listener map per node, attribute nodes, custom
 // elements) and rebuilt child lists on every `childNodes`/`children` read; here a node is a few fields and
 // child lists are cached arrays. Only what extraction reads is implemented: tree navigation, text,
@@ -167,6 +168,19 @@ export class LElement extends LParent {
     this.tagName = localName.toUpperCase();
   }
 
+  /** The element's namespace (parse5 reads it back while building foreign content); HTML when unset. */
+  namespaceURI?: string;
+
+  /** Adds an attribute the element does not have yet (the parser's adoption of a repeated <html>/<body>). */
+  adoptAttribute(name: string, value: string): void {
+    if (!Object.hasOwn(this.attrs, name)) this.attrs[name] = value;
+  }
+
+  /** The attributes as written, in order. */
+  attributeList(): { name: string; value: string }[] {
+    return Object.entries(this.attrs).map(([name, value]) => ({ name, value }));
+  }
+
   /** The attribute's value as written (names are case-sensitive, as linkedom compares them); null when absent. */
   getAttribute(name: string): string | null {
     return Object.hasOwn(this.attrs, name) ? (this.attrs[name] as string) : null;
@@ -213,19 +227,7 @@ export class LDocument extends LParent {
   }
 }
 
-const LINK_SCOPE = new Set(["TD", "TH", "CAPTION", "TABLE", "BODY", "HTML", "TEMPLATE"]);
-
-/** The <a> element `node` is inside (up to a table cell or the body), if any. */
-function openLink(node: LParent): LElement | null {
-  for (let n: LParent | null = node; n && n.nodeType === ELEMENT_NODE; n = n.parentNode) {
-    const tag = (n as LElement).tagName;
-    if (tag === "A") return n as LElement;
-    if (LINK_SCOPE.has(tag)) return null;
-  }
-  return null;
-}
-
-/** Sees the parser's events as the tree is built (for a signature of what the tree is built from). */
+/** Sees the tokenizer's events (for a signature of what the tree is built from). */
 export interface ParseObserver {
   onopentag(name: string, attributes: Record<string, string>): void;
   ontext(text: string): void;
@@ -233,52 +235,13 @@ export interface ParseObserver {
   oncomment(): void;
 }
 
-/** Parses HTML as linkedom's parseHTML does (same parser options and tree building), into an LDocument.
- *  `observe` sees every event as well, in the same single pass. */
-export function parseLite(html: string, observe?: ParseObserver): LDocument {
-  const doc = new LDocument();
-  let node: LParent = doc;
-  // where each open element's close returns to (the parser's stack, one entry per open element)
-  const back: LParent[] = [];
-  const build = {
-    onopentag(name: string, attributes: Record<string, string>) {
-      let parent = node;
-      // A link inside an open link is a parse error a browser recovers by closing the open one (the HTML
-      // standard's adoption agency for <a>): an unclosed </a> does not swallow the links that follow.
-      if (name === "a") {
-        const open = openLink(node);
-        if (open?.parentNode) parent = open.parentNode;
-      }
-      back.push(parent);
-      node = parent.appendChild(new LElement(name, attributes));
-    },
-    ontext(text: string) {
-      node.appendChild(new LText(text));
-    },
-    onclosetag() {
-      node = back.pop() ?? doc;
-    },
+/** Runs the tokenizer over the page for an observer only (no tree): the page signature's pass. */
+export function observeParse(html: string, observe: ParseObserver): void {
+  const handlers = {
+    onopentag: (name: string, attributes: Record<string, string>) => observe.onopentag(name, attributes),
+    ontext: (text: string) => observe.ontext(text),
+    onclosetag: (name: string) => observe.onclosetag(name),
+    oncomment: () => observe.oncomment(),
   };
-  const handlers = observe
-    ? {
-        onopentag(name: string, attributes: Record<string, string>) {
-          observe.onopentag(name, attributes);
-          build.onopentag(name, attributes);
-        },
-        ontext(text: string) {
-          observe.ontext(text);
-          build.ontext(text);
-        },
-        onclosetag(name: string) {
-          observe.onclosetag(name);
-          build.onclosetag();
-        },
-        oncomment() {
-          observe.oncomment();
-        },
-      }
-    : build;
-  const parser = new Parser(handlers, { lowerCaseAttributeNames: false, decodeEntities: true });
-  parser.end(html);
-  return doc;
+  new Parser(handlers, { lowerCaseAttributeNames: false, decodeEntities: true }).end(html);
 }

@@ -3,7 +3,7 @@
 // page into its snapshot. Listed in scripts/build.ts's entrypoints so the compiled binary carries it.
 import { normalise, serialise, snapshotHash } from "../compare/normalise.ts";
 import { PageSignature } from "../compare/signature.ts";
-import { parseDocument } from "../extract/dom.ts";
+import { observeDocument, parseDocument } from "../extract/dom.ts";
 import type { PageExtract } from "../extract/page.ts";
 import { extractFromDocument, extractPage, fallbackExtract } from "../extract/page.ts";
 import { detectTech } from "../extract/tech.ts";
@@ -29,17 +29,18 @@ function handle(task: ExtractTask | SnapshotTask): ExtractTaskResult | SnapshotT
   return { page, tech: tech ? detectTech({ html, headers: headers ?? {}, scripts: page.scripts }) : [] };
 }
 
-/** One parse gives the document and the page's signature; an unchanged signature ends the task there. */
+/** The page's signature first (a tokenizer pass, no tree): an unchanged signature ends the task there; else the
+ *  page is parsed and extracted. */
 function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
   const html = task.html ?? "";
   const sig = new PageSignature(task.url);
   let page: PageExtract | null = null;
   let signature: string | undefined;
   try {
-    const doc = parseDocument(html, sig);
+    observeDocument(html, sig);
     signature = sig.digest();
     if (task.signature && task.signature === signature) return { same: true, signature };
-    page = extractFromDocument(doc, html, task.url);
+    page = extractFromDocument(parseDocument(html), html, task.url);
   } catch {
     page = null;
   }
