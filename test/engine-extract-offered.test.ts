@@ -157,6 +157,11 @@ describe("plans as the page offers them", () => {
       { name: "Lite", price: 15, currency: "USD" },
       { name: "Max", price: 45, currency: "USD" },
     ]);
+    // a nested UnitPriceSpecification item gives the period
+    const yearly = plansOf(`<main><h1>Pricing</h1><div itemscope itemtype="https://schema.org/Offer">
+      <h2 itemprop="name">Studio</h2><div itemprop="priceSpecification" itemscope itemtype="https://schema.org/UnitPriceSpecification">
+      <span itemprop="price" content="600">$600</span><meta itemprop="priceCurrency" content="USD"><meta itemprop="billingDuration" content="P1Y"></div></div></main>`);
+    expect(yearly).toEqual([{ name: "Studio", price: 50, currency: "USD", period: "year", amount: 600 }]);
     // cards win over structured data
     expect(
       plansOf(

@@ -131,15 +131,26 @@ function propValue(el: El): string {
   return textOf(el);
 }
 
-/** The properties of an item: descendants with `itemprop`, not crossing into nested items. */
-function itemProps(item: El): Map<string, string> {
-  const out = new Map<string, string>();
+/** The properties of an item: descendants with `itemprop`, not crossing into nested items; a nested item
+ *  (a `UnitPriceSpecification`) is an object of its own properties. */
+function itemProps(item: El, depth = 0): Map<string, string | Obj> {
+  const out = new Map<string, string | Obj>();
   const stack: El[] = [...item.children];
   while (stack.length) {
     const e = stack.shift()!;
     const prop = attr(e, "itemprop");
-    if (prop) for (const p of prop.split(/\s+/)) if (!out.has(p)) out.set(p, propValue(e));
-    if (!e.hasAttribute("itemscope")) stack.push(...e.children);
+    const nested = e.hasAttribute("itemscope");
+    if (prop) {
+      const value: string | Obj =
+        nested && depth < 3
+          ? {
+              "@type": attr(e, "itemtype").replace(/^.*[/#]/, ""),
+              ...Object.fromEntries(itemProps(e, depth + 1)),
+            }
+          : propValue(e);
+      for (const p of prop.split(/\s+/)) if (!out.has(p)) out.set(p, value);
+    }
+    if (!nested) stack.push(...e.children);
   }
   return out;
 }
@@ -152,7 +163,7 @@ export function microdataOffers(root: El): Plan[] {
     const props = itemProps(item);
     let productName = "";
     for (let e = item.parentElement; e && !productName; e = e.parentElement)
-      if (e.hasAttribute("itemscope")) productName = itemProps(e).get("name") ?? "";
+      if (e.hasAttribute("itemscope")) productName = str(itemProps(e).get("name"));
     const o: Obj = { "@type": /AggregateOffer$/i.test(attr(item, "itemtype")) ? "AggregateOffer" : "Offer" };
     for (const [k, v] of props) o[k] = v;
     fromOfferObject(o, productName, out);
