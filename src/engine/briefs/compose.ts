@@ -63,6 +63,7 @@ const PAGE_TITLES: Record<string, string> = {
   about: "about page",
   security: "security page",
   blog: "blog",
+  press: "newsroom",
 };
 
 /** Writes the brief; undefined when research found nothing the site states beyond its home page's existence. */

@@ -130,7 +130,7 @@ export const entries = rule(
       legal_security: ["security_incident", "certification", "policy_change"],
     },
     severity: "per keyword rule (news.ts)",
-    when: "A new heading with the text under it, or a new card, on a blog, changelog, press, about or security page, read by the announcement keyword rules.",
+    when: "A new heading with the text under it (on a news list also a new section whose heading took the newest entry's place), or a new card, on a blog, newsroom, changelog, about or security page, read by the announcement keyword rules (a press release by its headline and lead only).",
   },
   function entries(r: Rules, changes: Change[]): Set<Change> {
     const used = new Set<Change>();
@@ -146,6 +146,23 @@ export const entries = rule(
       if (announcement(r, c, title, bodyParts.join(" "), undefined)) {
         used.add(c);
         for (const o of under) used.add(o);
+      }
+    }
+    // A new entry whose heading the comparison paired with the old first entry's heading (on a news list the
+    // newest entry's title sits where the previous one's did, and reads as the hero's subheadline): its
+    // paragraphs arrive under a section the previous version did not have.
+    const before = r.ctx.previous;
+    if (before && NEWS_PAGES.has(r.ctx.pageKind)) {
+      const headings = new Set(
+        (before.blocks ?? []).flatMap((b) => (b.t === "h" ? [b.text] : b.t === "card" ? [b.title] : [])),
+      );
+      const sections = new Map<string, Change[]>();
+      for (const c of added)
+        if (!used.has(c) && c.section && c.after !== c.section && !headings.has(c.section))
+          sections.set(c.section, [...(sections.get(c.section) ?? []), c]);
+      for (const [title, under] of sections) {
+        if (announcement(r, under[0], title, under.map((o) => o.after ?? "").join(" "), undefined))
+          for (const o of under) used.add(o);
       }
     }
     return used;

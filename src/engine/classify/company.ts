@@ -41,7 +41,10 @@ export const address = rule(
   },
 );
 
-export const PEOPLE_PAGES = new Set(["about", "company", "team", "leadership", "press", "news", "newsroom"]);
+/** Pages that list a company's people. A newsroom is not one: its releases quote and name executives in
+ * every issue ("said Ana Lima, COO"); what a release announces is read from its headline and lead
+ * (announcements.ts, release.ts). */
+export const PEOPLE_PAGES = new Set(["about", "company", "team", "leadership"]);
 
 /** People added to or gone from a leadership list (about/team pages): a leadership change. */
 export const people = rule(

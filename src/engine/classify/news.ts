@@ -1,6 +1,7 @@
 // Keyword rules for announcements: a feed item's, blog post's, changelog entry's or press release's title
 // (and a little of its text) → a taxonomy type, with the words that matched as the reason. Only what matches
 // a rule is a signal: a generic blog post ("5 tips for better onboarding") gives nothing.
+import { launchInLead, partnerInLead, partnershipHeadline, releaseLead } from "./release.ts";
 import { findRole, ROLE_WORDS } from "./roles.ts";
 import type { Severity, SignalCategory, SignalType } from "./types.ts";
 
@@ -48,7 +49,7 @@ export function certificationsIn(text: string): string[] {
 const LAUNCH_LEAD =
   /^(?:introducing|announcing|launching|unveiling|meet|say hello to|welcome|new|now available|just launched|launched|released|release|beta|ga|preview)\b[:\s-–—]*/i;
 const LAUNCH =
-  /\b(introduc(?:e|es|ing)|announc(?:e|es|ing)|launch(?:es|ed|ing)?|unveil(?:s|ed|ing)?|debut(?:s|ed)?|rolls? out|rolled out|now available|now live|is live|are live|is here|are here|generally available|general availability|public beta|private beta|open beta|early access|now in beta|say hello to)\b/i;
+  /\b(introduc(?:e|es|ing)|announc(?:e|es|ing)|launch(?:es|ed|ing)?|unveil(?:s|ed|ing)?|debut(?:s|ed)?|rolls? out|rolled out|now available|now live|is live|are live|is here|are here|generally available|general availability|public beta|private beta|open beta|early access|now in beta|say hello to|premieres?|reveals|adds support for|brings new|delivers new|expands \S+(?: \S+)? with new|makes \S+(?: \S+){0,3} available)\b/i;
 const VERSION = /\bv?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9a-z.]+)?\b/i;
 const NEWISH = /\b(new|add(?:s|ed)?|introduc\w*|launch\w*|support for|now (?:supports|available))\b/i;
 
@@ -114,7 +115,10 @@ function newRole(t: string): boolean {
 export function readNews(title: string, body: string, company: string, kind: string): NewsRead | null {
   const t = title.replace(/\s+/g, " ").trim();
   if (!t) return null;
-  const all = `${t} ${body}`.slice(0, 1200);
+  // The headline and the lead are the news; quotes, the "About" boilerplate (investors, headcount, past
+  // acquisitions), forward-looking statements and contacts are not (classify/release.ts).
+  const lead = releaseLead(body);
+  const all = `${t} ${lead}`.slice(0, 1200);
   let m: RegExpExecArray | null;
 
   // A company's name follows (capitalised): "How we acquired 1,000 customers" is not an acquisition.
@@ -141,7 +145,7 @@ export function readNews(title: string, body: string, company: string, kind: str
     );
   if (m && (/\b(series [a-h]|seed|funding|round|invest\w*|capital|led by)\b/i.test(all) || money(t))) {
     const round = /\bseries [a-h]\b|\bseed\b|\bpre-seed\b/i.exec(all)?.[0];
-    const amount = money(t) ?? money(body);
+    const amount = money(t) ?? money(lead);
     const subject = [round ? round.replace(/\b\w/g, (c) => c.toUpperCase()) : undefined, amount]
       .filter(Boolean)
       .join(" ");
@@ -173,6 +177,24 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: role.matched,
     };
   }
+  // "…today announced the appointment of Maria Chen as Chief Revenue Officer" under a headline that names
+  // no role ("Globex Strengthens Its Leadership Team").
+  const appointed =
+    /\b(?:announced|announces|has announced)\s+the\s+(?:appointment|hiring|promotion)\s+of\s+[^,.;]{3,80}?\s+as\s+(?:its\s+|the\s+|our\s+)?(?:new\s+)?([^,.;]{3,80})/i.exec(
+      lead,
+    );
+  const leadRole = appointed ? findRole(appointed[1]) : undefined;
+  if (leadRole) {
+    const cLevel = leadRole.level === "c_level";
+    return {
+      category: "company",
+      type: "leadership_change",
+      severity: cLevel ? "high" : "medium",
+      subject: leadRole.name,
+      rule: cLevel ? "C-level change" : "leadership change",
+      matched: leadRole.matched,
+    };
+  }
   m = INCIDENT.exec(t);
   if (m) {
     return {
@@ -200,22 +222,15 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: certs[0],
     };
   }
-  m =
-    /\b(partners? with|partnership with|teams? up with|strategic alliance|joins forces with|announc\w* (?:a |new |strategic )*partnership)\b/i.exec(
-      t,
-    );
-  if (m) {
-    const partner = after(
-      /\b(?:partners? with|partnership with|teams? up with|joins forces with|alliance with)\s+/i,
-      t,
-    );
+  const headline = partnershipHeadline(t, company);
+  if (headline) {
     return {
       category: "company",
       type: "partnership",
       severity: "medium",
-      subject: partner ?? clip(t, 60),
+      subject: clip(headline.partner ?? partnerInLead(lead) ?? t, 60),
       rule: "partnership",
-      matched: m[1],
+      matched: headline.matched,
     };
   }
   m =
@@ -261,6 +276,19 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: launch[1],
     };
   }
+  // A wire release's headline may name no launch verb ("Northwind Brings Renewal Forecasts to Every Plan");
+  // its lead does: "…today announced the general availability of Renewal Forecasts".
+  const launched = launchInLead(lead);
+  if (launched && !v) {
+    return {
+      category: "product",
+      type: "feature_launch",
+      severity: "medium",
+      subject: clip(launched, 80),
+      rule: "launch announcement",
+      matched: launched,
+    };
+  }
   const releaseSource = /changelog|release|github/.test(kind);
   if (v && (releaseSource || /\brelease[sd]?\b/i.test(t))) {
     const patch = v[3] !== undefined && Number(v[3]) > 0;
@@ -287,6 +315,18 @@ export function readNews(title: string, body: string, company: string, kind: str
       subject: launchSubject(t, company),
       rule: hasNew ? "changelog entry with new features" : "changelog entry",
       matched: t,
+    };
+  }
+  // "…today announced a strategic partnership with Fivetran" under a headline that does not say so.
+  const partner = partnerInLead(lead);
+  if (partner) {
+    return {
+      category: "company",
+      type: "partnership",
+      severity: "medium",
+      subject: clip(partner, 60),
+      rule: "partnership",
+      matched: partner,
     };
   }
   return null;

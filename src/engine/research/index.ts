@@ -239,7 +239,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
   /** Feeds the home page, the changelog and the blog name. */
   async function readFeeds() {
     const refs = uniq(
-      [home, first("changelog"), first("blog")].flatMap((p) => p?.extract.feeds ?? []),
+      [home, first("changelog"), first("blog"), first("press")].flatMap((p) => p?.extract.feeds ?? []),
       (f) => f.url,
     ).slice(0, MAX_FEEDS);
     const out: { url: string; title?: string; items: FeedItem[] }[] = [];
@@ -486,7 +486,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   }
 
   // funding: what the about, press and blog pages (and feed items) state.
-  const texts: StatedText[] = [...byKind("about"), ...byKind("blog"), home].flatMap((p) =>
+  const texts: StatedText[] = [...byKind("about"), ...byKind("blog"), ...byKind("press"), home].flatMap((p) =>
     blockTexts(p.extract).map((text) => ({ url: p.url, text })),
   );
   for (const f of x.feeds)

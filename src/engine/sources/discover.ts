@@ -16,6 +16,7 @@ export const PAGE_KINDS = [
   "careers",
   "about",
   "blog",
+  "press",
   "integrations",
   "customers",
   "security",
@@ -61,7 +62,9 @@ const SEGMENTS: [PageKind, RegExp][] = [
     /^(docs|documentation|help|help-center|developers|developer|api|api-reference|guides|kb|knowledge-base|support)$/,
   ],
   ["about", /^(about|about-us|company|team|our-story|leadership|mission)$/],
-  ["blog", /^(blog|news|press|newsroom|media|articles|insights)$/],
+  // A newsroom of press releases is read beside the blog: releases announce what a company did.
+  ["press", /^(press|newsroom|media|press-releases|news-releases|pressroom|in-the-news|media-center)$/],
+  ["blog", /^(blog|news|articles|insights)$/],
   ["product", /^(product|products|features|feature|platform|solutions|solution|how-it-works|tour|overview)$/],
 ];
 
@@ -78,7 +81,8 @@ const TEXTS: [PageKind, RegExp][] = [
   ["security", /^(security|trust( center)?|compliance)$/i],
   ["about", /^(about( us)?|company|our story|team)$/i],
   ["docs", /^(docs|documentation|help( center)?|developers|api( docs| reference)?)$/i],
-  ["blog", /^(blog|news|press|newsroom)$/i],
+  ["press", /^(press|newsroom|press releases|news releases|press room|media( center)?|in the news)$/i],
+  ["blog", /^(blog|news)$/i],
   ["product", /^(product|features|platform|how it works)$/i],
 ];
 
@@ -105,6 +109,7 @@ const PER_KIND: Record<PageKind, number> = {
   careers: 1,
   about: 2,
   blog: 1,
+  press: 1,
   integrations: 1,
   customers: 1,
   security: 1,
@@ -164,7 +169,8 @@ export function classifyUrl(url: string, text = ""): PageKind | undefined {
   if (found) return found;
   if (segs.length === 0) {
     if (/^(docs|developers|developer|help|support|kb)$/.test(sub)) return "docs";
-    if (/^(blog|news|press)$/.test(sub)) return "blog";
+    if (/^(blog|news)$/.test(sub)) return "blog";
+    if (/^(press|newsroom|media)$/.test(sub)) return "press";
     if (/^(careers|jobs)$/.test(sub)) return "careers";
     if (/^(trust|security)$/.test(sub)) return "security";
     if (/^(changelog|releases)$/.test(sub)) return "changelog";
