@@ -110,6 +110,13 @@ test.each<[string, () => Partial<SignalFilter>, string]>([
   ],
   ["q + severity", () => ({ q: "pri", severity: "high" }), "signals_fts"],
   ["deep page", () => ({ offset: 5000 }), "signals_feed"],
+  ["category", () => ({ category: "pricing" }), "signals_by_category"],
+  ["type", () => ({ type: "price_change" }), "signals_by_type"],
+  [
+    "category + since + until",
+    () => ({ category: "pricing", since, until: "2026-11-20T00:00:00.000Z" }),
+    "signals_by_category",
+  ],
 ])("signal list: %s", async (_, filter, index) => {
   const plans = await plansOf((db) => listSignals(db, orgId, { ...page, ...filter() }, ""));
   expectIndexed(plans);

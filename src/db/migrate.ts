@@ -26,6 +26,7 @@ import m0027 from "./migrations/0027_demo_queued_advance.sql" with { type: "text
 import m0028 from "./migrations/0028_shared_limits.sql" with { type: "text" };
 import m0029 from "./migrations/0029_free_brief_email_retry.sql" with { type: "text" };
 import m0040 from "./migrations/0040_monitored_page_render.sql" with { type: "text" };
+import m0050 from "./migrations/0050_signal_facets.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -54,6 +55,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0028_shared_limits", sql: m0028 },
   { id: "0029_free_brief_email_retry", sql: m0029 },
   { id: "0040_monitored_page_render", sql: m0040 },
+  { id: "0050_signal_facets", sql: m0050 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -8,6 +8,7 @@ import { Elysia } from "elysia";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
+import { signalEngagement } from "../db/queries/engagement.ts";
 import { getSignal, getSignals, listSignals } from "../db/queries/signals.ts";
 import { SEVERITY } from "../domain/records.ts";
 import { firstChars, searchText, withoutControls } from "../domain/searchText.ts";
@@ -22,11 +23,11 @@ import { type Member, member, privatePage } from "./member.ts";
 import { MonitoringPanel } from "./monitoring.tsx";
 import { BattlecardRow, BattlecardView, CompetitorView, DigestRow, DigestView } from "./recordViews.tsx";
 import { competitorsPage, ResearchPanel } from "./research.tsx";
-import { type FeedFilter, FeedFilters, SignalCard, SignalView } from "./signalViews.tsx";
+import { SignalEngagementPanel } from "./signalActions.tsx";
+import { SignalView } from "./signalViews.tsx";
 import { findInWorkspaces } from "./workspace.ts";
 
 type Obj = Record<string, unknown>;
-export const FEED_PAGE_SIZE = 20;
 const DIGEST_PAGE_SIZE = 20;
 
 const qs = (params: Record<string, string | number | undefined>) => {
@@ -55,70 +56,6 @@ export function appPages(s: Services) {
   }
 
   return new Elysia({ name: "web-app" })
-    .get("/app", async ({ request }) => {
-      const m = await member(s, request);
-      if (m instanceof Response) return m;
-      const current = m.ws.current;
-      if (!current) return privatePage(<NoWorkspace session={m.session} />);
-      const sp = new URL(request.url).searchParams;
-      const severity = sp.get("severity") ?? "";
-      const filter: FeedFilter = {
-        competitorId: decimalId(sp.get("competitor")),
-        severity: (SEVERITY as readonly string[]).includes(severity) ? severity : undefined,
-        q: firstChars((sp.get("q") ?? "").trim(), 200) || undefined,
-      };
-      // The search rule (domain/searchText.ts): text with control characters is refused, with a notice.
-      const checked = filter.q === undefined ? undefined : searchText(filter.q);
-      const refused = checked?.ok === false ? `The search words ${checked.reason}.` : undefined;
-      const page = pageNumber(sp.get("page"));
-      const [competitors, rows] = await Promise.all([
-        listCompetitors(db, current.orgId, base),
-        checked?.ok === false
-          ? []
-          : listSignals(
-              db,
-              current.orgId,
-              {
-                competitorId: filter.competitorId,
-                severity: filter.severity,
-                q: checked?.text,
-                limit: FEED_PAGE_SIZE + 1,
-                offset: (page - 1) * FEED_PAGE_SIZE,
-              },
-              base,
-            ),
-      ]);
-      // The refused text is shown back with each control character as U+FFFD (HTML cannot carry them).
-      if (refused) filter.q = withoutControls(filter.q ?? "");
-      const signals = rows.slice(0, FEED_PAGE_SIZE);
-      const href = (p: number) =>
-        `/app${qs({ org: current.orgSlug, competitor: filter.competitorId, severity: filter.severity, q: filter.q, page: p > 1 ? p : undefined })}`;
-      const demo = await DemoPanel({
-        s,
-        org: current,
-        csrf: m.session.csrfToken,
-        done: sp.get("done") ?? undefined,
-      });
-      return privatePage(
-        <AppPage session={m.session} current={current} title="Signals" section="feed" switchTo="/app">
-          <h1>Signals</h1>
-          {demo}
-          <p class="muted">Open signals of the competitors you track, newest first.</p>
-          <FeedFilters competitors={competitors as Obj[]} filter={filter} orgSlug={current.orgSlug} />
-          {refused ? <Notice kind="error">{refused}</Notice> : ""}
-          {refused ? (
-            ""
-          ) : signals.length ? (
-            signals.map((x) => <SignalCard signal={x as Obj} />)
-          ) : (
-            <p class="muted">{page > 1 ? "No more signals." : "No open signals match."}</p>
-          )}
-          <Pager page={page} hasNext={rows.length > FEED_PAGE_SIZE} href={href} />
-        </AppPage>,
-        m.ws,
-        refused ? 400 : 200,
-      );
-    })
     .get("/app/signals/:id", ({ request, params }) => {
       const id = decimalId(params.id) ?? notFound();
       return recordPage(
@@ -127,6 +64,12 @@ export function appPages(s: Services) {
         async (m, { record, orgId }) => (
           <AppPage session={m.session} current={m.ws.current} title={String(record.title)} section="feed">
             <SignalView signal={record as Obj} change={await signalChange(s, orgId, id)} />
+            <SignalEngagementPanel
+              id={id}
+              e={await signalEngagement(s.database.client, orgId, id, `user:${m.session.userId}`, s.clock())}
+              csrf={m.session.csrfToken}
+              org={m.ws.current!.orgSlug}
+            />
           </AppPage>
         ),
       );

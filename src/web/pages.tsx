@@ -8,6 +8,7 @@ import { comparePages } from "./compare.tsx";
 import { connectedAppsRoutes } from "./connectedApps.tsx";
 import { demoPages } from "./demo.tsx";
 import { developerPages } from "./developers.tsx";
+import { feedPages } from "./feed.tsx";
 import { freeBriefPages } from "./freeBrief.tsx";
 import { integrationsPages } from "./integrations.tsx";
 import { libraryPages } from "./library.tsx";
@@ -15,6 +16,7 @@ import { membersPages } from "./members.tsx";
 import { monitoringSettingsPages } from "./monitoringSettings.tsx";
 import { publicPages } from "./public.tsx";
 import { researchPages } from "./research.tsx";
+import { signalActionRoutes } from "./signalActions.tsx";
 import { signupPages } from "./signup.tsx";
 
 export function webPages(s: Services) {
@@ -25,7 +27,9 @@ export function webPages(s: Services) {
     .use(freeBriefPages(s))
     .use(signupPages(s))
     .use(libraryPages(s))
+    .use(feedPages(s))
     .use(appPages(s))
+    .use(signalActionRoutes(s))
     .use(comparePages(s))
     .use(researchPages(s))
     .use(demoPages(s))

@@ -35,62 +35,6 @@ export function SignalCard({ signal }: { signal: Obj }): JSX.Element {
   );
 }
 
-export interface FeedFilter {
-  competitorId?: number;
-  severity?: string;
-  q?: string;
-}
-
-export function FeedFilters({
-  competitors,
-  filter,
-  orgSlug,
-}: {
-  competitors: Obj[];
-  filter: FeedFilter;
-  orgSlug: string;
-}): JSX.Element {
-  return (
-    <form method="get" action="/app" class="filters">
-      <input type="hidden" name="org" value={orgSlug} />
-      <div>
-        <label for="f-competitor">Competitor</label>
-        <select id="f-competitor" name="competitor">
-          <option value="">All competitors</option>
-          {competitors.map((c) => (
-            <option value={String(c.id)} selected={c.id === filter.competitorId} safe>
-              {String(c.name)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="f-severity">Severity</label>
-        <select id="f-severity" name="severity">
-          <option value="">Any severity</option>
-          {["high", "medium", "low"].map((v) => (
-            <option value={v} selected={v === filter.severity}>
-              {Html.escapeHtml(v)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label for="f-q">Words</label>
-        <input id="f-q" type="search" name="q" value={filter.q ?? ""} maxlength="200" />
-      </div>
-      <div class="actions">
-        <button type="submit">Filter</button>
-        {filter.competitorId !== undefined || filter.severity || filter.q ? (
-          <a href={`/app?org=${encodeURIComponent(orgSlug)}`}>Clear</a>
-        ) : (
-          ""
-        )}
-      </div>
-    </form>
-  );
-}
-
 export function SignalView({ signal, change }: { signal: Obj; change?: SignalChange }): JSX.Element {
   const topics = Array.isArray(signal.topics) ? (signal.topics as string[]) : [];
   return (

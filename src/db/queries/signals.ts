@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { searchText } from "../../domain/searchText.ts";
 import type { Db } from "../client.ts";
 import { signals } from "../schema.ts";
@@ -13,6 +13,10 @@ export interface SignalFilter {
   severity?: string;
   /** Normalized UTC ISO string. */
   since?: string;
+  /** Only signals first seen before this normalized UTC ISO string. */
+  until?: string;
+  category?: string;
+  type?: string;
   q?: string;
   /** Only the signals this actor saved (save_signal); each caller sees only their own list. */
   savedBy?: string;
@@ -65,6 +69,9 @@ function listKey(orgId: number, f: SignalFilter, base: string): string {
     f.competitorId,
     f.severity,
     f.since,
+    f.until,
+    f.category,
+    f.type,
     f.q,
     f.savedBy,
     f.limit,
@@ -86,6 +93,9 @@ function listQuery(
     competitorId?: Value<number>;
     severity?: Value<string>;
     since?: Value<string>;
+    until?: Value<string>;
+    category?: Value<string>;
+    type?: Value<string>;
     q?: string;
     savedBy?: Value<string>;
     limit: Value<number>;
@@ -96,6 +106,10 @@ function listQuery(
   if (f.competitorId !== undefined) where.push(eq(signals.competitorId, f.competitorId));
   if (f.severity !== undefined) where.push(eq(signals.severity, f.severity));
   if (f.since !== undefined) where.push(gte(signals.firstSeenAt, f.since));
+  if (f.until !== undefined) where.push(lt(signals.firstSeenAt, f.until));
+  // The same expressions as the signals_by_category / signals_by_type indexes.
+  if (f.category !== undefined) where.push(sql`json_extract(${signals.doc}, '$.category') = ${f.category}`);
+  if (f.type !== undefined) where.push(sql`json_extract(${signals.doc}, '$.type') = ${f.type}`);
   if (f.q !== undefined && f.q !== "") where.push(textMatch(f.q));
   if (f.savedBy !== undefined)
     where.push(
@@ -120,7 +134,14 @@ async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string)
     rows = await selectSql(db, docListSql(sql), params);
   } else {
     const has = (v: unknown) => (v === undefined ? "0" : "1");
-    const shape = has(f.competitorId) + has(f.severity) + has(f.since) + has(f.savedBy);
+    const shape =
+      has(f.competitorId) +
+      has(f.severity) +
+      has(f.since) +
+      has(f.until) +
+      has(f.category) +
+      has(f.type) +
+      has(f.savedBy);
     let query = built.get(shape);
     if (query === undefined) {
       const p = <T>(name: string, v: T) => (v === undefined ? undefined : P(name));
@@ -128,6 +149,9 @@ async function loadSignals(db: Db, orgId: number, f: SignalFilter, base: string)
         competitorId: p("competitorId", f.competitorId),
         severity: p("severity", f.severity),
         since: p("since", f.since),
+        until: p("until", f.until),
+        category: p("category", f.category),
+        type: p("type", f.type),
         savedBy: p("savedBy", f.savedBy),
         limit: P("limit"),
         offset: P("offset"),
