@@ -38,6 +38,10 @@ export interface Config {
   snapshotsKept: number;
   /** Days after which an open engine signal that was not seen again closes (RIVALS_SIGNAL_TTL_DAYS). */
   signalTtlDays: number;
+  /** Months of web-archive history read for a competitor's key pages (RIVALS_ARCHIVE_MONTHS; 0: off). */
+  archiveMonths: number;
+  /** RIVALS_ARCHIVE_DELAY_MS: the least pause between two requests to the web archive. */
+  archiveDelayMs: number;
   /** The in-process scheduler of `serve` (RIVALS_SCHEDULER=off disables it). */
   scheduler: boolean;
   /** Largest delay after a cadence slot's start before a workspace's cycle is due (RIVALS_SCHEDULER_JITTER_MS;
@@ -173,6 +177,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     botContact: env.RIVALS_BOT_CONTACT?.trim() || undefined,
     snapshotsKept: intVar(env, "RIVALS_SNAPSHOTS_KEPT", 20, 1),
     signalTtlDays: intVar(env, "RIVALS_SIGNAL_TTL_DAYS", 90, 1),
+    archiveMonths: Math.min(intVar(env, "RIVALS_ARCHIVE_MONTHS", 24, 0), 120),
+    archiveDelayMs: intVar(env, "RIVALS_ARCHIVE_DELAY_MS", 1000, 0),
     scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),
     schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
     freeBriefs: !["off", "0", "false", "no"].includes((env.RIVALS_FREE_BRIEFS ?? "").trim().toLowerCase()),

@@ -1,4 +1,5 @@
 import { createApp } from "./api/app.ts";
+import { startHistoryLoop } from "./engine/archive/background.ts";
 import { startFreeBriefLoop } from "./engine/briefs/freeBriefs.ts";
 import { deliverDue } from "./engine/deliver/outbox.ts";
 import { startDeliveryLoop } from "./engine/deliver/worker.ts";
@@ -25,8 +26,11 @@ export async function startServer(s: Services) {
   if (deliveries) void deliverDue(s).catch(() => {});
   // Free-brief requests left queued by a stop, and their emails to retry: at start, then every minute.
   const freeBriefs = startFreeBriefLoop(s);
+  // Web-archive histories left unfinished by a stop, or queued by `rivals research`: at start, then every minute.
+  const history = startHistoryLoop(s);
   const stop = async () => {
     await app.stop();
+    await history.stop();
     await scheduler?.stop({ wait: false });
     await research.stop();
     deliveries?.stop();

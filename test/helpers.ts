@@ -59,6 +59,8 @@ export async function startTestServer(
     RIVALS_DB: `file:${join(dir, "rivals.db")}`,
     PORT: String(port),
     RIVALS_BASE_URL: `http://127.0.0.1:${port}`,
+    // Web-archive history only where a test serves an archive (test/engine-archive.test.ts).
+    RIVALS_ARCHIVE_MONTHS: "0",
     ...env,
   });
   const services = await openServices(config, clockFn);

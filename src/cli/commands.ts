@@ -41,6 +41,8 @@ export const USAGE = `Usage: rivals <command> [options]
   member list --org S
   research --org S --competitor ID    research one competitor now (first research or refresh; no allowance
                                       used); prints one JSON summary, exits 1 when it fails
+  research --org S --competitor ID --history
+                                      read (or wait for) its web-archive history; prints one JSON summary
   cycle --org S [--competitor ID]     one monitoring cycle now (every core competitor, or one); prints
                                       its JSON summary
   digests generate --org S --type daily_digest|weekly_tldr [--end ISO]

@@ -1,15 +1,21 @@
 // `rivals research --org S --competitor ID`: the operator's research of one competitor now (first research or
 // refresh; no allowance used). Prints one JSON summary; a failed research prints {"status":"failed","error":…}
-// and exits 1.
+// and exits 1. With --history: the competitor's web-archive history in the foreground (or, when another process is
+// reading it, waiting for that to end), then one JSON summary of it.
 import { loadConfig } from "../config.ts";
 import { DomainError } from "../domain/errors.ts";
 import { requireOrg } from "../domain/state.ts";
+import { readHistory } from "../engine/archive/run.ts";
 import { startResearch } from "../engine/research/runner.ts";
-import { openServices } from "../services.ts";
+import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
 
 export async function researchCommand(argv: string[]): Promise<number> {
-  const { values } = flags(argv, { org: { type: "string" }, competitor: { type: "string" } });
+  const { values } = flags(argv, {
+    org: { type: "string" },
+    competitor: { type: "string" },
+    history: { type: "boolean" },
+  });
   const slug = required(values.org, "org");
   const id = Number(required(values.competitor, "competitor"));
   if (!Number.isInteger(id) || id <= 0)
@@ -17,6 +23,7 @@ export async function researchCommand(argv: string[]): Promise<number> {
   const s = await openServices(loadConfig());
   try {
     const org = await requireOrg(s.database.client, slug);
+    if (values.history) return await historyCommand(s, org, id);
     let started: Awaited<ReturnType<typeof startResearch>>;
     try {
       started = await startResearch(
@@ -24,7 +31,8 @@ export async function researchCommand(argv: string[]): Promise<number> {
         { orgId: org.id, actor: "operator" },
         { kind: "one", competitor_id: id },
         "operator",
-        { usesAllowance: false, metadata: { actor: "operator", source: "cli" } },
+        // This process ends with the research: its history is left for `rivals serve` (or --history).
+        { usesAllowance: false, metadata: { actor: "operator", source: "cli" }, history: "queue" },
       );
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
@@ -81,5 +89,33 @@ export async function researchCommand(argv: string[]): Promise<number> {
     return 0;
   } finally {
     s.close();
+  }
+}
+
+/** How often a process waiting for another's history run looks again. */
+const WAIT_MS = 1000;
+
+async function historyCommand(s: Services, org: { id: number; slug: string }, id: number): Promise<number> {
+  const c = await s.database.client.execute({
+    sql: "SELECT id FROM competitors WHERE org_id = ? AND id = ?",
+    args: [org.id, id],
+  });
+  if (!c.rows[0]) {
+    print({
+      status: "failed",
+      competitor_id: id,
+      error: `no competitor ${id} in ${org.slug}`,
+      code: "not_found",
+    });
+    return 1;
+  }
+  for (;;) {
+    // Undefined while another live process holds the run: its end (or its lease running out) lets this one in.
+    const summary = await readHistory(s, org.id, id);
+    if (summary) {
+      print({ org: org.slug, ...summary });
+      return 0;
+    }
+    await Bun.sleep(WAIT_MS);
   }
 }

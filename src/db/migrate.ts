@@ -27,6 +27,7 @@ import m0028 from "./migrations/0028_shared_limits.sql" with { type: "text" };
 import m0029 from "./migrations/0029_free_brief_email_retry.sql" with { type: "text" };
 import m0040 from "./migrations/0040_monitored_page_render.sql" with { type: "text" };
 import m0050 from "./migrations/0050_signal_facets.sql" with { type: "text" };
+import m0055 from "./migrations/0055_archive_history.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -56,6 +57,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0029_free_brief_email_retry", sql: m0029 },
   { id: "0040_monitored_page_render", sql: m0040 },
   { id: "0050_signal_facets", sql: m0050 },
+  { id: "0055_archive_history", sql: m0055 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

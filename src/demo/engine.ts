@@ -103,7 +103,7 @@ async function startUp(
         { orgId, actor: "operator" },
         { kind: "one", competitor_id: id },
         "operator",
-        { usesAllowance: false, metadata: META },
+        { usesAllowance: false, metadata: META, history: "none" },
       );
       const [report] = await done;
       if (report?.status === "finished") researched.push(id);

@@ -91,6 +91,9 @@ export interface FetcherOptions {
   userAgent: string;
   /** Pause between two requests to one host (a longer Crawl-delay, up to 10 s, wins). Default 1000. */
   delayMs?: number;
+  /** A longer least pause for some hosts (lower-case host name → ms): the web archive asks for about one
+   * request a second (RIVALS_ARCHIVE_DELAY_MS) whatever RIVALS_FETCH_DELAY_MS says. */
+  hostDelays?: Record<string, number>;
   /** Per request hop: headers and the whole body. Default 15000. */
   timeoutMs?: number;
   /** Decoded (decompressed) body bytes at most. Default 5 MB. */
@@ -111,6 +114,8 @@ export interface FetcherOptions {
 }
 
 export const DEFAULT_DELAY_MS = 1000;
+/** The Internet Archive's host (the CDX index and the captures), paced by RIVALS_ARCHIVE_DELAY_MS. */
+export const ARCHIVE_HOST = "web.archive.org";
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
@@ -282,7 +287,9 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
     const v = robotsCache.get(origin, now())?.verdict;
     return v?.kind === "rules" ? v.crawlDelayMs : 0;
   };
-  const pauseFor = (url: URL) => () => Math.max(delayMs, crawlDelayOf(url.origin));
+  const hostDelays = new Map(Object.entries(opts.hostDelays ?? {}));
+  const pauseFor = (url: URL) => () =>
+    Math.max(delayMs, hostDelays.get(bareHost(url).toLowerCase()) ?? 0, crawlDelayOf(url.origin));
 
   /** One HTTP exchange for `url` (an original URL): rewritten or guarded and pinned, under the host's
    * gate, within `timeoutMs` for headers and body; the body is read only when `read` says so. */
@@ -644,6 +651,7 @@ export function fetcherOptions(config: Config, caller: FetchCaller = "tenant"): 
   return {
     userAgent: userAgentFor(config.baseUrl),
     delayMs: config.fetchDelayMs,
+    hostDelays: { [ARCHIVE_HOST]: config.archiveDelayMs },
     timeoutMs: config.fetchTimeoutMs,
     maxBytes: config.fetchMaxBytes,
     rewrite: config.fetchRewrite,

@@ -7,6 +7,7 @@ import { decideStartResearch, type StartCommand, type StartResult } from "../../
 import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
+import { queueHistory, startHistory } from "../archive/background.ts";
 import { fetcherFor } from "../fetch/index.ts";
 import { rendererFor } from "../render/index.ts";
 import { extractPool } from "../workers/extract.ts";
@@ -93,7 +94,13 @@ export async function startResearch(
   caller: Caller,
   cmd: StartCommand,
   trigger: ResearchTrigger,
-  opts: { usesAllowance: boolean; metadata?: EventMetadata },
+  opts: {
+    usesAllowance: boolean;
+    metadata?: EventMetadata;
+    /** What a finished run does about the competitor's web-archive history: read it in the background (default),
+     * leave it queued for `rivals serve` (a short-lived process), or nothing (the demo's fictional sites). */
+    history?: "background" | "queue" | "none";
+  },
 ): Promise<Started> {
   const metadata = opts.metadata ?? { actor: caller.actor };
   // The runs' leases are taken with their start: no other instance ever sees them running without an owner.
@@ -111,7 +118,17 @@ export async function startResearch(
     s,
     start.runs.map((r) => r.run_id),
   );
-  const done = runAll(s, start, metadata).finally(() => leases.stop());
+  const history = opts.history ?? "background";
+  const done = runAll(s, start, metadata)
+    .finally(() => leases.stop())
+    .then(async (reports) => {
+      for (const r of reports)
+        if (r.status === "finished" && history === "background")
+          startHistory(s, caller.orgId, r.competitor_id);
+        else if (r.status === "finished" && history === "queue")
+          await queueHistory(s, caller.orgId, r.competitor_id).catch(() => undefined);
+      return reports;
+    });
   let set = inFlight.get(s);
   if (!set) {
     set = new Set();

@@ -119,6 +119,13 @@ function toVersion(row: Row): SnapshotVersion {
   };
 }
 
+/** A source's versions with their blobs (the caller adds the order and bounds). */
+const VERSION_ROWS = `SELECT v.id, v.hash, v.observed_at, v.status, v.final_url, b.codec, b.data, b.seen
+  FROM snapshot_sources s
+  JOIN snapshot_versions v ON v.org_id = s.org_id AND v.source_id = s.id
+  JOIN snapshot_blobs b ON b.hash = v.hash
+  WHERE s.org_id = ? AND s.competitor_id = ? AND s.source_key = ?`;
+
 const SOURCE_BY_KEY =
   "SELECT * FROM snapshot_sources WHERE org_id = ? AND competitor_id = ? AND source_key = ?";
 
@@ -231,7 +238,7 @@ export class SnapshotStore {
   ): Promise<{ pruned: number; blobsDeleted: number }> {
     const old = await tx.execute({
       sql: `SELECT id, hash FROM snapshot_versions WHERE org_id = ? AND source_id = ?
-            ORDER BY id DESC LIMIT -1 OFFSET ?`,
+            ORDER BY observed_at DESC, id DESC LIMIT -1 OFFSET ?`,
       args: [orgId, sourceId, keep],
     });
     if (old.rows.length === 0) return { pruned: 0, blobsDeleted: 0 };
@@ -357,14 +364,92 @@ export class SnapshotStore {
     return { previous, seen };
   }
 
+  /** Records a version observed in the past (a web-archive capture, `capture` its timestamp) without making it
+   * the source's latest: the versions stay in time order, the next check still compares with the newest. */
+  async putPast(
+    input: SourceRef & {
+      snapshot: Snapshot;
+      observedAt: Date;
+      capture: string;
+      status?: number;
+      finalUrl?: string;
+    },
+  ): Promise<{ hash: string; versionId: number }> {
+    const serialised = serialise(input.snapshot);
+    const hash = snapshotHash(serialised);
+    const data = compress(serialised);
+    const seen = digestBytes(digestOf(input.snapshot));
+    const observed = input.observedAt.toISOString();
+    return this.write(async (tx, now) => {
+      const key = keyOf(input);
+      let row = (await tx.execute({ sql: SOURCE_BY_KEY, args: [input.orgId, input.competitorId, key] }))
+        .rows[0];
+      if (!row)
+        row = (
+          await tx.execute({
+            sql: `INSERT INTO snapshot_sources (org_id, competitor_id, source_key, url, kind, first_seen_at, last_checked_at)
+                  VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+            args: [input.orgId, input.competitorId, key, input.url, input.kind, observed, now.toISOString()],
+          })
+        ).rows[0];
+      const sourceId = Number(row.id);
+      await tx.execute({
+        sql: `INSERT INTO snapshot_blobs (hash, codec, size, data, seen) VALUES (?, ?, ?, ?, ?)
+              ON CONFLICT (hash) DO UPDATE SET seen = excluded.seen WHERE snapshot_blobs.seen IS NULL`,
+        args: [hash, CODEC, serialised.length, data, seen],
+      });
+      const version = await tx.execute({
+        sql: `INSERT INTO snapshot_versions (org_id, source_id, hash, observed_at, status, final_url, capture)
+              VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        args: [
+          input.orgId,
+          sourceId,
+          hash,
+          observed,
+          input.status ?? null,
+          input.finalUrl ?? null,
+          input.capture,
+        ],
+      });
+      await this.prune(tx, input.orgId, sourceId, this.kept);
+      return { hash, versionId: Number(version.rows[0].id) };
+    });
+  }
+
+  /** What a version observed at `at` is compared with: the newest version observed before it, whole, and the
+   * digests of the kept versions before it; `at`: whether a version observed at that very time is stored. */
+  async historyBefore(
+    ref: SourceRef,
+    at: string,
+  ): Promise<{ previous: SnapshotVersion | null; seen: Seen; at: boolean }> {
+    const rows = (
+      await this.client.execute({
+        sql: `${VERSION_ROWS} AND v.observed_at <= ? ORDER BY v.observed_at DESC, v.id DESC LIMIT ?`,
+        args: [ref.orgId, ref.competitorId, keyOf(ref), at, this.kept + 1],
+      })
+    ).rows;
+    const same = rows.length > 0 && String(rows[0].observed_at) === at;
+    const before = same ? rows.slice(1) : rows.slice(0, this.kept);
+    const seen = new Seen();
+    for (const row of before) {
+      const stored = row.seen as ArrayBuffer | null;
+      seen.add(stored ? digestFromBytes(stored) : digestOf(toVersion(row).snapshot));
+    }
+    return { previous: before[0] ? toVersion(before[0]) : null, seen, at: same };
+  }
+
+  /** The oldest version observed after `at`, if any. */
+  async firstAfter(ref: SourceRef, at: string): Promise<SnapshotVersion | null> {
+    const r = await this.client.execute({
+      sql: `${VERSION_ROWS} AND v.observed_at > ? ORDER BY v.observed_at, v.id LIMIT 1`,
+      args: [ref.orgId, ref.competitorId, keyOf(ref), at],
+    });
+    return r.rows[0] ? toVersion(r.rows[0]) : null;
+  }
+
   private async versionRows(ref: SourceRef, limit: number): Promise<Row[]> {
     const r = await this.client.execute({
-      sql: `SELECT v.id, v.hash, v.observed_at, v.status, v.final_url, b.codec, b.data, b.seen
-            FROM snapshot_sources s
-            JOIN snapshot_versions v ON v.org_id = s.org_id AND v.source_id = s.id
-            JOIN snapshot_blobs b ON b.hash = v.hash
-            WHERE s.org_id = ? AND s.competitor_id = ? AND s.source_key = ?
-            ORDER BY v.id DESC LIMIT ?`,
+      sql: `${VERSION_ROWS} ORDER BY v.observed_at DESC, v.id DESC LIMIT ?`,
       args: [ref.orgId, ref.competitorId, keyOf(ref), limit],
     });
     return r.rows;

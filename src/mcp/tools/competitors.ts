@@ -1,6 +1,7 @@
 // Watchlist tools: add, rename and remove core competitors, and the extra pages watched on them.
 // Each runs one command through the event store (src/domain/watchlist.ts); the effect is visible at once
 // to the read tools and the REST API.
+
 import { z } from "zod";
 import type { NewEvent } from "../../../events/catalog.ts";
 import type { WriteContext } from "../../../events/store.ts";
@@ -16,6 +17,7 @@ import {
   monitoredPages,
 } from "../../domain/watchlist.ts";
 import { coreSlotsUsed } from "../../domain/workspace.ts";
+import { startHistory } from "../../engine/archive/background.ts";
 import { competitorDetail, isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, ToolError } from "../tool.ts";
 
@@ -176,6 +178,8 @@ export const addMonitoredPageTool = defineTool({
   adminOnly: true,
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => decideAddMonitoredPage(w, c, a));
+    // The page's past, from the web archive, in the background (pages already read are not read again).
+    startHistory(ctx.s, ctx.principal.orgId, r.competitor_id);
     return {
       competitor_id: r.competitor_id,
       page: r.page,

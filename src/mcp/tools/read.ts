@@ -1,4 +1,5 @@
 // Read tools: the same queries and visibility rules as the REST API (src/db/queries).
+
 import { z } from "zod";
 import { battlecardsWrittenSince, getBattlecard, listBattlecards } from "../../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../../db/queries/competitors.ts";
@@ -6,6 +7,7 @@ import { digestsWrittenSince, getDigest, listDigests, newestDigest } from "../..
 import { getSignal, listSignals } from "../../db/queries/signals.ts";
 import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../../domain/searchText.ts";
 import { parseTimestamp } from "../../domain/validate.ts";
+import { historyProgress } from "../../engine/archive/state.ts";
 import { cycleStatus } from "../../engine/cycle/status.ts";
 import {
   battlecard,
@@ -79,12 +81,15 @@ export const getCompetitorTool = defineTool({
   output: { competitor: competitorDetail },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }, a) => ({
-    competitor: found(
+  run: async ({ s, principal, base }, a) => {
+    const competitor = found(
       await getCompetitor(s.database.db, principal.orgId, a.competitor_id, base),
       "competitor",
-    ),
-  }),
+    );
+    // Its web-archive history, while it is read and after ("reading history: 34 of 96 captures").
+    const history = await historyProgress(s, principal.orgId, a.competitor_id);
+    return { competitor: history ? { ...competitor, history } : competitor };
+  },
 });
 
 export const searchSignalsTool = defineTool({
