@@ -112,9 +112,11 @@ afterAll(async () => {
 });
 
 test("v1 → v2 → v3: precision and recall over the planted changes, one signal for a three-source launch, no signal from noise", async () => {
-  // v1: the first cycle records each source's baseline; nothing is a change.
+  // v1: research stored each source's baseline with its validators; the first cycle asks conditionally and
+  // finds nothing new.
   const first = await runCycle(t.services, orgId, { trigger: "operator" });
-  expect(first.pages_baseline).toBeGreaterThan(50);
+  expect(first.pages_baseline).toBe(0);
+  expect(first.pages_not_modified).toBeGreaterThan(50);
   expect(first.signals_created).toBe(0);
   expect(await maxSignalId()).toBe(0);
 

@@ -68,7 +68,7 @@ interface Source {
   render?: boolean;
 }
 
-interface CompetitorRow {
+export interface CompetitorRow {
   id: number;
   name: string;
   researchState?: string;
@@ -348,10 +348,12 @@ function pagePresenceDraft(
   };
 }
 
-async function checkCompetitor(
+/** Checks a competitor's sources and records what they show. `cycleId` null: research's first snapshots
+ * (research/baseline.ts), which are no cycle and record no CompetitorChecked. */
+export async function checkCompetitor(
   s: Services,
   orgId: number,
-  cycleId: number,
+  cycleId: number | null,
   comp: CompetitorRow,
   sources: Source[],
   fetcher: Fetcher,
@@ -490,6 +492,7 @@ async function checkCompetitor(
           args: [orgId, comp.id, o.key, o.source.url, o.snapshotKind, at, at, o.error, at, at],
         });
     }
+    if (cycleId === null) return { events: [], result: null };
     return {
       events: [
         {

@@ -41,6 +41,8 @@ export interface ResearchOptions {
   renderer?: Renderer;
   extractor: Extractor;
   now: () => Date;
+  /** Sees every answer as it was fetched (before any rendering): what becomes the monitoring baseline. */
+  onFetched?: (r: FetchResult) => void;
   maxPages?: number;
 }
 
@@ -143,6 +145,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
   const get = async (url: string, accept?: string): Promise<FetchResult> => {
     fetched++;
     const r = await o.fetcher.fetch({ url, ...(accept ? { headers: { accept } } : {}) });
+    o.onFetched?.(r);
     if (!r.ok) failed.push({ url, error: r.error });
     if (!r.ok || r.notModified || !HTML.test(r.contentType)) return r;
     const v = await visibleHtml(o.renderer, r);

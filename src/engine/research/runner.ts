@@ -8,9 +8,10 @@ import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
 import { queueHistory, startHistory } from "../archive/background.ts";
-import { fetcherFor } from "../fetch/index.ts";
+import { type FetchResult, fetcherFor } from "../fetch/index.ts";
 import { rendererFor } from "../render/index.ts";
 import { extractPool } from "../workers/extract.ts";
+import { baselineFromResearch } from "./baseline.ts";
 import { type ResearchSummary, researchSite } from "./index.ts";
 import { endRun, keepLeases, takeLeases } from "./lease.ts";
 
@@ -39,17 +40,22 @@ export async function researchIdle(s: Services): Promise<void> {
 
 async function runOne(
   s: Services,
+  orgId: number,
   run: StartResult["runs"][number],
   metadata: EventMetadata,
 ): Promise<RunReport> {
   const base = { run_id: run.run_id, competitor_id: run.competitor_id, name: run.name };
   let outcome: Awaited<ReturnType<typeof researchSite>>;
+  const read = new Map<string, FetchResult>();
   try {
     outcome = await researchSite(run.website_url, {
       fetcher: fetcherFor(s.config),
       renderer: rendererFor(s.config),
       extractor: extractPool(s.config),
       now: s.clock,
+      onFetched: (r) => {
+        if (r.ok && !read.has(r.url)) read.set(r.url, r);
+      },
     });
   } catch (e) {
     console.error(
@@ -63,19 +69,36 @@ async function runOne(
   }
   if (outcome.ok) {
     await endRun(s, run.run_id, { ok: true, dossier: outcome.dossier }, metadata);
+    try {
+      await baselineFromResearch(s, orgId, { id: run.competitor_id, name: run.name }, read);
+    } catch (e) {
+      // The first cycle takes the baselines instead: research itself has succeeded.
+      console.error(
+        JSON.stringify({
+          level: "error",
+          research_run: run.run_id,
+          baseline: String((e as Error)?.message ?? e),
+        }),
+      );
+    }
     return { ...base, status: "finished", summary: outcome.summary };
   }
   await endRun(s, run.run_id, outcome, metadata);
   return { ...base, status: "failed", error: { code: outcome.code, reason: outcome.reason } };
 }
 
-async function runAll(s: Services, start: StartResult, metadata: EventMetadata): Promise<RunReport[]> {
+async function runAll(
+  s: Services,
+  orgId: number,
+  start: StartResult,
+  metadata: EventMetadata,
+): Promise<RunReport[]> {
   const reports: RunReport[] = new Array(start.runs.length);
   let next = 0;
   const lane = async () => {
     while (next < start.runs.length) {
       const i = next++;
-      reports[i] = await runOne(s, start.runs[i], metadata);
+      reports[i] = await runOne(s, orgId, start.runs[i], metadata);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, start.runs.length) }, lane));
@@ -119,7 +142,7 @@ export async function startResearch(
     start.runs.map((r) => r.run_id),
   );
   const history = opts.history ?? "background";
-  const done = runAll(s, start, metadata)
+  const done = runAll(s, caller.orgId, start, metadata)
     .finally(() => leases.stop())
     .then(async (reports) => {
       for (const r of reports)
