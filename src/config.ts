@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { parseRewrite, type RewriteRule } from "./engine/fetch/rewrite.ts";
 
 /** Largest per-minute rate limit an operator may set (the RateLimit-* headers' stated bound). */
-export const MAX_RATE_LIMIT = 1_000_000;
+export const MAX_RATE_LIMIT = 1_000_000_000;
 
 export interface Config {
   dbUrl: string;

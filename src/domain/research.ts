@@ -1,8 +1,8 @@
 // Research: the rules around starting, finishing and failing a research run (admin tools, the weekly research
 // allowance, one run per competitor at a time, the first brief and its lock), and draft_positioning's rules.
 // The engine (src/engine/research/) does the reading; these deciders only decide which events happen.
-import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
-import type { EventStore, Tx, WriteContext } from "../../events/store.ts";
+import type { NewEvent } from "../../events/catalog.ts";
+import type { Tx, WriteContext } from "../../events/store.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";

@@ -6,17 +6,14 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
-import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
+import { getCompetitor } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
 import { signalEngagement } from "../db/queries/engagement.ts";
 import { getSignal, getSignals, listSignals } from "../db/queries/signals.ts";
-import { SEVERITY } from "../domain/records.ts";
-import { firstChars, searchText, withoutControls } from "../domain/searchText.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { CompetitorCharts, signalChange } from "./charts.tsx";
-import { Notice, Pager } from "./components.tsx";
-import { DemoPanel } from "./demo.tsx";
+import { Pager } from "./components.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
 import { Html } from "./layout.tsx";
 import { type Member, member, privatePage } from "./member.ts";
