@@ -210,6 +210,18 @@ describe("delivery", () => {
       expect(r.email_sent).toBe(false);
       expect(r.invite_url).toStartWith(`${s3.base}/invite/inv_`);
       expect((await new Jar().fetch(r.invite_url)).status).toBe(200);
+      // A retry with the same idempotency key gets the first result without the link: the token is a
+      // secret, and no stored result keeps it.
+      const args = { email: "kai@example.com", idempotency_key: "invite-kai-1" };
+      const first = body(await c.callTool({ name: "invite_member", arguments: args }));
+      const token = String(first.invite_url).split("/invite/")[1];
+      expect(token).toStartWith("inv_");
+      const again = body(await c.callTool({ name: "invite_member", arguments: args }));
+      expect(again.invitation).toEqual(first.invitation);
+      expect(again.invite_url).toBeUndefined();
+      expect(again.invite_url_redacted).toBe(true);
+      const stored = await s3.services.database.client.execute("SELECT * FROM idempotency_keys");
+      expect(JSON.stringify(stored.rows)).not.toContain(token);
       await c.close();
     } finally {
       await s3.close();

@@ -58,11 +58,19 @@ export const inviteMemberTool = defineTool({
     email_sent: z.boolean().describe("Whether the invitation email was handed to the mail server."),
     replaced_earlier_invitation: z.boolean(),
     invite_url: z.string().optional().describe("Only when email delivery is not configured on this server."),
+    invite_url_redacted: z
+      .boolean()
+      .optional()
+      .describe(
+        "true on a retry with the same idempotency_key when the first call returned invite_url: the link is a secret and is not stored, so it is not shown again (invite again for a new link).",
+      ),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   access: "write",
   adminOnly: true,
   idempotent: true,
+  // The link carries the invitation's token: stored results keep no secret (only its digest is stored).
+  replayResult: ({ invite_url, ...rest }) => (invite_url ? { ...rest, invite_url_redacted: true } : rest),
   run: async ({ s, principal, requestId }, a) => {
     const byKey = principal.via === "api_key";
     const r = await sendInvitation(
@@ -82,6 +90,7 @@ export const inviteMemberTool = defineTool({
       replaced_earlier_invitation: r.replaced,
       email_sent: r.emailSent,
       invite_url: r.inviteUrl,
+      invite_url_redacted: undefined,
     };
   },
 });
