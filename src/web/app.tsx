@@ -8,17 +8,25 @@ import { Elysia } from "elysia";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
-import { signalEngagement } from "../db/queries/engagement.ts";
+import { notesPage, signalEngagement } from "../db/queries/engagement.ts";
 import { getSignal, getSignals, listSignals } from "../db/queries/signals.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
+import { battlecardMarkdown, PAGE_SCRIPT, previousVersion } from "./battlecardExtras.tsx";
 import { CompetitorCharts, signalChange } from "./charts.tsx";
 import { Pager } from "./components.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
 import { Html } from "./layout.tsx";
 import { type Member, member, privatePage } from "./member.ts";
 import { MonitoringPanel } from "./monitoring.tsx";
-import { BattlecardRow, BattlecardView, CompetitorView, DigestRow, DigestView } from "./recordViews.tsx";
+import {
+  type BattlecardExtras,
+  BattlecardRow,
+  BattlecardView,
+  CompetitorView,
+  DigestRow,
+  DigestView,
+} from "./recordViews.tsx";
 import { competitorsPage, ResearchPanel } from "./research.tsx";
 import { SignalEngagementPanel } from "./signalActions.tsx";
 import { SignalView } from "./signalViews.tsx";
@@ -43,13 +51,30 @@ export function appPages(s: Services) {
     request: Request,
     load: (orgId: number) => Promise<T | undefined>,
     render: (m: Member, found: { record: T; orgId: number }) => Promise<JSX.Element> | JSX.Element,
+    /** Answers with something other than a page (a download); default: the page. */
+    respond?: (body: string, record: T) => Response,
   ): Promise<Response> {
     const m = await member(s, request);
     if (m instanceof Response) return m;
     const found = await findInWorkspaces(m.session, m.ws.current, load);
     if (!found) notFound();
     const shown = { ...m, ws: { ...m.ws, current: found.membership } };
-    return privatePage(await render(shown, { record: found.record, orgId: found.membership.orgId }), m.ws);
+    const body = await render(shown, { record: found.record, orgId: found.membership.orgId });
+    return respond ? respond(String(body), found.record) : privatePage(body, m.ws);
+  }
+
+  /** A battlecard's notes (the competitor's battlecard notes), previous version and Markdown. */
+  async function battlecardExtras(orgId: number, b: Obj): Promise<BattlecardExtras> {
+    const [notes, previous] = await Promise.all([
+      notesPage(s.database.client, orgId, "battlecard", Number(b.competitor_id)),
+      previousVersion(s.database.client, orgId, Number(b.id), b),
+    ]);
+    return {
+      notes: notes.notes,
+      notesTotal: notes.notes_total,
+      previous,
+      markdown: battlecardMarkdown(b, notes.notes, base),
+    };
   }
 
   return new Elysia({ name: "web-app" })
@@ -202,19 +227,47 @@ export function appPages(s: Services) {
         m.ws,
       );
     })
+    .get(
+      "/assets/page.js",
+      () =>
+        new Response(PAGE_SCRIPT, {
+          headers: {
+            "content-type": "text/javascript; charset=utf-8",
+            "cache-control": "public, max-age=3600",
+            "x-content-type-options": "nosniff",
+          },
+        }),
+    )
+    .get("/app/battlecards/:id/markdown", ({ request, params }) => {
+      const id = decimalId(params.id) ?? notFound();
+      return recordPage(
+        request,
+        (orgId) => getBattlecard(db, orgId, id, base),
+        async (_m, { record, orgId }) => (await battlecardExtras(orgId, record as Obj)).markdown,
+        (markdown, record) =>
+          new Response(markdown, {
+            headers: {
+              "content-type": "text/markdown; charset=utf-8",
+              "content-disposition": `attachment; filename="battlecard-${record.id}.md"`,
+              "cache-control": "no-store",
+              "x-content-type-options": "nosniff",
+            },
+          }),
+      );
+    })
     .get("/app/battlecards/:id", ({ request, params }) => {
       const id = decimalId(params.id) ?? notFound();
       return recordPage(
         request,
         (orgId) => getBattlecard(db, orgId, id, base),
-        (m, { record }) => (
+        async (m, { record, orgId }) => (
           <AppPage
             session={m.session}
             current={m.ws.current}
             title={`Battlecard: ${record.competitor_name ?? record.competitor_id}`}
             section="battlecards"
           >
-            <BattlecardView b={record as Obj} />
+            <BattlecardView b={record as Obj} extras={await battlecardExtras(orgId, record as Obj)} />
           </AppPage>
         ),
       );

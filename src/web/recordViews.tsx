@@ -3,7 +3,15 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 
+import type { NoteView } from "../db/queries/engagement.ts";
 import { RESEARCH_READ_DOMAINS } from "../domain/researchTypes.ts";
+import {
+  BattlecardChanges,
+  MarkdownCopy,
+  orderedSections,
+  type PreviousVersion,
+  TeamNotes,
+} from "./battlecardExtras.tsx";
 import { EvidenceList, ExternalLink, Facts, Time, text, Value } from "./components.tsx";
 import { Html } from "./layout.tsx";
 import { renderMarkdown, stripLeadingTitle } from "./markdown.ts";
@@ -319,13 +327,6 @@ function Section({ title, value }: { title: string; value: unknown }): JSX.Eleme
   );
 }
 
-const KNOWN_SECTIONS: [string, string][] = [
-  ["overview", "Overview"],
-  ["strengths", "Strengths"],
-  ["weaknesses", "Weaknesses"],
-  ["talk_tracks", "Talk tracks"],
-];
-
 export function BattlecardRow({ b }: { b: Obj }): JSX.Element {
   return (
     <tr>
@@ -365,20 +366,28 @@ function BattlecardEvidence({ evidence }: { evidence: unknown }): JSX.Element {
   );
 }
 
-export function BattlecardView({ b }: { b: Obj }): JSX.Element {
-  const sections = obj(b.sections);
-  const known = new Set(KNOWN_SECTIONS.map(([k]) => k));
-  const others = Object.entries(sections).filter(([k]) => !known.has(k));
+export interface BattlecardExtras {
+  notes: NoteView[];
+  notesTotal: number;
+  previous?: PreviousVersion;
+  markdown: string;
+}
+
+export function BattlecardView({ b, extras }: { b: Obj; extras: BattlecardExtras }): JSX.Element {
+  // The team's notes are shown as notes (TeamNotes), never as one of the card's sections.
+  const shown = orderedSections(obj(b.sections));
   return (
-    <article>
-      <p class="muted small">
+    <article class="battlecard">
+      <p class="muted small no-print">
         <a href="/app/battlecards">Battlecards</a>
       </p>
       <h1>
         Battlecard: <span safe>{String(b.competitor_name ?? `competitor ${b.competitor_id}`)}</span>
       </h1>
       <p class="muted">
-        <a href={`/app/competitors/${b.competitor_id}`}>Competitor page</a>
+        <a href={`/app/competitors/${b.competitor_id}`} class="no-print">
+          Competitor page
+        </a>
         {b.generated_at ? (
           <>
             {" · generated "}
@@ -388,16 +397,22 @@ export function BattlecardView({ b }: { b: Obj }): JSX.Element {
           ""
         )}
       </p>
-      {KNOWN_SECTIONS.map(([k, label]) => (
-        <Section title={label} value={sections[k]} />
+      <p class="actions no-print">
+        <button type="button" class="secondary" data-print hidden>
+          Print
+        </button>
+      </p>
+      {shown.map(([, title, v]) => (
+        <Section title={title} value={v} />
       ))}
-      {others.map(([k, v]) => (
-        <Section title={k.replaceAll("_", " ")} value={v} />
-      ))}
+      <TeamNotes notes={extras.notes} total={extras.notesTotal} />
+      <BattlecardChanges previous={extras.previous} current={b} />
       <BattlecardEvidence evidence={b.evidence} />
-      <p class="muted small">
+      <MarkdownCopy id={b.id} markdown={extras.markdown} />
+      <p class="muted small no-print">
         API: <code safe>{`GET /api/v1/battlecards/${b.id}`}</code>
       </p>
+      <script src="/assets/page.js" defer></script>
     </article>
   );
 }
