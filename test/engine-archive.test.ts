@@ -107,25 +107,25 @@ describe("history from the web archive", () => {
       });
     const mid = (await call("get_competitor", { competitor_id: globex })).competitor.history;
     expect(mid.state).toBe("running");
-    expect(mid.captures_listed).toBe(8);
-    expect(mid.text).toBe(`reading history: ${mid.captures_read + mid.captures_failed} of 8 captures`);
+    expect(mid.captures_listed).toBe(10);
+    expect(mid.text).toBe(`reading history: ${mid.captures_read + mid.captures_failed} of 10 captures`);
     expect(mid.captures_read + mid.captures_failed).toBe(3);
 
     const done = await readHistory(t.services, orgId, globex);
     expect(done).toMatchObject({
       status: "finished",
       pages: 5,
-      captures_listed: 8,
-      captures_read: 7,
+      captures_listed: 10,
+      captures_read: 9,
       captures_failed: 1,
-      signals_created: 3,
-      signals_open: 1,
-      signals_closed: 2,
+      signals_created: 6,
+      signals_open: 2,
+      signals_closed: 4,
     });
     // Every listed capture was asked for once (one per page and month, oldest first; none older than 24 months).
     const reads2 = captureReads();
     expect(new Set(reads2).size).toBe(reads2.length);
-    expect(reads2.length).toBe(8);
+    expect(reads2.length).toBe(10);
     const stamps = reads2.map((p) => p.slice(5, 19));
     expect(stamps).toEqual([...stamps].sort());
     expect(stamps).not.toContain("20231010090000");
@@ -134,14 +134,21 @@ describe("history from the web archive", () => {
 
   test("signals dated at their capture, with the archive's URL as evidence; older than the TTL recorded closed", async () => {
     const rows = await engineSignals();
-    expect(rows.map((r) => [r.type, r.first_seen_at, r.status])).toEqual([
-      ["price_increase", "2025-06-12T07:00:00.000Z", "closed"],
-      ["price_increase", "2026-03-10T09:45:00.000Z", "closed"],
-      ["messaging_change", "2026-10-05T08:00:00.000Z", "open"],
+    const now = t.clock.now.toISOString();
+    expect(rows.map((r) => [r.type, r.first_seen_at, r.status, r.closed_reason])).toEqual([
+      ["price_increase", "2025-06-12T07:00:00.000Z", "closed", "expired"],
+      ["price_increase", "2026-03-10T09:45:00.000Z", "closed", "expired"],
+      ["price_increase", "2026-09-01T10:00:00.000Z", "closed", "superseded"],
+      ["price_increase", "2026-10-01T10:00:00.000Z", "closed", "superseded"],
+      ["messaging_change", "2026-10-05T08:00:00.000Z", "open", null],
+      // The live page's $59, read after the last capture's $79.
+      ["price_decrease", now, "open", null],
     ]);
-    // Not seen again for 90 days: closed as expired when it would have been.
-    expect(rows[0]).toMatchObject({ closed_reason: "expired", closed_at: "2025-09-10T07:00:00.000Z" });
-    expect(rows[1]).toMatchObject({ closed_reason: "expired", closed_at: "2026-06-08T09:45:00.000Z" });
+    // Not seen again for 90 days: closed as expired when it would have been; a price changed again supersedes.
+    expect(rows[0].closed_at).toBe("2025-09-10T07:00:00.000Z");
+    expect(rows[1].closed_at).toBe("2026-06-08T09:45:00.000Z");
+    expect(rows[2].closed_at).toBe("2026-10-01T10:00:00.000Z");
+    expect(rows[3].closed_at).toBe(now);
     // Nothing from the noise-only captures (Feb 2025, Jul 2026) or the one that failed (Nov 2025).
     const noise = CAPTURES.filter((c) => c.plant === "noise" || c.plant === "fails").map((c) =>
       c.timestamp.slice(0, 6),
@@ -158,12 +165,20 @@ describe("history from the web archive", () => {
       expect(e.observed_at).toBe("2026-03-10T09:45:00.000Z");
     }
     expect(rise.evidence.map((e) => e.text).join(" ")).toContain("59");
-    const headline = (await call("get_evidence", { signal_id: rows[2].id })) as {
+    const headline = (await call("get_evidence", { signal_id: rows[4].id })) as {
       evidence: Record<string, string>[];
     };
     expect(headline.evidence[0].source_url).toBe(
       "https://web.archive.org/web/20261005080000/https://globex.example/",
     );
+    // What changed since the archive's last capture has the live page as evidence.
+    const live = (await call("get_evidence", { signal_id: rows[5].id })) as {
+      evidence: Record<string, string>[];
+    };
+    expect(live.evidence[0]).toMatchObject({
+      source_url: "https://globex.example/pricing",
+      observed_at: now,
+    });
   });
 
   test("the price chart has the archive's points, oldest first, ending at the page read live", async () => {
@@ -173,6 +188,8 @@ describe("history from the web archive", () => {
       ["2025-01-15", 39],
       ["2025-06-12", 49],
       ["2026-03-10", 59],
+      ["2026-09-01", 69],
+      ["2026-10-01", 79],
       [t.clock.now.toISOString().slice(0, 10), 59],
     ]);
   });
@@ -184,7 +201,7 @@ describe("history from the web archive", () => {
     expect(Number(events.rows[0].n)).toBe(0);
     const before = archive.requests.length;
     const again = await readHistory(t.services, orgId, globex);
-    expect(again).toMatchObject({ status: "finished", captures_read: 7, signals_created: 3 });
+    expect(again).toMatchObject({ status: "finished", captures_read: 9, signals_created: 6 });
     expect(archive.requests.length).toBe(before);
   });
 
@@ -207,12 +224,12 @@ describe("history from the web archive", () => {
       status: "finished",
       org: "acme",
       competitor_id: globex,
-      captures_listed: 8,
-      captures_read: 7,
+      captures_listed: 10,
+      captures_read: 9,
       captures_failed: 1,
-      signals_created: 3,
-      signals_open: 1,
-      signals_closed: 2,
+      signals_created: 6,
+      signals_open: 2,
+      signals_closed: 4,
     });
   });
 

@@ -733,6 +733,26 @@ describe("pacing", () => {
     expect(order).toEqual(["/page", "/", "/page?2"]);
   });
 
+  test("a host with a longer least pause (the web archive's) waits it; other hosts keep the delay", async () => {
+    let now = 0;
+    const sleeps: number[] = [];
+    const f = fetcher({
+      delayMs: 0,
+      hostDelays: { "a.test": 1000 },
+      clock: () => new Date(now),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    });
+    await f.fetch({ url: "http://a.test/" }); // robots.txt, then the page a second later
+    await f.fetch({ url: "http://a.test/page" });
+    expect(sleeps).toEqual([1000, 1000]);
+    await f.fetch({ url: "http://b.test/" });
+    await f.fetch({ url: "http://b.test/page" });
+    expect(sleeps).toEqual([1000, 1000]);
+  });
+
   test("different hosts run side by side", async () => {
     const f = fetcher({ delayMs: 0 });
     maxActive = 0;
