@@ -14,6 +14,7 @@ import { type CycleWeb, startCycleWeb } from "./engine-cycle-web.ts";
 import { type ArchiveServer, CAPTURES, startArchive } from "./fixtures/archive/server.ts";
 import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient } from "./mcp-helpers.ts";
+import { member, signedIn } from "./oauth-helpers.ts";
 
 setDefaultTimeout(60_000);
 
@@ -192,6 +193,20 @@ describe("history from the web archive", () => {
       ["2026-10-01", 79],
       [t.clock.now.toISOString().slice(0, 10), 59],
     ]);
+  });
+
+  test("the competitor page shows the history's state and its signals, closed ones too", async () => {
+    const admin = await signedIn(t, await member(t, "acme", "admin"));
+    const html = await (await admin.request(`/app/competitors/${globex}?org=acme`)).text();
+    const panel = html.slice(html.indexOf('aria-label="History"'));
+    expect(panel).toContain("history read: 9 of 10 captures (1 failed)");
+    const rows = await engineSignals();
+    for (const r of rows) expect(panel).toContain(`/app/signals/${r.id}"`);
+    expect(panel.match(/data-status="closed"/g)?.length).toBe(4);
+    // A closed historical signal opens by id.
+    const page = await admin.request(`/app/signals/${rows[0].id}?org=acme`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("web.archive.org/web/20250612070000/https://globex.example/pricing");
   });
 
   test("history sends nothing and writes no digest; a second run reads nothing again", async () => {

@@ -15,6 +15,7 @@ import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { battlecardMarkdown, PAGE_SCRIPT, previousVersion } from "./battlecardExtras.tsx";
 import { CompetitorCharts, signalChange } from "./charts.tsx";
 import { Pager } from "./components.tsx";
+import { HistoryPanel } from "./history.tsx";
 import { decimalId, notFound, pageNumber } from "./http.ts";
 import { Html } from "./layout.tsx";
 import { type Member, member, privatePage } from "./member.ts";
@@ -122,6 +123,7 @@ export function appPages(s: Services) {
                 csrf={m.session.csrfToken}
                 done={new URL(request.url).searchParams.get("done") ?? undefined}
               />
+              {await HistoryPanel({ s, orgId, competitorId: id })}
               <MonitoringPanel c={record as Obj} />
               <CompetitorView c={record as Obj} signals={signals as Obj[]} />
               {charts}
