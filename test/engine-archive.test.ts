@@ -209,6 +209,20 @@ describe("history from the web archive", () => {
     expect(await page.text()).toContain("web.archive.org/web/20250612070000/https://globex.example/pricing");
   });
 
+  test("what_changed reports history's signals by when they were found, once", async () => {
+    const rows = await engineSignals();
+    const at = t.clock.now.getTime();
+    const first = await call("what_changed", { since: new Date(at - 60_000).toISOString(), limit: 50 });
+    const ids = (first.signals as { id: number; first_seen_at: string }[]).map((x) => x.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort((a, b) => a - b)).toEqual(rows.map((r) => r.id).sort((a, b) => a - b));
+    const dated = (first.signals as { id: number; first_seen_at: string }[]).find((x) => x.id === rows[0].id);
+    expect(dated?.first_seen_at).toBe("2025-06-12T07:00:00.000Z");
+    t.clock.advance(60_000);
+    const later = await call("what_changed", { since: new Date(at + 1).toISOString(), limit: 50 });
+    expect(later.signals).toEqual([]);
+  });
+
   test("history sends nothing and writes no digest; a second run reads nothing again", async () => {
     const events = await t.services.database.client.execute(
       "SELECT COUNT(*) AS n FROM events WHERE type IN ('DigestRecorded', 'DeliveryQueued', 'BattlecardRecorded')",

@@ -335,3 +335,18 @@ export async function historyProgress(
     signals_closed: created - open,
   };
 }
+
+/** The signals history found at or after `since` (a workspace's), most recently found first. */
+export async function historyFoundSince(
+  s: Services,
+  orgId: number,
+  since: string,
+  limit: number,
+): Promise<{ id: number; foundAt: string }[]> {
+  const r = await s.database.client.execute({
+    sql: `SELECT signal_id, found_at FROM archive_signals WHERE org_id = ? AND found_at >= ?
+          ORDER BY found_at DESC LIMIT ?`,
+    args: [orgId, since, limit],
+  });
+  return r.rows.map((x) => ({ id: Number(x.signal_id), foundAt: String(x.found_at) }));
+}

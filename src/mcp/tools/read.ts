@@ -4,10 +4,10 @@ import { z } from "zod";
 import { battlecardsWrittenSince, getBattlecard, listBattlecards } from "../../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../../db/queries/competitors.ts";
 import { digestsWrittenSince, getDigest, listDigests, newestDigest } from "../../db/queries/digests.ts";
-import { getSignal, listSignals } from "../../db/queries/signals.ts";
+import { getSignal, getSignals, listSignals } from "../../db/queries/signals.ts";
 import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../../domain/searchText.ts";
 import { parseTimestamp } from "../../domain/validate.ts";
-import { historyProgress } from "../../engine/archive/state.ts";
+import { historyFoundSince, historyProgress } from "../../engine/archive/state.ts";
 import { cycleStatus } from "../../engine/cycle/status.ts";
 import {
   battlecard,
@@ -263,7 +263,7 @@ export const whatChangedTool = defineTool({
   name: "what_changed",
   title: "What changed since a time",
   description:
-    "Everything new since a time: open signals first seen since then, digests written since then, and battlecards written or rewritten since then, each newest first and each list up to limit; cycles tells the last finished monitoring cycle (with its counts), one running, and when the next is due.",
+    "Everything new since a time: open signals first seen since then (and signals read from a competitor's web-archive history since then, by when they were found, with their past dates), digests written since then, and battlecards written or rewritten since then, each newest first and each list up to limit; cycles tells the last finished monitoring cycle (with its counts), one running, and when the next is due.",
   input: { since: sinceArg, limit: limit(50, 20) },
   output: {
     since: isoTime,
@@ -277,12 +277,19 @@ export const whatChangedTool = defineTool({
   run: async ({ s, principal, base, now }, a) => {
     const t = since(a.since)!;
     const db = s.database.db;
-    const [signals, digests, battlecards, cycles] = await Promise.all([
+    const [listed, found, digests, battlecards, cycles] = await Promise.all([
       listSignals(db, principal.orgId, { since: t, limit: a.limit, offset: 0 }, base),
+      historyFoundSince(s, principal.orgId, t, a.limit),
       digestsWrittenSince(db, principal.orgId, t, a.limit, base),
       battlecardsWrittenSince(db, principal.orgId, t, a.limit, base),
       cycleStatus(s, principal.orgId, now),
     ]);
+    // History's finds are dated in the past: they are new by when they were found, so reported once, first.
+    const seen = new Set(found.map((f) => f.id));
+    const historical = (await getSignals(db, principal.orgId, [...seen], base)).sort(
+      (x, y) => found.findIndex((f) => f.id === x.id) - found.findIndex((f) => f.id === y.id),
+    );
+    const signals = [...historical, ...listed.filter((x) => !seen.has(x.id as number))].slice(0, a.limit);
     return { since: t, signals, digests, battlecards, cycles };
   },
 });
