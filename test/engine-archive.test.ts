@@ -5,7 +5,7 @@
 // points from the archive; a run stopped half-way goes on where it was; `rivals research --history`.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { historyIdle } from "../src/engine/archive/background.ts";
+import { historyIdle, startHistoryLoop } from "../src/engine/archive/background.ts";
 import { readHistory } from "../src/engine/archive/run.ts";
 import { startResearch } from "../src/engine/research/runner.ts";
 import { planPriceHistory, snapshotStoreFor } from "../src/engine/snapshots/index.ts";
@@ -275,5 +275,35 @@ describe("history from the web archive", () => {
     await historyIdle(t.services);
     const h = (await call("get_competitor", { competitor_id: tally })).competitor.history;
     expect(h).toMatchObject({ state: "finished", captures_listed: 0, signals_created: 0 });
+  });
+
+  // Last: the loop's stop ends history in this Services for good.
+  test("serve's loop takes up a run whose instance died (its lease expired) and finishes it", async () => {
+    const north = (await call("add_competitor", { website_url: "https://northwind.example" })).competitor.id;
+    const { done } = await startResearch(
+      t.services,
+      { orgId, actor: "operator" },
+      { kind: "one", competitor_id: north },
+      "operator",
+      { usesAllowance: false, history: "queue" },
+    );
+    await done;
+    // Queued by a short-lived process, then held by an instance that died.
+    await t.services.database.client.execute({
+      sql: "UPDATE archive_runs SET holder = 'gone:1:x', expires_at = ? WHERE org_id = ? AND competitor_id = ?",
+      args: [new Date(t.clock.now.getTime() - 1000).toISOString(), orgId, north],
+    });
+    expect((await call("get_competitor", { competitor_id: north })).competitor.history.state).toBe("running");
+    const loop = startHistoryLoop(t.services);
+    for (let i = 0; i < 100; i++) {
+      const h = (await call("get_competitor", { competitor_id: north })).competitor.history;
+      if (h.state === "finished") break;
+      await Bun.sleep(50);
+    }
+    await loop.stop();
+    expect((await call("get_competitor", { competitor_id: north })).competitor.history).toMatchObject({
+      state: "finished",
+      pages: expect.any(Number),
+    });
   });
 });
