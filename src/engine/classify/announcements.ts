@@ -3,7 +3,7 @@
 import type { EvidenceItem } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { readNews } from "./news.ts";
-import { evidence, push, type Rules, rule } from "./rule.ts";
+import { evidence, push, type RuleInfo, type Rules, rule } from "./rule.ts";
 import { clip, pageWord, q, slug } from "./wording.ts";
 
 export const NEWS_PAGES = new Set([
@@ -100,16 +100,19 @@ export function newsTitle(name: string, type: string, subject: string, title: st
   }
 }
 
+/** What the announcement keyword rules (news.ts) can give. */
+const NEWS_GIVES: RuleInfo["gives"] = {
+  company: ["acquisition", "funding", "leadership_change", "partnership", "office_opening"],
+  product: ["feature_launch", "release"],
+  legal_security: ["security_incident", "certification", "policy_change"],
+};
+
 export const feedItem = rule(
   {
     id: "feedItem",
     family: "announcements",
     reads: ["feed_item_added"],
-    gives: {
-      company: ["acquisition", "funding", "leadership_change", "partnership", "office_opening"],
-      product: ["feature_launch", "release"],
-      legal_security: ["security_incident", "certification", "policy_change"],
-    },
+    gives: NEWS_GIVES,
     severity: "per keyword rule (news.ts)",
     when: "A new feed item (blog, changelog, GitHub releases, press) read by the announcement keyword rules.",
   },
@@ -124,11 +127,7 @@ export const entries = rule(
     id: "entries",
     family: "announcements",
     reads: ["text_added"],
-    gives: {
-      company: ["acquisition", "funding", "leadership_change", "partnership", "office_opening"],
-      product: ["feature_launch", "release"],
-      legal_security: ["security_incident", "certification", "policy_change"],
-    },
+    gives: NEWS_GIVES,
     severity: "per keyword rule (news.ts)",
     when: "A new heading with the text under it (on a news list also a new section whose heading took the newest entry's place), or a new card, on a blog, newsroom, changelog, about or security page, read by the announcement keyword rules (a press release by its headline and lead only).",
   },
