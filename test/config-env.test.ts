@@ -2,6 +2,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { loadConfig } from "../src/config.ts";
 import { startTestServer } from "./helpers.ts";
 import { rawPost, toolsCall } from "./mcp-helpers.ts";
 
@@ -49,4 +50,14 @@ test("RIVALS_ALLOWED_ORIGINS: an origin it names may call POST /mcp, another is 
   } finally {
     await t.close();
   }
+});
+
+test("RIVALS_WORKERS and HOST: read once in the config, a bad worker count is a clear error", () => {
+  expect(loadConfig({ RIVALS_WORKERS: "3" }).workers).toBe(3);
+  expect(loadConfig({ RIVALS_WORKERS: "64" }).workers).toBe(16);
+  expect(() => loadConfig({ RIVALS_WORKERS: "many" })).toThrow(
+    "RIVALS_WORKERS must be an integer of at least 1",
+  );
+  expect(loadConfig({}).host).toBe("0.0.0.0");
+  expect(loadConfig({ HOST: "127.0.0.1" }).host).toBe("127.0.0.1");
 });
