@@ -4,7 +4,7 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
-import { STRIKES } from "../engine/cycle/run.ts";
+import { STRIKES } from "../engine/classify/presence.ts";
 import { Time } from "./components.tsx";
 import { Html } from "./layout.tsx";
 

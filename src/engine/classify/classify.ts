@@ -9,7 +9,7 @@ import { address, offices, people } from "./company.ts";
 import { hiring } from "./hiring.ts";
 import { certifications, LEGAL_PAGES, legalPage } from "./legalSecurity.ts";
 import { copyEdits, hero, meta } from "./marketing.ts";
-import { domain, navigationBulk, page, pageLink } from "./presence.ts";
+import { domain, navigationBulk, page, pageGone, pageLink } from "./presence.ts";
 import { amounts, numberless, planFeatures, planPresence, planPrice, priceText } from "./pricing.ts";
 import { BULK, feature, featuresBulk, integration, renames } from "./product.ts";
 import type { RuleInfo, Rules } from "./rule.ts";
@@ -32,6 +32,7 @@ export const RULES: readonly RuleInfo[] = [
   page,
   navigationBulk,
   domain,
+  pageGone,
   hero,
   meta,
   copyEdits,

@@ -1,8 +1,9 @@
-// Page presence rules: the site's own pages appearing in or leaving its navigation, and the site moving to
-// another domain.
+// Page presence rules: the site's own pages appearing in or leaving its navigation (or answering not found
+// cycle after cycle), and the site moving to another domain.
 import { getDomain } from "tldts";
 import type { Change } from "../compare/types.ts";
 import { evidence, push, type Rules, rule, stateChange } from "./rule.ts";
+import type { SignalDraft } from "./types.ts";
 import { hostOf, pathOf, q, slug } from "./wording.ts";
 
 export const MAJOR_PAGE =
@@ -136,5 +137,69 @@ export const domain = rule(
       subject: a,
     });
     return true;
+  },
+);
+
+/** Failed checks in a row after which a page that answers 404/410 is reported removed. */
+export const STRIKES = 3;
+
+const KEY_KINDS = new Set([
+  "pricing",
+  "product",
+  "docs",
+  "changelog",
+  "careers",
+  "integrations",
+  "customers",
+  "security",
+  "about",
+]);
+
+/** A page that answered 404/410 on STRIKES cycles in a row is removed (and one that comes back, added again):
+ * the same dedup key as a navigation link that disappears, so both are one signal. The cycle calls it. */
+export const pageGone = rule(
+  {
+    id: "pageGone",
+    family: "page presence",
+    reads: ["failed_check"],
+    gives: { marketing: ["page_removed", "page_added"] },
+    severity: "major pages (pricing, product, docs, changelog, careers …): medium, else low",
+    when: "A monitored page (not the home page) answers 404 or 410 on three cycles in a row; one that was reported removed answers again.",
+  },
+  function pageGone(
+    competitor: string,
+    src: { url: string; kind: string },
+    removed: boolean,
+    at: string,
+    detail: string,
+  ): SignalDraft {
+    const u = new URL(src.url);
+    const path = u.pathname || "/";
+    const key = `marketing:page:${slug(path)}`;
+    const major = KEY_KINDS.has(src.kind);
+    return {
+      key,
+      reverts: key,
+      supersedes: key,
+      value: removed ? { before: "linked", after: null } : { before: null, after: "linked" },
+      category: "marketing",
+      type: removed ? "page_removed" : "page_added",
+      severity: major ? "medium" : "low",
+      severity_reasons: [
+        major ? `a major page (${src.kind}) ${removed ? "disappears" : "is back"}` : "a minor page",
+      ],
+      confidence: removed ? 0.8 : 0.85,
+      confidence_reasons: [
+        removed ? `the page answered not found on ${STRIKES} cycles in a row` : "the page answers again",
+      ],
+      title: removed
+        ? `${competitor} removes its ${path} page`
+        : `${competitor} brings back its ${path} page`,
+      summary: removed
+        ? `${src.url} has answered not found on ${STRIKES} monitoring cycles in a row (${detail}).`
+        : `${src.url} answers again after being reported removed.`,
+      evidence: [{ text: `${src.url}: ${detail}`, source_url: src.url, observed_at: at }],
+      subject: path,
+    };
   },
 );

@@ -33,7 +33,8 @@ export interface RuleInfo {
   id: string;
   /** The rule family (its file). */
   family: string;
-  reads: readonly ChangeKind[];
+  /** The change kinds it reads; `failed_check`: the cycle's failed checks of a source, not a change. */
+  reads: readonly (ChangeKind | "failed_check")[];
   gives: Partial<Record<SignalCategory, readonly SignalType[]>>;
   /** How severe its signals are, in one line. */
   severity: string;

@@ -8,7 +8,8 @@
 import type { EventMetadata } from "../../../events/catalog.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
-import { classify, slug } from "../classify/classify.ts";
+import { classify } from "../classify/classify.ts";
+import { pageGone, STRIKES } from "../classify/presence.ts";
 import type { SignalDraft } from "../classify/types.ts";
 import {
   normaliseFeed,
@@ -52,8 +53,6 @@ export interface CycleOptions {
   fetcher?: Fetcher;
 }
 
-/** Failed checks in a row after which a page that answers 404/410 is reported removed. */
-export const STRIKES = 3;
 const MAX_FAILURES_LISTED = 20;
 const HTML = /html|xhtml/i;
 const META: EventMetadata = { actor: "engine", source: "engine" };
@@ -299,55 +298,6 @@ async function checkSource(
 }
 
 const GONE = /^http_error (404|410)$/;
-const KEY_KINDS = new Set([
-  "pricing",
-  "product",
-  "docs",
-  "changelog",
-  "careers",
-  "integrations",
-  "customers",
-  "security",
-  "about",
-]);
-
-/** A page that answered 404/410 on STRIKES cycles in a row is removed (and one that comes back, added again):
- * the same dedup key as a navigation link that disappears, so both are one signal. */
-function pagePresenceDraft(
-  comp: CompetitorRow,
-  src: Source,
-  removed: boolean,
-  at: string,
-  detail: string,
-): SignalDraft {
-  const u = new URL(src.url);
-  const path = u.pathname || "/";
-  const key = `marketing:page:${slug(path)}`;
-  const major = KEY_KINDS.has(src.kind);
-  return {
-    key,
-    reverts: key,
-    supersedes: key,
-    value: removed ? { before: "linked", after: null } : { before: null, after: "linked" },
-    category: "marketing",
-    type: removed ? "page_removed" : "page_added",
-    severity: major ? "medium" : "low",
-    severity_reasons: [
-      major ? `a major page (${src.kind}) ${removed ? "disappears" : "is back"}` : "a minor page",
-    ],
-    confidence: removed ? 0.8 : 0.85,
-    confidence_reasons: [
-      removed ? `the page answered not found on ${STRIKES} cycles in a row` : "the page answers again",
-    ],
-    title: removed ? `${comp.name} removes its ${path} page` : `${comp.name} brings back its ${path} page`,
-    summary: removed
-      ? `${src.url} has answered not found on ${STRIKES} monitoring cycles in a row (${detail}).`
-      : `${src.url} answers again after being reported removed.`,
-    evidence: [{ text: `${src.url}: ${detail}`, source_url: src.url, observed_at: at }],
-    subject: path,
-  };
-}
-
 /** Checks a competitor's sources and records what they show. `cycleId` null: research's first snapshots
  * (research/baseline.ts), which are no cycle and record no CompetitorChecked. */
 export async function checkCompetitor(
@@ -430,7 +380,7 @@ export async function checkCompetitor(
         GONE.test(o.error) &&
         state?.latestHash
       )
-        drafts.push(pagePresenceDraft(comp, o.source, true, at, `${o.error}, failing since ${since}`));
+        drafts.push(pageGone(comp.name, o.source, true, at, `${o.error}, failing since ${since}`));
     } else if (
       state &&
       state.failures >= STRIKES &&
@@ -438,7 +388,7 @@ export async function checkCompetitor(
       o.source.kind !== "home" &&
       GONE.test(state.lastError ?? "")
     )
-      drafts.push(pagePresenceDraft(comp, o.source, false, at, "answers again"));
+      drafts.push(pageGone(comp.name, o.source, false, at, "answers again"));
   }
   const rec = await recordDrafts(s, orgId, comp.id, drafts, at);
 
