@@ -193,6 +193,45 @@ describe("retention and garbage collection", () => {
     await check();
   });
 
+  test("versions from the past (web-archive captures) stay behind the latest, in time order", async () => {
+    const r = ref(orgA, "https://globex.example/past", 9);
+    await store.put({ ...r, snapshot: page(1) });
+    const live = (await store.source(r))!;
+    await store.putPast({
+      ...r,
+      snapshot: page(2),
+      observedAt: new Date("2025-03-01T00:00:00Z"),
+      capture: "20250301000000",
+    });
+    await store.putPast({
+      ...r,
+      snapshot: page(3),
+      observedAt: new Date("2025-01-01T00:00:00Z"),
+      capture: "20250101000000",
+    });
+    // The source's latest is still the live read; the versions read newest first by when they were observed.
+    expect((await store.source(r))?.latestHash).toBe(live.latestHash);
+    expect((await store.latest(r)).map((v) => v.observedAt)).toEqual([
+      live.lastCheckedAt,
+      "2025-03-01T00:00:00.000Z",
+      "2025-01-01T00:00:00.000Z",
+    ]);
+    expect((await store.history(r)).previous?.hash).toBe(live.latestHash);
+    // What a version observed at a time is compared with, and what follows it.
+    const before = await store.historyBefore(r, "2025-03-01T00:00:00.000Z");
+    expect(before.at).toBe(true);
+    expect(before.previous?.observedAt).toBe("2025-01-01T00:00:00.000Z");
+    expect((await store.firstAfter(r, "2025-03-01T00:00:00.000Z"))?.hash).toBe(live.latestHash);
+    // Kept 3: a fourth, older still, is dropped at once; the newest stay.
+    await store.putPast({
+      ...r,
+      snapshot: page(4),
+      observedAt: new Date("2024-12-01T00:00:00Z"),
+      capture: "20241201000000",
+    });
+    expect((await store.latest(r)).map((v) => v.observedAt).at(-1)).toBe("2025-01-01T00:00:00.000Z");
+  });
+
   test("a blob another source still refers to survives pruning", async () => {
     const shared = page(400);
     const a = ref(orgA, "https://globex.example/keep-a");
@@ -367,7 +406,7 @@ describe("query plans", () => {
     });
   }
 
-  test("every statement of put, latest, checks, failures and removal searches an index", async () => {
+  test("every statement of put, past versions, latest, checks, failures and removal searches an index", async () => {
     const seen: string[] = [];
     const client = recording(s.database.client, seen);
     const st = new SnapshotStore({
@@ -380,6 +419,14 @@ describe("query plans", () => {
     for (let n = 0; n < 4; n++) await st.put({ ...r, snapshot: page(900 + n) });
     await st.put({ ...r, snapshot: page(903) });
     await st.latest(r);
+    await st.putPast({
+      ...r,
+      snapshot: page(800),
+      observedAt: new Date("2025-01-15T08:30:00Z"),
+      capture: "20250115083000",
+    });
+    await st.historyBefore(r, "2025-02-01T00:00:00.000Z");
+    await st.firstAfter(r, "2025-01-15T08:30:00.000Z");
     await st.sources(orgA, 11);
     await st.sources(orgA);
     await st.recordCheck(r, { etag: "x" });
