@@ -24,6 +24,9 @@ export const TRACKING = ["active", "paused", "removed", "pending_approval"] as c
 export const SEVERITY = ["low", "medium", "high"] as const;
 export type Severity = (typeof SEVERITY)[number];
 
+/** The severities most severe first, the order lists and counts show them in. */
+export const SEVERITY_HIGH_FIRST: readonly Severity[] = ["high", "medium", "low"];
+
 /** The one severity order: high 3, medium 2, low 1; none or an unknown value 0. */
 export function severityRank(s: string | null | undefined): number {
   return (SEVERITY as readonly (string | null | undefined)[]).indexOf(s) + 1;

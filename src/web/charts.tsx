@@ -5,6 +5,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { formatAmount } from "../domain/money.ts";
+import { SEVERITY_HIGH_FIRST, type Severity } from "../domain/records.ts";
 import { wordDiff } from "../engine/compare/words.ts";
 import { snapshotStoreFor } from "../engine/snapshots/index.ts";
 import type { Services } from "../services.ts";
@@ -69,8 +70,8 @@ export function ChangeDiff({ change }: { change: SignalChange | undefined }): JS
 
 export const WEEKS = 12;
 const DAY = 86_400_000;
-const SEVERITIES = ["high", "medium", "low"] as const;
-type Sev = (typeof SEVERITIES)[number];
+const SEVERITIES = SEVERITY_HIGH_FIRST;
+type Sev = Severity;
 const COLOR: Record<Sev, string> = { high: "#b42318", medium: "#b54708", low: "#067647" };
 
 export interface WeekCount {

@@ -8,7 +8,7 @@ import { Elysia } from "elysia";
 import { listCompetitors } from "../db/queries/competitors.ts";
 import { type CardEngagement, cardEngagement, pinnedSignals, signalFacets } from "../db/queries/feed.ts";
 import { listSignals } from "../db/queries/signals.ts";
-import { SEVERITY } from "../domain/records.ts";
+import { SEVERITY, SEVERITY_HIGH_FIRST } from "../domain/records.ts";
 import { firstChars, searchText, withoutControls } from "../domain/searchText.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
@@ -125,7 +125,7 @@ export function FeedFilters(p: {
         text="Severity"
         any="Any severity"
         value={f.severity}
-        options={["high", "medium", "low"].map((v) => [v, v])}
+        options={SEVERITY_HIGH_FIRST.map((v) => [v, v])}
       />
       <div>
         <label for="f-from">From</label>

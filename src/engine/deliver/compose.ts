@@ -1,6 +1,7 @@
 // What a delivery says: the cycle's new signals by severity, each with its app link and source, as an email
 // (text and HTML) and as a Slack incoming-webhook message (Block Kit). Deterministic; nothing beyond the signals.
 import { appLinks } from "../../db/queries/links.ts";
+import { SEVERITY_HIGH_FIRST } from "../../domain/records.ts";
 
 export interface DeliverySignal {
   id: number;
@@ -10,7 +11,7 @@ export interface DeliverySignal {
   source_url?: string;
 }
 
-const SEVERITIES = ["high", "medium", "low", "unrated"] as const;
+const SEVERITIES = [...SEVERITY_HIGH_FIRST, "unrated"] as const;
 const bySeverity = (signals: DeliverySignal[]) =>
   SEVERITIES.map((sev) => ({
     sev,

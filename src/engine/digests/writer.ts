@@ -1,7 +1,7 @@
 // The deterministic digest writer: from a period's signals to a digest record. Every sentence names the
 // signals it rests on (by title and id); nothing is said that no signal states. A daily digest of a day with
 // no signals is not written (null); a quiet week gets a short weekly digest that says so.
-import { type DigestRecord, severityRank } from "../../domain/records.ts";
+import { type DigestRecord, SEVERITY_HIGH_FIRST, severityRank } from "../../domain/records.ts";
 import type { CitedSentence } from "../llm/rephrase.ts";
 import type { Period } from "./period.ts";
 import type { DigestSignal } from "./types.ts";
@@ -54,7 +54,7 @@ function periodWords(p: Period): { title: string; span: string; when: string } {
 
 function severityCounts(signals: DigestSignal[]): string {
   const parts: string[] = [];
-  for (const sev of ["high", "medium", "low"]) {
+  for (const sev of SEVERITY_HIGH_FIRST) {
     const n = signals.filter((s) => s.severity === sev).length;
     if (n > 0) parts.push(`${n} ${sev}`);
   }
