@@ -294,6 +294,11 @@ describe("history from the web archive", () => {
       args: [new Date(t.clock.now.getTime() - 1000).toISOString(), orgId, north],
     });
     expect((await call("get_competitor", { competitor_id: north })).competitor.history.state).toBe("running");
+    // And a run left for a competitor no longer in the workspace: finished, not retried by every sweep.
+    await t.services.database.client.execute({
+      sql: `INSERT INTO archive_runs (org_id, competitor_id, state, months, started_at) VALUES (?, 999999, 'running', 24, ?)`,
+      args: [orgId, t.clock.now.toISOString()],
+    });
     const loop = startHistoryLoop(t.services);
     for (let i = 0; i < 100; i++) {
       const h = (await call("get_competitor", { competitor_id: north })).competitor.history;
@@ -301,6 +306,11 @@ describe("history from the web archive", () => {
       await Bun.sleep(50);
     }
     await loop.stop();
+    const gone = await t.services.database.client.execute({
+      sql: "SELECT state FROM archive_runs WHERE org_id = ? AND competitor_id = 999999",
+      args: [orgId],
+    });
+    expect(String(gone.rows[0].state)).toBe("finished");
     expect((await call("get_competitor", { competitor_id: north })).competitor.history).toMatchObject({
       state: "finished",
       pages: expect.any(Number),

@@ -322,7 +322,11 @@ export async function readHistory(
       args: [orgId, competitorId],
     })
   ).rows[0];
-  if (!comp) return undefined;
+  // A competitor gone from the workspace: its run (if any) is over, not retried by every sweep.
+  if (!comp) {
+    await finishRun(s, orgId, competitorId);
+    return undefined;
+  }
   const c = { id: Number(comp.id), name: String(comp.name) };
   const summary = async (status: HistorySummary["status"]): Promise<HistorySummary> => {
     const p = await historyProgress(s, orgId, competitorId);
