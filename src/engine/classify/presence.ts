@@ -203,3 +203,24 @@ export const pageGone = rule(
     };
   },
 );
+
+const GONE = /^http_error (404|410)$/;
+
+/** The page-gone draft one check of a page source gives, if any: its STRIKES-th not-found answer in a row (a
+ * page that had a snapshot), or the first good answer of a page reported removed. The home page is never gone. */
+export function pageGoneAfterCheck(
+  competitor: string,
+  src: { url: string; kind: string },
+  check: { failed: true; error: string; failures: number; since: string } | { failed: false },
+  before: { failures: number; lastError: string | null; latestHash: string | null } | undefined,
+  at: string,
+): SignalDraft | undefined {
+  if (src.kind === "home") return undefined;
+  if (check.failed)
+    return check.failures === STRIKES && GONE.test(check.error) && before?.latestHash
+      ? pageGone(competitor, src, true, at, `${check.error}, failing since ${check.since}`)
+      : undefined;
+  return before && before.failures >= STRIKES && GONE.test(before.lastError ?? "")
+    ? pageGone(competitor, src, false, at, "answers again")
+    : undefined;
+}

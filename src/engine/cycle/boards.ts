@@ -7,12 +7,7 @@
 import type { SourceState } from "../snapshots/store.ts";
 import { boardsInHtml } from "../sources/boards/detect.ts";
 import { boardKey, detectJobBoard, type JobBoard, jobBoardApiUrl } from "../sources/jobBoards.ts";
-
-interface Source {
-  url: string;
-  kind: string;
-  monitored: boolean;
-}
+import type { Source } from "./types.ts";
 
 export interface BoardFollow {
   /** The board sources to check this cycle. */

@@ -47,3 +47,21 @@ export interface FinishedCycle {
 
 /** One of the steps that run after a cycle (after.ts): it returns its part of the summary. */
 export type AfterCycleStep = (services: Services, cycle: FinishedCycle) => Promise<Partial<CycleSummary>>;
+
+/** One source a cycle checks. */
+export interface Source {
+  url: string;
+  /** Research's kind (home, pricing …, feed, releases_feed, job_board:greenhouse, security_txt) or the
+   * monitored page's kind from its URL. */
+  kind: string;
+  monitored: boolean;
+  /** Always read in the browser (a monitored page added with render: true). */
+  render?: boolean;
+}
+
+/** A competitor a cycle checks. */
+export interface CompetitorRow {
+  id: number;
+  name: string;
+  researchState?: string;
+}

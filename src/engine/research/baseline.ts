@@ -4,7 +4,8 @@
 // whatever changed since research like any other change; nothing is downloaded twice. A source research
 // did not fetch itself (a monitored page, a board's later pages) is fetched now.
 import type { Services } from "../../services.ts";
-import { checkCompetitor, competitorSources } from "../cycle/run.ts";
+import { checkCompetitor } from "../cycle/competitor.ts";
+import { competitorSources } from "../cycle/sources.ts";
 import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 

@@ -1,0 +1,213 @@
+// Checking one source now: a conditional GET (a job board through its provider's API), the page as a visitor
+// sees it (rendered when it is an application shell), the same bytes as last time skipped, extraction in the
+// Worker pool, then the comparison with the source's last snapshot and history (snapshots/observe.ts).
+import type { Services } from "../../services.ts";
+import {
+  normaliseFeed,
+  normaliseJobs,
+  normaliseStructured,
+  serialise,
+  snapshotHash,
+} from "../compare/normalise.ts";
+import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
+import type { Fetcher, FetchResult } from "../fetch/index.ts";
+import { rendererFor, visibleHtml } from "../render/index.ts";
+import { snapshotStoreFor } from "../snapshots/index.ts";
+import { compareWithHistory } from "../snapshots/observe.ts";
+import type { SourceState } from "../snapshots/store.ts";
+import { type BoardRead, readJobBoard } from "../sources/boards/read.ts";
+import { notAFeed, parseFeed } from "../sources/feeds.ts";
+import { detectJobBoard, type Job } from "../sources/jobBoards.ts";
+import { parseSecurityTxt } from "../sources/securityTxt.ts";
+import { snapshotPool } from "../workers/extract.ts";
+import { snapshotKindOf } from "./sources.ts";
+import type { Source } from "./types.ts";
+
+const HTML = /html|xhtml/i;
+
+export type Outcome =
+  | {
+      status: "not_modified" | "unchanged";
+      source: Source;
+      key: string;
+      etag?: string;
+      lastModified?: string;
+      bodyHash?: string;
+    }
+  | {
+      status: "changed" | "baseline";
+      source: Source;
+      key: string;
+      snapshotKind: SnapshotKind;
+      snapshot: Snapshot;
+      previous?: Snapshot;
+      changes: Change[];
+      /** What the store keeps of the answer (not its body: a competitor's outcomes wait for each other). */
+      fetched: Pick<Extract<FetchResult, { ok: true }>, "etag" | "lastModified" | "status" | "finalUrl">;
+      bodyHash: string;
+    }
+  | {
+      status: "failed";
+      source: Source;
+      key: string;
+      snapshotKind: SnapshotKind;
+      error: string;
+      http?: number;
+    };
+
+/** The snapshot store's key of a source. */
+export const keyOf = (kind: SnapshotKind, url: string) => `${kind}:${url}`;
+
+function errorText(r: { error: string; status?: number }): string {
+  return r.error === "http_error" && r.status ? `http_error ${r.status}` : r.error;
+}
+
+export interface CheckOptions {
+  /** The source whose history a job board the careers page moved to continues. */
+  follows?: Source;
+  /** Sees a body that was read. */
+  onBody?: (text: string) => void;
+}
+
+/** Reads one source now: its snapshot, compared with what the store holds in `state` (or, for a job board the
+ * careers page moved to, with the last snapshot of the board it `follows`). Never throws: a source's fault, or
+ * an internal one, is a failed outcome. */
+export function checkSource(
+  s: Services,
+  orgId: number,
+  competitorId: number,
+  src: Source,
+  state: SourceState | undefined,
+  fetcher: Fetcher,
+  more: CheckOptions = {},
+): Promise<Outcome> {
+  return readSource(s, orgId, competitorId, src, state, fetcher, more).catch(
+    (e): Outcome => ({
+      status: "failed",
+      source: src,
+      key: keyOf(snapshotKindOf(src.kind), src.url),
+      snapshotKind: snapshotKindOf(src.kind),
+      error: `internal: ${String((e as Error)?.message ?? e).slice(0, 200)}`,
+    }),
+  );
+}
+
+async function readSource(
+  s: Services,
+  orgId: number,
+  competitorId: number,
+  src: Source,
+  state: SourceState | undefined,
+  fetcher: Fetcher,
+  more: CheckOptions,
+): Promise<Outcome> {
+  const snapshotKind = snapshotKindOf(src.kind);
+  const key = keyOf(snapshotKind, src.url);
+  const fail = (error: string, http?: number): Outcome => ({
+    status: "failed",
+    source: src,
+    key,
+    snapshotKind,
+    error,
+    http,
+  });
+  // A page read in the browser is fetched whole: its served shell can stay the same while the data its
+  // scripts load changes (its body hash starts with "r").
+  const conditional = state?.latestHash && !src.render && !state.bodyHash?.startsWith("r");
+  const validators = {
+    ...(conditional && state.etag ? { etag: state.etag } : {}),
+    ...(conditional && state.lastModified ? { lastModified: state.lastModified } : {}),
+  };
+  // A job board is read through its provider's API, in pages where it pages; an answer that is not the
+  // provider's list is a failed check (boards/read.ts), never an empty board.
+  let r: FetchResult | BoardRead;
+  let boardJobs: Job[] = [];
+  if (snapshotKind === "jobs") {
+    const board = detectJobBoard(src.url);
+    if (!board) return fail("unsupported_content");
+    r = await readJobBoard(fetcher, board, validators);
+    if (r.ok) boardJobs = r.jobs;
+  } else r = await fetcher.fetch({ url: src.url, ...validators });
+  if (!r.ok) return fail(errorText(r), r.status);
+  if (r.notModified)
+    return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
+  // What a visitor sees: an application shell (or a page marked render) as the browser builds it; without a
+  // browser it is a failed check, never an empty page.
+  let text = r.text;
+  let rendered = false;
+  if (snapshotKind === "page" && HTML.test(r.contentType)) {
+    const v = await visibleHtml(rendererFor(s.config), r, src.render);
+    if (!v.ok) return fail(v.error);
+    text = v.html;
+    rendered = v.rendered;
+  }
+  more.onBody?.(text);
+  // The same bytes as last time: unchanged, nothing to extract. body_hash holds "<bytes hash>.<page signature>"
+  // (compare/signature.ts): a page whose bytes changed only where extraction reads nothing has the same
+  // signature, and the Worker stops after parsing it. A rendered page's bytes hash starts with "r".
+  const [lastBytes, lastSignature] = (state?.bodyHash ?? "").split(".");
+  let bodyHash = `${rendered ? "r" : ""}${Bun.hash(text).toString(36)}`;
+  const unchanged = (hashes: string) =>
+    ({
+      status: "unchanged",
+      source: src,
+      key,
+      etag: r.etag,
+      lastModified: r.lastModified,
+      bodyHash: hashes,
+    }) as const;
+  if (state?.latestHash && lastBytes === bodyHash) return unchanged(state.bodyHash ?? bodyHash);
+  let snapshot: Snapshot;
+  let hash: string;
+  try {
+    if (snapshotKind === "page") {
+      if (!HTML.test(r.contentType)) return fail("unsupported_content");
+      const x = await snapshotPool(s.config).run({
+        snapshot: true,
+        html: text,
+        url: r.finalUrl,
+        sourceUrl: src.url,
+        ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
+      });
+      if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
+      if (x.same) return unchanged(bodyHash);
+      snapshot = x.snapshot;
+      hash = x.hash;
+    } else {
+      if (snapshotKind === "feed") {
+        const wrong = notAFeed(r.text);
+        if (wrong) return fail(wrong);
+        snapshot = normaliseFeed(src.url, parseFeed(r.text, src.url));
+      } else if (snapshotKind === "jobs") snapshot = normaliseJobs(src.url, boardJobs);
+      else {
+        const sec = parseSecurityTxt(r.text);
+        if (!sec) return fail("unsupported_content");
+        snapshot = normaliseStructured(src.url, sec as unknown as Record<string, unknown>);
+      }
+      hash = snapshotHash(serialise(snapshot));
+    }
+  } catch (e) {
+    return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
+  }
+  // A board that moved is compared with the history of the board it follows (its first check is no baseline).
+  const historyUrl = state?.latestHash ? src.url : more.follows?.url;
+  const cmp = await compareWithHistory(
+    snapshotStoreFor(s),
+    historyUrl ? { orgId, competitorId, url: historyUrl, kind: snapshotKind } : undefined,
+    snapshot,
+    hash,
+    state?.latestHash,
+  );
+  if (cmp.status === "unchanged") return unchanged(bodyHash);
+  return {
+    status: cmp.status,
+    source: src,
+    key,
+    snapshotKind,
+    snapshot,
+    previous: cmp.status === "changed" ? cmp.previous : undefined,
+    changes: cmp.status === "changed" ? cmp.changes : [],
+    fetched: { etag: r.etag, lastModified: r.lastModified, status: r.status, finalUrl: r.finalUrl },
+    bodyHash,
+  };
+}

@@ -1,0 +1,49 @@
+// Checking one competitor: every source at once (check.ts), its job board after its careers pages (a company that
+// moved to another provider is followed in the same cycle: boards.ts), then what they show recorded
+// (results.ts).
+import type { Services } from "../../services.ts";
+import type { Fetcher } from "../fetch/index.ts";
+import { snapshotStoreFor } from "../snapshots/index.ts";
+import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
+import { type CheckOptions, checkSource, keyOf } from "./check.ts";
+import { type CompetitorResult, recordResults } from "./results.ts";
+import { snapshotKindOf } from "./sources.ts";
+import type { CompetitorRow, Source } from "./types.ts";
+
+/** Checks a competitor's sources and records what they show. `cycleId` null: research's first snapshots
+ * (research/baseline.ts), which are no cycle and record no CompetitorChecked. */
+export async function checkCompetitor(
+  s: Services,
+  orgId: number,
+  cycleId: number | null,
+  comp: CompetitorRow,
+  sources: Source[],
+  fetcher: Fetcher,
+): Promise<CompetitorResult> {
+  const store = snapshotStoreFor(s);
+  const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
+  const check = (src: Source, more?: CheckOptions) =>
+    checkSource(s, orgId, comp.id, src, states.get(keyOf(snapshotKindOf(src.kind), src.url)), fetcher, more);
+  // The job board is detected again on every careers page read: it is checked once those are.
+  const named: ReturnType<typeof boardsOnCareersPage>[] = [];
+  const pageSources = sources.filter((src) => !src.kind.startsWith("job_board:"));
+  const pageChecks = pageSources.map((src) =>
+    check(
+      src,
+      src.kind === "careers" ? { onBody: (html) => named.push(boardsOnCareersPage(html)) } : undefined,
+    ),
+  );
+  const careersChecks = pageChecks.filter((_, i) => pageSources[i]?.kind === "careers");
+  let follow: BoardFollow = { check: sources.filter((src) => src.kind.startsWith("job_board:")) };
+  const boardChecks = Promise.all(careersChecks).then(() => {
+    follow = followBoard(follow.check, named.flat());
+    return Promise.all(
+      follow.check.map((src) => {
+        const follows = follow.follows ?? boardBefore([...states.values()], src);
+        return check(src, follows ? { follows } : undefined);
+      }),
+    );
+  });
+  const outcomes = [...(await Promise.all(pageChecks)), ...(await boardChecks)];
+  return recordResults(s, orgId, cycleId, comp, outcomes, states, follow, store);
+}

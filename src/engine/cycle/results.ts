@@ -1,0 +1,165 @@
+// Recording what a competitor's checks found: every changed source classified (the drafts of all its sources
+// recorded together: one event seen on blog, changelog and feed is one signal), then the new snapshots, then in
+// one command the sources' states (unchanged, not modified, failing) and the competitor's CompetitorChecked event.
+import type { EventMetadata } from "../../../events/catalog.ts";
+import type { Services } from "../../services.ts";
+import { classify } from "../classify/classify.ts";
+import { pageGoneAfterCheck } from "../classify/presence.ts";
+import type { SignalDraft } from "../classify/types.ts";
+import type { SnapshotStore, SourceState } from "../snapshots/store.ts";
+import { recordDrafts } from "../write/signals.ts";
+import type { BoardFollow } from "./boards.ts";
+import type { Outcome } from "./check.ts";
+import { classifyKind, snapshotKindOf } from "./sources.ts";
+import type { CompetitorRow } from "./types.ts";
+
+/** Failing sources listed on a CompetitorChecked event and in a cycle's summary. */
+export const MAX_FAILURES_LISTED = 20;
+const META: EventMetadata = { actor: "engine", source: "engine" };
+
+export interface CompetitorResult {
+  competitorId: number;
+  checked: number;
+  changed: number;
+  failed: number;
+  notModified: number;
+  baseline: number;
+  created: number[];
+  updated: number[];
+  closed: number[];
+  failures: { url: string; kind: string; error: string; failures: number; since: string }[];
+}
+
+/** Records a competitor's outcomes. `cycleId` null: research's first snapshots, which record no
+ * CompetitorChecked. */
+export async function recordResults(
+  s: Services,
+  orgId: number,
+  cycleId: number | null,
+  comp: CompetitorRow,
+  outcomes: Outcome[],
+  states: ReadonlyMap<string, SourceState>,
+  follow: BoardFollow,
+  store: SnapshotStore,
+): Promise<CompetitorResult> {
+  const at = s.clock().toISOString();
+  const drafts: SignalDraft[] = [];
+  const failures: CompetitorResult["failures"] = [];
+  for (const o of outcomes) {
+    const state = states.get(o.key);
+    if (o.status === "changed" && o.changes.length > 0)
+      drafts.push(
+        ...classify(o.changes, {
+          competitor: { id: comp.id, name: comp.name },
+          pageKind: classifyKind(o.source.kind),
+          pageTitle: o.snapshot.title,
+          observedAt: at,
+          previous: o.previous,
+          snapshot: o.snapshot,
+        }),
+      );
+    let gone: SignalDraft | undefined;
+    if (o.status === "failed") {
+      const n = (state?.failures ?? 0) + 1;
+      const since = n === 1 || !state?.failingSince ? at : state.failingSince;
+      failures.push({ url: o.source.url, kind: o.source.kind, error: o.error, failures: n, since });
+      if (o.snapshotKind === "page")
+        gone = pageGoneAfterCheck(
+          comp.name,
+          o.source,
+          { failed: true, error: o.error, failures: n, since },
+          state,
+          at,
+        );
+    } else if (snapshotKindOf(o.source.kind) === "page")
+      gone = pageGoneAfterCheck(comp.name, o.source, { failed: false }, state, at);
+    if (gone) drafts.push(gone);
+  }
+  const rec = await recordDrafts(s, orgId, comp.id, drafts, at);
+
+  // Then the new snapshots (after the signals: a crash in between re-detects the change next cycle, and the
+  // signal's dedup key makes that evidence on the same signal, not a second one).
+  let changed = 0;
+  let baseline = 0;
+  for (const o of outcomes) {
+    if (o.status !== "changed" && o.status !== "baseline") continue;
+    const put = await store.put({
+      orgId,
+      competitorId: comp.id,
+      url: o.source.url,
+      kind: o.snapshotKind,
+      snapshot: o.snapshot,
+      observedAt: new Date(at),
+      etag: o.fetched.etag,
+      lastModified: o.fetched.lastModified,
+      status: o.fetched.status,
+      finalUrl: o.fetched.finalUrl,
+    });
+    if (o.status === "baseline") baseline++;
+    else if (put.changed) changed++;
+  }
+
+  // One command: unchanged and not-modified checks, failures, and the competitor's CompetitorChecked event.
+  const failed = outcomes.filter((o) => o.status === "failed");
+  await s.store.execute(async ({ tx }) => {
+    for (const o of outcomes) {
+      if (o.status === "unchanged" || o.status === "not_modified")
+        await tx.execute({
+          sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = COALESCE(?, etag),
+                  last_modified = COALESCE(?, last_modified), body_hash = COALESCE(?, body_hash), failures = 0
+                WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
+          args: [at, o.etag ?? null, o.lastModified ?? null, o.bodyHash ?? null, orgId, comp.id, o.key],
+        });
+      else if (o.status === "changed" || o.status === "baseline")
+        await tx.execute({
+          sql: "UPDATE snapshot_sources SET body_hash = ? WHERE org_id = ? AND competitor_id = ? AND source_key = ?",
+          args: [o.bodyHash, orgId, comp.id, o.key],
+        });
+      else if (o.status === "failed")
+        await tx.execute({
+          sql: `INSERT INTO snapshot_sources (org_id, competitor_id, source_key, url, kind, first_seen_at,
+                  last_checked_at, failures, last_error, last_error_at, failing_since)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+                ON CONFLICT (org_id, competitor_id, source_key) DO UPDATE SET failures = failures + 1,
+                  last_error = excluded.last_error, last_error_at = excluded.last_error_at,
+                  failing_since = CASE WHEN failures = 0 OR failing_since IS NULL THEN excluded.last_error_at
+                    ELSE failing_since END`,
+          args: [orgId, comp.id, o.key, o.source.url, o.snapshotKind, at, at, o.error, at, at],
+        });
+    }
+    if (cycleId === null) return { events: [], result: null };
+    return {
+      events: [
+        {
+          type: "CompetitorChecked",
+          orgId,
+          streamType: "competitor",
+          streamId: String(comp.id),
+          data: {
+            competitor_id: comp.id,
+            cycle_id: cycleId,
+            checked_at: at,
+            sources: outcomes.length,
+            changed,
+            failed: failed.length,
+            ...(failures.length ? { failing: failures.slice(0, MAX_FAILURES_LISTED) } : {}),
+            ...(follow.moved ? { job_board: follow.moved } : {}),
+          },
+        },
+      ],
+      result: null,
+    };
+  }, META);
+  return {
+    competitorId: comp.id,
+    checked: outcomes.length,
+    changed,
+    failed: failed.length,
+    notModified: outcomes.filter((o) => o.status === "not_modified").length,
+    baseline,
+    created: rec.created,
+    updated: rec.updated,
+    closed: rec.closed,
+    failures,
+  };
+}

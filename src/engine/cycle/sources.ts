@@ -1,0 +1,58 @@
+// What a cycle checks for one competitor: research's sources, then its monitored pages (a page both name is one
+// source), and what each source kind is to the cycle (how it is compared and classified).
+import type { Services } from "../../services.ts";
+import type { SnapshotKind } from "../compare/types.ts";
+import { classifyUrl, pageKey } from "../sources/discover.ts";
+import type { Source } from "./types.ts";
+
+export function snapshotKindOf(kind: string): SnapshotKind {
+  if (kind === "feed" || kind === "releases_feed") return "feed";
+  if (kind.startsWith("job_board:")) return "jobs";
+  if (kind === "security_txt") return "structured";
+  return "page";
+}
+
+export function classifyKind(kind: string): string {
+  if (kind === "feed" || kind === "releases_feed") return "feed";
+  if (kind.startsWith("job_board:")) return "jobs";
+  if (kind === "security_txt") return "security";
+  return kind;
+}
+
+/** The sources of one competitor: research's, then the monitored pages (a page research also found once). */
+export async function competitorSources(s: Services, orgId: number, competitorId: number): Promise<Source[]> {
+  const c = s.database.client;
+  const [research, monitored] = await Promise.all([
+    c.execute({
+      sql: "SELECT url, kind FROM research_sources WHERE org_id = ? AND competitor_id = ? ORDER BY rowid",
+      args: [orgId, competitorId],
+    }),
+    c.execute({
+      sql: "SELECT url, render FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
+      args: [orgId, competitorId],
+    }),
+  ]);
+  const out: Source[] = [];
+  const seen = new Map<string, Source>();
+  const add = (src: Source) => {
+    let k: string;
+    try {
+      k = snapshotKindOf(src.kind) === "page" ? pageKey(src.url) : src.url;
+    } catch {
+      return;
+    }
+    const had = seen.get(k);
+    if (had) {
+      if (src.render) had.render = true;
+      return;
+    }
+    seen.set(k, src);
+    out.push(src);
+  };
+  for (const r of research.rows) add({ url: String(r.url), kind: String(r.kind), monitored: false });
+  for (const r of monitored.rows) {
+    const url = String(r.url);
+    add({ url, kind: classifyUrl(url) ?? "monitored", monitored: true, render: Number(r.render) === 1 });
+  }
+  return out;
+}
