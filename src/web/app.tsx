@@ -8,8 +8,10 @@ import { Elysia } from "elysia";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
+import { hiringTrend, lastCheckedAt, timeline } from "../db/queries/dossier.ts";
 import { notesPage, signalEngagement } from "../db/queries/engagement.ts";
-import { getSignal, getSignals, listSignals } from "../db/queries/signals.ts";
+import { getSignal, getSignals } from "../db/queries/signals.ts";
+import { firstChars } from "../domain/searchText.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { battlecardMarkdown, PAGE_SCRIPT, previousVersion } from "./battlecardExtras.tsx";
@@ -108,8 +110,22 @@ export function appPages(s: Services) {
         request,
         (orgId) => getCompetitor(db, orgId, id, base),
         async (m, { record, orgId }) => {
-          const signals = await listSignals(db, orgId, { competitorId: id, limit: 20, offset: 0 }, base);
-          const charts = await CompetitorCharts({ s, orgId, competitor: record as Obj });
+          const tcat =
+            firstChars((new URL(request.url).searchParams.get("tcat") ?? "").trim(), 100) || undefined;
+          const [charts, checkedAt, trendSignal, signals] = await Promise.all([
+            CompetitorCharts({ s, orgId, competitor: record as Obj }),
+            lastCheckedAt(s.database.client, orgId, id),
+            hiringTrend(s.database.client, orgId, id),
+            timeline(s.database.client, orgId, id, tcat, base),
+          ]);
+          const x = {
+            now: s.clock(),
+            org: m.ws.current!.orgSlug,
+            checkedAt,
+            trendSignal,
+            timeline: signals,
+            tcat,
+          };
           return (
             <AppPage
               session={m.session}
@@ -117,15 +133,16 @@ export function appPages(s: Services) {
               title={String(record.name)}
               section="competitors"
             >
-              <ResearchPanel
-                c={record as Obj}
-                org={m.ws.current!}
-                csrf={m.session.csrfToken}
-                done={new URL(request.url).searchParams.get("done") ?? undefined}
-              />
-              {await HistoryPanel({ s, orgId, competitorId: id })}
-              <MonitoringPanel c={record as Obj} />
-              <CompetitorView c={record as Obj} signals={signals as Obj[]} />
+              <CompetitorView c={record as Obj} x={x}>
+                <ResearchPanel
+                  c={record as Obj}
+                  org={m.ws.current!}
+                  csrf={m.session.csrfToken}
+                  done={new URL(request.url).searchParams.get("done") ?? undefined}
+                />
+                {await HistoryPanel({ s, orgId, competitorId: id })}
+                <MonitoringPanel c={record as Obj} />
+              </CompetitorView>
               {charts}
             </AppPage>
           );

@@ -254,10 +254,19 @@ export function MarkdownCopy({ id, markdown }: { id: unknown; markdown: string }
   );
 }
 
-/** The pages' progressive enhancement (served as /assets/page.js): copy and print buttons, hidden until the
+/** The pages' progressive enhancement (served as /assets/page.js): list filters (the competitor page's
+ * integrations; without the script the whole list shows), copy and print buttons, hidden until the
  * script can make them work; without it the Markdown can still be selected or downloaded, and the page printed
  * from the browser's menu. */
-export const PAGE_SCRIPT = `for (const b of document.querySelectorAll("button[data-print]")) {
+export const PAGE_SCRIPT = `for (const input of document.querySelectorAll("input[data-filter]")) {
+  const list = document.getElementById(input.dataset.filter);
+  if (!list) continue;
+  input.addEventListener("input", () => {
+    const q = input.value.trim().toLowerCase();
+    for (const li of list.children) li.hidden = q !== "" && !li.textContent.toLowerCase().includes(q);
+  });
+}
+for (const b of document.querySelectorAll("button[data-print]")) {
   b.hidden = false;
   b.addEventListener("click", () => window.print());
 }

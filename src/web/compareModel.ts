@@ -75,7 +75,7 @@ function yesNo(v: unknown, href: string | undefined): Cell {
 
 const signalHref = (id: number) => `/app/signals/${id}`;
 
-function trend(h: CompareSource["hiring"]): Cell {
+export function trend(h: CompareSource["hiring"]): Cell {
   if (!h) return EMPTY;
   const up = h.type === "hiring_surge";
   const before = h.before !== null && h.before !== undefined ? Number(h.before) : Number.NaN;

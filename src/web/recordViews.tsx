@@ -3,6 +3,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 
+import type { CompareSignal } from "../db/queries/compare.ts";
 import type { NoteView } from "../db/queries/engagement.ts";
 import { RESEARCH_READ_DOMAINS } from "../domain/researchTypes.ts";
 import {
@@ -13,6 +14,17 @@ import {
   TeamNotes,
 } from "./battlecardExtras.tsx";
 import { EvidenceList, ExternalLink, Facts, Time, text, Value } from "./components.tsx";
+import {
+  DossierHeader,
+  FundingView,
+  HiringView,
+  IntegrationsView,
+  Positioning,
+  RegulationView,
+  ReleaseCadenceView,
+  TechStackView,
+  Timeline,
+} from "./dossier.tsx";
 import { Html } from "./layout.tsx";
 import { renderMarkdown, stripLeadingTitle } from "./markdown.ts";
 import { More, PricingView } from "./pricingView.tsx";
@@ -66,7 +78,38 @@ export function CompetitorList({ competitors }: { competitors: Obj[] }): JSX.Ele
   );
 }
 
-export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.Element {
+export interface DossierExtras {
+  now: Date;
+  org: string;
+  checkedAt?: string;
+  trendSignal?: CompareSignal;
+  timeline: { signals: Obj[]; categories: string[] };
+  /** The timeline's category filter. */
+  tcat?: string;
+}
+
+/** Titles and views of the read domains research fills; the others are collapsed under "More research". */
+const READ_VIEWS: Record<string, [string, (v: Obj, c: Obj, x: DossierExtras) => JSX.Element]> = {
+  pricing: ["Pricing", (v) => <PricingView pricing={v} />],
+  hiring: ["Hiring", (v, _c, x) => <HiringView hiring={v} trendSignal={x.trendSignal} />],
+  product: ["Product", (v) => <Value value={v} />],
+  tech_stack: ["Tech stack", (v) => <TechStackView tech={v} />],
+  integrations: ["Integrations", (v) => <IntegrationsView integ={v} />],
+  release_cadence: ["Release cadence", (v) => <ReleaseCadenceView rel={v} />],
+  regulation: ["Security and compliance", (v) => <RegulationView reg={v} />],
+  funding: ["Funding and ownership", (v, c) => <FundingView funding={v} ownership={obj(c.ownership)} />],
+};
+
+export function CompetitorView({
+  c,
+  x,
+  children,
+}: {
+  c: Obj;
+  x: DossierExtras;
+  /** Shown under the header (research and monitoring state). */
+  children?: JSX.Element | JSX.Element[];
+}): JSX.Element {
   const hq = obj(c.headquarters);
   const own = obj(c.ownership);
   const ws = obj(c.workspace);
@@ -80,11 +123,9 @@ export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.
   const knownReads = otherReads.filter(([k]) => (RESEARCH_READ_DOMAINS as readonly string[]).includes(k));
   const unknownReads = otherReads.filter(([k]) => !(RESEARCH_READ_DOMAINS as readonly string[]).includes(k));
   return (
-    <article>
-      <p class="muted small">
-        <a href="/app/competitors">Competitors</a>
-      </p>
-      <h1 safe>{String(c.name)}</h1>
+    <article class="dossier">
+      <DossierHeader c={c} checkedAt={x.checkedAt} now={x.now} />
+      {children as "safe"}
       {c.description ? (
         <p class="lead" safe>
           {String(c.description)}
@@ -92,13 +133,7 @@ export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.
       ) : (
         ""
       )}
-      {reads.positioning ? (
-        <p>
-          <strong>Positioning:</strong> <span safe>{String(reads.positioning)}</span>
-        </p>
-      ) : (
-        ""
-      )}
+      <Positioning text={reads.positioning} source={c.website_url} />
       <p class="actions">
         {links.battlecard_id !== undefined ? (
           <a href={`/app/battlecards/${links.battlecard_id}`}>Battlecard</a>
@@ -177,8 +212,8 @@ export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.
           <h2>Research</h2>
           {knownReads.map(([k, v]) => (
             <section class="read" id={`read-${k}`}>
-              <h3 safe>{k.replaceAll("_", " ")}</h3>
-              {k === "pricing" ? <PricingView pricing={v} /> : <Value value={v} />}
+              <h3 safe>{READ_VIEWS[k]?.[0] ?? k.replaceAll("_", " ")}</h3>
+              {READ_VIEWS[k] && obj(v) === v ? READ_VIEWS[k][1](v as Obj, c, x) : <Value value={v} />}
             </section>
           ))}
           <More value={Object.fromEntries(unknownReads)} label="More research" />
@@ -186,15 +221,13 @@ export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.
       ) : (
         ""
       )}
-      <h2>Open signals</h2>
-      {signals.length ? signals.map((s) => <SignalCard signal={s} />) : <p class="muted">No open signals.</p>}
-      {signals.length >= 20 ? (
-        <p>
-          <a href={`/app?competitor=${c.id}`}>All signals of this competitor</a>
-        </p>
-      ) : (
-        ""
-      )}
+      <Timeline
+        competitorId={Number(c.id)}
+        signals={x.timeline.signals}
+        categories={x.timeline.categories}
+        active={x.tcat}
+        org={x.org}
+      />
       <p class="muted small">
         {fresh.state_updated_at ? (
           <>
@@ -205,6 +238,7 @@ export function CompetitorView({ c, signals }: { c: Obj; signals: Obj[] }): JSX.
         )}
         API: <code safe>{`GET /api/v1/competitors/${c.id}`}</code>
       </p>
+      <script src="/assets/page.js" defer></script>
     </article>
   );
 }
