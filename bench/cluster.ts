@@ -20,7 +20,7 @@ import { loadConfig, MAX_RATE_LIMIT } from "../src/config.ts";
 import { createApiKey } from "../src/domain/apiKeys.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { openServices } from "../src/services.ts";
-import { startSqld } from "../test/sqld.ts";
+import { startSqld } from "../test/support/sqld.ts";
 
 const root = resolve(import.meta.dir, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

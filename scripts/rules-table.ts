@@ -1,6 +1,6 @@
 // `bun scripts/rules-table.ts`: writes the classification rules table of docs/engine.md from the rules'
 // own declarations (RULES in src/engine/classify/classify.ts), between the two marker comments.
-// test/engine-rules-table.test.ts fails when the table in the document differs from the code.
+// test/engine/classify/rules-table.test.ts fails when the table in the document differs from the code.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RULES } from "../src/engine/classify/classify.ts";

@@ -3,8 +3,8 @@ import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { loadConfig } from "../src/config.ts";
-import { startTestServer } from "./helpers.ts";
-import { rawPost, toolsCall } from "./mcp-helpers.ts";
+import { startTestServer } from "./support/helpers.ts";
+import { rawPost, toolsCall } from "./support/mcp-helpers.ts";
 
 const ROOT = join(import.meta.dir, "..");
 

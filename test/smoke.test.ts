@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { startTestServer, type TestServer } from "./support/helpers.ts";
 
 let t: TestServer;
 let key: string;

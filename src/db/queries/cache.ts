@@ -1,6 +1,6 @@
 // The read cache: entries are kept per data version, and the version is cheap to know.
 //
-// Freshness (the contract; test/read-cache.test.ts holds it):
+// Freshness (the contract; test/api/read-cache.test.ts holds it):
 // - This process's own writes are visible to the very next read. The event store's single writer, through
 //   which every change to a cached table goes, calls `noteCommit` right after each commit and before any
 //   caller hears of it; the version moves and every entry filed under the old one is dropped.

@@ -19,7 +19,7 @@ export const withUrl = (doc: string, url: string): Obj => {
  * text value it hands over, so a 50-row page cost 77 µs as rows and 50 as one row (bench/cold-path.ts). The
  * documents are JSON.stringify's output, where U+001E only ever appears escaped. Both aggregates read the rows
  * in the one order the subquery yields them (its ORDER BY, which a LIMIT keeps from being flattened away);
- * test/read-signal-order.test.ts holds the order over pages of a few hundred rows, locally and on sqld. */
+ * test/api/read-signal-order.test.ts holds the order over pages of a few hundred rows, locally and on sqld. */
 export const docListSql = (select: string): string =>
   `SELECT group_concat(id), group_concat(doc, char(30)) FROM (${select})`;
 

@@ -11,7 +11,7 @@
 //   extract are not in the snapshot);
 // - comments' text (comments are not kept in the document; their place is kept);
 // - attributes extraction never reads (NOISE_ATTRIBUTES, and data-* other than DATA_ATTRIBUTES_READ);
-//   test/engine-signature.test.ts checks that every attribute extraction reads is kept;
+//   test/engine/compare/signature.test.ts checks that every attribute extraction reads is kept;
 // - <link> attributes other than `rel`, and a canonical link's `href`; <meta> content other than the
 //   snapshot's meta keys (normalise.ts META_KEYS), og:type and microdata (`itemprop`).
 // A page that may be an article (og:type or a JSON-LD type naming one) is read by Readability, which reads

@@ -1,0 +1,47 @@
+// The plan table's derived rules, each written once: the cheapest paid plan that allows something (named in
+// every refusal) and the paid-only list, which is also what gates the MCP tools.
+import { expect, test } from "bun:test";
+import {
+  cheapestPaidPlan,
+  effectiveCadence,
+  isPaidOnly,
+  LOWEST_PAID,
+  PAID_ONLY_FEATURES,
+  PLAN_NAMES,
+  PLANS,
+} from "../../src/domain/plans.ts";
+import { lowestPlanWithCadence } from "../../src/domain/workspace.ts";
+import { tools } from "../../src/mcp/registry.ts";
+
+test("cheapestPaidPlan: the first paid plan in table order whose limits pass", () => {
+  expect(LOWEST_PAID).toBe("starter");
+  expect(cheapestPaidPlan()?.name).toBe("starter");
+  expect(cheapestPaidPlan((p) => p.coreSlots > 5)?.name).toBe("growth");
+  expect(cheapestPaidPlan((p) => p.memberSeats > 10_000)).toBeUndefined();
+  expect(lowestPlanWithCadence("hourly")).toBe("enterprise");
+  expect(lowestPlanWithCadence("weekly")).toBe("starter");
+  for (const n of PLAN_NAMES) expect(PLANS[n].paidOnlyFeatures).toEqual([...PAID_ONLY_FEATURES]);
+});
+
+test("the paid-only list names real MCP tools, and exactly those tools need a paid plan", () => {
+  const toolNames = new Set(tools.map((t) => t.name));
+  const listedTools = PAID_ONLY_FEATURES.filter((f) => /^[a-z_]+$/.test(f));
+  for (const f of listedTools) expect([f, toolNames.has(f)]).toEqual([f, true]);
+  expect(tools.filter((t) => isPaidOnly(t.name)).map((t) => t.name)).toEqual(
+    expect.arrayContaining([
+      "remove_competitor",
+      "add_monitored_page",
+      "remove_monitored_page",
+      "set_monitoring_cadence",
+      "invite_member",
+    ]),
+  );
+  expect(tools.filter((t) => isPaidOnly(t.name))).toHaveLength(5);
+});
+
+test("effectiveCadence: the choice when the plan allows it, else the plan's fastest; weekly by default", () => {
+  expect(effectiveCadence(PLANS.growth, "daily")).toBe("daily");
+  expect(effectiveCadence(PLANS.growth, null)).toBe("weekly");
+  expect(effectiveCadence(PLANS.starter, "hourly")).toBe("daily");
+  expect(effectiveCadence(PLANS.free, "daily")).toBe("weekly");
+});

@@ -1,0 +1,277 @@
+// The free brief is real: a request on the public form is researched by the engine (the fixture web's sites,
+// through the one fetcher) into a public brief that get_public_brief returns and the library shows, and the
+// requester is emailed its link over real SMTP. One brief per domain within the period (a second request gets
+// it at once, with no new research), a site that cannot be read or states nothing gives the reason and publishes
+// nothing, and RIVALS_FREE_BRIEFS=off turns the form off.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { rebuildProjections } from "../../../projections/rebuild.ts";
+import { FREE_BRIEF_PERIOD_DAYS } from "../../../src/domain/freeBriefs.ts";
+import { EMAIL_ATTEMPTS, freeBriefsIdle, kickFreeBriefs } from "../../../src/engine/briefs/freeBriefs.ts";
+import { BACKOFF_MINUTES } from "../../../src/engine/deliver/outbox.ts";
+import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
+import { startTestServer, type TestServer } from "../../support/helpers.ts";
+import { body, mcpClient } from "../../support/mcp-helpers.ts";
+import { startSmtp, type TestSmtp } from "../../support/smtp-helpers.ts";
+import { browse, csrfOf, postForm } from "../../support/web-fixture.ts";
+
+setDefaultTimeout(60_000);
+
+let web: FixtureWeb;
+let smtp: TestSmtp;
+let t: TestServer;
+let mcp: Client;
+
+beforeAll(async () => {
+  web = startFixtureWeb();
+  smtp = await startSmtp();
+  t = await startTestServer({
+    RIVALS_FETCH_REWRITE: web.rewrite,
+    RIVALS_FETCH_DELAY_MS: "0",
+    RIVALS_SMTP_URL: smtp.url,
+  });
+  mcp = await mcpClient(t.base);
+});
+afterAll(async () => {
+  await mcp.close();
+  await freeBriefsIdle(t.services);
+  await t.close();
+  await smtp.close();
+  await web.stop();
+});
+
+async function request(form: Record<string, string>) {
+  const res = await browse(t, "/free-brief");
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+  const csrf = csrfOf(await res.text());
+  return postForm(t, "/free-brief", { csrf, ...form }, cookie);
+}
+
+const html = async (path: string) => (await browse(t, path)).text();
+const db = () => t.services.database.client;
+const homeFetches = (host: string) =>
+  web.requests.filter((r) => r.host === host && r.path === "/" && r.method === "GET").length;
+
+let briefUrl = "";
+
+describe("a request is researched into a public brief and emailed", () => {
+  test("the form asks for the website; the thank-you page says what happens, then where the brief is", async () => {
+    const form = await html("/free-brief");
+    expect(form).toMatch(/name="website_url"[^>]*required/);
+    expect(form).toContain(`One brief per company every ${FREE_BRIEF_PERIOD_DAYS} days`);
+
+    const seen = smtp.mails.length;
+    const res = await request({ website_url: "globex.example", email: "buyer@example.com" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/free-brief/thanks?domain=globex.example");
+    const thanks = await html("/free-brief/thanks?domain=globex.example");
+    // Research runs off the request path: the page tells the state it reads, never a promise it cannot keep.
+    expect(thanks).toMatch(
+      /We are reading <strong>globex\.example<\/strong>|The brief on <strong>Globex Insights/,
+    );
+
+    await freeBriefsIdle(t.services);
+    const done = await html("/free-brief/thanks?domain=globex.example");
+    expect(done).toContain("The brief on <strong>Globex Insights</strong> is published");
+    const m = /href="(http:\/\/127\.0\.0\.1:\d+\/briefs\/globex-example\/brief-2026-11-20)"/.exec(done);
+    expect(m).not.toBeNull();
+    briefUrl = m![1];
+
+    const mail = await smtp.next(seen);
+    expect(mail.to).toEqual(["buyer@example.com"]);
+    expect(mail.decoded).toContain("Subject: Your free brief on Globex Insights");
+    expect(mail.decoded).toContain(briefUrl);
+    const row = (await db().execute("SELECT state, email_state, brief_id FROM free_brief_requests")).rows[0];
+    expect(row).toMatchObject({ state: "published", email_state: "sent" });
+  });
+
+  test("get_public_brief returns it: every finding cites a numbered source the engine fetched", async () => {
+    const r = await mcp.callTool({ name: "get_public_brief", arguments: { url: briefUrl } });
+    expect(r.isError).toBeFalsy();
+    const b = body(r).brief;
+    expect(b.company).toEqual({ slug: "globex-example", name: "Globex Insights", domain: "globex.example" });
+    expect(b.summary).toContain("Self-serve product analytics for mid-market SaaS teams.");
+    expect(b.findings.length).toBeGreaterThanOrEqual(8);
+    const fetched = new Set(web.requests.map((q) => `https://${q.host}${q.path}`.replace(/\/$/, "")));
+    for (const f of b.findings) {
+      expect(f.category).toBeString();
+      expect(f.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      const cites = [...f.text.matchAll(/\[(\d+)\]/g)].map((x) => Number(x[1]));
+      expect(cites.length).toBeGreaterThan(0);
+      for (const n of cites) {
+        const src = b.sources.find((s: { number: number }) => s.number === n);
+        expect(src).toBeDefined();
+        expect(fetched.has(src.url.replace(/\/$/, ""))).toBe(true);
+      }
+    }
+    const text = (cat: string) =>
+      b.findings
+        .filter((f: { category: string }) => f.category === cat)
+        .map((f: { text: string }) => f.text)
+        .join("\n");
+    // What the site states, as it states it (test/fixtures/web/expected.ts).
+    expect(text("pricing")).toContain(
+      "Free (free), Team ($59 per seat per month) and Enterprise (custom pricing)",
+    );
+    expect(text("hiring")).toContain("6 open roles");
+    expect(text("funding")).toContain("In 2025 we raised a $70M Series C led by Harbor Peak Ventures.");
+    expect(text("integrations")).toContain("10 integrations");
+    expect(text("regulation")).toContain("SOC 2 Type II");
+    expect(
+      b.findings.find((f: { text: string }) => f.text.includes("latest is dated 2026-11-12"))?.date,
+    ).toBe("2026-11-12");
+    // The library lists it and shows its sources.
+    expect(await html("/briefs")).toContain("Globex Insights: what its website says");
+    const page = await html(new URL(briefUrl).pathname);
+    expect(page).toContain('id="source-1"');
+    // Each citation in a finding links to its numbered source.
+    expect(page).toContain('<a href="#source-3" aria-label="source 3">[3]</a>');
+    expect(page).toContain("https://globex.example/pricing");
+  });
+
+  test("a second request within the period gets the existing brief at once, with no new research", async () => {
+    const before = homeFetches("globex.example");
+    const seen = smtp.mails.length;
+    t.clock.advance(3 * 86_400_000);
+    const res = await request({
+      company_name: "Globex",
+      website_url: "https://www.globex.example/pricing",
+      email: "rep@example.org",
+    });
+    expect(res.headers.get("location")).toBe("/free-brief/thanks?domain=globex.example");
+    const thanks = await html("/free-brief/thanks?domain=globex.example");
+    expect(thanks).toContain("A brief on <strong>Globex Insights</strong> was published on");
+    expect(thanks).toContain(briefUrl);
+    const mail = await smtp.next(seen);
+    expect(mail.to).toEqual(["rep@example.org"]);
+    expect(mail.decoded).toContain(briefUrl);
+    expect(mail.decoded).toContain(`once per company every ${FREE_BRIEF_PERIOD_DAYS} days`);
+    await freeBriefsIdle(t.services);
+    expect(homeFetches("globex.example")).toBe(before);
+    const n = await db().execute("SELECT COUNT(*) AS n FROM public_briefs WHERE domain = 'globex.example'");
+    expect(Number(n.rows[0].n)).toBe(1);
+  });
+
+  test("after the period a request is researched again into a new brief of the same company", async () => {
+    t.clock.advance((FREE_BRIEF_PERIOD_DAYS + 1) * 86_400_000);
+    const before = homeFetches("globex.example");
+    await request({ website_url: "globex.example", email: "buyer@example.com" });
+    await freeBriefsIdle(t.services);
+    expect(homeFetches("globex.example")).toBe(before + 1);
+    const r = await db().execute(
+      "SELECT company_slug, slug FROM public_briefs WHERE domain = 'globex.example' ORDER BY id",
+    );
+    expect(r.rows.map((x) => `${x.company_slug}/${x.slug}`)).toEqual([
+      "globex-example/brief-2026-11-20",
+      "globex-example/brief-2026-12-24",
+    ]);
+  });
+});
+
+describe("no brief is invented", () => {
+  test("a site that cannot be read: the reason on the page and in the email, nothing published", async () => {
+    const seen = smtp.mails.length;
+    await request({ website_url: "nosuch.example", email: "a@example.com" });
+    await freeBriefsIdle(t.services);
+    const thanks = await html("/free-brief/thanks?domain=nosuch.example");
+    expect(thanks).toContain("We could not write a brief on <strong>nosuch.example</strong>");
+    expect(thanks).toContain("answered HTTP 404");
+    const mail = await smtp.next(seen);
+    expect(mail.decoded).toContain("Subject: We could not write a brief on nosuch.example");
+    expect(mail.decoded).toContain("Nothing was published.");
+    const n = await db().execute("SELECT COUNT(*) AS n FROM public_briefs WHERE domain = 'nosuch.example'");
+    expect(Number(n.rows[0].n)).toBe(0);
+  });
+
+  test("a site that states nothing a brief could report: no brief", async () => {
+    await request({ website_url: "tallyhq.example", email: "a@example.com" });
+    await freeBriefsIdle(t.services);
+    const thanks = await html("/free-brief/thanks?domain=tallyhq.example");
+    expect(thanks).toContain("found nothing it states that a brief could report");
+    const n = await db().execute("SELECT COUNT(*) AS n FROM public_briefs WHERE domain = 'tallyhq.example'");
+    expect(Number(n.rows[0].n)).toBe(0);
+  });
+
+  test("a request without a website is refused with the form kept; nothing is stored", async () => {
+    const before = await db().execute("SELECT COUNT(*) AS n FROM free_brief_requests");
+    const res = await request({ company_name: "Globex", email: "a@example.com" });
+    expect(res.status).toBe(400);
+    const page = await res.text();
+    expect(page).toContain("give the company&#x27;s website");
+    expect(page).toMatch(/name="company_name" value="Globex"/);
+    const after = await db().execute("SELECT COUNT(*) AS n FROM free_brief_requests");
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  test("the requests are a projection of the log: a rebuild gives the same rows", async () => {
+    const rows = async () => (await db().execute("SELECT * FROM free_brief_requests ORDER BY id")).rows;
+    const before = await rows();
+    await rebuildProjections(t.services.store);
+    expect(await rows()).toEqual(before);
+  });
+});
+
+describe("an email the mail server refuses", () => {
+  test("is recorded, tried again after the outbox's backoff, then given up; the answer stays on the page", async () => {
+    const refused = await startTestServer({
+      RIVALS_FETCH_REWRITE: web.rewrite,
+      RIVALS_FETCH_DELAY_MS: "0",
+      RIVALS_SMTP_URL: smtp.url.replace(":s3cret@", ":wrong@"),
+    });
+    try {
+      const res = await browse(refused, "/free-brief");
+      const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+      const csrf = csrfOf(await res.text());
+      await postForm(
+        refused,
+        "/free-brief",
+        { csrf, website_url: "nosuch.example", email: "a@example.com" },
+        cookie,
+      );
+      await freeBriefsIdle(refused.services);
+      const state = async () =>
+        (
+          await refused.services.database.client.execute(
+            "SELECT state, email_state, email_attempts, email_error FROM free_brief_requests",
+          )
+        ).rows[0];
+      expect(await state()).toMatchObject({ state: "failed", email_state: "pending", email_attempts: 1 });
+      expect(String((await state()).email_error)).toContain("Invalid username or password");
+      // Not again before its backoff (the delivery outbox's: 1, 5, 30, 120 minutes) has passed.
+      kickFreeBriefs(refused.services);
+      await freeBriefsIdle(refused.services);
+      expect((await state()).email_attempts).toBe(1);
+      for (const minutes of BACKOFF_MINUTES.slice(0, EMAIL_ATTEMPTS)) {
+        refused.clock.advance(minutes * 60_000);
+        kickFreeBriefs(refused.services);
+        await freeBriefsIdle(refused.services);
+      }
+      expect(await state()).toMatchObject({ email_state: "failed", email_attempts: EMAIL_ATTEMPTS });
+      const page = await (await browse(refused, "/free-brief/thanks?domain=nosuch.example")).text();
+      expect(page).toContain("We could not write a brief on <strong>nosuch.example</strong>");
+    } finally {
+      await refused.close();
+    }
+  });
+});
+
+describe("RIVALS_FREE_BRIEFS=off", () => {
+  test("the page says requests are not taken; a post stores nothing", async () => {
+    const off = await startTestServer({ RIVALS_FREE_BRIEFS: "off" });
+    try {
+      const page = await (await browse(off, "/free-brief")).text();
+      expect(page).toContain("Free briefs are not offered here");
+      expect(page).not.toContain('name="website_url"');
+      const res = await postForm(off, "/free-brief", {
+        website_url: "globex.example",
+        email: "a@example.com",
+      });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain("nothing was stored");
+      const n = await off.services.database.client.execute("SELECT COUNT(*) AS n FROM free_brief_requests");
+      expect(Number(n.rows[0].n)).toBe(0);
+    } finally {
+      await off.close();
+    }
+  });
+});

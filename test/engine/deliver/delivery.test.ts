@@ -1,0 +1,201 @@
+// Delivery of finished cycles against a real SMTP server (smtp-server) and a Slack-style webhook
+// receiver on loopback, reached through RIVALS_FETCH_REWRITE: one email per admin and one chat message per cycle
+// with findings, none for a quiet cycle, none twice (a second pass, a "restarted" process), a failing receiver
+// retried with backoff and reported in get_delivery_settings.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { addMember } from "../../../src/domain/members.ts";
+import { connectChat } from "../../../src/domain/workspace.ts";
+import { runCycle } from "../../../src/engine/cycle/run.ts";
+import { deliverDue } from "../../../src/engine/deliver/outbox.ts";
+import { startResearch } from "../../../src/engine/research/runner.ts";
+import { openServices } from "../../../src/services.ts";
+import { type CycleWeb, startCycleWeb } from "../../support/engine-cycle-web.ts";
+import { startTestServer, type TestServer } from "../../support/helpers.ts";
+import { body, mcpClient } from "../../support/mcp-helpers.ts";
+import { startSmtp, type TestSmtp } from "../../support/smtp-helpers.ts";
+
+setDefaultTimeout(60_000);
+
+interface Hook {
+  origin: string;
+  received: { blocks: { type: string; text?: { text: string } }[]; text: string }[];
+  failing: boolean;
+  stop(): Promise<void>;
+}
+
+function startHook(): Hook {
+  const hook: Hook = { origin: "", received: [], failing: false, stop: async () => {} };
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      if (req.method !== "POST" || new URL(req.url).pathname !== "/services/T0/B0/secret")
+        return new Response("no", { status: 404 });
+      if (hook.failing) return new Response("upstream trouble", { status: 500 });
+      hook.received.push(await req.json());
+      return new Response("ok");
+    },
+  });
+  hook.origin = `http://127.0.0.1:${server.port}`;
+  hook.stop = () => server.stop(true);
+  return hook;
+}
+
+let web: CycleWeb;
+let hook: Hook;
+let smtp: TestSmtp;
+let t: TestServer;
+let acme: Client;
+let orgId: number;
+
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  body(await acme.callTool({ name, arguments: args }));
+const price = (from: string, to: string) => (b: string) =>
+  b
+    .replace(`<span class="amount">$${from}</span>`, `<span class="amount">$${to}</span>`)
+    .replace(`Team is $${from}`, `Team is $${to}`)
+    .replace(`"price": "${from}.00"`, `"price": "${to}.00"`);
+
+beforeAll(async () => {
+  web = startCycleWeb();
+  hook = startHook();
+  smtp = await startSmtp();
+  t = await startTestServer({
+    RIVALS_FETCH_REWRITE: `https://hooks.slack.com=${hook.origin},${web.rewrite}`,
+    RIVALS_FETCH_DELAY_MS: "0",
+    RIVALS_SMTP_URL: smtp.url,
+  });
+  orgId = (await t.org("acme")).id;
+  acme = await mcpClient(t.base, await t.key("acme"));
+  await addMember(t.services.store, { org: "acme", email: "ada@acme.test", role: "admin" });
+  await addMember(t.services.store, { org: "acme", email: "bob@acme.test", role: "admin" });
+  await addMember(t.services.store, { org: "acme", email: "cy@acme.test", role: "member" });
+  await connectChat(t.services.store, "acme", "https://hooks.slack.com/services/T0/B0/secret");
+  expect(await call("set_delivery_channels", { email: true, slack: true })).toMatchObject({
+    email: true,
+    slack: true,
+  });
+  const globex = (await call("add_competitor", { website_url: "https://globex.example" })).competitor.id;
+  const { done } = await startResearch(
+    t.services,
+    { orgId, actor: "operator" },
+    { kind: "one", competitor_id: globex },
+    "operator",
+    { usesAllowance: false },
+  );
+  expect((await done)[0].status).toBe("finished");
+});
+afterAll(async () => {
+  await t.close();
+  await web.stop();
+  await hook.stop();
+  await smtp.close();
+});
+
+describe("delivery of finished cycles", () => {
+  test("a quiet cycle delivers nothing", async () => {
+    const s = await runCycle(t.services, orgId, { trigger: "operator" });
+    expect(s.signals_created).toBe(0);
+    expect(s.deliveries).toBe(0);
+    expect(smtp.mails).toHaveLength(0);
+    expect(hook.received).toHaveLength(0);
+  });
+
+  test("a cycle with findings: one email per admin (text and HTML, links) and one chat message, exactly once", async () => {
+    t.clock.advance(3_600_000);
+    web.set("globex.example", "/pricing", { transform: price("59", "69") });
+    const s = await runCycle(t.services, orgId, { trigger: "operator" });
+    expect(s.signals_created).toBe(1);
+    expect(s.deliveries).toBe(3);
+    expect(smtp.mails.map((m) => m.to[0]).sort()).toEqual(["ada@acme.test", "bob@acme.test"]);
+    const mail = smtp.mails[0].decoded;
+    expect(mail).toContain("1 new signal on ACME's competitors");
+    expect(mail).toContain("Subject: =?UTF-8?Q?[Rivals]_ACME:_1_new_signal");
+    expect(mail).toContain("text/plain");
+    expect(mail).toContain("text/html");
+    expect(mail).toContain("$69");
+    expect(mail).toContain(`${t.base}/app/signals/`);
+    expect(mail).toContain("https://globex.example/pricing");
+    expect(hook.received).toHaveLength(1);
+    const msg = hook.received[0];
+    expect(msg.text).toContain("1 new signal");
+    expect(msg.blocks[0].type).toBe("header");
+    expect(JSON.stringify(msg.blocks)).toContain(`${t.base}/app/signals/`);
+    expect(JSON.stringify(msg.blocks)).toContain("*High*");
+    // Another pass of the outbox sends nothing again.
+    t.clock.advance(600_000);
+    expect(await deliverDue(t.services)).toBe(0);
+    expect(smtp.mails).toHaveLength(2);
+    expect(hook.received).toHaveLength(1);
+    const st = await call("get_delivery_settings");
+    expect(st.delivery_status.email.last_success_at).toBe(
+      new Date(t.clock.now.getTime() - 600_000).toISOString(),
+    );
+    expect(st.delivery_status.slack.pending).toBe(0);
+    expect(st.delivery_status.slack.last_failure).toBeUndefined();
+  });
+
+  test("a failing receiver is retried with backoff and reported; a restarted process sends it once", async () => {
+    hook.failing = true;
+    t.clock.advance(3_600_000);
+    web.set("globex.example", "/pricing", { transform: price("59", "79") });
+    const s = await runCycle(t.services, orgId, { trigger: "operator" });
+    expect(s.signals_created).toBe(1);
+    expect(s.deliveries).toBe(2); // the two emails; the chat message failed
+    expect(smtp.mails).toHaveLength(4);
+    let st = await call("get_delivery_settings");
+    expect(st.delivery_status.slack.pending).toBe(1);
+    expect(st.delivery_status.slack.last_failure).toMatchObject({
+      attempts: 1,
+      gave_up: false,
+      next_attempt_at: new Date(t.clock.now.getTime() + 60_000).toISOString(),
+    });
+    expect(st.delivery_status.slack.last_failure.error).toContain("500");
+    // Not due yet: nothing is tried.
+    expect(await deliverDue(t.services)).toBe(0);
+    // A second try after the backoff fails again and waits longer.
+    t.clock.advance(61_000);
+    expect(await deliverDue(t.services)).toBe(0);
+    st = await call("get_delivery_settings");
+    expect(st.delivery_status.slack.last_failure.attempts).toBe(2);
+    expect(st.delivery_status.slack.last_failure.next_attempt_at).toBe(
+      new Date(t.clock.now.getTime() + 5 * 60_000).toISOString(),
+    );
+    // The receiver recovers; a restarted process (new services on the same database) sends the pending message
+    // once and none of the delivered emails again.
+    hook.failing = false;
+    t.clock.advance(5 * 60_000 + 1_000);
+    const restarted = await openServices(t.services.config, () => t.clock.now);
+    try {
+      expect(await deliverDue(restarted)).toBe(1);
+      expect(await deliverDue(restarted)).toBe(0);
+    } finally {
+      restarted.close();
+    }
+    expect(hook.received).toHaveLength(2);
+    expect(JSON.stringify(hook.received[1].blocks)).toContain("$79");
+    expect(smtp.mails).toHaveLength(4);
+    st = await call("get_delivery_settings");
+    expect(st.delivery_status.slack.pending).toBe(0);
+    expect(st.delivery_status.slack.last_success_at).toBe(t.clock.now.toISOString());
+  });
+
+  test("a receiver that keeps failing is given up after the last try, and said so", async () => {
+    hook.failing = true;
+    t.clock.advance(3_600_000);
+    web.set("globex.example", "/pricing", { transform: price("59", "89") });
+    await runCycle(t.services, orgId, { trigger: "operator" });
+    for (const minutes of [1, 5, 30, 120, 360]) {
+      t.clock.advance(minutes * 60_000 + 1_000);
+      await deliverDue(t.services);
+    }
+    const st = await call("get_delivery_settings");
+    expect(st.delivery_status.slack.last_failure).toMatchObject({ attempts: 6, gave_up: true });
+    expect(st.delivery_status.slack.last_failure.next_attempt_at).toBeUndefined();
+    expect(st.delivery_status.slack.pending).toBe(0);
+    hook.failing = false;
+    t.clock.advance(3_600_000);
+    expect(await deliverDue(t.services)).toBe(0);
+  });
+});

@@ -1,0 +1,252 @@
+// Quality of the engine on the fixture web (ENGINE.md "Targets"): research and a monitoring cycle on v1 (no
+// signal), v2 (the material changes test/fixtures/web/planted.ts lists: precision and recall over them, printed,
+// ≥ 0.95 each; every matched signal's evidence holds the changed value and the page URL; the launch announced on
+// three sources is one signal with ≥ 3 evidence items), v3 (noise only: no new signal). Real servers on loopback,
+// the real research run and the real cycle.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { decideAddCompetitor } from "../../src/domain/watchlist.ts";
+import { runCycle } from "../../src/engine/cycle/run.ts";
+import { extractPage } from "../../src/engine/extract/page.ts";
+import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
+import {
+  NOT_INTEGRATIONS,
+  OFFERED_INTEGRATIONS,
+  OFFERED_PRICING,
+  OFFERED_USAGE,
+  samePlan,
+} from "../fixtures/web/offered.ts";
+import { BOARD_SITES, MAINTENANCE_BOARD, PLANTED, type PlantedChange } from "../fixtures/web/planted.ts";
+import { type FixtureWeb, resolveFixture, startFixtureWeb } from "../fixtures/web/server.ts";
+import { startTestServer, type TestServer } from "../support/helpers.ts";
+
+setDefaultTimeout(120_000);
+
+const SITES = [
+  "globex.example",
+  "brightloop.example",
+  "quantive.example",
+  "northwind.example",
+  ...BOARD_SITES,
+  "halcyon.example",
+  "parcelhub.example",
+] as const;
+
+interface SignalRow {
+  id: number;
+  competitor_id: number;
+  title: string;
+  category: string;
+  type: string;
+  evidence: { text: string; source_url: string }[];
+}
+
+let web: FixtureWeb;
+let t: TestServer;
+let orgId: number;
+const siteOf = new Map<number, string>();
+
+async function signalsAfter(id: number): Promise<SignalRow[]> {
+  const r = await t.services.database.client.execute({
+    sql: "SELECT id, competitor_id, title, doc FROM signals WHERE org_id = ? AND id > ? ORDER BY id",
+    args: [orgId, id],
+  });
+  return r.rows.map((row) => {
+    const doc = JSON.parse(String(row.doc));
+    return {
+      id: Number(row.id),
+      competitor_id: Number(row.competitor_id),
+      title: String(row.title),
+      category: doc.category,
+      type: doc.type,
+      evidence: doc.evidence ?? [],
+    };
+  });
+}
+
+async function maxSignalId(): Promise<number> {
+  const r = await t.services.database.client.execute({
+    sql: "SELECT COALESCE(MAX(id), 0) AS m FROM signals WHERE org_id = ?",
+    args: [orgId],
+  });
+  return Number(r.rows[0].m);
+}
+
+/** The planted change's evidence: an item whose text holds the value and whose URL is the page. */
+function holds(s: SignalRow, p: PlantedChange): boolean {
+  const v = p.value.toLowerCase();
+  return s.evidence.some((e) => e.text.toLowerCase().includes(v) && p.urls.includes(e.source_url));
+}
+
+function matches(s: SignalRow, p: PlantedChange): boolean {
+  return (
+    siteOf.get(s.competitor_id) === p.site && s.category === p.category && s.type === p.type && holds(s, p)
+  );
+}
+
+beforeAll(async () => {
+  web = startFixtureWeb({ version: 1 });
+  t = await startTestServer({ RIVALS_FETCH_REWRITE: web.rewrite, RIVALS_FETCH_DELAY_MS: "0" });
+  orgId = (await t.org("acme")).id;
+  for (const site of SITES) {
+    const { result } = await t.services.store.execute(
+      (w) => decideAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      { actor: "operator" },
+    );
+    siteOf.set(result.id, site);
+  }
+  const started = await startResearch(
+    t.services,
+    { orgId, actor: "operator" },
+    { kind: "watchlist" },
+    "operator",
+    { usesAllowance: false },
+  );
+  const reports = await started.done;
+  expect(reports.map((r) => r.status)).toEqual(SITES.map(() => "finished"));
+});
+
+afterAll(async () => {
+  await researchIdle(t.services);
+  await t.close();
+  await web.stop();
+});
+
+test("v1 → v2 → v3: precision and recall over the planted changes, one signal for a three-source launch, no signal from noise", async () => {
+  // v1: research stored each source's baseline with its validators; the first cycle asks conditionally and
+  // finds nothing new.
+  const first = await runCycle(t.services, orgId, { trigger: "operator" });
+  expect(first.pages_baseline).toBe(0);
+  expect(first.pages_not_modified).toBeGreaterThan(50);
+  expect(first.signals_created).toBe(0);
+  expect(await maxSignalId()).toBe(0);
+
+  // v2: the planted changes.
+  web.setVersion(2);
+  t.clock.advance(86_400_000);
+  const before2 = await maxSignalId();
+  const second = await runCycle(t.services, orgId, { trigger: "operator" });
+  const found = await signalsAfter(before2);
+  expect(second.signals_created).toBe(found.length);
+
+  // The board that answers with a maintenance page is a failed check, shown as such, and no hiring signal.
+  expect(second.failures).toContainEqual(
+    expect.objectContaining({ url: MAINTENANCE_BOARD, error: "not_board_response" }),
+  );
+  // The company that moved from Lever to Workable is followed: its sources now name the Workable board.
+  const driftwood = [...siteOf].find(([, site]) => site === "driftwood.example")![0];
+  const boards = await t.services.database.client.execute({
+    sql: "SELECT url, kind FROM research_sources WHERE org_id = ? AND competitor_id = ? AND kind LIKE 'job_board:%'",
+    args: [orgId, driftwood],
+  });
+  expect(boards.rows.map((r) => [r.url, r.kind])).toEqual([
+    ["https://apply.workable.com/api/v1/widget/accounts/driftwood", "job_board:workable"],
+  ]);
+
+  const matched = new Map<PlantedChange, SignalRow>();
+  const falsePositives: SignalRow[] = [];
+  for (const s of found) {
+    const p = PLANTED.find((x) => !matched.has(x) && matches(s, x));
+    if (p) matched.set(p, s);
+    else falsePositives.push(s);
+  }
+  const missed = PLANTED.filter((p) => !matched.has(p));
+  const precision = found.length ? matched.size / found.length : 0;
+  const recall = matched.size / PLANTED.length;
+  console.log(
+    `engine quality on the fixture web: precision ${precision.toFixed(3)} (${matched.size}/${found.length} signals), recall ${recall.toFixed(3)} (${matched.size}/${PLANTED.length} planted changes)`,
+  );
+  for (const p of missed) console.log(`  missed: ${p.site} ${p.category}/${p.type} — ${p.what}`);
+  for (const s of falsePositives)
+    console.log(`  false signal: ${siteOf.get(s.competitor_id)} ${s.category}/${s.type} — ${s.title}`);
+  expect(precision).toBeGreaterThanOrEqual(0.95);
+  expect(recall).toBeGreaterThanOrEqual(0.95);
+
+  // Titles state the change with its values.
+  expect(found.find((s) => s.type === "price_increase")?.title).toContain("from $59 to $69");
+  expect(found.find((s) => s.type === "funding")?.title).toContain("$40 million");
+
+  // Every signal's evidence names its source page; the launch on blog + changelog + feed is one signal.
+  for (const s of found) for (const e of s.evidence) expect(e.source_url).toMatch(/^https:\/\//);
+  const launch = PLANTED.find((p) => p.minEvidence)!;
+  const launches = found.filter(
+    (s) => s.type === "feature_launch" && siteOf.get(s.competitor_id) === launch.site,
+  );
+  expect(launches.length).toBe(1);
+  expect(launches[0].evidence.length).toBeGreaterThanOrEqual(launch.minEvidence!);
+  expect(new Set(launches[0].evidence.map((e) => e.source_url)).size).toBeGreaterThanOrEqual(3);
+
+  // v3: noise of every kind ENGINE.md lists, and nothing else: no new signal, none updated or closed.
+  web.setVersion(3);
+  t.clock.advance(86_400_000);
+  const before3 = await maxSignalId();
+  const third = await runCycle(t.services, orgId, { trigger: "operator" });
+  const noise = await signalsAfter(before3);
+  for (const s of noise) console.log(`  signal from noise: ${siteOf.get(s.competitor_id)} ${s.title}`);
+  expect(noise).toEqual([]);
+  expect(third.signals_created).toBe(0);
+  expect(third.signals_updated).toBe(0);
+  expect(third.signals_closed).toBe(0);
+});
+
+test("pricing-extraction accuracy over every plan of every pricing page version, and metered rates beside the plans", () => {
+  let matched = 0;
+  let total = 0;
+  const misses: string[] = [];
+  for (const o of OFFERED_PRICING) {
+    const u = new URL(o.url);
+    for (const v of [1, 2, 3] as const) {
+      const r = resolveFixture(u.host, u.pathname, v);
+      expect(r.status).toBe(200);
+      const page = extractPage(new TextDecoder().decode(r.body!), o.url);
+      const want = o.versions[v];
+      const extra = page.plans.filter((p) => !want.some((w) => w.name === p.name));
+      total += want.length + extra.length;
+      for (const w of want) {
+        const got = page.plans.find((p) => p.name === w.name);
+        if (got && samePlan(w, got)) matched++;
+        else misses.push(`${o.site} v${v} ${w.name}: got ${JSON.stringify(got ?? null)}`);
+      }
+      for (const p of extra) misses.push(`${o.site} v${v}: a plan the page does not offer: ${p.name}`);
+    }
+  }
+  const accuracy = matched / total;
+  console.log(
+    `pricing-extraction accuracy on the fixture web: ${accuracy.toFixed(3)} (${matched}/${total} plans)`,
+  );
+  for (const m of misses) console.log(`  ${m}`);
+  expect(accuracy).toBeGreaterThanOrEqual(0.98);
+
+  for (const [site, rates] of Object.entries(OFFERED_USAGE)) {
+    const o = OFFERED_PRICING.find((x) => x.site === site)!;
+    const u = new URL(o.url);
+    const page = extractPage(new TextDecoder().decode(resolveFixture(u.host, u.pathname, 1).body!), o.url);
+    for (const rate of rates)
+      expect(page.usage?.some((x) => x.price === rate.price && x.per === rate.per)).toBe(true);
+    for (const p of page.plans) expect(rates.some((r) => r.price === p.price)).toBe(false);
+  }
+});
+
+test("integration-name recall of research (the directory's further pages followed), and no category filter read as integrations", async () => {
+  let found = 0;
+  let total = 0;
+  for (const [id, site] of siteOf) {
+    const want = OFFERED_INTEGRATIONS[site];
+    if (!want) continue;
+    const r = await t.services.database.client.execute({
+      sql: "SELECT state FROM competitors WHERE id = ? AND org_id = ?",
+      args: [id, orgId],
+    });
+    const reads = JSON.parse(String(r.rows[0].state)).reads ?? {};
+    const names: string[] = reads.integrations?.names ?? [];
+    const hit = want.filter((n) => names.includes(n));
+    found += hit.length;
+    total += want.length;
+    for (const n of want) if (!names.includes(n)) console.log(`  missed integration: ${site} ${n}`);
+    for (const n of NOT_INTEGRATIONS[site] ?? []) expect(names).not.toContain(n);
+    if (site === "halcyon.example" || site === "parcelhub.example")
+      expect(reads.pricing?.has_enterprise).toBe(true);
+  }
+  const recall = found / total;
+  console.log(`integration-name recall on the fixture web: ${recall.toFixed(3)} (${found}/${total} names)`);
+  expect(recall).toBeGreaterThanOrEqual(0.95);
+});
