@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { addMember } from "../src/domain/members.ts";
-import { snapshotStoreFor } from "../src/engine/snapshots/index.ts";
-import { ARTIFACTS, axeViolations, browsers, pageOverflow } from "./browser-pages.ts";
-import { startTestServer, type TestServer } from "./helpers.ts";
+import { addMember } from "../../src/domain/members.ts";
+import { snapshotStoreFor } from "../../src/engine/snapshots/index.ts";
+import { ARTIFACTS, axeViolations, browsers, pageOverflow } from "../support/browser-pages.ts";
+import { startTestServer, type TestServer } from "../support/helpers.ts";
 
 const EMAIL = "pat@acme.example";
 const PASSWORD = "a long enough password";
