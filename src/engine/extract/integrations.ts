@@ -2,6 +2,8 @@
 // <span>Name</span></a>`), table rows, list items and, when the markup is too broken for cards, the page's
 // repeated item headings. A category filter (links or buttons that narrow the directory) is not a list of
 // integrations; its category pages and the directory's next pages are handed back to be followed.
+
+import type { CardInfo, Walk } from "./blocks.ts";
 import {
   absoluteUrl,
   attr,
@@ -199,4 +201,56 @@ export function directoryPages(root: El, headLinks: El[], pageUrl: string, filte
       if (a.tagName === "A" && isCategoryLink(attr(a, "href"), pageUrl) && !/^#/.test(attr(a, "href").trim()))
         add(attr(a, "href"));
   return [...out].slice(0, 50);
+}
+
+function textIn(el: El, name: string): boolean {
+  return clean(el.textContent).includes(name);
+}
+
+/** Integration tiles without headings or title classes: ≥ 3 similar siblings named by a short first line
+ *  (or their logo's alt text). */
+function looseNames(content: El): string[] {
+  for (const kids of similarGroups(content, 3)) {
+    const names: string[] = [];
+    for (const k of kids) {
+      const first =
+        leafLines(k)[0] ??
+        attr(
+          findFirst(k, (e) => e.tagName === "IMG"),
+          "alt",
+        );
+      const n = clean(first);
+      if (n && n.length <= 40 && n.split(/\s+/).length <= 5 && !/[.!?]$/.test(n)) names.push(n);
+    }
+    if (names.length >= 3 && names.length >= kids.length * 0.8) return [...new Set(names)];
+  }
+  return [];
+}
+
+/** The integrations an integrations directory names, and its further pages to follow (`root`: the whole page,
+ *  `content`: its content, `headLinks`: the <link> elements of its head). */
+export function readIntegrations(
+  w: Walk,
+  groups: Map<El | null, CardInfo[]>,
+  planGroups: Set<CardInfo[]>,
+  page: { root: El; content: El; headLinks: El[]; url: string },
+): { integrations: string[]; integrationPages: string[] } {
+  const { root, content, headLinks, url } = page;
+  const integrations: string[] = [];
+  const add = (name: string) => {
+    const n = integrationName(name);
+    if (n && !integrations.includes(n)) integrations.push(n);
+  };
+  const filters = w.lists.filter((l) => isFilterList(l.el, url)).map((l) => l.el);
+  for (const g of groups.values())
+    if (g.length >= 2 && !planGroups.has(g)) for (const c of g) add(c.block.title);
+  for (const l of w.lists)
+    if (l.items.length >= 2 && !filters.includes(l.el) && !/\b(faq|question)/i.test(l.section ?? ""))
+      for (const i of l.items) add(i);
+  for (const t of w.tables) for (const n of tableNames(t.rows)) add(n);
+  for (const n of tileNames(content)) if (!filters.some((f) => textIn(f, n))) add(n);
+  const byHeading = headingNames(content);
+  if (byHeading.length > integrations.length) for (const n of byHeading) add(n);
+  if (integrations.length < 3) for (const n of looseNames(content)) add(n);
+  return { integrations, integrationPages: directoryPages(root, headLinks, url, filters) };
 }
