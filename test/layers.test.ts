@@ -65,3 +65,17 @@ test("only the entry point and the CLI import src/cli", () => {
     .map(([f]) => rel(f));
   expect(importers).toEqual(["src/main.ts"]);
 });
+
+test("the domain decides and imports no engine, OAuth, web or mail (type imports included)", () => {
+  const domain = join(SRC, "domain");
+  const banned = ["engine", "oauth", "web", "mail"].map((d) => join(SRC, d));
+  const found: string[] = [];
+  for (const f of files(domain)) {
+    const text = readFileSync(f, "utf8");
+    for (const m of text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms)) {
+      const target = normalize(join(dirname(f), m[1]));
+      if (banned.some((b) => target.startsWith(`${b}/`))) found.push(`${rel(f)} → ${relative(SRC, target)}`);
+    }
+  }
+  expect(found).toEqual([]);
+});

@@ -5,7 +5,7 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { NOTES_PAGE, NOTES_TOTAL_SQL } from "../db/queries/engagement.ts";
-import { type BattlecardSignal, composeBattlecard } from "../engine/battlecards.ts";
+import type { BattlecardSignal, ComposeBattlecard } from "./battlecardTypes.ts";
 import { DomainError } from "./errors.ts";
 import { cheapestPaidPlan, LOWEST_PAID, PLANS, planOf } from "./plans.ts";
 import type { BattlecardRecord, CompetitorRecord, SignalRecord } from "./records.ts";
@@ -46,6 +46,7 @@ export async function decideGenerateBattlecard(
   w: WriteContext,
   c: Caller,
   cmd: { competitor_id: number },
+  composeBattlecard: ComposeBattlecard,
 ): Promise<{ events: NewEvent[]; result: GenerateResult }> {
   const org = await loadOrg(w.tx, c.orgId);
   const plan = planOf(org.plan);
@@ -89,7 +90,14 @@ export async function decideGenerateBattlecard(
     );
   }
 
-  const card = await composeCardEvent(w, c.orgId, comp, settings.profile, { trigger: "tool" });
+  const card = await composeCardEvent(
+    w,
+    c.orgId,
+    comp,
+    settings.profile,
+    { trigger: "tool" },
+    composeBattlecard,
+  );
   return {
     events: [card.event],
     result: {
@@ -113,6 +121,7 @@ export async function composeCardEvent(
   comp: CompetitorRow,
   own: Awaited<ReturnType<typeof loadSettings>>["profile"],
   by: CardTrigger,
+  composeBattlecard: ComposeBattlecard,
 ): Promise<{ event: NewEvent; id: number; rewritten: boolean }> {
   const c = { orgId };
   const sig = await w.tx.execute({

@@ -50,7 +50,7 @@ export interface InviteResult {
 }
 
 /** Creates an invitation (replacing a pending one to the same address): the transaction behind
- * sendInvitation (src/domain/sendInvitation.ts), which every surface calls. Refuses a workspace without a
+ * sendInvitation (src/mail/invitation.ts), which every surface calls. Refuses a workspace without a
  * paid plan, a malformed address, an address that is already a member, and a workspace whose plan's seats
  * are taken by members and pending invitations. */
 export async function inviteMember(

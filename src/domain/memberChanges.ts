@@ -3,8 +3,9 @@
 // here, read in the writer's transaction: only a current admin may do it, and a workspace never loses its
 // last admin (neither by demotion nor by removal). A removal also revokes the person's OAuth grants in the
 // workspace; their sessions lose the workspace at once because every request reads the memberships.
+
+import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
-import { revokeGrantsIn } from "../oauth/revocation.ts";
 import { DomainError } from "./errors.ts";
 import { decideInvitationRevoked } from "./invitations.ts";
 import { decideMembership, findRole, findUserById, isRole, ROLES, type Role } from "./members.ts";
@@ -63,10 +64,20 @@ export async function changeMemberRole(
   return result;
 }
 
+/** Revokes a person's OAuth grants in a workspace inside the command's transaction, returning the events to
+ * append with it (oauth/revocation.ts `revokeGrantsIn`: the caller wires it, so the domain imports no OAuth). */
+export type RevokeGrants = (
+  tx: Pick<Tx, "execute">,
+  now: Date,
+  where: { orgId: number; userId: number },
+  reason: "member_removed",
+) => Promise<{ events: NewEvent[]; families: number }>;
+
 export async function removeMember(
   store: EventStore,
   by: ActingAdmin,
   userId: number,
+  revokeGrantsIn: RevokeGrants,
 ): Promise<{ user_id: number; revoked_grants: number }> {
   const { result } = await store.execute(
     async ({ tx, now }) => {

@@ -4,9 +4,9 @@
 // signal; a change that restores an open signal's old value reverts (closes) it; a change to another value
 // supersedes it (closes it and opens a new one).
 import type { NewEvent } from "../../events/catalog.ts";
-import type { SignalDraft } from "../engine/classify/types.ts";
 import { LIST } from "./limits.ts";
 import { type EvidenceItem, type SignalRecord, severityRank } from "./records.ts";
+import type { SignalDraft } from "./signalDraft.ts";
 
 export interface OpenEngineSignal {
   id: number;

@@ -17,53 +17,20 @@
 // - landmines: questions to plant that make a setback matter to the buyer.
 // - team notes are never mixed into the sections above: they appear only under `team_framing`, each
 //   labelled as an unverified team note, and are counted in `evidence.team_notes`.
+import type { BattlecardInput, BattlecardSignal, ComposedBattlecard } from "../domain/battlecardTypes.ts";
 import type { CompetitorRecord, EvidenceItem, SignalRecord } from "../domain/records.ts";
+
+export type {
+  BattlecardInput,
+  BattlecardNote,
+  BattlecardSignal,
+  ComposedBattlecard,
+  OwnProfile,
+} from "../domain/battlecardTypes.ts";
 
 type Obj = Record<string, unknown>;
 
 export const RULES_VERSION = "rules-v1";
-
-export interface BattlecardSignal extends Pick<SignalRecord, "title" | "summary" | "category" | "type"> {
-  id: number;
-  severity?: string;
-  first_seen_at?: string;
-  evidence: EvidenceItem[];
-}
-
-export interface BattlecardNote {
-  id: number;
-  body: string;
-  created_at: string;
-}
-
-export interface OwnProfile {
-  differentiators?: string[];
-  value_propositions?: string[];
-}
-
-export interface BattlecardInput {
-  competitorId: number;
-  competitor: CompetitorRecord;
-  signals: BattlecardSignal[];
-  /** The newest team notes (at most NOTES_PAGE, oldest first), the ones the card shows. */
-  notes: BattlecardNote[];
-  /** How many battlecard notes the competitor has in all (default: notes.length). */
-  notesTotal?: number;
-  own?: OwnProfile;
-}
-
-export interface ComposedBattlecard {
-  sections: {
-    overview: string;
-    strengths: string[];
-    weaknesses: string[];
-    talk_tracks: string[];
-    landmines: string[];
-    recent_moves: string[];
-    team_framing: string[];
-  };
-  evidence: Obj;
-}
 
 const SETBACK =
   /price[_ ]?(increase|hike|rise)|rais(e|es|ed|ing)\b(\s+\S+){0,3}\s+prices?\b|more expensive|no longer|\bremov(e|es|ed|ing)\b|drops? support|deprecat|sunset|discontinu|shut(s|ting)? down|outage|incident|downtime|degraded|breach|vulnerab|lawsuit|\bsued\b|\bfined\b|layoffs?|laid off|lays off|job cuts|restructur|resign|departs?\b|departure|steps down|\bchurn|delay|recall|enterprise[- ]only|only (on|in) (the )?enterprise|moves? .{1,40} to (the )?enterprise/i;

@@ -1,6 +1,6 @@
 // /app/settings/members: the workspace's people. Everyone sees the members and their roles (as
 // list_members does); admins also see pending invitations and can invite someone, change a role, remove a
-// member and withdraw an invitation. The rules are in the domain — src/domain/sendInvitation.ts (the same
+// member and withdraw an invitation. The rules are in the domain — src/mail/invitation.ts (the same
 // command as the invite_member tool) and src/domain/memberChanges.ts (admins only, never without an
 // admin); this file only renders and maps refusals to pages.
 /** @jsxRuntime classic */
@@ -18,8 +18,9 @@ import {
 import { changeMemberRole, removeMember, withdrawInvitation } from "../domain/memberChanges.ts";
 import { listMembers, type MemberView, ROLES } from "../domain/members.ts";
 import { planOf } from "../domain/plans.ts";
-import { type SentInvitation, sendInvitation } from "../domain/sendInvitation.ts";
 import { InvalidInput } from "../domain/validate.ts";
+import { type SentInvitation, sendInvitation } from "../mail/invitation.ts";
+import { revokeGrantsIn } from "../oauth/revocation.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
@@ -362,7 +363,7 @@ export function membersPages(s: Services) {
     .post(`${MEMBERS_PATH}/:id/remove`, ({ request, body, params }) =>
       change(request, body, async (org, by) => {
         const id = decimalId(params.id) ?? notFound();
-        await removeMember(s.store, by, id);
+        await removeMember(s.store, by, id, revokeGrantsIn);
         // Someone who removed themselves no longer has this workspace to come back to.
         return id === by.userId ? "/app" : back(org, "removed");
       }),

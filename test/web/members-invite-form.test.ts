@@ -1,6 +1,6 @@
 // The Members page's "Invite someone" form, end to end: the real server on a loopback port with a temp libSQL
 // file and a real SMTP server on loopback. The form runs the same command as the invite_member tool
-// (src/domain/sendInvitation.ts): one email with a working link, re-invitation replacing the old link, the
+// (src/mail/invitation.ts): one email with a working link, re-invitation replacing the old link, the
 // link shown once without a mail server, and every refusal (CSRF, member, free/trial plan, seats, bad
 // email, already a member, delivery failure) with the typed address kept.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -6,6 +6,7 @@ import { DomainError } from "../../domain/errors.ts";
 import { requireCoreCompetitor } from "../../domain/watchlist.ts";
 import { loadSettings } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
+import { composeBattlecard } from "../battlecards.ts";
 import type { AfterCycleStep } from "../cycle/types.ts";
 
 /** Competitors with a medium or high signal the cycle created. */
@@ -38,10 +39,14 @@ export const rewriteBattlecards: AfterCycleStep = async (s, cycle) => {
         throw e;
       }
       if (!researchFinished(comp.record)) return { events: [], result: false };
-      const card = await composeCardEvent(w, cycle.orgId, comp, settings.profile, {
-        trigger: "cycle",
-        cycle_id: cycle.id,
-      });
+      const card = await composeCardEvent(
+        w,
+        cycle.orgId,
+        comp,
+        settings.profile,
+        { trigger: "cycle", cycle_id: cycle.id },
+        composeBattlecard,
+      );
       return { events: [card.event], result: true };
     });
     if (result) written++;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { getBattlecard } from "../../db/queries/battlecards.ts";
 import { decideGenerateBattlecard } from "../../domain/battlecardGeneration.ts";
+import { composeBattlecard } from "../../engine/battlecards.ts";
 import { battlecard } from "../schemas.ts";
 import { defineTool, ToolError } from "../tool.ts";
 import { competitorIdArg, runCommand } from "./competitors.ts";
@@ -26,7 +27,7 @@ export const generateBattlecardTool = defineTool({
   run: async (ctx, a) => {
     const r = await runCommand(
       ctx,
-      (w, c) => decideGenerateBattlecard(w, c, a),
+      (w, c) => decideGenerateBattlecard(w, c, a, composeBattlecard),
       (a as { idempotency_key?: string }).idempotency_key,
     );
     const card = await getBattlecard(

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { pendingInvitations } from "../../domain/invitations.ts";
 import { listMembers } from "../../domain/members.ts";
-import { sendInvitation } from "../../domain/sendInvitation.ts";
+import { sendInvitation } from "../../mail/invitation.ts";
 import { isoTime } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { pageArgs, pageOfList, pageShape } from "./paging.ts";

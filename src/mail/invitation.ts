@@ -1,4 +1,4 @@
-// Inviting someone: the one command behind the invite_member tool and the Members page's form
+// Inviting someone by email: the one command behind the invite_member tool and the Members page's form
 // (docs/members.md). It holds every rule — the acting role must be admin; the workspace's plan must be paid;
 // the address must be an email address that is not a member yet; the plan's seats bound members plus
 // pending invitations; inviting an address again replaces its pending invitation — and then emails the
@@ -6,10 +6,15 @@
 import { Html } from "@elysiajs/html";
 import type { EventStore } from "../../events/store.ts";
 import type { Config } from "../config.ts";
-import { mailConfigured, sendMail } from "../mail/mailer.ts";
-import { DomainError } from "./errors.ts";
-import { INVITATION_TTL_MS, type InvitationView, inviteMember, revokeInvitation } from "./invitations.ts";
-import type { Role } from "./members.ts";
+import { DomainError } from "../domain/errors.ts";
+import {
+  INVITATION_TTL_MS,
+  type InvitationView,
+  inviteMember,
+  revokeInvitation,
+} from "../domain/invitations.ts";
+import type { Role } from "../domain/members.ts";
+import { mailConfigured, sendMail } from "./mailer.ts";
 
 export interface Inviter {
   orgId: number;
