@@ -8,6 +8,7 @@ import type {
   PublicBriefRecord,
   PublicBriefSource,
 } from "../../domain/workspaceTypes.ts";
+import { sourceKind } from "../sources/kinds.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -79,18 +80,7 @@ export function composeBrief(x: BriefInput): Omit<PublicBriefRecord, "published_
     let i = sources.findIndex((s) => norm(s.url) === norm(url));
     if (i < 0) {
       const kind = kinds.get(norm(url)) ?? "";
-      const what =
-        title ??
-        PAGE_TITLES[kind] ??
-        (kind === "feed"
-          ? "feed"
-          : kind === "releases_feed"
-            ? "release feed"
-            : kind.startsWith("job_board:")
-              ? `job board (${kind.slice(10)})`
-              : kind === "security_txt"
-                ? "security.txt"
-                : "page");
+      const what = title ?? PAGE_TITLES[kind] ?? sourceKind(kind).label(kind);
       sources.push({ title: `${name}: ${what}`, url });
       i = sources.length - 1;
     }

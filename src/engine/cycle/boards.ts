@@ -7,6 +7,7 @@
 import type { SourceState } from "../snapshots/store.ts";
 import { boardsInHtml } from "../sources/boards/detect.ts";
 import { boardKey, detectJobBoard, type JobBoard, jobBoardApiUrl } from "../sources/jobBoards.ts";
+import { jobBoardKind } from "../sources/kinds.ts";
 import type { Source } from "./types.ts";
 
 export interface BoardFollow {
@@ -33,7 +34,7 @@ export function followBoard(current: Source[], named: JobBoard[]): BoardFollow {
   });
   if (still.length > 0 || current.some((src) => !detectJobBoard(src.url))) return { check: current };
   const board = named[0]!;
-  const next: Source = { url: jobBoardApiUrl(board), kind: `job_board:${board.provider}`, monitored: false };
+  const next: Source = { url: jobBoardApiUrl(board), kind: jobBoardKind(board.provider), monitored: false };
   const follows = current[0];
   return {
     check: [next],

@@ -1,26 +1,17 @@
-// Checking one source now: a conditional GET (a job board through its provider's API), the page as a visitor
-// sees it (rendered when it is an application shell), the same bytes as last time skipped, extraction in the
-// Worker pool, then the comparison with the source's last snapshot and history (snapshots/observe.ts).
+// Checking one source now, by its kind (sources/kinds.ts): a conditional GET (a job board through its
+// provider's API), a page as a visitor sees it (rendered when it is an application shell), the same bytes as
+// last time skipped, a page extracted in the Worker pool and any other kind parsed, then the comparison with the
+// source's last snapshot and history (snapshots/observe.ts).
 import type { Services } from "../../services.ts";
-import {
-  normaliseFeed,
-  normaliseJobs,
-  normaliseStructured,
-  serialise,
-  snapshotHash,
-} from "../compare/normalise.ts";
+import { serialise, snapshotHash } from "../compare/normalise.ts";
 import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { rendererFor, visibleHtml } from "../render/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
 import type { SourceState } from "../snapshots/store.ts";
-import { type BoardRead, readJobBoard } from "../sources/boards/read.ts";
-import { notAFeed, parseFeed } from "../sources/feeds.ts";
-import { detectJobBoard, type Job } from "../sources/jobBoards.ts";
-import { parseSecurityTxt } from "../sources/securityTxt.ts";
+import { sourceKind } from "../sources/kinds.ts";
 import { snapshotPool } from "../workers/extract.ts";
-import { snapshotKindOf } from "./sources.ts";
 import type { Source } from "./types.ts";
 
 const HTML = /html|xhtml/i;
@@ -85,8 +76,8 @@ export function checkSource(
     (e): Outcome => ({
       status: "failed",
       source: src,
-      key: keyOf(snapshotKindOf(src.kind), src.url),
-      snapshotKind: snapshotKindOf(src.kind),
+      key: keyOf(sourceKind(src.kind).snapshot, src.url),
+      snapshotKind: sourceKind(src.kind).snapshot,
       error: `internal: ${String((e as Error)?.message ?? e).slice(0, 200)}`,
     }),
   );
@@ -101,7 +92,8 @@ async function readSource(
   fetcher: Fetcher,
   more: CheckOptions,
 ): Promise<Outcome> {
-  const snapshotKind = snapshotKindOf(src.kind);
+  const kind = sourceKind(src.kind);
+  const snapshotKind = kind.snapshot;
   const key = keyOf(snapshotKind, src.url);
   const fail = (error: string, http?: number): Outcome => ({
     status: "failed",
@@ -118,16 +110,7 @@ async function readSource(
     ...(conditional && state.etag ? { etag: state.etag } : {}),
     ...(conditional && state.lastModified ? { lastModified: state.lastModified } : {}),
   };
-  // A job board is read through its provider's API, in pages where it pages; an answer that is not the
-  // provider's list is a failed check (boards/read.ts), never an empty board.
-  let r: FetchResult | BoardRead;
-  let boardJobs: Job[] = [];
-  if (snapshotKind === "jobs") {
-    const board = detectJobBoard(src.url);
-    if (!board) return fail("unsupported_content");
-    r = await readJobBoard(fetcher, board, validators);
-    if (r.ok) boardJobs = r.jobs;
-  } else r = await fetcher.fetch({ url: src.url, ...validators });
+  const r = await kind.fetch(fetcher, src.url, validators);
   if (!r.ok) return fail(errorText(r), r.status);
   if (r.notModified)
     return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
@@ -135,7 +118,7 @@ async function readSource(
   // browser it is a failed check, never an empty page.
   let text = r.text;
   let rendered = false;
-  if (snapshotKind === "page" && HTML.test(r.contentType)) {
+  if (kind.name === "page" && HTML.test(r.contentType)) {
     const v = await visibleHtml(rendererFor(s.config), r, src.render);
     if (!v.ok) return fail(v.error);
     text = v.html;
@@ -160,7 +143,7 @@ async function readSource(
   let snapshot: Snapshot;
   let hash: string;
   try {
-    if (snapshotKind === "page") {
+    if (!kind.parse) {
       if (!HTML.test(r.contentType)) return fail("unsupported_content");
       const x = await snapshotPool(s.config).run({
         snapshot: true,
@@ -174,16 +157,9 @@ async function readSource(
       snapshot = x.snapshot;
       hash = x.hash;
     } else {
-      if (snapshotKind === "feed") {
-        const wrong = notAFeed(r.text);
-        if (wrong) return fail(wrong);
-        snapshot = normaliseFeed(src.url, parseFeed(r.text, src.url));
-      } else if (snapshotKind === "jobs") snapshot = normaliseJobs(src.url, boardJobs);
-      else {
-        const sec = parseSecurityTxt(r.text);
-        if (!sec) return fail("unsupported_content");
-        snapshot = normaliseStructured(src.url, sec as unknown as Record<string, unknown>);
-      }
+      const parsed = kind.parse(r, src.url);
+      if ("error" in parsed) return fail(parsed.error);
+      snapshot = parsed.snapshot;
       hash = snapshotHash(serialise(snapshot));
     }
   } catch (e) {

@@ -4,10 +4,10 @@
 import type { Services } from "../../services.ts";
 import type { Fetcher } from "../fetch/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
+import { sourceKind } from "../sources/kinds.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { type CheckOptions, checkSource, keyOf } from "./check.ts";
 import { type CompetitorResult, recordResults } from "./results.ts";
-import { snapshotKindOf } from "./sources.ts";
 import type { CompetitorRow, Source } from "./types.ts";
 
 /** Checks a competitor's sources and records what they show. `cycleId` null: research's first snapshots
@@ -23,10 +23,19 @@ export async function checkCompetitor(
   const store = snapshotStoreFor(s);
   const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
   const check = (src: Source, more?: CheckOptions) =>
-    checkSource(s, orgId, comp.id, src, states.get(keyOf(snapshotKindOf(src.kind), src.url)), fetcher, more);
+    checkSource(
+      s,
+      orgId,
+      comp.id,
+      src,
+      states.get(keyOf(sourceKind(src.kind).snapshot, src.url)),
+      fetcher,
+      more,
+    );
   // The job board is detected again on every careers page read: it is checked once those are.
   const named: ReturnType<typeof boardsOnCareersPage>[] = [];
-  const pageSources = sources.filter((src) => !src.kind.startsWith("job_board:"));
+  const isBoard = (src: Source) => sourceKind(src.kind).name === "job_board";
+  const pageSources = sources.filter((src) => !isBoard(src));
   const pageChecks = pageSources.map((src) =>
     check(
       src,
@@ -34,7 +43,7 @@ export async function checkCompetitor(
     ),
   );
   const careersChecks = pageChecks.filter((_, i) => pageSources[i]?.kind === "careers");
-  let follow: BoardFollow = { check: sources.filter((src) => src.kind.startsWith("job_board:")) };
+  let follow: BoardFollow = { check: sources.filter(isBoard) };
   const boardChecks = Promise.all(careersChecks).then(() => {
     follow = followBoard(follow.check, named.flat());
     return Promise.all(

@@ -7,10 +7,10 @@ import { classify } from "../classify/classify.ts";
 import { pageGoneAfterCheck } from "../classify/presence.ts";
 import type { SignalDraft } from "../classify/types.ts";
 import type { SnapshotStore, SourceState } from "../snapshots/store.ts";
+import { sourceKind } from "../sources/kinds.ts";
 import { recordDrafts } from "../write/signals.ts";
 import type { BoardFollow } from "./boards.ts";
 import type { Outcome } from "./check.ts";
-import { classifyKind, snapshotKindOf } from "./sources.ts";
 import type { CompetitorRow } from "./types.ts";
 
 /** Failing sources listed on a CompetitorChecked event and in a cycle's summary. */
@@ -51,7 +51,7 @@ export async function recordResults(
       drafts.push(
         ...classify(o.changes, {
           competitor: { id: comp.id, name: comp.name },
-          pageKind: classifyKind(o.source.kind),
+          pageKind: sourceKind(o.source.kind).classifyAs ?? o.source.kind,
           pageTitle: o.snapshot.title,
           observedAt: at,
           previous: o.previous,
@@ -71,7 +71,7 @@ export async function recordResults(
           state,
           at,
         );
-    } else if (snapshotKindOf(o.source.kind) === "page")
+    } else if (sourceKind(o.source.kind).snapshot === "page")
       gone = pageGoneAfterCheck(comp.name, o.source, { failed: false }, state, at);
     if (gone) drafts.push(gone);
   }

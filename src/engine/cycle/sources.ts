@@ -1,23 +1,9 @@
 // What a cycle checks for one competitor: research's sources, then its monitored pages (a page both name is one
-// source), and what each source kind is to the cycle (how it is compared and classified).
+// source).
 import type { Services } from "../../services.ts";
-import type { SnapshotKind } from "../compare/types.ts";
 import { classifyUrl, pageKey } from "../sources/discover.ts";
+import { sourceKind } from "../sources/kinds.ts";
 import type { Source } from "./types.ts";
-
-export function snapshotKindOf(kind: string): SnapshotKind {
-  if (kind === "feed" || kind === "releases_feed") return "feed";
-  if (kind.startsWith("job_board:")) return "jobs";
-  if (kind === "security_txt") return "structured";
-  return "page";
-}
-
-export function classifyKind(kind: string): string {
-  if (kind === "feed" || kind === "releases_feed") return "feed";
-  if (kind.startsWith("job_board:")) return "jobs";
-  if (kind === "security_txt") return "security";
-  return kind;
-}
 
 /** The sources of one competitor: research's, then the monitored pages (a page research also found once). */
 export async function competitorSources(s: Services, orgId: number, competitorId: number): Promise<Source[]> {
@@ -37,7 +23,7 @@ export async function competitorSources(s: Services, orgId: number, competitorId
   const add = (src: Source) => {
     let k: string;
     try {
-      k = snapshotKindOf(src.kind) === "page" ? pageKey(src.url) : src.url;
+      k = sourceKind(src.kind).snapshot === "page" ? pageKey(src.url) : src.url;
     } catch {
       return;
     }

@@ -19,6 +19,7 @@ import {
   type Job,
   type JobBoardProvider,
 } from "../sources/jobBoards.ts";
+import { jobBoardKind, SOURCE_KINDS } from "../sources/kinds.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
@@ -572,10 +573,10 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       ...pages.map((p) => ({ url: p.url, kind: p.kind })),
       // Pages the site links that could not be read now stay sources to watch; guessed standard paths do not.
       ...x.discovered.filter((d) => d.via !== "standard").map((d) => ({ url: d.url, kind: d.kind })),
-      ...x.feeds.map((f) => ({ url: f.url, kind: "feed" })),
-      ...(x.board ? [{ url: x.board.url, kind: `job_board:${x.board.provider}` }] : []),
-      ...x.releaseFeeds.map((f) => ({ url: f.url, kind: "releases_feed" })),
-      ...(x.securityTxt ? [{ url: x.secUrl, kind: "security_txt" }] : []),
+      ...x.feeds.map((f) => ({ url: f.url, kind: SOURCE_KINDS.feed.name })),
+      ...(x.board ? [{ url: x.board.url, kind: jobBoardKind(x.board.provider) }] : []),
+      ...x.releaseFeeds.map((f) => ({ url: f.url, kind: SOURCE_KINDS.releases_feed.name })),
+      ...(x.securityTxt ? [{ url: x.secUrl, kind: SOURCE_KINDS.security_txt.name }] : []),
     ],
     (s) => s.url,
   );

@@ -1,0 +1,117 @@
+// The kinds of source a competitor has, in one table: how each is fetched, how its body becomes a snapshot, how
+// the snapshot store compares it (its snapshot kind) and which page kind the classification rules read for it.
+// Research names a source's kind (home, pricing, careers … are all pages; a job board's kind names its provider:
+// `job_board:greenhouse`); the cycle checks each source by its kind's row.
+import { normaliseFeed, normaliseJobs, normaliseStructured } from "../compare/normalise.ts";
+import type { Snapshot, SnapshotKind } from "../compare/types.ts";
+import type { Fetcher, FetchResult } from "../fetch/index.ts";
+import { type BoardRead, readJobBoard } from "./boards/read.ts";
+import { notAFeed, parseFeed } from "./feeds.ts";
+import { detectJobBoard } from "./jobBoards.ts";
+import { parseSecurityTxt } from "./securityTxt.ts";
+
+/** What reading a source now gave. */
+export type SourceRead =
+  | FetchResult
+  | BoardRead
+  | { ok: false; url: string; error: "unsupported_content"; status?: number; message: string };
+
+export type SourceReadOk = Extract<SourceRead, { ok: true }>;
+
+/** HTTP validators of the last good read (a conditional request). */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+export type SourceKindName = "page" | "feed" | "releases_feed" | "job_board" | "security_txt";
+
+export interface SourceKind {
+  name: SourceKindName;
+  /** How it is fetched. */
+  fetch(fetcher: Fetcher, url: string, validators: Validators): Promise<SourceRead>;
+  /** How its body becomes a snapshot, or why it is none. A page has none here: it is extracted in the Worker
+   * pool, read in a browser when it is an application shell (cycle/check.ts). */
+  parse?(read: SourceReadOk, url: string): { snapshot: Snapshot } | { error: string };
+  /** How the snapshot store keeps and compares it. */
+  snapshot: SnapshotKind;
+  /** The page kind the classification rules read (none: the page's own kind, home, pricing …). */
+  classifyAs?: string;
+  /** What a brief calls it when it cites it (`kind`: the source's full kind). */
+  label(kind: string): string;
+}
+
+const get = (fetcher: Fetcher, url: string, validators: Validators) => fetcher.fetch({ url, ...validators });
+
+export const SOURCE_KINDS: Record<SourceKindName, SourceKind> = {
+  page: { name: "page", fetch: get, snapshot: "page", label: () => "page" },
+  feed: {
+    name: "feed",
+    fetch: get,
+    parse: feedSnapshot,
+    snapshot: "feed",
+    classifyAs: "feed",
+    label: () => "feed",
+  },
+  releases_feed: {
+    name: "releases_feed",
+    fetch: get,
+    parse: feedSnapshot,
+    snapshot: "feed",
+    classifyAs: "feed",
+    label: () => "release feed",
+  },
+  // Read through the provider's API, in pages where it pages; an answer that is not the provider's list is a
+  // failed read (boards/read.ts), never an empty board.
+  job_board: {
+    name: "job_board",
+    fetch(fetcher, url, validators) {
+      const board = detectJobBoard(url);
+      if (!board)
+        return Promise.resolve({
+          ok: false,
+          url,
+          error: "unsupported_content",
+          message: "not a job board's address",
+        });
+      return readJobBoard(fetcher, board, validators);
+    },
+    parse: (read, url) => ({ snapshot: normaliseJobs(url, "jobs" in read ? read.jobs : []) }),
+    snapshot: "jobs",
+    classifyAs: "jobs",
+    label: (kind) => `job board (${kind.slice(JOB_BOARD.length)})`,
+  },
+  security_txt: {
+    name: "security_txt",
+    fetch: get,
+    parse(read, url) {
+      const sec = parseSecurityTxt(read.text);
+      return sec
+        ? { snapshot: normaliseStructured(url, sec as unknown as Record<string, unknown>) }
+        : { error: "unsupported_content" };
+    },
+    snapshot: "structured",
+    classifyAs: "security",
+    label: () => "security.txt",
+  },
+};
+
+function feedSnapshot(read: SourceReadOk, url: string): { snapshot: Snapshot } | { error: string } {
+  const wrong = notAFeed(read.text);
+  return wrong ? { error: wrong } : { snapshot: normaliseFeed(url, parseFeed(read.text, url)) };
+}
+
+const JOB_BOARD = "job_board:";
+
+/** The row of a source's kind (any kind that is not one of the others is a page). */
+export function sourceKind(kind: string): SourceKind {
+  if (kind.startsWith(JOB_BOARD)) return SOURCE_KINDS.job_board;
+  return Object.hasOwn(SOURCE_KINDS, kind) && kind !== "job_board"
+    ? SOURCE_KINDS[kind as SourceKindName]
+    : SOURCE_KINDS.page;
+}
+
+/** The kind of a job board source of `provider`. */
+export function jobBoardKind(provider: string): string {
+  return `${JOB_BOARD}${provider}`;
+}

@@ -1,0 +1,96 @@
+// The table of source kinds: each kind research names is fetched, parsed, compared and classified by its row;
+// any other kind is a page.
+import { expect, test } from "bun:test";
+import type { Fetcher, FetchResult } from "../../../src/engine/fetch/index.ts";
+import { jobBoardKind, type SourceReadOk, sourceKind } from "../../../src/engine/sources/kinds.ts";
+
+const answer = (url: string, text: string, contentType = "text/plain"): SourceReadOk => ({
+  ok: true,
+  url,
+  finalUrl: url,
+  status: 200,
+  notModified: false,
+  headers: {},
+  contentType,
+  text,
+  bytes: text.length,
+  redirects: [],
+  fetchedAt: "2026-01-01T00:00:00.000Z",
+});
+
+test("each kind's snapshot kind, the page kind its rules read, and its name in a brief", () => {
+  const rows = [
+    "home",
+    "pricing",
+    "monitored",
+    "feed",
+    "releases_feed",
+    jobBoardKind("lever"),
+    "security_txt",
+  ].map((k) => {
+    const row = sourceKind(k);
+    return [k, row.name, row.snapshot, row.classifyAs ?? k, row.label(k)];
+  });
+  expect(rows).toEqual([
+    ["home", "page", "page", "home", "page"],
+    ["pricing", "page", "page", "pricing", "page"],
+    ["monitored", "page", "page", "monitored", "page"],
+    ["feed", "feed", "feed", "feed", "feed"],
+    ["releases_feed", "releases_feed", "feed", "feed", "release feed"],
+    ["job_board:lever", "job_board", "jobs", "jobs", "job board (lever)"],
+    ["security_txt", "security_txt", "structured", "security", "security.txt"],
+  ]);
+  // a kind without its provider, or a name an object inherits, is a page
+  expect(sourceKind("job_board").name).toBe("page");
+  expect(sourceKind("toString").name).toBe("page");
+  expect(sourceKind("home").parse).toBeUndefined();
+});
+
+test("a feed that is no feed and a security.txt without fields are errors, not empty snapshots", () => {
+  const feed = sourceKind("feed").parse!;
+  expect(
+    feed(answer("https://a.test/feed.xml", "<html><body>Down for maintenance</body></html>"), "x"),
+  ).toEqual({
+    error: "not_feed_response",
+  });
+  const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>A</title>
+    <item><title>Launch</title><link>https://a.test/launch</link><pubDate>Mon, 05 Jan 2026 10:00:00 GMT</pubDate></item>
+    </channel></rss>`;
+  const read = feed(answer("https://a.test/feed.xml", rss, "application/rss+xml"), "https://a.test/feed.xml");
+  expect("snapshot" in read && read.snapshot.kind).toBe("feed");
+  const sec = sourceKind("security_txt").parse!;
+  expect(sec(answer("https://a.test/.well-known/security.txt", "<html>nope</html>"), "x")).toEqual({
+    error: "unsupported_content",
+  });
+  const ok = sec(
+    answer(
+      "https://a.test/.well-known/security.txt",
+      "Contact: mailto:security@a.test\nExpires: 2027-01-01T00:00:00Z\n",
+    ),
+    "https://a.test/.well-known/security.txt",
+  );
+  expect("snapshot" in ok && ok.snapshot.kind).toBe("structured");
+});
+
+test("a job board source whose address names no board fails without a request", async () => {
+  const asked: string[] = [];
+  const fetcher: Fetcher = {
+    fetch(req) {
+      asked.push(req.url);
+      return Promise.resolve({
+        ok: false,
+        url: req.url,
+        error: "network",
+        message: "no",
+        fetchedAt: "",
+      } as FetchResult);
+    },
+  };
+  const r = await sourceKind(jobBoardKind("greenhouse")).fetch(fetcher, "https://a.test/careers", {});
+  expect(r.ok).toBe(false);
+  expect(!r.ok && r.error).toBe("unsupported_content");
+  expect(asked).toEqual([]);
+  // a page is one GET, with the validators it is given
+  await sourceKind("pricing").fetch(fetcher, "https://a.test/pricing", { etag: '"v1"' });
+  expect(asked).toEqual(["https://a.test/pricing"]);
+});
