@@ -100,7 +100,7 @@ function Pricing({ user }: { user?: string }): JSX.Element {
         monitoring and more of everything below. These are the same numbers the agent tool{" "}
         <code>get_plan_and_limits</code> reports.
       </p>
-      <div class="scroll">
+      <section class="scroll" tabindex="0" aria-label="Plans compared">
         <table class="plans">
           <thead>
             <tr>
@@ -125,7 +125,7 @@ function Pricing({ user }: { user?: string }): JSX.Element {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
       <h2>Paid plans only</h2>
       <ul>
         {paidOnly.map((f) => (
