@@ -2,7 +2,7 @@
 // width, as full-page PNGs in a folder (default `screenshots/`, git-ignored), for a person to look at. The pages are
 // served by the real app on a loopback port from a temp database holding a sample workspace (scripts/
 // sampleWorkspace.ts: 6 competitors, 150 signals, a battlecard with two versions), read by the bundled Chromium
-// (test/browser.ts) signed in as a member. Each page is also checked with axe-core; serious and critical
+// (test/support/browser.ts) signed in as a member. Each page is also checked with axe-core; serious and critical
 // violations are listed, and the exit code is 1 when there are any.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +13,7 @@ import { decideAddBattlecardNote, decideAddSignalNote, decidePinSignal } from ".
 import { importNdjson } from "../src/domain/imports.ts";
 import { addMember } from "../src/domain/members.ts";
 import { openServices } from "../src/services.ts";
-import { launchChromium } from "../test/browser.ts";
+import { launchChromium } from "../test/support/browser.ts";
 import { sampleWorkspace } from "./sampleWorkspace.ts";
 
 const args = process.argv.slice(2);
