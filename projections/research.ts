@@ -2,9 +2,9 @@
 // dossier (profile fields, urls, reads, freshness), and positioning drafts on the workspace profile.
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
+import { applyProfileChanges } from "../src/domain/companyProfile.ts";
 import type { CompetitorRecord } from "../src/domain/records.ts";
 import { RESEARCH_READ_DOMAINS } from "../src/domain/researchTypes.ts";
-import { applyProfileChanges } from "../src/domain/workspace.ts";
 import { writeCompetitor } from "./competitors.ts";
 
 type Freshness = NonNullable<CompetitorRecord["freshness"]> & Record<string, unknown>;

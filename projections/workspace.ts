@@ -2,8 +2,8 @@
 // competitor's ICP overlap written into its record.
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
+import { applyProfileChanges } from "../src/domain/companyProfile.ts";
 import type { CompetitorRecord } from "../src/domain/records.ts";
-import { applyProfileChanges } from "../src/domain/workspace.ts";
 import { writeCompetitor } from "./competitors.ts";
 
 async function ensureRow(tx: Tx, orgId: number): Promise<void> {

@@ -11,6 +11,7 @@ import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
 import { LIST } from "./limits.ts";
 import { decideCreateOrg, decideSetPlan } from "./orgs.ts";
+import { trackedCompetitorCount } from "./planUsage.ts";
 import {
   type CompetitorRecord,
   parseBattlecard,
@@ -20,7 +21,7 @@ import {
 } from "./records.ts";
 import { findKeyed, findOrg, requireOrg } from "./state.ts";
 import { InvalidInput, isObject, parseTimestamp, str } from "./validate.ts";
-import { loadSettings, trackedCompetitorCount } from "./workspace.ts";
+import { loadSettings } from "./workspace.ts";
 
 type Obj = Record<string, unknown>;
 export interface ImportReport {

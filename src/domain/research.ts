@@ -5,6 +5,7 @@ import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
+import { decideFirstBrief } from "./firstBrief.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
 import { cheapestPaidPlan, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
@@ -17,7 +18,7 @@ import {
   requireTrackedCompetitor,
   toCompetitor,
 } from "./watchlist.ts";
-import { decideFirstBrief, loadSettings, utcDay } from "./workspace.ts";
+import { loadSettings, utcDay } from "./workspace.ts";
 import type { CompanyProfileChanges } from "./workspaceTypes.ts";
 
 type Exec = Pick<Tx, "execute">;

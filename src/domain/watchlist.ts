@@ -6,9 +6,9 @@ import type { Tx, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { hostRefusal, isIpLiteral, normaliseHost } from "./hostname.ts";
 import { cheapestPaidPlan, planOf } from "./plans.ts";
+import { coreSlotsUsed } from "./planUsage.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { InvalidInput } from "./validate.ts";
-import { coreSlotsUsed } from "./workspace.ts";
 
 type Exec = Pick<Tx, "execute">;
 

@@ -8,17 +8,13 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
+import { setMonitoringCadence } from "../domain/cadence.ts";
+import { connectChat, disconnectChat } from "../domain/chat.ts";
+import { deliveryView, setDeliveryChannels } from "../domain/delivery.ts";
 import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
-import {
-  connectChat,
-  deliveryView,
-  disconnectChat,
-  loadSettings,
-  setDeliveryChannels,
-  setMonitoringCadence,
-} from "../domain/workspace.ts";
+import { loadSettings } from "../domain/workspace.ts";
 import { postToChat } from "../engine/deliver/chat.ts";
 import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts";
 import type { Services } from "../services.ts";

@@ -2,10 +2,10 @@
 // the overlap update_icp would compute (served with empty values pruned, as everything the API serves), so a re-import keeps it current instead of wiping it, and the same
 // line imported again changes nothing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { updateIcp } from "../../src/domain/icp.ts";
 import { computeIcpOverlap } from "../../src/domain/icpOverlap.ts";
 import { parseCompetitor } from "../../src/domain/records.ts";
 import { prune } from "../../src/domain/validate.ts";
-import { updateIcp } from "../../src/domain/workspace.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 
 let t: TestServer;

@@ -1,6 +1,7 @@
 // The plan table's derived rules, each written once: the cheapest paid plan that allows something (named in
 // every refusal) and the paid-only list, which is also what gates the MCP tools.
 import { expect, test } from "bun:test";
+import { lowestPlanWithCadence } from "../../src/domain/cadence.ts";
 import {
   cheapestPaidPlan,
   effectiveCadence,
@@ -10,7 +11,6 @@ import {
   PLAN_NAMES,
   PLANS,
 } from "../../src/domain/plans.ts";
-import { lowestPlanWithCadence } from "../../src/domain/workspace.ts";
 import { tools } from "../../src/mcp/registry.ts";
 
 test("cheapestPaidPlan: the first paid plan in table order whose limits pass", () => {

@@ -2,7 +2,8 @@
 // API keys cannot: they act as admins), counting events, and comparing read tables before/after a rebuild.
 import { READ_TABLES } from "../../projections/index.ts";
 import type { Principal } from "../../src/auth/principal.ts";
-import { decideFirstBrief, loadSettings } from "../../src/domain/workspace.ts";
+import { decideFirstBrief } from "../../src/domain/firstBrief.ts";
+import { loadSettings } from "../../src/domain/workspace.ts";
 import { callTool } from "../../src/mcp/call.ts";
 import { toolsByName } from "../../src/mcp/registry.ts";
 import type { TestServer } from "./helpers.ts";

@@ -1,7 +1,7 @@
 // The team-chat connection's one way out: the org's incoming-webhook URL and a JSON POST to it, through the
 // fetcher that holds only the webhook exemptions the operator configured (RIVALS_UNSAFE_WEBHOOK_ORIGINS).
 // Deliveries and the settings page's test message both send with it.
-import { chatWebhookUrl } from "../../domain/workspace.ts";
+import { chatWebhookUrl } from "../../domain/chat.ts";
 import type { Services } from "../../services.ts";
 import { type FetchResult, fetcherFor } from "../fetch/index.ts";
 

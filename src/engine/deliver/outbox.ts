@@ -6,8 +6,9 @@
 // be sent again.
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../../../events/catalog.ts";
+import { deliveryView } from "../../domain/delivery.ts";
 import { severityRank } from "../../domain/records.ts";
-import { deliveryView, loadSettings } from "../../domain/workspace.ts";
+import { loadSettings } from "../../domain/workspace.ts";
 import { sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import type { AfterCycleStep } from "../cycle/types.ts";

@@ -7,6 +7,7 @@ import type { NewEvent } from "../../../events/catalog.ts";
 import type { WriteContext } from "../../../events/store.ts";
 import { getCompetitor } from "../../db/queries/competitors.ts";
 import { planOf } from "../../domain/plans.ts";
+import { coreSlotsUsed } from "../../domain/planUsage.ts";
 import {
   type Caller,
   decideAddCompetitor,
@@ -16,7 +17,6 @@ import {
   decideRenameCompetitor,
   monitoredPages,
 } from "../../domain/watchlist.ts";
-import { coreSlotsUsed } from "../../domain/workspace.ts";
 import { startHistory } from "../../engine/archive/background.ts";
 import { competitorDetail, isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, ToolError } from "../tool.ts";

@@ -1,26 +1,22 @@
 // Workspace tools: who the workspace is and who is calling, the plan's limits, the company profile and ICP,
-// and how monitoring cycles run and are delivered. Writes go through src/domain/workspace.ts (events).
+// and how monitoring cycles run and are delivered. Writes go through the workspace deciders in src/domain
+// (companyProfile.ts, icp.ts, cadence.ts, delivery.ts: events).
 
 import { z } from "zod";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
 import { SCOPES } from "../../domain/apiKeys.ts";
+import { ALL_CADENCES, setMonitoringCadence } from "../../domain/cadence.ts";
+import { profileView, updateCompanyProfile } from "../../domain/companyProfile.ts";
+import { deliveryView, setDeliveryChannels } from "../../domain/delivery.ts";
+import { icpUpdatesToday, updateIcp } from "../../domain/icp.ts";
 import { PLAN_NAMES, PLANS, planOf } from "../../domain/plans.ts";
+import { coreSlotsUsed, planView } from "../../domain/planUsage.ts";
 import { researchAllowanceUsed, utcWeek } from "../../domain/research.ts";
 import {
-  ALL_CADENCES,
-  coreSlotsUsed,
-  deliveryView,
-  icpUpdatesToday,
   loadSettings,
   MAX_LIST_ITEM_LENGTH,
   MAX_LIST_ITEMS,
   MAX_TEXT_LENGTH,
-  planView,
-  profileView,
-  setDeliveryChannels,
-  setMonitoringCadence,
-  updateCompanyProfile,
-  updateIcp,
   utcDay,
 } from "../../domain/workspace.ts";
 import { cycleStatus } from "../../engine/cycle/status.ts";

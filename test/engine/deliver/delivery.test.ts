@@ -4,8 +4,8 @@
 // retried with backoff and reported in get_delivery_settings.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectChat } from "../../../src/domain/chat.ts";
 import { addMember } from "../../../src/domain/members.ts";
-import { connectChat } from "../../../src/domain/workspace.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { deliverDue } from "../../../src/engine/deliver/outbox.ts";
 import { startResearch } from "../../../src/engine/research/runner.ts";

@@ -5,7 +5,7 @@
 // refusals that say nothing about where names resolve. docs/security.md describes what these tests attack.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectChat } from "../../../src/domain/workspace.ts";
+import { connectChat } from "../../../src/domain/chat.ts";
 import { postToChat } from "../../../src/engine/deliver/chat.ts";
 import { fetcherFor } from "../../../src/engine/fetch/index.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";

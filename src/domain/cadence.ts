@@ -1,0 +1,51 @@
+// The monitoring cadence: how often the workspace's cycles run, a paid plan's choice among the cadences its plan
+// offers.
+import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
+import type { EventStore } from "../../events/store.ts";
+import { DomainError } from "./errors.ts";
+import { cheapestPaidPlan, PLAN_NAMES, PLANS, type PlanName, planOf } from "./plans.ts";
+import { InvalidInput } from "./validate.ts";
+import { loadSettings, orgStream, type WorkspaceSettings } from "./workspace.ts";
+
+/** Every cadence some plan offers, slowest first, in plan-table order. */
+export const ALL_CADENCES: string[] = [...new Set(PLAN_NAMES.flatMap((p) => PLANS[p].cadences))];
+
+/** The cheapest paid plan that allows a cadence. */
+export function lowestPlanWithCadence(cadence: string): PlanName | undefined {
+  return cheapestPaidPlan((p) => p.cadences.includes(cadence))?.name;
+}
+
+export function decideSetCadence(st: WorkspaceSettings, cadence: string): NewEvent[] {
+  const plan = planOf(st.plan);
+  if (!ALL_CADENCES.includes(cadence))
+    throw new InvalidInput(`cadence must be one of ${ALL_CADENCES.join(", ")}`, "cadence");
+  if (!plan.paid)
+    throw new DomainError(
+      "plan_required",
+      `Setting the monitoring cadence needs a paid plan; this workspace is on ${plan.label}.`,
+      { plan_needed: lowestPlanWithCadence(cadence), plan: plan.name },
+    );
+  if (!plan.cadences.includes(cadence)) {
+    const needed = lowestPlanWithCadence(cadence)!;
+    throw new DomainError(
+      "plan_required",
+      `The ${cadence} cadence is not in the ${plan.label} plan, which allows ${plan.cadences.join(", ")}; ${cadence} comes with the ${PLANS[needed].label} plan or higher.`,
+      { cadence, allowed_cadences: plan.cadences, plan_needed: needed, plan: plan.name },
+    );
+  }
+  if (st.cadence === cadence) return [];
+  return [{ type: "MonitoringCadenceSet", ...orgStream(st.orgId), data: { cadence } }];
+}
+
+export async function setMonitoringCadence(
+  store: EventStore,
+  orgId: number,
+  cadence: string,
+  metadata: EventMetadata = {},
+) {
+  const { events } = await store.execute(async (w) => {
+    const st = await loadSettings(w.tx, orgId);
+    return { events: decideSetCadence(st, cadence), result: null };
+  }, metadata);
+  return { changed: events.length > 0 };
+}

@@ -1,0 +1,79 @@
+// The team-chat connection: an incoming webhook an admin connects (a public https address) or disconnects.
+import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
+import type { EventStore } from "../../events/store.ts";
+import { hostRefusal } from "./hostname.ts";
+import { requireOrg } from "./state.ts";
+import { checkUrl, InvalidInput } from "./validate.ts";
+import { type Exec, loadSettings, orgStream, type WorkspaceSettings } from "./workspace.ts";
+
+/** A team-chat webhook is an https URL of a public internet host (the one hostname rule), unless its origin
+ * is one the operator listed as allowed anyway (RIVALS_UNSAFE_WEBHOOK_ORIGINS). */
+function checkWebhookUrl(webhookUrl: string, unsafeOrigins: readonly string[]): string {
+  const url = checkUrl(webhookUrl, "webhook");
+  const u = new URL(url);
+  if (unsafeOrigins.includes(u.origin)) return url;
+  if (u.protocol !== "https:") throw new InvalidInput("webhook must be an https URL", "webhook");
+  if (u.username || u.password) throw new InvalidInput("webhook must not contain credentials", "webhook");
+  if (hostRefusal(u.hostname))
+    throw new InvalidInput("webhook must be the address of a public internet host", "webhook");
+  return url;
+}
+
+export function decideConnectChat(
+  st: WorkspaceSettings,
+  webhookUrl: string,
+  now: Date,
+  unsafeOrigins: readonly string[] = [],
+): NewEvent[] {
+  const url = checkWebhookUrl(webhookUrl, unsafeOrigins);
+  return [
+    {
+      type: "ChatConnected",
+      ...orgStream(st.orgId),
+      data: { provider: "slack", webhook_url: url, connected_at: now.toISOString() },
+    },
+  ];
+}
+
+/** `rivals org connect-chat` and the monitoring settings page: records the team-chat (incoming webhook)
+ * connection of an org. */
+export async function connectChat(
+  store: EventStore,
+  orgSlug: string,
+  webhookUrl: string,
+  metadata: EventMetadata = {},
+  unsafeOrigins: readonly string[] = [],
+) {
+  const { result } = await store.execute(async (w) => {
+    const org = await requireOrg(w.tx, orgSlug);
+    const st = await loadSettings(w.tx, org.id);
+    const events = decideConnectChat(st, webhookUrl, w.now, unsafeOrigins);
+    return { events, result: { org: org.slug, chat_connected: true, connected_at: w.now.toISOString() } };
+  }, metadata);
+  return result;
+}
+
+export function decideDisconnectChat(st: WorkspaceSettings, now: Date): NewEvent[] {
+  if (st.chatConnectedAt === null) return [];
+  return [{ type: "ChatDisconnected", ...orgStream(st.orgId), data: { disconnected_at: now.toISOString() } }];
+}
+
+/** The settings page's Disconnect: forgets the webhook. Chat delivery stays chosen but inactive (deliveryView
+ * says so) until a connection is made again. */
+export async function disconnectChat(store: EventStore, orgId: number, metadata: EventMetadata = {}) {
+  const { events } = await store.execute(async (w) => {
+    const st = await loadSettings(w.tx, orgId);
+    return { events: decideDisconnectChat(st, w.now), result: null };
+  }, metadata);
+  return { changed: events.length > 0 };
+}
+
+/** The connected webhook URL of an org, if any (for the settings page's test message). */
+export async function chatWebhookUrl(tx: Exec, orgId: number): Promise<string | undefined> {
+  const r = await tx.execute({
+    sql: "SELECT chat_webhook_url FROM workspace_settings WHERE id = ?",
+    args: [orgId],
+  });
+  const v = r.rows[0]?.chat_webhook_url;
+  return v === null || v === undefined ? undefined : String(v);
+}
