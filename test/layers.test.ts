@@ -79,3 +79,16 @@ test("the domain decides and imports no engine, OAuth, web or mail (type imports
   }
   expect(found).toEqual([]);
 });
+
+test("every event is decided in src/domain: no other part of src/ writes an event object", async () => {
+  const { eventTypes } = await import("../events/catalog.ts");
+  const types = new Set<string>(eventTypes);
+  const outside: string[] = [];
+  for (const f of files(SRC)) {
+    if (f.startsWith(`${join(SRC, "domain")}/`)) continue;
+    const text = readFileSync(f, "utf8");
+    for (const m of text.matchAll(/\btype:\s*"([A-Z][A-Za-z]+)"/g))
+      if (types.has(m[1])) outside.push(`${rel(f)}: ${m[1]}`);
+  }
+  expect(outside).toEqual([]);
+});

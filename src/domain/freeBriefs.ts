@@ -4,6 +4,7 @@
 // background (src/engine/briefs/freeBriefs.ts) and answers the request with the brief it publishes.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
+import { attemptOutcome } from "./attempts.ts";
 import { normalizeDomain } from "./publicLibrary.ts";
 import { checkUrl, InvalidInput } from "./validate.ts";
 
@@ -116,4 +117,43 @@ export async function requestFreeBrief(
     { actor: "visitor", request_id: requestId, source: "web" },
   );
   return result;
+}
+
+/** A request answered: a brief researched for it, one of its domain already published, or why there is none. */
+export function decideFreeBriefAnswered(
+  id: number,
+  answer: { outcome: "published" | "existing" | "failed"; reason?: string },
+  briefId: number | undefined,
+  now: Date,
+): NewEvent {
+  return {
+    type: "FreeBriefAnswered",
+    orgId: null,
+    streamType: "free_brief",
+    streamId: String(id),
+    data: {
+      id,
+      outcome: answer.outcome,
+      ...(briefId !== undefined ? { brief_id: briefId } : {}),
+      ...(answer.outcome === "failed" && answer.reason ? { reason: answer.reason } : {}),
+      answered_at: now.toISOString(),
+    },
+  };
+}
+
+/** One try to email a request's answer (the one retry rule, domain/attempts.ts). */
+export function decideFreeBriefEmailed(
+  id: number,
+  attempt: number,
+  at: Date,
+  error: string | undefined,
+  maxAttempts: number,
+): NewEvent {
+  return {
+    type: "FreeBriefEmailed",
+    orgId: null,
+    streamType: "free_brief",
+    streamId: String(id),
+    data: { id, ...attemptOutcome(attempt, at, error, maxAttempts) },
+  };
 }

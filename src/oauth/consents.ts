@@ -4,6 +4,7 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx } from "../../events/store.ts";
 import { SCOPES, type Scope } from "../domain/apiKeys.ts";
+import { decideConsentGranted, decideConsentsRevoked } from "../domain/oauthConsents.ts";
 import type { Services } from "../services.ts";
 
 export interface Consent {
@@ -37,21 +38,8 @@ export async function recordConsent(
         sql: "SELECT scopes FROM oauth_consents WHERE user_id = ? AND client_id = ? AND org_id = ?",
         args: [p.userId, p.clientId, p.orgId],
       });
-      const before = r.rows[0] ? String(r.rows[0].scopes).split(" ").filter(Boolean) : [];
-      const all = SCOPES.filter((sc) => before.includes(sc) || p.scopes.includes(sc));
-      if (r.rows[0] && all.length === before.length) return { events: [], result: null };
-      return {
-        events: [
-          {
-            type: "OAuthConsentGranted",
-            orgId: p.orgId,
-            streamType: "oauth_consent",
-            streamId: `${p.orgId}:${p.userId}:${p.clientId}`,
-            data: { user_id: p.userId, client_id: p.clientId, scopes: all, granted_at: now.toISOString() },
-          },
-        ],
-        result: null,
-      };
+      const before = r.rows[0] ? String(r.rows[0].scopes).split(" ").filter(Boolean) : undefined;
+      return { events: decideConsentGranted(p, before, now), result: null };
     },
     { actor: p.actor },
   );
@@ -88,15 +76,10 @@ export async function forgetConsentsIn(
     sql: `SELECT user_id, client_id FROM oauth_consents WHERE ${scope.sql} ORDER BY client_id, user_id`,
     args: scope.args,
   });
-  return r.rows.map((row) => {
-    const userId = Number(row.user_id);
-    const clientId = String(row.client_id);
-    return {
-      type: "OAuthConsentRevoked",
-      orgId: where.orgId,
-      streamType: "oauth_consent",
-      streamId: `${where.orgId}:${userId}:${clientId}`,
-      data: { user_id: userId, client_id: clientId, revoked_at: now.toISOString(), reason },
-    };
-  });
+  return decideConsentsRevoked(
+    where.orgId,
+    r.rows.map((row) => ({ userId: Number(row.user_id), clientId: String(row.client_id) })),
+    reason,
+    now,
+  );
 }

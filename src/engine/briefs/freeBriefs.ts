@@ -5,11 +5,15 @@
 // domain and per email (free_brief_claims), so instances sharing a database never do it twice.
 import type { NewEvent } from "../../../events/catalog.ts";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
-import { briefOfPeriod, FREE_BRIEF_PERIOD_DAYS } from "../../domain/freeBriefs.ts";
+import {
+  briefOfPeriod,
+  decideFreeBriefAnswered,
+  decideFreeBriefEmailed,
+  FREE_BRIEF_PERIOD_DAYS,
+} from "../../domain/freeBriefs.ts";
 import { decidePublicBrief, SLUG } from "../../domain/publicLibrary.ts";
 import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
-import { BACKOFF_MINUTES } from "../deliver/outbox.ts";
 import { fetcherFor } from "../fetch/index.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 import { researchSite } from "../research/index.ts";
@@ -109,19 +113,7 @@ async function recordAnswer(s: Services, domain: string, answer: Answer): Promis
     } else if (answer.outcome === "existing") briefId = answer.briefId;
     for (const row of queued.rows) {
       const id = Number(row.id);
-      events.push({
-        type: "FreeBriefAnswered",
-        orgId: null,
-        streamType: "free_brief",
-        streamId: String(id),
-        data: {
-          id,
-          outcome: answer.outcome,
-          ...(briefId !== undefined ? { brief_id: briefId } : {}),
-          ...(answer.outcome === "failed" ? { reason: answer.reason } : {}),
-          answered_at: w.now.toISOString(),
-        },
-      });
+      events.push(decideFreeBriefAnswered(id, answer, briefId, w.now));
     }
     return { events, result: null };
   }, META);
@@ -204,31 +196,9 @@ async function sendAnswers(s: Services): Promise<void> {
         error = (e instanceof Error ? e.message : String(e)).slice(0, 500) || "failed";
       }
       const attempt = Number(row.email_attempts) + 1;
-      const gaveUp = error !== undefined && attempt >= EMAIL_ATTEMPTS;
       await s.store.execute(
         async (w) => ({
-          events: [
-            {
-              type: "FreeBriefEmailed",
-              orgId: null,
-              streamType: "free_brief",
-              streamId: String(id),
-              data: {
-                id,
-                ok: error === undefined,
-                at: w.now.toISOString(),
-                ...(error !== undefined ? { error } : {}),
-                ...(error !== undefined && !gaveUp
-                  ? {
-                      next_attempt_at: new Date(
-                        w.now.getTime() + BACKOFF_MINUTES[attempt - 1] * 60_000,
-                      ).toISOString(),
-                    }
-                  : {}),
-                ...(gaveUp ? { gave_up: true } : {}),
-              },
-            },
-          ],
+          events: [decideFreeBriefEmailed(id, attempt, w.now, error, EMAIL_ATTEMPTS)],
           result: null,
         }),
         META,

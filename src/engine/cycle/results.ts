@@ -2,6 +2,7 @@
 // recorded together: one event seen on blog, changelog and feed is one signal), then the new snapshots, then in
 // one command the sources' states (unchanged, not modified, failing) and the competitor's CompetitorChecked event.
 import type { EventMetadata } from "../../../events/catalog.ts";
+import { decideCompetitorChecked } from "../../domain/cycles.ts";
 import type { Services } from "../../services.ts";
 import { classify } from "../classify/classify.ts";
 import { pageGoneAfterCheck } from "../classify/presence.ts";
@@ -13,8 +14,6 @@ import type { BoardFollow } from "./boards.ts";
 import type { Outcome } from "./check.ts";
 import type { CompetitorRow } from "./types.ts";
 
-/** Failing sources listed on a CompetitorChecked event and in a cycle's summary. */
-export const MAX_FAILURES_LISTED = 20;
 const META: EventMetadata = { actor: "engine", source: "engine" };
 
 export interface CompetitorResult {
@@ -130,22 +129,16 @@ export async function recordResults(
     if (cycleId === null) return { events: [], result: null };
     return {
       events: [
-        {
-          type: "CompetitorChecked",
-          orgId,
-          streamType: "competitor",
-          streamId: String(comp.id),
-          data: {
-            competitor_id: comp.id,
-            cycle_id: cycleId,
-            checked_at: at,
-            sources: outcomes.length,
-            changed,
-            failed: failed.length,
-            ...(failures.length ? { failing: failures.slice(0, MAX_FAILURES_LISTED) } : {}),
-            ...(follow.moved ? { job_board: follow.moved } : {}),
-          },
-        },
+        decideCompetitorChecked(orgId, {
+          competitor_id: comp.id,
+          cycle_id: cycleId,
+          checked_at: at,
+          sources: outcomes.length,
+          changed,
+          failed: failed.length,
+          failing: failures,
+          ...(follow.moved ? { job_board: follow.moved } : {}),
+        }),
       ],
       result: null,
     };

@@ -5,6 +5,8 @@
 // event per competitor (competitor.ts, results.ts) — then expired signals closed, the after-cycle steps
 // (after.ts), and the summary on the cycle's record. An unchanged source adds no snapshot bytes, an unchanged
 // cycle one event per competitor; a 304 answer is not even extracted.
+
+import { MAX_FAILURES_LISTED } from "../../domain/cycles.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
 import { type Fetcher, fetcherFor } from "../fetch/index.ts";
@@ -12,7 +14,7 @@ import { closeExpiredSignals } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
 import { checkCompetitor } from "./competitor.ts";
 import { finishCycle, type OpenedCycle, openCycle } from "./record.ts";
-import { type CompetitorResult, MAX_FAILURES_LISTED } from "./results.ts";
+import type { CompetitorResult } from "./results.ts";
 import { competitorSources } from "./sources.ts";
 import type { CompetitorRow, CycleSummary, CycleTrigger, FinishedCycle, Source } from "./types.ts";
 

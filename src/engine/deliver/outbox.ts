@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../../../events/catalog.ts";
 import { deliveryView } from "../../domain/delivery.ts";
+import { decideDeliveryAttempted, decideDeliveryQueued } from "../../domain/outbox.ts";
 import { severityRank } from "../../domain/records.ts";
 import { loadSettings } from "../../domain/workspace.ts";
 import { sendMail } from "../../mail/mailer.ts";
@@ -15,17 +16,8 @@ import type { AfterCycleStep } from "../cycle/types.ts";
 import { postToChat } from "./chat.ts";
 import { composeEmail, composeSlack, type DeliverySignal } from "./compose.ts";
 
-/** Minutes to wait before the 2nd, 3rd … try; after the last, the delivery has failed. */
-export const BACKOFF_MINUTES = [1, 5, 30, 120, 360];
-export const MAX_ATTEMPTS = BACKOFF_MINUTES.length + 1;
 const CLAIM_MS = 120_000;
 const INSTANCE = randomUUID();
-
-const stream = (orgId: number, id: number) => ({
-  orgId,
-  streamType: "delivery" as const,
-  streamId: String(id),
-});
 
 async function adminEmails(s: Services, orgId: number): Promise<string[]> {
   const r = await s.database.client.execute({
@@ -56,11 +48,9 @@ export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
         });
         if (dup.rows[0]) continue;
         const id = await w.nextId();
-        events.push({
-          type: "DeliveryQueued",
-          ...stream(cycle.orgId, id),
-          data: { id, cycle_id: cycle.id, ...r, signal_ids: signalIds, queued_at: w.now.toISOString() },
-        });
+        events.push(
+          decideDeliveryQueued(cycle.orgId, id, { cycle_id: cycle.id, ...r, signal_ids: signalIds }, w.now),
+        );
       }
       return { events, result: null };
     });
@@ -152,29 +142,8 @@ export async function deliverDue(
       error = (e instanceof Error ? e.message : String(e)).slice(0, 500) || "failed";
     }
     const at = s.clock();
-    const gaveUp = error !== undefined && attempt >= MAX_ATTEMPTS;
     await s.store.execute(async () => ({
-      events: [
-        {
-          type: "DeliveryAttempted",
-          ...stream(orgId, id),
-          data: {
-            id,
-            attempt,
-            ok: error === undefined,
-            at: at.toISOString(),
-            ...(error !== undefined ? { error } : {}),
-            ...(error !== undefined && !gaveUp
-              ? {
-                  next_attempt_at: new Date(
-                    at.getTime() + BACKOFF_MINUTES[attempt - 1] * 60_000,
-                  ).toISOString(),
-                }
-              : {}),
-            ...(gaveUp ? { gave_up: true } : {}),
-          },
-        },
-      ],
+      events: [decideDeliveryAttempted(orgId, id, attempt, at, error)],
       result: null,
     }));
     await s.database.client.execute({

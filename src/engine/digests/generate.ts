@@ -2,6 +2,7 @@
 // period written again replaces its digest (same id, found by slug); it is never duplicated.
 import type { Tx } from "../../../events/store.ts";
 import { appLinks } from "../../db/queries/links.ts";
+import { decideDigestRecorded } from "../../domain/digests.ts";
 import type { SignalRecord } from "../../domain/records.ts";
 import type { Services } from "../../services.ts";
 import { fetcherFor } from "../fetch/index.ts";
@@ -132,13 +133,13 @@ export async function generateDigest(
     const key = existing ? String(existing.key) : `engine-${p.slug}`;
     return {
       events: [
-        {
-          type: "DigestRecorded",
-          orgId,
-          streamType: "digest",
-          streamId: String(id),
-          data: { id, key, signal_ids: written.signal_ids, record: written.record, writer },
-        },
+        decideDigestRecorded(orgId, {
+          id,
+          key,
+          signal_ids: written.signal_ids,
+          record: written.record,
+          writer,
+        }),
       ],
       result: {
         ...head,

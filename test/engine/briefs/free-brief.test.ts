@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../../../projections/rebuild.ts";
+import { BACKOFF_MINUTES } from "../../../src/domain/attempts.ts";
 import { FREE_BRIEF_PERIOD_DAYS } from "../../../src/domain/freeBriefs.ts";
 import { EMAIL_ATTEMPTS, freeBriefsIdle, kickFreeBriefs } from "../../../src/engine/briefs/freeBriefs.ts";
-import { BACKOFF_MINUTES } from "../../../src/engine/deliver/outbox.ts";
 import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient } from "../../support/mcp-helpers.ts";
