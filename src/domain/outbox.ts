@@ -1,5 +1,6 @@
-// The outbox of a finished cycle (delivery channels are domain/delivery.ts) (docs/engine.md "Delivery"): which deliveries are queued, and what one try
-// records. engine/deliver/outbox.ts finds the recipients and sends; these decide the events.
+// The outbox of a finished cycle (docs/engine.md "Delivery"; the channels a workspace chose are
+// domain/delivery.ts): which deliveries are queued, and what one try records. engine/deliver/outbox.ts finds
+// the recipients and sends; these decide the events.
 import type { EventPayloads, NewEvent } from "../../events/catalog.ts";
 import { type AttemptOutcome, attemptOutcome } from "./attempts.ts";
 
