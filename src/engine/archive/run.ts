@@ -9,11 +9,11 @@ import { classify } from "../classify/index.ts";
 import type { SignalDraft } from "../classify/types.ts";
 import { compare } from "../compare/index.ts";
 import type { Snapshot } from "../compare/types.ts";
+import { competitorSources } from "../cycle/sources.ts";
 import { type Fetcher, fetcherFor } from "../fetch/index.ts";
 import { heartbeat } from "../instance.ts";
 import { visibleHtml } from "../render/index.ts";
 import { type SnapshotStore, type SourceRef, snapshotStoreFor } from "../snapshots/index.ts";
-import { classifyUrl } from "../sources/discover.ts";
 import { snapshotPool } from "../workers/extract.ts";
 import { captureTime, captureUrl, cdxUrl, monthly, parseCdx, rawCaptureUrl } from "./cdx.ts";
 import { expireHistorical, recordHistorical } from "./record.ts";
@@ -59,39 +59,24 @@ export interface HistoryOptions {
   stopped?: () => boolean;
 }
 
-/** The key pages of a competitor: research's pages of the key kinds, then its monitored pages. */
+/** The key pages of a competitor: research's pages of the key kinds (the cycle's own list of its sources),
+ * then its monitored pages. */
 async function keyPages(
   s: Services,
   orgId: number,
   competitorId: number,
 ): Promise<{ url: string; kind: string }[]> {
-  const c = s.database.client;
-  const [research, monitored] = await Promise.all([
-    c.execute({
-      sql: "SELECT url, kind FROM research_sources WHERE org_id = ? AND competitor_id = ? ORDER BY rowid",
-      args: [orgId, competitorId],
-    }),
-    c.execute({
-      sql: "SELECT url FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
-      args: [orgId, competitorId],
-    }),
-  ]);
   const out: { url: string; kind: string }[] = [];
   const taken = new Map<string, number>();
-  const seen = new Set<string>();
-  for (const r of research.rows) {
-    const kind = String(r.kind);
-    const url = String(r.url);
-    if (!(kind in KEY_KINDS) || seen.has(url) || (taken.get(kind) ?? 0) >= KEY_KINDS[kind]) continue;
-    taken.set(kind, (taken.get(kind) ?? 0) + 1);
-    seen.add(url);
-    out.push({ url, kind });
-  }
-  for (const r of monitored.rows) {
-    const url = String(r.url);
-    if (seen.has(url)) continue;
-    seen.add(url);
-    out.push({ url, kind: classifyUrl(url) ?? "monitored" });
+  for (const src of await competitorSources(s, orgId, competitorId)) {
+    if (src.monitored) {
+      out.push({ url: src.url, kind: src.kind });
+      continue;
+    }
+    const allowed = KEY_KINDS[src.kind];
+    if (allowed === undefined || (taken.get(src.kind) ?? 0) >= allowed) continue;
+    taken.set(src.kind, (taken.get(src.kind) ?? 0) + 1);
+    out.push({ url: src.url, kind: src.kind });
   }
   return out;
 }
