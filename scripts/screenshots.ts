@@ -76,6 +76,7 @@ async function main() {
       ["competitors", "/app/competitors"],
       ["competitor", `/app/competitors/${c0}`],
       ["compare", "/app/compare"],
+      ["start", "/app/start"],
       ["battlecard", `/app/battlecards/${card}`],
       ["digests", "/app/digests"],
       ["settings-monitoring", "/app/settings/monitoring"],

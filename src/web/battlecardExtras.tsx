@@ -254,11 +254,14 @@ export function MarkdownCopy({ id, markdown }: { id: unknown; markdown: string }
   );
 }
 
-/** The pages' progressive enhancement (served as /assets/page.js): list filters (the competitor page's
+/** The pages' progressive enhancement (served as /assets/page.js): reloading a page that follows running work
+ * (`data-refresh`, seconds: the first-run page while research runs), list filters (the competitor page's
  * integrations; without the script the whole list shows), copy and print buttons, hidden until the
  * script can make them work; without it the Markdown can still be selected or downloaded, and the page printed
  * from the browser's menu. */
-export const PAGE_SCRIPT = `for (const input of document.querySelectorAll("input[data-filter]")) {
+export const PAGE_SCRIPT = `const refresh = document.querySelector("[data-refresh]");
+if (refresh) setTimeout(() => location.reload(), Number(refresh.dataset.refresh) * 1000);
+for (const input of document.querySelectorAll("input[data-filter]")) {
   const list = document.getElementById(input.dataset.filter);
   if (!list) continue;
   input.addEventListener("input", () => {

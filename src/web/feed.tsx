@@ -358,6 +358,14 @@ export function feedPages(s: Services) {
       <AppPage session={m.session} current={current} title="Signals" section="feed" switchTo="/app">
         <h1>Signals</h1>
         {demo}
+        {competitors.length === 0 ? (
+          <p class="notice" role="status">
+            New here? <a href={`/app/start?org=${encodeURIComponent(current.orgSlug)}`}>Get started</a>: your
+            profile, your customers, the competitors to track and their research, step by step.
+          </p>
+        ) : (
+          ""
+        )}
         {pinned.length ? (
           <section class="pinned" aria-labelledby="pinned-h">
             <h2 id="pinned-h">Pinned for the team</h2>

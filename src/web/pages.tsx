@@ -18,6 +18,7 @@ import { publicPages } from "./public.tsx";
 import { researchPages } from "./research.tsx";
 import { signalActionRoutes } from "./signalActions.tsx";
 import { signupPages } from "./signup.tsx";
+import { startPages } from "./start.tsx";
 
 export function webPages(s: Services) {
   return new Elysia({ name: "web-pages" })
@@ -32,6 +33,7 @@ export function webPages(s: Services) {
     .use(signalActionRoutes(s))
     .use(comparePages(s))
     .use(researchPages(s))
+    .use(startPages(s))
     .use(demoPages(s))
     .use(integrationsPages(s))
     .use(connectedAppsRoutes(s))

@@ -165,6 +165,8 @@ export function researchPages(s: Services) {
           (w) => decideAddCompetitor(w, f.caller, { website_url: website, ...(name.trim() ? { name } : {}) }),
           { actor: f.caller.actor, request_id: set.headers["x-request-id"] as string | undefined },
         );
+        if (field(body, "back") === "start")
+          return redirect(`/app/start?org=${encodeURIComponent(f.org.orgSlug)}&done=added`);
         return redirect(`/app/competitors/${result.id}?org=${encodeURIComponent(f.org.orgSlug)}&done=added`);
       } catch (e) {
         if (!(e instanceof DomainError) && !(e instanceof InvalidInput)) throw e;
@@ -183,8 +185,10 @@ export function researchPages(s: Services) {
       const id = decimalId(params.id) ?? notFound();
       const f = await form(request, body);
       if ("response" in f) return f.response;
+      // The first-run page's research buttons come back to it.
+      const page = field(body, "back") === "start" ? "/app/start" : `/app/competitors/${id}`;
       const back = (done: string) =>
-        redirect(`/app/competitors/${id}?org=${encodeURIComponent(f.org.orgSlug)}&done=${done}`);
+        redirect(`${page}?org=${encodeURIComponent(f.org.orgSlug)}&done=${done}`);
       try {
         const comp = await requireTrackedCompetitor(s.database.client, f.org.orgId, id);
         const { done } = await startResearch(

@@ -2,6 +2,7 @@
 // trend signal, and its timeline of signals (open and closed) with the categories the timeline can filter by.
 // Scoped by org; bounded; each walks one competitor's rows (the snapshot sources' unique key, signals_of_competitor).
 import type { Client } from "@libsql/client";
+import { LIST } from "../../domain/limits.ts";
 import type { CompareSignal } from "./compare.ts";
 import { appLinks, withUrl } from "./links.ts";
 
@@ -77,4 +78,22 @@ export async function timeline(
     signals: rows.rows.map((r) => withUrl(String(r.doc), appLinks.signal(base, Number(r.id)))),
     categories: cats.rows.map((r) => String(r.c)),
   };
+}
+
+/** Each tracked competitor's research state (the first-run page follows research with it), in the tracked order. */
+export async function researchStates(
+  client: Client,
+  orgId: number,
+): Promise<{ id: number; name: string; website_url?: string; freshness: Obj }[]> {
+  const r = await client.execute({
+    sql: `SELECT id, name, website_url, json_extract(state, '$.freshness') AS freshness FROM competitors
+          WHERE org_id = ? AND listed = 1 ORDER BY priority_sort, tracked_sort, id LIMIT ?`,
+    args: [orgId, LIST.trackedCompetitors],
+  });
+  return r.rows.map((row) => ({
+    id: Number(row.id),
+    name: String(row.name),
+    ...(row.website_url !== null ? { website_url: String(row.website_url) } : {}),
+    freshness: typeof row.freshness === "string" ? (JSON.parse(row.freshness) as Obj) : {},
+  }));
 }
