@@ -9,10 +9,12 @@
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
 import { researchStates } from "../db/queries/dossier.ts";
+import { type ProfileInput, updateCompanyProfile } from "../domain/companyProfile.ts";
 import { DomainError } from "../domain/errors.ts";
+import { updateIcp } from "../domain/icp.ts";
 import { effectiveCadence, planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
-import { loadSettings, type ProfileInput, updateCompanyProfile, updateIcp } from "../domain/workspace.ts";
+import { loadSettings } from "../domain/workspace.ts";
 import { draftPositioning } from "../engine/research/positioning.ts";
 import { slotOf } from "../engine/schedule/slots.ts";
 import type { Services } from "../services.ts";
