@@ -26,3 +26,42 @@ test("tests mirror src/: only the repository-wide checks sit at the top of test/
   const engine = new Set(readdirSync(join(ROOT, "src", "engine")));
   expect(rooms.map((d) => d.name).filter((d) => !engine.has(d))).toEqual([]);
 });
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+
+test("the README's code map names paths that exist, and every link of the README and docs/ resolves", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const named = [...readme.matchAll(/`((?:src|test|events|projections|docs)\/[^`\s]*)`/g)].map((m) => m[1]);
+  expect(named.length).toBeGreaterThan(15);
+  expect(named.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
+
+  const pages = ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`)].filter((f) =>
+    f.endsWith(".md"),
+  );
+  const anchors = (file: string) =>
+    new Set(
+      readFileSync(join(ROOT, file), "utf8")
+        .split("\n")
+        .filter((l) => /^#{1,6} /.test(l))
+        .map((l) => anchorOf(l.replace(/^#+ /, ""))),
+    );
+  const broken: string[] = [];
+  for (const page of pages) {
+    const text = readFileSync(join(ROOT, page), "utf8").replace(/```[\s\S]*?```/g, "");
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target!)) continue;
+      const [path, anchor] = target!.split("#");
+      const file = path ? join(page.includes("/") ? "docs" : "", path).replace(/^docs\/\.\.\//, "") : page;
+      if (!existsSync(join(ROOT, file))) broken.push(`${page}: ${target}`);
+      else if (anchor && file.endsWith(".md") && !anchors(file).has(anchor))
+        broken.push(`${page}: ${target}`);
+    }
+  }
+  expect(broken).toEqual([]);
+});

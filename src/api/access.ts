@@ -14,7 +14,7 @@ type Addressed = Request & { [ADDRESS]?: string };
  * the request from its first look-up (the app looks it up as each request starts, so later callers may pass
  * no server), because the socket's address is gone once the connection has closed — as Bun closes it on a
  * malformed body. A property, not a WeakMap entry: one entry per request made every young-generation
- * collection walk thousands of them, and lengthened its pauses (README, "The read benchmark"). */
+ * collection walk thousands of them, and lengthened its pauses (docs/read-path.md, "The benchmark"). */
 export function clientAddress(request: Request, server: Server<unknown> | null, trustProxy: boolean): string {
   const known = (request as Addressed)[ADDRESS];
   if (known !== undefined) return known;

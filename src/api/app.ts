@@ -51,7 +51,7 @@ export interface AppParts {
  * handler to prepare only what the hooks and handlers it knows of read (cookies, the headers as an object,
  * the parsed query …), and it compiles lazily, with what the whole application reads by then: the sign-in
  * pages' cookies included. Compiled here, before the pages are added, the read API's handlers skip that work
- * (bench/read-api.ts, README "Build and benchmark"). */
+ * (bench/read-api.ts, docs/read-path.md). */
 function compileNow(app: { routes: { path: string }[] }, prefix: string): void {
   for (const route of app.routes)
     if (route.path.startsWith(prefix)) (route as { compile?: () => unknown }).compile?.();

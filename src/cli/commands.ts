@@ -1,4 +1,4 @@
-// `rivals <command>`: every command the README lists, the same from `bun src/main.ts` and `dist/rivals`.
+// `rivals <command>`: every command docs/operations.md lists, the same from `bun src/main.ts` and `dist/rivals`.
 import { readFileSync } from "node:fs";
 import { rebuildProjections } from "../../projections/rebuild.ts";
 import { loadConfig } from "../config.ts";

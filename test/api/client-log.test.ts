@@ -137,7 +137,7 @@ describe("malformed chunked bodies", () => {
   });
 });
 
-describe("malformed request lines (Bun's parser, README: 505 from Bun)", () => {
+describe("malformed request lines (Bun's parser, docs/operations.md: 505 from Bun)", () => {
   test.each([
     ["a NUL in the path", "GET /a\u0000b HTTP/1.1\r\nHost: x\r\n\r\n"],
     ["a bare LF", "GET / HTTP/1.1\nHost: x\n\n"],
