@@ -63,16 +63,9 @@ export interface CheckOptions {
 /** Reads one source now: its snapshot, compared with what the store holds in `state` (or, for a job board the
  * careers page moved to, with the last snapshot of the board it `follows`). Never throws: a source's fault, or
  * an internal one, is a failed outcome. */
-export function checkSource(
-  s: Services,
-  orgId: number,
-  competitorId: number,
-  src: Source,
-  state: SourceState | undefined,
-  fetcher: Fetcher,
-  more: CheckOptions = {},
-): Promise<Outcome> {
-  return readSource(s, orgId, competitorId, src, state, fetcher, more).catch(
+export function checkSource(...args: Parameters<typeof readSource>): Promise<Outcome> {
+  const src = args[3];
+  return readSource(...args).catch(
     (e): Outcome => ({
       status: "failed",
       source: src,
@@ -90,7 +83,7 @@ async function readSource(
   src: Source,
   state: SourceState | undefined,
   fetcher: Fetcher,
-  more: CheckOptions,
+  more: CheckOptions = {},
 ): Promise<Outcome> {
   const kind = sourceKind(src.kind);
   const snapshotKind = kind.snapshot;
