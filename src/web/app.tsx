@@ -67,12 +67,14 @@ export function appPages(s: Services) {
   }
 
   /** A battlecard's notes (the competitor's battlecard notes), previous version and Markdown. */
-  async function battlecardExtras(orgId: number, b: Obj): Promise<BattlecardExtras> {
+  async function battlecardExtras(orgId: number, b: Obj, m: Member): Promise<BattlecardExtras> {
     const [notes, previous] = await Promise.all([
       notesPage(s.database.client, orgId, "battlecard", Number(b.competitor_id)),
       previousVersion(s.database.client, orgId, Number(b.id), b),
     ]);
     return {
+      org: m.ws.current?.orgSlug ?? "",
+      csrf: m.session.csrfToken,
       notes: notes.notes,
       notesTotal: notes.notes_total,
       previous,
@@ -262,7 +264,7 @@ export function appPages(s: Services) {
       return recordPage(
         request,
         (orgId) => getBattlecard(db, orgId, id, base),
-        async (_m, { record, orgId }) => (await battlecardExtras(orgId, record as Obj)).markdown,
+        async (m, { record, orgId }) => (await battlecardExtras(orgId, record as Obj, m)).markdown,
         (markdown, record) =>
           new Response(markdown, {
             headers: {
@@ -286,7 +288,7 @@ export function appPages(s: Services) {
             title={`Battlecard: ${record.competitor_name ?? record.competitor_id}`}
             section="battlecards"
           >
-            <BattlecardView b={record as Obj} extras={await battlecardExtras(orgId, record as Obj)} />
+            <BattlecardView b={record as Obj} extras={await battlecardExtras(orgId, record as Obj, m)} />
           </AppPage>
         ),
       );

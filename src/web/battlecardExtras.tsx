@@ -6,7 +6,7 @@
 /** @jsxFrag Html.Fragment */
 import type { Client } from "@libsql/client";
 import type { NoteView } from "../db/queries/engagement.ts";
-import { Time } from "./components.tsx";
+import { Csrf, Time } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
 type Obj = Record<string, unknown>;
@@ -159,7 +159,13 @@ export function BattlecardChanges({ previous, current }: { previous?: PreviousVe
 }
 
 /** The team's notes on the competitor: the team's view, set apart from the card's facts. */
-export function TeamNotes({ notes, total }: { notes: NoteView[]; total: number }): JSX.Element {
+export function TeamNotes(p: {
+  notes: NoteView[];
+  total: number;
+  /** The note form: the competitor, the workspace, the token and this page. */
+  form?: { competitorId: unknown; org: string; csrf: string; back: string };
+}): JSX.Element {
+  const { notes, total, form } = p;
   return (
     <aside class="team-notes" aria-labelledby="notes-h">
       <h2 id="notes-h">Team notes</h2>
@@ -184,6 +190,22 @@ export function TeamNotes({ notes, total }: { notes: NoteView[]; total: number }
       )}
       {total > notes.length ? (
         <p class="muted small">{Html.escapeHtml(`The newest ${notes.length} of ${total} notes.`)}</p>
+      ) : (
+        ""
+      )}
+      {form ? (
+        <form
+          method="post"
+          action={`/app/competitors/${form.competitorId}/battlecard-notes`}
+          class="stack no-print"
+        >
+          <Csrf token={form.csrf} />
+          <input type="hidden" name="org" value={form.org} />
+          <input type="hidden" name="back" value={form.back} />
+          <label for="bc-note">Add a note for the team</label>
+          <textarea id="bc-note" name="body" rows="2" maxlength="2000" required></textarea>
+          <button type="submit">Add note</button>
+        </form>
       ) : (
         ""
       )}

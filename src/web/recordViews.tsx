@@ -401,6 +401,9 @@ function BattlecardEvidence({ evidence }: { evidence: unknown }): JSX.Element {
 }
 
 export interface BattlecardExtras {
+  /** The note form's workspace and token. */
+  org: string;
+  csrf: string;
   notes: NoteView[];
   notesTotal: number;
   previous?: PreviousVersion;
@@ -439,7 +442,16 @@ export function BattlecardView({ b, extras }: { b: Obj; extras: BattlecardExtras
       {shown.map(([, title, v]) => (
         <Section title={title} value={v} />
       ))}
-      <TeamNotes notes={extras.notes} total={extras.notesTotal} />
+      <TeamNotes
+        notes={extras.notes}
+        total={extras.notesTotal}
+        form={{
+          competitorId: b.competitor_id,
+          org: extras.org,
+          csrf: extras.csrf,
+          back: `/app/battlecards/${b.id}?org=${encodeURIComponent(extras.org)}`,
+        }}
+      />
       <BattlecardChanges previous={extras.previous} current={b} />
       <BattlecardEvidence evidence={b.evidence} />
       <MarkdownCopy id={b.id} markdown={extras.markdown} />

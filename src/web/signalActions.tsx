@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import type { WriteContext } from "../../events/store.ts";
 import type { signalEngagement } from "../db/queries/engagement.ts";
 import {
+  decideAddBattlecardNote,
   decideAddSignalNote,
   decidePinSignal,
   decideRateSignal,
@@ -37,10 +38,10 @@ const REASON_TEXT: Record<string, string> = {
 };
 
 /** Where a form sends the reader back: a path of the app only (never another site, never `//host`). */
-function backTo(body: unknown, id: number, org: string): string {
+function backTo(body: unknown, fallback: string): string {
   const b = field(body, "back");
   if (/^\/app(\/|\?|$)/.test(b) && !b.startsWith("//") && b.length <= 2000) return b;
-  return `/app/signals/${id}?org=${encodeURIComponent(org)}`;
+  return fallback;
 }
 
 export function SignalEngagementPanel(p: {
@@ -157,6 +158,8 @@ export function signalActionRoutes(s: Services) {
       c: Caller,
       id: number,
     ) => Promise<{ events: never[] | unknown[]; result: unknown }>,
+    /** Where to go back to when the form names no page of the app. */
+    fallback: (id: number) => string = (id) => `/app/signals/${id}`,
   ): Promise<Response> {
     const id = decimalId(rawId) ?? notFound();
     const f = await formMember(s, request, body);
@@ -172,7 +175,7 @@ export function signalActionRoutes(s: Services) {
         return refusalPage("Not saved", `Not saved: ${e.message}`, 400, m.session.email);
       throw e;
     }
-    return redirect(backTo(body, id, org.orgSlug));
+    return redirect(backTo(body, `${fallback(id)}?org=${encodeURIComponent(org.orgSlug)}`));
   }
   const flag = (body: unknown, name: string) => {
     const v = field(body, name);
@@ -180,32 +183,45 @@ export function signalActionRoutes(s: Services) {
     return v === "1";
   };
 
-  return new Elysia({ name: "web-signal-actions" })
-    .post("/app/signals/:id/pin", ({ request, body, params }) =>
-      act(request, body, params.id, (w, c, id) =>
-        decidePinSignal(w, c, { signal_id: id, pinned: flag(body, "pinned") }),
-      ),
-    )
-    .post("/app/signals/:id/save", ({ request, body, params }) =>
-      act(request, body, params.id, (w, c, id) =>
-        decideSaveSignal(w, c, { signal_id: id, saved: flag(body, "saved") }),
-      ),
-    )
-    .post("/app/signals/:id/rate", ({ request, body, params }) =>
-      act(request, body, params.id, (w, c, id) => {
-        const useful = flag(body, "useful");
-        const comment = field(body, "comment").trim();
-        return decideRateSignal(w, c, {
-          signal_id: id,
-          useful,
-          // A useful rating carries no reasons: boxes left ticked from an earlier rating are not sent on.
-          ...(useful ? {} : { reasons: fields(body, "reasons"), ...(comment ? { comment } : {}) }),
-        });
-      }),
-    )
-    .post("/app/signals/:id/notes", ({ request, body, params }) =>
-      act(request, body, params.id, (w, c, id) =>
-        decideAddSignalNote(w, c, { signal_id: id, body: field(body, "body") }),
-      ),
-    );
+  return (
+    new Elysia({ name: "web-signal-actions" })
+      .post("/app/signals/:id/pin", ({ request, body, params }) =>
+        act(request, body, params.id, (w, c, id) =>
+          decidePinSignal(w, c, { signal_id: id, pinned: flag(body, "pinned") }),
+        ),
+      )
+      .post("/app/signals/:id/save", ({ request, body, params }) =>
+        act(request, body, params.id, (w, c, id) =>
+          decideSaveSignal(w, c, { signal_id: id, saved: flag(body, "saved") }),
+        ),
+      )
+      .post("/app/signals/:id/rate", ({ request, body, params }) =>
+        act(request, body, params.id, (w, c, id) => {
+          const useful = flag(body, "useful");
+          const comment = field(body, "comment").trim();
+          return decideRateSignal(w, c, {
+            signal_id: id,
+            useful,
+            // A useful rating carries no reasons: boxes left ticked from an earlier rating are not sent on.
+            ...(useful ? {} : { reasons: fields(body, "reasons"), ...(comment ? { comment } : {}) }),
+          });
+        }),
+      )
+      // A battlecard note (add_battlecard_note): team knowledge for the competitor's next battlecard, shown on the
+      // battlecard page as a note. The id is the competitor's.
+      .post("/app/competitors/:id/battlecard-notes", ({ request, body, params }) =>
+        act(
+          request,
+          body,
+          params.id,
+          (w, c, id) => decideAddBattlecardNote(w, c, { competitor_id: id, body: field(body, "body") }),
+          (id) => `/app/competitors/${id}`,
+        ),
+      )
+      .post("/app/signals/:id/notes", ({ request, body, params }) =>
+        act(request, body, params.id, (w, c, id) =>
+          decideAddSignalNote(w, c, { signal_id: id, body: field(body, "body") }),
+        ),
+      )
+  );
 }

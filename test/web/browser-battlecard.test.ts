@@ -107,7 +107,8 @@ describe("a battlecard", () => {
       expect(md).toStartWith("# Battlecard: Lumora\n");
       for (const part of [
         "## Strengths\n\n- Free tier\n- 55 integrations\n",
-        "## Team notes (the team's view, not verified)\n\n> Their sales team discounts 30% at quarter end.\n> — Pat, ",
+        "## Team notes (the team's view, not verified)\n\n",
+        "> Their sales team discounts 30% at quarter end.\n> — Pat, ",
         "1. [Lumora pricing](<https://lumora.example/pricing>)",
       ])
         expect(md).toContain(part);
@@ -126,6 +127,23 @@ describe("a battlecard", () => {
       expect(await page.locator("aside.team-notes").isVisible()).toBe(true);
       expect(await page.locator("h1").textContent()).toBe("Battlecard: Lumora");
       if (width === "desktop") await page.pdf({ path: join(ARTIFACTS, "battlecard-print.pdf") });
+
+      // A note added on the page: the team's (add_battlecard_note, from the web), shown with the notes.
+      await page.emulateMedia({ media: "screen" });
+      const text = `Seen at ${width} width: they bundle onboarding.`;
+      await page.fill("#bc-note", text);
+      await Promise.all([
+        page.waitForLoadState("load"),
+        page.locator("aside.team-notes").getByRole("button", { name: "Add note" }).click(),
+      ]);
+      expect(await page.locator("aside.team-notes li p.note").first().textContent()).toBe(text);
+      const added = (
+        await t.services.database.client.execute(
+          "SELECT data, metadata FROM events WHERE type = 'BattlecardNoteAdded' ORDER BY rowid DESC LIMIT 1",
+        )
+      ).rows[0];
+      expect(JSON.parse(String(added.data))).toMatchObject({ competitor_id: competitorId, body: text });
+      expect(JSON.parse(String(added.metadata))).toMatchObject({ source: "web" });
       await page.close();
     }, 60_000);
 
