@@ -18,7 +18,7 @@
 // - team notes are never mixed into the sections above: they appear only under `team_framing`, each
 //   labelled as an unverified team note, and are counted in `evidence.team_notes`.
 import type { BattlecardInput, BattlecardSignal, ComposedBattlecard } from "../domain/battlecardTypes.ts";
-import type { CompetitorRecord, } from "../domain/records.ts";
+import type { CompetitorRecord } from "../domain/records.ts";
 
 export type {
   BattlecardInput,
