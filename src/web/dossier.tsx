@@ -44,7 +44,17 @@ function Source({ href, text = "source" }: { href: unknown; text?: string }): JS
   );
 }
 
-export function DossierHeader({ c, checkedAt, now }: { c: Obj; checkedAt?: string; now: Date }): JSX.Element {
+export function DossierHeader({
+  c,
+  checkedAt,
+  now,
+  iconUrl,
+}: {
+  c: Obj;
+  checkedAt?: string;
+  now: Date;
+  iconUrl?: string;
+}): JSX.Element {
   const ws = isObj(c.workspace) ? c.workspace : {};
   const fresh = isObj(c.freshness) ? c.freshness : {};
   const researched = str(fresh.research_finished_at);
@@ -53,7 +63,10 @@ export function DossierHeader({ c, checkedAt, now }: { c: Obj; checkedAt?: strin
       <p class="muted small">
         <a href="/app/competitors">Competitors</a>
       </p>
-      <h1 safe>{String(c.name)}</h1>
+      <h1>
+        {iconUrl ? <img class="logo" src={iconUrl} alt="" width="32" height="32" /> : ""}
+        <span safe>{String(c.name)}</span>
+      </h1>
       <p class="meta">
         {str(c.category) ? (
           <span class="badge" safe>

@@ -45,7 +45,7 @@ aside.team-notes{background:#fffbeb;border-left:4px solid var(--med);padding:.5r
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}.signal-actions{margin-top:.5rem;gap:.4rem .5rem}.signal-actions button{padding:.2rem .6rem;font-size:.85rem}button[aria-pressed=true]{background:var(--accent);color:#fff}section.pinned{border-left:4px solid var(--med);padding-left:.75rem;margin:1rem 0}section.pinned h2{font-size:1.1rem;margin:.25rem 0}.card.pinned{border-color:var(--med)}ol.notes{padding-left:1.25rem}p.note{white-space:pre-wrap;margin:0}
 
 table.compare{font-size:.9rem}table.compare th,table.compare td{white-space:nowrap}table.compare td{max-width:16rem;overflow:hidden;text-overflow:ellipsis}table.compare tr.own{background:#f6f8fa}table.compare a.sort{color:var(--fg)}table.compare thead th{position:sticky;top:0;background:var(--bg)}table.compare th[scope=row]{position:sticky;left:0;background:inherit;white-space:normal;min-width:7rem;max-width:11rem}@media (min-width:64rem){.scroll.compare{width:calc(100vw - 3rem);margin-left:calc((100% - 100vw + 3rem) / 2)}}table.compare tbody tr{background:var(--bg)}.scroll.compare:focus{outline:2px solid var(--accent)}
-details.more{margin:.5rem 0}caption{text-align:left;caption-side:bottom;padding-top:.3rem}
+details.more{margin:.5rem 0}h1 img.logo{vertical-align:middle;margin-right:.5rem;border-radius:.25rem}caption{text-align:left;caption-side:bottom;padding-top:.3rem}
 `;
 
 export interface LayoutProps {

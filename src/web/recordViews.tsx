@@ -82,6 +82,8 @@ export interface DossierExtras {
   now: Date;
   org: string;
   checkedAt?: string;
+  /** Where the competitor's stored icon is served, when it has one. */
+  iconUrl?: string;
   trendSignal?: CompareSignal;
   timeline: { signals: Obj[]; categories: string[] };
   /** The timeline's category filter. */
@@ -124,7 +126,7 @@ export function CompetitorView({
   const unknownReads = otherReads.filter(([k]) => !(RESEARCH_READ_DOMAINS as readonly string[]).includes(k));
   return (
     <article class="dossier">
-      <DossierHeader c={c} checkedAt={x.checkedAt} now={x.now} />
+      <DossierHeader c={c} checkedAt={x.checkedAt} now={x.now} iconUrl={x.iconUrl} />
       {children as "safe"}
       {c.description ? (
         <p class="lead" safe>

@@ -43,6 +43,8 @@ export interface FetchRequest {
   timeoutMs?: number;
   /** Redirects followed before giving up with `too_many_redirects` (default 5; 0 follows none). */
   maxRedirects?: number;
+  /** Also read an image answer (a site's icon): its bytes come back in `data`, its `text` empty. */
+  image?: boolean;
 }
 
 export type FetchErrorCode =
@@ -67,6 +69,8 @@ export type FetchResult =
       contentType: string;
       text: string;
       bytes: number;
+      /** The body's bytes, for an image read with `image: true`. */
+      data?: Uint8Array;
       etag?: string;
       lastModified?: string;
       redirects: string[];
@@ -123,6 +127,17 @@ export const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const ACCEPT =
   "text/html,application/xhtml+xml,application/xml;q=0.9,application/json;q=0.9,text/plain;q=0.8,*/*;q=0.5";
+
+/** Images read when a request asks for one (`image: true`): the formats sites serve their icons in. */
+export const IMAGE_TYPES = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "image/x-icon",
+  "image/vnd.microsoft.icon",
+  "image/svg+xml",
+]);
 
 /** Textual content the engine reads; anything else (images, PDFs, archives, media) is not read. */
 export function isTextual(contentType: string): boolean {
@@ -532,7 +547,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         }
         const hop = await exchange(url, { method, headers: extra, body }, limits, (status, headers) => {
           if (status < 200 || status >= 300) return false;
-          return isTextual(mimeOf(headers));
+          return isTextual(mimeOf(headers)) || (req.image === true && IMAGE_TYPES.has(mimeOf(headers)));
         });
         if (REDIRECT_STATUSES.has(hop.status)) {
           const location = hop.headers.get("location");
@@ -601,6 +616,15 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
             `${base.contentType || "this content"} is not read`,
             hop.status,
           );
+        if (req.image && IMAGE_TYPES.has(base.contentType))
+          return {
+            ok: true,
+            ...base,
+            notModified: false,
+            text: "",
+            bytes: hop.body.byteLength,
+            data: hop.body,
+          };
         return {
           ok: true,
           ...base,

@@ -12,6 +12,7 @@ import { type FetchResult, fetcherFor } from "../fetch/index.ts";
 import { rendererFor } from "../render/index.ts";
 import { extractPool } from "../workers/extract.ts";
 import { baselineFromResearch } from "./baseline.ts";
+import { readIcon, storeIcon } from "./icon.ts";
 import { type ResearchSummary, researchSite } from "./index.ts";
 import { endRun, keepLeases, takeLeases } from "./lease.ts";
 
@@ -71,6 +72,11 @@ async function runOne(
     await endRun(s, run.run_id, { ok: true, dossier: outcome.dossier }, metadata);
     try {
       await baselineFromResearch(s, orgId, { id: run.competitor_id, name: run.name }, read);
+      const home = read.get(run.website_url);
+      if (home?.ok && !home.notModified) {
+        const icon = await readIcon(fetcherFor(s.config), home.text, home.finalUrl);
+        if (icon) await storeIcon(s, orgId, run.competitor_id, icon, s.clock());
+      }
     } catch (e) {
       // The first cycle takes the baselines instead: research itself has succeeded.
       console.error(

@@ -1,0 +1,35 @@
+// A competitor's stored icon (engine/research/icon.ts), by org and competitor (the table's primary key).
+import type { Client } from "@libsql/client";
+
+export interface StoredIcon {
+  contentType: string;
+  data: Uint8Array;
+  sourceUrl: string;
+}
+
+export async function competitorIcon(
+  c: Client,
+  orgId: number,
+  competitorId: number,
+): Promise<StoredIcon | undefined> {
+  const r = await c.execute({
+    sql: "SELECT content_type, data, source_url FROM competitor_icons WHERE org_id = ? AND competitor_id = ?",
+    args: [orgId, competitorId],
+  });
+  const row = r.rows[0];
+  if (!row) return undefined;
+  return {
+    contentType: String(row.content_type),
+    data: new Uint8Array(row.data as ArrayBuffer),
+    sourceUrl: String(row.source_url),
+  };
+}
+
+/** Whether the competitor has an icon (a primary-key probe, no bytes read). */
+export async function hasIcon(c: Client, orgId: number, competitorId: number): Promise<boolean> {
+  const r = await c.execute({
+    sql: "SELECT 1 FROM competitor_icons WHERE org_id = ? AND competitor_id = ?",
+    args: [orgId, competitorId],
+  });
+  return r.rows.length > 0;
+}
