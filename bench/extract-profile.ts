@@ -4,12 +4,12 @@
 // after one warm-up round; prints ms per page per phase and set.
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { htmlFiles } from "../fixtures/web/files.ts";
 import { normalise, serialise, snapshotHash } from "../src/engine/compare/normalise.ts";
 import { PageSignature } from "../src/engine/compare/signature.ts";
 import { observeDocument, parseDocument } from "../src/engine/extract/dom.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import { detectTech } from "../src/engine/extract/tech.ts";
-import { htmlFiles } from "../test/fixtures/web/files.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const root = resolve(import.meta.dir, "..");

@@ -1,11 +1,11 @@
 // `bun scripts/demo-sites.ts`: writes src/demo/sites.ts, the text imports that embed the fixture web's company
-// sites (test/fixtures/web/sites/*.example, every version) in the executable for the demo. The files themselves
+// sites (fixtures/web/sites/*.example, every version) in the executable for the demo. The files themselves
 // stay where they are (one copy); test/demo-sites.test.ts fails when this list is out of date.
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const sites = join(root, "test/fixtures/web/sites");
+const sites = join(root, "fixtures/web/sites");
 
 export function demoSiteFiles(): string[] {
   const out: string[] = [];
@@ -28,7 +28,7 @@ export function render(files: string[]): string {
     "",
   ];
   files.forEach((f, i) => {
-    lines.push(`import f${i} from "../../test/fixtures/web/sites/${f}" with { type: "text" };`);
+    lines.push(`import f${i} from "../../fixtures/web/sites/${f}" with { type: "text" };`);
   });
   lines.push("", "/** `host/vN/path` → file text. */", "export const SITE_FILES: Record<string, string> = {");
   files.forEach((f, i) => {

@@ -3,7 +3,7 @@
 // names (1 until `rivals demo advance` or the app's button moves it: v1 → v2 planted changes → v3 noise only).
 // `serve --demo` points RIVALS_FETCH_REWRITE at this listener for those hosts, so research and cycles read them
 // like any website (the recorded URLs stay https://<host>/…).
-// Layout (test/fixtures/web/README.md): host/vN/path overlays; _deleted, _redirects and _headers.json per version.
+// Layout (fixtures/web/README.md): host/vN/path overlays; _deleted, _redirects and _headers.json per version.
 import type { Services } from "../services.ts";
 import { SITE_FILES } from "./sites.ts";
 

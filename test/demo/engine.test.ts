@@ -3,6 +3,7 @@
 // on them (nothing found at v1); an admin's "Advance the demo sites" button (and `rivals demo advance`) moves them
 // to v2, whose cycle finds the planted changes, then v3 (noise only: nothing new). The imported history stays.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { resolveFixture } from "../../fixtures/web/server.ts";
 import { demoSiteFiles } from "../../scripts/demo-sites.ts";
 import { demoIdle, runDemoEngine } from "../../src/demo/engine.ts";
 import { SITE_FILES } from "../../src/demo/sites.ts";
@@ -16,7 +17,6 @@ import {
 } from "../../src/demo/web.ts";
 import { loadDemo } from "../../src/demo/workspace.ts";
 import { researchIdle } from "../../src/engine/research/runner.ts";
-import { resolveFixture } from "../fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { formValues, member, parseForms, signedIn } from "../support/oauth-helpers.ts";
 

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SITES } from "../fixtures/web/expected.ts";
-import { type FixtureWeb, resolveFixture, SITES_DIR, startFixtureWeb } from "../fixtures/web/server.ts";
+import { SITES } from "../../fixtures/web/expected.ts";
+import { type FixtureWeb, resolveFixture, SITES_DIR, startFixtureWeb } from "../../fixtures/web/server.ts";
 
 let web: FixtureWeb;
 beforeAll(() => {

@@ -2,7 +2,7 @@
 // DevTools protocol from the compiled executable (no browser library is bundled), against a shell pricing
 // page on loopback; without RIVALS_BROWSER the same page is reported as needing a browser.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { type RenderedSite, startRenderedSite } from "../fixtures/rendered/site.ts";
+import { type RenderedSite, startRenderedSite } from "../../fixtures/rendered/site.ts";
 import { chromiumPath } from "../support/browser.ts";
 import { e2eSuite, type Workspace, workspace } from "./harness.ts";
 

@@ -1,8 +1,8 @@
 // The binary researches a site: `rivals research` runs discovery, the fetcher and the Worker pool from the
 // compiled executable (the worker is its second embedded entry point) against the fixture web on loopback.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { globex } from "../fixtures/web/expected.ts";
-import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";
+import { globex } from "../../fixtures/web/expected.ts";
+import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { e2eSuite, type Workspace, workspace } from "./harness.ts";
 
 // Several processes (import, serve, research) and a whole site read: leave room on a busy machine.

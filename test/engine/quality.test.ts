@@ -1,22 +1,22 @@
 // Quality of the engine on the fixture web (ENGINE.md "Targets"): research and a monitoring cycle on v1 (no
-// signal), v2 (the material changes test/fixtures/web/planted.ts lists: precision and recall over them, printed,
+// signal), v2 (the material changes fixtures/web/planted.ts lists: precision and recall over them, printed,
 // ≥ 0.95 each; every matched signal's evidence holds the changed value and the page URL; the launch announced on
 // three sources is one signal with ≥ 3 evidence items), v3 (noise only: no new signal). Real servers on loopback,
 // the real research run and the real cycle.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { decideAddCompetitor } from "../../src/domain/watchlist.ts";
-import { runCycle } from "../../src/engine/cycle/run.ts";
-import { extractPage } from "../../src/engine/extract/page.ts";
-import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
 import {
   NOT_INTEGRATIONS,
   OFFERED_INTEGRATIONS,
   OFFERED_PRICING,
   OFFERED_USAGE,
   samePlan,
-} from "../fixtures/web/offered.ts";
-import { BOARD_SITES, MAINTENANCE_BOARD, PLANTED, type PlantedChange } from "../fixtures/web/planted.ts";
-import { type FixtureWeb, resolveFixture, startFixtureWeb } from "../fixtures/web/server.ts";
+} from "../../fixtures/web/offered.ts";
+import { BOARD_SITES, MAINTENANCE_BOARD, PLANTED, type PlantedChange } from "../../fixtures/web/planted.ts";
+import { type FixtureWeb, resolveFixture, startFixtureWeb } from "../../fixtures/web/server.ts";
+import { decideAddCompetitor } from "../../src/domain/watchlist.ts";
+import { runCycle } from "../../src/engine/cycle/run.ts";
+import { extractPage } from "../../src/engine/extract/page.ts";
+import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 
 setDefaultTimeout(120_000);

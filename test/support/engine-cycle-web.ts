@@ -1,6 +1,6 @@
-// The fixture web (test/fixtures/web) behind a small override layer for the cycle tests: a test can change one
+// The fixture web (fixtures/web) behind a small override layer for the cycle tests: a test can change one
 // page's body (a planted change), make it fail (503, 404) or hang, per host and path, and put it back.
-import { resolveFixture } from "../fixtures/web/server.ts";
+import { resolveFixture } from "../../fixtures/web/server.ts";
 
 export type Override = { status: number } | { transform: (body: string) => string } | { hang: true };
 

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { addMember } from "../../src/domain/members.ts";
 import { loadSettings } from "../../src/domain/workspace.ts";
 import { researchIdle } from "../../src/engine/research/runner.ts";
-import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";
 import { ARTIFACTS, axeViolations, browsers, pageOverflow } from "../support/browser-pages.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 

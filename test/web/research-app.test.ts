@@ -3,9 +3,9 @@
 // research_competitor; the competitor page shows the research state and what was found; members see neither
 // form and are refused if they post; refusals keep what was typed.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { globex } from "../../fixtures/web/expected.ts";
+import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { researchIdle } from "../../src/engine/research/runner.ts";
-import { globex } from "../fixtures/web/expected.ts";
-import { type FixtureWeb, startFixtureWeb } from "../fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { countEvents } from "../support/mcp-write-helpers.ts";
 import { type Browser, formValues, member, parseForms, signedIn } from "../support/oauth-helpers.ts";

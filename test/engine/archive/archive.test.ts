@@ -1,16 +1,16 @@
-// History from the web archive end to end: Globex's fixture site (test/fixtures/web) and an archive on loopback
-// (test/fixtures/archive) through RIVALS_FETCH_REWRITE. Research, then the captures of its key pages read oldest
+// History from the web archive end to end: Globex's fixture site (fixtures/web) and an archive on loopback
+// (fixtures/archive) through RIVALS_FETCH_REWRITE. Research, then the captures of its key pages read oldest
 // first, one per month within RIVALS_ARCHIVE_MONTHS: signals dated at their capture with the archive's URL as
 // evidence, closed when older than the TTL, none from noise-only captures or a failed capture; the price chart's
 // points from the archive; a run stopped half-way goes on where it was; `rivals research --history`.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type ArchiveServer, CAPTURES, startArchive } from "../../../fixtures/archive/server.ts";
 import { historyIdle, startHistoryLoop } from "../../../src/engine/archive/background.ts";
 import { readHistory } from "../../../src/engine/archive/run.ts";
 import { startResearch } from "../../../src/engine/research/runner.ts";
 import { planPriceHistory, snapshotStoreFor } from "../../../src/engine/snapshots/index.ts";
 import { runProcess } from "../../e2e/harness.ts";
-import { type ArchiveServer, CAPTURES, startArchive } from "../../fixtures/archive/server.ts";
 import { type CycleWeb, startCycleWeb } from "../../support/engine-cycle-web.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient } from "../../support/mcp-helpers.ts";

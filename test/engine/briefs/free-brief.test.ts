@@ -5,11 +5,11 @@
 // nothing, and RIVALS_FREE_BRIEFS=off turns the form off.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
 import { rebuildProjections } from "../../../projections/rebuild.ts";
 import { BACKOFF_MINUTES } from "../../../src/domain/attempts.ts";
 import { FREE_BRIEF_PERIOD_DAYS } from "../../../src/domain/freeBriefs.ts";
 import { EMAIL_ATTEMPTS, freeBriefsIdle, kickFreeBriefs } from "../../../src/engine/briefs/freeBriefs.ts";
-import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient } from "../../support/mcp-helpers.ts";
 import { startSmtp, type TestSmtp } from "../../support/smtp-helpers.ts";
@@ -109,7 +109,7 @@ describe("a request is researched into a public brief and emailed", () => {
         .filter((f: { category: string }) => f.category === cat)
         .map((f: { text: string }) => f.text)
         .join("\n");
-    // What the site states, as it states it (test/fixtures/web/expected.ts).
+    // What the site states, as it states it (fixtures/web/expected.ts).
     expect(text("pricing")).toContain(
       "Free (free), Team ($59 per seat per month) and Enterprise (custom pricing)",
     );

@@ -18,7 +18,7 @@ import { extractPage } from "../../../src/engine/extract/page.ts";
 import { parseFeed } from "../../../src/engine/sources/feeds.ts";
 import type { Job } from "../../../src/engine/sources/jobBoards.ts";
 
-const WEB = join(import.meta.dir, "..", "..", "fixtures/web/sites");
+const WEB = join(import.meta.dir, "..", "..", "..", "fixtures/web/sites");
 const DIR = join(WEB, "globex.example/v1");
 const SITE = "https://globex.example";
 const AT = "2026-11-20T12:00:00.000Z";

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { htmlFiles } from "../../../fixtures/web/files.ts";
 import { loadConfig } from "../../../src/config.ts";
 import { normalise, serialise, snapshotHash } from "../../../src/engine/compare/normalise.ts";
 import { isNoiseAttribute, PageSignature } from "../../../src/engine/compare/signature.ts";
@@ -12,9 +13,8 @@ import { LElement } from "../../../src/engine/extract/litedom.ts";
 import { extractPage } from "../../../src/engine/extract/page.ts";
 import type { SnapshotTaskResult } from "../../../src/engine/workers/extract.ts";
 import { snapshotPool } from "../../../src/engine/workers/extract.ts";
-import { htmlFiles } from "../../fixtures/web/files.ts";
 
-const web = join(import.meta.dir, "..", "..", "fixtures", "web", "sites");
+const web = join(import.meta.dir, "..", "..", "..", "fixtures", "web", "sites");
 const pages = htmlFiles(web).map((p) => {
   const rel = relative(web, p).split("/");
   const path = rel

@@ -5,11 +5,11 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseHTML } from "linkedom";
+import { htmlFiles } from "../../../fixtures/web/files.ts";
 import { compare, normalise, seenOf } from "../../../src/engine/compare/index.ts";
 import { extractPage } from "../../../src/engine/extract/page.ts";
-import { htmlFiles } from "../../fixtures/web/files.ts";
 
-const SITES = join(import.meta.dir, "..", "..", "fixtures/web/sites");
+const SITES = join(import.meta.dir, "..", "..", "..", "fixtures/web/sites");
 const COMPANY_SITES = [
   "globex.example",
   "brightloop.example",

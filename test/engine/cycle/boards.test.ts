@@ -6,11 +6,11 @@
 // board answering with a maintenance page is a failed check, shown in the summary, the dossier's freshness and the
 // competitor page.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
 import { decideAddCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { createFetcher, type Fetcher, fetcherOptions } from "../../../src/engine/fetch/index.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
-import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { member, signedIn } from "../../support/oauth-helpers.ts";
 

@@ -1,4 +1,4 @@
-// Monitoring cycles end to end on the fixture web (test/fixtures/web through RIVALS_FETCH_REWRITE, behind the
+// Monitoring cycles end to end on the fixture web (fixtures/web through RIVALS_FETCH_REWRITE, behind the
 // override layer of engine-cycle-web.ts): research, a first cycle (baselines, no signals), a planted price rise
 // (one signal with evidence), an unchanged cycle (no snapshot bytes, one event per competitor), source
 // failures (retried, shown in get_competitor, a page removed only after three 404 cycles in a row), monitored

@@ -1,10 +1,10 @@
 // Page extraction and the profile on the fixture web: every value expected.ts names is found, and nothing is
 // invented on the site that states almost nothing.
 import { describe, expect, test } from "bun:test";
+import { type ExpectedSite, SITES, tallyhq } from "../../../fixtures/web/expected.ts";
+import { resolveFixture } from "../../../fixtures/web/server.ts";
 import { extractPage, type PageExtract } from "../../../src/engine/extract/page.ts";
 import { profileFrom } from "../../../src/engine/extract/profile.ts";
-import { type ExpectedSite, SITES, tallyhq } from "../../fixtures/web/expected.ts";
-import { resolveFixture } from "../../fixtures/web/server.ts";
 
 function page(url: string, version = 1): PageExtract {
   const u = new URL(url);

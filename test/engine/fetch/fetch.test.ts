@@ -812,8 +812,8 @@ describe("DNS pinning", () => {
   // The guard resolves once and the request goes to the checked address. For https the original name must
   // still be the TLS server name (SNI) and the name the certificate is checked against: this runs the
   // target pinnedTarget builds against a TLS server on 127.0.0.1 whose certificate is for site.test only.
-  const cert = readFileSync(`${import.meta.dir}/../../fixtures/tls/site-test.cert.pem`, "utf8");
-  const key = readFileSync(`${import.meta.dir}/../../fixtures/tls/site-test.key.pem`, "utf8");
+  const cert = readFileSync(`${import.meta.dir}/../../../fixtures/tls/site-test.cert.pem`, "utf8");
+  const key = readFileSync(`${import.meta.dir}/../../../fixtures/tls/site-test.key.pem`, "utf8");
 
   test("http: the checked address in the URL, the name only in Host", () => {
     expect(pinnedTarget(new URL("http://acme.example:8080/a?b=1#c"), "93.184.216.34")).toEqual({

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type RenderedSite, startRenderedSite } from "../../../fixtures/rendered/site.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { createFetcher } from "../../../src/engine/fetch/index.ts";
 import { Renderer, rendererFor, shellVerdict } from "../../../src/engine/render/index.ts";
 import { startResearch } from "../../../src/engine/research/runner.ts";
-import { type RenderedSite, startRenderedSite } from "../../fixtures/rendered/site.ts";
 import { chromiumPath } from "../../support/browser.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient } from "../../support/mcp-helpers.ts";
@@ -62,7 +62,7 @@ describe("application shells", () => {
   });
 
   test("the fixture web's one shell is Ashby's hosted board page (read through Ashby's API instead)", () => {
-    const root = join(import.meta.dir, "..", "..", "fixtures", "web", "sites");
+    const root = join(import.meta.dir, "..", "..", "..", "fixtures", "web", "sites");
     const shells: string[] = [];
     let pages = 0;
     const walk = (dir: string) => {

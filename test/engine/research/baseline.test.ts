@@ -2,9 +2,9 @@
 // so the first cycle sends conditional requests instead of downloading every page again, and a change made
 // between research and that cycle is reported like any other.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
-import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { rest } from "../../support/mcp-write-helpers.ts";
 

@@ -1,15 +1,15 @@
-// Research on the sites whose hiring is on the other job boards (test/fixtures/web: fernway on Workable, kestrel
+// Research on the sites whose hiring is on the other job boards (fixtures/web: fernway on Workable, kestrel
 // on SmartRecruiters named by its careers widget's inline settings, lumora on Recruitee, ostara on Personio's EU
 // host in an iframe, driftwood on Lever's EU host): the board the careers page names is read through its public
 // API, the `hiring` read comes from it, and it is the source the cycle watches. A board that answers with a
 // maintenance page stays a source, gives no hiring read, and is listed as failed. Real fetcher over loopback,
 // real extraction pool.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
 import { loadConfig } from "../../../src/config.ts";
 import { createFetcher, fetcherOptions } from "../../../src/engine/fetch/index.ts";
 import { researchSite } from "../../../src/engine/research/index.ts";
 import { extractPool } from "../../../src/engine/workers/extract.ts";
-import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 
 let web: FixtureWeb;
 beforeAll(() => {

@@ -1,12 +1,10 @@
-// Research end to end on the fixture web (test/fixtures/web, served on loopback through RIVALS_FETCH_REWRITE):
+// Research end to end on the fixture web (fixtures/web, served on loopback through RIVALS_FETCH_REWRITE):
 // research_competitor over the official SDK client, `rivals research` as a real process, and the REST dossier
-// must hold every value test/fixtures/web/expected.ts lists, and nothing on the near-empty site; an unreachable
+// must hold every value fixtures/web/expected.ts lists, and nothing on the near-empty site; an unreachable
 // site fails with its reason and stores nothing; refresh_watchlist, draft_positioning, the "running" answer,
 // the first-brief lock, and the refusals (admin, scope, allowance, idempotency).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { researchIdle } from "../../../src/engine/research/runner.ts";
-import { runProcess } from "../../e2e/harness.ts";
 import {
   brightloop,
   type ExpectedSite,
@@ -14,8 +12,10 @@ import {
   northwind,
   quantive,
   tallyhq,
-} from "../../fixtures/web/expected.ts";
-import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
+} from "../../../fixtures/web/expected.ts";
+import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
+import { researchIdle } from "../../../src/engine/research/runner.ts";
+import { runProcess } from "../../e2e/harness.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient, rawPost, toolsCall } from "../../support/mcp-helpers.ts";
 import { callAs, countEvents, principalFor, rest } from "../../support/mcp-write-helpers.ts";

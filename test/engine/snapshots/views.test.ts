@@ -4,11 +4,11 @@
 // SVG charts (viewBox, width 100%, no script): signals per week by severity over 12 weeks, and each plan's price
 // over the stored versions of the pricing page.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
 import { decideAddCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
 import { planPriceHistory, signalsPerWeek } from "../../../src/web/charts.tsx";
-import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { type Browser, member, signedIn } from "../../support/oauth-helpers.ts";
 

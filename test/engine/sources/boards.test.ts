@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SITES_DIR } from "../../../fixtures/web/files.ts";
 import { createFetcher, type Fetcher } from "../../../src/engine/fetch/index.ts";
 import { boardsInHtml } from "../../../src/engine/sources/boards/detect.ts";
 import { readJobBoard } from "../../../src/engine/sources/boards/read.ts";
@@ -15,7 +16,6 @@ import {
   jobBoardApiUrl,
   parseJobBoard,
 } from "../../../src/engine/sources/jobBoards.ts";
-import { SITES_DIR } from "../../fixtures/web/files.ts";
 
 const fixture = (path: string) => readFileSync(join(SITES_DIR, path), "utf8");
 

@@ -124,7 +124,7 @@ describe("statements", () => {
 describe("draft_positioning's reading of a home page", () => {
   const page = (site: string) =>
     extractPage(
-      readFileSync(`${import.meta.dir}/../../fixtures/web/sites/${site}.example/v1/index.html`, "utf8"),
+      readFileSync(`${import.meta.dir}/../../../fixtures/web/sites/${site}.example/v1/index.html`, "utf8"),
       `https://${site}.example/`,
     );
   test("value propositions from the hero and benefit headings; differentiators from a 'why pick us' section", () => {

@@ -4,13 +4,13 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { SITES_DIR } from "../../../fixtures/web/files.ts";
 import {
   githubReleasesFeedUrl,
   githubReposFrom,
   notAFeed,
   parseFeed,
 } from "../../../src/engine/sources/feeds.ts";
-import { SITES_DIR } from "../../fixtures/web/files.ts";
 
 const RSS = `
 

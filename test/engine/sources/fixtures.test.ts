@@ -1,6 +1,8 @@
-// The source readers on the fixture web's v1 (test/fixtures/web): every value expected.ts says a feed, job
+// The source readers on the fixture web's v1 (fixtures/web): every value expected.ts says a feed, job
 // board, changelog, security.txt, sitemap or the pages' technologies state is read, and nothing more.
 import { expect, test } from "bun:test";
+import { SITES } from "../../../fixtures/web/expected.ts";
+import { resolveFixture } from "../../../fixtures/web/server.ts";
 import { detectTech } from "../../../src/engine/extract/tech.ts";
 import { githubReleasesFeedUrl, parseFeed } from "../../../src/engine/sources/feeds.ts";
 import {
@@ -12,8 +14,6 @@ import {
 import { changelogEntries, releaseCadence } from "../../../src/engine/sources/releases.ts";
 import { parseSecurityTxt } from "../../../src/engine/sources/securityTxt.ts";
 import { parseSitemap } from "../../../src/engine/sources/sitemap.ts";
-import { SITES } from "../../fixtures/web/expected.ts";
-import { resolveFixture } from "../../fixtures/web/server.ts";
 
 function get(url: string): { status: number; headers: Record<string, string>; text: string } {
   const u = new URL(url);
