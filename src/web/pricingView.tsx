@@ -86,13 +86,61 @@ function PriceCell({ p }: { p: Obj }): JSX.Element {
   );
 }
 
-function PlanRow({ p }: { p: Obj }): JSX.Element {
+/** A price signal that names a plan (a rise, a cut, a free tier starting or ending): marked on its row. */
+export interface PlanChange {
+  title: string;
+  url: string;
+  at: string;
+}
+
+const PRICING_CHANGE_TYPES = new Set(["price_increase", "price_decrease", "free_tier_change"]);
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The newest pricing signal of each plan (signals newest first, as the timeline lists them): a plan is the
+ * one a signal's title names ("raises Team plan price from $59 to $69" names Team; a title naming several plans names the
+ * first plan it mentions). */
+export function lastPlanChanges(plans: readonly string[], signals: readonly Obj[]): Map<string, PlanChange> {
+  const out = new Map<string, PlanChange>();
+  for (const sig of signals) {
+    const title = str(sig.title);
+    const url = str(sig.url);
+    if (!title || !url || !PRICING_CHANGE_TYPES.has(String(sig.type))) continue;
+    const named = plans
+      .map((name) => ({ name, at: new RegExp(`\\b${escapeRe(name)}\\b`, "i").exec(title)?.index ?? -1 }))
+      .filter((x) => x.at >= 0)
+      .sort((a, b) => a.at - b.at)[0];
+    if (named && !out.has(named.name)) out.set(named.name, { title, url, at: str(sig.first_seen_at) ?? "" });
+  }
+  return out;
+}
+
+function PlanRow({ p, change }: { p: Obj; change?: PlanChange }): JSX.Element {
   const features = Array.isArray(p.features) ? p.features.filter((f) => typeof f === "string") : [];
   const extra = unknownOf(p, PLAN_KEYS);
   return (
     <tr>
       <th scope="row" data-label="Plan">
         <span safe>{str(p.name) ?? "Unnamed plan"}</span>
+        {change ? (
+          <div class="small plan-change">
+            <span class="badge sev-medium">Changed</span>{" "}
+            <a href={change.url} safe>
+              {change.title}
+            </a>
+            {change.at ? (
+              <span class="muted">
+                {" "}
+                <time datetime={change.at} safe>
+                  {change.at.slice(0, 10)}
+                </time>
+              </span>
+            ) : (
+              ""
+            )}
+          </div>
+        ) : (
+          ""
+        )}
         <More value={extra} />
       </th>
       <td data-label="Price">
@@ -124,9 +172,19 @@ function PlanRow({ p }: { p: Obj }): JSX.Element {
   );
 }
 
-export function PricingView({ pricing }: { pricing: unknown }): JSX.Element {
+export function PricingView({
+  pricing,
+  signals = [],
+}: {
+  pricing: unknown;
+  signals?: readonly Obj[];
+}): JSX.Element {
   if (!isObj(pricing)) return <Value value={pricing} />;
   const plans = (Array.isArray(pricing.plans) ? pricing.plans : []).filter(isObj);
+  const changes = lastPlanChanges(
+    plans.map((p) => str(p.name)).filter((n): n is string => !!n),
+    signals,
+  );
   const facts: [string, JSX.Element | string][] = [];
   if (typeof pricing.free_tier === "boolean") facts.push(["Free tier", pricing.free_tier ? "yes" : "no"]);
   if (typeof pricing.has_enterprise === "boolean")
@@ -170,7 +228,7 @@ export function PricingView({ pricing }: { pricing: unknown }): JSX.Element {
             </thead>
             <tbody>
               {plans.map((p) => (
-                <PlanRow p={p} />
+                <PlanRow p={p} change={changes.get(str(p.name) ?? "")} />
               ))}
             </tbody>
           </table>

@@ -92,7 +92,7 @@ export interface DossierExtras {
 
 /** Titles and views of the read domains research fills; the others are collapsed under "More research". */
 const READ_VIEWS: Record<string, [string, (v: Obj, c: Obj, x: DossierExtras) => JSX.Element]> = {
-  pricing: ["Pricing", (v) => <PricingView pricing={v} />],
+  pricing: ["Pricing", (v, _c, x) => <PricingView pricing={v} signals={x.timeline.signals} />],
   hiring: ["Hiring", (v, _c, x) => <HiringView hiring={v} trendSignal={x.trendSignal} />],
   product: ["Product", (v) => <Value value={v} />],
   tech_stack: ["Tech stack", (v) => <TechStackView tech={v} />],

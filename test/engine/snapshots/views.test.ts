@@ -128,3 +128,19 @@ test("the competitor page: signals per week by severity and plan prices over tim
   });
   expect(plan.rows.map((r) => String(r.detail)).join(" ")).toContain("signals_by_competitor");
 });
+
+test("the competitor page marks the plan its last price change touched, linked to the signal", async () => {
+  const g = ids["globex.example"];
+  const html = await (await admin.request(`/app/competitors/${g}?org=acme`)).text();
+  const table = html.slice(
+    html.indexOf('<table class="stack pricing-table">'),
+    html.indexOf("</table>", html.indexOf("pricing-table")),
+  );
+  const rows = table.split("<tr>").slice(2);
+  const team = rows.find((r) => r.includes("<span>Team</span>")) ?? "";
+  expect(team).toContain('class="small plan-change"');
+  expect(team).toMatch(/<a href="[^"]*\/app\/signals\/\d+">Globex raises Team plan price from \$59 to \$69/);
+  // A plan no pricing signal names carries no marker.
+  const free = rows.find((r) => r.includes("<span>Free</span>")) ?? "";
+  expect(free).not.toContain("plan-change");
+});
