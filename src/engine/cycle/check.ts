@@ -107,6 +107,24 @@ async function readSource(
   if (!r.ok) return fail(errorText(r), r.status);
   if (r.notModified)
     return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
+  // The same bytes as last time: unchanged, nothing to extract. body_hash holds "<bytes hash>.<page signature>"
+  // (compare/signature.ts): a page whose bytes changed only where extraction reads nothing has the same
+  // signature, and the Worker stops after parsing it. A rendered page's bytes hash starts with "r".
+  const [lastBytes, lastSignature] = (state?.bodyHash ?? "").split(".");
+  const unchanged = (hashes: string) =>
+    ({
+      status: "unchanged",
+      source: src,
+      key,
+      etag: r.etag,
+      lastModified: r.lastModified,
+      bodyHash: hashes,
+    }) as const;
+  // A source read as served last time that serves the same bytes: not even looked at for a shell again.
+  if (conditional && lastBytes === Bun.hash(r.text).toString(36)) {
+    more.onBody?.(r.text);
+    return unchanged(state.bodyHash ?? lastBytes);
+  }
   // What a visitor sees: an application shell (or a page marked render) as the browser builds it; without a
   // browser it is a failed check, never an empty page.
   let text = r.text;
@@ -118,20 +136,7 @@ async function readSource(
     rendered = v.rendered;
   }
   more.onBody?.(text);
-  // The same bytes as last time: unchanged, nothing to extract. body_hash holds "<bytes hash>.<page signature>"
-  // (compare/signature.ts): a page whose bytes changed only where extraction reads nothing has the same
-  // signature, and the Worker stops after parsing it. A rendered page's bytes hash starts with "r".
-  const [lastBytes, lastSignature] = (state?.bodyHash ?? "").split(".");
   let bodyHash = `${rendered ? "r" : ""}${Bun.hash(text).toString(36)}`;
-  const unchanged = (hashes: string) =>
-    ({
-      status: "unchanged",
-      source: src,
-      key,
-      etag: r.etag,
-      lastModified: r.lastModified,
-      bodyHash: hashes,
-    }) as const;
   if (state?.latestHash && lastBytes === bodyHash) return unchanged(state.bodyHash ?? bodyHash);
   let snapshot: Snapshot;
   let hash: string;

@@ -115,6 +115,12 @@ export class Renderer {
     this.stopProcess();
   }
 
+  /** Kills the browser this renderer started, at once (process exit, where nothing awaited runs). */
+  kill(): void {
+    this.cdp = undefined;
+    this.stopProcess();
+  }
+
   /** The process's pid, while this renderer runs one. */
   get pid(): number | undefined {
     return this.proc && this.proc.exitCode === null ? this.proc.pid : undefined;

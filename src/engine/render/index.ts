@@ -58,7 +58,7 @@ export function rendererFor(config: Config): Renderer | undefined {
       exitHook = true;
       // A browser this process started must not outlive it.
       process.on("exit", () => {
-        for (const x of live) void x.close();
+        for (const x of live) x.kill();
       });
     }
   }
