@@ -18,7 +18,7 @@ import { sampleWorkspace } from "../scripts/sampleWorkspace.ts";
 import { createApp } from "../src/api/app.ts";
 import { createSession } from "../src/auth/session.ts";
 import { loadConfig } from "../src/config.ts";
-import { decideAddBattlecardNote, decidePinSignal } from "../src/domain/engagement.ts";
+import { addBattlecardNote, pinSignal } from "../src/domain/engagement.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { addMember } from "../src/domain/members.ts";
 import { openServices } from "../src/services.ts";
@@ -58,11 +58,11 @@ async function main() {
     );
     const caller = { orgId, actor: "user:bench", actorName: "Bench" };
     for (const id of signalIds.slice(0, 10))
-      await s.store.execute((w) => decidePinSignal(w, caller, { signal_id: id, pinned: true }), {
+      await s.store.execute((w) => pinSignal(w, caller, { signal_id: id, pinned: true }), {
         actor: caller.actor,
       });
     await s.store.execute(
-      (w) => decideAddBattlecardNote(w, caller, { competitor_id: c0, body: "Discounts at quarter end." }),
+      (w) => addBattlecardNote(w, caller, { competitor_id: c0, body: "Discounts at quarter end." }),
       { actor: caller.actor },
     );
     const { user_id: userId } = await addMember(s.store, {
@@ -101,7 +101,7 @@ async function main() {
     let pinned = false;
     const write = () => {
       pinned = !pinned;
-      return s.store.execute((w) => decidePinSignal(w, caller, { signal_id: toggle, pinned }), {
+      return s.store.execute((w) => pinSignal(w, caller, { signal_id: toggle, pinned }), {
         actor: caller.actor,
       });
     };

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createApp } from "../src/api/app.ts";
 import { loadConfig } from "../src/config.ts";
-import { decideAddBattlecardNote, decideAddSignalNote, decidePinSignal } from "../src/domain/engagement.ts";
+import { addBattlecardNote, addSignalNote, pinSignal } from "../src/domain/engagement.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { addMember } from "../src/domain/members.ts";
 import { openServices } from "../src/services.ts";
@@ -51,15 +51,13 @@ async function main() {
       (r) => Number(r.id),
     );
     const caller = { orgId, actor: "user:screenshots", actorName: "Sam" };
-    await s.store.execute((w) => decidePinSignal(w, caller, { signal_id: open[1], pinned: true }), {});
+    await s.store.execute((w) => pinSignal(w, caller, { signal_id: open[1], pinned: true }), {});
     await s.store.execute(
-      (w) =>
-        decideAddSignalNote(w, caller, { signal_id: open[0], body: "Ask prospects about this on calls." }),
+      (w) => addSignalNote(w, caller, { signal_id: open[0], body: "Ask prospects about this on calls." }),
       {},
     );
     await s.store.execute(
-      (w) =>
-        decideAddBattlecardNote(w, caller, { competitor_id: c0, body: "They discount 30% at quarter end." }),
+      (w) => addBattlecardNote(w, caller, { competitor_id: c0, body: "They discount 30% at quarter end." }),
       {},
     );
     await addMember(s.store, { org: "bench", email: EMAIL, role: "admin", password: PASSWORD });

@@ -1,6 +1,7 @@
 // The team's engagement with what Rivals found: pins (team-wide), saved signals (the caller's own list),
 // notes (team-visible talking points; battlecard notes are framing for the next rewrite), ratings (one per
-// caller; a new one replaces the old). Deciders only; projections/engagement.ts applies the events.
+// caller; a new one replaces the old). Each command loads plain state in one read, then a pure decider turns state
+// and command into events; projections/engagement.ts applies them.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
@@ -21,36 +22,68 @@ export const RATING_REASONS = [
 ] as const;
 export type RatingReason = (typeof RATING_REASONS)[number];
 
-/** A signal the workspace can see (open or closed, of a tracked competitor); anything else is unknown. */
-export async function requireVisibleSignal(tx: Exec, orgId: number, id: number): Promise<{ id: number }> {
-  const r = await tx.execute({
-    sql: "SELECT id FROM signals WHERE id = ? AND org_id = ? AND visible = 1",
-    args: [id, orgId],
-  });
-  if (!r.rows[0]) throw new DomainError("not_found", "No signal with that id in this workspace.");
-  return { id };
+/** A signal the workspace can see (open or closed, of a tracked competitor), as its commands see it. */
+export interface SignalEngagement {
+  id: number;
+  /** Pinned for the team. */
+  pinned: boolean;
+  /** On the caller's own saved list. */
+  saved: boolean;
 }
 
-/** A generated digest, named by numeric id or slug (slug first, as get_digest and the REST API do). */
-export async function requireDigest(tx: Exec, orgId: number, ref: number | string): Promise<{ id: number }> {
-  const bySlug =
-    typeof ref === "string"
-      ? await tx.execute({
-          sql: "SELECT id FROM digests WHERE org_id = ? AND slug = ? AND listed = 1 LIMIT 1",
-          args: [orgId, ref],
-        })
-      : undefined;
-  let row = bySlug?.rows[0];
-  const n = typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : undefined;
-  if (!row && n !== undefined)
-    row = (
-      await tx.execute({
-        sql: "SELECT id FROM digests WHERE org_id = ? AND id = ? AND listed = 1",
-        args: [orgId, n],
-      })
-    ).rows[0];
-  if (!row) throw new DomainError("not_found", "No digest with that id or slug in this workspace.");
-  return { id: Number(row.id) };
+/** The signal with its pin and the caller's save, in one read; undefined when the workspace cannot see it. */
+export async function loadSignalEngagement(
+  tx: Exec,
+  c: Caller,
+  signalId: number,
+): Promise<SignalEngagement | undefined> {
+  const r = await tx.execute({
+    sql: `SELECT s.id,
+            EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'signal' AND p.subject_id = s.id AND p.org_id = s.org_id) AS pinned,
+            EXISTS (SELECT 1 FROM saved_signals v WHERE v.org_id = s.org_id AND v.actor = ? AND v.signal_id = s.id) AS saved
+          FROM signals s WHERE s.id = ? AND s.org_id = ? AND s.visible = 1`,
+    args: [c.actor, signalId, c.orgId],
+  });
+  const row = r.rows[0];
+  return row ? { id: Number(row.id), pinned: Boolean(row.pinned), saved: Boolean(row.saved) } : undefined;
+}
+
+/** A generated digest of the workspace, as its commands see it. */
+export interface DigestEngagement {
+  id: number;
+  pinned: boolean;
+}
+
+/** A listed digest named by numeric id or slug (slug first, as get_digest and the REST API do), with its pin,
+ * in one read; undefined when there is none. */
+export async function loadDigestEngagement(
+  tx: Exec,
+  orgId: number,
+  ref: number | string,
+): Promise<DigestEngagement | undefined> {
+  const slug = typeof ref === "string" ? ref : null;
+  const n = typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : null;
+  const r = await tx.execute({
+    sql: `SELECT d.id,
+            EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'digest' AND p.subject_id = d.id AND p.org_id = ?) AS pinned
+          FROM (SELECT id, 0 AS by_id FROM digests WHERE org_id = ? AND slug = ? AND listed = 1
+                UNION ALL
+                SELECT id, 1 AS by_id FROM digests WHERE org_id = ? AND id = ? AND listed = 1) d
+          ORDER BY d.by_id LIMIT 1`,
+    args: [orgId, orgId, slug, orgId, n],
+  });
+  const row = r.rows[0];
+  return row ? { id: Number(row.id), pinned: Boolean(row.pinned) } : undefined;
+}
+
+function visibleSignal(s: SignalEngagement | undefined): SignalEngagement {
+  if (!s) throw new DomainError("not_found", "No signal with that id in this workspace.");
+  return s;
+}
+
+function listedDigest(d: DigestEngagement | undefined): DigestEngagement {
+  if (!d) throw new DomainError("not_found", "No digest with that id or slug in this workspace.");
+  return d;
 }
 
 function noteBody(body: string): string {
@@ -66,87 +99,79 @@ const stream = (orgId: number, type: "signal" | "digest" | "competitor", id: num
   streamId: String(id),
 });
 
+/** A note's author as its events record it. */
+const author = (c: Caller) => ({ author: c.actor, ...(c.actorName ? { author_name: c.actorName } : {}) });
+
 // ---------------------------------------------------------------------------------------------------------
 // Signals
 
-export async function decidePinSignal(
-  w: WriteContext,
-  c: Caller,
+export function decidePinSignal(
+  signal: SignalEngagement | undefined,
   cmd: { signal_id: number; pinned: boolean },
-): Promise<Decision<{ changed: boolean }>> {
-  await requireVisibleSignal(w.tx, c.orgId, cmd.signal_id);
-  const r = await w.tx.execute({
-    sql: "SELECT 1 FROM pins WHERE subject_type = 'signal' AND subject_id = ?",
-    args: [cmd.signal_id],
-  });
-  if (Boolean(r.rows[0]) === cmd.pinned) return { events: [], result: { changed: false } };
+  c: Caller,
+  now: Date,
+): Decision<{ changed: boolean }> {
+  const s = visibleSignal(signal);
+  if (s.pinned === cmd.pinned) return { events: [], result: { changed: false } };
   return {
     events: [
       {
         type: "SignalPinSet",
-        ...stream(c.orgId, "signal", cmd.signal_id),
-        data: { signal_id: cmd.signal_id, pinned: cmd.pinned, actor: c.actor, at: w.now.toISOString() },
+        ...stream(c.orgId, "signal", s.id),
+        data: { signal_id: s.id, pinned: cmd.pinned, actor: c.actor, at: now.toISOString() },
       },
     ],
     result: { changed: true },
   };
 }
 
-export async function decideSaveSignal(
-  w: WriteContext,
-  c: Caller,
+export function decideSaveSignal(
+  signal: SignalEngagement | undefined,
   cmd: { signal_id: number; saved: boolean },
-): Promise<Decision<{ changed: boolean }>> {
-  await requireVisibleSignal(w.tx, c.orgId, cmd.signal_id);
-  const r = await w.tx.execute({
-    sql: "SELECT 1 FROM saved_signals WHERE org_id = ? AND actor = ? AND signal_id = ?",
-    args: [c.orgId, c.actor, cmd.signal_id],
-  });
-  if (Boolean(r.rows[0]) === cmd.saved) return { events: [], result: { changed: false } };
+  c: Caller,
+  now: Date,
+): Decision<{ changed: boolean }> {
+  const s = visibleSignal(signal);
+  if (s.saved === cmd.saved) return { events: [], result: { changed: false } };
   return {
     events: [
       {
         type: "SignalSaveSet",
-        ...stream(c.orgId, "signal", cmd.signal_id),
-        data: { signal_id: cmd.signal_id, saved: cmd.saved, actor: c.actor, at: w.now.toISOString() },
+        ...stream(c.orgId, "signal", s.id),
+        data: { signal_id: s.id, saved: cmd.saved, actor: c.actor, at: now.toISOString() },
       },
     ],
     result: { changed: true },
   };
 }
 
-export async function decideAddSignalNote(
-  w: WriteContext,
-  c: Caller,
+export function decideAddSignalNote(
+  signal: SignalEngagement | undefined,
   cmd: { signal_id: number; body: string },
-): Promise<Decision<{ note_id: number }>> {
+  c: Caller,
+  now: Date,
+  noteId: number,
+): Decision<{ note_id: number }> {
   const body = noteBody(cmd.body);
-  await requireVisibleSignal(w.tx, c.orgId, cmd.signal_id);
-  const id = await w.nextId();
+  const s = visibleSignal(signal);
   return {
     events: [
       {
         type: "SignalNoteAdded",
-        ...stream(c.orgId, "signal", cmd.signal_id),
-        data: {
-          id,
-          signal_id: cmd.signal_id,
-          body,
-          author: c.actor,
-          ...(c.actorName ? { author_name: c.actorName } : {}),
-          at: w.now.toISOString(),
-        },
+        ...stream(c.orgId, "signal", s.id),
+        data: { id: noteId, signal_id: s.id, body, ...author(c), at: now.toISOString() },
       },
     ],
-    result: { note_id: id },
+    result: { note_id: noteId },
   };
 }
 
-export async function decideRateSignal(
-  w: WriteContext,
-  c: Caller,
+export function decideRateSignal(
+  signal: SignalEngagement | undefined,
   cmd: { signal_id: number; useful: boolean; reasons?: string[]; comment?: string },
-): Promise<Decision<{ changed: true }>> {
+  c: Caller,
+  now: Date,
+): Decision<{ changed: true }> {
   const comment = cmd.comment?.trim() || undefined;
   if (cmd.useful && (cmd.reasons?.length || cmd.comment !== undefined))
     throw new InvalidInput(
@@ -159,19 +184,19 @@ export async function decideRateSignal(
   for (const r of reasons)
     if (!(RATING_REASONS as readonly string[]).includes(r))
       throw new InvalidInput(`reasons may hold only ${RATING_REASONS.join(", ")}`, "reasons");
-  await requireVisibleSignal(w.tx, c.orgId, cmd.signal_id);
+  const s = visibleSignal(signal);
   return {
     events: [
       {
         type: "SignalRated",
-        ...stream(c.orgId, "signal", cmd.signal_id),
+        ...stream(c.orgId, "signal", s.id),
         data: {
-          signal_id: cmd.signal_id,
+          signal_id: s.id,
           actor: c.actor,
           useful: cmd.useful,
           ...(reasons.length ? { reasons } : {}),
           ...(comment ? { comment } : {}),
-          at: w.now.toISOString(),
+          at: now.toISOString(),
         },
       },
     ],
@@ -182,61 +207,53 @@ export async function decideRateSignal(
 // ---------------------------------------------------------------------------------------------------------
 // Digests
 
-export async function decidePinDigest(
-  w: WriteContext,
-  c: Caller,
+export function decidePinDigest(
+  digest: DigestEngagement | undefined,
   cmd: { digest: number | string; pinned: boolean },
-): Promise<Decision<{ digest_id: number; changed: boolean }>> {
-  const { id } = await requireDigest(w.tx, c.orgId, cmd.digest);
-  const r = await w.tx.execute({
-    sql: "SELECT 1 FROM pins WHERE subject_type = 'digest' AND subject_id = ?",
-    args: [id],
-  });
-  if (Boolean(r.rows[0]) === cmd.pinned) return { events: [], result: { digest_id: id, changed: false } };
+  c: Caller,
+  now: Date,
+): Decision<{ digest_id: number; changed: boolean }> {
+  const d = listedDigest(digest);
+  if (d.pinned === cmd.pinned) return { events: [], result: { digest_id: d.id, changed: false } };
   return {
     events: [
       {
         type: "DigestPinSet",
-        ...stream(c.orgId, "digest", id),
-        data: { digest_id: id, pinned: cmd.pinned, actor: c.actor, at: w.now.toISOString() },
+        ...stream(c.orgId, "digest", d.id),
+        data: { digest_id: d.id, pinned: cmd.pinned, actor: c.actor, at: now.toISOString() },
       },
     ],
-    result: { digest_id: id, changed: true },
+    result: { digest_id: d.id, changed: true },
   };
 }
 
-export async function decideAddDigestNote(
-  w: WriteContext,
-  c: Caller,
+export function decideAddDigestNote(
+  digest: DigestEngagement | undefined,
   cmd: { digest: number | string; body: string },
-): Promise<Decision<{ digest_id: number; note_id: number }>> {
+  c: Caller,
+  now: Date,
+  noteId: number,
+): Decision<{ digest_id: number; note_id: number }> {
   const body = noteBody(cmd.body);
-  const { id: digestId } = await requireDigest(w.tx, c.orgId, cmd.digest);
-  const id = await w.nextId();
+  const d = listedDigest(digest);
   return {
     events: [
       {
         type: "DigestNoteAdded",
-        ...stream(c.orgId, "digest", digestId),
-        data: {
-          id,
-          digest_id: digestId,
-          body,
-          author: c.actor,
-          ...(c.actorName ? { author_name: c.actorName } : {}),
-          at: w.now.toISOString(),
-        },
+        ...stream(c.orgId, "digest", d.id),
+        data: { id: noteId, digest_id: d.id, body, ...author(c), at: now.toISOString() },
       },
     ],
-    result: { digest_id: digestId, note_id: id },
+    result: { digest_id: d.id, note_id: noteId },
   };
 }
 
-export async function decideRateDigest(
-  w: WriteContext,
-  c: Caller,
+export function decideRateDigest(
+  digest: DigestEngagement | undefined,
   cmd: { digest: number | string; score?: number; missing?: string },
-): Promise<Decision<{ digest_id: number }>> {
+  c: Caller,
+  now: Date,
+): Decision<{ digest_id: number }> {
   const missing = cmd.missing?.trim() || undefined;
   if (cmd.score === undefined && missing === undefined)
     throw new InvalidInput("Give a score (1 to 5), what is missing, or both.", "score");
@@ -244,51 +261,103 @@ export async function decideRateDigest(
     throw new InvalidInput("score must be an integer from 1 to 5", "score");
   if (missing && [...missing].length > NOTE_MAX)
     throw new InvalidInput(`missing is longer than ${NOTE_MAX} characters`, "missing");
-  const { id } = await requireDigest(w.tx, c.orgId, cmd.digest);
+  const d = listedDigest(digest);
   return {
     events: [
       {
         type: "DigestRated",
-        ...stream(c.orgId, "digest", id),
+        ...stream(c.orgId, "digest", d.id),
         data: {
-          digest_id: id,
+          digest_id: d.id,
           actor: c.actor,
           ...(cmd.score !== undefined ? { score: cmd.score } : {}),
           ...(missing ? { missing } : {}),
-          at: w.now.toISOString(),
+          at: now.toISOString(),
         },
       },
     ],
-    result: { digest_id: id },
+    result: { digest_id: d.id },
   };
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Battlecards
 
-export async function decideAddBattlecardNote(
-  w: WriteContext,
-  c: Caller,
+export function decideAddBattlecardNote(
+  competitor: { id: number },
   cmd: { competitor_id: number; body: string },
-): Promise<Decision<{ competitor_id: number; note_id: number }>> {
+  c: Caller,
+  now: Date,
+  noteId: number,
+): Decision<{ competitor_id: number; note_id: number }> {
   const body = noteBody(cmd.body);
-  const comp = await requireTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
-  const id = await w.nextId();
   return {
     events: [
       {
         type: "BattlecardNoteAdded",
-        ...stream(c.orgId, "competitor", comp.id),
-        data: {
-          id,
-          competitor_id: comp.id,
-          body,
-          author: c.actor,
-          ...(c.actorName ? { author_name: c.actorName } : {}),
-          at: w.now.toISOString(),
-        },
+        ...stream(c.orgId, "competitor", competitor.id),
+        data: { id: noteId, competitor_id: competitor.id, body, ...author(c), at: now.toISOString() },
       },
     ],
-    result: { competitor_id: comp.id, note_id: id },
+    result: { competitor_id: competitor.id, note_id: noteId },
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Handlers: load, then decide, inside the writer's transaction. A note's id is taken only once its subject
+// is known to be there.
+
+export async function pinSignal(w: WriteContext, c: Caller, cmd: { signal_id: number; pinned: boolean }) {
+  return decidePinSignal(await loadSignalEngagement(w.tx, c, cmd.signal_id), cmd, c, w.now);
+}
+
+export async function saveSignal(w: WriteContext, c: Caller, cmd: { signal_id: number; saved: boolean }) {
+  return decideSaveSignal(await loadSignalEngagement(w.tx, c, cmd.signal_id), cmd, c, w.now);
+}
+
+export async function addSignalNote(w: WriteContext, c: Caller, cmd: { signal_id: number; body: string }) {
+  const signal = await loadSignalEngagement(w.tx, c, cmd.signal_id);
+  return decideAddSignalNote(signal, cmd, c, w.now, signal ? await w.nextId() : 0);
+}
+
+export async function rateSignal(
+  w: WriteContext,
+  c: Caller,
+  cmd: { signal_id: number; useful: boolean; reasons?: string[]; comment?: string },
+) {
+  return decideRateSignal(await loadSignalEngagement(w.tx, c, cmd.signal_id), cmd, c, w.now);
+}
+
+export async function pinDigest(
+  w: WriteContext,
+  c: Caller,
+  cmd: { digest: number | string; pinned: boolean },
+) {
+  return decidePinDigest(await loadDigestEngagement(w.tx, c.orgId, cmd.digest), cmd, c, w.now);
+}
+
+export async function addDigestNote(
+  w: WriteContext,
+  c: Caller,
+  cmd: { digest: number | string; body: string },
+) {
+  const digest = await loadDigestEngagement(w.tx, c.orgId, cmd.digest);
+  return decideAddDigestNote(digest, cmd, c, w.now, digest ? await w.nextId() : 0);
+}
+
+export async function rateDigest(
+  w: WriteContext,
+  c: Caller,
+  cmd: { digest: number | string; score?: number; missing?: string },
+) {
+  return decideRateDigest(await loadDigestEngagement(w.tx, c.orgId, cmd.digest), cmd, c, w.now);
+}
+
+export async function addBattlecardNote(
+  w: WriteContext,
+  c: Caller,
+  cmd: { competitor_id: number; body: string },
+) {
+  const competitor = await requireTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
+  return decideAddBattlecardNote(competitor, cmd, c, w.now, await w.nextId());
 }

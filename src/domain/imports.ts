@@ -31,7 +31,7 @@ export interface ImportReport {
   errors: { line: number; error: string }[];
 }
 
-/** Extra decide steps that other modules (public briefs, guides, …) register for their own kinds. */
+/** Extra import steps (load, then decide) that other modules (public briefs, guides, …) register for their own kinds. */
 export type KindHandler = (w: WriteContext, rec: Obj) => Promise<NewEvent[]>;
 const extraKinds = new Map<string, KindHandler>();
 export function registerImportKind(kind: string, handler: KindHandler): void {
@@ -78,7 +78,7 @@ async function refId(
   return found.id;
 }
 
-async function decideRecord(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
+async function importRecord(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
   const kind = rec.kind;
   if (kind === "org") {
     const slug = str(rec, "slug", { required: true })!;
@@ -179,7 +179,7 @@ async function decideRecord(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
 }
 
 /** An exported event line is appended as it was, ids included, so an export replays to the same API. */
-async function decideRawEvent(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
+async function importRawEvent(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
   if (!isEventType(rec.type))
     throw new InvalidInput(`unknown event type ${JSON.stringify(rec.type)}`, "type");
   if (!isObject(rec.data)) throw new InvalidInput("data must be an object", "data");
@@ -271,7 +271,7 @@ export async function importNdjson(
       report.errors.push({ line: n, error: (e as Error).message });
       continue;
     }
-    const handler = rec.kind === undefined ? decideRawEvent : decideRecord;
+    const handler = rec.kind === undefined ? importRawEvent : importRecord;
     pending.push(
       store
         .execute(async (w) => ({ events: await handler(w, rec), result: null }), { source })

@@ -136,19 +136,28 @@ export async function inviteMember(
   return result;
 }
 
-/** The event that withdraws a pending invitation of this org, or none when it is not pending here. */
-export async function decideInvitationRevoked(
+/** The status of an invitation of this org (pending, accepted, replaced, revoked), if it has one by that id. */
+export async function invitationStatus(
   tx: Pick<Tx, "execute">,
   orgId: number,
   id: number,
-  reason: "revoked" | "delivery_failed",
-  now: Date,
-): Promise<NewEvent[]> {
+): Promise<string | undefined> {
   const r = await tx.execute({
     sql: "SELECT status FROM invitations WHERE id = ? AND org_id = ?",
     args: [id, orgId],
   });
-  if (r.rows[0]?.status !== "pending") return [];
+  return r.rows[0] ? String(r.rows[0].status) : undefined;
+}
+
+/** The event that withdraws a pending invitation of this org, or none when it is not pending here. */
+export function decideInvitationRevoked(
+  status: string | undefined,
+  orgId: number,
+  id: number,
+  reason: "revoked" | "delivery_failed",
+  now: Date,
+): NewEvent[] {
+  if (status !== "pending") return [];
   return [
     {
       type: "InvitationRevoked",
@@ -166,7 +175,7 @@ export async function revokeInvitation(
   reason: "revoked" | "delivery_failed",
 ): Promise<void> {
   await store.execute(async (w) => ({
-    events: await decideInvitationRevoked(w.tx, orgId, id, reason, w.now),
+    events: decideInvitationRevoked(await invitationStatus(w.tx, orgId, id), orgId, id, reason, w.now),
     result: null,
   }));
 }

@@ -7,7 +7,7 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
-import { decideInvitationRevoked } from "./invitations.ts";
+import { decideInvitationRevoked, invitationStatus } from "./invitations.ts";
 import { decideMembership, findRole, findUserById, isRole, ROLES, type Role } from "./members.ts";
 import { InvalidInput } from "./validate.ts";
 
@@ -109,7 +109,13 @@ export async function withdrawInvitation(store: EventStore, by: ActingAdmin, id:
   await store.execute(
     async ({ tx, now }) => {
       await requireAdmin(tx, by, "withdraw invitations");
-      const events = await decideInvitationRevoked(tx, by.orgId, id, "revoked", now);
+      const events = decideInvitationRevoked(
+        await invitationStatus(tx, by.orgId, id),
+        by.orgId,
+        id,
+        "revoked",
+        now,
+      );
       if (events.length === 0) throw new DomainError("not_found", "No pending invitation with that id here.");
       return { events, result: null };
     },

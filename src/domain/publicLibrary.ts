@@ -129,42 +129,69 @@ export function parseGuide(rec: Obj): { slug: string; record: GuideRecord } {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export async function decidePublicBrief(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
-  const { companySlug, slug: s, record } = parsePublicBrief(rec);
-  const r = await w.tx.execute({
-    sql: "SELECT id, state FROM public_briefs WHERE company_slug = ? AND slug = ?",
-    args: [companySlug, s],
-  });
-  const row = r.rows[0];
-  if (row && same(JSON.parse(String(row.state)), record)) return [];
-  const id = row ? Number(row.id) : await w.nextId();
+/** A stored record of the public library under its id, as the importer compares it. */
+export interface StoredRecord {
+  id: number;
+  record: unknown;
+}
+
+const storedRecord = (row: Record<string, unknown> | undefined): StoredRecord | undefined =>
+  row ? { id: Number(row.id), record: JSON.parse(String(row.state)) } : undefined;
+
+/** The same brief again records nothing; a new or changed one is recorded under `id` (the stored one's, or a
+ * fresh one for a new brief). */
+export function decidePublicBrief(
+  brief: ReturnType<typeof parsePublicBrief>,
+  stored: StoredRecord | undefined,
+  id: number,
+): NewEvent[] {
+  if (stored && same(stored.record, brief.record)) return [];
   return [
     {
       type: "PublicBriefRecorded",
       orgId: null,
       streamType: "public_brief",
       streamId: String(id),
-      data: { id, company_slug: companySlug, slug: s, record },
+      data: { id, company_slug: brief.companySlug, slug: brief.slug, record: brief.record },
     },
   ];
 }
 
-export async function decideGuide(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
-  const { slug: s, record } = parseGuide(rec);
-  const r = await w.tx.execute({ sql: "SELECT id, state FROM guides WHERE slug = ?", args: [s] });
-  const row = r.rows[0];
-  if (row && same(JSON.parse(String(row.state)), record)) return [];
-  const id = row ? Number(row.id) : await w.nextId();
+export function decideGuide(
+  guide: ReturnType<typeof parseGuide>,
+  stored: StoredRecord | undefined,
+  id: number,
+): NewEvent[] {
+  if (stored && same(stored.record, guide.record)) return [];
   return [
     {
       type: "GuideRecorded",
       orgId: null,
       streamType: "guide",
       streamId: String(id),
-      data: { id, slug: s, record },
+      data: { id, slug: guide.slug, record: guide.record },
     },
   ];
 }
 
-registerImportKind("public_brief", decidePublicBrief);
-registerImportKind("guide", decideGuide);
+/** Records a `public_brief` line: parse, load the brief stored under its slugs, decide. */
+export async function recordPublicBrief(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
+  const brief = parsePublicBrief(rec);
+  const r = await w.tx.execute({
+    sql: "SELECT id, state FROM public_briefs WHERE company_slug = ? AND slug = ?",
+    args: [brief.companySlug, brief.slug],
+  });
+  const stored = storedRecord(r.rows[0]);
+  return decidePublicBrief(brief, stored, stored?.id ?? (await w.nextId()));
+}
+
+/** Records a `guide` line: parse, load the guide stored under its slug, decide. */
+export async function recordGuide(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
+  const guide = parseGuide(rec);
+  const r = await w.tx.execute({ sql: "SELECT id, state FROM guides WHERE slug = ?", args: [guide.slug] });
+  const stored = storedRecord(r.rows[0]);
+  return decideGuide(guide, stored, stored?.id ?? (await w.nextId()));
+}
+
+registerImportKind("public_brief", recordPublicBrief);
+registerImportKind("guide", recordGuide);

@@ -2,13 +2,14 @@
 // stored; a new link for a signal replaces the old one, which stops working at once. Lifetimes come from
 // the plan table (shareLinkHours).
 import type { NewEvent } from "../../events/catalog.ts";
-import type { WriteContext } from "../../events/store.ts";
+import type { Tx, WriteContext } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
-import { requireVisibleSignal } from "./engagement.ts";
 import { DomainError } from "./errors.ts";
 import { cheapestPaidPlan, PLAN_NAMES, PLANS, planOf } from "./plans.ts";
 import { InvalidInput, parseTimestamp } from "./validate.ts";
 import { type Caller, loadOrg } from "./watchlist.ts";
+
+type Exec = Pick<Tx, "execute">;
 
 const HOUR = 3_600_000;
 /** An absolute expiry may overshoot the plan's lifetime by this much (clock skew); it is then clamped. */
@@ -48,16 +49,41 @@ export interface ShareLinkCreated {
   url_redacted: boolean | undefined;
 }
 
-export async function decideCreateShareLink(
-  w: WriteContext,
-  c: Caller,
+/** What creating a link needs to know: the workspace's plan, whether it can see the signal, and when the
+ * signal's current link (if any) expires. */
+export interface ShareLinkState {
+  plan: string;
+  signalVisible: boolean;
+  previousExpiresAt: string | undefined;
+}
+
+export async function loadShareLinkState(tx: Exec, c: Caller, signalId: number): Promise<ShareLinkState> {
+  const { plan } = await loadOrg(tx, c.orgId);
+  const r = await tx.execute({
+    sql: `SELECT (SELECT l.expires_at FROM share_links l WHERE l.signal_id = s.id AND l.org_id = s.org_id) AS expires_at
+          FROM signals s WHERE s.id = ? AND s.org_id = ? AND s.visible = 1`,
+    args: [signalId, c.orgId],
+  });
+  const row = r.rows[0];
+  return {
+    plan,
+    signalVisible: Boolean(row),
+    previousExpiresAt: row && row.expires_at !== null ? String(row.expires_at) : undefined,
+  };
+}
+
+/** A new link for the signal (replacing its current one); `token` and `id` are fresh, `base` the public URL. */
+export function decideCreateShareLink(
+  state: ShareLinkState,
   cmd: { signal_id: number; expiry: string; include_notes: boolean },
-  base: string,
-): Promise<{ events: NewEvent[]; result: ShareLinkCreated }> {
-  let expires = parseExpiry(cmd.expiry, w.now);
-  const plan = planOf((await loadOrg(w.tx, c.orgId)).plan);
+  c: Caller,
+  now: Date,
+  fresh: { id: number; token: string; base: string },
+): { events: NewEvent[]; result: ShareLinkCreated } {
+  let expires = parseExpiry(cmd.expiry, now);
+  const plan = planOf(state.plan);
   const max = plan.shareLinkHours * HOUR;
-  const asked = expires.getTime() - w.now.getTime();
+  const asked = expires.getTime() - now.getTime();
   if (asked > max + GRACE_MS) {
     const up = cheapestPaidPlan((p) => p.shareLinkHours * HOUR + GRACE_MS >= asked);
     const hours = (h: number) => (h % 24 === 0 ? `${h / 24} day${h === 24 ? "" : "s"}` : `${h} hours`);
@@ -71,21 +97,15 @@ export async function decideCreateShareLink(
       { plan: plan.name, plan_needed: up.name, max_hours: plan.shareLinkHours },
     );
   }
-  if (asked > max) expires = new Date(w.now.getTime() + max);
-  await requireVisibleSignal(w.tx, c.orgId, cmd.signal_id);
-  const prev = await w.tx.execute({
-    sql: "SELECT expires_at FROM share_links WHERE signal_id = ? AND org_id = ?",
-    args: [cmd.signal_id, c.orgId],
-  });
-  const token = randomSecret();
-  const id = await w.nextId();
+  if (asked > max) expires = new Date(now.getTime() + max);
+  if (!state.signalVisible) throw new DomainError("not_found", "No signal with that id in this workspace.");
   const data = {
-    id,
+    id: fresh.id,
     signal_id: cmd.signal_id,
-    token_hash: sha256(token),
+    token_hash: sha256(fresh.token),
     include_notes: cmd.include_notes,
     expires_at: expires.toISOString(),
-    created_at: w.now.toISOString(),
+    created_at: now.toISOString(),
     created_by: c.actor,
   };
   return {
@@ -99,12 +119,23 @@ export async function decideCreateShareLink(
       },
     ],
     result: {
-      url: `${base}/share/${token}`,
+      url: `${fresh.base}/share/${fresh.token}`,
       signal_id: cmd.signal_id,
       expires_at: data.expires_at,
       include_notes: cmd.include_notes,
-      replaced_previous: Boolean(prev.rows[0] && String(prev.rows[0].expires_at) > data.created_at),
+      replaced_previous: state.previousExpiresAt !== undefined && state.previousExpiresAt > data.created_at,
       url_redacted: undefined,
     },
   };
+}
+
+/** create_share_link: load, then decide, inside the writer's transaction. */
+export async function createShareLink(
+  w: WriteContext,
+  c: Caller,
+  cmd: { signal_id: number; expiry: string; include_notes: boolean },
+  base: string,
+) {
+  const state = await loadShareLinkState(w.tx, c, cmd.signal_id);
+  return decideCreateShareLink(state, cmd, c, w.now, { id: await w.nextId(), token: randomSecret(), base });
 }

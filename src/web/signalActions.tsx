@@ -9,13 +9,13 @@ import { Elysia } from "elysia";
 import type { WriteContext } from "../../events/store.ts";
 import type { signalEngagement } from "../db/queries/engagement.ts";
 import {
-  decideAddBattlecardNote,
-  decideAddSignalNote,
-  decidePinSignal,
-  decideRateSignal,
-  decideSaveSignal,
+  addBattlecardNote,
+  addSignalNote,
   NOTE_MAX,
+  pinSignal,
   RATING_REASONS,
+  rateSignal,
+  saveSignal,
 } from "../domain/engagement.ts";
 import { DomainError } from "../domain/errors.ts";
 import { InvalidInput } from "../domain/validate.ts";
@@ -187,19 +187,19 @@ export function signalActionRoutes(s: Services) {
     new Elysia({ name: "web-signal-actions" })
       .post("/app/signals/:id/pin", ({ request, body, params }) =>
         act(request, body, params.id, (w, c, id) =>
-          decidePinSignal(w, c, { signal_id: id, pinned: flag(body, "pinned") }),
+          pinSignal(w, c, { signal_id: id, pinned: flag(body, "pinned") }),
         ),
       )
       .post("/app/signals/:id/save", ({ request, body, params }) =>
         act(request, body, params.id, (w, c, id) =>
-          decideSaveSignal(w, c, { signal_id: id, saved: flag(body, "saved") }),
+          saveSignal(w, c, { signal_id: id, saved: flag(body, "saved") }),
         ),
       )
       .post("/app/signals/:id/rate", ({ request, body, params }) =>
         act(request, body, params.id, (w, c, id) => {
           const useful = flag(body, "useful");
           const comment = field(body, "comment").trim();
-          return decideRateSignal(w, c, {
+          return rateSignal(w, c, {
             signal_id: id,
             useful,
             // A useful rating carries no reasons: boxes left ticked from an earlier rating are not sent on.
@@ -214,13 +214,13 @@ export function signalActionRoutes(s: Services) {
           request,
           body,
           params.id,
-          (w, c, id) => decideAddBattlecardNote(w, c, { competitor_id: id, body: field(body, "body") }),
+          (w, c, id) => addBattlecardNote(w, c, { competitor_id: id, body: field(body, "body") }),
           (id) => `/app/competitors/${id}`,
         ),
       )
       .post("/app/signals/:id/notes", ({ request, body, params }) =>
         act(request, body, params.id, (w, c, id) =>
-          decideAddSignalNote(w, c, { signal_id: id, body: field(body, "body") }),
+          addSignalNote(w, c, { signal_id: id, body: field(body, "body") }),
         ),
       )
   );

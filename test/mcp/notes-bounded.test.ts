@@ -5,11 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { NewEvent } from "../../events/catalog.ts";
 import { NOTES_PAGE_SQL, NOTES_TOTAL_SQL } from "../../src/db/queries/engagement.ts";
-import {
-  decideAddBattlecardNote,
-  decideAddDigestNote,
-  decideAddSignalNote,
-} from "../../src/domain/engagement.ts";
+import { addBattlecardNote, addDigestNote, addSignalNote } from "../../src/domain/engagement.ts";
 import type { Caller } from "../../src/domain/watchlist.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { rawPost, toolsCall } from "../support/mcp-helpers.ts";
@@ -66,10 +62,10 @@ async function addNotes(type: "signal" | "digest" | "battlecard", subjectId: num
   await t.services.store.execute(async (w) => {
     const first =
       type === "signal"
-        ? await decideAddSignalNote(w, caller, { signal_id: subjectId, body: body() })
+        ? await addSignalNote(w, caller, { signal_id: subjectId, body: body() })
         : type === "digest"
-          ? await decideAddDigestNote(w, caller, { digest: subjectId, body: body() })
-          : await decideAddBattlecardNote(w, caller, { competitor_id: subjectId, body: body() });
+          ? await addDigestNote(w, caller, { digest: subjectId, body: body() })
+          : await addBattlecardNote(w, caller, { competitor_id: subjectId, body: body() });
     const events: NewEvent[] = [...first.events];
     const template = first.events[0];
     for (let i = 1; i < n; i++)

@@ -11,7 +11,7 @@ import {
   decideFreeBriefEmailed,
   FREE_BRIEF_PERIOD_DAYS,
 } from "../../domain/freeBriefs.ts";
-import { decidePublicBrief, SLUG } from "../../domain/publicLibrary.ts";
+import { recordPublicBrief, SLUG } from "../../domain/publicLibrary.ts";
 import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import { fetcherFor } from "../fetch/index.ts";
@@ -100,7 +100,7 @@ async function recordAnswer(s: Services, domain: string, answer: Answer): Promis
         slug = `${base}-${n}`;
       }
       if (!SLUG.test(companySlug)) throw new Error(`bad company slug ${companySlug}`);
-      const recorded = await decidePublicBrief(w, {
+      const recorded = await recordPublicBrief(w, {
         kind: "public_brief",
         company_slug: companySlug,
         slug,

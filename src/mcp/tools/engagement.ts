@@ -3,18 +3,18 @@
 import { z } from "zod";
 import { digestEngagement, notesPage, signalEngagement } from "../../db/queries/engagement.ts";
 import {
-  decideAddBattlecardNote,
-  decideAddDigestNote,
-  decideAddSignalNote,
-  decidePinDigest,
-  decidePinSignal,
-  decideRateDigest,
-  decideRateSignal,
-  decideSaveSignal,
+  addBattlecardNote,
+  addDigestNote,
+  addSignalNote,
   NOTE_MAX,
+  pinDigest,
+  pinSignal,
   RATING_REASONS,
+  rateDigest,
+  rateSignal,
+  saveSignal,
 } from "../../domain/engagement.ts";
-import { DEFAULT_EXPIRY, decideCreateShareLink } from "../../domain/shareLinks.ts";
+import { createShareLink, DEFAULT_EXPIRY } from "../../domain/shareLinks.ts";
 import { isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, type ToolAnnotations } from "../tool.ts";
 import { competitorIdArg, runCommand } from "./competitors.ts";
@@ -97,7 +97,7 @@ export const pinSignalTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    await runCommand(ctx, (w, c) => decidePinSignal(w, c, a));
+    await runCommand(ctx, (w, c) => pinSignal(w, c, a));
     return ofSignal(ctx, a.signal_id);
   },
 });
@@ -115,7 +115,7 @@ export const saveSignalTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    await runCommand(ctx, (w, c) => decideSaveSignal(w, c, a));
+    await runCommand(ctx, (w, c) => saveSignal(w, c, a));
     return ofSignal(ctx, a.signal_id);
   },
 });
@@ -130,7 +130,7 @@ export const addSignalNoteTool = defineTool({
   annotations: ADDS,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => decideAddSignalNote(w, c, a));
+    const r = await runCommand(ctx, (w, c) => addSignalNote(w, c, a));
     const state = await ofSignal(ctx, a.signal_id);
     return { ...state, note: state.notes.find((n) => n.id === r.note_id)! };
   },
@@ -163,7 +163,7 @@ export const rateSignalTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    await runCommand(ctx, (w, c) => decideRateSignal(w, c, a));
+    await runCommand(ctx, (w, c) => rateSignal(w, c, a));
     return ofSignal(ctx, a.signal_id);
   },
 });
@@ -177,9 +177,7 @@ export const pinDigestTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) =>
-      decidePinDigest(w, c, { digest: a.digest_id, pinned: a.pinned }),
-    );
+    const r = await runCommand(ctx, (w, c) => pinDigest(w, c, { digest: a.digest_id, pinned: a.pinned }));
     return ofDigest(ctx, r.digest_id);
   },
 });
@@ -193,9 +191,7 @@ export const addDigestNoteTool = defineTool({
   annotations: ADDS,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) =>
-      decideAddDigestNote(w, c, { digest: a.digest_id, body: a.body }),
-    );
+    const r = await runCommand(ctx, (w, c) => addDigestNote(w, c, { digest: a.digest_id, body: a.body }));
     const state = await ofDigest(ctx, r.digest_id);
     return { ...state, note: state.notes.find((n) => n.id === r.note_id)! };
   },
@@ -221,7 +217,7 @@ export const rateDigestTool = defineTool({
   access: "write",
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) =>
-      decideRateDigest(w, c, { digest: a.digest_id, score: a.score, missing: a.missing }),
+      rateDigest(w, c, { digest: a.digest_id, score: a.score, missing: a.missing }),
     );
     return ofDigest(ctx, r.digest_id);
   },
@@ -241,7 +237,7 @@ export const addBattlecardNoteTool = defineTool({
   annotations: ADDS,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => decideAddBattlecardNote(w, c, a));
+    const r = await runCommand(ctx, (w, c) => addBattlecardNote(w, c, a));
     const page = await notesPage(ctx.s.database.client, ctx.principal.orgId, "battlecard", r.competitor_id);
     return { competitor_id: r.competitor_id, note: page.notes.find((n) => n.id === r.note_id)!, ...page };
   },
@@ -285,7 +281,7 @@ export const createShareLinkTool = defineTool({
     runCommand(
       ctx,
       (w, c) =>
-        decideCreateShareLink(
+        createShareLink(
           w,
           c,
           { signal_id: a.signal_id, expiry: a.expiry, include_notes: a.include_notes },
