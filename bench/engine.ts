@@ -19,7 +19,7 @@ import { loadConfig } from "../src/config.ts";
 import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { requireOrg } from "../src/domain/state.ts";
-import { decideAddCompetitor } from "../src/domain/watchlist.ts";
+import { handleAddCompetitor } from "../src/domain/watchlist.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import { startResearch } from "../src/engine/research/runner.ts";
 import { openServices } from "../src/services.ts";
@@ -123,7 +123,7 @@ const { app } = createApp(s);
 app.listen({ port: 0, hostname: "127.0.0.1" });
 const base = `http://127.0.0.1:${app.server!.port}`;
 const { result } = await s.store.execute((w) =>
-  decideAddCompetitor(
+  handleAddCompetitor(
     w,
     { orgId: org.id, actor: "bench" },
     { website_url: "https://bench.example/", name: "Bench" },

@@ -1,6 +1,7 @@
 // The core watchlist: add, rename and remove competitors, and the extra pages watched on them.
-// Deciders load what they need inside the writer's transaction and emit events (events/catalog.ts);
-// projections/watchlist.ts applies them.
+// Each command has a loader (reads the state it needs in the writer's transaction), a pure decider (state in,
+// events out, or a refusal) and a handler that runs the two with the ids it allocates; events/catalog.ts
+// names the events, projections/watchlist.ts applies them.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
@@ -134,26 +135,30 @@ export function toCompetitor(row: Record<string, unknown>): CompetitorRow {
   };
 }
 
-/** A competitor this workspace actively tracks; anything else (other org, removed, paused) is unknown. */
-export async function requireTrackedCompetitor(tx: Exec, orgId: number, id: number): Promise<CompetitorRow> {
+/** A competitor this workspace lists (any watch), or undefined: other org, unknown id. */
+export async function findTrackedCompetitor(
+  tx: Exec,
+  orgId: number,
+  id: number,
+): Promise<CompetitorRow | undefined> {
   const r = await tx.execute({
     sql: `SELECT id, key, name, website_url, watch, tracking, state FROM competitors
           WHERE id = ? AND org_id = ? AND listed = 1`,
     args: [id, orgId],
   });
-  const row = r.rows[0];
-  if (!row) throw new DomainError("not_found", "No competitor with that id in this workspace.");
-  return toCompetitor(row);
+  return r.rows[0] ? toCompetitor(r.rows[0]) : undefined;
 }
 
-/** As requireTrackedCompetitor, and on the core watchlist (horizon competitors are refused). */
-export async function requireCoreCompetitor(
-  tx: Exec,
-  orgId: number,
-  id: number,
-  doing: string,
-): Promise<CompetitorRow> {
-  const c = await requireTrackedCompetitor(tx, orgId, id);
+/** The competitor a command names must be one this workspace actively tracks; anything else (other org,
+ * removed, paused) is unknown. */
+export function refuseUntracked(comp: CompetitorRow | undefined): CompetitorRow {
+  if (!comp) throw new DomainError("not_found", "No competitor with that id in this workspace.");
+  return comp;
+}
+
+/** As refuseUntracked, and on the core watchlist (horizon competitors are refused). */
+export function refuseNonCore(comp: CompetitorRow | undefined, doing: string): CompetitorRow {
+  const c = refuseUntracked(comp);
   if (c.watch !== "core")
     throw new DomainError(
       "invalid_argument",
@@ -161,6 +166,19 @@ export async function requireCoreCompetitor(
       { argument: "competitor_id" },
     );
   return c;
+}
+
+export async function requireTrackedCompetitor(tx: Exec, orgId: number, id: number): Promise<CompetitorRow> {
+  return refuseUntracked(await findTrackedCompetitor(tx, orgId, id));
+}
+
+export async function requireCoreCompetitor(
+  tx: Exec,
+  orgId: number,
+  id: number,
+  doing: string,
+): Promise<CompetitorRow> {
+  return refuseNonCore(await findTrackedCompetitor(tx, orgId, id), doing);
 }
 
 const competitorStream = (orgId: number, id: number) => ({
@@ -172,30 +190,83 @@ const competitorStream = (orgId: number, id: number) => ({
 // ---------------------------------------------------------------------------------------------------------
 // add_competitor / rename_competitor / remove_competitor
 
+export interface AddCompetitorCommand {
+  website_url: string;
+  name?: string;
+}
+
 export interface AddCompetitorResult {
   id: number;
   restored: boolean;
   core_slots: { used: number; limit: number; plan: string };
 }
 
-export async function decideAddCompetitor(
-  w: WriteContext,
-  c: Caller,
-  cmd: { website_url: string; name?: string },
-): Promise<{ events: NewEvent[]; result: AddCompetitorResult }> {
-  const url = parseWebUrl(cmd.website_url, "website_url", { keepQuery: false });
-  const key = urlKey(url);
-  const name = cmd.name?.trim() || nameFromDomain(url.hostname);
-  if (name.length > 200) throw new InvalidInput("name is longer than 200 characters", "name");
-  const org = await loadOrg(w.tx, c.orgId);
-  const plan = planOf(org.plan);
+export interface AddCompetitorState {
+  org: OrgRow;
+  /** The workspace's competitors at the command's website (same urlKey), whatever their tracking, newest first. */
+  sameSite: CompetitorRow[];
+  /** Core slots in use. */
+  coreUsed: number;
+}
 
-  const r = await w.tx.execute({
+export async function loadAddCompetitor(
+  tx: Exec,
+  c: Caller,
+  cmd: AddCompetitorCommand,
+): Promise<AddCompetitorState> {
+  const key = urlKey(parseWebUrl(cmd.website_url, "website_url", { keepQuery: false }));
+  const org = await loadOrg(tx, c.orgId);
+  const r = await tx.execute({
     sql: `SELECT id, key, name, website_url, watch, tracking, state FROM competitors
           WHERE org_id = ? AND website_url IS NOT NULL ORDER BY id DESC`,
     args: [c.orgId],
   });
-  const same = r.rows.map(toCompetitor).filter((x) => siteKeyOf(x.website_url) === key);
+  const sameSite = r.rows.map(toCompetitor).filter((x) => siteKeyOf(x.website_url) === key);
+  return { org, sameSite, coreUsed: await coreSlotsUsed(tx, c.orgId) };
+}
+
+/** Id and record key of a competitor added new: `added-{id}`, made unique when an import already took it. */
+export interface NewCompetitorIdentity {
+  id: number;
+  key: string;
+}
+
+async function newCompetitorIdentity(w: WriteContext, orgId: number): Promise<NewCompetitorIdentity> {
+  const id = await w.nextId();
+  const key = `added-${id}`;
+  const clash = await w.tx.execute({
+    sql: "SELECT 1 FROM competitors WHERE org_id = ? AND key = ?",
+    args: [orgId, key],
+  });
+  return { id, key: clash.rows[0] ? `${key}-${crypto.randomUUID().slice(0, 8)}` : key };
+}
+
+export async function handleAddCompetitor(
+  w: WriteContext,
+  c: Caller,
+  cmd: AddCompetitorCommand,
+): Promise<{ events: NewEvent[]; result: AddCompetitorResult }> {
+  const st = await loadAddCompetitor(w.tx, c, cmd);
+  // A website the workspace knows comes back under its own id: only a new one takes an id.
+  const fresh = st.sameSite.length ? undefined : await newCompetitorIdentity(w, c.orgId);
+  return decideAddCompetitor(st, c, cmd, w.now, fresh);
+}
+
+/** Adds a competitor to the core watchlist, or brings back the one the workspace had at that website.
+ * `fresh` is the identity of a new competitor, needed only when `st.sameSite` is empty. */
+export function decideAddCompetitor(
+  st: AddCompetitorState,
+  c: Caller,
+  cmd: AddCompetitorCommand,
+  now: Date,
+  fresh: NewCompetitorIdentity | undefined,
+): { events: NewEvent[]; result: AddCompetitorResult } {
+  const url = parseWebUrl(cmd.website_url, "website_url", { keepQuery: false });
+  const name = cmd.name?.trim() || nameFromDomain(url.hostname);
+  if (name.length > 200) throw new InvalidInput("name is longer than 200 characters", "name");
+  const plan = planOf(st.org.plan);
+
+  const same = st.sameSite;
   const tracked = same.find((x) => x.tracking === "active" && x.watch === "core");
   if (tracked)
     throw new DomainError(
@@ -206,7 +277,7 @@ export async function decideAddCompetitor(
   // A known website comes back with its history: an active horizon record first, else the newest other one.
   const known = same.find((x) => x.tracking === "active") ?? same[0];
 
-  const used = await coreSlotsUsed(w.tx, c.orgId);
+  const used = st.coreUsed;
   if (used >= plan.coreSlots) {
     const up = cheapestPaidPlan((p) => p.coreSlots > plan.coreSlots);
     throw new DomainError(
@@ -224,14 +295,14 @@ export async function decideAddCompetitor(
     );
   }
   const slots = { used: used + 1, limit: plan.coreSlots, plan: plan.name };
-  const now = w.now.toISOString();
+  const at = now.toISOString();
 
   if (known) {
     const events: NewEvent[] = [
       {
         type: "CompetitorRestored",
         ...competitorStream(c.orgId, known.id),
-        data: { id: known.id, restored_at: now },
+        data: { id: known.id, restored_at: at },
       },
     ];
     if (cmd.name?.trim() && cmd.name.trim() !== known.name)
@@ -243,58 +314,71 @@ export async function decideAddCompetitor(
     return { events, result: { id: known.id, restored: true, core_slots: slots } };
   }
 
-  const id = await w.nextId();
-  let recordKey = `added-${id}`;
-  const clash = await w.tx.execute({
-    sql: "SELECT 1 FROM competitors WHERE org_id = ? AND key = ?",
-    args: [c.orgId, recordKey],
-  });
-  if (clash.rows[0]) recordKey = `added-${id}-${crypto.randomUUID().slice(0, 8)}`;
+  if (!fresh) throw new Error("decideAddCompetitor: a new competitor needs its pre-allocated identity");
+  const { id } = fresh;
   return {
     events: [
       {
         type: "CompetitorAdded",
         ...competitorStream(c.orgId, id),
-        data: { id, key: recordKey, name, website_url: url.href, added_at: now },
+        data: { id, key: fresh.key, name, website_url: url.href, added_at: at },
       },
     ],
     result: { id, restored: false, core_slots: slots },
   };
 }
 
-export async function decideRenameCompetitor(
+export async function handleRenameCompetitor(
   w: WriteContext,
   c: Caller,
   cmd: { competitor_id: number; name: string },
 ): Promise<{ events: NewEvent[]; result: { id: number; renamed: boolean } }> {
+  return decideRenameCompetitor(await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id), c, cmd);
+}
+
+/** `comp`: the competitor the command names, as findTrackedCompetitor reads it. */
+export function decideRenameCompetitor(
+  comp: CompetitorRow | undefined,
+  c: Caller,
+  cmd: { competitor_id: number; name: string },
+): { events: NewEvent[]; result: { id: number; renamed: boolean } } {
   const name = cmd.name.trim().replace(/\s+/g, " ");
   if (!name) throw new InvalidInput("name must not be empty", "name");
   if (name.length > 200) throw new InvalidInput("name is longer than 200 characters", "name");
-  const comp = await requireTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
-  if (comp.name === name) return { events: [], result: { id: comp.id, renamed: false } };
+  const tracked = refuseUntracked(comp);
+  if (tracked.name === name) return { events: [], result: { id: tracked.id, renamed: false } };
   return {
     events: [
-      { type: "CompetitorRenamed", ...competitorStream(c.orgId, comp.id), data: { id: comp.id, name } },
+      { type: "CompetitorRenamed", ...competitorStream(c.orgId, tracked.id), data: { id: tracked.id, name } },
     ],
-    result: { id: comp.id, renamed: true },
+    result: { id: tracked.id, renamed: true },
   };
 }
 
-export async function decideRemoveCompetitor(
+export async function handleRemoveCompetitor(
   w: WriteContext,
   c: Caller,
   cmd: { competitor_id: number },
 ): Promise<{ events: NewEvent[]; result: { id: number; name: string; website_url: string | null } }> {
-  const comp = await requireCoreCompetitor(w.tx, c.orgId, cmd.competitor_id, "remove_competitor");
+  return decideRemoveCompetitor(await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id), c, w.now);
+}
+
+/** `comp`: the competitor the command names, as findTrackedCompetitor reads it. */
+export function decideRemoveCompetitor(
+  comp: CompetitorRow | undefined,
+  c: Caller,
+  now: Date,
+): { events: NewEvent[]; result: { id: number; name: string; website_url: string | null } } {
+  const core = refuseNonCore(comp, "remove_competitor");
   return {
     events: [
       {
         type: "CompetitorRemoved",
-        ...competitorStream(c.orgId, comp.id),
-        data: { id: comp.id, removed_at: w.now.toISOString() },
+        ...competitorStream(c.orgId, core.id),
+        data: { id: core.id, removed_at: now.toISOString() },
       },
     ],
-    result: { id: comp.id, name: comp.name, website_url: comp.website_url },
+    result: { id: core.id, name: core.name, website_url: core.website_url },
   };
 }
 
@@ -326,36 +410,73 @@ export async function monitoredPages(
   }));
 }
 
-export async function decideAddMonitoredPage(
-  w: WriteContext,
+
+export interface AddMonitoredPageCommand {
+  competitor_id: number;
+  url: string;
+  render?: boolean;
+}
+
+export interface AddMonitoredPageState {
+  comp: CompetitorRow | undefined;
+  org: OrgRow;
+  /** The pages already watched on the competitor. */
+  pages: { id: number; url: string; url_key: string }[];
+}
+
+export async function loadAddMonitoredPage(
+  tx: Exec,
   c: Caller,
-  cmd: { competitor_id: number; url: string; render?: boolean },
-): Promise<{ events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage; limit: number } }> {
-  const url = parseWebUrl(cmd.url, "url", { keepQuery: true });
-  const comp = await requireCoreCompetitor(w.tx, c.orgId, cmd.competitor_id, "add_monitored_page");
-  const plan = planOf((await loadOrg(w.tx, c.orgId)).plan);
-  const key = urlKey(url);
-  const pages = await w.tx.execute({
+  cmd: AddMonitoredPageCommand,
+): Promise<AddMonitoredPageState> {
+  const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id);
+  const org = await loadOrg(tx, c.orgId);
+  if (!comp) return { comp, org, pages: [] };
+  const r = await tx.execute({
     sql: "SELECT id, url, url_key FROM monitored_pages WHERE org_id = ? AND competitor_id = ?",
     args: [c.orgId, comp.id],
   });
-  const dup = pages.rows.find((p) => p.url_key === key);
+  const pages = r.rows.map((p) => ({ id: Number(p.id), url: String(p.url), url_key: String(p.url_key) }));
+  return { comp, org, pages };
+}
+
+export async function handleAddMonitoredPage(
+  w: WriteContext,
+  c: Caller,
+  cmd: AddMonitoredPageCommand,
+): Promise<{ events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage; limit: number } }> {
+  const st = await loadAddMonitoredPage(w.tx, c, cmd);
+  return decideAddMonitoredPage(st, c, cmd, w.now, await w.nextId());
+}
+
+/** `id`: the new page's, pre-allocated. */
+export function decideAddMonitoredPage(
+  st: AddMonitoredPageState,
+  c: Caller,
+  cmd: AddMonitoredPageCommand,
+  now: Date,
+  id: number,
+): { events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage; limit: number } } {
+  const url = parseWebUrl(cmd.url, "url", { keepQuery: true });
+  const comp = refuseNonCore(st.comp, "add_monitored_page");
+  const plan = planOf(st.org.plan);
+  const key = urlKey(url);
+  const dup = st.pages.find((p) => p.url_key === key);
   if (dup)
     throw new DomainError("conflict", `${dup.url} is already watched for ${comp.name} as page ${dup.id}.`, {
-      page_id: Number(dup.id),
+      page_id: dup.id,
     });
   const limit = plan.monitoredPagesPerCompetitor;
-  if (pages.rows.length >= limit)
+  if (st.pages.length >= limit)
     throw new DomainError(
       "limit_reached",
-      `${comp.name} already has ${pages.rows.length} monitored pages; the ${plan.label} plan allows ${limit} per competitor. Remove one first.`,
-      { limit: "monitored_pages_per_competitor", allowed: limit, used: pages.rows.length, plan: plan.name },
+      `${comp.name} already has ${st.pages.length} monitored pages; the ${plan.label} plan allows ${limit} per competitor. Remove one first.`,
+      { limit: "monitored_pages_per_competitor", allowed: limit, used: st.pages.length, plan: plan.name },
     );
-  const id = await w.nextId();
   const page: MonitoredPage = {
     id,
     url: url.href,
-    added_at: w.now.toISOString(),
+    added_at: now.toISOString(),
     ...(cmd.render ? { render: true as const } : {}),
   };
   return {
@@ -377,40 +498,76 @@ export async function decideAddMonitoredPage(
   };
 }
 
-export async function decideRemoveMonitoredPage(
+export interface RemoveMonitoredPageCommand {
+  competitor_id: number;
+  page_id?: number;
+  url?: string;
+}
+
+export interface RemoveMonitoredPageState {
+  comp: CompetitorRow | undefined;
+  /** The page the command names on that competitor, if it is watched. */
+  page: { id: number; url: string; added_at: string } | undefined;
+}
+
+export async function loadRemoveMonitoredPage(
+  tx: Exec,
+  c: Caller,
+  cmd: RemoveMonitoredPageCommand,
+): Promise<RemoveMonitoredPageState> {
+  const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id);
+  // Neither or both of page_id and url: refused before any page is looked up.
+  if (!comp || (cmd.page_id === undefined) === (cmd.url === undefined)) return { comp, page: undefined };
+  const r =
+    cmd.page_id !== undefined
+      ? await tx.execute({
+          sql: "SELECT id, url, added_at FROM monitored_pages WHERE id = ? AND org_id = ? AND competitor_id = ?",
+          args: [cmd.page_id, c.orgId, comp.id],
+        })
+      : await tx.execute({
+          sql: "SELECT id, url, added_at FROM monitored_pages WHERE url_key = ? AND org_id = ? AND competitor_id = ?",
+          args: [urlKey(parseWebUrl(cmd.url!, "url", { keepQuery: true })), c.orgId, comp.id],
+        });
+  const row = r.rows[0];
+  return {
+    comp,
+    page: row ? { id: Number(row.id), url: String(row.url), added_at: String(row.added_at) } : undefined,
+  };
+}
+
+export async function handleRemoveMonitoredPage(
   w: WriteContext,
   c: Caller,
-  cmd: { competitor_id: number; page_id?: number; url?: string },
+  cmd: RemoveMonitoredPageCommand,
 ): Promise<{ events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage } }> {
+  return decideRemoveMonitoredPage(await loadRemoveMonitoredPage(w.tx, c, cmd), c, cmd, w.now);
+}
+
+export function decideRemoveMonitoredPage(
+  st: RemoveMonitoredPageState,
+  c: Caller,
+  cmd: RemoveMonitoredPageCommand,
+  now: Date,
+): { events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage } } {
   if ((cmd.page_id === undefined) === (cmd.url === undefined))
     throw new InvalidInput(
       "Give exactly one of page_id or url.",
       cmd.page_id === undefined ? "page_id" : "url",
     );
-  const comp = await requireTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
-  const r =
-    cmd.page_id !== undefined
-      ? await w.tx.execute({
-          sql: "SELECT id, url, added_at FROM monitored_pages WHERE id = ? AND org_id = ? AND competitor_id = ?",
-          args: [cmd.page_id, c.orgId, comp.id],
-        })
-      : await w.tx.execute({
-          sql: "SELECT id, url, added_at FROM monitored_pages WHERE url_key = ? AND org_id = ? AND competitor_id = ?",
-          args: [urlKey(parseWebUrl(cmd.url!, "url", { keepQuery: true })), c.orgId, comp.id],
-        });
-  const row = r.rows[0];
-  if (!row)
+  const comp = refuseUntracked(st.comp);
+  if (cmd.url !== undefined) parseWebUrl(cmd.url, "url", { keepQuery: true });
+  const page = st.page;
+  if (!page)
     throw new DomainError(
       "not_found",
       `No monitored page with that ${cmd.page_id !== undefined ? "id" : "url"} on ${comp.name}.`,
     );
-  const page = { id: Number(row.id), url: String(row.url), added_at: String(row.added_at) };
   return {
     events: [
       {
         type: "MonitoredPageRemoved",
         ...competitorStream(c.orgId, comp.id),
-        data: { id: page.id, competitor_id: comp.id, removed_at: w.now.toISOString() },
+        data: { id: page.id, competitor_id: comp.id, removed_at: now.toISOString() },
       },
     ],
     result: { competitor_id: comp.id, page },

@@ -10,7 +10,7 @@ import { listCompetitors } from "../db/queries/competitors.ts";
 import { researchFinished } from "../domain/battlecardGeneration.ts";
 import { DomainError } from "../domain/errors.ts";
 import { InvalidInput } from "../domain/validate.ts";
-import { decideAddCompetitor, requireTrackedCompetitor } from "../domain/watchlist.ts";
+import { handleAddCompetitor, requireTrackedCompetitor } from "../domain/watchlist.ts";
 import { startResearch, within } from "../engine/research/runner.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
@@ -162,7 +162,7 @@ export function researchPages(s: Services) {
       const name = field(body, "name");
       try {
         const { result } = await s.store.execute(
-          (w) => decideAddCompetitor(w, f.caller, { website_url: website, ...(name.trim() ? { name } : {}) }),
+          (w) => handleAddCompetitor(w, f.caller, { website_url: website, ...(name.trim() ? { name } : {}) }),
           { actor: f.caller.actor, request_id: set.headers["x-request-id"] as string | undefined },
         );
         if (field(body, "back") === "start")

@@ -13,7 +13,7 @@ import {
 } from "../../fixtures/web/offered.ts";
 import { BOARD_SITES, MAINTENANCE_BOARD, PLANTED, type PlantedChange } from "../../fixtures/web/planted.ts";
 import { type FixtureWeb, resolveFixture, startFixtureWeb } from "../../fixtures/web/server.ts";
-import { decideAddCompetitor } from "../../src/domain/watchlist.ts";
+import { handleAddCompetitor } from "../../src/domain/watchlist.ts";
 import { runCycle } from "../../src/engine/cycle/run.ts";
 import { extractPage } from "../../src/engine/extract/page.ts";
 import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
@@ -89,7 +89,7 @@ beforeAll(async () => {
   orgId = (await t.org("acme")).id;
   for (const site of SITES) {
     const { result } = await t.services.store.execute(
-      (w) => decideAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
       { actor: "operator" },
     );
     siteOf.set(result.id, site);

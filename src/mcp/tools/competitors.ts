@@ -10,11 +10,11 @@ import { planOf } from "../../domain/plans.ts";
 import { coreSlotsUsed } from "../../domain/planUsage.ts";
 import {
   type Caller,
-  decideAddCompetitor,
-  decideAddMonitoredPage,
-  decideRemoveCompetitor,
-  decideRemoveMonitoredPage,
-  decideRenameCompetitor,
+  handleAddCompetitor,
+  handleAddMonitoredPage,
+  handleRemoveCompetitor,
+  handleRemoveMonitoredPage,
+  handleRenameCompetitor,
   monitoredPages,
 } from "../../domain/watchlist.ts";
 import { startHistory } from "../../engine/archive/background.ts";
@@ -102,7 +102,7 @@ export const addCompetitorTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => decideAddCompetitor(w, c, a));
+    const r = await runCommand(ctx, (w, c) => handleAddCompetitor(w, c, a));
     return { competitor: await dossier(ctx, r.id), restored: r.restored, core_slots: r.core_slots };
   },
 });
@@ -124,7 +124,7 @@ export const renameCompetitorTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => decideRenameCompetitor(w, c, a));
+    const r = await runCommand(ctx, (w, c) => handleRenameCompetitor(w, c, a));
     return { competitor: await dossier(ctx, r.id), renamed: r.renamed };
   },
 });
@@ -146,7 +146,7 @@ export const removeCompetitorTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => decideRemoveCompetitor(w, c, a));
+    const r = await runCommand(ctx, (w, c) => handleRemoveCompetitor(w, c, a));
     return {
       competitor_id: r.id,
       name: r.name,
@@ -177,7 +177,7 @@ export const addMonitoredPageTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => decideAddMonitoredPage(w, c, a));
+    const r = await runCommand(ctx, (w, c) => handleAddMonitoredPage(w, c, a));
     // The page's past, from the web archive, in the background (pages already read are not read again).
     startHistory(ctx.s, ctx.principal.orgId, r.competitor_id);
     return {
@@ -204,7 +204,7 @@ export const removeMonitoredPageTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => decideRemoveMonitoredPage(w, c, a));
+    const r = await runCommand(ctx, (w, c) => handleRemoveMonitoredPage(w, c, a));
     return {
       competitor_id: r.competitor_id,
       removed: r.page,

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { type Config, loadConfig } from "../../../src/config.ts";
 import { createOrg } from "../../../src/domain/orgs.ts";
 import { INTERRUPTED } from "../../../src/domain/research.ts";
-import { decideAddCompetitor } from "../../../src/domain/watchlist.ts";
+import { handleAddCompetitor } from "../../../src/domain/watchlist.ts";
 import {
   RESEARCH_LEASE_MS,
   recoverOrphanedResearch,
@@ -61,7 +61,7 @@ async function runRow(id: number) {
 
 async function competitor(name: string): Promise<number> {
   const { result } = await a.store.execute((w) =>
-    decideAddCompetitor(w, { orgId, actor: "test" }, { website_url: `https://${name}.example`, name }),
+    handleAddCompetitor(w, { orgId, actor: "test" }, { website_url: `https://${name}.example`, name }),
   );
   return result.id;
 }
