@@ -17,7 +17,7 @@ import { resolve } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { createOrg } from "../src/domain/orgs.ts";
-import { decideStartResearch } from "../src/domain/research.ts";
+import { handleStartResearch } from "../src/domain/research.ts";
 import type { ResearchDossier } from "../src/domain/researchTypes.ts";
 import { requireOrg } from "../src/domain/state.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
@@ -230,7 +230,7 @@ async function setupWorkspace(s: Services, n: number): Promise<void> {
   for (const c of ids) {
     const { result } = await s.store.execute(
       (w) =>
-        decideStartResearch(
+        handleStartResearch(
           w,
           { orgId: org.id, actor: "operator" },
           { kind: "one", competitor_id: c.id },

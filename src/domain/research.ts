@@ -1,6 +1,7 @@
 // Research: the rules around starting, finishing and failing a research run (admin tools, the weekly research
 // allowance, one run per competitor at a time, the first brief and its lock), and draft_positioning's rules.
-// The engine (src/engine/research/) does the reading; these deciders only decide which events happen.
+// The engine (src/engine/research/) does the reading of web sites; loaders read the state in the writer's
+// transaction, and the pure deciders only decide which events happen.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
@@ -13,12 +14,14 @@ import { RESEARCH_READ_DOMAINS, type ResearchDossier, type ResearchTrigger } fro
 import {
   type Caller,
   type CompetitorRow,
+  findTrackedCompetitor,
   loadOrg,
-  requireCoreCompetitor,
-  requireTrackedCompetitor,
+  type OrgRow,
+  refuseNonCore,
+  refuseUntracked,
   toCompetitor,
 } from "./watchlist.ts";
-import { loadSettings, utcDay } from "./workspace.ts";
+import { loadSettings, utcDay, type WorkspaceSettings } from "./workspace.ts";
 import type { CompanyProfileChanges } from "./workspaceTypes.ts";
 
 type Exec = Pick<Tx, "execute">;
@@ -48,19 +51,10 @@ export interface AllowanceView {
   resets_at: string;
 }
 
-export async function allowanceView(
-  tx: Exec,
-  orgId: number,
-  plan: string,
-  now: Date,
-): Promise<AllowanceView> {
+/** The weekly allowance of a plan when `used` updates of it were used this week. */
+export function allowanceOf(used: number, plan: string, now: Date): AllowanceView {
   const p = planOf(plan);
-  return {
-    used: await researchAllowanceUsed(tx, orgId, now),
-    limit: p.weeklyResearchAllowance,
-    plan: p.name,
-    resets_at: utcWeek(now).end,
-  };
+  return { used, limit: p.weeklyResearchAllowance, plan: p.name, resets_at: utcWeek(now).end };
 }
 
 export interface RunRef {
@@ -104,30 +98,67 @@ export type StartCommand =
   /** `rivals research` and the app's refresh: first research or refresh of one tracked competitor. */
   | { kind: "one"; competitor_id: number };
 
-/** Starts research runs: checks the rules, records ResearchStarted per competitor (and FirstBriefStarted for
- * the workspace's first research). `usesAllowance` is false for the operator's command. */
-export async function decideStartResearch(
-  w: WriteContext,
+/** A competitor a start command names, with the run already going on it (read only when it has a website:
+ * one without is never researched). */
+export interface ResearchCandidate {
+  comp: CompetitorRow;
+  running?: number;
+}
+
+export interface StartResearchState {
+  org: OrgRow;
+  /** The core watchlist in its order (kind `watchlist`), else the one tracked competitor named (none when it
+   * is not tracked). */
+  candidates: ResearchCandidate[];
+  /** Research updates of the weekly allowance used this week (read when the command uses the allowance). */
+  allowanceUsed?: number;
+  settings: WorkspaceSettings;
+}
+
+export async function loadStartResearch(
+  tx: Exec,
   c: Caller,
   cmd: StartCommand,
-  trigger: ResearchTrigger,
   usesAllowance: boolean,
-): Promise<{ events: NewEvent[]; result: StartResult }> {
-  const org = await loadOrg(w.tx, c.orgId);
-  const plan = planOf(org.plan);
+  now: Date,
+): Promise<StartResearchState> {
+  const org = await loadOrg(tx, c.orgId);
+  let comps: CompetitorRow[];
+  if (cmd.kind === "watchlist") comps = await coreCompetitors(tx, c.orgId);
+  else {
+    const one = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id);
+    comps = one ? [one] : [];
+  }
+  const candidates: ResearchCandidate[] = [];
+  for (const comp of comps) {
+    const running = comp.website_url ? await runningRun(tx, comp.id) : undefined;
+    candidates.push({ comp, ...(running ? { running } : {}) });
+  }
+  return {
+    org,
+    candidates,
+    ...(usesAllowance ? { allowanceUsed: await researchAllowanceUsed(tx, c.orgId, now) } : {}),
+    settings: await loadSettings(tx, c.orgId),
+  };
+}
+
+/** The competitors a start command researches (one run each, in this order) and those refresh_watchlist
+ * leaves out; or the refusal when there is none to research. */
+export function researchTargets(
+  st: StartResearchState,
+  cmd: StartCommand,
+): { targets: CompetitorRow[]; skipped: StartResult["skipped"] } {
   const skipped: StartResult["skipped"] = [];
-  let targets: CompetitorRow[];
   if (cmd.kind === "watchlist") {
-    const all = await coreCompetitors(w.tx, c.orgId);
-    if (all.length === 0)
+    if (st.candidates.length === 0)
       throw new DomainError(
         "not_found",
         "The core watchlist is empty: add competitors with add_competitor, then refresh.",
       );
-    targets = [];
-    for (const comp of all) {
+    const targets: CompetitorRow[] = [];
+    for (const { comp, running } of st.candidates) {
       if (!comp.website_url) skipped.push({ competitor_id: comp.id, name: comp.name, reason: "no website" });
-      else if (await runningRun(w.tx, comp.id))
+      else if (running)
         skipped.push({ competitor_id: comp.id, name: comp.name, reason: "research already running" });
       else targets.push(comp);
     }
@@ -137,34 +168,60 @@ export async function decideStartResearch(
         "No core competitor can be refreshed now: each has no website or research already running.",
         { skipped },
       );
-  } else {
-    const comp =
-      cmd.kind === "first"
-        ? await requireCoreCompetitor(w.tx, c.orgId, cmd.competitor_id, "research_competitor")
-        : await requireTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
-    if (!comp.website_url)
-      throw new DomainError("invalid_argument", `${comp.name} has no website to research.`, {
-        argument: "competitor_id",
-      });
-    const running = await runningRun(w.tx, comp.id);
-    if (running)
-      throw new DomainError(
-        "conflict",
-        `Research of ${comp.name} is already running (run ${running}); its state shows in get_competitor's freshness.`,
-        { competitor_id: comp.id, run_id: running },
-      );
-    if (cmd.kind === "first" && researchFinished(comp.record))
-      throw new DomainError(
-        "conflict",
-        `${comp.name} already has research; research_competitor is for a first research. Use refresh_watchlist to refresh it.`,
-        { competitor_id: comp.id },
-      );
-    targets = [comp];
+    return { targets, skipped };
   }
+  const named = st.candidates.find((x) => x.comp.id === cmd.competitor_id);
+  const comp =
+    cmd.kind === "first" ? refuseNonCore(named?.comp, "research_competitor") : refuseUntracked(named?.comp);
+  if (!comp.website_url)
+    throw new DomainError("invalid_argument", `${comp.name} has no website to research.`, {
+      argument: "competitor_id",
+    });
+  const running = named?.running;
+  if (running)
+    throw new DomainError(
+      "conflict",
+      `Research of ${comp.name} is already running (run ${running}); its state shows in get_competitor's freshness.`,
+      { competitor_id: comp.id, run_id: running },
+    );
+  if (cmd.kind === "first" && researchFinished(comp.record))
+    throw new DomainError(
+      "conflict",
+      `${comp.name} already has research; research_competitor is for a first research. Use refresh_watchlist to refresh it.`,
+      { competitor_id: comp.id },
+    );
+  return { targets: [comp], skipped };
+}
+
+/** Starts research runs, in the writer's transaction: load, one run id per target, decide. */
+export async function handleStartResearch(
+  w: WriteContext,
+  c: Caller,
+  cmd: StartCommand,
+  trigger: ResearchTrigger,
+  usesAllowance: boolean,
+): Promise<{ events: NewEvent[]; result: StartResult }> {
+  const st = await loadStartResearch(w.tx, c, cmd, usesAllowance, w.now);
+  const runIds: number[] = [];
+  for (const _ of researchTargets(st, cmd).targets) runIds.push(await w.nextId());
+  return decideStartResearch(st, c, cmd, { trigger, usesAllowance, now: w.now, runIds });
+}
+
+/** Starts research runs: checks the rules, records ResearchStarted per competitor (and FirstBriefStarted for
+ * the workspace's first research). `usesAllowance` is false for the operator's command; `runIds` holds one
+ * pre-allocated id per target of researchTargets, the first of them naming the batch. */
+export function decideStartResearch(
+  st: StartResearchState,
+  c: Caller,
+  cmd: StartCommand,
+  opts: { trigger: ResearchTrigger; usesAllowance: boolean; now: Date; runIds: number[] },
+): { events: NewEvent[]; result: StartResult } {
+  const plan = planOf(st.org.plan);
+  const { targets, skipped } = researchTargets(st, cmd);
 
   let allowance: AllowanceView | undefined;
-  if (usesAllowance) {
-    allowance = await allowanceView(w.tx, c.orgId, org.plan, w.now);
+  if (opts.usesAllowance) {
+    allowance = allowanceOf(st.allowanceUsed ?? 0, st.org.plan, opts.now);
     if (allowance.used >= allowance.limit) {
       const up = cheapestPaidPlan((p) => p.weeklyResearchAllowance > plan.weeklyResearchAllowance);
       throw new DomainError(
@@ -184,16 +241,16 @@ export async function decideStartResearch(
     }
     allowance = { ...allowance, used: allowance.used + 1 };
   }
+  if (opts.runIds.length !== targets.length)
+    throw new Error(`decideStartResearch: ${targets.length} run ids needed, ${opts.runIds.length} given`);
 
-  const settings = await loadSettings(w.tx, c.orgId);
-  const events: NewEvent[] = decideFirstBrief(settings, "start", w.now);
+  const events: NewEvent[] = decideFirstBrief(st.settings, "start", opts.now);
   const firstBrief = events.length > 0;
-  const now = w.now.toISOString();
+  const now = opts.now.toISOString();
   const runs: RunRef[] = [];
-  let batch = 0;
-  for (const comp of targets) {
-    const runId = await w.nextId();
-    if (!batch) batch = runId;
+  const batch = opts.runIds[0];
+  for (const [i, comp] of targets.entries()) {
+    const runId = opts.runIds[i];
     runs.push({
       run_id: runId,
       competitor_id: comp.id,
@@ -210,8 +267,8 @@ export async function decideStartResearch(
         run_id: runId,
         competitor_id: comp.id,
         batch,
-        trigger,
-        uses_allowance: usesAllowance,
+        trigger: opts.trigger,
+        uses_allowance: opts.usesAllowance,
         first_brief: firstBrief,
         website_url: comp.website_url!,
         started_at: now,
@@ -221,7 +278,7 @@ export async function decideStartResearch(
   return { events, result: { batch, runs, skipped, ...(allowance ? { allowance } : {}) } };
 }
 
-interface RunRow {
+export interface RunRow {
   id: number;
   org_id: number;
   competitor_id: number;
@@ -246,33 +303,66 @@ async function loadRun(tx: Exec, runId: number): Promise<RunRow | undefined> {
     : undefined;
 }
 
-/** FirstBriefFinished when the run was part of the first brief and no other first-brief run is still running. */
-async function firstBriefEnd(tx: Exec, run: RunRow, now: Date): Promise<NewEvent[]> {
-  if (!run.first_brief) return [];
-  const others = await tx.execute({
-    sql: "SELECT count(*) AS n FROM research_runs WHERE org_id = ? AND first_brief = 1 AND state = 'running' AND id != ?",
-    args: [run.org_id, run.id],
-  });
-  if (Number(others.rows[0].n) > 0) return [];
-  return decideFirstBrief(await loadSettings(tx, run.org_id), "finish", now);
-}
-
 export type RunOutcome = { ok: true; dossier: ResearchDossier } | { ok: false; code: string; reason: string };
 
-/** Records how a run ended. A run no longer running (already recovered) records nothing. */
-export async function decideEndResearch(
+export interface EndResearchState {
+  run: RunRow | undefined;
+  /** Read for a run still running: */
+  live?: {
+    /** The workspace's other first-brief runs still running (read for a first-brief run). */
+    othersRunning: number;
+    settings: WorkspaceSettings;
+    /** The competitor's record before this run's dossier (read for a finished run when an ICP is set). */
+    competitor?: CompetitorRecord;
+  };
+}
+
+const icpSet = (st: WorkspaceSettings) => Boolean(st.icp.industries?.length || st.icp.buyer_roles?.length);
+
+export async function loadEndResearch(tx: Exec, runId: number, outcome: RunOutcome): Promise<EndResearchState> {
+  const run = await loadRun(tx, runId);
+  if (run?.state !== "running") return { run };
+  let othersRunning = 0;
+  if (run.first_brief) {
+    const others = await tx.execute({
+      sql: "SELECT count(*) AS n FROM research_runs WHERE org_id = ? AND first_brief = 1 AND state = 'running' AND id != ?",
+      args: [run.org_id, run.id],
+    });
+    othersRunning = Number(others.rows[0].n);
+  }
+  const settings = await loadSettings(tx, run.org_id);
+  let competitor: CompetitorRecord | undefined;
+  if (outcome.ok && icpSet(settings)) {
+    const r = await tx.execute({ sql: "SELECT state FROM competitors WHERE id = ?", args: [run.competitor_id] });
+    if (r.rows[0]) competitor = JSON.parse(String(r.rows[0].state)) as CompetitorRecord;
+  }
+  return { run, live: { othersRunning, settings, ...(competitor ? { competitor } : {}) } };
+}
+
+/** Records how a run ended, in the writer's transaction: load, decide. */
+export async function handleEndResearch(
   w: WriteContext,
   runId: number,
   outcome: RunOutcome,
 ): Promise<{ events: NewEvent[]; result: { recorded: boolean } }> {
-  const run = await loadRun(w.tx, runId);
+  return decideEndResearch(await loadEndResearch(w.tx, runId, outcome), outcome, w.now);
+}
+
+/** Records how a run ended. A run no longer running (already recovered) records nothing. */
+export function decideEndResearch(
+  st: EndResearchState,
+  outcome: RunOutcome,
+  now: Date,
+): { events: NewEvent[]; result: { recorded: boolean } } {
+  const { run, live } = st;
   if (run?.state !== "running") return { events: [], result: { recorded: false } };
+  if (!live) throw new Error("decideEndResearch: a running run's state includes what it reads");
   const stream = {
     orgId: run.org_id,
     streamType: "competitor" as const,
     streamId: String(run.competitor_id),
   };
-  const at = w.now.toISOString();
+  const at = now.toISOString();
   const ended: NewEvent = outcome.ok
     ? {
         type: "ResearchFinished",
@@ -290,23 +380,23 @@ export async function decideEndResearch(
           reason: outcome.reason,
         },
       };
-  // The run's own end is projected before firstBriefEnd counts the runs still going.
-  const events: NewEvent[] = [ended, ...(await firstBriefEnd(w.tx, run, w.now))];
-  if (outcome.ok) events.push(...(await overlapAfter(w.tx, run, outcome.dossier)));
+  // FirstBriefFinished when the run was part of the first brief and no other first-brief run still runs.
+  const firstBriefEnd =
+    run.first_brief && live.othersRunning === 0 ? decideFirstBrief(live.settings, "finish", now) : [];
+  const events: NewEvent[] = [ended, ...firstBriefEnd];
+  if (outcome.ok) events.push(...overlapAfter(run, live.settings, live.competitor, outcome.dossier));
   return { events, result: { recorded: true } };
 }
 
 /** The competitor's overlap with the workspace's ICP, re-read from the dossier research just recorded (as
  * update_icp would), when an ICP is set and the overlap changes. */
-async function overlapAfter(tx: Exec, run: RunRow, dossier: ResearchDossier): Promise<NewEvent[]> {
-  const st = await loadSettings(tx, run.org_id);
-  if (!(st.icp.industries?.length || st.icp.buyer_roles?.length)) return [];
-  const r = await tx.execute({
-    sql: "SELECT state FROM competitors WHERE id = ?",
-    args: [run.competitor_id],
-  });
-  if (!r.rows[0]) return [];
-  const before = JSON.parse(String(r.rows[0].state)) as CompetitorRecord;
+function overlapAfter(
+  run: RunRow,
+  st: WorkspaceSettings,
+  before: CompetitorRecord | undefined,
+  dossier: ResearchDossier,
+): NewEvent[] {
+  if (!icpSet(st) || !before) return [];
   const reads: Record<string, unknown> = { ...(before.reads ?? {}) };
   for (const k of RESEARCH_READ_DOMAINS) delete reads[k];
   Object.assign(reads, dossier.reads);
@@ -345,27 +435,36 @@ export async function positioningDraftsToday(tx: Exec, orgId: number, now: Date)
 export const POSITIONING_FIELDS = ["value_propositions", "differentiators", "exclusions"] as const;
 export type PositioningField = (typeof POSITIONING_FIELDS)[number];
 
+export interface DraftPositioningState {
+  settings: WorkspaceSettings;
+  /** Positioning drafts of the workspace this UTC day. */
+  draftsToday: number;
+}
+
+export async function loadDraftPositioning(tx: Exec, orgId: number, now: Date): Promise<DraftPositioningState> {
+  return { settings: await loadSettings(tx, orgId), draftsToday: await positioningDraftsToday(tx, orgId, now) };
+}
+
 /** Before reading the website: the workspace has one, the profile is not locked, a field is empty, the cap. */
-export async function checkDraftPositioning(
-  tx: Exec,
-  orgId: number,
+export function checkPositioning(
+  st: DraftPositioningState,
   now: Date,
-): Promise<{ website: string; empty: PositioningField[]; used: number; cap: number }> {
-  const st = await loadSettings(tx, orgId);
-  if (st.firstBrief === "running")
+): { website: string; empty: PositioningField[]; used: number; cap: number } {
+  const { settings } = st;
+  if (settings.firstBrief === "running")
     throw new DomainError(
       "locked",
       "The company profile is locked while the workspace's first brief runs; try again when the first brief has finished.",
     );
-  if (!st.websiteUrl)
+  if (!settings.websiteUrl)
     throw new DomainError(
       "invalid_argument",
       "The workspace has no website to read; it is set when the workspace is created.",
     );
-  const empty = POSITIONING_FIELDS.filter((f) => !(st.profile[f]?.length ?? 0));
-  const plan = planOf(st.plan);
+  const empty = POSITIONING_FIELDS.filter((f) => !(settings.profile[f]?.length ?? 0));
+  const plan = planOf(settings.plan);
   const cap = plan.dailyCaps.positioningDrafts;
-  const used = await positioningDraftsToday(tx, orgId, now);
+  const used = st.draftsToday;
   if (empty.length > 0 && used >= cap) {
     const up = cheapestPaidPlan((p) => p.dailyCaps.positioningDrafts > cap);
     throw new DomainError(
@@ -383,17 +482,33 @@ export async function checkDraftPositioning(
       },
     );
   }
-  return { website: st.websiteUrl, empty, used, cap };
+  return { website: settings.websiteUrl, empty, used, cap };
 }
 
-/** Records the draft: only fields still empty are filled (a field filled meanwhile stays as it is). */
-export async function decideDraftPositioning(
+/** checkPositioning on the state read now (outside the writer: the website is read before the draft is
+ * recorded, and the draft is checked again then). */
+export async function checkDraftPositioning(tx: Exec, orgId: number, now: Date) {
+  return checkPositioning(await loadDraftPositioning(tx, orgId, now), now);
+}
+
+/** Records the draft, in the writer's transaction: load, decide. */
+export async function handleDraftPositioning(
   w: WriteContext,
   orgId: number,
   draft: Partial<Record<PositioningField, string[]>>,
   sourceUrl: string,
 ): Promise<{ events: NewEvent[]; result: { filled: PositioningField[]; used: number; cap: number } }> {
-  const { empty, used, cap } = await checkDraftPositioning(w.tx, orgId, w.now);
+  return decideDraftPositioning(await loadDraftPositioning(w.tx, orgId, w.now), draft, sourceUrl, w.now);
+}
+
+/** Records the draft: only fields still empty are filled (a field filled meanwhile stays as it is). */
+export function decideDraftPositioning(
+  st: DraftPositioningState,
+  draft: Partial<Record<PositioningField, string[]>>,
+  sourceUrl: string,
+  now: Date,
+): { events: NewEvent[]; result: { filled: PositioningField[]; used: number; cap: number } } {
+  const { empty, used, cap } = checkPositioning(st, now);
   const changes: CompanyProfileChanges = {};
   const filled: PositioningField[] = [];
   for (const f of empty) {
@@ -404,6 +519,7 @@ export async function decideDraftPositioning(
     }
   }
   if (filled.length === 0) return { events: [], result: { filled, used, cap } };
+  const orgId = st.settings.orgId;
   return {
     events: [
       {
@@ -411,7 +527,7 @@ export async function decideDraftPositioning(
         orgId,
         streamType: "org",
         streamId: String(orgId),
-        data: { changes, source_url: sourceUrl, drafted_at: w.now.toISOString() },
+        data: { changes, source_url: sourceUrl, drafted_at: now.toISOString() },
       },
     ],
     result: { filled, used: used + 1, cap },

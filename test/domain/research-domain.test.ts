@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../../projections/rebuild.ts";
 import {
-  decideStartResearch,
+  handleStartResearch,
   INTERRUPTED,
   type RunOutcome,
   type StartCommand,
@@ -42,7 +42,7 @@ const dossier: ResearchDossier = {
 
 async function start(org: number, cmd: StartCommand, usesAllowance = true) {
   const { result } = await t.services.store.execute((w) =>
-    decideStartResearch(
+    handleStartResearch(
       w,
       { orgId: org, actor: "test" },
       cmd,

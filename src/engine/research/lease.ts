@@ -4,7 +4,7 @@
 // database (sqld) never fails the research another live instance is doing (docs/engine.md "Research").
 import type { EventMetadata } from "../../../events/catalog.ts";
 import type { Tx } from "../../../events/store.ts";
-import { decideEndResearch, INTERRUPTED, type RunOutcome } from "../../domain/research.ts";
+import { handleEndResearch, INTERRUPTED, type RunOutcome } from "../../domain/research.ts";
 import type { Services } from "../../services.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 
@@ -46,7 +46,7 @@ export async function endRun(
   metadata: EventMetadata,
 ): Promise<boolean> {
   const { result } = await s.store.execute(async (w) => {
-    const out = await decideEndResearch(w, runId, outcome);
+    const out = await handleEndResearch(w, runId, outcome);
     await w.tx.execute({ sql: "DELETE FROM research_leases WHERE run_id = ?", args: [runId] });
     return out;
   }, metadata);
@@ -70,7 +70,7 @@ export async function recoverOrphanedResearch(s: Services): Promise<number[]> {
           args: [w.now.toISOString(), id],
         });
         if (still.rows.length === 0) return { events: [], result: false };
-        const out = await decideEndResearch(w, id, { ok: false, code: "interrupted", reason: INTERRUPTED });
+        const out = await handleEndResearch(w, id, { ok: false, code: "interrupted", reason: INTERRUPTED });
         await w.tx.execute({ sql: "DELETE FROM research_leases WHERE run_id = ?", args: [id] });
         return { events: out.events, result: out.result.recorded };
       },

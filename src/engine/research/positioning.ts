@@ -6,7 +6,7 @@ import type { EventMetadata } from "../../../events/catalog.ts";
 import { DomainError } from "../../domain/errors.ts";
 import {
   checkDraftPositioning,
-  decideDraftPositioning,
+  handleDraftPositioning,
   POSITIONING_FIELDS,
   type PositioningField,
 } from "../../domain/research.ts";
@@ -123,7 +123,7 @@ export async function draftPositioning(s: Services, orgId: number, metadata: Eve
   }
   const draft = draftFrom(homeX, others);
   const { result } = await s.store.execute(
-    (w) => decideDraftPositioning(w, orgId, draft, home.url),
+    (w) => handleDraftPositioning(w, orgId, draft, home.url),
     metadata,
   );
   const after = await loadSettings(s.database.client, orgId);
