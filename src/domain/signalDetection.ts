@@ -142,8 +142,8 @@ function corroborated(base: number, before: number, after: number): number {
   return Math.min(0.99, Math.round((base + 0.05 * Math.max(0, after - before)) * 100) / 100);
 }
 
+/** A signal the command opens; its id is given after matching, in the order signals open. */
 interface Pending {
-  id: number;
   draft: SignalDraft;
   evidence: EvidenceItem[];
   severity: SignalDraft["severity"];
@@ -169,26 +169,23 @@ export function signalRowKey(competitorId: number, dedupKey: string, id: number)
   return `engine:${competitorId}:${dedupKey}:${id}`;
 }
 
-export async function decideDetectSignals(
-  open: OpenEngineSignal[],
-  cmd: DetectSignalsCommand,
-  nextId: () => Promise<number>,
-): Promise<DetectSignalsOutcome> {
+interface Matched {
+  /** In the order they open. */
+  pending: Map<string, Pending>;
+  updates: Map<number, Update>;
+  closes: { s: OpenEngineSignal; reason: "reverted" | "superseded"; by?: Pending; ev?: EvidenceItem[] }[];
+}
+
+/** Matches the drafts against the open signals and each other: what opens, gains evidence and closes. */
+function match(open: OpenEngineSignal[], cmd: DetectSignalsCommand): Matched {
   const byKey = new Map(open.map((s) => [s.dedupKey, s]));
   const openLeft = new Set(open);
   const pending = new Map<string, Pending>();
   const updates = new Map<number, Update>();
-  const closes: {
-    s: OpenEngineSignal;
-    reason: "reverted" | "superseded";
-    by?: Pending;
-    ev?: EvidenceItem[];
-  }[] = [];
-  const stream = (id: number) => ({ orgId: cmd.orgId, streamType: "signal" as const, streamId: String(id) });
+  const closes: Matched["closes"] = [];
 
-  const openNew = async (d: SignalDraft, supersedes?: number): Promise<Pending> => {
+  const openNew = (d: SignalDraft, supersedes?: number): Pending => {
     const p: Pending = {
-      id: await nextId(),
       draft: d,
       evidence: freshEvidence([], d.evidence),
       severity: d.severity,
@@ -250,7 +247,7 @@ export async function decideDetectSignals(
     }
     const s = byKey.get(d.key) ?? fuzzyMatch(openLeft, d, cmd.competitorName ?? "");
     if (!s) {
-      await openNew(d);
+      openNew(d);
       continue;
     }
     const hasValue = d.value !== undefined && (s.valueBefore !== null || s.valueAfter !== null);
@@ -263,7 +260,7 @@ export async function decideDetectSignals(
     if (hasValue && d.supersedes === s.dedupKey && s.valueAfter !== d.value!.after) {
       byKey.delete(s.dedupKey);
       openLeft.delete(s);
-      const np = await openNew(d, s.id);
+      const np = openNew(d, s.id);
       closes.push({ s, reason: "superseded", by: np });
       continue;
     }
@@ -284,6 +281,26 @@ export async function decideDetectSignals(
     });
   }
 
+  return { pending, updates, closes };
+}
+
+/** How many signals the command opens: the ids decideDetectSignals needs allocated. */
+export function signalsToOpen(open: OpenEngineSignal[], cmd: DetectSignalsCommand): number {
+  return match(open, cmd).pending.size;
+}
+
+/** `ids`: one pre-allocated id per signal the command opens (signalsToOpen), given in the order they open. */
+export function decideDetectSignals(
+  open: OpenEngineSignal[],
+  cmd: DetectSignalsCommand,
+  ids: number[],
+): DetectSignalsOutcome {
+  const { pending, updates, closes } = match(open, cmd);
+  if (ids.length !== pending.size)
+    throw new Error(`decideDetectSignals: ${pending.size} signal ids needed, ${ids.length} given`);
+  const idOf = new Map([...pending.values()].map((p, i) => [p, ids[i]]));
+  const stream = (id: number) => ({ orgId: cmd.orgId, streamType: "signal" as const, streamId: String(id) });
+
   const events: NewEvent[] = [];
   const closed: number[] = [];
   for (const c of closes) {
@@ -295,7 +312,7 @@ export async function decideDetectSignals(
         id: c.s.id,
         closed_at: cmd.now,
         reason: c.reason,
-        ...(c.by ? { by: c.by.id } : {}),
+        ...(c.by ? { by: idOf.get(c.by)! } : {}),
         ...(ev.length ? { evidence: ev } : {}),
       },
     });
@@ -303,6 +320,7 @@ export async function decideDetectSignals(
   }
   const created: number[] = [];
   for (const p of pending.values()) {
+    const id = idOf.get(p)!;
     const d = p.draft;
     const record: SignalRecord = {
       title: d.title,
@@ -318,10 +336,10 @@ export async function decideDetectSignals(
     };
     events.push({
       type: "SignalDetected",
-      ...stream(p.id),
+      ...stream(id),
       data: {
-        id: p.id,
-        key: signalRowKey(cmd.competitorId, d.key, p.id),
+        id,
+        key: signalRowKey(cmd.competitorId, d.key, id),
         competitor_id: cmd.competitorId,
         dedup_key: d.key,
         record,
@@ -332,7 +350,7 @@ export async function decideDetectSignals(
         ...(p.supersedes !== undefined ? { supersedes: p.supersedes } : {}),
       },
     });
-    created.push(p.id);
+    created.push(id);
   }
   const updated: number[] = [];
   for (const [id, u] of updates) {

@@ -3,7 +3,12 @@
 // projected into the same `signals` read table imported signals use (REST, MCP, app pages, search).
 import type { WriteContext } from "../../../events/store.ts";
 import { type SignalRecord, severityRank } from "../../domain/records.ts";
-import { decideDetectSignals, decideExpire, type OpenEngineSignal } from "../../domain/signalDetection.ts";
+import {
+  decideDetectSignals,
+  decideExpire,
+  type OpenEngineSignal,
+  signalsToOpen,
+} from "../../domain/signalDetection.ts";
 import type { Services } from "../../services.ts";
 import type { SignalDraft } from "../classify/types.ts";
 
@@ -75,11 +80,16 @@ export async function recordDrafts(
       });
       if (!c.rows[0]) throw new Error(`competitor ${competitorId} is not in workspace ${orgId}`);
       const open = await openSignals(w, orgId, competitorId);
-      const out = await decideDetectSignals(
-        open,
-        { orgId, competitorId, competitorName: String(c.rows[0].name), drafts: ordered(drafts), now: at },
-        w.nextId,
-      );
+      const cmd = {
+        orgId,
+        competitorId,
+        competitorName: String(c.rows[0].name),
+        drafts: ordered(drafts),
+        now: at,
+      };
+      const ids: number[] = [];
+      for (let n = signalsToOpen(open, cmd); n > 0; n--) ids.push(await w.nextId());
+      const out = decideDetectSignals(open, cmd, ids);
       return {
         events: out.events,
         result: { created: out.created, updated: out.updated, closed: out.closed },
