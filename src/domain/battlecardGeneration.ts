@@ -5,13 +5,20 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { NOTES_PAGE, NOTES_TOTAL_SQL } from "../db/queries/engagement.ts";
-import type { BattlecardSignal, ComposeBattlecard } from "./battlecardTypes.ts";
+import type { BattlecardNote, BattlecardSignal, ComposeBattlecard } from "./battlecardTypes.ts";
 import { DomainError } from "./errors.ts";
 import { cheapestPaidPlan, LOWEST_PAID, PLANS, planOf } from "./plans.ts";
 import type { BattlecardRecord, CompetitorRecord, SignalRecord } from "./records.ts";
 import { prune } from "./validate.ts";
-import { type Caller, type CompetitorRow, loadOrg, requireCoreCompetitor } from "./watchlist.ts";
-import { loadSettings, utcDay } from "./workspace.ts";
+import {
+  type Caller,
+  type CompetitorRow,
+  findTrackedCompetitor,
+  loadOrg,
+  type OrgRow,
+  refuseNonCore,
+} from "./watchlist.ts";
+import { loadSettings, utcDay, type WorkspaceSettings } from "./workspace.ts";
 
 type Exec = Pick<Tx, "execute">;
 const DAY = 86_400_000;
@@ -42,41 +49,144 @@ export interface GenerateResult {
   generations_today: { used: number; limit: number; plan: string };
 }
 
-export async function decideGenerateBattlecard(
+/** What a card is composed from besides the dossier: the competitor's newest signals, the team's newest notes,
+ * and the card it has already (replaced under the same id and key). */
+export interface CardInputs {
+  signals: BattlecardSignal[];
+  notes: BattlecardNote[];
+  notesTotal: number;
+  existing?: { id: number; key: string };
+}
+
+export async function loadCardInputs(tx: Exec, orgId: number, competitorId: number): Promise<CardInputs> {
+  const sig = await tx.execute({
+    sql: `SELECT id, severity, first_seen_at, state FROM signals
+          WHERE org_id = ? AND competitor_id = ? AND listed = 1
+          ORDER BY first_seen_at DESC, id DESC LIMIT ?`,
+    args: [orgId, competitorId, SIGNALS_READ],
+  });
+  const signals: BattlecardSignal[] = sig.rows.map((row) => {
+    const r = JSON.parse(String(row.state)) as SignalRecord;
+    return {
+      id: Number(row.id),
+      title: r.title,
+      summary: r.summary,
+      category: r.category,
+      type: r.type,
+      severity: r.severity,
+      first_seen_at: r.first_seen_at,
+      evidence: r.evidence ?? [],
+    };
+  });
+  // The newest notes only (the card, and every result that carries it, stays bounded however many the team
+  // wrote), shown oldest first; the total is one primary-key read of note_counts.
+  const [notes, notesTotal] = await Promise.all([
+    tx.execute({
+      sql: `SELECT id, body, created_at FROM notes
+            WHERE subject_type = 'battlecard' AND subject_id = ? AND org_id = ? ORDER BY id DESC LIMIT ?`,
+      args: [competitorId, orgId, NOTES_PAGE],
+    }),
+    tx.execute({ sql: NOTES_TOTAL_SQL, args: ["battlecard", competitorId, orgId] }),
+  ]);
+  const existing = (
+    await tx.execute({
+      sql: "SELECT id, key FROM battlecards WHERE org_id = ? AND competitor_id = ?",
+      args: [orgId, competitorId],
+    })
+  ).rows[0];
+  return {
+    signals,
+    notes: notes.rows
+      .map((n) => ({ id: Number(n.id), body: String(n.body), created_at: String(n.created_at) }))
+      .reverse(),
+    notesTotal: notesTotal.rows[0] ? Number(notesTotal.rows[0].n) : 0,
+    ...(existing ? { existing: { id: Number(existing.id), key: String(existing.key) } } : {}),
+  };
+}
+
+/** The id a card is stored under: the existing card's, else a new one. */
+export async function cardId(w: WriteContext, inputs: CardInputs): Promise<number> {
+  return inputs.existing ? inputs.existing.id : await w.nextId();
+}
+
+export interface GenerateBattlecardState {
+  org: OrgRow;
+  settings: WorkspaceSettings;
+  /** The competitor named, when this workspace tracks it. */
+  comp: CompetitorRow | undefined;
+  /** Battlecard generations of the workspace this UTC day. */
+  usedToday: number;
+  /** Read when the competitor is tracked. */
+  card?: CardInputs;
+}
+
+export async function loadGenerateBattlecard(
+  tx: Exec,
+  c: Caller,
+  cmd: { competitor_id: number },
+  now: Date,
+): Promise<GenerateBattlecardState> {
+  const org = await loadOrg(tx, c.orgId);
+  const settings = await loadSettings(tx, c.orgId);
+  const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id);
+  const usedToday = await battlecardsGeneratedToday(tx, c.orgId, now);
+  return {
+    org,
+    settings,
+    comp,
+    usedToday,
+    ...(comp ? { card: await loadCardInputs(tx, c.orgId, comp.id) } : {}),
+  };
+}
+
+/** generate_battlecard in the writer's transaction: load, the card's id, decide. */
+export async function handleGenerateBattlecard(
   w: WriteContext,
   c: Caller,
   cmd: { competitor_id: number },
   composeBattlecard: ComposeBattlecard,
 ): Promise<{ events: NewEvent[]; result: GenerateResult }> {
-  const org = await loadOrg(w.tx, c.orgId);
-  const plan = planOf(org.plan);
-  const freeWeekEnds = Date.parse(org.created_at) + FREE_WEEK_DAYS * DAY;
-  if (!plan.paid && w.now.getTime() >= freeWeekEnds)
+  const st = await loadGenerateBattlecard(w.tx, c, cmd, w.now);
+  // No card without a tracked competitor: the decider refuses before it needs an id.
+  const id = st.card ? await cardId(w, st.card) : 0;
+  return decideGenerateBattlecard(st, c, cmd, { now: w.now, cardId: id, composeBattlecard });
+}
+
+/** `cardId`: the id the card is stored under (cardId); `composeBattlecard` writes its text (pure). */
+export function decideGenerateBattlecard(
+  st: GenerateBattlecardState,
+  c: Caller,
+  cmd: { competitor_id: number },
+  opts: { now: Date; cardId: number; composeBattlecard: ComposeBattlecard },
+): { events: NewEvent[]; result: GenerateResult } {
+  const { now } = opts;
+  const plan = planOf(st.org.plan);
+  const freeWeekEnds = Date.parse(st.org.created_at) + FREE_WEEK_DAYS * DAY;
+  if (!plan.paid && now.getTime() >= freeWeekEnds)
     throw new DomainError(
       "plan_required",
       `generate_battlecard needs a paid plan (${PLANS[LOWEST_PAID].label} or higher) after the workspace's free first week, which ended ${new Date(freeWeekEnds).toISOString()}; this workspace is on ${plan.label}.`,
       { plan: plan.name, plan_needed: LOWEST_PAID, free_week_ended_at: new Date(freeWeekEnds).toISOString() },
     );
-  const settings = await loadSettings(w.tx, c.orgId);
-  if (settings.firstBrief === "running")
+  if (st.settings.firstBrief === "running")
     throw new DomainError(
       "locked",
       "Battlecards are locked while the workspace's first brief runs; try again when the first brief has finished.",
     );
-  const comp = await requireCoreCompetitor(w.tx, c.orgId, cmd.competitor_id, "generate_battlecard");
+  const comp = refuseNonCore(st.comp?.id === cmd.competitor_id ? st.comp : undefined, "generate_battlecard");
   if (!researchFinished(comp.record))
     throw new DomainError(
       "research_required",
       `${comp.name} has no finished research yet (no research reads in its dossier); run research_competitor first, then generate the battlecard.`,
       { competitor_id: comp.id },
     );
-  const used = await battlecardsGeneratedToday(w.tx, c.orgId, w.now);
+  const used = st.usedToday;
   const cap = plan.dailyCaps.battlecards;
   if (used >= cap) {
     const up = cheapestPaidPlan((p) => p.dailyCaps.battlecards > cap);
     throw new DomainError(
       "limit_reached",
-      `The ${plan.label} plan allows ${cap} battlecard generations per day (UTC) and ${used} ran today; try again after ${utcDay(w.now).end}${
+      `The ${plan.label} plan allows ${cap} battlecard generations per day (UTC) and ${used} ran today; try again after ${utcDay(now).end}${
         up ? ` or upgrade (${up.label} allows ${up.dailyCaps.battlecards})` : ""
       }.`,
       {
@@ -84,19 +194,18 @@ export async function decideGenerateBattlecard(
         allowed: cap,
         used,
         plan: plan.name,
-        resets_at: utcDay(w.now).end,
+        resets_at: utcDay(now).end,
         ...(up ? { plan_needed: up.name } : {}),
       },
     );
   }
+  if (!st.card)
+    throw new Error("decideGenerateBattlecard: a tracked competitor's state includes its card inputs");
 
-  const card = await composeCardEvent(
-    w,
-    c.orgId,
-    comp,
-    settings.profile,
-    { trigger: "tool" },
-    composeBattlecard,
+  const card = composeCard(
+    { orgId: c.orgId, comp, own: st.settings.profile, by: { trigger: "tool" } },
+    st.card,
+    opts,
   );
   return {
     events: [card.event],
@@ -115,70 +224,25 @@ export type CardTrigger = { trigger: "tool" } | { trigger: "cycle"; cycle_id: nu
 
 /** Composes the competitor's card from its dossier, newest signals and the team's newest notes, as the one
  * BattlecardGenerated event that stores it (same id when it replaces an earlier card). */
-export async function composeCardEvent(
-  w: WriteContext,
-  orgId: number,
-  comp: CompetitorRow,
-  own: Awaited<ReturnType<typeof loadSettings>>["profile"],
-  by: CardTrigger,
-  composeBattlecard: ComposeBattlecard,
-): Promise<{ event: NewEvent; id: number; rewritten: boolean }> {
-  const c = { orgId };
-  const sig = await w.tx.execute({
-    sql: `SELECT id, severity, first_seen_at, state FROM signals
-          WHERE org_id = ? AND competitor_id = ? AND listed = 1
-          ORDER BY first_seen_at DESC, id DESC LIMIT ?`,
-    args: [c.orgId, comp.id, SIGNALS_READ],
-  });
-  const signals: BattlecardSignal[] = sig.rows.map((row) => {
-    const r = JSON.parse(String(row.state)) as SignalRecord;
-    return {
-      id: Number(row.id),
-      title: r.title,
-      summary: r.summary,
-      category: r.category,
-      type: r.type,
-      severity: r.severity,
-      first_seen_at: r.first_seen_at,
-      evidence: r.evidence ?? [],
-    };
-  });
-  // The newest notes only (the card, and every result that carries it, stays bounded however many the team
-  // wrote), shown oldest first; the total is one primary-key read of note_counts.
-  const [notes, notesTotal] = await Promise.all([
-    w.tx.execute({
-      sql: `SELECT id, body, created_at FROM notes
-            WHERE subject_type = 'battlecard' AND subject_id = ? AND org_id = ? ORDER BY id DESC LIMIT ?`,
-      args: [comp.id, c.orgId, NOTES_PAGE],
-    }),
-    w.tx.execute({ sql: NOTES_TOTAL_SQL, args: ["battlecard", comp.id, c.orgId] }),
-  ]);
-  const composed = composeBattlecard({
+export function composeCard(
+  about: { orgId: number; comp: CompetitorRow; own: WorkspaceSettings["profile"]; by: CardTrigger },
+  inputs: CardInputs,
+  opts: { now: Date; cardId: number; composeBattlecard: ComposeBattlecard },
+): { event: NewEvent; id: number; rewritten: boolean } {
+  const { orgId, comp, by } = about;
+  const composed = opts.composeBattlecard({
     competitorId: comp.id,
     competitor: comp.record,
-    signals,
-    notes: notes.rows
-      .map((n) => ({
-        id: Number(n.id),
-        body: String(n.body),
-        created_at: String(n.created_at),
-      }))
-      .reverse(),
-    notesTotal: notesTotal.rows[0] ? Number(notesTotal.rows[0].n) : 0,
-    own: own,
+    signals: inputs.signals,
+    notes: inputs.notes,
+    notesTotal: inputs.notesTotal,
+    own: about.own,
   });
-
-  const existing = (
-    await w.tx.execute({
-      sql: "SELECT id, key FROM battlecards WHERE org_id = ? AND competitor_id = ?",
-      args: [c.orgId, comp.id],
-    })
-  ).rows[0];
-  const id = existing ? Number(existing.id) : await w.nextId();
-  const key = existing ? String(existing.key) : `generated-${comp.id}`;
+  const id = opts.cardId;
+  const key = inputs.existing ? inputs.existing.key : `generated-${comp.id}`;
   const record: BattlecardRecord = {
     status: "generated",
-    generated_at: w.now.toISOString(),
+    generated_at: opts.now.toISOString(),
     sections: prune(composed.sections) as BattlecardRecord["sections"],
     evidence: prune(composed.evidence) as BattlecardRecord["evidence"],
   };
@@ -191,6 +255,23 @@ export async function composeCardEvent(
       data: { id, key, competitor_id: comp.id, record, ...(by.trigger === "cycle" ? by : {}) },
     },
     id,
-    rewritten: Boolean(existing),
+    rewritten: Boolean(inputs.existing),
   };
+}
+
+/** composeCard on the inputs read now, in the writer's transaction (a cycle's rewrite). */
+export async function composeCardEvent(
+  w: WriteContext,
+  orgId: number,
+  comp: CompetitorRow,
+  own: WorkspaceSettings["profile"],
+  by: CardTrigger,
+  composeBattlecard: ComposeBattlecard,
+): Promise<{ event: NewEvent; id: number; rewritten: boolean }> {
+  const inputs = await loadCardInputs(w.tx, orgId, comp.id);
+  return composeCard({ orgId, comp, own, by }, inputs, {
+    now: w.now,
+    cardId: await cardId(w, inputs),
+    composeBattlecard,
+  });
 }

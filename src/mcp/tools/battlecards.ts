@@ -2,7 +2,7 @@
 // composed by src/engine/battlecards.ts). The result is the same object GET /api/v1/battlecards/{id} returns.
 import { z } from "zod";
 import { getBattlecard } from "../../db/queries/battlecards.ts";
-import { decideGenerateBattlecard } from "../../domain/battlecardGeneration.ts";
+import { handleGenerateBattlecard } from "../../domain/battlecardGeneration.ts";
 import { composeBattlecard } from "../../engine/battlecards.ts";
 import { battlecard } from "../schemas.ts";
 import { defineTool, ToolError } from "../tool.ts";
@@ -27,7 +27,7 @@ export const generateBattlecardTool = defineTool({
   run: async (ctx, a) => {
     const r = await runCommand(
       ctx,
-      (w, c) => decideGenerateBattlecard(w, c, a, composeBattlecard),
+      (w, c) => handleGenerateBattlecard(w, c, a, composeBattlecard),
       (a as { idempotency_key?: string }).idempotency_key,
     );
     const card = await getBattlecard(
