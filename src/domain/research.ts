@@ -319,7 +319,11 @@ export interface EndResearchState {
 
 const icpSet = (st: WorkspaceSettings) => Boolean(st.icp.industries?.length || st.icp.buyer_roles?.length);
 
-export async function loadEndResearch(tx: Exec, runId: number, outcome: RunOutcome): Promise<EndResearchState> {
+export async function loadEndResearch(
+  tx: Exec,
+  runId: number,
+  outcome: RunOutcome,
+): Promise<EndResearchState> {
   const run = await loadRun(tx, runId);
   if (run?.state !== "running") return { run };
   let othersRunning = 0;
@@ -333,7 +337,10 @@ export async function loadEndResearch(tx: Exec, runId: number, outcome: RunOutco
   const settings = await loadSettings(tx, run.org_id);
   let competitor: CompetitorRecord | undefined;
   if (outcome.ok && icpSet(settings)) {
-    const r = await tx.execute({ sql: "SELECT state FROM competitors WHERE id = ?", args: [run.competitor_id] });
+    const r = await tx.execute({
+      sql: "SELECT state FROM competitors WHERE id = ?",
+      args: [run.competitor_id],
+    });
     if (r.rows[0]) competitor = JSON.parse(String(r.rows[0].state)) as CompetitorRecord;
   }
   return { run, live: { othersRunning, settings, ...(competitor ? { competitor } : {}) } };
@@ -441,8 +448,15 @@ export interface DraftPositioningState {
   draftsToday: number;
 }
 
-export async function loadDraftPositioning(tx: Exec, orgId: number, now: Date): Promise<DraftPositioningState> {
-  return { settings: await loadSettings(tx, orgId), draftsToday: await positioningDraftsToday(tx, orgId, now) };
+export async function loadDraftPositioning(
+  tx: Exec,
+  orgId: number,
+  now: Date,
+): Promise<DraftPositioningState> {
+  return {
+    settings: await loadSettings(tx, orgId),
+    draftsToday: await positioningDraftsToday(tx, orgId, now),
+  };
 }
 
 /** Before reading the website: the workspace has one, the profile is not locked, a field is empty, the cap. */

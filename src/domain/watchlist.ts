@@ -410,7 +410,6 @@ export async function monitoredPages(
   }));
 }
 
-
 export interface AddMonitoredPageCommand {
   competitor_id: number;
   url: string;
