@@ -6,7 +6,7 @@
 /** @jsxFrag Html.Fragment */
 import type { Client } from "@libsql/client";
 import type { NoteView } from "../db/queries/engagement.ts";
-import { Csrf, Time } from "./components.tsx";
+import { Csrf, TeamNote, Time } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
 type Obj = Record<string, unknown>;
@@ -175,14 +175,7 @@ export function TeamNotes(p: {
       {notes.length ? (
         <ul>
           {notes.map((n) => (
-            <li>
-              <p class="note" safe>
-                {n.body}
-              </p>
-              <p class="muted small">
-                {n.author_name ? <span safe>{n.author_name}</span> : "A member"}, <Time ts={n.created_at} />
-              </p>
-            </li>
+            <TeamNote note={n} />
           ))}
         </ul>
       ) : (

@@ -172,6 +172,20 @@ export function Notice({ children, kind = "notice" }: { children?: JSX.Element |
   );
 }
 
+/** One team note in a list: what was written, by whom (a member who left no name is "A member"), when. */
+export function TeamNote({ note }: { note: { body: string; author_name?: string; created_at: string } }) {
+  return (
+    <li>
+      <p class="note" safe>
+        {note.body}
+      </p>
+      <p class="muted small">
+        {note.author_name ? <span safe>{note.author_name}</span> : "A member"}, <Time ts={note.created_at} />
+      </p>
+    </li>
+  );
+}
+
 /** The hidden CSRF field every POST form carries. */
 export function Csrf({ token }: { token: string }): JSX.Element {
   return <input type="hidden" name="csrf" value={token} />;

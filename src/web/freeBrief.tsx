@@ -6,7 +6,6 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { formCsrf, verifyFormCsrf } from "../auth/session.ts";
 import { publicLinks } from "../db/queries/publicLibrary.ts";
 import { FREE_BRIEF_PERIOD_DAYS, requestFreeBrief } from "../domain/freeBriefs.ts";
 import { normalizeDomain } from "../domain/publicLibrary.ts";
@@ -14,73 +13,66 @@ import { InvalidInput } from "../domain/validate.ts";
 import { kickFreeBriefs } from "../engine/briefs/freeBriefs.ts";
 import { mailConfigured } from "../mail/mailer.ts";
 import type { Services } from "../services.ts";
-import { Csrf, Notice, Time } from "./components.tsx";
-import { csrfRefused, refusalPage } from "./errors.tsx";
-import { FORM_LIMITS, formLimit } from "./formLimit.ts";
-import { field, redirect } from "./http.ts";
+import { Time } from "./components.tsx";
+import { refusalPage } from "./errors.tsx";
+import { FORM_LIMITS } from "./formLimit.ts";
+import { redirect } from "./http.ts";
 import { Html, Layout } from "./layout.tsx";
 import { publicPage, viewer } from "./public.tsx";
+import { type FormValues, PublicFormPage, type PublicFormProps, publicForm } from "./publicForm.tsx";
 
-interface Values {
-  company_name?: string;
-  website_url?: string;
-  email?: string;
-}
+const FIELDS = ["website_url", "company_name", "email"] as const;
+type Values = FormValues<(typeof FIELDS)[number]>;
 
-function FreeBriefForm({
-  csrf,
-  values = {},
-  error,
-  user,
-}: {
-  csrf: string;
-  values?: Values;
-  error?: string;
-  user?: string;
-}): JSX.Element {
+function FreeBriefForm(form: PublicFormProps<Values>): JSX.Element {
+  const values = form.values ?? {};
   return (
-    <Layout title="Get a free brief" user={user}>
-      <h1>Get a free competitive brief</h1>
-      <p>
-        Give one competitor's website. We read its public pages — home, pricing, product, careers, changelog,
-        security — and its feeds and job listings, write a short brief of what it states (what it sells, how
-        it prices, who it hires, how often it ships) with the public source behind every finding, publish it
-        in the <a href="/briefs">public library</a> and email you the link.
-      </p>
-      {error ? <Notice kind="error">{Html.escapeHtml(error)}</Notice> : ""}
-      <form method="post" action="/free-brief" class="stack">
-        <Csrf token={csrf} />
-        <label for="fb-website">Company website</label>
-        <input
-          id="fb-website"
-          name="website_url"
-          value={values.website_url ?? ""}
-          maxlength="500"
-          inputmode="url"
-          placeholder="example.com"
-          required
-        />
-        <label for="fb-company">Company name (optional)</label>
-        <input id="fb-company" name="company_name" value={values.company_name ?? ""} maxlength="200" />
-        <label for="fb-email">Your email</label>
-        <input
-          id="fb-email"
-          name="email"
-          type="email"
-          value={values.email ?? ""}
-          maxlength="254"
-          required
-          autocomplete="email"
-        />
-        <p class="muted small">
-          {`One brief per company every ${FREE_BRIEF_PERIOD_DAYS} days: if one was published recently, you get that one. We use your email only to send the brief.`}
+    <PublicFormPage
+      {...form}
+      title="Get a free brief"
+      heading="Get a free competitive brief"
+      action="/free-brief"
+      submit="Request the brief"
+      intro={
+        <p>
+          Give one competitor's website. We read its public pages — home, pricing, product, careers,
+          changelog, security — and its feeds and job listings, write a short brief of what it states (what it
+          sells, how it prices, who it hires, how often it ships) with the public source behind every finding,
+          publish it in the <a href="/briefs">public library</a> and email you the link.
         </p>
-        <button type="submit">Request the brief</button>
-      </form>
+      }
+      after={
+        <p class="muted small">
+          Want it continuously instead? <a href="/signup">Start the free trial week</a>.
+        </p>
+      }
+    >
+      <label for="fb-website">Company website</label>
+      <input
+        id="fb-website"
+        name="website_url"
+        value={values.website_url ?? ""}
+        maxlength="500"
+        inputmode="url"
+        placeholder="example.com"
+        required
+      />
+      <label for="fb-company">Company name (optional)</label>
+      <input id="fb-company" name="company_name" value={values.company_name ?? ""} maxlength="200" />
+      <label for="fb-email">Your email</label>
+      <input
+        id="fb-email"
+        name="email"
+        type="email"
+        value={values.email ?? ""}
+        maxlength="254"
+        required
+        autocomplete="email"
+      />
       <p class="muted small">
-        Want it continuously instead? <a href="/signup">Start the free trial week</a>.
+        {`One brief per company every ${FREE_BRIEF_PERIOD_DAYS} days: if one was published recently, you get that one. We use your email only to send the brief.`}
       </p>
-    </Layout>
+    </PublicFormPage>
   );
 }
 
@@ -202,16 +194,11 @@ function ThankYou({
 }
 
 export function freeBriefPages(s: Services) {
-  const limited = formLimit(s, "free_brief", FORM_LIMITS.freeBrief);
+  const form = publicForm(s, "free_brief", FORM_LIMITS.freeBrief, FIELDS, FreeBriefForm);
   return new Elysia({ name: "web-free-brief" })
     .get("/free-brief", async ({ request }) => {
       if (!s.config.freeBriefs) return publicPage(<Off user={await viewer(s, request)} />);
-      const f = formCsrf(s, request);
-      return publicPage(
-        <FreeBriefForm csrf={f.token} user={await viewer(s, request)} />,
-        200,
-        f.cookie ? { "set-cookie": f.cookie, "cache-control": "no-store" } : { "cache-control": "no-store" },
-      );
+      return form.show(request);
     })
     .post("/free-brief", async ({ request, body, set, server }) => {
       if (!s.config.freeBriefs)
@@ -220,14 +207,9 @@ export function freeBriefPages(s: Services) {
           "This server does not take requests for free briefs; nothing was stored.",
           403,
         );
-      if (!verifyFormCsrf(s, request, field(body, "csrf"))) return csrfRefused();
-      const tooMany = await limited(request, server);
-      if (tooMany) return tooMany;
-      const values: Values = {
-        company_name: field(body, "company_name"),
-        website_url: field(body, "website_url"),
-        email: field(body, "email"),
-      };
+      const refused = await form.admit(request, body, server);
+      if (refused) return refused;
+      const values = form.values(body);
       let domain: string;
       try {
         ({ domain } = await requestFreeBrief(
@@ -237,16 +219,7 @@ export function freeBriefPages(s: Services) {
         ));
       } catch (e) {
         if (!(e instanceof InvalidInput)) throw e;
-        return publicPage(
-          <FreeBriefForm
-            csrf={field(body, "csrf")}
-            values={values}
-            error={`Please check the form: ${e.message}.`}
-            user={await viewer(s, request)}
-          />,
-          400,
-          { "cache-control": "no-store" },
-        );
+        return form.refuse(request, body, values, `Please check the form: ${e.message}.`);
       }
       // Research runs in the background; the thank-you page reads where it stands.
       kickFreeBriefs(s);

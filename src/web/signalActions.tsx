@@ -21,7 +21,7 @@ import { DomainError } from "../domain/errors.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import type { Caller } from "../domain/watchlist.ts";
 import type { Services } from "../services.ts";
-import { Csrf, Time } from "./components.tsx";
+import { Csrf, TeamNote, Time } from "./components.tsx";
 import { refusalPage } from "./errors.tsx";
 import { decimalId, field, fields, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
@@ -124,14 +124,7 @@ export function SignalEngagementPanel(p: {
       {e.notes.length ? (
         <ol class="notes">
           {e.notes.map((n) => (
-            <li>
-              <p class="note" safe>
-                {n.body}
-              </p>
-              <p class="muted small">
-                {n.author_name ? <span safe>{n.author_name}</span> : "A member"}, <Time ts={n.created_at} />
-              </p>
-            </li>
+            <TeamNote note={n} />
           ))}
         </ol>
       ) : (

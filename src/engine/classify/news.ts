@@ -2,7 +2,7 @@
 // (and a little of its text) → a taxonomy type, with the words that matched as the reason. Only what matches
 // a rule is a signal: a generic blog post ("5 tips for better onboarding") gives nothing.
 import { launchInLead, partnerInLead, partnershipHeadline, releaseLead } from "./release.ts";
-import { findRole, ROLE_WORDS } from "./roles.ts";
+import { findRole, ROLE_WORDS, type Role } from "./roles.ts";
 import type { Severity, SignalCategory, SignalType } from "./types.ts";
 
 export interface NewsRead {
@@ -112,6 +112,19 @@ function newRole(t: string): boolean {
 }
 
 /** Reads an announcement. `kind` is the page kind it came from (changelog entries fall back to releases). */
+/** A change of leadership: high for a C-level role. */
+function leadershipChange(role: Role): NewsRead {
+  const cLevel = role.level === "c_level";
+  return {
+    category: "company",
+    type: "leadership_change",
+    severity: cLevel ? "high" : "medium",
+    subject: role.name,
+    rule: cLevel ? "C-level change" : "leadership change",
+    matched: role.matched,
+  };
+}
+
 export function readNews(title: string, body: string, company: string, kind: string): NewsRead | null {
   const t = title.replace(/\s+/g, " ").trim();
   if (!t) return null;
@@ -167,15 +180,7 @@ export function readNews(title: string, body: string, company: string, kind: str
       // "our new CFO", "new CEO Jane Doe" — not "the new CFO playbook".
       newRole(t))
   ) {
-    const cLevel = role.level === "c_level";
-    return {
-      category: "company",
-      type: "leadership_change",
-      severity: cLevel ? "high" : "medium",
-      subject: role.name,
-      rule: cLevel ? "C-level change" : "leadership change",
-      matched: role.matched,
-    };
+    return leadershipChange(role);
   }
   // "…today announced the appointment of Maria Chen as Chief Revenue Officer" under a headline that names
   // no role ("Globex Strengthens Its Leadership Team").
@@ -184,17 +189,7 @@ export function readNews(title: string, body: string, company: string, kind: str
       lead,
     );
   const leadRole = appointed ? findRole(appointed[1]) : undefined;
-  if (leadRole) {
-    const cLevel = leadRole.level === "c_level";
-    return {
-      category: "company",
-      type: "leadership_change",
-      severity: cLevel ? "high" : "medium",
-      subject: leadRole.name,
-      rule: cLevel ? "C-level change" : "leadership change",
-      matched: leadRole.matched,
-    };
-  }
+  if (leadRole) return leadershipChange(leadRole);
   m = INCIDENT.exec(t);
   if (m) {
     return {

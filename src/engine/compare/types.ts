@@ -14,15 +14,9 @@ export type SnapBlock =
   | { t: "table"; head?: string; rows: string[]; section?: string }
   | { t: "card"; title: string; items: string[]; section?: string };
 
-export interface SnapPlan {
+/** A plan: its price (`starting`: "From $X", the plan's lowest price), name and features. */
+export interface SnapPlan extends PriceValue {
   name: string;
-  price: number | null;
-  currency?: string;
-  period?: "month" | "year" | "one_time";
-  unit?: string;
-  custom?: boolean;
-  /** "From $X": the plan's lowest price. */
-  starting?: boolean;
   /** The yearly figure stated, for a yearly price. */
   amount?: number;
   /** The yearly-billed alternative of a monthly-billed plan (a monthly/annual toggle). */

@@ -3,7 +3,7 @@
 // read, never "no open roles"); a paged list is read page by page, and a failed page fails the whole read (a
 // partial list would read as roles closing). Greenhouse's list with descriptions may be larger than the cap:
 // then its department list, which has every job without its description, is read instead.
-import type { FetchErrorCode, Fetcher } from "../../fetch/index.ts";
+import type { FetchErrorCode, Fetcher, FetchResult } from "../../fetch/index.ts";
 import { type Job, type JobBoard, jobBoardApiUrl, parseJobBoard } from "../jobBoards.ts";
 import { absoluteHttpUrl, isoDate, isRecord, job, str } from "../util.ts";
 import { OTHER_BOARDS } from "./index.ts";
@@ -120,6 +120,37 @@ function clipTitle(html: string): string {
   return title ? `"${title}"` : "no title";
 }
 
+const failed = (url: string, error: BoardReadError, message: string, status?: number): BoardRead => ({
+  ok: false,
+  url,
+  error,
+  message,
+  ...(status ? { status } : {}),
+});
+
+/** A read of the board at `url` whose last response was `r`; the validators go with a board read in one
+ * request of that URL only. */
+function read(
+  url: string,
+  r: Extract<FetchResult, { ok: true }>,
+  got: { notModified: boolean; text: string; jobs: Job[]; pages: number },
+  validators: boolean,
+): BoardRead {
+  return {
+    ok: true,
+    notModified: got.notModified,
+    url,
+    finalUrl: r.finalUrl,
+    status: r.status,
+    contentType: r.contentType,
+    text: got.text,
+    jobs: got.jobs.slice(0, MAX_JOBS),
+    pages: got.pages,
+    ...(validators && r.etag ? { etag: r.etag } : {}),
+    ...(validators && r.lastModified ? { lastModified: r.lastModified } : {}),
+  };
+}
+
 /** Reads one board now. Never throws; a failure says which check failed. */
 export async function readJobBoard(
   fetcher: Fetcher,
@@ -128,13 +159,8 @@ export async function readJobBoard(
 ): Promise<BoardRead> {
   const api = jobBoardApiUrl(b);
   const p = providerOf(b);
-  const fail = (error: BoardReadError, message: string, status?: number): BoardRead => ({
-    ok: false,
-    url: api,
-    error,
-    message,
-    ...(status ? { status } : {}),
-  });
+  const fail = (error: BoardReadError, message: string, status?: number) =>
+    failed(api, error, message, status);
   const jobs: Job[] = [];
   const texts: string[] = [];
   let offset = 0;
@@ -154,20 +180,7 @@ export async function readJobBoard(
         return greenhouseByDepartment(fetcher, b, api);
       return fail(r.error, r.message, r.status);
     }
-    if (r.notModified)
-      return {
-        ok: true,
-        notModified: true,
-        url: api,
-        finalUrl: r.finalUrl,
-        status: r.status,
-        contentType: r.contentType,
-        text: "",
-        jobs: [],
-        pages: 1,
-        ...(r.etag ? { etag: r.etag } : {}),
-        ...(r.lastModified ? { lastModified: r.lastModified } : {}),
-      };
+    if (r.notModified) return read(api, r, { notModified: true, text: "", jobs: [], pages: 1 }, true);
     const answer = p.parse(r.text);
     if (!answer) {
       const why = notAnswer(r.text, r.contentType, p.name);
@@ -182,19 +195,7 @@ export async function readJobBoard(
         ? offset + p.pages.size < answer.total
         : answer.jobs.length >= p.pages.size);
     if (!more || !p.pages)
-      return {
-        ok: true,
-        notModified: false,
-        url: api,
-        finalUrl: r.finalUrl,
-        status: r.status,
-        contentType: r.contentType,
-        text: texts.join("\n"),
-        jobs: jobs.slice(0, MAX_JOBS),
-        pages: page + 1,
-        ...(!p.pages && r.etag ? { etag: r.etag } : {}),
-        ...(!p.pages && r.lastModified ? { lastModified: r.lastModified } : {}),
-      };
+      return read(api, r, { notModified: false, text: texts.join("\n"), jobs, pages: page + 1 }, !p.pages);
     offset += p.pages.size;
   }
 }
@@ -204,18 +205,11 @@ export async function readJobBoard(
 async function greenhouseByDepartment(fetcher: Fetcher, b: JobBoard, api: string): Promise<BoardRead> {
   const url = `${new URL(api).origin}/v1/boards/${encodeURIComponent(b.token)}/departments`;
   const r = await fetcher.fetch({ url, headers: { accept: JSON_ACCEPT } });
-  if (!r.ok)
-    return {
-      ok: false,
-      url: api,
-      error: r.error,
-      message: r.message,
-      ...(r.status ? { status: r.status } : {}),
-    };
+  if (!r.ok) return failed(api, r.error, r.message, r.status);
   const data = readJson(r.text);
   if (!isRecord(data) || !Array.isArray(data.departments)) {
     const why = notAnswer(r.text, r.contentType, "Greenhouse");
-    return { ok: false, url: api, error: why.error, message: why.message, status: r.status };
+    return failed(api, why.error, why.message, r.status);
   }
   const seen = new Set<string>();
   const jobs: Job[] = [];
@@ -239,15 +233,6 @@ async function greenhouseByDepartment(fetcher: Fetcher, b: JobBoard, api: string
       );
     }
   }
-  return {
-    ok: true,
-    notModified: false,
-    url: api,
-    finalUrl: r.finalUrl,
-    status: r.status,
-    contentType: r.contentType,
-    text: r.text,
-    jobs: jobs.slice(0, MAX_JOBS),
-    pages: 1,
-  };
+  // The validators are the department list's, not the board's.
+  return read(api, r, { notModified: false, text: r.text, jobs, pages: 1 }, false);
 }
