@@ -1,8 +1,11 @@
 // Layers point one way: no module of src/ reaches itself through value imports (type-only imports aside), and
 // nothing but the entry point and the CLI imports the CLI. Read from the source text (import declarations).
+// Deciders decide: loading state and allocating ids happen around them, so each is a pure function (its
+// syntax tree read with the TypeScript parser).
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
+import ts from "typescript";
 
 const ROOT = join(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
@@ -91,4 +94,41 @@ test("every event is decided in src/domain: no other part of src/ writes an even
       if (types.has(m[1])) outside.push(`${rel(f)}: ${m[1]}`);
   }
   expect(outside).toEqual([]);
+});
+
+test("deciders decide: every decide… function in src/domain is synchronous and reads nothing, allocates nothing", () => {
+  const domain = join(SRC, "domain");
+  const deciders: string[] = [];
+  const impure: string[] = [];
+  for (const f of files(domain)) {
+    const text = readFileSync(f, "utf8");
+    const source = ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true);
+    const check = (name: string, fn: ts.SignatureDeclaration & { body?: ts.Node }) => {
+      if (!/^decide[A-Z]/.test(name) || !fn.body) return;
+      const where = `${rel(f)}: ${name}`;
+      deciders.push(where);
+      const body = fn.body.getText(source);
+      if (ts.getCombinedModifierFlags(fn as ts.Declaration) & ts.ModifierFlags.Async)
+        impure.push(`${where} is async`);
+      if (/\.execute\s*\(/.test(body)) impure.push(`${where} runs SQL`);
+      if (/\bnextId\s*\(/.test(body)) impure.push(`${where} allocates an id`);
+    };
+    const visit = (node: ts.Node) => {
+      if (ts.isFunctionDeclaration(node) && node.name) check(node.name.text, node);
+      else if (ts.isMethodDeclaration(node) && ts.isIdentifier(node.name)) check(node.name.text, node);
+      else if (
+        ts.isVariableDeclaration(node) &&
+        ts.isIdentifier(node.name) &&
+        node.initializer &&
+        (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+      )
+        check(node.name.text, node.initializer);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    if (/export\s+async\s+function\s+decide/.test(text))
+      impure.push(`${rel(f)}: export async function decide…`);
+  }
+  expect(deciders.length).toBeGreaterThan(30);
+  expect(impure).toEqual([]);
 });
