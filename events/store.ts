@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Client, InValue, Transaction } from "@libsql/client";
+import type { Client, InStatement, InValue, ResultSet, Transaction } from "@libsql/client";
 import type { Clock } from "../src/clock.ts";
 import { noteCommit } from "../src/db/queries/cache.ts";
 import type { EventMetadata, NewEvent, StoredEvent } from "./catalog.ts";
+import { BUSY_WAIT_MS, CommitFailed, Group, isBusy, ReadChanged, TransactionTimeout } from "./group.ts";
 
 export type Tx = Transaction;
 export type Projector = (event: StoredEvent, tx: Tx) => Promise<void>;
@@ -45,68 +46,37 @@ interface Job {
 
 export class ConcurrencyError extends Error {}
 
-/** The database server ended the write transaction: sqld rolls back one held past its timeout (5 s by
- * default) once another connection wants to write. Nothing of the transaction committed; the work may be
- * retried. */
-export class TransactionTimeout extends Error {
-  constructor(cause: unknown) {
-    super(
-      "The database server ended this write transaction after its timeout (the instance held it too long, e.g. while paused); nothing of it was committed.",
-      { cause },
-    );
-  }
-}
-
-/** How long a batch waits for another connection's write lock (sqld's transaction timeout is 5 s). */
-const BUSY_WAIT_MS = 6000;
-
-function isBusy(e: unknown): boolean {
-  const err = e as { code?: unknown; message?: unknown };
-  return err?.code === "SQLITE_BUSY" || /database is locked/i.test(String(err?.message ?? ""));
-}
-
-function isTransactionTimeout(e: unknown): boolean {
-  const err = e as { code?: unknown; message?: unknown };
-  return err?.code === "TRANSACTION_TIMEOUT" || /Transaction timed out/i.test(String(err?.message ?? ""));
-}
-
-/** The transaction as the writer's handlers see it. After sqld ends a transaction, it answers the next
- * statement with TRANSACTION_TIMEOUT and runs the ones after it outside any transaction, each committing
- * alone: so the first such answer is final here, and every later statement fails with it instead of running
- * (a handler that catches an error and goes on must not commit half a command). */
-class GuardedTx {
-  lost: TransactionTimeout | undefined;
-  readonly tx: Transaction;
-
-  constructor(raw: Transaction) {
-    const run =
-      <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
-      async (...args: A): Promise<R> => {
-        if (this.lost) throw this.lost;
-        try {
-          return await f(...args);
-        } catch (e) {
-          if (isTransactionTimeout(e)) this.lost ??= new TransactionTimeout(e);
-          throw this.lost ?? e;
-        }
-      };
-    this.tx = Object.assign(Object.create(raw) as Transaction, {
-      execute: run(raw.execute.bind(raw)),
-      batch: run(raw.batch.bind(raw)),
-      executeMultiple: run(raw.executeMultiple.bind(raw)),
-      commit: run(raw.commit.bind(raw)),
-    });
-  }
-}
+export { TransactionTimeout };
 
 const MAX_BATCH = 256;
+/** Ids are taken from the shared counter in blocks, one for each group that needs ids, by a statement of its
+ * own before the group holds the lock (so taking an id does not make it take the lock early). A block serves
+ * one group only: ids follow the order groups started in, across instances, and a counter raised meanwhile
+ * (an import) is never undercut. Unused ids of a block are skipped. */
+const ID_BLOCK = 16;
+/** A group whose reads keep being changed by other instances runs as a write transaction after this many
+ * tries (it then waits for the lock instead of racing for it). */
+const OPTIMISTIC_TRIES = 4;
 
-/** The event store and its single writer. Every append goes through one queue; the queue drains in
- * batches, one transaction per batch (group commit) with a savepoint per command, so a failing
- * command rolls back only its own events and nobody ever sees SQLITE_BUSY from a sibling writer. */
+/** Where a live event's position is written by a projection: the event was appended just before it in the
+ * same transaction, so it is the log's last position (replayed events carry theirs). */
+export const EVENT_POSITION_SQL = "COALESCE(NULLIF(?, 0), (SELECT MAX(position) FROM events))";
+
+type Mode = "optimistic" | "locked" | "strict";
+
+/** The event store and its single writer. Every append goes through one queue; the queue drains in groups
+ * (group commit, events/group.ts): one request per group when the commands only read and append, one
+ * savepoint per command so a failing command takes back only its own events, and nobody ever sees
+ * SQLITE_BUSY from a sibling writer. */
 export class EventStore {
   private queue: Job[] = [];
   private draining = false;
+  /** The block of ids of the running group. */
+  private ids: { group: Group | undefined; next: number; end: number } = {
+    group: undefined,
+    next: 0,
+    end: 0,
+  };
 
   constructor(
     private client: Client,
@@ -130,6 +100,8 @@ export class EventStore {
     const run: CommandHandler<T> =
       hook && !hook.committed
         ? async (w) => {
+            // A group that runs again runs its commands again: only the last run counts.
+            carried = false;
             const out = await handler(w);
             if (out.events.length > 0 && !hook.committed) {
               await hook.write(w.tx, w.now);
@@ -164,76 +136,77 @@ export class EventStore {
     }
   }
 
-  /** Runs a batch; while another connection holds the write lock at its start (SQLITE_BUSY: a killed
-   * instance's transaction the server has not let go of yet), tries again, up to a little over sqld's
-   * transaction timeout, after which the server ends any transaction held that long. */
+  /** Runs a group until it commits or fails for good. A group whose reads another instance changed runs
+   * again (after a few tries, holding the lock from its start); one whose single request failed on a
+   * statement runs again as a write transaction sending each command's writes at its end, so only the command
+   * that failed fails. */
   private async runBatch(batch: Job[]): Promise<void> {
-    const started = performance.now();
-    for (let pause = 10; ; pause = Math.min(pause * 2, 250)) {
-      const busy = await this.tryBatch(batch);
-      if (busy === undefined) return;
-      if (performance.now() - started > BUSY_WAIT_MS) {
-        for (const job of batch) job.reject(busy.error);
-        return;
+    let mode: Mode = "optimistic";
+    for (let tries = 1; ; tries++) {
+      const outcome = await this.tryBatch(batch, mode);
+      if (outcome === "read-changed") {
+        if (tries >= OPTIMISTIC_TRIES) mode = "locked";
+        await Bun.sleep(Math.random() * 5 * tries);
+        continue;
       }
-      await Bun.sleep(pause);
+      if (outcome === "commit-failed") {
+        mode = "strict";
+        continue;
+      }
+      return;
     }
   }
 
-  /** Runs the batch in one transaction, or returns the busy error its start met (nothing of it ran). */
-  private async tryBatch(batch: Job[]): Promise<{ error: unknown } | undefined> {
-    let raw: Transaction;
-    try {
-      raw = await this.client.transaction("write");
-    } catch (e) {
-      if (isBusy(e)) return { error: e };
-      for (const job of batch) job.reject(e);
-      return;
+  private async nextId(group: Group): Promise<number> {
+    if (this.ids.group !== group || this.ids.next >= this.ids.end) {
+      const take = {
+        sql: "UPDATE id_counter SET value = value + ? WHERE name = 'id' RETURNING value",
+        args: [ID_BLOCK],
+      };
+      // Once the group holds the lock, a statement of its own would wait for it: the block is taken inside.
+      const r = group.locked ? await group.execute(take) : await takeAlone(this.client, take);
+      const top = Number(r.rows[0].value);
+      this.ids = { group, next: top - ID_BLOCK + 1, end: top + 1 };
     }
-    const guard = new GuardedTx(raw);
-    const tx = guard.tx;
+    return this.ids.next++;
+  }
+
+  private async tryBatch(batch: Job[], mode: Mode): Promise<"done" | "read-changed" | "commit-failed"> {
+    const group = new Group(this.client);
     let counter: number | undefined;
-    let busyAtStart: { error: unknown } | undefined;
     const outcomes: (
       | { ok: true; value: { result: unknown; events: StoredEvent[] } }
       | { ok: false; error: unknown }
     )[] = [];
     try {
+      if (mode !== "optimistic") await group.lock();
       for (const [i, job] of batch.entries()) {
         const sp = `cmd_${i}`;
+        const mark = group.startCommand(sp);
         try {
-          // The first statement also begins the transaction on a server (sent with its BEGIN).
-          await tx.execute(`SAVEPOINT ${sp}`);
-        } catch (e) {
-          if (i === 0 && isBusy(e)) busyAtStart = { error: e };
-          throw e;
-        }
-        try {
-          const value = await this.runJob(tx, job);
-          await tx.execute(`RELEASE ${sp}`);
+          const value = await this.runJob(group, job);
+          if (group.lost) throw group.lost;
+          await group.endCommand(sp);
           outcomes.push({ ok: true, value });
         } catch (error) {
-          // The server ended the transaction: there is no savepoint to return to, and the batch is lost.
-          if (guard.lost) throw guard.lost;
-          await tx.execute(`ROLLBACK TO ${sp}`);
-          await tx.execute(`RELEASE ${sp}`);
+          // The group cannot commit (a read changed, the server ended the transaction): all of it is lost.
+          if (group.lost) throw group.lost;
+          await group.undo(mark, sp);
           outcomes.push({ ok: false, error });
         }
       }
       // Every commit moves the change counter that processes reading a remote server probe (cache.ts).
-      const r = await tx.execute("UPDATE data_changes SET n = n + 1 WHERE id = 1 RETURNING n");
+      const [r] = await group.commit(["UPDATE data_changes SET n = n + 1 WHERE id = 1 RETURNING n"]);
       counter = r.rows.length ? Number(r.rows[0].n) : undefined;
-      await tx.commit();
+      group.close();
     } catch (e) {
-      try {
-        await raw.rollback();
-      } catch {}
-      if (busyAtStart) return busyAtStart;
+      await group.abandon();
+      if (e instanceof ReadChanged) return "read-changed";
+      if (e instanceof CommitFailed && mode === "optimistic") return "commit-failed";
       noteCommit(this.client); // whether it committed is unknown: the next read asks the database again
-      for (const job of batch) job.reject(e);
-      return;
-    } finally {
-      raw.close();
+      const error = e instanceof CommitFailed ? e.cause : e;
+      for (const job of batch) job.reject(error);
+      return "done";
     }
     // Before any caller hears of the commit: this process's next read sees it (cache.ts).
     noteCommit(this.client, counter);
@@ -242,24 +215,15 @@ export class EventStore {
       if (o.ok) job.resolve(o.value);
       else job.reject(o.error);
     });
-    return undefined;
+    return "done";
   }
 
-  private async runJob(tx: Tx, job: Job): Promise<{ result: unknown; events: StoredEvent[] }> {
+  private async runJob(group: Group, job: Job): Promise<{ result: unknown; events: StoredEvent[] }> {
     const now = this.clock();
-    const ctx: WriteContext = {
-      tx,
-      now,
-      nextId: async () => {
-        const r = await tx.execute(
-          "UPDATE id_counter SET value = value + 1 WHERE name = 'id' RETURNING value",
-        );
-        return Number(r.rows[0].value);
-      },
-    };
+    const ctx: WriteContext = { tx: group.tx, now, nextId: () => this.nextId(group) };
     const outcome = await job.handler(ctx);
     const stored = await this.appendIn(
-      tx,
+      group,
       outcome.events,
       job.metadata,
       now.toISOString(),
@@ -268,9 +232,10 @@ export class EventStore {
     return { result: outcome.result, events: stored };
   }
 
-  /** Appends inside an open transaction and runs the projectors on each event. */
-  async appendIn(
-    tx: Tx,
+  /** Appends inside the group and runs the projectors on each event. The events wait for the group's request
+   * with their projections; their positions and versions are filled in when it has run. */
+  private async appendIn(
+    group: Group,
     events: NewEvent[],
     metadata: EventMetadata,
     recordedAt: string,
@@ -282,44 +247,51 @@ export class EventStore {
     for (const e of events) {
       const sk = `${e.streamType}:${e.streamId}`;
       let version = versions.get(sk);
-      if (version === undefined) {
-        const r = await tx.execute({
+      const expected = expectedVersions[sk];
+      if (version === undefined && expected !== undefined) {
+        const r = await group.execute({
           sql: "SELECT COALESCE(MAX(stream_version), 0) AS v FROM events WHERE stream_type = ? AND stream_id = ?",
           args: [e.streamType, e.streamId],
         });
         version = Number(r.rows[0].v);
-        const expected = expectedVersions[sk];
-        if (expected !== undefined && expected !== version) {
+        if (expected !== version) {
           throw new ConcurrencyError(`stream ${sk} is at version ${version}, expected ${expected}`);
         }
       }
-      version += 1;
-      versions.set(sk, version);
+      if (version !== undefined) {
+        version += 1;
+        versions.set(sk, version);
+      }
       const { origin, ...event } = e;
       const meta = origin?.metadata ?? commandMeta;
       const at = origin?.recordedAt ?? recordedAt;
-      const r = await tx.execute({
-        sql: `INSERT INTO events (org_id, stream_type, stream_id, stream_version, type, data, metadata, recorded_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING position`,
-        args: [
-          event.orgId,
-          event.streamType,
-          event.streamId,
-          version,
-          event.type,
-          JSON.stringify(event.data),
-          JSON.stringify(meta),
-          at,
-        ],
-      });
-      const ev = {
-        ...event,
-        position: Number(r.rows[0].position),
-        streamVersion: version,
-        metadata: meta,
-        recordedAt: at,
-      } as StoredEvent;
-      await this.project(ev, tx);
+      const ev = { ...event, position: 0, streamVersion: 0, metadata: meta, recordedAt: at } as StoredEvent;
+      // Without an expected version, the stream's next is counted in the statement itself.
+      group.defer(
+        {
+          sql: `INSERT INTO events (org_id, stream_type, stream_id, stream_version, type, data, metadata, recorded_at)
+                VALUES (?, ?, ?, COALESCE(?, (SELECT COALESCE(MAX(stream_version), 0) + 1 FROM events
+                  WHERE stream_type = ? AND stream_id = ?)), ?, ?, ?, ?)
+                RETURNING position, stream_version`,
+          args: [
+            event.orgId,
+            event.streamType,
+            event.streamId,
+            version ?? null,
+            event.streamType,
+            event.streamId,
+            event.type,
+            JSON.stringify(event.data),
+            JSON.stringify(meta),
+            at,
+          ],
+        },
+        (rs) => {
+          ev.position = Number(rs.rows[0].position);
+          ev.streamVersion = Number(rs.rows[0].stream_version);
+        },
+      );
+      await this.project(ev, group.projectionTx);
       stored.push(ev);
     }
     return stored;
@@ -352,6 +324,20 @@ export function rowToEvent(row: Record<string, unknown>): StoredEvent {
     metadata: JSON.parse(String(row.metadata)),
     recordedAt: String(row.recorded_at),
   } as StoredEvent;
+}
+
+/** A write of its own (autocommit) on the shared database; while another instance holds the write lock (one
+ * request, or a paused one until sqld lets go), tries again. */
+async function takeAlone(client: Client, stmt: InStatement): Promise<ResultSet> {
+  const started = performance.now();
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return await client.execute(stmt);
+    } catch (e) {
+      if (!isBusy(e) || performance.now() - started > BUSY_WAIT_MS) throw e;
+      await Bun.sleep(pause);
+    }
+  }
 }
 
 function stripUndefined<T extends object>(o: T): T {

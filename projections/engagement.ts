@@ -1,7 +1,7 @@
 // The team's engagement with signals, digests and battlecards: pins, saved signals, notes, ratings, share
 // links, and the battlecard generation log the daily cap counts.
 import type { StoredEvent } from "../events/catalog.ts";
-import type { Tx } from "../events/store.ts";
+import { EVENT_POSITION_SQL, type Tx } from "../events/store.ts";
 
 async function setPin(
   tx: Tx,
@@ -133,7 +133,7 @@ export async function projectEngagement(e: StoredEvent, tx: Tx): Promise<void> {
       // A cycle's rewrite does not count toward the daily cap that limits generate_battlecard.
       if (e.data.trigger === "cycle") break;
       await tx.execute({
-        sql: "INSERT INTO battlecard_generations (id, org_id, competitor_id, generated_at) VALUES (?, ?, ?, ?)",
+        sql: `INSERT INTO battlecard_generations (id, org_id, competitor_id, generated_at) VALUES (${EVENT_POSITION_SQL}, ?, ?, ?)`,
         args: [e.position, orgId, e.data.competitor_id, e.data.record.generated_at ?? e.recordedAt],
       });
       break;

@@ -1,7 +1,7 @@
 // Research runs (research_runs), the sources they found (research_sources), their effect on the competitor's
 // dossier (profile fields, urls, reads, freshness), and positioning drafts on the workspace profile.
 import type { StoredEvent } from "../events/catalog.ts";
-import type { Tx } from "../events/store.ts";
+import { EVENT_POSITION_SQL, type Tx } from "../events/store.ts";
 import { applyProfileChanges } from "../src/domain/companyProfile.ts";
 import type { CompetitorRecord } from "../src/domain/records.ts";
 import { RESEARCH_READ_DOMAINS } from "../src/domain/researchTypes.ts";
@@ -133,7 +133,7 @@ export async function projectResearch(e: StoredEvent, tx: Tx): Promise<void> {
         args: [JSON.stringify(profile), e.data.drafted_at, orgId],
       });
       await tx.execute({
-        sql: "INSERT INTO positioning_drafts (id, org_id, drafted_at) VALUES (?, ?, ?)",
+        sql: `INSERT INTO positioning_drafts (id, org_id, drafted_at) VALUES (${EVENT_POSITION_SQL}, ?, ?)`,
         args: [e.position, orgId, e.data.drafted_at],
       });
       break;

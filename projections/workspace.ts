@@ -1,7 +1,7 @@
 // Workspace settings (profile, ICP, delivery, chat connection, first brief), the ICP update log, and each
 // competitor's ICP overlap written into its record.
 import type { StoredEvent } from "../events/catalog.ts";
-import type { Tx } from "../events/store.ts";
+import { EVENT_POSITION_SQL, type Tx } from "../events/store.ts";
 import { applyProfileChanges } from "../src/domain/companyProfile.ts";
 import type { CompetitorRecord } from "../src/domain/records.ts";
 import { writeCompetitor } from "./competitors.ts";
@@ -47,7 +47,7 @@ export async function projectWorkspace(e: StoredEvent, tx: Tx): Promise<void> {
         args: [JSON.stringify(icp), e.data.updated_at, orgId],
       });
       await tx.execute({
-        sql: "INSERT INTO icp_updates (id, org_id, updated_at) VALUES (?, ?, ?)",
+        sql: `INSERT INTO icp_updates (id, org_id, updated_at) VALUES (${EVENT_POSITION_SQL}, ?, ?)`,
         args: [e.position, orgId, e.data.updated_at],
       });
       break;

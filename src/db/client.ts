@@ -1,5 +1,6 @@
 import { type Client, createClient } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
+import { withKeptStreams } from "./keptStreams.ts";
 import * as schema from "./schema.ts";
 
 export type Db = LibSQLDatabase<typeof schema>;
@@ -22,13 +23,27 @@ export async function openDatabase(url: string): Promise<Database> {
       mkdirSync(dir, { recursive: true });
     }
   }
-  const client = createClient({ url, concurrency: isFile ? 4 : 20, timeout: 10_000 } as Parameters<
+  const base = createClient({ url, concurrency: isFile ? 4 : 20, timeout: 10_000 } as Parameters<
     typeof createClient
   >[0]);
+  const ws = webSocketOf(url);
+  const client = ws ? withKeptStreams(base, ws.url, ws.authToken) : base;
   if (isFile) {
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("PRAGMA synchronous = NORMAL");
   }
   const db = drizzle(client, { schema });
   return { client, db, url, close: () => client.close() };
+}
+
+/** The WebSocket address and token of a libSQL server URL (ws://, wss://, libsql://), as the client reads them. */
+function webSocketOf(url: string): { url: string; authToken: string | undefined } | undefined {
+  if (!/^(wss?|libsql):/i.test(url)) return undefined;
+  const u = new URL(url);
+  const authToken = u.searchParams.get("authToken") ?? undefined;
+  const tls = u.searchParams.get("tls");
+  u.searchParams.delete("authToken");
+  u.searchParams.delete("tls");
+  if (u.protocol === "libsql:") u.protocol = tls === "0" ? "ws:" : "wss:";
+  return { url: u.toString().replace(/\?$/, ""), authToken };
 }

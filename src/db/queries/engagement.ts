@@ -24,6 +24,16 @@ function noteView(n: Record<string, unknown>): NoteView {
   };
 }
 
+/** One note of the workspace by its id (the one a tool just added: with several instances, ids are not in
+ * the order notes were added, so it need not be on the newest page). */
+export async function noteById(x: Exec, orgId: number, id: number): Promise<NoteView | undefined> {
+  const r = await x.execute({
+    sql: "SELECT id, body, author_name, created_at FROM notes WHERE id = ? AND org_id = ?",
+    args: [id, orgId],
+  });
+  return r.rows[0] ? noteView(r.rows[0]) : undefined;
+}
+
 /** How many notes a tool result carries at most; older ones are read with the cursor. */
 export const NOTES_PAGE = 20;
 

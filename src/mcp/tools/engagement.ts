@@ -1,7 +1,7 @@
 // Engagement tools: pin, save, note and rate signals and digests, add battlecard notes, and share a signal
 // by a public link. Pins and notes are team-wide; saves and ratings belong to the caller.
 import { z } from "zod";
-import { digestEngagement, notesPage, signalEngagement } from "../../db/queries/engagement.ts";
+import { digestEngagement, noteById, notesPage, signalEngagement } from "../../db/queries/engagement.ts";
 import {
   addBattlecardNote,
   addDigestNote,
@@ -34,6 +34,13 @@ const ADDS: ToolAnnotations = {
   idempotentHint: false,
   openWorldHint: false,
 };
+
+/** The note a tool just added (committed before it is read). */
+async function addedNote(ctx: AuthedContext, id: number) {
+  const n = await noteById(ctx.s.database.client, ctx.principal.orgId, id);
+  if (!n) throw new Error(`note ${id} was not found after its command committed`);
+  return n;
+}
 
 const signalId = z
   .number()
@@ -131,8 +138,8 @@ export const addSignalNoteTool = defineTool({
   access: "write",
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => addSignalNote(w, c, a));
-    const state = await ofSignal(ctx, a.signal_id);
-    return { ...state, note: state.notes.find((n) => n.id === r.note_id)! };
+    const [state, added] = await Promise.all([ofSignal(ctx, a.signal_id), addedNote(ctx, r.note_id)]);
+    return { ...state, note: added };
   },
 });
 
@@ -192,8 +199,8 @@ export const addDigestNoteTool = defineTool({
   access: "write",
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => addDigestNote(w, c, { digest: a.digest_id, body: a.body }));
-    const state = await ofDigest(ctx, r.digest_id);
-    return { ...state, note: state.notes.find((n) => n.id === r.note_id)! };
+    const [state, added] = await Promise.all([ofDigest(ctx, r.digest_id), addedNote(ctx, r.note_id)]);
+    return { ...state, note: added };
   },
 });
 
@@ -238,8 +245,11 @@ export const addBattlecardNoteTool = defineTool({
   access: "write",
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => addBattlecardNote(w, c, a));
-    const page = await notesPage(ctx.s.database.client, ctx.principal.orgId, "battlecard", r.competitor_id);
-    return { competitor_id: r.competitor_id, note: page.notes.find((n) => n.id === r.note_id)!, ...page };
+    const [page, added] = await Promise.all([
+      notesPage(ctx.s.database.client, ctx.principal.orgId, "battlecard", r.competitor_id),
+      addedNote(ctx, r.note_id),
+    ]);
+    return { competitor_id: r.competitor_id, note: added, ...page };
   },
 });
 

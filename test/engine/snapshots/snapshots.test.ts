@@ -386,6 +386,12 @@ describe("query plans", () => {
             note(stmt);
             return target.execute(stmt);
           };
+        // The writer sends a group's writes as one batch.
+        if (prop === "batch")
+          return (stmts: InStatement[], mode?: "write") => {
+            stmts.forEach(note);
+            return target.batch(stmts, mode);
+          };
         if (prop === "transaction")
           return async (mode: "write") => {
             const tx = await target.transaction(mode);
@@ -395,6 +401,11 @@ describe("query plans", () => {
                   return (stmt: InStatement) => {
                     note(stmt);
                     return t.execute(stmt);
+                  };
+                if (p === "batch")
+                  return (stmts: InStatement[]) => {
+                    stmts.forEach(note);
+                    return t.batch(stmts);
                   };
                 const v = (t as unknown as Record<string | symbol, unknown>)[p];
                 return typeof v === "function" ? v.bind(t) : v;
@@ -438,7 +449,13 @@ describe("query plans", () => {
     // is run by libsql as a write and left open on its connection, so the plans are read on a connection of
     // their own, closed after.
     const statements = [
-      ...new Set(seen.filter((q) => /snapshot_/.test(q) && /^\s*(SELECT|UPDATE|DELETE)/i.test(q))),
+      // The writer's checks (events/group.ts) read again what a read read, by the same plan: the reads stand for them.
+      ...new Set(
+        seen.filter(
+          (q) =>
+            /snapshot_/.test(q) && /^\s*(SELECT|UPDATE|DELETE)/i.test(q) && !q.includes("rivals: a row read"),
+        ),
+      ),
     ];
     const explainer = createClient({ url: s.config.dbUrl });
     expect(statements.length).toBeGreaterThan(8);
