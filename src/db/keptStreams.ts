@@ -71,15 +71,20 @@ export function withKeptStreams(client: Client, url: string, authToken: string |
   let streams: hrana.WsStream[] = [];
   let turn = 0;
 
-  const stream = (): hrana.WsStream => {
+  const socket = (): hrana.WsClient => {
     if (!conn || conn.closed) {
       conn = hrana.openWs(url, authToken);
       streams = [];
     }
+    return conn;
+  };
+
+  const stream = (): hrana.WsStream => {
+    const c = socket();
     const i = turn++ % STREAMS;
     let s = streams[i];
     if (!s || s.closed) {
-      s = conn.openStream();
+      s = c.openStream();
       s.intMode = "number";
       streams[i] = s;
     }
@@ -111,23 +116,21 @@ export function withKeptStreams(client: Client, url: string, authToken: string |
   // As the library does it: BEGIN, each statement only while the previous one succeeded and the transaction
   // is open, COMMIT, and ROLLBACK unless the commit succeeded — one request.
   const batch = async (stmts: InStatement[], mode: TransactionMode = "deferred"): Promise<ResultSet[]> => {
+    // Conditions on the transaction's state need protocol 3, known once the socket's handshake is done.
+    const v3 = (await socket().getVersion()) >= 3;
     const s = stream();
-    const b = s.batch(true);
+    const open = (step: hrana.BatchStep) =>
+      v3 ? step.condition(hrana.BatchCond.not(hrana.BatchCond.isAutocommit(b))) : step;
+    const b = s.batch(v3);
     const begin = b.step();
     const began = begin.run(BEGIN[mode]);
     let last = begin;
     const results = stmts.map((stmt) => {
-      const step = b
-        .step()
-        .condition(hrana.BatchCond.ok(last))
-        .condition(hrana.BatchCond.not(hrana.BatchCond.isAutocommit(b)));
+      const step = open(b.step().condition(hrana.BatchCond.ok(last)));
       last = step;
       return step.query(toHrana(stmt));
     });
-    const commitStep = b
-      .step()
-      .condition(hrana.BatchCond.ok(last))
-      .condition(hrana.BatchCond.not(hrana.BatchCond.isAutocommit(b)));
+    const commitStep = open(b.step().condition(hrana.BatchCond.ok(last)));
     const committed = commitStep.run("COMMIT");
     b.step()
       .condition(hrana.BatchCond.not(hrana.BatchCond.ok(commitStep)))

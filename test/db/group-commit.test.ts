@@ -79,6 +79,31 @@ for (const where of ["sqld", "file"] as const) {
       expect(rows.rows.map((r) => r.v)).toEqual(["saw changed"]);
     });
 
+    test("commands that read and append go as one request: no interactive transaction, one batch", async () => {
+      const calls = { transaction: 0, batch: 0 };
+      const counted = new Proxy(s.database.client, {
+        get(target, prop) {
+          if (prop === "transaction" || prop === "batch") calls[prop]++;
+          const v = (target as unknown as Record<string | symbol, unknown>)[prop];
+          return typeof v === "function" ? v.bind(target) : v;
+        },
+      });
+      const st = probeStore(counted);
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          st.execute(async ({ tx, nextId }) => {
+            await tx.execute("SELECT v FROM probe_value WHERE id = 1");
+            const id = await nextId();
+            return { events: [event("Wrote", { v: `one-request-${i}-${id}` })], result: id };
+          }),
+        ),
+      );
+      expect(new Set(results.map((r) => r.result)).size).toBe(5);
+      expect(calls.transaction).toBe(0);
+      // The first command runs alone (the queue was empty), the other four wait and go together.
+      expect(calls.batch).toBeLessThanOrEqual(2);
+    });
+
     test("a command reads what an earlier command of its group is about to write", async () => {
       const first = store.execute(async () => ({ events: [event("Wrote", { v: "group-a" })], result: 1 }));
       const second = store.execute(async ({ tx }) => {
