@@ -158,6 +158,10 @@ export class Group {
   readonly tx: Transaction;
   /** What projectors get: their writes wait for the group's request (they never read a write's result). */
   readonly projectionTx: Transaction;
+  /** For writes whose result the caller does not read and whose failure may surface at the commit: they wait
+   * for the group's request while the group holds no lock (a failure there runs the group again, holding the
+   * lock, where they go at once and fail in their command). */
+  readonly laterTx: Transaction;
 
   constructor(private client: Client) {
     const view = (execute: (s: InStatement) => Promise<ResultSet>) =>
@@ -165,6 +169,11 @@ export class Group {
     this.tx = view((s) => this.execute(s));
     this.projectionTx = view((s) => {
       if (!isDeferrableWrite(sqlOf(s))) return this.execute(s);
+      this.defer(s);
+      return Promise.resolve(NO_ROWS);
+    });
+    this.laterTx = view((s) => {
+      if (this.raw || !isDeferrableWrite(sqlOf(s))) return this.execute(s);
       this.defer(s);
       return Promise.resolve(NO_ROWS);
     });

@@ -11,6 +11,9 @@ export type Projector = (event: StoredEvent, tx: Tx) => Promise<void>;
 /** What a command handler gets inside the writer's transaction. */
 export interface WriteContext {
   tx: Tx;
+  /** The same transaction for writes whose result is not read: they may wait for the group's one request
+   * (events/group.ts), so a failure of theirs (a key taken) may show only when the command runs again. */
+  later: Tx;
   now: Date;
   nextId(): Promise<number>;
 }
@@ -104,7 +107,7 @@ export class EventStore {
             carried = false;
             const out = await handler(w);
             if (out.events.length > 0 && !hook.committed) {
-              await hook.write(w.tx, w.now);
+              await hook.write(w.later, w.now);
               carried = true;
             }
             return out;
@@ -220,7 +223,7 @@ export class EventStore {
 
   private async runJob(group: Group, job: Job): Promise<{ result: unknown; events: StoredEvent[] }> {
     const now = this.clock();
-    const ctx: WriteContext = { tx: group.tx, now, nextId: () => this.nextId(group) };
+    const ctx: WriteContext = { tx: group.tx, later: group.laterTx, now, nextId: () => this.nextId(group) };
     const outcome = await job.handler(ctx);
     const stored = await this.appendIn(
       group,

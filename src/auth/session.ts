@@ -79,9 +79,10 @@ export async function createSession(
   const token = randomSecret("rs_");
   const now = s.clock();
   const iso = now.toISOString();
-  await s.store.execute(async ({ tx }) => {
-    await tx.execute({ sql: "DELETE FROM sessions WHERE expires_at <= ?", args: [iso] });
-    await tx.execute({
+  // Neither write's result is read: both go with the writer's one request (events/group.ts).
+  await s.store.execute(async ({ later }) => {
+    await later.execute({ sql: "DELETE FROM sessions WHERE expires_at <= ?", args: [iso] });
+    await later.execute({
       sql: `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at, via)
             VALUES (?, ?, ?, ?, ?, ?, ?)`,
       args: [
@@ -111,8 +112,8 @@ export function clearSessionCookie(s: Services): string {
 export async function endSession(s: Services, request: Request): Promise<string> {
   const token = readCookie(request, sessionCookieName(s));
   if (token)
-    await s.store.execute(async ({ tx }) => {
-      await tx.execute({ sql: "DELETE FROM sessions WHERE token_hash = ?", args: [sha256(token)] });
+    await s.store.execute(async ({ later }) => {
+      await later.execute({ sql: "DELETE FROM sessions WHERE token_hash = ?", args: [sha256(token)] });
       return { events: [], result: null };
     });
   return clearSessionCookie(s);
@@ -182,8 +183,8 @@ export async function getSession(s: Services, request: Request): Promise<Session
   if (Date.parse(String(row.expires_at)) <= now || hardEnd <= now) return null;
   if (now - Date.parse(String(row.last_seen_at)) >= TOUCH_INTERVAL_MS) {
     const expires = Math.min(now + SESSION_IDLE_MS, hardEnd);
-    await s.store.execute(async ({ tx }) => {
-      await tx.execute({
+    await s.store.execute(async ({ later }) => {
+      await later.execute({
         sql: "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?",
         args: [new Date(now).toISOString(), new Date(expires).toISOString(), digest],
       });

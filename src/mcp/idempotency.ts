@@ -40,9 +40,11 @@ function stableStringify(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** Runs `write` as a command of its own that appends no events. */
+/** Runs `write` as a command of its own that appends no events. Its results are not read (a key conflict is
+ * caught where it can happen: the writer then runs the command again writing at once), so it goes with the
+ * writer's one request. */
 async function writeAlone(s: Services, write: (tx: Tx) => Promise<unknown>): Promise<void> {
-  await s.store.writeTables(({ tx }) => write(tx));
+  await s.store.writeTables(({ later }) => write(later));
 }
 
 /** A primary-key violation, as a local file and sqld report it. */

@@ -27,8 +27,8 @@ export class Clients {
       ...meta,
     };
     const stored = publicMetadata(client);
-    await this.s.store.execute(async ({ tx, now }) => {
-      await tx.execute({
+    await this.s.store.execute(async ({ later, now }) => {
+      await later.execute({
         sql: "INSERT INTO oauth_clients (client_id, secret_hash, metadata, created_at) VALUES (?, ?, ?, ?)",
         args: [client_id, secret ? sha256(secret) : null, JSON.stringify(stored), now.toISOString()],
       });

@@ -74,21 +74,21 @@ export class Grants {
   /** Issues a single-use authorization code that starts a new family. */
   async issueCode(req: CodeRequest): Promise<string> {
     const code = randomSecret(CODE_PREFIX);
-    await this.s.store.execute(async ({ tx, now }) => {
+    await this.s.store.execute(async ({ later, now }) => {
       const family = crypto.randomUUID();
-      await tx.execute({
+      await later.execute({
         sql: `INSERT INTO oauth_families (id, client_id, user_id, org_id, scopes, resource, created_at)
               VALUES (?, ?, ?, ?, ?, ?, ?)`,
         args: [family, req.clientId, req.userId, req.orgId, req.scopes.join(" "), req.resource, iso(now)],
       });
-      await tx.execute({
+      await later.execute({
         sql: `INSERT INTO oauth_codes (code_hash, family_id, client_id, redirect_uri, code_challenge, expires_at)
               VALUES (?, ?, ?, ?, ?, ?)`,
         args: [sha256(code), family, req.clientId, req.redirectUri, req.codeChallenge, iso(now, CODE_TTL_S)],
       });
       if (now.getTime() - this.lastPrune >= PRUNE_EVERY_MS) {
         this.lastPrune = now.getTime();
-        await this.prune(tx, now);
+        await this.prune(later, now);
       }
       return { events: [], result: null };
     });
@@ -147,7 +147,7 @@ export class Grants {
     if (!VERIFIER.test(p.verifier))
       throw new OAuthError("invalid_request", "code_verifier must be 43-128 unreserved characters");
     if (p.redirectUri === null) throw new OAuthError("invalid_request", "redirect_uri is required");
-    const { result } = await this.s.store.execute(async ({ tx, now }) => {
+    const { result } = await this.s.store.execute(async ({ tx, later, now }) => {
       const r = await tx.execute({
         sql: `SELECT c.family_id, c.client_id, c.redirect_uri, c.code_challenge, c.expires_at, c.used_at,
                 f.user_id, f.org_id, f.scopes, f.resource, f.revoked_at
@@ -165,7 +165,7 @@ export class Grants {
       const family = String(row.family_id);
       if (row.client_id !== p.clientId) return fail("The authorization code was issued to another client.");
       if (row.used_at !== null) {
-        await revokeFamily(tx, family, now, "code_replay");
+        await revokeFamily(later, family, now, "code_replay");
         return fail("The authorization code was already used; every token issued from it is now revoked.");
       }
       if (Date.parse(String(row.expires_at)) <= now.getTime())
@@ -185,15 +185,20 @@ export class Grants {
             ),
           },
         };
-      await tx.execute({
+      await later.execute({
         sql: "UPDATE oauth_codes SET used_at = ? WHERE code_hash = ?",
         args: [iso(now), sha256(p.code)],
       });
       if (!(await this.memberActive(tx, Number(row.user_id), Number(row.org_id)))) {
-        await revokeFamily(tx, family, now, "member_removed");
+        await revokeFamily(later, family, now, "member_removed");
         return fail("The approving member no longer belongs to the workspace.");
       }
-      const tokens = await this.issueTokens(tx, now, family, String(row.scopes).split(" ").filter(Boolean));
+      const tokens = await this.issueTokens(
+        later,
+        now,
+        family,
+        String(row.scopes).split(" ").filter(Boolean),
+      );
       return { events: [], result: { tokens } };
     });
     if ("error" in result) throw result.error;
@@ -208,7 +213,7 @@ export class Grants {
     scope: Scope[] | null;
     resource: string | null;
   }): Promise<TokenSet> {
-    const { result } = await this.s.store.execute(async ({ tx, now }) => {
+    const { result } = await this.s.store.execute(async ({ tx, later, now }) => {
       const r = await tx.execute({
         sql: `SELECT t.family_id, t.expires_at, t.rotated_at, t.revoked_at,
                 f.client_id, f.user_id, f.org_id, f.resource, f.scopes, f.revoked_at AS family_revoked
@@ -231,7 +236,7 @@ export class Grants {
       if (row.family_revoked !== null || row.revoked_at !== null)
         return fail("The refresh token was revoked.");
       if (row.rotated_at !== null) {
-        await revokeFamily(tx, family, now, "refresh_reuse");
+        await revokeFamily(later, family, now, "refresh_reuse");
         return fail("The refresh token was already used; every token of this grant is now revoked.");
       }
       if (Date.parse(String(row.expires_at)) <= now.getTime()) return fail("The refresh token has expired.");
@@ -245,16 +250,19 @@ export class Grants {
         scopes = p.scope;
       }
       if (!(await this.memberActive(tx, Number(row.user_id), Number(row.org_id)))) {
-        await revokeFamily(tx, family, now, "member_removed");
+        await revokeFamily(later, family, now, "member_removed");
         return fail("The approving member no longer belongs to the workspace.");
       }
-      await tx.execute({
+      await later.execute({
         sql: "UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?",
         args: [iso(now), sha256(p.refreshToken)],
       });
       // Access tokens issued before this rotation keep working until they expire. A narrower scope applies
       // to the new access token only; the refresh token keeps the scope granted (RFC 6749 6).
-      return { events: [], result: { tokens: await this.issueTokens(tx, now, family, scopes, held) } as R };
+      return {
+        events: [],
+        result: { tokens: await this.issueTokens(later, now, family, scopes, held) } as R,
+      };
     });
     if ("error" in result) throw result.error;
     return result.tokens;
@@ -263,7 +271,7 @@ export class Grants {
   /** RFC 7009: revokes a token of this client. A refresh token takes its whole family with it; an access
    * token only itself. Unknown tokens and tokens of other clients are ignored (the answer is the same). */
   async revoke(clientId: string, token: string, hint: string | null): Promise<void> {
-    await this.s.store.execute(async ({ tx, now }) => {
+    await this.s.store.execute(async ({ tx, later, now }) => {
       const r = await tx.execute({
         sql: `SELECT t.kind, t.family_id, f.client_id FROM oauth_tokens t JOIN oauth_families f ON f.id = t.family_id
               WHERE t.token_hash = ?`,
@@ -274,7 +282,7 @@ export class Grants {
       if (!row || row.client_id !== clientId) return { events: [], result: null };
       if (row.kind === "refresh") await revokeFamily(tx, String(row.family_id), now, "revoked");
       else
-        await tx.execute({
+        await later.execute({
           sql: "UPDATE oauth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
           args: [iso(now), sha256(token)],
         });
@@ -327,8 +335,8 @@ export class Grants {
     const now = this.s.clock();
     if (lastUsedAt !== null && now.getTime() - Date.parse(lastUsedAt) < USE_NOTE_INTERVAL_MS) return;
     this.s.store
-      .execute(async ({ tx }) => {
-        await tx.execute({
+      .execute(async ({ later }) => {
+        await later.execute({
           sql: "UPDATE oauth_families SET last_used_at = ? WHERE id = ?",
           args: [iso(now), familyId],
         });

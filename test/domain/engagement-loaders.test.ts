@@ -51,6 +51,7 @@ async function counted<T>(fn: (w: WriteContext) => Promise<{ events: unknown[]; 
     }) as typeof tx.execute;
     const out = await fn({
       tx,
+      later: w.later,
       now: w.now,
       nextId: () => {
         statements++;
