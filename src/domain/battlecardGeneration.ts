@@ -7,7 +7,7 @@ import type { Tx, WriteContext } from "../../events/store.ts";
 import { NOTES_PAGE, NOTES_TOTAL_SQL } from "../db/queries/engagement.ts";
 import type { BattlecardNote, BattlecardSignal, ComposeBattlecard } from "./battlecardTypes.ts";
 import { DomainError } from "./errors.ts";
-import { cheapestPaidPlan, LOWEST_PAID, PLANS, planOf } from "./plans.ts";
+import { dailyCapReached, LOWEST_PAID, PLANS, planOf } from "./plans.ts";
 import type { BattlecardRecord, CompetitorRecord, SignalRecord } from "./records.ts";
 import { prune } from "./validate.ts";
 import {
@@ -181,24 +181,7 @@ export function decideGenerateBattlecard(
       { competitor_id: comp.id },
     );
   const used = st.usedToday;
-  const cap = plan.dailyCaps.battlecards;
-  if (used >= cap) {
-    const up = cheapestPaidPlan((p) => p.dailyCaps.battlecards > cap);
-    throw new DomainError(
-      "limit_reached",
-      `The ${plan.label} plan allows ${cap} battlecard generations per day (UTC) and ${used} ran today; try again after ${utcDay(now).end}${
-        up ? ` or upgrade (${up.label} allows ${up.dailyCaps.battlecards})` : ""
-      }.`,
-      {
-        limit: "daily_battlecards",
-        allowed: cap,
-        used,
-        plan: plan.name,
-        resets_at: utcDay(now).end,
-        ...(up ? { plan_needed: up.name } : {}),
-      },
-    );
-  }
+  if (used >= plan.dailyCaps.battlecards) throw dailyCapReached(plan, "battlecards", used, utcDay(now).end);
   if (!st.card)
     throw new Error("decideGenerateBattlecard: a tracked competitor's state includes its card inputs");
 
@@ -213,7 +196,7 @@ export function decideGenerateBattlecard(
       battlecard_id: card.id,
       competitor_id: comp.id,
       rewritten: card.rewritten,
-      generations_today: { used: used + 1, limit: cap, plan: plan.name },
+      generations_today: { used: used + 1, limit: plan.dailyCaps.battlecards, plan: plan.name },
     },
   };
 }

@@ -2,9 +2,8 @@
 // while the first brief runs, and each tracked competitor's overlap with it computed again on every update.
 import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore } from "../../events/store.ts";
-import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
-import { planOf } from "./plans.ts";
+import { dailyCapReached, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { InvalidInput, prune } from "./validate.ts";
 import {
@@ -75,12 +74,7 @@ export function decideUpdateIcp(
   const plan = planOf(st.plan);
   const cap = plan.dailyCaps.icpUpdates;
   const day = utcDay(now);
-  if (usedToday >= cap)
-    throw new DomainError(
-      "limit_reached",
-      `The ${plan.label} plan allows ${cap} ICP updates per day and ${usedToday} were used today; the cap resets at ${day.end}. Higher plans have higher caps (see get_plan_and_limits).`,
-      { cap, used: usedToday, resets_at: day.end },
-    );
+  if (usedToday >= cap) throw dailyCapReached(plan, "icpUpdates", usedToday, day.end);
   const events: NewEvent[] = [
     {
       type: "IcpUpdated",

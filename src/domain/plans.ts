@@ -1,3 +1,4 @@
+import { DomainError } from "./errors.ts";
 // The one plan table. Every limit an agent or a route meets is read from here.
 export const PLAN_NAMES = ["trial", "free", "starter", "growth", "enterprise"] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
@@ -126,4 +127,37 @@ export const LOWEST_PAID: PlanName = cheapestPaidPlan()!.name;
 /** True for a tool or feature only paid plans may use. */
 export function isPaidOnly(feature: string): boolean {
   return PAID_ONLY_FEATURES.includes(feature);
+}
+
+const DAILY_CAPS = {
+  battlecards: { limit: "daily_battlecards", what: "battlecard generations" },
+  icpUpdates: { limit: "daily_icp_updates", what: "ICP updates" },
+  positioningDrafts: { limit: "daily_positioning_drafts", what: "positioning drafts" },
+} as const;
+
+/** The refusal of a command over one of the plan's daily caps (they reset at 00:00 UTC, `resetsAt`), naming the
+ * cheapest paid plan with a higher cap. */
+export function dailyCapReached(
+  plan: Plan,
+  cap: keyof Plan["dailyCaps"],
+  used: number,
+  resetsAt: string,
+): DomainError {
+  const allowed = plan.dailyCaps[cap];
+  const { limit, what } = DAILY_CAPS[cap];
+  const up = cheapestPaidPlan((p) => p.dailyCaps[cap] > allowed);
+  return new DomainError(
+    "limit_reached",
+    `The ${plan.label} plan allows ${allowed} ${what} per day (UTC) and ${used} ran today; try again after ${resetsAt}${
+      up ? ` or upgrade (${up.label} allows ${up.dailyCaps[cap]})` : ""
+    }.`,
+    {
+      limit,
+      allowed,
+      used,
+      plan: plan.name,
+      resets_at: resetsAt,
+      ...(up ? { plan_needed: up.name } : {}),
+    },
+  );
 }

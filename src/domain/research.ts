@@ -8,7 +8,7 @@ import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
 import { decideFirstBrief } from "./firstBrief.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
-import { cheapestPaidPlan, planOf } from "./plans.ts";
+import { cheapestPaidPlan, dailyCapReached, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { RESEARCH_READ_DOMAINS, type ResearchDossier, type ResearchTrigger } from "./researchTypes.ts";
 import {
@@ -479,23 +479,8 @@ export function checkPositioning(
   const plan = planOf(settings.plan);
   const cap = plan.dailyCaps.positioningDrafts;
   const used = st.draftsToday;
-  if (empty.length > 0 && used >= cap) {
-    const up = cheapestPaidPlan((p) => p.dailyCaps.positioningDrafts > cap);
-    throw new DomainError(
-      "limit_reached",
-      `The ${plan.label} plan allows ${cap} positioning drafts per day (UTC) and ${used} ran today; try again after ${utcDay(now).end}${
-        up ? ` or upgrade (${up.label} allows ${up.dailyCaps.positioningDrafts})` : ""
-      }.`,
-      {
-        limit: "daily_positioning_drafts",
-        allowed: cap,
-        used,
-        plan: plan.name,
-        resets_at: utcDay(now).end,
-        ...(up ? { plan_needed: up.name } : {}),
-      },
-    );
-  }
+  if (empty.length > 0 && used >= cap)
+    throw dailyCapReached(plan, "positioningDrafts", used, utcDay(now).end);
   return { website: settings.websiteUrl, empty, used, cap };
 }
 

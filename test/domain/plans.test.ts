@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import { lowestPlanWithCadence } from "../../src/domain/cadence.ts";
 import {
   cheapestPaidPlan,
+  dailyCapReached,
   effectiveCadence,
   isPaidOnly,
   LOWEST_PAID,
@@ -44,4 +45,22 @@ test("effectiveCadence: the choice when the plan allows it, else the plan's fast
   expect(effectiveCadence(PLANS.growth, null)).toBe("weekly");
   expect(effectiveCadence(PLANS.starter, "hourly")).toBe("daily");
   expect(effectiveCadence(PLANS.free, "daily")).toBe("weekly");
+});
+
+test("dailyCapReached: one refusal for every daily cap, naming the cheapest paid plan with a higher cap", () => {
+  const e = dailyCapReached(PLANS.free, "icpUpdates", 2, "2026-11-26T00:00:00.000Z");
+  expect(e.code).toBe("limit_reached");
+  expect(e.extra).toEqual({
+    limit: "daily_icp_updates",
+    allowed: PLANS.free.dailyCaps.icpUpdates,
+    used: 2,
+    plan: "free",
+    resets_at: "2026-11-26T00:00:00.000Z",
+    plan_needed: "starter",
+  });
+  expect(e.message).toContain("ICP updates per day");
+  // The highest plan has nothing above it to name.
+  const top = dailyCapReached(PLANS.enterprise, "battlecards", 100, "2026-11-26T00:00:00.000Z");
+  expect(top.extra).not.toHaveProperty("plan_needed");
+  expect(top.message).not.toContain("upgrade");
 });

@@ -489,7 +489,16 @@ describe("update_icp", () => {
     // A refused call (bad argument) did not count, and another org's calls never count here.
     const limited = await err(freeClient, "update_icp", { industries: ["Retail"] });
     expect(limited.code).toBe("limit_reached");
-    expect(limited).toMatchObject({ cap, used: cap, resets_at: "2026-11-21T00:00:00.000Z" });
+    // One refusal for every daily cap (domain/plans.ts dailyCapReached): the ICP cap once said `cap` where the
+    // battlecard and positioning caps said `allowed`, `limit` and the plan that allows more; all say that now.
+    expect(limited).toMatchObject({
+      limit: "daily_icp_updates",
+      allowed: cap,
+      used: cap,
+      plan: "free",
+      plan_needed: "starter",
+      resets_at: "2026-11-21T00:00:00.000Z",
+    });
     expect((await ok(freeClient, "get_plan_and_limits")).usage.icp_updates_today).toBe(cap);
     t.clock.advance(11 * 60 * 60 * 1000 + 59 * 60 * 1000); // 23:59 UTC, same day
     expect((await err(freeClient, "update_icp", {})).code).toBe("limit_reached");
