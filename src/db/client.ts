@@ -36,14 +36,12 @@ export async function openDatabase(url: string): Promise<Database> {
   return { client, db, url, close: () => client.close() };
 }
 
-/** The WebSocket address and token of a libSQL server URL (ws://, wss://, libsql://), as the client reads them. */
+/** The WebSocket address and token of a libSQL server URL over a WebSocket (ws://, wss://; libsql:// is HTTP
+ * to the client library, and stays so). */
 function webSocketOf(url: string): { url: string; authToken: string | undefined } | undefined {
-  if (!/^(wss?|libsql):/i.test(url)) return undefined;
+  if (!/^wss?:/i.test(url)) return undefined;
   const u = new URL(url);
   const authToken = u.searchParams.get("authToken") ?? undefined;
-  const tls = u.searchParams.get("tls");
   u.searchParams.delete("authToken");
-  u.searchParams.delete("tls");
-  if (u.protocol === "libsql:") u.protocol = tls === "0" ? "ws:" : "wss:";
   return { url: u.toString().replace(/\?$/, ""), authToken };
 }

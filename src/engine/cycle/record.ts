@@ -18,21 +18,26 @@ export const HEARTBEAT_MS = 120_000;
 const until = (now: Date) => new Date(now.getTime() + HEARTBEAT_MS).toISOString();
 
 /** Marks abandoned the open cycles (of one workspace, or all) whose heartbeat expired. Returns their ids. */
-async function abandonIn(tx: Tx, now: Date, orgId?: number): Promise<number[]> {
+async function abandonIn(tx: Tx, later: Tx, now: Date, orgId?: number): Promise<number[]> {
+  const at = now.toISOString();
+  // Read, then marked by id: the write waits for the writer's one request (events/group.ts), which checks the
+  // read again first.
   const r = await tx.execute({
-    sql: `UPDATE cycles SET abandoned_at = ? WHERE finished_at IS NULL AND abandoned_at IS NULL
-            AND (expires_at IS NULL OR expires_at <= ?) ${orgId === undefined ? "" : "AND org_id = ?"}
-          RETURNING id`,
-    args:
-      orgId === undefined
-        ? [now.toISOString(), now.toISOString()]
-        : [now.toISOString(), now.toISOString(), orgId],
+    sql: `SELECT id FROM cycles WHERE finished_at IS NULL AND abandoned_at IS NULL
+            AND (expires_at IS NULL OR expires_at <= ?) ${orgId === undefined ? "" : "AND org_id = ?"}`,
+    args: orgId === undefined ? [at] : [at, orgId],
   });
-  return r.rows.map((row) => Number(row.id));
+  const ids = r.rows.map((row) => Number(row.id));
+  if (ids.length > 0)
+    await later.execute({
+      sql: `UPDATE cycles SET abandoned_at = ? WHERE id IN (${ids.map(() => "?").join(", ")})`,
+      args: [at, ...ids],
+    });
+  return ids;
 }
 
 export function abandonExpiredCycles(s: Services, orgId?: number): Promise<number[]> {
-  return s.store.writeTables(({ tx, now }) => abandonIn(tx, now, orgId));
+  return s.store.writeTables(({ tx, later, now }) => abandonIn(tx, later, now, orgId));
 }
 
 export interface OpenedCycle {
@@ -49,11 +54,11 @@ export async function openCycle(
   opts: { trigger: CycleTrigger; slot?: string; competitorId?: number },
 ): Promise<OpenedCycle & { stop(): void }> {
   const holder = instanceOf(s);
-  const opened = await s.store.writeTables(async ({ tx, now, nextId }) => {
-    const abandoned = await abandonIn(tx, now, orgId);
+  const opened = await s.store.writeTables(async ({ tx, later, now, nextId }) => {
+    const abandoned = await abandonIn(tx, later, now, orgId);
     const id = await nextId();
     const startedAt = now.toISOString();
-    await tx.execute({
+    await later.execute({
       sql: `INSERT INTO cycles (id, org_id, trigger, slot, competitor_id, started_at, holder, expires_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       args: [
@@ -70,8 +75,8 @@ export async function openCycle(
     return { id, startedAt, abandoned };
   });
   const beat = heartbeat(Math.floor(HEARTBEAT_MS / 3), `cycle ${opened.id}`, () =>
-    s.store.writeTables(({ tx, now }) =>
-      tx.execute({
+    s.store.writeTables(({ later, now }) =>
+      later.execute({
         sql: "UPDATE cycles SET expires_at = ? WHERE id = ? AND finished_at IS NULL AND abandoned_at IS NULL",
         args: [until(now), opened.id],
       }),
@@ -82,9 +87,9 @@ export async function openCycle(
 
 /** Records the cycle's end and its summary (`finished_at` is set to the commit's time). */
 export async function finishCycle(s: Services, id: number, summary: CycleSummary): Promise<void> {
-  await s.store.writeTables(async ({ tx, now }) => {
+  await s.store.writeTables(async ({ later, now }) => {
     summary.finished_at = now.toISOString();
-    await tx.execute({
+    await later.execute({
       sql: "UPDATE cycles SET finished_at = ?, summary = ?, expires_at = NULL, abandoned_at = NULL WHERE id = ?",
       args: [summary.finished_at, JSON.stringify(summary), id],
     });

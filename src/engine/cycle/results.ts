@@ -98,24 +98,25 @@ export async function recordResults(
     else if (put.changed) changed++;
   }
 
-  // One command: unchanged and not-modified checks, failures, and the competitor's CompetitorChecked event.
+  // One command: unchanged and not-modified checks, failures, and the competitor's CompetitorChecked event (no
+  // result of these writes is read: they go with the writer's one request).
   const failed = outcomes.filter((o) => o.status === "failed");
-  await s.store.execute(async ({ tx }) => {
+  await s.store.execute(async ({ later }) => {
     for (const o of outcomes) {
       if (o.status === "unchanged" || o.status === "not_modified")
-        await tx.execute({
+        await later.execute({
           sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = COALESCE(?, etag),
                   last_modified = COALESCE(?, last_modified), body_hash = COALESCE(?, body_hash), failures = 0
                 WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
           args: [at, o.etag ?? null, o.lastModified ?? null, o.bodyHash ?? null, orgId, comp.id, o.key],
         });
       else if (o.status === "changed" || o.status === "baseline")
-        await tx.execute({
+        await later.execute({
           sql: "UPDATE snapshot_sources SET body_hash = ? WHERE org_id = ? AND competitor_id = ? AND source_key = ?",
           args: [o.bodyHash, orgId, comp.id, o.key],
         });
       else if (o.status === "failed")
-        await tx.execute({
+        await later.execute({
           sql: `INSERT INTO snapshot_sources (org_id, competitor_id, source_key, url, kind, first_seen_at,
                   last_checked_at, failures, last_error, last_error_at, failing_since)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)

@@ -28,8 +28,8 @@ export async function takeLeases(tx: Tx, s: Services, runIds: number[], now: Dat
 export function keepLeases(s: Services, runIds: number[]): { stop(): void } {
   const holder = instanceOf(s);
   return heartbeat(Math.floor(RESEARCH_LEASE_MS / 3), `research runs ${runIds.join(", ")}`, () =>
-    s.store.writeTables(({ tx, now }) =>
-      tx.execute({
+    s.store.writeTables(({ later, now }) =>
+      later.execute({
         sql: `UPDATE research_leases SET expires_at = ? WHERE holder = ?
               AND run_id IN (${runIds.map(() => "?").join(", ")})`,
         args: [until(now), holder, ...runIds],
@@ -93,8 +93,8 @@ export async function startResearchRecovery(s: Services): Promise<{ stop(): Prom
   return {
     stop: async () => {
       sweeps.stop();
-      await s.store.writeTables(({ tx, now }) =>
-        tx.execute({
+      await s.store.writeTables(({ later, now }) =>
+        later.execute({
           sql: "UPDATE research_leases SET expires_at = ? WHERE holder = ?",
           args: [now.toISOString(), instanceOf(s)],
         }),

@@ -151,8 +151,9 @@ export class SnapshotStore {
     this.kept = opts.kept;
   }
 
-  private write<T>(fn: (tx: Tx, now: Date) => Promise<T>): Promise<T> {
-    return this.writer.writeTables(({ tx, now }) => fn(tx, now));
+  /** `later` takes the writes whose result is not read: they go with the writer's one request. */
+  private write<T>(fn: (tx: Tx, now: Date, later: Tx) => Promise<T>): Promise<T> {
+    return this.writer.writeTables(({ tx, now, later }) => fn(tx, now, later));
   }
 
   /** Records a check's content. Unchanged content (same hash as the latest version) only moves last_checked_at
@@ -169,7 +170,7 @@ export class SnapshotStore {
     let data: Uint8Array | null = fresh ? compress(serialised) : null;
     let seen: Uint8Array | null = fresh ? digestBytes(digestOf(input.snapshot)) : null;
     const observed = (input.observedAt ?? this.clock()).toISOString();
-    return this.write(async (tx) => {
+    return this.write(async (tx, _now, later) => {
       let row = (await tx.execute({ sql: SOURCE_BY_KEY, args: [input.orgId, input.competitorId, key] }))
         .rows[0];
       if (!row) {
@@ -184,7 +185,7 @@ export class SnapshotStore {
       const source = rowToSource(row);
       const validators: InValue[] = [input.etag ?? null, input.lastModified ?? null];
       if (source.latestHash === hash) {
-        await tx.execute({
+        await later.execute({
           sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = ?, last_modified = ?, failures = 0
                 WHERE org_id = ? AND id = ?`,
           args: [observed, ...validators, input.orgId, source.id],
@@ -269,8 +270,8 @@ export class SnapshotStore {
     opts: { etag?: string; lastModified?: string; at?: Date } = {},
   ): Promise<void> {
     const at = (opts.at ?? this.clock()).toISOString();
-    await this.write(async (tx) => {
-      await tx.execute({
+    await this.write(async (_tx, _now, later) => {
+      await later.execute({
         sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = COALESCE(?, etag),
                 last_modified = COALESCE(?, last_modified), failures = 0
               WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
