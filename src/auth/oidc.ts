@@ -1,12 +1,21 @@
 // Members' single sign-on with an OpenID Connect provider (RIVALS_OIDC_ISSUER, _CLIENT_ID, _CLIENT_SECRET).
 // Discovery from {issuer}/.well-known/openid-configuration; the authorization code flow with PKCE (S256),
-// state and nonce through arctic's generic OAuth2Client; the ID token verified with jose against the
-// issuer's JWKS (signature, issuer, audience, expiry, nonce). The flow's secrets travel in a short-lived
-// HttpOnly cookie bound to the browser that started it.
+// state and nonce (the authorization URL built by arctic's generic OAuth2Client); the ID token verified with
+// jose against the issuer's JWKS (signature, issuer, audience, expiry, nonce). Every request to the provider
+// (discovery, token, JWKS, userinfo) goes through the one fetcher, whose `sso` caller may reach the configured
+// issuer's origin even on a private network. The flow's secrets travel in a short-lived HttpOnly cookie bound
+// to the browser that started it.
 import { CodeChallengeMethod, generateCodeVerifier, generateState, OAuth2Client } from "arctic";
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import {
+  createLocalJWKSet,
+  type JSONWebKeySet,
+  type JWTPayload,
+  errors as joseErrors,
+  jwtVerify,
+} from "jose";
 import { clientAddress } from "../api/access.ts";
 import { clientLogOf, describeError } from "../api/clientLog.ts";
+import { fetcherFor } from "../engine/fetch/index.ts";
 import type { Services } from "../services.ts";
 import { isSecure, readCookie } from "./session.ts";
 import { randomSecret } from "./tokens.ts";
@@ -57,23 +66,39 @@ function sameString(a: unknown, b: string): boolean {
   return d === 0;
 }
 
-async function getJson(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-  const res = await fetch(url, {
-    ...init,
-    headers: { accept: "application/json", ...(init.headers as Record<string, string>) },
-    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-    redirect: "error",
+/** A JSON object from the provider, through the one fetcher (no redirects, no robots.txt: an API). */
+async function getJson(
+  s: Services,
+  url: string,
+  init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {},
+): Promise<Record<string, unknown>> {
+  const res = await fetcherFor(s.config, "sso").fetch({
+    url,
+    method: init.method ?? "GET",
+    headers: { accept: "application/json", ...init.headers },
+    ...(init.body !== undefined ? { body: init.body } : {}),
+    robots: false,
+    maxRedirects: 0,
+    timeoutMs: FETCH_TIMEOUT_MS,
   });
-  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  const body = await res.json();
+  if (!res.ok) throw new Error(`${url}: ${res.message}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(res.text);
+  } catch {
+    throw new Error(`${url} sent no JSON`);
+  }
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw new Error(`${url} sent no JSON object`);
   return body as Record<string, unknown>;
 }
 
+/** How long a provider's key set is used before it is read again (a key it does not hold is read at once). */
+const JWKS_TTL_MS = 10 * 60 * 1000;
+
 export class OidcSignIn {
   private discovery?: { doc: Discovery; at: number };
-  private jwks?: { uri: string; set: ReturnType<typeof createRemoteJWKSet> };
+  private jwks?: { uri: string; set: ReturnType<typeof createLocalJWKSet>; at: number };
 
   constructor(private s: Services) {}
 
@@ -102,7 +127,7 @@ export class OidcSignIn {
     const issuer = this.cfg.issuer;
     let raw: Record<string, unknown>;
     try {
-      raw = await getJson(`${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`);
+      raw = await getJson(this.s, `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`);
     } catch (e) {
       // Each sign-in attempt would retry: at most a line a minute for the issuer.
       clientLogOf(this.s).emit("error", "sso_discovery_failed", issuer, { error: describeError(e) });
@@ -179,9 +204,7 @@ export class OidcSignIn {
     let idToken: string;
     let accessToken: string | undefined;
     try {
-      const tokens = await this.client().validateAuthorizationCode(doc.token_endpoint, code, flow.verifier);
-      idToken = tokens.idToken();
-      accessToken = tokens.accessToken();
+      ({ idToken, accessToken } = await this.redeem(doc.token_endpoint, code, flow.verifier));
     } catch (e) {
       clientLogOf(this.s).emit("warn", "sso_code_exchange_failed", this.address(request), {
         error: describeError(e),
@@ -191,7 +214,7 @@ export class OidcSignIn {
     const claims = await this.verifyIdToken(idToken, flow.nonce, doc, this.address(request));
     let info: JWTPayload = claims;
     if (typeof claims.email !== "string" && doc.userinfo_endpoint && accessToken) {
-      const u = await getJson(doc.userinfo_endpoint, {
+      const u = await getJson(this.s, doc.userinfo_endpoint, {
         headers: { authorization: `Bearer ${accessToken}` },
       }).catch(() => undefined);
       if (u && u.sub === claims.sub) info = { ...claims, ...u, sub: claims.sub };
@@ -208,25 +231,65 @@ export class OidcSignIn {
     };
   }
 
+  /** The authorization code grant (RFC 6749 4.1.3) with the PKCE verifier; the client authenticates with
+   * HTTP Basic when it has a secret (client_secret_basic), else names itself in the body. */
+  private async redeem(
+    tokenEndpoint: string,
+    code: string,
+    verifier: string,
+  ): Promise<{ idToken: string; accessToken: string | undefined }> {
+    const { clientId, clientSecret } = this.cfg;
+    const form = new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: `${this.s.config.baseUrl}${SSO_CALLBACK_PATH}`,
+      code_verifier: verifier,
+    });
+    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+    if (clientSecret)
+      headers.authorization = `Basic ${btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`)}`;
+    else form.set("client_id", clientId);
+    const tokens = await getJson(this.s, tokenEndpoint, { method: "POST", headers, body: form.toString() });
+    if (typeof tokens.id_token !== "string") throw new Error("the token answer has no id_token");
+    return {
+      idToken: tokens.id_token,
+      accessToken: typeof tokens.access_token === "string" ? tokens.access_token : undefined,
+    };
+  }
+
+  /** The provider's key set, read through the one fetcher and kept a while; `fresh` reads it again. */
+  private async keySet(uri: string, fresh: boolean): Promise<ReturnType<typeof createLocalJWKSet>> {
+    const now = Date.now();
+    if (!fresh && this.jwks && this.jwks.uri === uri && now - this.jwks.at < JWKS_TTL_MS)
+      return this.jwks.set;
+    const set = createLocalJWKSet((await getJson(this.s, uri)) as unknown as JSONWebKeySet);
+    this.jwks = { uri, set, at: now };
+    return set;
+  }
+
   private async verifyIdToken(
     idToken: string,
     nonce: string,
     doc: Discovery,
     address: string,
   ): Promise<JWTPayload> {
-    if (!this.jwks || this.jwks.uri !== doc.jwks_uri)
-      this.jwks = {
-        uri: doc.jwks_uri,
-        set: createRemoteJWKSet(new URL(doc.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS }),
-      };
+    const options = {
+      issuer: doc.issuer,
+      audience: this.cfg.clientId,
+      currentDate: this.s.clock(),
+      clockTolerance: 60,
+      requiredClaims: ["sub", "exp", "iat"],
+    };
     try {
-      const { payload } = await jwtVerify(idToken, this.jwks.set, {
-        issuer: doc.issuer,
-        audience: this.cfg.clientId,
-        currentDate: this.s.clock(),
-        clockTolerance: 60,
-        requiredClaims: ["sub", "exp", "iat"],
-      });
+      let verified: Awaited<ReturnType<typeof jwtVerify>>;
+      try {
+        verified = await jwtVerify(idToken, await this.keySet(doc.jwks_uri, false), options);
+      } catch (e) {
+        // A key the kept set does not hold: the provider may have rotated its keys.
+        if (!(e instanceof joseErrors.JWKSNoMatchingKey)) throw e;
+        verified = await jwtVerify(idToken, await this.keySet(doc.jwks_uri, true), options);
+      }
+      const { payload } = verified;
       const aud = payload.aud;
       if (Array.isArray(aud) && aud.length > 1 && payload.azp !== this.cfg.clientId)
         throw new Error("azp does not name this client");

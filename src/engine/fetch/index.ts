@@ -662,10 +662,12 @@ export function userAgentFor(baseUrl: string): string {
  * own: `tenant` (every address a workspace supplies: sites, pages, boards, feeds, icons) has none; `llm`
  * reaches the operator's model server; `webhook` (team-chat deliveries, also tenant-supplied) reaches
  * only the origins the operator listed in RIVALS_UNSAFE_WEBHOOK_ORIGINS. */
-export type FetchCaller = "tenant" | "llm" | "webhook";
+export type FetchCaller = "tenant" | "llm" | "webhook" | "sso";
 
 function exemptionsOf(config: Config, caller: FetchCaller): string[] {
   if (caller === "llm") return config.llm ? [new URL(config.llm.baseUrl).origin] : [];
+  // The single sign-on provider the operator configured may be on a private network (its own origin only).
+  if (caller === "sso") return config.oidc ? [new URL(config.oidc.issuer).origin] : [];
   if (caller === "webhook") return config.unsafeWebhookOrigins;
   return [];
 }
@@ -674,7 +676,8 @@ function exemptionsOf(config: Config, caller: FetchCaller): string[] {
 export function fetcherOptions(config: Config, caller: FetchCaller = "tenant"): FetcherOptions {
   return {
     userAgent: userAgentFor(config.baseUrl),
-    delayMs: config.fetchDelayMs,
+    // A sign-in makes a few requests to its provider in a row: the politeness delay is for crawling sites.
+    delayMs: caller === "sso" ? 0 : config.fetchDelayMs,
     hostDelays: { [ARCHIVE_HOST]: config.archiveDelayMs },
     timeoutMs: config.fetchTimeoutMs,
     maxBytes: config.fetchMaxBytes,

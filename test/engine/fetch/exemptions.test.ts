@@ -5,6 +5,7 @@
 // refusals that say nothing about where names resolve. docs/security.md describes what these tests attack.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { loadConfig } from "../../../src/config.ts";
 import { connectChat } from "../../../src/domain/chat.ts";
 import { postToChat } from "../../../src/engine/deliver/chat.ts";
 import { fetcherFor } from "../../../src/engine/fetch/index.ts";
@@ -139,6 +140,31 @@ describe("the model server's exemption is the writer's alone", () => {
     expect(r.ok).toBe(true);
     expect(modelHits).toEqual(["POST /v1/chat/completions"]);
     modelHits.length = 0;
+  });
+});
+
+describe("single sign-on's exemption is its issuer's origin, for its own requests", () => {
+  test("the sign-in's fetcher reaches the issuer on loopback and nothing else private; a tenant's does not", async () => {
+    const cfg = loadConfig({
+      RIVALS_OIDC_ISSUER: modelOrigin,
+      RIVALS_OIDC_CLIENT_ID: "rivals",
+      RIVALS_OIDC_CLIENT_SECRET: "secret",
+      RIVALS_FETCH_DELAY_MS: "0",
+    });
+    const sso = fetcherFor(cfg, "sso");
+    const discovery = await sso.fetch({
+      url: `${modelOrigin}/.well-known/openid-configuration`,
+      robots: false,
+    });
+    expect(discovery.ok).toBe(true);
+    expect(modelHits).toEqual(["GET /.well-known/openid-configuration"]);
+    modelHits.length = 0;
+    const elsewhere = await sso.fetch({ url: `${siteOrigin}/pricing`, robots: false });
+    expect(elsewhere.ok).toBe(false);
+    if (!elsewhere.ok) expect(elsewhere.error).toBe("blocked_address");
+    const tenant = await fetcherFor(cfg).fetch({ url: `${modelOrigin}/.well-known/openid-configuration` });
+    expect(tenant.ok).toBe(false);
+    expect(modelHits).toEqual([]);
   });
 });
 
