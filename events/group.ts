@@ -73,7 +73,7 @@ const NO_ROWS: ResultSet = {
   toJSON: () => ({ columns: [], columnTypes: [], rows: [], rowsAffected: 0, lastInsertRowid: null }),
 };
 
-/** The read again, as one statement that fails unless it returns the same rows (as a set, and as many);
+/** The read again, as one statement that fails unless it returns the same rows (the same set, as many);
  * undefined when it cannot be written so (named arguments, too many cells). */
 export function checkOf(stmt: InStatement, rs: ResultSet): InStatement | undefined {
   const args = typeof stmt === "string" ? [] : (stmt.args ?? []);
@@ -88,14 +88,13 @@ export function checkOf(stmt: InStatement, rs: ResultSet): InStatement | undefin
     return { sql: `SELECT CASE WHEN NOT EXISTS (${sql}) THEN 1 ELSE ${fail} END`, args: args as InValue[] };
   const row = `(${rs.columns.map(() => "?").join(", ")})`;
   const values = rs.rows.map(() => row).join(", ");
+  const cells = rs.rows.flatMap((r) => rs.columns.map((_, i) => r[i] as InValue));
+  // As many rows, none the read did not return, and every row it returned.
   return {
-    sql: `SELECT CASE WHEN (SELECT count(*) FROM (${sql})) = ? AND NOT EXISTS (SELECT * FROM (${sql}) EXCEPT VALUES ${values}) THEN 1 ELSE ${fail} END`,
-    args: [
-      ...(args as InValue[]),
-      rs.rows.length,
-      ...again,
-      ...rs.rows.flatMap((r) => rs.columns.map((_, i) => r[i] as InValue)),
-    ],
+    sql: `SELECT CASE WHEN (SELECT count(*) FROM (${sql})) = ?
+            AND NOT EXISTS (SELECT * FROM (${sql}) EXCEPT VALUES ${values})
+            AND NOT EXISTS (VALUES ${values} EXCEPT SELECT * FROM (${sql})) THEN 1 ELSE ${fail} END`,
+    args: [...(args as InValue[]), rs.rows.length, ...again, ...cells, ...cells, ...again],
   };
 }
 

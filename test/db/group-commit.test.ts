@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Client, createClient } from "@libsql/client";
 import type { NewEvent } from "../../events/catalog.ts";
+import { checkOf } from "../../events/group.ts";
 import { EventStore } from "../../events/store.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openServices, type Services } from "../../src/services.ts";
@@ -178,5 +179,39 @@ test("a command waiting mid-way (a paused instance) holds no lock: another conne
   } finally {
     other.close();
     s.close();
+  }
+});
+
+test("a read's check fails when its rows changed in any way, and holds while they did not", async () => {
+  const c = createClient({ url: `file:${join(dir, "checks.db")}` });
+  try {
+    await c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT, n REAL)");
+    await c.execute("INSERT INTO t (v, n) VALUES ('a', 1.5), ('b', NULL)");
+    const reads = [
+      { sql: "SELECT v, n FROM t WHERE id >= ? ORDER BY id", args: [1] },
+      { sql: "SELECT v FROM t WHERE id >= ?1 AND id <= ?1 + 10", args: [1] },
+      { sql: "SELECT v FROM t WHERE v = ?", args: ["zzz"] },
+    ];
+    const checks = await Promise.all(reads.map(async (r) => checkOf(r, await c.execute(r))!));
+    const holds = async () =>
+      Promise.all(
+        checks.map((k) =>
+          c.execute(k).then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+    expect(await holds()).toEqual([true, true, true]);
+    // The same count and the same set of values, but one row became a copy of another.
+    await c.execute("UPDATE t SET v = 'a', n = 1.5 WHERE v = 'b'");
+    expect(await holds()).toEqual([false, false, true]);
+    await c.execute("UPDATE t SET v = 'b', n = NULL WHERE id = 2");
+    expect(await holds()).toEqual([true, true, true]);
+    // A row where the read found none.
+    await c.execute("INSERT INTO t (v) VALUES ('zzz')");
+    expect(await holds()).toEqual([false, false, false]);
+  } finally {
+    c.close();
   }
 });
