@@ -31,13 +31,26 @@ export class TransactionTimeout extends Error {
 const CHECK_PATH = "rivals: a row read by this write changed";
 /** A read whose rows are more than this many cells is not checked again but read under the lock. */
 const MAX_CHECK_CELLS = 2000;
-/** How long the start of a write transaction waits for another connection's write lock (sqld's transaction
- * timeout is 5 s). */
-export const BUSY_WAIT_MS = 6000;
+/** How long a write waits for another connection's write lock (sqld's transaction timeout is 5 s). */
+const BUSY_WAIT_MS = 6000;
 
 export function isBusy(e: unknown): boolean {
   const err = e as { code?: unknown; message?: unknown };
   return err?.code === "SQLITE_BUSY" || /database is locked/i.test(String(err?.message ?? ""));
+}
+
+/** Runs `attempt` again, with a growing pause, while another connection holds the write lock (the attempt
+ * ran nothing), up to a little over sqld's transaction timeout. */
+export async function whileBusy<T>(attempt: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!isBusy(e) || performance.now() - started > BUSY_WAIT_MS) throw e;
+      await Bun.sleep(pause);
+    }
+  }
 }
 
 function isTransactionTimeout(e: unknown): boolean {
@@ -150,8 +163,6 @@ export class Group {
   private guard: GuardedTx | undefined;
   /** Set when the group cannot commit any more (a check failed, the server ended the transaction). */
   lost: unknown;
-  /** Statements sent (reads, requests): what a group costs in round trips. */
-  roundTrips = 0;
 
   /** What handlers get as their transaction: reads at once, writes at once (their results are theirs). */
   readonly tx: Transaction;
@@ -205,7 +216,6 @@ export class Group {
     if (this.lost) throw this.lost;
     const sql = sqlOf(stmt);
     if (!READ.test(sql) || this.readsWaiting(sql)) return (await this.send([stmt])).at(-1) as ResultSet;
-    this.roundTrips++;
     if (this.guard) return this.guard.tx.execute(stmt);
     const rs = await this.client.execute(stmt);
     const check = checkOf(stmt, rs);
@@ -237,7 +247,6 @@ export class Group {
   }
 
   private async run(tx: Transaction, items: Waiting[], extras: number): Promise<ResultSet[]> {
-    this.roundTrips++;
     let rs: ResultSet[];
     try {
       rs = await tx.batch(items.map((i) => i.stmt));
@@ -250,32 +259,29 @@ export class Group {
     return rs.slice(rs.length - extras);
   }
 
-  /** Opens the write transaction with its first request; while another connection holds the lock (a killed
-   * instance's transaction the server has not let go of yet), tries again, up to a little over sqld's
-   * transaction timeout. Nothing ran when the start met the lock. */
-  private async begin(items: Waiting[], extras: number): Promise<ResultSet[]> {
-    const started = performance.now();
-    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-      let raw: Transaction | undefined;
+  /** Opens the write transaction with its first request (tried again while another connection holds the lock:
+   * nothing ran when the start met it). */
+  private begin(items: Waiting[], extras: number): Promise<ResultSet[]> {
+    return whileBusy(async () => {
+      const raw = await this.client.transaction("write");
+      this.raw = raw;
+      this.guard = new GuardedTx(raw);
       try {
-        raw = await this.client.transaction("write");
-        const guard = new GuardedTx(raw);
-        this.raw = raw;
-        this.guard = guard;
         // A server begins the transaction with its first statement: an empty group still takes the lock.
         return await this.run(
-          guard.tx,
+          this.guard.tx,
           items.length ? items : [{ stmt: "SELECT 1" }],
           items.length ? extras : 0,
         );
       } catch (e) {
-        if (!isBusy(e) || this.lost || performance.now() - started > BUSY_WAIT_MS) throw e;
-        this.raw = undefined;
-        this.guard = undefined;
-        raw?.close();
-        await Bun.sleep(pause);
+        if (isBusy(e)) {
+          this.raw = undefined;
+          this.guard = undefined;
+          raw.close();
+        }
+        throw e;
       }
-    }
+    });
   }
 
   /** Where a command starts: its savepoint waits in the queue like its writes. */
@@ -316,23 +322,20 @@ export class Group {
     }
     const items: Waiting[] = [...this.checks.map((stmt) => ({ stmt })), ...this.waiting];
     items.push(...final.map((stmt) => ({ stmt })));
-    const started = performance.now();
-    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-      this.roundTrips++;
-      try {
-        const rs = await this.client.batch(
+    try {
+      // Another connection holding the lock means the request ran nothing; the checks make sending it again safe.
+      const rs = await whileBusy(() =>
+        this.client.batch(
           items.map((i) => i.stmt),
           "write",
-        );
-        for (const [i, item] of items.entries()) item.onResult?.(rs[i]);
-        return rs.slice(rs.length - final.length);
-      } catch (e) {
-        if (isCheckFailure(e)) throw new ReadChanged("a row read by this write changed", { cause: e });
-        // Another connection holds the lock: the request ran nothing; the checks make sending it again safe.
-        if (!isBusy(e)) throw new CommitFailed(e);
-        if (performance.now() - started > BUSY_WAIT_MS) throw e;
-        await Bun.sleep(pause);
-      }
+        ),
+      );
+      for (const [i, item] of items.entries()) item.onResult?.(rs[i]);
+      return rs.slice(rs.length - final.length);
+    } catch (e) {
+      if (isCheckFailure(e)) throw new ReadChanged("a row read by this write changed", { cause: e });
+      if (isBusy(e)) throw e;
+      throw new CommitFailed(e);
     }
   }
 

@@ -1,9 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Client, InStatement, InValue, ResultSet, Transaction } from "@libsql/client";
+import type { Client, InValue, Transaction } from "@libsql/client";
 import type { Clock } from "../src/clock.ts";
 import { noteCommit } from "../src/db/queries/cache.ts";
 import type { EventMetadata, NewEvent, StoredEvent } from "./catalog.ts";
-import { BUSY_WAIT_MS, CommitFailed, Group, isBusy, ReadChanged, TransactionTimeout } from "./group.ts";
+import { CommitFailed, Group, ReadChanged, TransactionTimeout, whileBusy } from "./group.ts";
 
 export type Tx = Transaction;
 export type Projector = (event: StoredEvent, tx: Tx) => Promise<void>;
@@ -167,7 +167,7 @@ export class EventStore {
         args: [ID_BLOCK],
       };
       // Once the group holds the lock, a statement of its own would wait for it: the block is taken inside.
-      const r = group.locked ? await group.execute(take) : await takeAlone(this.client, take);
+      const r = group.locked ? await group.execute(take) : await whileBusy(() => this.client.execute(take));
       const top = Number(r.rows[0].value);
       this.ids = { group, next: top - ID_BLOCK + 1, end: top + 1 };
     }
@@ -327,20 +327,6 @@ export function rowToEvent(row: Record<string, unknown>): StoredEvent {
     metadata: JSON.parse(String(row.metadata)),
     recordedAt: String(row.recorded_at),
   } as StoredEvent;
-}
-
-/** A write of its own (autocommit) on the shared database; while another instance holds the write lock (one
- * request, or a paused one until sqld lets go), tries again. */
-async function takeAlone(client: Client, stmt: InStatement): Promise<ResultSet> {
-  const started = performance.now();
-  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-    try {
-      return await client.execute(stmt);
-    } catch (e) {
-      if (!isBusy(e) || performance.now() - started > BUSY_WAIT_MS) throw e;
-      await Bun.sleep(pause);
-    }
-  }
 }
 
 function stripUndefined<T extends object>(o: T): T {
