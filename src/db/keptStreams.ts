@@ -91,23 +91,19 @@ export function withKeptStreams(client: Client, url: string, authToken: string |
     return s;
   };
 
-  // A stream the server closed (it restarted, the socket broke) is opened again once, for a statement that
-  // had not run.
-  async function onStream<T>(fn: (s: hrana.WsStream) => Promise<T>): Promise<T> {
-    const s = stream();
-    try {
-      return await fn(s);
-    } catch (e) {
-      if (!(e instanceof hrana.ClosedError) && !(e instanceof hrana.WebSocketError)) throw e;
-      return await fn(stream());
-    }
-  }
-
+  // A read on a stream the server closed (it restarted, the socket broke) is sent again once on a new one; a
+  // write is not, as it may have run before the stream broke.
   const execute = async (stmt: InStatement | string, args?: unknown): Promise<ResultSet> => {
     const s: InStatement =
       typeof stmt === "string" && args !== undefined ? { sql: stmt, args: args as [] } : stmt;
     try {
-      return toResultSet(await onStream((st) => st.query(toHrana(s))));
+      try {
+        return toResultSet(await stream().query(toHrana(s)));
+      } catch (e) {
+        const broken = e instanceof hrana.ClosedError || e instanceof hrana.WebSocketError;
+        if (!broken || !/^\s*SELECT\b/i.test(typeof s === "string" ? s : s.sql)) throw e;
+        return toResultSet(await stream().query(toHrana(s)));
+      }
     } catch (e) {
       throw libsqlError(e);
     }
