@@ -29,7 +29,7 @@ dl.diff del{background:#ffebe9;color:#82071e}dl.diff ins{background:#dafbe1;colo
 .wsname,.switcher{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}.inline-label{display:inline;margin:0}
 .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:1rem 0}.filters label{margin-top:0}.actions{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center}
 .pager{display:flex;gap:1rem;justify-content:center;margin:1.5rem 0}fieldset{border:1px solid var(--line);border-radius:.35rem;margin:.75rem 0}label.check{font-weight:400}
-form.card input:not([type=checkbox]),form.stack input:not([type=checkbox]),form.stack textarea{width:100%}form.stack{max-width:30rem}
+form.card input:not([type=checkbox]):not([type=radio]),form.stack input:not([type=checkbox]):not([type=radio]),form.stack textarea{width:100%}form.stack{max-width:30rem}
 button.danger{border-color:var(--hi);color:var(--hi)}input.token{width:100%;font-family:ui-monospace,monospace}.created{border-color:var(--lo)}
 .hero{padding:1.5rem 0}.hero h1{font-size:2rem}.cta{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0}.cta a{padding:.5rem 1rem;border:1px solid var(--accent);border-radius:.35rem;text-decoration:none}
 .cta a.primary{background:var(--accent);color:#fff}.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:.75rem}
