@@ -202,8 +202,9 @@ export async function getSession(s: Services, request: Request): Promise<Session
   };
 }
 
-/** A same-site relative path to return to after sign-in, or undefined. Refuses `//host`, `/\host`,
- * schemes and control characters, so `next` can never send a person to another site. */
+/** The one check of a redirect target a request names (sign-in's `next`, a form's `back`): a same-site
+ * relative path, normalised, or undefined. Refuses `//host`, `/\host` (also after dot segments), schemes and
+ * control characters, so no target can send a person to another site. */
 export function safeNext(next: string | null | undefined): string | undefined {
   if (!next || next.length > 2000) return undefined;
   if (!next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return undefined;
@@ -212,7 +213,11 @@ export function safeNext(next: string | null | undefined): string | undefined {
   try {
     const u = new URL(next, "http://x.invalid");
     if (u.origin !== "http://x.invalid") return undefined;
-    return u.pathname + u.search + u.hash;
+    // Dot segments (`/.//host`, `/a/..//host`, `/%2e//host`) normalise to a path that starts `//`, which a
+    // browser reads as another host: judge the normalised path, and answer it rather than the raw input.
+    const path = u.pathname + u.search + u.hash;
+    if (/^\/[/\\]/.test(path)) return undefined;
+    return path;
   } catch {
     return undefined;
   }

@@ -7,6 +7,7 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import type { WriteContext } from "../../events/store.ts";
+import { safeNext } from "../auth/session.ts";
 import type { signalEngagement } from "../db/queries/engagement.ts";
 import {
   addBattlecardNote,
@@ -39,9 +40,8 @@ const REASON_TEXT: Record<string, string> = {
 
 /** Where a form sends the reader back: a path of the app only (never another site, never `//host`). */
 function backTo(body: unknown, fallback: string): string {
-  const b = field(body, "back");
-  if (/^\/app(\/|\?|$)/.test(b) && !b.startsWith("//") && b.length <= 2000) return b;
-  return fallback;
+  const b = safeNext(field(body, "back"));
+  return b && /^\/app(\/|\?|$)/.test(b) ? b : fallback;
 }
 
 export function SignalEngagementPanel(p: {

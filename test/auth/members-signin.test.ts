@@ -104,6 +104,56 @@ describe("sign-in", () => {
     }
   });
 
+  test("next is checked after normalisation: dot segments, encoded dots and backslashes never leave the site", async () => {
+    const payloads = [
+      "/.//evil.example/phish",
+      "/..//evil.example/x",
+      "/%2e//evil.example/x",
+      "/%2E%2E//evil.example/x",
+      "/a/..//evil.example/x",
+      "/a/b/../..//evil.example/x",
+      "/./\\evil.example/x",
+      "/.\\/evil.example/x",
+      "/\\/evil.example/x",
+      "/%5c%5cevil.example/x",
+      "/\t/evil.example/x",
+    ];
+    const leaves = (location: string | null) => {
+      expect(location).not.toBeNull();
+      const at = new URL(location!, t.base);
+      return at.origin !== new URL(t.base).origin || /^[/\\]{2}/.test(location!) || at.host.includes("evil");
+    };
+    const member = new Jar();
+    expect((await signIn(t, member, "bob@x.io", PASSWORD)).status).toBe(303);
+    for (const next of payloads) {
+      // Signed in: /signin sends the member on at once.
+      const on = await member.fetch(`${t.base}/signin?next=${encodeURIComponent(next)}`);
+      expect(on.status).toBe(303);
+      expect(leaves(on.headers.get("location"))).toBe(false);
+      // Signing in: the form's next, as the page wrote it and as posted raw.
+      const jar = new Jar();
+      const res = await signIn(t, jar, "bob@x.io", PASSWORD, next);
+      expect(res.status).toBe(303);
+      expect(leaves(res.headers.get("location"))).toBe(false);
+      const raw = new Jar();
+      const page = await (await raw.fetch(`${t.base}/signin?next=${encodeURIComponent(next)}`)).text();
+      expect(leaves(hidden(page, "next") ?? "/app")).toBe(false);
+      const posted = await raw.post(`${t.base}/signin`, {
+        email: "bob@x.io",
+        password: PASSWORD,
+        csrf: hidden(page, "csrf")!,
+        next,
+      });
+      expect(posted.status).toBe(303);
+      expect(leaves(posted.headers.get("location"))).toBe(false);
+    }
+    // A path that only looks odd keeps its meaning.
+    const fine = await member.fetch(
+      `${t.base}/signin?next=${encodeURIComponent("/app/./signals/../digests/1")}`,
+    );
+    expect(fine.headers.get("location")).toBe("/app/digests/1");
+  });
+
   test("wrong password and unknown account get the same generic answer", async () => {
     const wrong = await signIn(t, new Jar(), "bob@x.io", "not the password");
     const unknown = await signIn(t, new Jar(), "nobody@x.io", "not the password");
