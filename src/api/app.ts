@@ -65,6 +65,9 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
   };
   parts.credentials.addResolver(parts.keys.asTokenResolver());
   const base = s.config.baseUrl;
+  // An installation served over https tells browsers to use nothing else (a year; other hosts under the
+  // domain are not ours to bind). Plain http answers without it.
+  const hsts = base.startsWith("https:") ? "max-age=31536000" : undefined;
   /** The one answer to every failure: problem details, or for a browser outside /api/ the HTML 404 and 500
    * pages in the site's layout (web/errorPages.tsx). */
   async function errorResponse({ code, error, request, path, set, server }: ErrorContext): Promise<Response> {
@@ -72,6 +75,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
     // header and the access log alike.
     const requestId = (set.headers["x-request-id"] as string | undefined) ?? crypto.randomUUID();
     set.headers["x-request-id"] = requestId;
+    if (hsts) set.headers["strict-transport-security"] = hsts;
     const ctx = { baseUrl: base, instance: path, requestId };
     if (error instanceof Problem) return problemResponse(error.code, error.detail, ctx, error.headers);
     if (code === "VALIDATION") {
@@ -120,6 +124,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
     .derive({ as: "global" }, ({ set }) => {
       const requestId = crypto.randomUUID();
       set.headers["x-request-id"] = requestId;
+      if (hsts) set.headers["strict-transport-security"] = hsts;
       return { requestId };
     })
     // Destructured, not passed on whole: Elysia reads a hook's parameters to learn what every handler must
