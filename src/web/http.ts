@@ -1,6 +1,8 @@
 // Small request/response helpers shared by the pages.
 import { NotFoundError } from "elysia";
 
+export { formatDay, formatTime } from "../domain/dates.ts";
+
 /** A page or record that is not there: app.ts's error hook answers HTML 404 to browsers and the
  * problem+json `not_found` to everything else. */
 export function notFound(): never {
@@ -35,23 +37,6 @@ export function decimalId(v: string | null | undefined): number | undefined {
 export function pageNumber(v: string | null): number {
   const n = decimalId(v);
   return n !== undefined && n >= 1 && n <= 1_000_000 ? n : 1;
-}
-
-/** `2026-11-20T12:00:00Z` → `20 Nov 2026, 12:00 UTC` (dates alone: `20 Nov 2026`). */
-export function formatTime(ts: unknown): string {
-  if (typeof ts !== "string") return "";
-  const t = Date.parse(ts);
-  if (Number.isNaN(t)) return ts;
-  const d = new Date(t);
-  const date = d.toLocaleDateString("en-GB", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    timeZone: "UTC",
-  });
-  if (d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0) return date;
-  const time = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
-  return `${date}, ${time} UTC`;
 }
 
 /** True for an absolute http(s) URL: the only kind rendered as a link. */

@@ -1,0 +1,36 @@
+// How a time is written for a person, on every page and in every text (signal pages, digests, battlecards,
+// emails): "20 Nov 2026, 12:00 UTC", or the day alone, "20 Nov 2026". Machine forms (ISO 8601) stay in
+// attributes, the API and exports.
+
+function parsed(ts: unknown): Date | undefined {
+  if (ts instanceof Date) return Number.isNaN(ts.getTime()) ? undefined : ts;
+  if (typeof ts !== "string" || !ts) return undefined;
+  const t = Date.parse(ts);
+  return Number.isNaN(t) ? undefined : new Date(t);
+}
+
+/** `2026-11-20T12:00:00Z` → `20 Nov 2026`. Not a time: "" (a string is returned as it is). */
+export function formatDay(ts: unknown): string {
+  const d = parsed(ts);
+  if (!d) return typeof ts === "string" ? ts : "";
+  return d.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+}
+
+/** `2026-11-20T12:00:00Z` → `20 Nov 2026, 12:00 UTC` (midnight, or a date alone: `20 Nov 2026`). */
+export function formatTime(ts: unknown): string {
+  const d = parsed(ts);
+  if (!d) return typeof ts === "string" ? ts : "";
+  const date = formatDay(d);
+  if (d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0) return date;
+  const time = d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+  return `${date}, ${time} UTC`;
+}
+
+/** ISO timestamps inside a text written as people write them ("seen 2026-11-27T12:00:37.867Z" → "seen 27 Nov
+ * 2026, 12:00 UTC"; a bare ISO date → "27 Nov 2026"). */
+export function humanTimes(text: string): string {
+  return text.replace(
+    /\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d:])/g,
+    (m) => (m.length === 10 ? formatDay(`${m}T00:00:00Z`) : formatTime(m)),
+  );
+}
