@@ -1,7 +1,7 @@
 // The one rule for which hosts are public internet hosts: the validators of every address a tenant supplies
 // (competitor and page URLs, team-chat webhooks) and the fetcher's address guard (engine/fetch/guard.ts)
-// all ask it. A name is judged without its trailing dots ("localhost." is localhost), an IPv4-mapped IPv6
-// address as the IPv4 address it carries; the WHATWG URL parser has already turned numeric forms
+// all ask it. A name is judged without its trailing dots ("localhost." is localhost), an IPv6 address that
+// carries an IPv4 address (mapped, compatible, NAT64) as that IPv4 address; the WHATWG URL parser has already turned numeric forms
 // ("0x7f.1", "2130706433") into dotted IPv4.
 import ipaddr from "ipaddr.js";
 
@@ -45,9 +45,23 @@ export function isPublicAddress(address: string): boolean {
   if (address.includes("%") || !ipaddr.isValid(address)) return false;
   // ipaddr.isValid accepts legacy forms ("127.1", "0x7f.1"); only the canonical four-part form is an address here.
   if (!address.includes(":") && !ipaddr.IPv4.isValidFourPartDecimal(address)) return false;
-  let a = ipaddr.parse(address);
-  if (a.kind() === "ipv6" && (a as ipaddr.IPv6).isIPv4MappedAddress()) a = (a as ipaddr.IPv6).toIPv4Address();
-  return a.range() === "unicast";
+  return judgedAddress(ipaddr.parse(address)).range() === "unicast";
+}
+
+/** The address a connection to `a` reaches, for judging it: the IPv4 address inside an IPv6 address that
+ * carries one in its last 32 bits (IPv4-compatible ::/96 such as `::7f00:1`, IPv4-mapped ::ffff:0:0/96,
+ * NAT64 64:ff9b::/96), else `a` itself. 6to4, Teredo and the other translation ranges are special ranges
+ * of their own and stay refused whatever they carry. */
+export function judgedAddress(a: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (a.kind() === "ipv4") return a;
+  const v6 = a as ipaddr.IPv6;
+  const range = v6.range();
+  if (range === "loopback" || range === "unspecified") return v6;
+  const p = v6.parts;
+  const zero = (from: number, to: number) => p.slice(from, to).every((x) => x === 0);
+  const carries =
+    (zero(0, 5) && (p[5] === 0 || p[5] === 0xffff)) || (p[0] === 0x64 && p[1] === 0xff9b && zero(2, 6));
+  return carries ? new ipaddr.IPv4([p[6] >> 8, p[6] & 0xff, p[7] >> 8, p[7] & 0xff]) : v6;
 }
 
 /** Why a host is not a public internet host by its form alone, or undefined when it may be one (a name

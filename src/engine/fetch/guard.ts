@@ -1,12 +1,19 @@
 // The address guard of every outbound request (docs/engine.md, "Fetch"): only public unicast addresses
 // may be connected to. The host's form is judged by the one hostname rule (domain/hostname.ts), then
-// every address its name resolves to; an IPv4-mapped IPv6 address is judged as the IPv4 address it
-// carries; NAT64 (64:ff9b::/96), 6to4, Teredo and every other special range are refused. A refusal tells
+// every address its name resolves to; an IPv6 address that carries an IPv4 address (IPv4-compatible ::/96,
+// mapped ::ffff:0:0/96, NAT64 64:ff9b::/96) is judged as that IPv4 address; 6to4, Teredo, local-use NAT64
+// and every other special range are refused. A refusal tells
 // the caller only that the address is not allowed: where a name resolves, or whether it resolves at all,
 // goes to the server log.
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { hostRefusal, isIpLiteral, isPublicAddress, notAllowedMessage } from "../../domain/hostname.ts";
+import {
+  hostRefusal,
+  isIpLiteral,
+  isPublicAddress,
+  judgedAddress,
+  notAllowedMessage,
+} from "../../domain/hostname.ts";
 
 export { isIpLiteral, isPublicAddress } from "../../domain/hostname.ts";
 
@@ -26,9 +33,7 @@ export function bareHost(url: URL): string {
 export function isLoopbackHost(host: string): boolean {
   if (host.toLowerCase() === "localhost") return true;
   if (!ipaddr.isValid(host)) return false;
-  let a = ipaddr.parse(host);
-  if (a.kind() === "ipv6" && (a as ipaddr.IPv6).isIPv4MappedAddress()) a = (a as ipaddr.IPv6).toIPv4Address();
-  return a.range() === "loopback";
+  return judgedAddress(ipaddr.parse(host)).range() === "loopback";
 }
 
 /** A refused address. `message` is safe to show anyone; `detail` is for the server log only. */

@@ -11,8 +11,9 @@ import {
   createZstdDecompress,
 } from "node:zlib";
 import { type Clock, systemClock } from "../../clock.ts";
-import type { Config } from "../../config.ts";
+import { type Config, DEMO_ORG } from "../../config.ts";
 import { hostRefusal, notAllowedMessage } from "../../domain/hostname.ts";
+import type { Services } from "../../services.ts";
 import { decodeBody } from "./charset.ts";
 import { HostGate, realSleep, type Sleeper } from "./gate.ts";
 import {
@@ -50,6 +51,7 @@ export interface FetchRequest {
 export type FetchErrorCode =
   | "invalid_url"
   | "blocked_address"
+  | "outside_sites"
   | "robots_disallowed"
   | "timeout"
   | "too_large"
@@ -105,6 +107,9 @@ export interface FetcherOptions {
   /** Requests for a FROM origin are sent to its TO origin (exempt from the guard); a request for a TO
    * origin itself is guarded like any other, so only the origins the operator named reach a target. */
   rewrite?: RewriteRule[];
+  /** Only the origins `rewrite` names are reached: any other request (a redirect hop, robots.txt) fails with
+   * `outside_sites` before any name look-up or connection. A closed web: the demo's fictional sites. */
+  confine?: boolean;
   /** Origins exempt from the address guard for this fetcher only: an operator-configured endpoint (the
    * language-model writer's base URL) is reachable by the one caller that owns a fetcher made with it. */
   exemptOrigins?: string[];
@@ -292,6 +297,17 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
     log({ msg: "fetch refused", host, detail });
     return new HopError("blocked_address", notAllowedMessage(host));
   };
+  const outside = (url: URL): HopError | undefined => {
+    if (!opts.confine || table.target(url)) return undefined;
+    log({ msg: "fetch outside the sites", host: url.host });
+    return new HopError("outside_sites", `${url.host} is not one of the sites this workspace reads`);
+  };
+  // What failed on the network (refused, reset, an address and port) goes to the log only: callers show the
+  // message to tenants and anonymous visitors, and it must not map what the server can reach.
+  const unreachable = (url: URL, e: unknown): HopError => {
+    log({ msg: "fetch failed", host: url.host, detail: errorText(e) });
+    return new HopError("network", `${url.host} could not be reached`);
+  };
   const robotsCache = new RobotsCache();
   const robotsInFlight = new Map<string, Promise<RobotsVerdict>>();
   const delayMs = opts.delayMs ?? DEFAULT_DELAY_MS;
@@ -329,6 +345,8 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
       const timeoutError = () =>
         new HopError("timeout", `no answer within ${limits.timeoutMs / 1000} seconds`);
       try {
+        const closed = outside(url);
+        if (closed) throw closed;
         // Where to connect: the rewrite target, or the checked addresses of the host itself.
         const targets: { href: string; tls?: { serverName: string } }[] = [];
         const rewritten = table.target(url);
@@ -367,7 +385,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
             lastError = e;
           }
         }
-        if (!res) throw new HopError("network", `could not connect to ${url.host}: ${errorText(lastError)}`);
+        if (!res) throw unreachable(url, lastError);
         if (!read(res.status, res.headers)) {
           await res.body?.cancel().catch(() => {});
           return { status: res.status, headers: res.headers };
@@ -412,9 +430,10 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         } catch (e) {
           if (e instanceof HopError) throw e;
           if (timedOut()) throw timeoutError();
+          log({ msg: "fetch failed", host: url.host, detail: errorText(e) });
           throw new HopError(
             "network",
-            `the response could not be read to its end: ${errorText(e)}`,
+            `the answer from ${url.host} could not be read to its end`,
             res.status,
           );
         } finally {
@@ -430,7 +449,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
       } catch (e) {
         if (e instanceof HopError) throw e;
         if (timedOut()) throw timeoutError();
-        throw new HopError("network", errorText(e));
+        throw unreachable(url, e);
       } finally {
         clearTimeout(timer);
         if (!controller.signal.aborted) controller.abort();
@@ -468,7 +487,10 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         return { kind: "allow_all" };
       }
     } catch (e) {
-      if (e instanceof HopError && (e.code === "blocked_address" || e.code === "invalid_url")) {
+      if (
+        e instanceof HopError &&
+        (e.code === "blocked_address" || e.code === "outside_sites" || e.code === "invalid_url")
+      ) {
         // The origin itself is refused: so is every page of it. A redirect of robots.txt to a refused
         // address leaves no robots.txt to read, which allows everything (like a 404).
         if (current === url) throw e;
@@ -532,6 +554,8 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
           throw new HopError("invalid_url", `${url.protocol} URLs are not fetched`);
         if (url.username || url.password)
           throw new HopError("invalid_url", "URLs with credentials are not fetched");
+        const closed = outside(url);
+        if (closed) throw closed;
         const host = bareHost(url);
         const refused = table.target(url) || exempt.has(url.origin) ? undefined : hostRefusal(host);
         if (refused) throw refuse(host, `${host} ${refused}`);
@@ -636,20 +660,23 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         };
       } catch (e) {
         if (e instanceof HopError) return fail(e, url);
-        return fail(new HopError("network", errorText(e)), url);
+        return fail(unreachable(url, e), url);
       }
     }
   }
 
   return {
     fetch: (req) =>
-      run(req).catch((e) => ({
-        ok: false,
-        url: req.url,
-        error: "network",
-        message: errorText(e),
-        fetchedAt: clock().toISOString(),
-      })),
+      run(req).catch((e) => {
+        log({ msg: "fetch failed", url: req.url, detail: errorText(e) });
+        return {
+          ok: false,
+          url: req.url,
+          error: "network",
+          message: "the site could not be reached",
+          fetchedAt: clock().toISOString(),
+        };
+      }),
   };
 }
 
@@ -702,4 +729,36 @@ export function fetcherFor(config: Config, caller: FetchCaller = "tenant"): Fetc
     byCaller.set(caller, f);
   }
   return f;
+}
+
+const demoFetchers = new WeakMap<Config, Fetcher>();
+const demoOrgIds = new WeakMap<Config, Map<number, boolean>>();
+
+/** The fetcher of one workspace's engine work (research, cycles, history, positioning). The demo workspace
+ * (DEMO_ORG) reads only the demo's fictional web (`config.demoSites`, which `serve --demo` points at its own
+ * listener) and nothing else, in every process: where no demo web is served, it reaches nothing. Every other
+ * workspace has the tenant fetcher. `confined` says which (a confined workspace renders no page in a browser,
+ * whose requests would not go through this fetcher). */
+export async function workspaceFetcher(
+  s: Pick<Services, "config" | "database">,
+  orgId: number,
+): Promise<{ fetcher: Fetcher; confined: boolean }> {
+  let known = demoOrgIds.get(s.config);
+  if (!known) {
+    known = new Map();
+    demoOrgIds.set(s.config, known);
+  }
+  let demo = known.get(orgId);
+  if (demo === undefined) {
+    const r = await s.database.client.execute({ sql: "SELECT slug FROM orgs WHERE id = ?", args: [orgId] });
+    demo = r.rows[0]?.slug === DEMO_ORG;
+    known.set(orgId, demo);
+  }
+  if (!demo) return { fetcher: fetcherFor(s.config), confined: false };
+  let f = demoFetchers.get(s.config);
+  if (!f) {
+    f = createFetcher({ ...fetcherOptions(s.config), rewrite: s.config.demoSites, confine: true });
+    demoFetchers.set(s.config, f);
+  }
+  return { fetcher: f, confined: true };
 }

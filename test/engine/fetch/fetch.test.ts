@@ -475,6 +475,10 @@ describe("the address guard", () => {
       "http://0x7f.1/",
       "http://2130706433/",
       "http://[::ffff:127.0.0.1]/",
+      `http://[::7f00:1]:${outsider.port}/`,
+      `http://[::127.0.0.1]:${outsider.port}/`,
+      `http://[64:ff9b::7f00:1]:${outsider.port}/`,
+      "http://[::a9fe:a9fe]/latest/meta-data/",
     ]) {
       const r = failed(await f.fetch({ url, robots: false }));
       expect(`${url} ${r.error}`).toBe(`${url} blocked_address`);
@@ -482,6 +486,35 @@ describe("the address guard", () => {
     }
     expect(asked).toEqual([]);
     expect(outsiderSeen).toEqual([]);
+  });
+
+  test("a connection that fails tells the caller only that the site could not be reached; the detail is logged", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, "127.0.0.1", () => {
+        const port = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(port));
+      });
+    });
+    const logs: Record<string, unknown>[] = [];
+    const f = fetcher({
+      rewrite: [
+        { from: "http://closed.test", to: `http://127.0.0.1:${closed}` },
+        { from: "http://raw.test", to: `http://127.0.0.1:${rawPort}` },
+      ],
+      log: (l) => logs.push(l),
+    });
+    for (const [url, text] of [
+      ["http://closed.test/", "closed.test could not be reached"],
+      ["http://raw.test/reset", "raw.test could not be reached"],
+      ["http://raw.test/garbage", "raw.test could not be reached"],
+      ["http://raw.test/short", "the answer from raw.test could not be read to its end"],
+    ]) {
+      const r = failed(await f.fetch({ url, robots: false }));
+      expect({ url, error: r.error, message: r.message }).toEqual({ url, error: "network", message: text });
+      expect(r.message).not.toMatch(/127\.0\.0\.1|ECONN|refused|socket|\d{4,5}/i);
+    }
+    expect(JSON.stringify(logs)).toContain("ECONNREFUSED");
   });
 
   test("address classification: public unicast only", () => {
@@ -507,6 +540,18 @@ describe("the address guard", () => {
       "64:ff9b::a00:1",
       "2001:db8::1",
       "2002:a00:1::1",
+      // IPv4 inside IPv6 is judged by the IPv4 address: IPv4-compatible (::/96), mapped, translated, NAT64.
+      "::7f00:1",
+      "::127.0.0.1",
+      "::a9fe:a9fe",
+      "::10.0.0.1",
+      "::0.0.0.2",
+      "::ffff:0:7f00:1",
+      "64:ff9b::7f00:1",
+      "64:ff9b::a9fe:a9fe",
+      "64:ff9b:1::808:808",
+      "2002:7f00:1::1",
+      "2002:808:808::1",
       "fe80::1%eth0",
       "127.1",
       "not an address",
@@ -518,6 +563,7 @@ describe("the address guard", () => {
       "93.184.216.34",
       "2606:4700:4700::1111",
       "::ffff:8.8.8.8",
+      "64:ff9b::808:808",
       "172.32.0.1",
     ])
       expect({ a, public: isPublicAddress(a) }).toEqual({ a, public: true });
