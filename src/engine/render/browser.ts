@@ -1,24 +1,32 @@
-// Pages that need a browser (RIVALS_BROWSER): one Chromium process (started on first use, or a running one
-// reached at a ws:// DevTools endpoint), a few pages at a time, each in its own browser context that is
-// thrown away after. Every request a page makes is intercepted (the DevTools Fetch domain) and answered
-// through the fetcher — its address guard, robots.txt and rewrite table — or refused; images, fonts and media
-// are never loaded. A render has a time limit, a request limit and a byte limit; a browser that dies is
-// started again for the next page. Rendering runs inside the cycle and research, never in an API request.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Pages that need a browser (RIVALS_BROWSER): one Chromium process, started on first use, a few pages at a
+// time, each in its own browser context that is thrown away after. The browser has no network of its own
+// (docs/security.md, "The browser in a cage"): its proxy is a local listener that refuses every connection
+// (cage.ts), it resolves no name, sends no UDP for WebRTC, and is driven over a pipe, not a TCP port. Every
+// request of a page, of its frames and of its dedicated workers is intercepted (the DevTools Fetch domain) and
+// answered through the fetcher — its address guard, robots.txt, per-host pacing and rewrite table — or refused;
+// images, fonts and media are never loaded, a POST to another site is refused, popups are closed. A render has
+// a time limit, a request budget (in all and per host), a byte limit and a memory limit; a page that crashes
+// fails its render; a browser that dies is started again for the next page. Rendering runs inside the cycle
+// and research, never in an API request.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
+import type { Readable, Writable } from "node:stream";
+import { getDomain } from "tldts";
 import { type Fetcher, isTextual } from "../fetch/index.ts";
+import { type Cage, startCage } from "./cage.ts";
 import { Cdp } from "./cdp.ts";
+import { treeRss } from "./memory.ts";
 
 export type RenderResult =
   | { ok: true; html: string; requests: number; refused: number }
   | { ok: false; error: "browser" | "timeout" | "too_large"; message: string };
 
 export interface RendererOptions {
-  /** A Chromium executable, or the ws:// DevTools endpoint of a running browser. */
+  /** A Chromium executable. */
   browser: string;
-  /** Answers every request a page makes (the tenant's fetcher, without per-host pauses). */
+  /** Answers every request a page makes (the tenant's fetcher, with the renderer's per-host pacing). */
   fetcher: Fetcher;
   /** Pages rendered at once. Default 2. */
   concurrency?: number;
@@ -26,8 +34,14 @@ export interface RendererOptions {
   timeoutMs?: number;
   /** Requests one page may make. Default 150. */
   maxRequests?: number;
+  /** Requests one page may make to one host. Default 40. */
+  maxRequestsPerHost?: number;
   /** Bytes of all responses of one page, and of its rendered HTML. Default 10 MB. */
   maxBytes?: number;
+  /** Resident memory of the whole browser (every process) while it renders. Default 1 GiB. */
+  maxMemoryBytes?: number;
+  /** A page's JavaScript heap, in MB (V8's --max-old-space-size). Default 256. */
+  heapMb?: number;
   /** The network is idle when nothing was requested or answered for this long. Default 500 ms. */
   idleMs?: number;
 }
@@ -40,25 +54,38 @@ export interface Served {
 }
 
 const NOT_LOADED = new Set(["Image", "Media", "Font", "Ping", "CSPViolationReport", "Manifest"]);
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-extensions",
-  "--disable-dev-shm-usage",
-  "--mute-audio",
-  "--remote-debugging-address=127.0.0.1",
-  "--remote-debugging-port=0",
-];
-const START_TIMEOUT_MS = 15_000;
-const DROPPED_HEADERS = new Set(["content-encoding", "content-length", "transfer-encoding", "content-type"]);
+/** Profile folders are named with the pid of the process that started the browser, so one left by a process
+ * that was killed outright (nothing of it ran) is removed by the next one. */
+const PROFILE_PREFIX = "rivals-browser-";
 
-const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+/** The command line of a caged browser: `proxy` is the cage's address. */
+export function chromiumFlags(proxy: string, heapMb: number): string[] {
+  return [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-dev-shm-usage",
+    "--mute-audio",
+    // DevTools over fds 3 and 4: no TCP port, and the browser exits when this process does.
+    "--remote-debugging-pipe",
+    // Every connection through the cage, loopback too; no name resolved by the browser itself.
+    `--proxy-server=${proxy}`,
+    "--proxy-bypass-list=<-loopback>",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+    // WebRTC may use UDP only through a proxy, and an HTTP proxy carries none.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--block-new-web-contents",
+    "--disable-features=Prerender2,SpeculationRulesPrefetchProxy,NetworkPrediction",
+    `--js-flags=--max-old-space-size=${heapMb}`,
+  ];
+}
 
 class Slots {
   private waiting: (() => void)[] = [];
@@ -74,23 +101,80 @@ class Slots {
   }
 }
 
+interface RenderState {
+  requests: number;
+  refused: number;
+  bytes: number;
+  inflight: number;
+  last: number;
+  loaded: boolean;
+  perHost: Map<string, number>;
+  site: string;
+  over?: RenderResult;
+}
+
+/** The site of a host name (its registrable domain), the unit a POST may not cross. */
+const siteOf = (host: string) => getDomain(host, { allowPrivateDomains: true }) ?? host.toLowerCase();
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Removes the profile folders of browsers whose process is gone. */
+function sweepProfiles(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = new RegExp(`^${PROFILE_PREFIX}(\\d+)-`).exec(name);
+    if (!m || isAlive(Number(m[1]))) continue;
+    const path = join(dir, name);
+    try {
+      if (statSync(path).uid === process.getuid?.()) rmSync(path, { recursive: true, force: true });
+    } catch {}
+  }
+}
+
 export class Renderer {
   private cdp?: Promise<Cdp>;
-  private proc?: Subprocess;
+  private proc?: ChildProcess;
+  private cage?: Cage;
   private profile?: string;
   private slots: Slots;
+  /** The page each open browser context was made for: any other page in it is a popup. */
+  private contexts = new Map<string, Promise<string>>();
   private readonly timeoutMs: number;
   private readonly maxRequests: number;
+  private readonly maxPerHost: number;
   private readonly maxBytes: number;
+  private readonly maxMemory: number;
+  private readonly heapMb: number;
   private readonly idleMs: number;
   /** Browser processes started so far (a restart after a crash is the second). */
   launches = 0;
+  /** Connections the browser tried to open on its own (all refused by its proxy). */
+  get escapes(): number {
+    return this.cage?.refused ?? 0;
+  }
+  /** Popups closed. */
+  popups = 0;
 
   constructor(private opts: RendererOptions) {
     this.slots = new Slots(opts.concurrency ?? 2);
     this.timeoutMs = opts.timeoutMs ?? 20_000;
     this.maxRequests = opts.maxRequests ?? 150;
+    this.maxPerHost = opts.maxRequestsPerHost ?? 40;
     this.maxBytes = opts.maxBytes ?? 10 * 1024 * 1024;
+    this.maxMemory = opts.maxMemoryBytes ?? 1024 * 1024 * 1024;
+    this.heapMb = opts.heapMb ?? 256;
     this.idleMs = opts.idleMs ?? 500;
   }
 
@@ -107,23 +191,32 @@ export class Renderer {
     }
   }
 
-  /** Stops the browser this renderer started. */
+  /** Stops the browser this renderer started and removes its profile folder, at once. */
   async close(): Promise<void> {
-    const cdp = this.cdp;
-    this.cdp = undefined;
-    if (cdp) (await cdp.catch(() => undefined))?.close();
-    this.stopProcess();
+    this.kill();
   }
 
-  /** Kills the browser this renderer started, at once (process exit, where nothing awaited runs). */
+  /** Kills the browser this renderer started and removes its profile folder, synchronously (a signal handler
+   * or the process's exit, where nothing awaited runs). */
   kill(): void {
+    const cdp = this.cdp;
     this.cdp = undefined;
+    cdp?.then((c) => c.close()).catch(() => {});
     this.stopProcess();
+    this.cage?.stop();
+    this.cage = undefined;
   }
 
   /** The process's pid, while this renderer runs one. */
   get pid(): number | undefined {
-    return this.proc && this.proc.exitCode === null ? this.proc.pid : undefined;
+    return this.proc && this.proc.exitCode === null && this.proc.signalCode === null
+      ? this.proc.pid
+      : undefined;
+  }
+
+  /** The profile folder of the running browser. */
+  get profileDir(): string | undefined {
+    return this.profile;
   }
 
   private connection(): Promise<Cdp> {
@@ -145,25 +238,55 @@ export class Renderer {
 
   private async start(): Promise<Cdp> {
     this.launches++;
-    if (/^wss?:\/\//.test(this.opts.browser)) return Cdp.connect(this.opts.browser, START_TIMEOUT_MS);
-    this.profile = mkdtempSync(join(tmpdir(), "rivals-browser-"));
-    const proc = Bun.spawn(
-      [this.opts.browser, ...CHROMIUM_FLAGS, `--user-data-dir=${this.profile}`, "about:blank"],
-      {
-        stdin: "ignore",
-        stdout: "ignore",
-        stderr: "pipe",
-      },
+    if (/^wss?:\/\//i.test(this.opts.browser))
+      throw new Error(
+        "RIVALS_BROWSER must be a Chromium executable: a browser reached at a DevTools address has a network of its own",
+      );
+    this.cage ??= await startCage();
+    sweepProfiles(tmpdir());
+    this.profile = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+    const proc = spawn(
+      this.opts.browser,
+      [...chromiumFlags(this.cage.proxy, this.heapMb), `--user-data-dir=${this.profile}`, "about:blank"],
+      { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] },
     );
     this.proc = proc;
-    const url = await devtoolsUrl(proc, START_TIMEOUT_MS);
-    const cdp = await Cdp.connect(url, START_TIMEOUT_MS);
-    proc.exited.then(() => cdp.close());
+    // Pages are work for later: the server's requests come first.
+    if (proc.pid)
+      try {
+        setPriority(proc.pid, 10);
+      } catch {}
+    let stderr = "";
+    proc.stderr?.on("data", (d: Buffer) => {
+      stderr = (stderr + d.toString("utf8")).slice(-2000);
+    });
+    const started = new Promise<never>((_, reject) => {
+      proc.once("error", (e) => reject(new Error(`the browser did not start: ${e.message}`)));
+      proc.once("exit", () =>
+        reject(new Error(`the browser exited at start (${stderr.trim().slice(-300)})`)),
+      );
+    });
+    const cdp = new Cdp(proc.stdio[3] as Writable, proc.stdio[4] as Readable);
+    proc.once("exit", () => cdp.close());
+    await Promise.race([cdp.send("Browser.getVersion"), started]);
+    // Pages a page opens (window.open, target=_blank) are closed as they appear.
+    cdp.on("Target.targetCreated", undefined, (p) => {
+      const t = p.targetInfo as { targetId: string; type: string; browserContextId?: string };
+      const mine = t.browserContextId ? this.contexts.get(t.browserContextId) : undefined;
+      if (t.type !== "page" || !mine) return;
+      mine.then((own) => {
+        if (own === t.targetId) return;
+        this.popups++;
+        cdp.send("Target.closeTarget", { targetId: t.targetId }).catch(() => {});
+      });
+    });
+    await cdp.send("Target.setDiscoverTargets", { discover: true });
     return cdp;
   }
 
   private stopProcess(): void {
-    if (this.proc && this.proc.exitCode === null) this.proc.kill("SIGKILL");
+    const proc = this.proc;
+    if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
     this.proc = undefined;
     if (this.profile) rmSync(this.profile, { recursive: true, force: true });
     this.profile = undefined;
@@ -173,6 +296,13 @@ export class Renderer {
     const { browserContextId } = await cdp.send<{ browserContextId: string }>("Target.createBrowserContext", {
       disposeOnDetach: true,
     });
+    let ownPage!: (id: string) => void;
+    this.contexts.set(
+      browserContextId,
+      new Promise<string>((resolve) => {
+        ownPage = resolve;
+      }),
+    );
     const unsubscribe: (() => void)[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
@@ -180,29 +310,38 @@ export class Renderer {
         url: "about:blank",
         browserContextId,
       });
+      ownPage(targetId);
       const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", {
         targetId,
         flatten: true,
       });
-      const state = { requests: 0, refused: 0, bytes: 0, inflight: 0, last: Date.now(), loaded: false };
-      let overLimit: RenderResult | undefined;
-      const send = (method: string, params: object) => cdp.send(method, params, sessionId).catch(() => ({}));
+      const state: RenderState = {
+        requests: 0,
+        refused: 0,
+        bytes: 0,
+        inflight: 0,
+        last: Date.now(),
+        loaded: false,
+        perHost: new Map(),
+        site: siteOf(new URL(served.url).hostname),
+      };
+      const fail = (r: RenderResult) => {
+        state.over ??= r;
+      };
       unsubscribe.push(
         cdp.on("Page.loadEventFired", sessionId, () => {
           state.loaded = true;
         }),
-        cdp.on("Fetch.requestPaused", sessionId, (p) => {
-          state.inflight++;
-          state.last = Date.now();
-          this.answer(p, served, state, send, (r) => {
-            overLimit ??= r;
-          }).finally(() => {
-            state.inflight--;
-            state.last = Date.now();
-          });
-        }),
+        cdp.on("Inspector.targetCrashed", sessionId, () =>
+          fail({
+            ok: false,
+            error: "browser",
+            message: "the page crashed (out of memory, or a fault of the browser)",
+          }),
+        ),
       );
-      await cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }, sessionId);
+      await this.intercept(cdp, sessionId, served, state, unsubscribe);
+      await cdp.send("Inspector.enable", {}, sessionId);
       await cdp.send("Page.enable", {}, sessionId);
       const deadline = new Promise<RenderResult>((resolve) => {
         timer = setTimeout(
@@ -218,11 +357,22 @@ export class Renderer {
       const rendered = (async (): Promise<RenderResult> => {
         await cdp.send("Page.navigate", { url: served.url }, sessionId);
         // Loaded, then quiet: no request paused or answered for idleMs.
+        let checked = 0;
         while (!(state.loaded && state.inflight === 0 && Date.now() - state.last >= this.idleMs)) {
-          if (overLimit) return overLimit;
-          await Bun.sleep(50);
+          if (state.over) return state.over;
+          if (Date.now() - checked >= 100) {
+            checked = Date.now();
+            const rss = this.pid ? treeRss(this.pid) : undefined;
+            if (rss !== undefined && rss > this.maxMemory)
+              return {
+                ok: false,
+                error: "too_large",
+                message: `the page took the browser over ${Math.round(this.maxMemory / 1048576)} MB of memory`,
+              };
+          }
+          await Bun.sleep(25);
         }
-        if (overLimit) return overLimit;
+        if (state.over) return state.over;
         const { result } = await cdp.send<{ result: { value?: unknown } }>(
           "Runtime.evaluate",
           { expression: "document.documentElement.outerHTML", returnByValue: true },
@@ -241,17 +391,56 @@ export class Renderer {
     } finally {
       clearTimeout(timer);
       for (const u of unsubscribe) u();
+      this.contexts.delete(browserContextId);
       await cdp.send("Target.disposeBrowserContext", { browserContextId }).catch(() => {});
     }
+  }
+
+  /** Answers the requests of a session (the page, and each frame and worker it starts: they are attached
+   * paused, so none sends a request before it is intercepted). */
+  private async intercept(
+    cdp: Cdp,
+    sessionId: string,
+    served: Served,
+    state: RenderState,
+    unsubscribe: (() => void)[],
+  ): Promise<void> {
+    const send = (method: string, params: object) => cdp.send(method, params, sessionId).catch(() => ({}));
+    unsubscribe.push(
+      cdp.on("Fetch.requestPaused", sessionId, (p) => {
+        state.inflight++;
+        state.last = Date.now();
+        this.answer(p, served, state, send).finally(() => {
+          state.inflight--;
+          state.last = Date.now();
+        });
+      }),
+      cdp.on("Target.attachedToTarget", sessionId, (p) => {
+        const child = p.sessionId as string;
+        const type = (p.targetInfo as { type?: string })?.type;
+        void (async () => {
+          if (type === "iframe" || type === "worker")
+            await this.intercept(cdp, child, served, state, unsubscribe).catch(() => {});
+          await cdp.send("Runtime.runIfWaitingForDebugger", {}, child).catch(() => {});
+        })();
+      }),
+    );
+    await cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }, sessionId);
+    await cdp
+      .send(
+        "Target.setAutoAttach",
+        { autoAttach: true, waitForDebuggerOnStart: true, flatten: true },
+        sessionId,
+      )
+      .catch(() => {});
   }
 
   /** Answers one intercepted request through the fetcher, or refuses it. */
   private async answer(
     p: Record<string, unknown>,
     served: Served,
-    state: { requests: number; refused: number; bytes: number },
+    state: RenderState,
     send: (method: string, params: object) => Promise<unknown>,
-    over: (r: RenderResult) => void,
   ): Promise<void> {
     const requestId = p.requestId as string;
     const req = p.request as {
@@ -268,14 +457,25 @@ export class Renderer {
       return void (await send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" }));
     if (!/^https?:/i.test(req.url) || !["GET", "HEAD", "POST"].includes(req.method))
       return void (await refuse());
+    let host: string;
+    try {
+      host = new URL(req.url).hostname.toLowerCase();
+    } catch {
+      return void (await refuse());
+    }
+    // A page may send its own forms and API calls; it may not make the renderer post to someone else.
+    if (req.method === "POST" && siteOf(host) !== state.site) return void (await refuse());
     if (++state.requests > this.maxRequests) {
-      over({
+      state.over ??= {
         ok: false,
         error: "too_large",
         message: `the page made more than ${this.maxRequests} requests`,
-      });
+      };
       return void (await refuse());
     }
+    const toHost = (state.perHost.get(host) ?? 0) + 1;
+    state.perHost.set(host, toHost);
+    if (toHost > this.maxPerHost) return void (await refuse());
     const fulfill = (status: number, contentType: string, headers: Record<string, string>, text: string) =>
       send("Fetch.fulfillRequest", {
         requestId,
@@ -286,7 +486,7 @@ export class Renderer {
             .map(([name, value]) => ({ name, value })),
           { name: "content-type", value: `${contentType || "text/plain"}; charset=utf-8` },
         ],
-        body: base64(text),
+        body: Buffer.from(text, "utf8").toString("base64"),
       });
     if (req.url === served.url && req.method === "GET")
       return void (await fulfill(200, served.contentType, {}, served.text));
@@ -304,7 +504,11 @@ export class Renderer {
     if (!r.ok) return void (await refuse(r.error === "timeout" ? "TimedOut" : "AccessDenied"));
     state.bytes += r.bytes;
     if (state.bytes > this.maxBytes) {
-      over({ ok: false, error: "too_large", message: `the page loaded more than ${this.maxBytes} bytes` });
+      state.over ??= {
+        ok: false,
+        error: "too_large",
+        message: `the page loaded more than ${this.maxBytes} bytes`,
+      };
       return void (await refuse());
     }
     if (!isTextual(r.contentType)) return void (await refuse());
@@ -312,27 +516,13 @@ export class Renderer {
   }
 }
 
-/** Reads Chromium's "DevTools listening on ws://…" line from its stderr. */
-async function devtoolsUrl(proc: Subprocess<"ignore", "ignore", "pipe">, timeoutMs: number): Promise<string> {
-  const reader = proc.stderr.getReader();
-  const decoder = new TextDecoder();
-  let seen = "";
-  const timer = setTimeout(() => proc.kill("SIGKILL"), timeoutMs);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`the browser exited before it listened (${seen.trim().slice(-300)})`);
-      seen += decoder.decode(value, { stream: true });
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
-      if (m) {
-        // Keep draining stderr so the browser never blocks on a full pipe.
-        (async () => {
-          for (;;) if ((await reader.read()).done) return;
-        })().catch(() => {});
-        return m[1];
-      }
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** Headers of the fetcher's answer that do not describe the body the browser is given (decoded, re-encoded),
+ * or that would let a site keep something in the browser beyond the render. */
+const DROPPED_HEADERS = new Set([
+  "content-encoding",
+  "content-length",
+  "transfer-encoding",
+  "content-type",
+  "service-worker-allowed",
+  "alt-svc",
+]);

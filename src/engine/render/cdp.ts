@@ -1,7 +1,11 @@
-// A small Chrome DevTools Protocol client over one WebSocket (Bun's own), with flattened target sessions:
-// commands are answered by id, events go to the listeners of their session. The renderer needs a dozen
-// commands; a protocol library (playwright-core) does not survive `bun build --compile`'s bundling as this
-// file does (docs/engine.md, "Pages that need a browser").
+// A small Chrome DevTools Protocol client over the pipe Chromium opens with --remote-debugging-pipe (it reads
+// commands on its fd 3 and writes answers and events on its fd 4, each message ended by a NUL byte), with
+// flattened target sessions: commands are answered by id, events go to the listeners of their session. No
+// TCP port is opened, so nothing else on the machine can drive the browser, and the browser exits when the
+// pipe closes (this process ended, however it ended). The renderer needs a dozen commands; a protocol library
+// (playwright-core) does not survive `bun build --compile`'s bundling as this file does (docs/engine.md,
+// "Pages that need a browser").
+import type { Readable, Writable } from "node:stream";
 
 type Listener = (params: Record<string, unknown>) => void;
 
@@ -13,29 +17,17 @@ export class Cdp {
   private listeners = new Map<string, Set<Listener>>();
   private closedWith?: Error;
   private onClose: (() => void)[] = [];
+  private buffered: Buffer[] = [];
 
-  private constructor(private ws: WebSocket) {
-    ws.addEventListener("message", (m) => this.receive(String(m.data)));
-    ws.addEventListener("close", () => this.fail(new CdpError("the browser connection closed")));
-    ws.addEventListener("error", () => this.fail(new CdpError("the browser connection failed")));
-  }
-
-  static connect(url: string, timeoutMs: number): Promise<Cdp> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
-      const timer = setTimeout(() => {
-        ws.close();
-        reject(new CdpError(`no DevTools connection to ${url} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      ws.addEventListener("open", () => {
-        clearTimeout(timer);
-        resolve(new Cdp(ws));
-      });
-      ws.addEventListener("error", () => {
-        clearTimeout(timer);
-        reject(new CdpError(`could not connect to the browser at ${url}`));
-      });
-    });
+  /** `out`: the browser's fd 3 (commands); `in`: its fd 4 (answers and events). */
+  constructor(
+    private out: Writable,
+    input: Readable,
+  ) {
+    input.on("data", (chunk: Buffer) => this.read(chunk));
+    input.on("close", () => this.fail(new CdpError("the browser connection closed")));
+    input.on("error", () => this.fail(new CdpError("the browser connection failed")));
+    out.on("error", () => this.fail(new CdpError("the browser connection failed")));
   }
 
   get closed(): boolean {
@@ -52,7 +44,7 @@ export class Cdp {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+      this.out.write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
     });
   }
 
@@ -69,8 +61,20 @@ export class Cdp {
   }
 
   close(): void {
-    this.ws.close();
+    this.out.end();
     this.fail(new CdpError("the browser connection closed"));
+  }
+
+  private read(chunk: Buffer): void {
+    let start = 0;
+    for (let end = chunk.indexOf(0); end !== -1; end = chunk.indexOf(0, start)) {
+      this.buffered.push(chunk.subarray(start, end));
+      const text = Buffer.concat(this.buffered).toString("utf8");
+      this.buffered = [];
+      start = end + 1;
+      this.receive(text);
+    }
+    if (start < chunk.length) this.buffered.push(chunk.subarray(start));
   }
 
   private receive(text: string): void {

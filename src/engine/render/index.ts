@@ -39,16 +39,20 @@ const shared = new WeakMap<Config, Renderer>();
 let exitHook = false;
 const live = new Set<Renderer>();
 
+/** Least pause between two of the browser's requests to one host: a page loads its parts quickly, but a page
+ * cannot make the renderer flood a host (a render is bounded in requests too, in all and per host). */
+export const RENDER_HOST_DELAY_MS = 50;
+
 /** The process-wide renderer of a configuration, or undefined without RIVALS_BROWSER. Its requests go
- * through the tenant's fetcher rules (guard, robots.txt, rewrite) without per-host pauses: a browser
- * loads a page's parts at once, and a render is bounded in requests instead. */
+ * through the tenant's fetcher rules (guard, robots.txt, rewrite), paced per host by RENDER_HOST_DELAY_MS
+ * (or the site's Crawl-delay) rather than the fetcher's own delay. */
 export function rendererFor(config: Config): Renderer | undefined {
   if (!config.browser) return undefined;
   let r = shared.get(config);
   if (!r) {
     r = new Renderer({
       browser: config.browser,
-      fetcher: createFetcher({ ...fetcherOptions(config, "tenant"), delayMs: 0 }),
+      fetcher: createFetcher({ ...fetcherOptions(config, "tenant"), delayMs: RENDER_HOST_DELAY_MS }),
       timeoutMs: Math.max(config.fetchTimeoutMs, 20_000),
       maxBytes: Math.max(config.fetchMaxBytes, 10 * 1024 * 1024),
     });
@@ -56,7 +60,8 @@ export function rendererFor(config: Config): Renderer | undefined {
     live.add(r);
     if (!exitHook) {
       exitHook = true;
-      // A browser this process started must not outlive it.
+      // A browser this process started must not outlive it, nor its profile folder (the browser also exits
+      // by itself when this process dies, as its DevTools pipe closes).
       process.on("exit", () => {
         for (const x of live) x.kill();
       });
@@ -71,5 +76,5 @@ export async function closeRenderer(config: Config): Promise<void> {
   if (!r) return;
   shared.delete(config);
   live.delete(r);
-  await r.close();
+  r.kill();
 }
