@@ -1,7 +1,7 @@
 // GET/POST /oauth/authorize: the authorization request (PKCE S256, exact redirect URI, resource = this
 // server's MCP URL), sign-in, the consent page and remembered approvals. Errors about the client or the
-// redirect URI are shown as a page and never redirected; every other error goes back to the client
-// (RFC 6749 4.1.2.1) with `state` and `iss` (RFC 9207).
+// redirect URI, and any error before a member signs in, are shown as a page and never redirected; every
+// other error goes back to the client (RFC 6749 4.1.2.1) with `state` and `iss` (RFC 9207).
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
@@ -31,7 +31,7 @@ export interface AuthorizationRequest {
 type Checked =
   | { kind: "ok"; req: AuthorizationRequest }
   | { kind: "page"; status: number; message: string }
-  | { kind: "redirect"; location: string };
+  | { kind: "redirect"; location: string; description: string };
 
 const CARRIED = [
   "response_type",
@@ -86,6 +86,7 @@ export async function checkAuthorizationRequest(
   const fail = (error: string, description: string): Checked => ({
     kind: "redirect",
     location: redirectWith(redirectUri, { error, error_description: description, state, iss: base }),
+    description,
   });
   for (const k of CARRIED)
     if (p.getAll(k).length > 1) return fail("invalid_request", `The parameter ${k} was sent more than once.`);
@@ -284,7 +285,13 @@ export function authorizeRoutes(s: Services, oauth: OAuthServer) {
     const url = new URL(request.url);
     const checked = await checkAuthorizationRequest(s, oauth, url.searchParams);
     if (checked.kind === "page") return errorPage(checked.message, checked.status);
-    if (checked.kind === "redirect") return redirect(checked.location);
+    // Every app here registered itself (or named its own metadata document): nobody has verified its
+    // redirect_uri, so before a member signs in an error is shown, not redirected there (RFC 9700 4.11.2) —
+    // else anyone could register an app to turn this site into an open redirect.
+    if (checked.kind === "redirect")
+      return (await getSession(s, request))
+        ? redirect(checked.location)
+        : errorPage(checked.description, 400);
     const req = checked.req;
     const prompt = (url.searchParams.get("prompt") ?? "").split(" ");
     const fail = (error: string, description: string) =>
@@ -292,7 +299,11 @@ export function authorizeRoutes(s: Services, oauth: OAuthServer) {
         redirectWith(req.redirectUri, { error, error_description: description, state: req.state, iss: base }),
       );
     const session = prompt.includes("none") ? await getSession(s, request) : await requireSession(s, request);
-    if (session === null) return fail("login_required", "Nobody is signed in.");
+    if (session === null)
+      return errorPage(
+        "Nobody is signed in to Rivals in this browser: sign in, then start again from the app.",
+        400,
+      );
     if (session instanceof Response) return session;
     if (!prompt.includes("consent")) {
       const paid = new Set(session.memberships.filter((m) => planOf(m.plan).paid).map((m) => m.orgId));

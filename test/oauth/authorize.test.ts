@@ -110,6 +110,46 @@ describe("errors that are never redirected", () => {
   });
 });
 
+describe("before anyone signs in", () => {
+  test("an error is a page, never a redirect to a self-registered app's redirect_uri (RFC 9700 4.11.2)", async () => {
+    const reg = await register({
+      redirect_uris: ["https://phish.example/cb"],
+      client_name: "Open redirect",
+      token_endpoint_auth_method: "none",
+    });
+    const id = ((await reg.json()) as { client_id: string }).client_id;
+    for (const over of [
+      { response_type: "token" },
+      { response_type: null },
+      { code_challenge_method: "plain" },
+      { code_challenge: null },
+      { resource: "https://elsewhere.example/mcp" },
+      { scope: "admin" },
+      { request: "eyJhbGciOiJub25lIn0.e30." },
+      { prompt: "none" },
+    ]) {
+      const url = authUrl({ client_id: id, redirect_uri: "https://phish.example/cb", ...over });
+      const res = await new Browser(t).request(url);
+      expect({ over, status: res.status, location: res.headers.get("location") }).toEqual({
+        over,
+        status: 400,
+        location: null,
+      });
+      expect(res.headers.get("content-type")).toContain("text/html");
+      expect(await res.text()).toContain("This app's request cannot be completed");
+    }
+    // Signed in, the same error goes back to the app as RFC 6749 says.
+    const b = await signedIn(t, admin);
+    const res = await b.request(
+      authUrl({ client_id: id, redirect_uri: "https://phish.example/cb", response_type: "token" }),
+    );
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toStartWith(
+      "https://phish.example/cb?error=unsupported_response_type",
+    );
+  });
+});
+
 describe("errors returned to the client", () => {
   async function errorOf(url: string) {
     const b = await signedIn(t, admin);
