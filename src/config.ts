@@ -1,6 +1,9 @@
 import { availableParallelism } from "node:os";
 import { parseRewrite, type RewriteRule } from "./engine/fetch/rewrite.ts";
 
+/** The demo workspace's slug: its engine work reads only the demo's fictional web (`Config.demoSites`). */
+export const DEMO_ORG = "demo";
+
 /** Largest per-minute rate limit an operator may set (the RateLimit-* headers' stated bound). */
 export const MAX_RATE_LIMIT = 1_000_000_000;
 
@@ -26,6 +29,9 @@ export interface Config {
   researchWaitMs: number;
   /** RIVALS_FETCH_REWRITE: origins whose requests go elsewhere (mirrors, staging, tests). */
   fetchRewrite: RewriteRule[];
+  /** Where the demo workspace's fetches go, host by host (`serve --demo` sets it to the listener serving the
+   * demo's fictional web). Not an environment variable: empty, the demo workspace reaches nothing. */
+  demoSites: RewriteRule[];
   /** RIVALS_FETCH_DELAY_MS: pause between two requests to one host. */
   fetchDelayMs: number;
   /** RIVALS_FETCH_TIMEOUT_MS: per request, headers and body. */
@@ -171,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oidc: oidcConfig(env),
     researchWaitMs: intVar(env, "RIVALS_RESEARCH_WAIT_MS", 20_000, 0),
     fetchRewrite: parseRewrite(env.RIVALS_FETCH_REWRITE),
+    demoSites: [],
     fetchDelayMs: intVar(env, "RIVALS_FETCH_DELAY_MS", 1000, 0),
     fetchTimeoutMs: intVar(env, "RIVALS_FETCH_TIMEOUT_MS", 15_000, 1),
     fetchMaxBytes: intVar(env, "RIVALS_FETCH_MAX_BYTES", 5 * 1024 * 1024, 1),

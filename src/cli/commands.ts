@@ -12,7 +12,6 @@ import { importNdjson } from "../domain/imports.ts";
 import { addMember, isRole, listMembers } from "../domain/members.ts";
 import { createOrg, setPlan } from "../domain/orgs.ts";
 import { requireOrg } from "../domain/state.ts";
-import { parseRewrite } from "../engine/fetch/rewrite.ts";
 import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
@@ -102,11 +101,11 @@ export async function run(argv: string[]): Promise<number> {
       const { values } = flags([sub, ...rest].filter(Boolean) as string[], { demo: { type: "boolean" } });
       const config = loadConfig();
       let s: Services | undefined;
-      // The demo's fictional websites, served by this process; the engine reaches them through the rewrite table.
+      // The demo's fictional web, served by this process: the demo workspace's fetches go there and nowhere else.
       const demoWeb = values.demo
         ? startDemoWeb(() => (s ? demoSitesVersion(s) : Promise.resolve(1)))
         : undefined;
-      if (demoWeb) config.fetchRewrite.push(...parseRewrite(demoWeb.rewrite));
+      if (demoWeb) config.demoSites = demoWeb.sites;
       s = await openServices(config);
       if (values.demo) {
         for (const line of demoBanner(await loadDemo(s))) console.log(line);

@@ -1,9 +1,11 @@
-// The demo's fictional websites, served by the `serve --demo` process itself on a second loopback listener:
-// the fixture web's .example sites (embedded by src/demo/sites.ts), at the version the database's demo_sites row
-// names (1 until `rivals demo advance` or the app's button moves it: v1 → v2 planted changes → v3 noise only).
-// `serve --demo` points RIVALS_FETCH_REWRITE at this listener for those hosts, so research and cycles read them
-// like any website (the recorded URLs stay https://<host>/…).
+// The demo's fictional web, served by the `serve --demo` process itself on a second loopback listener: the
+// whole fixture web (embedded by src/demo/sites.ts: the .example company sites and the job boards and GitHub
+// release feeds they link), at the version the database's demo_sites row names (1 until `rivals demo advance`
+// or the app's button moves it: v1 → v2 planted changes → v3 noise only). `serve --demo` makes this listener
+// the demo workspace's whole web (Config.demoSites, engine/fetch workspaceFetcher): research and cycles read
+// these hosts like any website (the recorded URLs stay https://<host>/…) and reach no other host.
 // Layout (fixtures/web/README.md): host/vN/path overlays; _deleted, _redirects and _headers.json per version.
+import type { RewriteRule } from "../engine/fetch/rewrite.ts";
 import type { Services } from "../services.ts";
 import { SITE_FILES } from "./sites.ts";
 
@@ -13,7 +15,7 @@ export interface SiteResponse {
   body: string | null;
 }
 
-/** The hosts the demo serves. */
+/** The hosts the demo serves (the company sites, their docs, job boards and GitHub). */
 export const DEMO_HOSTS: string[] = [...new Set(Object.keys(SITE_FILES).map((k) => k.split("/")[0]))].sort();
 
 /** The highest version any demo site has. */
@@ -166,8 +168,8 @@ export async function demoAdvanceQueued(s: Services): Promise<string | undefined
 
 export interface DemoWeb {
   origin: string;
-  /** RIVALS_FETCH_REWRITE pairs for the demo hosts: `https://host=http://127.0.0.1:PORT,…` */
-  rewrite: string;
+  /** Every demo host sent to this listener: what Config.demoSites is set to. */
+  sites: RewriteRule[];
   stop(): Promise<void>;
 }
 
@@ -196,7 +198,7 @@ export function startDemoWeb(version: () => Promise<number>): DemoWeb {
   const origin = `http://127.0.0.1:${server.port}`;
   return {
     origin,
-    rewrite: DEMO_HOSTS.map((h) => `https://${h}=${origin}`).join(","),
+    sites: DEMO_HOSTS.map((h) => ({ from: `https://${h}`, to: origin })),
     stop: () => server.stop(true),
   };
 }

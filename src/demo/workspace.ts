@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import demoData from "../../examples/demo.ndjson" with { type: "text" };
 import { endOtherSessionsIn } from "../auth/session.ts";
+import { DEMO_ORG } from "../config.ts";
 import { createApiKey, parseScopes } from "../domain/apiKeys.ts";
 import { DomainError } from "../domain/errors.ts";
 import { importNdjson } from "../domain/imports.ts";
@@ -18,7 +19,7 @@ import { addMember, decideUser, findRole, findUserByEmail, hashPassword } from "
 import { findOrg } from "../domain/state.ts";
 import type { Services } from "../services.ts";
 
-export const DEMO_ORG = "demo";
+export { DEMO_ORG };
 export const DEMO_ADMIN_EMAIL = "admin@demo.example";
 export const DEMO_ADMIN_NAME = "Demo admin";
 /** How to get a new demo password, from the built executable and from a checkout. */

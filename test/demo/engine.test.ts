@@ -34,7 +34,8 @@ const allSignals = () => count("SELECT COUNT(*) AS n FROM signals WHERE org_id =
 beforeAll(async () => {
   let services: TestServer["services"] | undefined;
   web = startDemoWeb(() => (services ? demoSitesVersion(services) : Promise.resolve(1)));
-  t = await startTestServer({ RIVALS_FETCH_REWRITE: web.rewrite, RIVALS_FETCH_DELAY_MS: "0" });
+  t = await startTestServer({ RIVALS_FETCH_DELAY_MS: "0" });
+  t.services.config.demoSites = web.sites;
   services = t.services;
   await loadDemo(t.services);
   orgId = Number(

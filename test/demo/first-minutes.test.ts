@@ -31,7 +31,8 @@ const feed = async () => (await admin.request("/app?org=demo")).text();
 beforeAll(async () => {
   let services: TestServer["services"] | undefined;
   web = startDemoWeb(() => (services ? demoSitesVersion(services) : Promise.resolve(1)));
-  t = await startTestServer({ RIVALS_FETCH_REWRITE: web.rewrite, RIVALS_FETCH_DELAY_MS: "0" });
+  t = await startTestServer({ RIVALS_FETCH_DELAY_MS: "0" });
+  t.services.config.demoSites = web.sites;
   services = t.services;
   await loadDemo(t.services);
   orgId = Number(

@@ -27,9 +27,7 @@ describe("fixture web", () => {
     for (const site of SITES) {
       const urls = [
         `${site.origin}/`,
-        ...Object.entries(site.pages)
-          .filter(([k]) => k !== "docs" || site.key === "quantive")
-          .map(([, v]) => v!),
+        ...Object.values(site.pages).map((v) => v!),
         ...site.feeds,
         ...(site.jobs?.board ? [site.jobs.board.apiUrl, site.jobs.board.url] : []),
         ...(site.github ? [site.github.releasesFeed] : []),

@@ -10,7 +10,7 @@ import type { SignalDraft } from "../classify/types.ts";
 import { compare } from "../compare/index.ts";
 import type { Snapshot } from "../compare/types.ts";
 import { competitorSources } from "../cycle/sources.ts";
-import { type Fetcher, fetcherFor } from "../fetch/index.ts";
+import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
 import { heartbeat } from "../instance.ts";
 import { visibleHtml } from "../render/index.ts";
 import { type SnapshotStore, type SourceRef, snapshotStoreFor } from "../snapshots/index.ts";
@@ -334,7 +334,7 @@ export async function readHistory(
     renewRun(s, orgId, competitorId),
   );
   const stopped = opts.stopped ?? (() => false);
-  const fetcher = opts.fetcher ?? fetcherFor(s.config);
+  const fetcher = opts.fetcher ?? (await workspaceFetcher(s, orgId)).fetcher;
   const store = snapshotStoreFor(s);
   try {
     await addPages(s, orgId, competitorId, await keyPages(s, orgId, competitorId));

@@ -9,7 +9,7 @@
 import { MAX_FAILURES_LISTED } from "../../domain/cycles.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
-import { type Fetcher, fetcherFor } from "../fetch/index.ts";
+import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
 import { closeExpiredSignals } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
 import { checkCompetitor } from "./competitor.ts";
@@ -88,7 +88,7 @@ async function checkAll(
   started: OpenedCycle,
   opts: CycleOptions,
 ): Promise<CycleSummary> {
-  const fetcher = opts.fetcher ?? fetcherFor(s.config);
+  const fetcher = opts.fetcher ?? (await workspaceFetcher(s, orgId)).fetcher;
   const skipped: CycleSummary["competitors_skipped"] = [];
   const work: { comp: CompetitorRow; sources: Source[] }[] = [];
   for (const comp of comps) {

@@ -6,7 +6,7 @@
 import type { Services } from "../../services.ts";
 import { checkCompetitor } from "../cycle/competitor.ts";
 import { competitorSources } from "../cycle/sources.ts";
-import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
+import { type Fetcher, type FetchResult, workspaceFetcher } from "../fetch/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 
 /** A fetcher that answers a plain GET research made from research's own answer, and anything else live. */
@@ -34,6 +34,13 @@ export async function baselineFromResearch(
   );
   const sources = (await competitorSources(s, orgId, competitor.id)).filter((src) => !kept.has(src.url));
   if (sources.length === 0) return 0;
-  const r = await checkCompetitor(s, orgId, null, competitor, sources, replaying(read, fetcherFor(s.config)));
+  const r = await checkCompetitor(
+    s,
+    orgId,
+    null,
+    competitor,
+    sources,
+    replaying(read, (await workspaceFetcher(s, orgId)).fetcher),
+  );
   return r.baseline;
 }

@@ -13,7 +13,7 @@ import {
 import { loadSettings } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
 import type { PageExtract } from "../extract/page.ts";
-import { fetcherFor } from "../fetch/index.ts";
+import { workspaceFetcher } from "../fetch/index.ts";
 import { linkCandidates, selectPages } from "../sources/discover.ts";
 import { extractPool } from "../workers/extract.ts";
 import { sentences } from "./statements.ts";
@@ -101,7 +101,7 @@ export async function draftPositioning(s: Services, orgId: number, metadata: Eve
       source_url: undefined,
       drafts_today: { used: check.used, limit: check.cap },
     };
-  const fetcher = fetcherFor(s.config);
+  const { fetcher } = await workspaceFetcher(s, orgId);
   const pool = extractPool(s.config);
   const home = await fetcher.fetch({ url: check.website });
   if (!home.ok)

@@ -8,7 +8,7 @@ import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
 import { queueHistory, startHistory } from "../archive/background.ts";
-import { type FetchResult, fetcherFor } from "../fetch/index.ts";
+import { type FetchResult, workspaceFetcher } from "../fetch/index.ts";
 import { rendererFor } from "../render/index.ts";
 import { extractPool } from "../workers/extract.ts";
 import { baselineFromResearch } from "./baseline.ts";
@@ -48,10 +48,11 @@ async function runOne(
   const base = { run_id: run.run_id, competitor_id: run.competitor_id, name: run.name };
   let outcome: Awaited<ReturnType<typeof researchSite>>;
   const read = new Map<string, FetchResult>();
+  const { fetcher, confined } = await workspaceFetcher(s, orgId);
   try {
     outcome = await researchSite(run.website_url, {
-      fetcher: fetcherFor(s.config),
-      renderer: rendererFor(s.config),
+      fetcher,
+      renderer: confined ? undefined : rendererFor(s.config),
       extractor: extractPool(s.config),
       now: s.clock,
       onFetched: (r) => {
@@ -74,7 +75,7 @@ async function runOne(
       await baselineFromResearch(s, orgId, { id: run.competitor_id, name: run.name }, read);
       const home = read.get(run.website_url);
       if (home?.ok && !home.notModified) {
-        const icon = await readIcon(fetcherFor(s.config), home.text, home.finalUrl);
+        const icon = await readIcon(fetcher, home.text, home.finalUrl);
         if (icon) await storeIcon(s, orgId, run.competitor_id, icon, s.clock());
       }
     } catch (e) {
