@@ -1,8 +1,9 @@
 // The competitor's logo as its site shows it: the icon its home page links (the largest kind first:
 // apple-touch-icon, then icon), else /favicon.ico, read through the one fetcher and kept only when its bytes
-// are the image format they claim. An SVG is kept only without scripts, event handlers or external
-// references; every icon is served back with a sandboxing policy (web/competitorIcon.ts).
+// are the image format they claim. An SVG is kept only when it is UTF-8 static drawing by an XML parse
+// against an allow-list (svg.ts); every icon is served back with a sandboxing policy (web/competitorIcon.ts).
 import type { Fetcher } from "../fetch/index.ts";
+import { isHarmlessSvg } from "./svg.ts";
 
 export interface SiteIcon {
   url: string;
@@ -56,13 +57,8 @@ export function isIconImage(contentType: string, d: Uint8Array): boolean {
     case "image/x-icon":
     case "image/vnd.microsoft.icon":
       return starts(d, [0, 0, 1, 0]) || starts(d, [0x89, 0x50, 0x4e, 0x47]);
-    case "image/svg+xml": {
-      const t = new TextDecoder().decode(d);
-      return (
-        /<svg[\s>]/i.test(t) &&
-        !/<script|<foreignObject|\son\w+\s*=|javascript:|<!ENTITY|(?:xlink:)?href\s*=\s*["']?(?!#)/i.test(t)
-      );
-    }
+    case "image/svg+xml":
+      return isHarmlessSvg(d);
     default:
       return false;
   }
