@@ -195,6 +195,10 @@ export async function demoIdle(s: Services): Promise<void> {
 
 export interface DemoEngineState {
   version: number;
+  /** The last advance and what the cycles that ended since found (every one of them, not only the last). */
+  advance?: { at: string; cycles: number; signals_created: number };
+  /** An advance's cycle is under way in this process (it may not have opened its cycle record yet). */
+  advancing: boolean;
   /** Competitors whose research is running now. */
   researching: string[];
   /** Start-up work of this process is under way (research, or the first cycle). */
@@ -204,16 +208,37 @@ export interface DemoEngineState {
   cycle: CycleStatus;
 }
 
+/** The last advance, and the cycles of the workspace that started at or after it and have ended. */
+async function sinceAdvance(s: Services, orgId: number): Promise<DemoEngineState["advance"]> {
+  const c = s.database.client;
+  const at = (await c.execute("SELECT advanced_at FROM demo_sites WHERE id = 1")).rows[0]?.advanced_at;
+  if (!at) return undefined;
+  const r = await c.execute({
+    sql: `SELECT COUNT(*) AS n, COALESCE(SUM(json_extract(summary, '$.signals_created')), 0) AS created
+          FROM (SELECT summary FROM cycles WHERE org_id = ? AND started_at >= ? AND finished_at IS NOT NULL
+                ORDER BY id DESC LIMIT 500)`,
+    args: [orgId, String(at)],
+  });
+  return {
+    at: String(at),
+    cycles: Number(r.rows[0]?.n ?? 0),
+    signals_created: Number(r.rows[0]?.created ?? 0),
+  };
+}
+
 /** What the demo page shows of the engine. */
 export async function demoEngineState(s: Services, orgId: number): Promise<DemoEngineState> {
-  const [version, researching, queuedAt, cycle] = await Promise.all([
+  const [version, researching, queuedAt, cycle, advance] = await Promise.all([
     demoSitesVersion(s),
     researchRunning(s, orgId),
     demoAdvanceQueued(s),
     cycleStatus(s, orgId),
+    sinceAdvance(s, orgId),
   ]);
   return {
     version,
+    ...(advance ? { advance } : {}),
+    advancing: advancing.has(s) || applying.has(s),
     researching,
     starting: starting.has(s),
     ...(queuedAt ? { queuedAt } : {}),

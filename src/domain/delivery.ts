@@ -12,13 +12,16 @@ export interface DeliveryView {
   allowed_cadences: string[];
   email: boolean;
   slack: boolean;
+  /** The server can send email (its operator configured a mail server). */
+  email_delivery_available: boolean;
   chat_connected: boolean;
   chat_delivery_available: boolean;
   notes: string[];
 }
 
-/** What actually happens after a monitoring cycle, given the stored choices and the current plan. */
-export function deliveryView(st: WorkspaceSettings): DeliveryView {
+/** What actually happens after a monitoring cycle, given the stored choices, the current plan and whether the
+ * server can send email (`mail`: a mail server is configured). */
+export function deliveryView(st: WorkspaceSettings, mail: boolean): DeliveryView {
   const plan = planOf(st.plan);
   const notes: string[] = [];
   const cadence = effectiveCadence(plan, st.cadence);
@@ -37,11 +40,17 @@ export function deliveryView(st: WorkspaceSettings): DeliveryView {
         .filter(Boolean)
         .join(" and ")}.`,
     );
+  const emailChosen = st.email ?? true;
+  if (emailChosen && !mail)
+    notes.push(
+      "Email delivery is switched on but inactive: this server has no mail server configured (its operator sets RIVALS_SMTP_URL).",
+    );
   return {
     cadence,
     allowed_cadences: plan.cadences,
-    email: st.email ?? true,
+    email: emailChosen && mail,
     slack: st.slack === true && available,
+    email_delivery_available: mail,
     chat_connected: connected,
     chat_delivery_available: available,
     notes,

@@ -18,6 +18,7 @@ import { Html } from "./layout.tsx";
 import { adminsOnly, formMember } from "./member.ts";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const found = (n: number) => (n === 0 ? "no new signal" : plural(n, "new signal"));
 
 /** One line on what the engine is doing now, from the database (and this process's start-up work). */
 function EngineLine({ st }: { st: DemoEngineState }): JSX.Element {
@@ -30,11 +31,19 @@ function EngineLine({ st }: { st: DemoEngineState }): JSX.Element {
         monitoring cycle follows and takes the baseline the next changes are compared with.
       </p>
     );
-  if (st.cycle.running_since)
+  if (st.cycle.running_since || st.advancing)
     return (
       <p data-demo-engine="cycle">
-        <strong>A monitoring cycle is running</strong> (started <Time ts={st.cycle.running_since} />
-        ). Reload in a few seconds to see what it found.
+        <strong>A monitoring cycle is running</strong>
+        {st.cycle.running_since ? (
+          <>
+            {" "}
+            (started <Time ts={st.cycle.running_since} />)
+          </>
+        ) : (
+          ""
+        )}
+        . Reload in a few seconds to see what it found.
       </p>
     );
   if (st.starting)
@@ -43,16 +52,51 @@ function EngineLine({ st }: { st: DemoEngineState }): JSX.Element {
         <strong>Starting:</strong> research of the demo competitors, then the first, baseline cycle.
       </p>
     );
+  const lastLine = last ? (
+    <>
+      <span
+        safe
+      >{`: ${plural(last.pages_checked ?? 0, "page")} checked, ${plural(last.pages_changed ?? 0, "page")} changed, ${found(last.signals_created ?? 0)}`}</span>
+      {(last.signals_created ?? 0) > 0 ? " (in the feed below)." : "."}
+    </>
+  ) : (
+    ""
+  );
+  // After an advance, what every cycle since found: a later cycle that finds nothing does not hide the changes.
+  const adv = st.version > 1 ? st.advance : undefined;
+  if (adv)
+    return (
+      <p data-demo-engine="ready" data-since-advance={String(adv.signals_created)}>
+        <strong>Ready.</strong> Since the sites moved to version <span safe>{String(st.version)}</span> (
+        <Time ts={adv.at} />)
+        {adv.cycles === 0 ? (
+          <span>, no monitoring cycle has run yet: the next one reads them.</span>
+        ) : (
+          <>
+            <span
+              safe
+            >{`, ${adv.cycles === 1 ? "the monitoring cycle" : `${adv.cycles} monitoring cycles`} found ${adv.signals_created === 0 ? "no new signal" : plural(adv.signals_created, "new signal")}`}</span>
+            {adv.signals_created > 0 ? " (in the feed below)." : "."}
+          </>
+        )}
+        {last && adv.cycles > 1 ? (
+          <>
+            {" "}
+            The last one finished <Time ts={last.finished_at} />
+            {lastLine}
+          </>
+        ) : (
+          ""
+        )}
+      </p>
+    );
   return (
     <p data-demo-engine="ready">
       <strong>Ready.</strong>{" "}
       {last ? (
         <>
           Last cycle finished <Time ts={last.finished_at} />
-          <span
-            safe
-          >{`: ${plural(last.pages_checked ?? 0, "page")} checked, ${plural(last.pages_changed ?? 0, "page")} changed, ${plural(last.signals_created ?? 0, "new signal")}`}</span>
-          {(last.signals_created ?? 0) > 0 ? " (in the feed below)." : "."}
+          {lastLine}
         </>
       ) : (
         "No monitoring cycle has run yet."

@@ -120,6 +120,17 @@ export function Positioning({ text, source }: { text: unknown; source: unknown }
   );
 }
 
+/** How a job board is named to a reader. */
+const BOARDS: Record<string, string> = {
+  greenhouse: "Greenhouse",
+  lever: "Lever",
+  ashby: "Ashby",
+  workable: "Workable",
+  smartrecruiters: "SmartRecruiters",
+  recruitee: "Recruitee",
+  personio: "Personio",
+};
+
 export function HiringView({
   hiring,
   trendSignal,
@@ -134,15 +145,22 @@ export function HiringView({
   const max = Math.max(1, ...deps.map(([, n]) => n));
   const t = trend(trendSignal);
   const locations = strs(hiring.locations);
+  const focus = strs(hiring.focus);
+  const headcount = num(hiring.estimated_headcount);
+  const board = str(hiring.board);
+  const where = board ? `its ${BOARDS[board] ?? board} job board` : "job listings";
+  // Never an empty section: the count (none open is a fact too), else plainly that it is not known.
+  const count =
+    roles === undefined
+      ? "Open roles: not known (no job board or careers page of this competitor has been read)"
+      : roles === 0
+        ? `No open roles${board ? ` on ${where}` : ""}`
+        : `${roles} open role${roles === 1 ? "" : "s"}`;
   return (
     <div class="hiring">
       <p>
-        {roles !== undefined ? (
-          <strong>{Html.escapeHtml(`${roles} open role${roles === 1 ? "" : "s"}`)}</strong>
-        ) : (
-          ""
-        )}
-        <Source href={hiring.source} text="job listings" />
+        <strong>{Html.escapeHtml(count)}</strong>
+        <Source href={hiring.source} text={where} />
         {t.text ? (
           <>
             {" · trend "}
@@ -150,10 +168,21 @@ export function HiringView({
               {t.text}
             </a>
           </>
+        ) : str(hiring.trend) ? (
+          <span safe>{` · trend: ${str(hiring.trend)}`}</span>
         ) : (
           ""
         )}
       </p>
+      {focus.length ? <p safe>{`Hiring focus: ${focus.join("; ")}`}</p> : ""}
+      {headcount !== undefined ? (
+        <p
+          class="muted small"
+          safe
+        >{`About ${headcount.toLocaleString("en-US")} people work there (estimate).`}</p>
+      ) : (
+        ""
+      )}
       {deps.length ? (
         <table class="bars" aria-label="Open roles by department">
           <tbody>

@@ -17,6 +17,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import { loadSettings } from "../domain/workspace.ts";
 import { postToChat } from "../engine/deliver/chat.ts";
 import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts";
+import { mailConfigured } from "../mail/mailer.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Time } from "./components.tsx";
@@ -123,7 +124,7 @@ export function monitoringSettingsPages(s: Services) {
     fromForm = false,
   ): Promise<Response> {
     const st = await loadSettings(client, org.orgId);
-    const view = deliveryView(st);
+    const view = deliveryView(st, mailConfigured(s.config));
     const plan = planOf(st.plan);
     const delivery = await deliveryStatus(s, org.orgId);
     const csrf = m.session.csrfToken;
@@ -165,7 +166,12 @@ export function monitoringSettingsPages(s: Services) {
         <form method="post" action={`${PATH}/channels`} class="card">
           {hidden}
           <label class="check">
-            <input type="checkbox" name="email" value="1" checked={view.email} /> Email to each admin
+            <input type="checkbox" name="email" value="1" checked={st.email ?? true} /> Email to each admin
+            {view.email_delivery_available ? (
+              ""
+            ) : (
+              <span class="muted small"> — needs a mail server configured on this server</span>
+            )}
           </label>
           <label class="check">
             <input type="checkbox" name="slack" value="1" checked={st.slack === true} /> Team chat

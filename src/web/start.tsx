@@ -10,6 +10,7 @@ import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
 import { researchStates } from "../db/queries/dossier.ts";
 import { type ProfileInput, updateCompanyProfile } from "../domain/companyProfile.ts";
+import { deliveryView } from "../domain/delivery.ts";
 import { DomainError } from "../domain/errors.ts";
 import { updateIcp } from "../domain/icp.ts";
 import { effectiveCadence, planOf } from "../domain/plans.ts";
@@ -17,6 +18,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import { loadSettings } from "../domain/workspace.ts";
 import { draftPositioning } from "../engine/research/positioning.ts";
 import { slotOf } from "../engine/schedule/slots.ts";
+import { mailConfigured } from "../mail/mailer.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Time } from "./components.tsx";
@@ -89,6 +91,8 @@ async function startPage(
   const running = states.filter((x) => x === "running").length;
   const finished = states.filter((x) => x === "finished").length;
   const cadence = effectiveCadence(planOf(st.plan), st.cadence);
+  // The channels in effect, by the rule the settings page, the tools and delivery itself use.
+  const delivery = deliveryView(st, mailConfigured(s.config));
   const now = s.clock();
   const slot = slotOf(cadence, now);
   const nextSlot = new Date(slot.start.getTime() + slot.periodMs).toISOString();
@@ -271,8 +275,9 @@ async function startPage(
           <li>
             Digests are delivered by{" "}
             <span safe>
-              {[st.email ? "email" : "", st.slack ? "team chat" : ""].filter(Boolean).join(" and ") ||
-                "no channel yet"}
+              {[delivery.email ? "email" : "", delivery.slack ? "team chat" : ""]
+                .filter(Boolean)
+                .join(" and ") || "no channel yet"}
             </span>
             : change the channels and the cadence in{" "}
             <a href="/app/settings/monitoring">Monitoring settings</a>.

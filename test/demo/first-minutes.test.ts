@@ -105,6 +105,6 @@ test("pressed when ready, the advance applies at once and the page shows the cyc
   const after = await feed();
   expect(after).toContain('data-demo-engine="ready"');
   // v3 is noise only: the cycle finds nothing new, and the page says so.
-  expect(after).toContain("0 new signals</span>.");
+  expect(after).toContain("the monitoring cycle found no new signal</span>.");
   expect(await engineSignals()).toBe(before);
 });

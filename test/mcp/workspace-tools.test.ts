@@ -513,16 +513,19 @@ describe("update_icp", () => {
 });
 
 describe("delivery settings", () => {
-  test("defaults: weekly, email on, team chat off and not connected", async () => {
+  test("defaults: weekly, email chosen (inactive on a server without a mail server, as the notes say), team chat off and not connected", async () => {
     const r = await ok(admin, "get_delivery_settings");
     expect(r).toEqual({
       cadence: "weekly",
       allowed_cadences: PLANS.growth.cadences,
-      email: true,
+      email: false,
       slack: false,
+      email_delivery_available: false,
       chat_connected: false,
       chat_delivery_available: false,
-      notes: [],
+      notes: [
+        "Email delivery is switched on but inactive: this server has no mail server configured (its operator sets RIVALS_SMTP_URL).",
+      ],
       plan: "growth",
       delivery_status: { email: { pending: 0 }, slack: { pending: 0 } },
       cycles: { cadence: "weekly", scheduler: "on", next_cycle_due_at: expect.any(String) },

@@ -10,7 +10,7 @@ import { deliveryView } from "../../domain/delivery.ts";
 import { decideDeliveryAttempted, decideDeliveryQueued } from "../../domain/outbox.ts";
 import { severityRank } from "../../domain/records.ts";
 import { loadSettings } from "../../domain/workspace.ts";
-import { sendMail } from "../../mail/mailer.ts";
+import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import type { AfterCycleStep } from "../cycle/types.ts";
 import { postToChat } from "./chat.ts";
@@ -33,7 +33,7 @@ export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
   const signalIds = cycle.signalIds.created;
   if (signalIds.length === 0) return { deliveries: 0 };
   // The channels in effect, by the same rule get_delivery_settings reports (defaults, plan, chat connection).
-  const view = deliveryView(await loadSettings(s.database.client, cycle.orgId));
+  const view = deliveryView(await loadSettings(s.database.client, cycle.orgId), mailConfigured(s.config));
   const recipients: { channel: "email" | "slack"; recipient: string }[] = [];
   if (view.email)
     for (const to of await adminEmails(s, cycle.orgId)) recipients.push({ channel: "email", recipient: to });

@@ -21,6 +21,7 @@ import {
 } from "../../domain/workspace.ts";
 import { cycleStatus } from "../../engine/cycle/status.ts";
 import { deliveryStatus } from "../../engine/deliver/outbox.ts";
+import { mailConfigured } from "../../mail/mailer.ts";
 import { cycleStatusShape, isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
 
@@ -87,7 +88,12 @@ const profileShape = z.object({
 const deliveryShape = {
   cadence: z.string().describe("How often a monitoring cycle runs now."),
   allowed_cadences: stringList.describe("Cadences the workspace's plan allows."),
-  email: z.boolean().describe("A finished cycle is delivered by email."),
+  email: z
+    .boolean()
+    .describe("A finished cycle is delivered by email (chosen, and the server can send email)."),
+  email_delivery_available: z
+    .boolean()
+    .describe("The server has a mail server configured: email delivery can take effect."),
   slack: z.boolean().describe("A finished cycle is delivered to the connected team chat."),
   chat_connected: z.boolean().describe("A team-chat connection was made in the app."),
   chat_delivery_available: z.boolean().describe("Paid plan and chat connection: slack can be switched on."),
@@ -264,7 +270,7 @@ export const getDeliverySettingsTool = defineTool({
   run: async (ctx) => {
     const st = await settingsOf(ctx);
     return {
-      ...deliveryView(st),
+      ...deliveryView(st, mailConfigured(ctx.s.config)),
       plan: planOf(st.plan).name,
       delivery_status: await deliveryStatus(ctx.s, ctx.principal.orgId),
       cycles: await cycleStatus(ctx.s, ctx.principal.orgId, ctx.now),
@@ -382,7 +388,7 @@ export const setMonitoringCadenceTool = defineTool({
   adminOnly: true,
   run: async (ctx, a) => {
     const { changed } = await setMonitoringCadence(ctx.s.store, ctx.principal.orgId, a.cadence, meta(ctx));
-    const v = deliveryView(await settingsOf(ctx));
+    const v = deliveryView(await settingsOf(ctx), mailConfigured(ctx.s.config));
     return { cadence: v.cadence, allowed_cadences: v.allowed_cadences, changed };
   },
 });
@@ -407,7 +413,7 @@ export const setDeliveryChannelsTool = defineTool({
       { email: a.email, slack: a.slack },
       meta(ctx),
     );
-    return { ...deliveryView(await settingsOf(ctx)), changed };
+    return { ...deliveryView(await settingsOf(ctx), mailConfigured(ctx.s.config)), changed };
   },
 });
 
