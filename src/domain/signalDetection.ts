@@ -118,21 +118,25 @@ function fuzzyMatch<T extends { category: string; type: string; subject: string 
   return undefined;
 }
 
-const evidenceId = (e: EvidenceItem) => `${e.source_url ?? ""}\u0000${e.text ?? ""}`;
+/** One piece of evidence: its page and its text; for a site-wide change (a navigation link every page shows)
+ * its text alone, whichever page it was read on. */
+const evidenceId = (e: EvidenceItem, sitewide?: boolean) =>
+  sitewide ? (e.text ?? "") : `${e.source_url ?? ""}\u0000${e.text ?? ""}`;
 
-function novelEvidence(have: EvidenceItem[], add: EvidenceItem[]): EvidenceItem[] {
-  const seen = new Set(have.map(evidenceId));
+function novelEvidence(have: EvidenceItem[], add: EvidenceItem[], sitewide?: boolean): EvidenceItem[] {
+  const seen = new Set(have.map((e) => evidenceId(e, sitewide)));
   const out: EvidenceItem[] = [];
   for (const e of add) {
-    if (seen.has(evidenceId(e))) continue;
-    seen.add(evidenceId(e));
+    const id = evidenceId(e, sitewide);
+    if (seen.has(id)) continue;
+    seen.add(id);
     out.push(e);
   }
   return out;
 }
 
-function freshEvidence(have: EvidenceItem[], add: EvidenceItem[]): EvidenceItem[] {
-  return novelEvidence(have, add).slice(0, Math.max(0, MAX_EVIDENCE - have.length));
+function freshEvidence(have: EvidenceItem[], add: EvidenceItem[], sitewide?: boolean): EvidenceItem[] {
+  return novelEvidence(have, add, sitewide).slice(0, Math.max(0, MAX_EVIDENCE - have.length));
 }
 
 const sources = (ev: EvidenceItem[]) => new Set(ev.map((e) => e.source_url ?? "")).size;
@@ -187,7 +191,7 @@ function match(open: OpenEngineSignal[], cmd: DetectSignalsCommand): Matched {
   const openNew = (d: SignalDraft, supersedes?: number): Pending => {
     const p: Pending = {
       draft: d,
-      evidence: freshEvidence([], d.evidence),
+      evidence: freshEvidence([], d.evidence, d.sitewide),
       severity: d.severity,
       severityReasons: [...d.severity_reasons],
       confidence: d.confidence,
@@ -206,7 +210,7 @@ function match(open: OpenEngineSignal[], cmd: DetectSignalsCommand): Matched {
     cur: { severity: SignalDraft["severity"]; confidence: number },
     d: SignalDraft,
   ): Update | null => {
-    const novel = novelEvidence(have, d.evidence);
+    const novel = novelEvidence(have, d.evidence, d.sitewide);
     const add = novel.slice(0, Math.max(0, MAX_EVIDENCE - have.length));
     const u: Update = { evidence: add };
     if (severityRank(d.severity) > severityRank(cur.severity)) {

@@ -56,4 +56,7 @@ export interface SignalDraft {
   value?: { before: string | null; after: string | null };
   /** Named subject (feature, product, plan, integration …) for matching the same launch across sources. */
   subject?: string;
+  /** The change shows on every page of the site (a navigation link): the same evidence text read on
+   * another page is not another piece of evidence. */
+  sitewide?: boolean;
 }

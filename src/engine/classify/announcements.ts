@@ -1,5 +1,6 @@
 // Announcement rules: a new feed item, or a new entry on a blog / changelog / press / about / security page,
 // read by the keyword rules of news.ts.
+import { firstSentences } from "../../domain/prose.ts";
 import type { EvidenceItem } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { readNews } from "./news.ts";
@@ -64,11 +65,21 @@ export function announcement(
     confidence: fromFeed ? 0.8 : 0.75,
     confidence_reasons: [`keyword rule on a new ${fromFeed ? "feed item" : `entry of the ${where}`}'s title`],
     title: newsTitle(r.name, n.type, n.subject, title),
-    summary: `${r.name} published ${q(title)} on its ${where}${url ? ` (${url})` : ""}.${body ? ` ${clip(body, 300)}` : ""}`,
+    summary: newsSummary(r.name, title, where, body),
     evidence: [evidence(r, c, text, url, fromFeed ? title : r.ctx.pageTitle), ...extra],
     subject: n.subject,
   });
   return true;
+}
+
+/** "Globex published "…" on its blog page on ⟨date⟩. <the entry's first sentences>": the entry's date line
+ * and byline (short parts joined by "·") said once, as the date it was published, not quoted as text. */
+function newsSummary(name: string, title: string, where: string, body: string): string {
+  const parts = body.split(/\s+·\s+/);
+  const date = parts.find((p) => /^⟨date⟩$/.test(p.trim()));
+  const text = parts.filter((p) => p.length >= 40 || /[.!?]$/.test(p.trim())).join(" ");
+  const lead = `${name} published ${q(title)} on its ${where}${date ? ` on ${date}` : ""}.`;
+  return text ? `${lead} ${firstSentences(text, 300)}` : lead;
 }
 
 export function newsTitle(name: string, type: string, subject: string, title: string): string {
@@ -84,7 +95,10 @@ export function newsTitle(name: string, type: string, subject: string, title: st
     case "funding":
       return `${name} raises funding${subject ? `: ${subject}` : ""}`;
     case "leadership_change":
-      return `${name} leadership change (${subject}): ${clip(title, 160)}`;
+      // the announcement's own headline says who and what ("Northwind appoints Dana Whitfield as CEO")
+      return title.toLowerCase().startsWith(name.toLowerCase())
+        ? clip(title, 200)
+        : `${name} leadership change (${subject}): ${clip(title, 160)}`;
     case "partnership":
       return `${name} announces partnership with ${subject}`;
     case "office_opening":

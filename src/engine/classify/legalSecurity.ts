@@ -1,8 +1,21 @@
 // Legal and security rules: edits of legal pages, certifications named, security notices.
+
+import { listOf } from "../../domain/prose.ts";
 import type { Change } from "../compare/types.ts";
 import { certificationsIn, INCIDENT } from "./news.ts";
 import { evidence, push, type Rules, rule } from "./rule.ts";
-import { changedWords, changeText, clip, pageWord, pathKey, pathOf, q, slug } from "./wording.ts";
+import {
+  changedWords,
+  changeText,
+  clip,
+  editText,
+  pageName,
+  pageWord,
+  pathKey,
+  pathOf,
+  q,
+  slug,
+} from "./wording.ts";
 
 export const LEGAL_PAGES = new Set(["legal", "terms", "privacy", "policy", "dpa", "subprocessors"]);
 
@@ -29,11 +42,8 @@ export const legalPage = rule(
       severity_reasons: ["terms/privacy edits"],
       confidence: 0.9,
       confidence_reasons: [`text compared with the previous version of the ${pageWord(r.ctx.pageKind)}`],
-      title: `${r.name} updates ${clip(doc, 120)} (${text.length} ${text.length === 1 ? "change" : "changes"})`,
-      summary: `${r.name} edited ${q(doc)} (${cs[0].url}): ${text
-        .map((c) => clip(c.excerpt, 160))
-        .slice(0, 3)
-        .join(" · ")}`,
+      title: `${r.name} updates its ${clip(pageName(doc), 120)}${text.length > 1 ? ` (${text.length} edits)` : ""}`,
+      summary: `${r.name}'s ${clip(pageName(doc), 120)} ${listOf(text.slice(0, 3).map((c) => editText(c)))}.`,
       evidence: text.slice(0, 5).map((c) => evidence(r, c, changeText(c))),
       subject: doc,
     });

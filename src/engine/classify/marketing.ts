@@ -1,8 +1,20 @@
 // Marketing rules: the hero and the home page's title and description, and copy edits on key pages.
+
+import { listOf } from "../../domain/prose.ts";
 import type { Change } from "../compare/types.ts";
 import { announcement } from "./announcements.ts";
 import { evidence, push, type Rules, rule, stateChange } from "./rule.ts";
-import { changedWords, changeText, clip, KEY_PAGES, pageWord, pathKey, q, slug } from "./wording.ts";
+import {
+  changedWords,
+  changeText,
+  clip,
+  editText,
+  KEY_PAGES,
+  pageWord,
+  pathKey,
+  q,
+  slug,
+} from "./wording.ts";
 
 export const hero = rule(
   {
@@ -122,10 +134,7 @@ export const copyEdits = rule(
       confidence: 0.7,
       confidence_reasons: [`text compared with the previous version of the ${pageWord(r.ctx.pageKind)}`],
       title: `${r.name} rewrites copy on its ${pageWord(r.ctx.pageKind)}${first.section ? ` (${clip(first.section, 60)})` : ""}`,
-      summary: `${r.name} changed text on its ${pageWord(r.ctx.pageKind)} (${first.url}): ${big
-        .map((c) => clip(c.excerpt, 160))
-        .slice(0, 3)
-        .join(" · ")}`,
+      summary: `${r.name}'s ${pageWord(r.ctx.pageKind)} ${listOf(big.slice(0, 3).map((c) => editText(c)))}.`,
       evidence: big.slice(0, 5).map((c) => evidence(r, c, changeText(c))),
     });
   },

@@ -7,7 +7,7 @@ import type { SignalDraft } from "./types.ts";
 import { hostOf, pathOf, q, slug } from "./wording.ts";
 
 export const MAJOR_PAGE =
-  /\b(pricing|plans|enterprise|product|products|features|platform|solutions|integrations|marketplace|apps|security|trust|careers|jobs|customers|partners|docs|developers|api|changelog|about|company|press|news|ai)\b/i;
+  /\b(pricing|plans|enterprise|product|products|features|platform|solutions|integrations|marketplace|apps|security|trust|careers|jobs|partners|docs|developers|api|changelog|about|company|press|news|ai)\b/i;
 
 export interface PageLink {
   link: string;
@@ -67,7 +67,7 @@ export const page = rule(
     reads: ["page_added", "page_removed"],
     gives: { marketing: ["page_added", "page_removed"] },
     severity:
-      "major pages (pricing, enterprise, product, integrations, security, careers, customers, docs, changelog …): medium, else low",
+      "major pages (pricing, enterprise, product, integrations, security, careers, docs, changelog …): medium, else low (a customers page is marketing proof: low)",
     when: "A navigation or footer link to one of the site's own pages appears or goes (other sites' links are ignored).",
   },
   function page(r: Rules, c: Change): void {
@@ -93,12 +93,13 @@ export const page = rule(
         ? `${r.name} adds a new page to its site: ${q(label)} (${path})`
         : `${r.name} removes the ${q(label)} page from its site navigation (${path})`,
       summary: added
-        ? `${r.name}'s navigation now links ${q(label)} at ${link}.`
-        : `${r.name}'s navigation no longer links ${q(label)} (${link}).`,
+        ? `${r.name}'s navigation now links a page ${q(label)} (${path}).`
+        : `${r.name}'s navigation no longer links its ${q(label)} page (${path}).`,
       evidence: [
         evidence(r, c, `${added ? "Navigation link" : "Removed navigation link"}: ${label} (${link})`),
       ],
       subject: label,
+      sitewide: true,
     });
   },
 );

@@ -2,9 +2,10 @@
 // draft, and the declaration each rule carries (the change kinds it reads, the signals it gives, a line on
 // when) — the table in docs/engine.md is generated from these declarations.
 import type { EvidenceItem } from "../../domain/records.ts";
+import { originalsOf, quoted } from "../compare/originals.ts";
 import type { Change, ChangeKind } from "../compare/types.ts";
 import type { ClassifyContext, SignalCategory, SignalDraft, SignalType } from "./types.ts";
-import { clip, unmasked } from "./wording.ts";
+import { clip, readable } from "./wording.ts";
 
 export interface Rules {
   ctx: ClassifyContext;
@@ -12,8 +13,10 @@ export interface Rules {
   out: SignalDraft[];
 }
 
+const originals = (r: Rules) => r.ctx.originals ?? originalsOf(r.ctx.snapshot);
+
 export function evidence(r: Rules, c: Change, text: string, url?: string, title?: string): EvidenceItem {
-  const e: EvidenceItem = { text: clip(unmasked(text), 600) };
+  const e: EvidenceItem = { text: clip(quoted(text, originals(r)), 600) };
   const t = title ?? r.ctx.pageTitle;
   if (t) e.source_title = t;
   e.source_url = url ?? c.url;
@@ -22,8 +25,8 @@ export function evidence(r: Rules, c: Change, text: string, url?: string, title?
 }
 
 export function push(r: Rules, d: SignalDraft): void {
-  d.title = clip(d.title, 300);
-  d.summary = clip(d.summary, 1000);
+  d.title = clip(readable(d.title, r.name, originals(r)), 300);
+  d.summary = clip(readable(d.summary, r.name, originals(r), { summary: true }), 1000);
   r.out.push(d);
 }
 

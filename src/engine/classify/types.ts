@@ -1,4 +1,5 @@
 // The classifier's input context and output (docs/engine.md "Classification and signals").
+import type { Originals } from "../compare/normalise.ts";
 import type { Snapshot } from "../compare/types.ts";
 
 export type { Severity } from "../../domain/records.ts";
@@ -15,4 +16,7 @@ export interface ClassifyContext {
    * (a feature that moved to a dearer plan, a job location never seen before). */
   previous?: Snapshot;
   snapshot?: Snapshot;
+  /** The texts masking changed in the new snapshot, as the page wrote them: titles, summaries and evidence
+   * quote these, never a placeholder. */
+  originals?: Originals;
 }

@@ -1,7 +1,11 @@
 // Wording helpers of the classification rules: keys (slug, path keys), clipped quotes, the words a change
 // changed, plan labels, amounts and percentages, evidence text of a change, page words.
+import { humanTimes } from "../../domain/dates.ts";
 import { formatAmount } from "../../domain/money.ts";
+import { fixArticles, possessive, undoubled } from "../../domain/prose.ts";
 import { formatPrice } from "../compare/compare.ts";
+import type { Originals } from "../compare/normalise.ts";
+import { quoted } from "../compare/originals.ts";
 import type { Change, PriceValue } from "../compare/types.ts";
 import { tokens } from "../compare/words.ts";
 
@@ -79,6 +83,7 @@ export function planLabel(name: string): string {
 }
 
 export function money(p: PriceValue): string {
+  if (p.period === "year" && typeof p.amount === "number") return formatAmount(p.amount, p.currency);
   return typeof p.price === "number" ? formatAmount(p.price, p.currency) : formatPrice(p);
 }
 
@@ -90,13 +95,51 @@ export function pct(delta: number): string {
 
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Masked values (⟨date⟩ …) carry nothing a reader can use: left out of evidence text. */
-export function unmasked(text: string): string {
-  return text
-    .replace(/\s*·\s*⟨[a-z]+⟩(?=\s*(?:·|$|\)))/g, "")
-    .replace(/⟨[a-z]+⟩\s*·\s*/g, "")
+/** A title or summary as a person reads it: the page's own words where the comparison masked them, no link
+ * trailing a summary (the evidence carries the page, and pages show it as a link), the company's possessive
+ * as its name takes it, no word written twice, "a" or "an" as the next word sounds, times as people write
+ * them. */
+export function readable(
+  text: string,
+  name: string,
+  originals?: Originals,
+  opts: { summary?: boolean } = {},
+): string {
+  let t = quoted(text, originals);
+  if (opts.summary)
+    t = t.replace(/\s*\(https?:\/\/[^\s()]+\)/g, "").replace(/\s+https?:\/\/\S+?(?=[.,;]?$)/, "");
+  if (name && /s$/i.test(name)) t = t.replaceAll(`${name}'s`, possessive(name));
+  return humanTimes(fixArticles(undoubled(t)))
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/** A text edit in words: what it adds, removes, or says now and said before (never diff marks). */
+export function editText(c: Change, max = 160): string {
+  if (c.diff?.length) {
+    const now = c.diff
+      .filter((p) => p.op !== "-")
+      .map((p) => p.text)
+      .join("")
+      .trim();
+    const was = c.diff
+      .filter((p) => p.op !== "+")
+      .map((p) => p.text)
+      .join("")
+      .trim();
+    if (!was || c.kind === "text_added") return `adds ${q(clip(now, max))}`;
+    if (!now || c.kind === "text_removed") return `removes ${q(clip(was, max))}`;
+    return `now says ${q(clip(now, max))} where it said ${q(clip(was, max))}`;
+  }
+  if (c.after !== null && c.before === null) return `adds ${q(clip(c.after, max))}`;
+  if (c.before !== null && c.after === null) return `removes ${q(clip(c.before, max))}`;
+  return `now says ${q(clip(c.after ?? "", max))} where it said ${q(clip(c.before ?? "", max))}`;
+}
+
+/** A page's title without the site's name after it ("Privacy notice — Northwind Analytics" → "Privacy
+ * notice"). */
+export function pageName(title: string): string {
+  return title.split(/\s+[|–—·-]\s+/)[0]?.trim() || title;
 }
 
 /** Evidence text of a change: the new text with context, and what it was. */

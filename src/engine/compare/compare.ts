@@ -19,10 +19,13 @@ import type {
 } from "./types.ts";
 import { around, excerptParts, markParts, similarity, tokens, wordDiff } from "./words.ts";
 
-/** `$59 per seat/month`, `€0 (free)`, `custom pricing`. Prices are monthly (ENGINE.md); `period` is billing. */
+/** `$59 per seat/month`, `€0 (free)`, `custom pricing`; a price billed only yearly as the page states it,
+ * `$38,000 a year`. Prices are monthly (ENGINE.md); `period` is billing. */
 export function formatPrice(p: PriceValue): string {
   if (p.price === null || p.price === undefined) return p.custom ? "custom pricing" : "no price stated";
   if (p.starting) return `from ${formatPrice({ ...p, starting: false })}`;
+  if (p.period === "year" && typeof p.amount === "number")
+    return `${formatAmount(p.amount, p.currency)}${p.unit ? ` per ${p.unit}` : ""} a year`;
   const amount = formatAmount(p.price, p.currency);
   if (p.period === "one_time") return `${amount}${p.unit ? ` per ${p.unit}` : ""} one-time`;
   const base = `${amount}${p.unit ? ` per ${p.unit}` : ""}/month`;
@@ -33,6 +36,7 @@ function priceOf(p: SnapPlan): PriceValue {
   const v: PriceValue = { price: p.price };
   if (p.currency) v.currency = p.currency;
   if (p.period) v.period = p.period;
+  if (p.period === "year" && typeof p.amount === "number") v.amount = p.amount;
   if (p.unit) v.unit = p.unit;
   if (p.custom) v.custom = true;
   if (p.starting) v.starting = true;

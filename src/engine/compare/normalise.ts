@@ -23,14 +23,53 @@ function sortedBy<T>(xs: T[], key: (x: T) => string): T[] {
     .map(([, x]) => x);
 }
 const sortedSet = (xs: string[]) => [...new Set(xs.filter((x) => x !== ""))].sort(cmp);
+/** A text a normalisation masked: the masked text, the text the page wrote, and the texts next to it in the
+ * document (a date line standing alone is told apart from the others by them). */
+export interface Original {
+  m: string;
+  o: string;
+  before?: string;
+  after?: string;
+}
+export type Originals = Original[];
+let collecting: { list: Originals; last?: string; open?: Original } | undefined;
+/** Masks a text, keeping what the page wrote when masking replaced something (withOriginals collects it). */
+function masked(s: string | undefined, opts: Parameters<typeof maskText>[1]): string {
+  const m = maskText(s ?? "", opts);
+  if (!collecting || !m) return m;
+  if (collecting.open) {
+    collecting.open.after = m;
+    collecting.open = undefined;
+  }
+  if (m.includes("⟨")) {
+    const kept: Original = { m, o: clean(s ?? "") };
+    if (collecting.last) kept.before = collecting.last;
+    collecting.list.push(kept);
+    collecting.open = kept;
+  }
+  collecting.last = m;
+  return m;
+}
+/** Runs a normalisation and returns the texts it masked too (they are not part of the snapshot: its hash stays
+ * the same), so that what a person reads can quote the page's own words. */
+export function withOriginals<T>(fn: () => T): { result: T; originals: Originals } {
+  const outer = collecting;
+  const mine: NonNullable<typeof collecting> = { list: [] };
+  collecting = mine;
+  try {
+    return { result: fn(), originals: mine.list };
+  } finally {
+    collecting = outer;
+  }
+}
 /** Paragraph text: counters and bare big numbers masked. */
-const para = (s: string | undefined) => maskText(s ?? "", { counters: true, bare: true });
+const para = (s: string | undefined) => masked(s, { counters: true, bare: true });
 /** Headings, list and card items: counters masked. */
-const text = (s: string | undefined) => maskText(s ?? "", { counters: true });
+const text = (s: string | undefined) => masked(s, { counters: true });
 /** Table cells, plan features, meta: no counters (quotas and limits are material). */
-const plain = (s: string | undefined) => maskText(s ?? "");
+const plain = (s: string | undefined) => masked(s, {});
 /** JSON-LD and structured fields: dates are facts there (foundingDate); the noisy ones are dropped by key. */
-const fact = (s: string | undefined) => maskText(s ?? "", { dates: false });
+const fact = (s: string | undefined) => masked(s, { dates: false });
 
 // Consent banners and chat widgets, when extraction let one through.
 const CONSENT_WORDS = /\b(?:cookies?|consent|gdpr|ccpa|tracking technologies)\b/i;

@@ -17,8 +17,6 @@ export type SnapBlock =
 /** A plan: its price (`starting`: "From $X", the plan's lowest price), name and features. */
 export interface SnapPlan extends PriceValue {
   name: string;
-  /** The yearly figure stated, for a yearly price. */
-  amount?: number;
   /** The yearly-billed alternative of a monthly-billed plan (a monthly/annual toggle). */
   annual?: { price: number; amount: number };
   features: string[];
@@ -88,8 +86,11 @@ export type ChangeKind =
   | "text_changed"
   | "list_changed";
 
+/** A price: `price` is per month (ENGINE.md), `period` how it is billed; `amount` the yearly figure the page
+ * states for a price billed only yearly ("US$38,000 / year"), which is how it is written. */
 export interface PriceValue {
   price: number | null;
+  amount?: number;
   currency?: string;
   period?: "month" | "year" | "one_time";
   unit?: string;

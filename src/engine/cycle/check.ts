@@ -3,7 +3,8 @@
 // last time skipped, a page extracted in the Worker pool and any other kind parsed, then the comparison with the
 // source's last snapshot and history (snapshots/observe.ts).
 import type { Services } from "../../services.ts";
-import { serialise, snapshotHash } from "../compare/normalise.ts";
+import { type Originals, serialise, snapshotHash, withOriginals } from "../compare/normalise.ts";
+import { keepOriginals } from "../compare/originals.ts";
 import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { rendererFor, visibleHtml } from "../render/index.ts";
@@ -140,6 +141,7 @@ async function readSource(
   if (state?.latestHash && lastBytes === bodyHash) return unchanged(state.bodyHash ?? bodyHash);
   let snapshot: Snapshot;
   let hash: string;
+  let originals: Originals = [];
   try {
     if (!kind.parse) {
       if (!HTML.test(r.contentType)) return fail("unsupported_content");
@@ -154,15 +156,20 @@ async function readSource(
       if (x.same) return unchanged(bodyHash);
       snapshot = x.snapshot;
       hash = x.hash;
+      originals = x.originals ?? [];
     } else {
-      const parsed = kind.parse(r, src.url);
+      const parse = kind.parse;
+      const { result: parsed, originals: o } = withOriginals(() => parse(r, src.url));
       if ("error" in parsed) return fail(parsed.error);
       snapshot = parsed.snapshot;
+      originals = o;
       hash = snapshotHash(serialise(snapshot));
     }
   } catch (e) {
     return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
   }
+  // What a signal quotes where the snapshot masked the page's words (compare/originals.ts).
+  keepOriginals(snapshot, originals);
   // A board that moved is compared with the history of the board it follows (its first check is no baseline).
   const historyUrl = state?.latestHash ? src.url : more.follows?.url;
   const cmp = await compareWithHistory(

@@ -1,6 +1,7 @@
 // The process-wide extraction pool: page parsing and tech detection run in Workers (extractWorker.ts); so do
 // a monitoring cycle's page snapshots (extract, normalise, serialise and hash in one task).
 import type { Config } from "../../config.ts";
+import type { Originals } from "../compare/normalise.ts";
 import type { Snapshot } from "../compare/types.ts";
 import type { PageExtract } from "../extract/page.ts";
 import { WorkerPool } from "./pool.ts";
@@ -30,7 +31,7 @@ export interface SnapshotTask {
 /** The snapshot and its hash; or `same` when the page's signature equals the task's (its snapshot would be
  * the latest one: not extracted). `signature` is absent when the page could only be read as text. */
 export type SnapshotTaskResult =
-  | { same?: false; snapshot: Snapshot; hash: string; signature?: string }
+  | { same?: false; snapshot: Snapshot; hash: string; signature?: string; originals?: Originals }
   | { same: true; signature: string };
 
 let pool: WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult> | undefined;

@@ -1,7 +1,7 @@
 // Worker entry: parses one fetched page (DOM → blocks, links, structured data, plans, jobs …) and detects the
 // technologies it shows, off the main thread; or, for a monitoring cycle, extracts, normalises and hashes a
 // page into its snapshot. Listed in scripts/build.ts's entrypoints so the compiled binary carries it.
-import { normalise, serialise, snapshotHash } from "../compare/normalise.ts";
+import { normalise, serialise, snapshotHash, withOriginals } from "../compare/normalise.ts";
 import { PageSignature } from "../compare/signature.ts";
 import { observeDocument, parseDocument } from "../extract/dom.ts";
 import type { PageExtract } from "../extract/page.ts";
@@ -46,8 +46,10 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
   }
   // read as text only: the signature does not cover what that reading depends on
   if (!page) signature = undefined;
-  const snapshot = normalise(page ?? fallbackExtract(html, task.url));
+  const { result: snapshot, originals } = withOriginals(() =>
+    normalise(page ?? fallbackExtract(html, task.url)),
+  );
   snapshot.url = task.sourceUrl;
   const hash = snapshotHash(serialise(snapshot));
-  return signature ? { snapshot, hash, signature } : { snapshot, hash };
+  return signature ? { snapshot, hash, signature, originals } : { snapshot, hash, originals };
 }
