@@ -53,3 +53,28 @@ export const REQUEST_ID_MAX = 36;
 export function cut(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
+
+/** The public free-brief form's limits (docs/web.md "Free briefs"): what one anonymous visitor can make the
+ * server do — email, research, publish — is bounded here and nowhere else. */
+export const FREE_BRIEF = {
+  /** One brief per company (registrable domain) within this many days; a later request gets that brief. */
+  periodDays: 30,
+  /** Emails about one company within the period, whoever asks: its one confirmation (the brief then goes
+   * only to the address that confirmed). Further requesters see the brief on the thank-you page. */
+  emailsPerCompany: 1,
+  /** Confirmation emails to one address within `recipientDays`. */
+  emailsPerRecipient: 3,
+  recipientDays: 7,
+  /** Confirmation emails asked for from one client network (an IPv4 address, an IPv6 /64) within a day. */
+  emailsPerNetwork: 5,
+  /** How long a confirmation link works after its email was sent. */
+  confirmHours: 48,
+  /** A brief's research stops after this long (RIVALS_FREE_BRIEF_BUDGET_MS); what was read by then is what
+   * the brief reports, and a home page not read by then fails the request. */
+  researchBudgetMs: 120_000,
+  /** Domains researched at once. */
+  concurrency: 3,
+  /** The longest robots.txt Crawl-delay a free brief's research waits between two requests to one host
+   * (monitoring honours up to 10 s): a site asking for more is read less within the budget. */
+  crawlDelayCeilingMs: 2_000,
+} as const;
