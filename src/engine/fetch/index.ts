@@ -46,6 +46,8 @@ export interface FetchRequest {
   maxRedirects?: number;
   /** Also read an image answer (a site's icon): its bytes come back in `data`, its `text` empty. */
   image?: boolean;
+  /** The longest robots.txt Crawl-delay this request waits for (a free brief's is lower than monitoring's). */
+  crawlDelayCapMs?: number;
 }
 
 export type FetchErrorCode =
@@ -319,18 +321,24 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
     return v?.kind === "rules" ? v.crawlDelayMs : 0;
   };
   const hostDelays = new Map(Object.entries(opts.hostDelays ?? {}));
-  const pauseFor = (url: URL) => () =>
-    Math.max(delayMs, hostDelays.get(bareHost(url).toLowerCase()) ?? 0, crawlDelayOf(url.origin));
+  const pauseFor =
+    (url: URL, crawlDelayCapMs = Number.POSITIVE_INFINITY) =>
+    () =>
+      Math.max(
+        delayMs,
+        hostDelays.get(bareHost(url).toLowerCase()) ?? 0,
+        Math.min(crawlDelayOf(url.origin), crawlDelayCapMs),
+      );
 
   /** One HTTP exchange for `url` (an original URL): rewritten or guarded and pinned, under the host's
    * gate, within `timeoutMs` for headers and body; the body is read only when `read` says so. */
   async function exchange(
     url: URL,
     init: { method: string; headers: Record<string, string>; body?: string },
-    limits: { timeoutMs: number; maxBytes: number; truncate?: boolean },
+    limits: { timeoutMs: number; maxBytes: number; truncate?: boolean; crawlDelayCapMs?: number },
     read: (status: number, headers: Headers) => boolean,
   ): Promise<Hop> {
-    return gate.run(bareHost(url).toLowerCase(), pauseFor(url), async () => {
+    return gate.run(bareHost(url).toLowerCase(), pauseFor(url, limits.crawlDelayCapMs), async () => {
       const path = `${url.pathname}${url.search}`;
       const headers: Record<string, string> = {
         accept: ACCEPT,
@@ -534,7 +542,11 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
     let body = req.body;
     const useRobots = req.robots ?? method === "GET";
     const maxRedirects = req.maxRedirects ?? MAX_REDIRECTS;
-    const limits = { timeoutMs: req.timeoutMs ?? defaultTimeout, maxBytes: req.maxBytes ?? defaultMax };
+    const limits = {
+      timeoutMs: req.timeoutMs ?? defaultTimeout,
+      maxBytes: req.maxBytes ?? defaultMax,
+      crawlDelayCapMs: req.crawlDelayCapMs,
+    };
     const redirects: string[] = [];
     let extra: Record<string, string> = { ...(req.headers ?? {}) };
     if (req.etag) extra["if-none-match"] = req.etag;
