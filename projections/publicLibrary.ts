@@ -25,12 +25,12 @@ export async function projectPublicLibrary(e: StoredEvent, tx: Tx): Promise<void
       const { id, company_slug, slug, record: r } = e.data;
       await tx.execute({
         sql: `INSERT INTO public_briefs (id, company_slug, slug, company_name, company_name_lc, domain, published_at,
-                search_text, state)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                search_text, state, review)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
               ON CONFLICT (id) DO UPDATE SET company_slug = excluded.company_slug, slug = excluded.slug,
                 company_name = excluded.company_name,
                 company_name_lc = excluded.company_name_lc, domain = excluded.domain, published_at = excluded.published_at,
-                search_text = excluded.search_text, state = excluded.state`,
+                search_text = excluded.search_text, state = excluded.state, review = excluded.review`,
         args: [
           id,
           company_slug,
@@ -41,10 +41,17 @@ export async function projectPublicLibrary(e: StoredEvent, tx: Tx): Promise<void
           r.published_at,
           briefSearchText(company_slug, slug, r),
           JSON.stringify(r),
+          e.data.held ? "pending" : "published",
         ],
       });
       break;
     }
+    case "PublicBriefReviewed":
+      await tx.execute({
+        sql: "UPDATE public_briefs SET review = ? WHERE id = ?",
+        args: [e.data.decision, e.data.id],
+      });
+      break;
     case "GuideRecorded": {
       const { id, slug, record: r } = e.data;
       await tx.execute({

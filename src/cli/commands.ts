@@ -15,6 +15,7 @@ import { requireOrg } from "../domain/state.ts";
 import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
+import { briefsCommand } from "./briefs.ts";
 import { cycleCommand } from "./cycle.ts";
 import { demoBanner } from "./demo.ts";
 import { digestsCommand } from "./digests.ts";
@@ -47,6 +48,10 @@ export const USAGE = `Usage: rivals <command> [options]
   digests generate --org S --type daily_digest|weekly_tldr [--end ISO]
                                       write the digest of the UTC day / ISO week just before --end
                                       (default: the last complete one); prints its id and slug
+  briefs held                         the free briefs waiting for an operator's review (RIVALS_FREE_BRIEF_REVIEW),
+                                      one JSON line each, with their findings and sources
+  briefs publish --id ID              publish a held brief (library, public tools, emails to confirmed requesters)
+  briefs reject --id ID               never publish it; its requesters are told it was not published
   import [FILE|-]                     import NDJSON records or an export (docs/import.md)
   export [--org S]                    write the event log as NDJSON
   projections rebuild                 empty the read tables and replay the log
@@ -245,6 +250,8 @@ export async function run(argv: string[]): Promise<number> {
       return cycleCommand([sub, ...rest].filter(Boolean) as string[]);
     case "digests":
       return digestsCommand([sub, ...rest].filter(Boolean) as string[]);
+    case "briefs":
+      return briefsCommand([sub, ...rest].filter(Boolean) as string[]);
     case "import": {
       const file = sub ?? "-";
       const text = file === "-" ? await new Response(Bun.stdin.stream()).text() : readFileSync(file, "utf8");

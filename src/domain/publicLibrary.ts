@@ -139,11 +139,12 @@ const storedRecord = (row: Record<string, unknown> | undefined): StoredRecord | 
   row ? { id: Number(row.id), record: JSON.parse(String(row.state)) } : undefined;
 
 /** The same brief again records nothing; a new or changed one is recorded under `id` (the stored one's, or a
- * fresh one for a new brief). */
+ * fresh one for a new brief). `held`: not served publicly until an operator publishes it (briefReview.ts). */
 export function decidePublicBrief(
   brief: ReturnType<typeof parsePublicBrief>,
   stored: StoredRecord | undefined,
   id: number,
+  held = false,
 ): NewEvent[] {
   if (stored && same(stored.record, brief.record)) return [];
   return [
@@ -152,7 +153,13 @@ export function decidePublicBrief(
       orgId: null,
       streamType: "public_brief",
       streamId: String(id),
-      data: { id, company_slug: brief.companySlug, slug: brief.slug, record: brief.record },
+      data: {
+        id,
+        company_slug: brief.companySlug,
+        slug: brief.slug,
+        record: brief.record,
+        ...(held ? { held: true } : {}),
+      },
     },
   ];
 }
@@ -175,14 +182,14 @@ export function decideGuide(
 }
 
 /** Records a `public_brief` line: parse, load the brief stored under its slugs, decide. */
-export async function recordPublicBrief(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
+export async function recordPublicBrief(w: WriteContext, rec: Obj, held = false): Promise<NewEvent[]> {
   const brief = parsePublicBrief(rec);
   const r = await w.tx.execute({
     sql: "SELECT id, state FROM public_briefs WHERE company_slug = ? AND slug = ?",
     args: [brief.companySlug, brief.slug],
   });
   const stored = storedRecord(r.rows[0]);
-  return decidePublicBrief(brief, stored, stored?.id ?? (await w.nextId()));
+  return decidePublicBrief(brief, stored, stored?.id ?? (await w.nextId()), held);
 }
 
 /** Records a `guide` line: parse, load the guide stored under its slug, decide. */
@@ -193,5 +200,5 @@ export async function recordGuide(w: WriteContext, rec: Obj): Promise<NewEvent[]
   return decideGuide(guide, stored, stored?.id ?? (await w.nextId()));
 }
 
-registerImportKind("public_brief", recordPublicBrief);
+registerImportKind("public_brief", (w, rec) => recordPublicBrief(w, rec));
 registerImportKind("guide", recordGuide);

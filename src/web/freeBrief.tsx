@@ -1,13 +1,30 @@
-// /free-brief: a visitor asks for a free competitive brief (the company's website, optionally its name, and an
-// email). Stored as a FreeBriefRequested event; the engine researches the site in the background and publishes the
-// brief (src/engine/briefs/freeBriefs.ts). The thank-you page shows where that request is, read from the database.
+// /free-brief: a visitor asks for a free competitive brief (the company's website, optionally its name and an
+// email). Stored as a FreeBriefRequested event; the engine researches the site in the background and writes the
+// brief (src/engine/briefs/freeBriefs.ts). The thank-you page shows where that request is to the browser that
+// made it (a random token in a cookie, of which the request keeps the digest) and to no one else. An email given
+// is written to only after it confirms (/free-brief/confirm: a one-time link from the confirmation email).
 // RIVALS_FREE_BRIEFS=off: the page says requests are not taken, and a post stores nothing.
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
+import { clientAddress } from "../api/access.ts";
+import { isSecure, readCookie } from "../auth/session.ts";
+import { sha256 } from "../auth/tokens.ts";
 import { publicLinks } from "../db/queries/publicLibrary.ts";
-import { FREE_BRIEF_PERIOD_DAYS, requestFreeBrief } from "../domain/freeBriefs.ts";
+import { DomainError } from "../domain/errors.ts";
+import {
+  companyDomain,
+  confirmFreeBrief,
+  type EmailWithheld,
+  FAILURE_REASONS,
+  FREE_BRIEF_PERIOD_DAYS,
+  newSecret,
+  requestFreeBrief,
+  secretDigest,
+} from "../domain/freeBriefs.ts";
+import { FREE_BRIEF } from "../domain/limits.ts";
+import { clientNetwork } from "../domain/network.ts";
 import { normalizeDomain } from "../domain/publicLibrary.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { kickFreeBriefs } from "../engine/briefs/freeBriefs.ts";
@@ -16,8 +33,8 @@ import type { Services } from "../services.ts";
 import { Time } from "./components.tsx";
 import { refusalPage } from "./errors.tsx";
 import { FORM_LIMITS } from "./formLimit.ts";
-import { redirect } from "./http.ts";
-import { Html, Layout } from "./layout.tsx";
+import { field, redirect } from "./http.ts";
+import { Html, htmlResponse, Layout } from "./layout.tsx";
 import { publicPage, viewer } from "./public.tsx";
 import { type FormValues, PublicFormPage, type PublicFormProps, publicForm } from "./publicForm.tsx";
 
@@ -38,7 +55,8 @@ function FreeBriefForm(form: PublicFormProps<Values>): JSX.Element {
           Give one competitor's website. We read its public pages — home, pricing, product, careers,
           changelog, security — and its feeds and job listings, write a short brief of what it states (what it
           sells, how it prices, who it hires, how often it ships) with the public source behind every finding,
-          publish it in the <a href="/briefs">public library</a> and email you the link.
+          and show it to you here. Give your email to receive the link too: we first send a message asking you
+          to confirm the address, and write to it only once you have.
         </p>
       }
       after={
@@ -59,18 +77,17 @@ function FreeBriefForm(form: PublicFormProps<Values>): JSX.Element {
       />
       <label for="fb-company">Company name (optional)</label>
       <input id="fb-company" name="company_name" value={values.company_name ?? ""} maxlength="200" />
-      <label for="fb-email">Your email</label>
+      <label for="fb-email">Your email (optional)</label>
       <input
         id="fb-email"
         name="email"
         type="email"
         value={values.email ?? ""}
         maxlength="254"
-        required
         autocomplete="email"
       />
       <p class="muted small">
-        {`One brief per company every ${FREE_BRIEF_PERIOD_DAYS} days: if one was published recently, you get that one. We use your email only to send the brief.`}
+        {`One brief per company every ${FREE_BRIEF_PERIOD_DAYS} days: if one was written recently, you get that one. Private and local addresses are not read. We use your email only to send the brief, once you have confirmed it, and at most one email goes out per company in that time.`}
       </p>
     </PublicFormPage>
   );
@@ -89,15 +106,54 @@ function Off({ user }: { user?: string }): JSX.Element {
   );
 }
 
-/** Where a request for `domain` stands: its newest request, with the brief that answered it. */
-async function requestState(s: Services, domain: string) {
+const NO_STORE = { "cache-control": "no-store" };
+const COOKIE_MAX_AGE = 30 * 86_400;
+
+/** The cookie holding this browser's token, by which the thank-you page knows its requests. */
+function viewerCookieName(s: Services): string {
+  return isSecure(s) ? "__Host-rivals_brief" : "rivals_brief";
+}
+
+/** This browser's token (a new one, with its Set-Cookie, when it has none yet). */
+function viewerToken(s: Services, request: Request): { digest: string; cookie?: string } {
+  const have = readCookie(request, viewerCookieName(s));
+  const digest = secretDigest(have);
+  if (digest) return { digest };
+  const fresh = newSecret();
+  return {
+    digest: fresh.digest,
+    cookie: `${viewerCookieName(s)}=${fresh.secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${COOKIE_MAX_AGE}${isSecure(s) ? "; Secure" : ""}`,
+  };
+}
+
+/** Where this browser's newest request for `domain` stands, with the brief that answered it; nothing for a
+ * request another browser made. */
+async function requestState(s: Services, domain: string, viewerDigest: string) {
   const r = await s.database.client.execute({
-    sql: `SELECT r.state, r.reason, b.company_slug, b.slug, b.company_name, b.published_at
+    sql: `SELECT r.state, r.reason, r.email_withheld, r.confirm_state, r.confirmed_at, r.email_state,
+            b.company_slug, b.slug, b.company_name, b.published_at, b.review
           FROM free_brief_requests r LEFT JOIN public_briefs b ON b.id = r.brief_id
-          WHERE r.domain = ? ORDER BY r.id DESC LIMIT 1`,
-    args: [domain],
+          WHERE r.domain = ? AND r.viewer_digest = ? ORDER BY r.id DESC LIMIT 1`,
+    args: [domain, viewerDigest],
   });
-  return r.rows[0];
+  return r.rows[0] as Record<string, unknown> | undefined;
+}
+
+const WITHHELD: Record<EmailWithheld, string> = {
+  company: `A brief on this company was already emailed to someone in the last ${FREE_BRIEF.periodDays} days, and we send at most one email per company in that time: we will not email you. This page shows the brief instead.`,
+  recipient: `The address you gave was sent ${FREE_BRIEF.emailsPerRecipient} confirmation requests in the last ${FREE_BRIEF.recipientDays} days: we will not email it again now. This page shows the brief instead.`,
+  network: `Your network asked for ${FREE_BRIEF.emailsPerNetwork} emails today: we will not email this request. This page shows the brief instead.`,
+};
+
+/** What this request's email will do, in one sentence. */
+function mailNote(row: Record<string, unknown>, mail: boolean): string | undefined {
+  if (row.email_withheld) return WITHHELD[row.email_withheld as EmailWithheld];
+  if (row.confirm_state === "none") return undefined;
+  if (!mail) return "This server does not send email: this page shows the brief.";
+  if (row.confirmed_at) return "You confirmed your address: we email you the link too.";
+  if (row.confirm_state === "failed")
+    return "We could not send the confirmation email to the address you gave, so we will not email it; this page shows the brief.";
+  return `We sent a confirmation email to the address you gave. Follow its link within ${FREE_BRIEF.confirmHours} hours to receive the brief by email too; without it we write to that address no more.`;
 }
 
 function ThankYou({
@@ -113,15 +169,15 @@ function ThankYou({
   mail: boolean;
   base: string;
 }): JSX.Element {
-  const emailed = mail
-    ? "We email the link to the address you gave."
-    : "This server does not send email: come back to this page, it shows the link once the brief is published.";
   let body: JSX.Element;
+  const note = row ? mailNote(row, mail) : undefined;
+  const noteP = note ? <p safe>{note}</p> : "";
   if (!domain || !row) {
+    // The same page whether or not anyone asked for this domain: only the browser that asked sees more.
     body = (
       <p>
-        We have your request. The brief appears in the <a href="/briefs">public library</a> when it is
-        written.
+        We have your request. This page shows where it stands in the browser you sent it from; briefs appear
+        in the <a href="/briefs">public library</a> once they are published.
       </p>
     );
   } else if (row.state === "queued") {
@@ -133,10 +189,10 @@ function ThankYou({
           <a href="/bot">/bot</a>).
         </p>
         <p>
-          When the brief is written — usually within a few minutes — it is published in the{" "}
-          <a href="/briefs">public library</a>. <span safe>{emailed}</span> If the site cannot be read, you
-          get the reason instead.
+          When the brief is written — usually within a few minutes — this page shows it. If the site cannot be
+          read, you get the reason instead.
         </p>
+        {noteP}
         <p>
           Every finding cites the page of <span safe>{domain}</span> it was read from; nothing is estimated.{" "}
           <a href={`/free-brief/thanks?domain=${encodeURIComponent(domain)}`}>Reload</a> to see where it
@@ -144,16 +200,33 @@ function ThankYou({
         </p>
       </>
     );
-  } else if (row.state === "failed") {
+  } else if (row.state === "failed" || row.review === "rejected") {
+    const reason = row.review === "rejected" ? FAILURE_REASONS.rejected : String(row.reason ?? "");
     body = (
       <>
         <p>
-          We could not write a brief on <strong safe>{domain}</strong>:
+          We could not {row.review === "rejected" ? "publish" : "write"} a brief on{" "}
+          <strong safe>{domain}</strong>:
         </p>
-        <p safe>{String(row.reason ?? "the website could not be read.")}</p>
+        <p safe>{reason || FAILURE_REASONS.unreachable}</p>
         <p>
-          Nothing was published. {mail ? "We email you this reason too. " : ""}You can{" "}
-          <a href="/free-brief">ask again</a> with another address of the company's website.
+          Nothing was published. You can <a href="/free-brief">ask again</a> with another address of the
+          company's website.
+        </p>
+        {noteP}
+      </>
+    );
+  } else if (row.review === "pending") {
+    body = (
+      <>
+        <p>
+          The brief on <strong safe>{domain}</strong> is written. New briefs are read by a person before they
+          are published; this page shows the link once it is.
+        </p>
+        {noteP}
+        <p>
+          <a href={`/free-brief/thanks?domain=${encodeURIComponent(domain)}`}>Reload</a> to see where it
+          stands.
         </p>
       </>
     );
@@ -163,13 +236,12 @@ function ThankYou({
       <>
         {row.state === "existing" ? (
           <p>
-            A brief on <strong safe>{String(row.company_name)}</strong> was published on{" "}
-            <Time ts={row.published_at} />
+            A brief on <strong safe>{domain}</strong> was published on <Time ts={row.published_at} />
             {`. Briefs are written once per company every ${FREE_BRIEF_PERIOD_DAYS} days, so this is the current one:`}
           </p>
         ) : (
           <p>
-            The brief on <strong safe>{String(row.company_name)}</strong> is published:
+            The brief on <strong safe>{domain}</strong> is published:
           </p>
         )}
         <p>
@@ -177,7 +249,7 @@ function ThankYou({
             {url}
           </a>
         </p>
-        <p safe>{mail ? "We email you the link too." : "This server does not send email: keep the link."}</p>
+        {noteP}
       </>
     );
   }
@@ -191,6 +263,51 @@ function ThankYou({
       </p>
     </Layout>
   );
+}
+
+/** The page a confirmation link opens: a button, so a mail scanner that follows links confirms nothing. */
+function ConfirmPage({ token, domain, user }: { token: string; domain: string; user?: string }): JSX.Element {
+  return (
+    <Layout title="Confirm your email" user={user}>
+      <h1>Confirm your email</h1>
+      <p>
+        Confirm that you asked for the free brief on <strong safe>{domain}</strong> to be emailed to you.
+      </p>
+      <form method="post" action="/free-brief/confirm" class="stack">
+        <input type="hidden" name="token" value={token} />
+        <button type="submit">Confirm and send me the brief</button>
+      </form>
+      <p class="muted small">If you did not ask for it, close this page: nothing more is sent.</p>
+    </Layout>
+  );
+}
+
+function Confirmed({ domain, user }: { domain: string; user?: string }): JSX.Element {
+  return (
+    <Layout title="Email confirmed" user={user}>
+      <h1>Email confirmed</h1>
+      <p>
+        Thank you. We email you the brief on <strong safe>{domain}</strong> when it is ready (if a person
+        reviews new briefs here, once it is published).
+      </p>
+      <p>
+        Meanwhile, browse <a href="/briefs">published briefs</a> and <a href="/guides">guides</a>.
+      </p>
+    </Layout>
+  );
+}
+
+const INVALID_LINK = "This confirmation link is not valid, or was already used.";
+
+/** The request a confirmation token names, while it can still be confirmed. */
+async function pendingConfirmation(s: Services, token: string | null | undefined) {
+  const digest = secretDigest(token);
+  if (!digest) return undefined;
+  const r = await s.database.client.execute({
+    sql: "SELECT domain FROM free_brief_requests WHERE confirm_digest = ? AND confirmed_at IS NULL",
+    args: [digest],
+  });
+  return r.rows[0] ? { digest, domain: String(r.rows[0].domain) } : undefined;
 }
 
 export function freeBriefPages(s: Services) {
@@ -210,35 +327,69 @@ export function freeBriefPages(s: Services) {
       const refused = await form.admit(request, body, server);
       if (refused) return refused;
       const values = form.values(body);
+      const browser = viewerToken(s, request);
       let domain: string;
       try {
         ({ domain } = await requestFreeBrief(
           s.store,
-          { company_name: values.company_name, website_url: values.website_url, email: values.email ?? "" },
+          { company_name: values.company_name, website_url: values.website_url, email: values.email },
+          {
+            viewerDigest: browser.digest,
+            networkDigest: sha256(clientNetwork(clientAddress(request, server, s.config.trustProxy))),
+          },
           set.headers["x-request-id"] as string | undefined,
         ));
       } catch (e) {
         if (!(e instanceof InvalidInput)) throw e;
         return form.refuse(request, body, values, `Please check the form: ${e.message}.`);
       }
-      // Research runs in the background; the thank-you page reads where it stands.
+      // Research and mail run in the background; the thank-you page reads where the request stands.
       kickFreeBriefs(s);
-      return redirect(`/free-brief/thanks?domain=${encodeURIComponent(domain)}`);
+      return redirect(
+        `/free-brief/thanks?domain=${encodeURIComponent(domain)}`,
+        browser.cookie ? { "set-cookie": browser.cookie } : {},
+      );
     })
     .get("/free-brief/thanks", async ({ request }) => {
       const raw = new URL(request.url).searchParams.get("domain") ?? "";
-      const domain = raw.length <= 253 ? normalizeDomain(raw) : undefined;
-      const row = domain ? await requestState(s, domain) : undefined;
+      const host = raw.length <= 253 ? normalizeDomain(raw) : undefined;
+      const domain = host ? companyDomain(host) : undefined;
+      const digest = secretDigest(readCookie(request, viewerCookieName(s)));
+      const row = domain && digest ? await requestState(s, domain, digest) : undefined;
       return publicPage(
         <ThankYou
           user={await viewer(s, request)}
-          domain={domain}
-          row={row as Record<string, unknown> | undefined}
+          domain={row ? domain : undefined}
+          row={row}
           mail={mailConfigured(s.config)}
           base={s.config.baseUrl}
         />,
         200,
-        { "cache-control": "no-store" },
+        NO_STORE,
       );
+    })
+    .get("/free-brief/confirm", async ({ request }) => {
+      const token = new URL(request.url).searchParams.get("token");
+      const pending = await pendingConfirmation(s, token);
+      if (!pending) return refusalPage("Link not valid", INVALID_LINK, 404);
+      return htmlResponse(
+        <ConfirmPage token={token!} domain={pending.domain} user={await viewer(s, request)} />,
+        200,
+        { ...NO_STORE, "referrer-policy": "no-referrer" },
+      );
+    })
+    .post("/free-brief/confirm", async ({ request, body }) => {
+      const digest = secretDigest(field(body, "token"));
+      if (!digest) return refusalPage("Link not valid", INVALID_LINK, 404);
+      try {
+        const { domain } = await confirmFreeBrief(s.store, digest);
+        kickFreeBriefs(s);
+        return htmlResponse(<Confirmed domain={domain} user={await viewer(s, request)} />, 200, NO_STORE);
+      } catch (e) {
+        if (!(e instanceof DomainError)) throw e;
+        return e.code === "not_found"
+          ? refusalPage("Link not valid", e.message, 404)
+          : refusalPage("Link expired", e.message, 410);
+      }
     });
 }

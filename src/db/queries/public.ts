@@ -17,7 +17,7 @@ export async function getGuide(c: Exec, slug: string, base: string) {
 /** A company's public briefs, newest first (public_briefs_by_company index). */
 export async function listCompanyBriefs(c: Exec, companySlug: string, limit: number) {
   const r = await c.execute({
-    sql: `SELECT slug, state FROM public_briefs WHERE company_slug = ?
+    sql: `SELECT slug, state FROM public_briefs WHERE company_slug = ? AND review = 'published'
           ORDER BY published_at DESC, id DESC LIMIT ?`,
     args: [companySlug, limit],
   });

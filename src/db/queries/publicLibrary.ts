@@ -49,7 +49,8 @@ export async function searchPublicBriefs(
   opts: { query?: string; company?: string; limit: number },
   base: string,
 ) {
-  const where: string[] = [];
+  // Held briefs (RIVALS_FREE_BRIEF_REVIEW) are served once an operator publishes them.
+  const where: string[] = ["review = 'published'"];
   const args: InValue[] = [];
   for (const w of queryWords(opts.query ?? "")) {
     where.push("instr(search_text, ?) > 0");
@@ -68,7 +69,7 @@ export async function searchPublicBriefs(
   }
   args.push(opts.limit);
   const r = await c.execute({
-    sql: `SELECT company_slug, slug, state FROM public_briefs ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+    sql: `SELECT company_slug, slug, state FROM public_briefs WHERE ${where.join(" AND ")}
           ORDER BY published_at DESC, id DESC LIMIT ?`,
     args,
   });
@@ -80,12 +81,13 @@ export async function getPublicBrief(c: Exec, companySlug: string, slug: string 
   const r = await c.execute(
     slug === undefined
       ? {
-          sql: `SELECT company_slug, slug, state FROM public_briefs WHERE company_slug = ?
+          sql: `SELECT company_slug, slug, state FROM public_briefs WHERE company_slug = ? AND review = 'published'
                 ORDER BY published_at DESC, id DESC LIMIT 1`,
           args: [companySlug],
         }
       : {
-          sql: "SELECT company_slug, slug, state FROM public_briefs WHERE company_slug = ? AND slug = ?",
+          sql: `SELECT company_slug, slug, state FROM public_briefs
+                WHERE company_slug = ? AND slug = ? AND review = 'published'`,
           args: [companySlug, slug],
         },
   );

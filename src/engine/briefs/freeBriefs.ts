@@ -1,27 +1,34 @@
 // Answers free-brief requests in the background (docs/web.md "Free briefs"): each queued company domain is
-// researched once (the research engine, through the one fetcher), written into a public brief (compose.ts) and
-// published in the public library; every request queued for that domain is answered with it in the same command
-// (or with why no brief could be written), and each requester is emailed the link over SMTP. Work is claimed per
+// researched once (the research engine, through the one fetcher, within a time budget and a lower Crawl-delay
+// ceiling; several domains at once), written into a public brief (compose.ts) and recorded in the public library
+// (held for review when RIVALS_FREE_BRIEF_REVIEW says so); every request queued for that domain is answered with
+// it in the same command (or with one of our own reasons why no brief could be written). Mail goes its own way:
+// a confirmation to each address given, and the answer only to an address that confirmed. Work is claimed per
 // domain and per email (free_brief_claims), so instances sharing a database never do it twice.
 import type { NewEvent } from "../../../events/catalog.ts";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
 import {
   briefOfPeriod,
   decideFreeBriefAnswered,
+  decideFreeBriefConfirmationEmailed,
   decideFreeBriefEmailed,
-  FREE_BRIEF_PERIOD_DAYS,
+  FAILURE_REASONS,
+  type FailureReason,
+  failureReason,
+  newSecret,
 } from "../../domain/freeBriefs.ts";
+import { FREE_BRIEF } from "../../domain/limits.ts";
 import { recordPublicBrief, SLUG } from "../../domain/publicLibrary.ts";
 import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
-import { fetcherFor } from "../fetch/index.ts";
+import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 import { researchSite } from "../research/index.ts";
 import { extractPool } from "../workers/extract.ts";
 import { composeBrief } from "./compose.ts";
-import { freeBriefMail } from "./mail.ts";
+import { freeBriefConfirmationMail, freeBriefMail } from "./mail.ts";
 
-/** How long a claim holds: longer than one site's research takes at the fetcher's pace. */
+/** How long a claim holds: longer than one site's research may take. */
 const CLAIM_MS = 15 * 60_000;
 /** Tries per email before it is given up; between them, the delivery outbox's backoff. */
 export const EMAIL_ATTEMPTS = 5;
@@ -61,7 +68,7 @@ function domainSlug(domain: string): string {
 type Answer =
   | { outcome: "published"; brief: Record<string, unknown> }
   | { outcome: "existing"; briefId: number }
-  | { outcome: "failed"; reason: string };
+  | { outcome: "failed"; reason: FailureReason };
 
 /** Records the answer of every request still queued for `domain`, publishing the brief first when there is one. */
 async function recordAnswer(s: Services, domain: string, answer: Answer): Promise<void> {
@@ -100,23 +107,79 @@ async function recordAnswer(s: Services, domain: string, answer: Answer): Promis
         slug = `${base}-${n}`;
       }
       if (!SLUG.test(companySlug)) throw new Error(`bad company slug ${companySlug}`);
-      const recorded = await recordPublicBrief(w, {
-        kind: "public_brief",
-        company_slug: companySlug,
-        slug,
-        ...answer.brief,
-        published_at: w.now.toISOString(),
-      });
+      const recorded = await recordPublicBrief(
+        w,
+        {
+          kind: "public_brief",
+          company_slug: companySlug,
+          slug,
+          ...answer.brief,
+          published_at: w.now.toISOString(),
+        },
+        s.config.freeBriefReview,
+      );
       events.push(...recorded);
       const e = recorded[0];
       if (e?.type === "PublicBriefRecorded") briefId = e.data.id;
     } else if (answer.outcome === "existing") briefId = answer.briefId;
     for (const row of queued.rows) {
       const id = Number(row.id);
-      events.push(decideFreeBriefAnswered(id, answer, briefId, w.now));
+      events.push(
+        decideFreeBriefAnswered(
+          id,
+          answer.outcome === "failed" ? answer : { outcome: answer.outcome },
+          briefId,
+          w.now,
+        ),
+      );
     }
     return { events, result: null };
   }, META);
+}
+
+/** The fetcher of one free brief's research: the tenant fetcher (its address guard, robots.txt and pacing)
+ * with the lower Crawl-delay ceiling, every request ending by the deadline; `spent` once it has passed. */
+export function budgetedFetcher(
+  base: Fetcher,
+  budgetMs: number,
+  now: () => Date,
+): Fetcher & { spent(): boolean } {
+  const deadline = performance.now() + budgetMs;
+  const left = () => deadline - performance.now();
+  const outOfTime = (url: string): FetchResult => ({
+    ok: false,
+    url,
+    error: "timeout",
+    message: "the research time budget was spent",
+    fetchedAt: now().toISOString(),
+  });
+  return {
+    spent: () => left() <= 0,
+    fetch: async (req) => {
+      const ms = left();
+      if (ms <= 0) return outOfTime(req.url);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // A request still waiting for its host's turn is given up at the deadline too.
+      const late = new Promise<FetchResult>((resolve) => {
+        timer = setTimeout(() => resolve(outOfTime(req.url)), ms);
+      });
+      try {
+        return await Promise.race([
+          base.fetch({
+            ...req,
+            timeoutMs: Math.max(1, Math.min(req.timeoutMs ?? Number.POSITIVE_INFINITY, Math.ceil(ms))),
+            crawlDelayCapMs: Math.min(
+              req.crawlDelayCapMs ?? Number.POSITIVE_INFINITY,
+              FREE_BRIEF.crawlDelayCeilingMs,
+            ),
+          }),
+          late,
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
 }
 
 /** Researches one domain and answers its queued requests. */
@@ -129,41 +192,107 @@ async function answerDomain(s: Services, domain: string): Promise<void> {
   });
   if (!first.rows[0]) return;
   const website = `${new URL(String(first.rows[0].website_url)).origin}/`;
+  const budget = s.config.freeBriefBudgetMs;
+  const fetcher = budgetedFetcher(fetcherFor(s.config), budget, s.clock);
   let answer: Answer;
   try {
-    const r = await researchSite(website, {
-      fetcher: fetcherFor(s.config),
-      extractor: extractPool(s.config),
-      now: s.clock,
+    let stop: ReturnType<typeof setTimeout> | undefined;
+    // Extraction after the last fetch is bounded too: past the budget and a grace, the research is let go.
+    const overdue = new Promise<undefined>((resolve) => {
+      stop = setTimeout(() => resolve(undefined), budget + 10_000);
     });
-    if (!r.ok) answer = { outcome: "failed", reason: r.reason };
+    const r = await Promise.race([
+      researchSite(website, { fetcher, extractor: extractPool(s.config), now: s.clock }),
+      overdue,
+    ]).finally(() => clearTimeout(stop));
+    if (!r) answer = { outcome: "failed", reason: "out_of_time" };
+    else if (!r.ok)
+      answer = { outcome: "failed", reason: fetcher.spent() ? "out_of_time" : failureReason(r.code) };
     else {
       const brief = composeBrief({ name: r.name ?? domain, domain, dossier: r.dossier, now: s.clock() });
       answer = brief
         ? { outcome: "published", brief: brief as unknown as Record<string, unknown> }
-        : {
-            outcome: "failed",
-            reason: `We read ${website} but found nothing it states that a brief could report (no pricing, product, hiring, release or company facts on the pages we could read).`,
-          };
+        : { outcome: "failed", reason: fetcher.spent() ? "out_of_time" : "nothing_stated" };
     }
   } catch (e) {
     console.error(
       JSON.stringify({ level: "error", free_brief: domain, error: String((e as Error)?.stack ?? e) }),
     );
-    answer = { outcome: "failed", reason: "Research stopped on an internal error; nothing was published." };
+    answer = { outcome: "failed", reason: "internal" };
   }
   await recordAnswer(s, domain, answer);
 }
 
-/** Emails every answered request whose email is pending (when SMTP is configured). */
+/** Sends the confirmation email of every request that asked for one (when SMTP is configured). Each try has
+ * a fresh token: only its digest is recorded, so a link is known to its recipient alone. */
+async function sendConfirmations(s: Services): Promise<void> {
+  if (!mailConfigured(s.config)) return;
+  const rows = (
+    await s.database.client.execute(
+      `SELECT id, email, domain, confirm_attempts FROM free_brief_requests
+       WHERE confirm_state = 'pending' AND (confirm_next_at IS NULL OR confirm_next_at <= ?)
+       ORDER BY id LIMIT 50`,
+      [s.clock().toISOString()],
+    )
+  ).rows;
+  for (const row of rows) {
+    const id = Number(row.id);
+    const key = `confirm:${id}`;
+    if (!(await claim(s, key))) continue;
+    try {
+      const token = newSecret();
+      const link = `${s.config.baseUrl}/free-brief/confirm?token=${token.secret}`;
+      const mail = freeBriefConfirmationMail({
+        domain: String(row.domain),
+        link,
+        hours: FREE_BRIEF.confirmHours,
+        base: s.config.baseUrl,
+      });
+      const error = await send(s, String(row.email), mail);
+      const attempt = Number(row.confirm_attempts) + 1;
+      await s.store.execute(
+        async (w) => ({
+          events: [
+            decideFreeBriefConfirmationEmailed(id, attempt, w.now, error, EMAIL_ATTEMPTS, token.digest),
+          ],
+          result: null,
+        }),
+        META,
+      );
+      if (error !== undefined)
+        console.warn(
+          JSON.stringify({ level: "warn", msg: "free brief confirmation failed", request: id, error }),
+        );
+    } finally {
+      await release(s, key);
+    }
+  }
+}
+
+async function send(
+  s: Services,
+  to: string,
+  mail: { subject: string; text: string; html: string },
+): Promise<string | undefined> {
+  try {
+    await sendMail(s.config, { to, ...mail });
+    return undefined;
+  } catch (e) {
+    return (e instanceof Error ? e.message : String(e)).slice(0, 500) || "failed";
+  }
+}
+
+/** Emails every answered request whose address confirmed (when SMTP is configured). A brief held for review
+ * is emailed once it is published, or with why it was not. */
 async function sendAnswers(s: Services): Promise<void> {
   if (!mailConfigured(s.config)) return;
   const rows = (
     await s.database.client.execute(
-      `SELECT r.id, r.email, r.domain, r.state, r.reason, r.email_attempts, b.company_slug, b.slug, b.company_name,
-              b.published_at, b.state AS brief
+      `SELECT r.id, r.email, r.domain, r.state, r.reason, r.email_attempts, b.company_slug, b.slug,
+              b.published_at, b.state AS brief, b.review
        FROM free_brief_requests r LEFT JOIN public_briefs b ON b.id = r.brief_id
        WHERE r.state <> 'queued' AND r.email_state = 'pending' AND (r.email_next_at IS NULL OR r.email_next_at <= ?)
+         AND (b.review IS NULL OR b.review <> 'pending')
        ORDER BY r.id LIMIT 50`,
       [s.clock().toISOString()],
     )
@@ -173,28 +302,24 @@ async function sendAnswers(s: Services): Promise<void> {
     const key = `email:${id}`;
     if (!(await claim(s, key))) continue;
     try {
-      const brief = row.company_slug
-        ? {
-            name: String(row.company_name),
-            url: publicLinks.brief(s.config.baseUrl, String(row.company_slug), String(row.slug)),
-            published_at: String(row.published_at),
-            findings: (JSON.parse(String(row.brief)) as { findings: unknown[] }).findings.length,
-          }
-        : undefined;
+      const rejected = row.review === "rejected";
+      const brief =
+        row.company_slug && !rejected
+          ? {
+              url: publicLinks.brief(s.config.baseUrl, String(row.company_slug), String(row.slug)),
+              published_at: String(row.published_at),
+              findings: (JSON.parse(String(row.brief)) as { findings: unknown[] }).findings.length,
+            }
+          : undefined;
       const mail = freeBriefMail({
         domain: String(row.domain),
-        outcome: String(row.state) as "published" | "existing" | "failed",
+        outcome: rejected ? "rejected" : (String(row.state) as "published" | "existing" | "failed"),
         ...(brief ? { brief } : {}),
-        ...(row.reason ? { reason: String(row.reason) } : {}),
-        periodDays: FREE_BRIEF_PERIOD_DAYS,
+        reason: rejected ? FAILURE_REASONS.rejected : row.reason ? String(row.reason) : undefined,
+        periodDays: FREE_BRIEF.periodDays,
         base: s.config.baseUrl,
       });
-      let error: string | undefined;
-      try {
-        await sendMail(s.config, { to: String(row.email), ...mail });
-      } catch (e) {
-        error = (e instanceof Error ? e.message : String(e)).slice(0, 500) || "failed";
-      }
+      const error = await send(s, String(row.email), mail);
       const attempt = Number(row.email_attempts) + 1;
       await s.store.execute(
         async (w) => ({
@@ -211,58 +336,87 @@ async function sendAnswers(s: Services): Promise<void> {
   }
 }
 
-/** One pass: every queued domain (oldest request first) researched and answered, then the emails. */
-async function pass(s: Services): Promise<void> {
+/** The mail lane's pass: confirmations first (a visitor waits for one), then answers. */
+async function mailPass(s: Services): Promise<void> {
+  await sendConfirmations(s);
   await sendAnswers(s);
+}
+
+/** The research lane's pass: the queued domains (oldest request first), FREE_BRIEF.concurrency at a time;
+ * each answered domain starts the mail lane. */
+async function researchPass(s: Services): Promise<void> {
   const domains = (
     await s.database.client.execute(
       `SELECT domain, MIN(id) AS first FROM free_brief_requests WHERE state = 'queued'
        GROUP BY domain ORDER BY first LIMIT 20`,
     )
   ).rows.map((r) => String(r.domain));
-  for (const domain of domains) {
-    const key = `research:${domain}`;
-    if (!(await claim(s, key))) continue;
-    try {
-      await answerDomain(s, domain);
-    } finally {
-      await release(s, key);
+  const next = () => domains.shift();
+  const worker = async () => {
+    for (let domain = next(); domain !== undefined; domain = next()) {
+      const key = `research:${domain}`;
+      if (!(await claim(s, key))) continue;
+      try {
+        await answerDomain(s, domain);
+      } finally {
+        await release(s, key);
+      }
+      kick(s, "mail", mailPass);
     }
-    await sendAnswers(s);
-  }
+  };
+  await Promise.all(Array.from({ length: FREE_BRIEF.concurrency }, worker));
 }
 
-const running = new WeakMap<Services, { again: boolean; done: Promise<void> }>();
+type Lane = { again: boolean; done: Promise<void> };
+const running = new WeakMap<Services, Map<string, Lane>>();
 
-/** Starts a pass in the background (off the request path); while one runs, asks it to go round once more. */
-export function kickFreeBriefs(s: Services): void {
-  const cur = running.get(s);
+/** Starts a lane's pass in the background (off the request path); while one runs, asks it to go round once
+ * more. Mail and research are separate lanes, so a confirmation never waits for a slow site. */
+function kick(s: Services, name: string, work: (s: Services) => Promise<void>): void {
+  let lanes = running.get(s);
+  if (!lanes) {
+    lanes = new Map();
+    running.set(s, lanes);
+  }
+  const cur = lanes.get(name);
   if (cur) {
     cur.again = true;
     return;
   }
-  const state = { again: false, done: Promise.resolve() };
+  const state: Lane = { again: false, done: Promise.resolve() };
+  const mine = lanes;
   state.done = (async () => {
     try {
       do {
         state.again = false;
-        await pass(s);
+        await work(s);
       } while (state.again);
     } catch (e) {
       console.error(JSON.stringify({ level: "error", free_briefs: String((e as Error)?.stack ?? e) }));
     } finally {
-      running.delete(s);
+      mine.delete(name);
     }
   })();
-  running.set(s, state);
+  lanes.set(name, state);
+}
+
+/** Starts both lanes: the mail (confirmations, answers) and the research of queued domains. */
+export function kickFreeBriefs(s: Services): void {
+  kick(s, "mail", mailPass);
+  kick(s, "research", researchPass);
 }
 
 /** Resolves when no pass is running on `s` (tests, shutdown). */
 export async function freeBriefsIdle(s: Services): Promise<void> {
-  for (let cur = running.get(s); cur; cur = running.get(s)) await cur.done;
+  for (;;) {
+    const lanes = [...(running.get(s)?.values() ?? [])];
+    if (lanes.length === 0) return;
+    await Promise.all(lanes.map((l) => l.done));
+  }
 }
 
-/** `rivals serve`: a pass now (requests left by a stop), then every minute (emails to retry). */
+/** `rivals serve`: a pass now (requests left by a stop), then every minute (emails to retry, briefs an
+ * operator has reviewed). */
 export function startFreeBriefLoop(s: Services): { stop(): void } {
   kickFreeBriefs(s);
   return heartbeat(SWEEP_MS, "free briefs", async () => kickFreeBriefs(s));
