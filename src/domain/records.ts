@@ -16,6 +16,7 @@ import {
   strings,
   ts,
 } from "./validate.ts";
+import { inVocabulary } from "./vocabulary.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -284,6 +285,10 @@ export function parseSignal(o: Obj): SignalRecord {
     evidence: [],
   });
   rec.evidence = evidence;
+  // One vocabulary with the engine's signals: other tools' names for a category or type mapped onto it.
+  const v = inVocabulary(rec.category, rec.type, `${rec.title} ${rec.summary ?? ""}`);
+  if (v.category) rec.category = v.category;
+  if (v.type) rec.type = v.type;
   return rec;
 }
 

@@ -251,7 +251,8 @@ describe("GET /api/v1/signals/{id}", () => {
         title: "Alpha raises prices",
         summary: "Team plan up 20 percent.",
         category: "pricing",
-        type: "price_change",
+        // imported as price_change; the title says it rose (docs/import.md, one vocabulary)
+        type: "price_increase",
         severity: "high",
         status: "open",
         first_seen_at: "2026-11-10T08:00:00.000Z",
