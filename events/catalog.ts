@@ -7,6 +7,10 @@ import type {
   EvidenceItem,
   SignalRecord,
 } from "../src/domain/records.ts";
+import type {
+  BattlecardProposalAcceptedData,
+  BattlecardProposedData,
+} from "../src/domain/battlecardProposals.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
 import type { CompanyProfileChanges, GuideRecord, PublicBriefRecord } from "../src/domain/workspaceTypes.ts";
 
@@ -86,34 +90,11 @@ export interface EventPayloads {
     id: number;
     company_name?: string;
     website_url?: string;
-    /** The company's domain, by which requests share one brief: the website's registrable domain (its host
-     * name on requests from before subdomains counted as one company; absent on requests without a website). */
+    /** The website's host name, by which requests share one brief (absent on requests without a website). */
     domain?: string;
-    /** The address the brief is emailed to once it confirms; absent when none was given or it is withheld. */
-    email?: string;
-    /** A confirmation email is to be sent to `email` (double opt-in); absent on older requests. */
-    confirm?: boolean;
-    /** Why the address given is not written to (FREE_BRIEF's limits): the thank-you page shows the brief. */
-    email_withheld?: "company" | "recipient" | "network";
-    /** SHA-256 digest of the requesting browser's token: only that browser sees the request's state. */
-    viewer_digest?: string;
-    /** SHA-256 digest of the client's network (an IPv4 address, an IPv6 /64), which its email limit counts. */
-    network?: string;
+    email: string;
     requested_at: string;
   };
-  /** One try to send a request's confirmation email; a sent one carries its link token's digest and expiry. */
-  FreeBriefConfirmationEmailed: {
-    id: number;
-    ok: boolean;
-    at: string;
-    error?: string;
-    next_attempt_at?: string;
-    gave_up?: boolean;
-    confirm_digest?: string;
-    expires_at?: string;
-  };
-  /** The requester followed the confirmation link: the answer may be emailed to the address. */
-  FreeBriefConfirmed: { id: number; confirmed_at: string };
   /** A free-brief request answered: a brief researched for it (`published`), a brief of its domain from the
    * period already in the library (`existing`), or no brief and why (`failed`). */
   FreeBriefAnswered: {
@@ -165,17 +146,7 @@ export interface EventPayloads {
   /** update_icp's re-read of one competitor's overlap with the ICP; null removes it. */
   CompetitorIcpOverlapComputed: { id: number; icp_overlap: Record<string, unknown> | null };
   // The public library (no org).
-  /** `held`: a free brief written while RIVALS_FREE_BRIEF_REVIEW holds new briefs; not served publicly until
-   * an operator publishes it (PublicBriefReviewed). */
-  PublicBriefRecorded: {
-    id: number;
-    company_slug: string;
-    slug: string;
-    record: PublicBriefRecord;
-    held?: boolean;
-  };
-  /** An operator's review of a held brief: published (served publicly from now on) or rejected (never). */
-  PublicBriefReviewed: { id: number; decision: "published" | "rejected"; reviewed_at: string };
+  PublicBriefRecorded: { id: number; company_slug: string; slug: string; record: PublicBriefRecord };
   GuideRecorded: { id: number; slug: string; record: GuideRecord };
   // The core watchlist (competitor stream; projections/watchlist.ts).
   /** add_competitor: a new competitor on the core watchlist. */
@@ -253,6 +224,13 @@ export interface EventPayloads {
     trigger?: "cycle";
     cycle_id?: number;
   };
+  /** After a cycle, what the engine would change on a card that exists (battlecard stream); replaces any
+   * pending proposal. The card itself is unchanged until a member accepts. */
+  BattlecardProposed: BattlecardProposedData;
+  /** A member accepted the pending proposal: the card becomes the proposal's (battlecard stream). */
+  BattlecardProposalAccepted: BattlecardProposalAcceptedData;
+  /** A member dismissed the pending proposal: the card stays as it was (battlecard stream). */
+  BattlecardProposalDismissed: { id: number; competitor_id: number; proposed_at: string };
   // Research (competitor stream; projections/research.ts). `batch` is the id of the first run one call started.
   /** A research run of one competitor began; `uses_allowance` when it counts toward the weekly allowance. */
   ResearchStarted: {
@@ -339,8 +317,6 @@ export const eventTypes = [
   "FreeBriefRequested",
   "FreeBriefAnswered",
   "FreeBriefEmailed",
-  "FreeBriefConfirmationEmailed",
-  "FreeBriefConfirmed",
   "UserRegistered",
   "UserPasswordSet",
   "UserNameChanged",
@@ -360,7 +336,6 @@ export const eventTypes = [
   "FirstBriefFinished",
   "CompetitorIcpOverlapComputed",
   "PublicBriefRecorded",
-  "PublicBriefReviewed",
   "GuideRecorded",
   "CompetitorAdded",
   "CompetitorRenamed",
@@ -378,6 +353,9 @@ export const eventTypes = [
   "BattlecardNoteAdded",
   "ShareLinkCreated",
   "BattlecardGenerated",
+  "BattlecardProposed",
+  "BattlecardProposalAccepted",
+  "BattlecardProposalDismissed",
   "ResearchStarted",
   "ResearchFinished",
   "ResearchFailed",

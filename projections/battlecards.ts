@@ -4,8 +4,24 @@ import type { BattlecardRecord } from "../src/domain/records.ts";
 import { battlecardDoc } from "./docs.ts";
 
 export async function projectBattlecards(e: StoredEvent, tx: Tx): Promise<void> {
-  if (e.type === "BattlecardRecorded" || e.type === "BattlecardGenerated")
+  if (
+    e.type === "BattlecardRecorded" ||
+    e.type === "BattlecardGenerated" ||
+    e.type === "BattlecardProposalAccepted"
+  )
     await writeBattlecard(tx, e.orgId!, e.data);
+  // A proposal changes only the stored state: the card people read stays as it is until a member accepts.
+  else if (e.type === "BattlecardProposed")
+    await tx.execute({
+      sql: "UPDATE battlecards SET state = json_set(state, '$.proposal', json(?)) WHERE id = ? AND org_id = ?",
+      args: [JSON.stringify(e.data.proposal), e.data.id, e.orgId],
+    });
+  else if (e.type === "BattlecardProposalDismissed")
+    await tx.execute({
+      sql: `UPDATE battlecards SET state = json_remove(state, '$.proposal')
+            WHERE id = ? AND org_id = ? AND json_extract(state, '$.proposal.proposed_at') = ?`,
+      args: [e.data.id, e.orgId, e.data.proposed_at],
+    });
 }
 
 /** Writes a battlecard row and keeps its competitor's `battlecard_id` in step (imports and generate_battlecard). */

@@ -5,10 +5,17 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { NOTES_PAGE, NOTES_TOTAL_SQL } from "../db/queries/engagement.ts";
+import {
+  decideCardProposal,
+  generatedCard,
+  type Replaced,
+  type StoredCard,
+  teamOf,
+} from "./battlecardProposals.ts";
 import type { BattlecardNote, BattlecardSignal, ComposeBattlecard } from "./battlecardTypes.ts";
 import { DomainError } from "./errors.ts";
 import { dailyCapReached, LOWEST_PAID, PLANS, planOf } from "./plans.ts";
-import type { BattlecardRecord, CompetitorRecord, SignalRecord } from "./records.ts";
+import type { CompetitorRecord, SignalRecord } from "./records.ts";
 import { prune } from "./validate.ts";
 import {
   type Caller,
@@ -46,6 +53,8 @@ export interface GenerateResult {
   battlecard_id: number;
   competitor_id: number;
   rewritten: boolean;
+  /** What the new card replaced (absent for a first card). */
+  replaced?: Replaced;
   generations_today: { used: number; limit: number; plan: string };
 }
 
@@ -55,14 +64,15 @@ export interface CardInputs {
   signals: BattlecardSignal[];
   notes: BattlecardNote[];
   notesTotal: number;
-  existing?: { id: number; key: string };
+  existing?: { id: number; key: string; stored: StoredCard };
 }
 
 export async function loadCardInputs(tx: Exec, orgId: number, competitorId: number): Promise<CardInputs> {
   const sig = await tx.execute({
-    sql: `SELECT id, severity, first_seen_at, state FROM signals
-          WHERE org_id = ? AND competitor_id = ? AND listed = 1
-          ORDER BY first_seen_at DESC, id DESC LIMIT ?`,
+    sql: `SELECT s.id, s.severity, s.first_seen_at, s.state, e.subject, e.value_before, e.value_after
+          FROM signals s LEFT JOIN engine_signals e ON e.id = s.id
+          WHERE s.org_id = ? AND s.competitor_id = ? AND s.listed = 1
+          ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ?`,
     args: [orgId, competitorId, SIGNALS_READ],
   });
   const signals: BattlecardSignal[] = sig.rows.map((row) => {
@@ -76,6 +86,13 @@ export async function loadCardInputs(tx: Exec, orgId: number, competitorId: numb
       severity: r.severity,
       first_seen_at: r.first_seen_at,
       evidence: r.evidence ?? [],
+      ...(row.subject !== null && row.subject !== undefined ? { subject: String(row.subject) } : {}),
+      ...(row.value_before !== undefined
+        ? { value_before: row.value_before === null ? null : String(row.value_before) }
+        : {}),
+      ...(row.value_after !== undefined
+        ? { value_after: row.value_after === null ? null : String(row.value_after) }
+        : {}),
     };
   });
   // The newest notes only (the card, and every result that carries it, stays bounded however many the team
@@ -90,7 +107,7 @@ export async function loadCardInputs(tx: Exec, orgId: number, competitorId: numb
   ]);
   const existing = (
     await tx.execute({
-      sql: "SELECT id, key FROM battlecards WHERE org_id = ? AND competitor_id = ?",
+      sql: "SELECT id, key, state FROM battlecards WHERE org_id = ? AND competitor_id = ?",
       args: [orgId, competitorId],
     })
   ).rows[0];
@@ -100,7 +117,15 @@ export async function loadCardInputs(tx: Exec, orgId: number, competitorId: numb
       .map((n) => ({ id: Number(n.id), body: String(n.body), created_at: String(n.created_at) }))
       .reverse(),
     notesTotal: notesTotal.rows[0] ? Number(notesTotal.rows[0].n) : 0,
-    ...(existing ? { existing: { id: Number(existing.id), key: String(existing.key) } } : {}),
+    ...(existing
+      ? {
+          existing: {
+            id: Number(existing.id),
+            key: String(existing.key),
+            stored: JSON.parse(String(existing.state)) as StoredCard,
+          },
+        }
+      : {}),
   };
 }
 
@@ -191,11 +216,12 @@ export function decideGenerateBattlecard(
     opts,
   );
   return {
-    events: [card.event],
+    events: card.event ? [card.event] : [],
     result: {
       battlecard_id: card.id,
       competitor_id: comp.id,
       rewritten: card.rewritten,
+      ...(card.replaced ? { replaced: card.replaced } : {}),
       generations_today: { used: used + 1, limit: plan.dailyCaps.battlecards, plan: plan.name },
     },
   };
@@ -205,14 +231,28 @@ export function decideGenerateBattlecard(
  * new medium or high signal about the competitor (does not). */
 export type CardTrigger = { trigger: "tool" } | { trigger: "cycle"; cycle_id: number };
 
-/** Composes the competitor's card from its dossier, newest signals and the team's newest notes, as the one
- * BattlecardGenerated event that stores it (same id when it replaces an earlier card). */
+export interface ComposedCardEvent {
+  /** None when a cycle finds nothing to propose. */
+  event?: NewEvent;
+  id: number;
+  rewritten: boolean;
+  /** A cycle proposed an update instead of writing the card. */
+  proposed: boolean;
+  replaced?: Replaced;
+}
+
+/** Composes the competitor's card from its dossier, newest signals and the team's newest notes. On request
+ * (`tool`) or for a competitor without a card, one BattlecardGenerated event stores it (same id when it replaces
+ * an earlier card; the person's lines kept). After a cycle, a card that exists is never rewritten: a
+ * BattlecardProposed event stores what the engine would change, for a member to accept or dismiss. */
 export function composeCard(
   about: { orgId: number; comp: CompetitorRow; own: WorkspaceSettings["profile"]; by: CardTrigger },
   inputs: CardInputs,
   opts: { now: Date; cardId: number; composeBattlecard: ComposeBattlecard },
-): { event: NewEvent; id: number; rewritten: boolean } {
+): ComposedCardEvent {
   const { orgId, comp, by } = about;
+  const stored = inputs.existing?.stored;
+  const team = teamOf(stored);
   const composed = opts.composeBattlecard({
     competitorId: comp.id,
     competitor: comp.record,
@@ -220,29 +260,56 @@ export function composeCard(
     notes: inputs.notes,
     notesTotal: inputs.notesTotal,
     own: about.own,
+    now: opts.now.toISOString(),
+    ...(team ? { team } : {}),
   });
   const id = opts.cardId;
+  if (by.trigger === "cycle" && inputs.existing && stored) {
+    const proposed = decideCardProposal({ id, competitor_id: comp.id, orgId, stored }, composed, {
+      now: opts.now,
+      cycle_id: by.cycle_id,
+    });
+    return {
+      ...(proposed
+        ? {
+            event: {
+              type: proposed.type,
+              orgId,
+              streamType: "battlecard",
+              streamId: String(id),
+              data: proposed.data,
+            } as NewEvent,
+          }
+        : {}),
+      id,
+      rewritten: false,
+      proposed: Boolean(proposed),
+    };
+  }
   const key = inputs.existing ? inputs.existing.key : `generated-${comp.id}`;
-  const record: BattlecardRecord = {
-    status: "generated",
-    generated_at: opts.now.toISOString(),
-    sections: prune(composed.sections) as BattlecardRecord["sections"],
-    evidence: prune(composed.evidence) as BattlecardRecord["evidence"],
-  };
+  const { record, replaced } = generatedCard(stored, composed, opts.now);
   return {
     event: {
       type: "BattlecardGenerated",
       orgId,
       streamType: "battlecard",
       streamId: String(id),
-      data: { id, key, competitor_id: comp.id, record, ...(by.trigger === "cycle" ? by : {}) },
+      data: {
+        id,
+        key,
+        competitor_id: comp.id,
+        record: prune(record) as StoredCard,
+        ...(by.trigger === "cycle" ? by : {}),
+      },
     },
     id,
     rewritten: Boolean(inputs.existing),
+    proposed: false,
+    ...(replaced ? { replaced } : {}),
   };
 }
 
-/** composeCard on the inputs read now, in the writer's transaction (a cycle's rewrite). */
+/** composeCard on the inputs read now, in the writer's transaction (after a cycle). */
 export async function composeCardEvent(
   w: WriteContext,
   orgId: number,
@@ -250,7 +317,7 @@ export async function composeCardEvent(
   own: WorkspaceSettings["profile"],
   by: CardTrigger,
   composeBattlecard: ComposeBattlecard,
-): Promise<{ event: NewEvent; id: number; rewritten: boolean }> {
+): Promise<ComposedCardEvent> {
   const inputs = await loadCardInputs(w.tx, orgId, comp.id);
   return composeCard({ orgId, comp, own, by }, inputs, {
     now: w.now,

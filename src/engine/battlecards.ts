@@ -1,24 +1,30 @@
 // The battlecard writer: a deterministic composition of a competitor's stored dossier, its recent open
-// signals (with their evidence) and the team's battlecard notes. No model, no network: every sentence is
-// built from stored data by the rules below, and `evidence` names what each card was built from.
+// signals (with their evidence) and, when the card holds a person's words, what those words already say. No
+// model, no network: every line is built from one stored fact (engine/battlecardFacts.ts) and `evidence.lines`
+// names the signal or dossier field, source and excerpt behind each.
 //
-// Rules (rules-v1):
-// - overview: who the competitor is (category, founding year, headquarters, size, ownership), the stored
-//   description, positioning, target customer and business model, the workspace's risk/opportunity
-//   rating, and the signal picture (count, high severity, newest move).
-// - signals are classified by their type, category, title and summary: setbacks (price rises, features
-//   moved to a higher tier, outages, layoffs, departures, lawsuits, deprecations…) are weaknesses, moves
-//   (launches, funding, partnerships, integrations, expansion, hiring…) are strengths; setbacks win ties.
-// - strengths also come from the research reads (product, AI, integrations, market, free tier, hiring
-//   growth, funding, compliance, traffic up); weaknesses from reads that say so (no free tier, shrinking
-//   team, traffic down, lists named weaknesses/limitations/risks/gaps/complaints).
-// - talk_tracks: raise each setback with its source, answer each move with the workspace's own
-//   differentiators, contrast on each differentiator, price and positioning counters.
-// - landmines: questions to plant that make a setback matter to the buyer.
+// Rules (rules-v2):
+// - one fact per topic (a plan's price, the free plan, a feature's tier, a round, a partner …), the newest;
+//   a setback of the competitor (a price rise, a plan or free plan ended, a feature moved to a dearer plan, an
+//   integration dropped, an incident) is a weakness, a move (a cut, a launch, a round, a partnership, an
+//   acquisition, hiring) a strength; each list ordered by materiality (prices and plans first).
+// - talk_tracks: the fact, then what to do with it in the deal; landmines: a question to plant that names the
+//   fact. Each fact gives at most one of the two; no line repeats another.
+// - recent_moves: the period's other dated moves (positioning, leadership …) not already on the card.
+// - a card with a person's sections: only facts first seen after that version are proposed, and a person's
+//   line a newer fact contradicts (the old price of a plan, a free plan that ended) is named so a member can
+//   drop it; the person's lines themselves are never changed here.
 // - team notes are never mixed into the sections above: they appear only under `team_framing`, each
 //   labelled as an unverified team note, and are counted in `evidence.team_notes`.
-import type { BattlecardInput, BattlecardSignal, ComposedBattlecard } from "../domain/battlecardTypes.ts";
+import type {
+  BattlecardInput,
+  BattlecardSignal,
+  CardLine,
+  ComposedBattlecard,
+  OutdatedLine,
+} from "../domain/battlecardTypes.ts";
 import type { CompetitorRecord } from "../domain/records.ts";
+import { dayText, type Fact, newestPerTopic, readFacts, signalFact } from "./battlecardFacts.ts";
 
 export type {
   BattlecardInput,
@@ -30,7 +36,32 @@ export type {
 
 type Obj = Record<string, unknown>;
 
-export const RULES_VERSION = "rules-v1";
+export const RULES_VERSION = "rules-v2";
+
+/** How many lines of each list a card holds (with a person's lines, the engine fills up to these). */
+export const CARD_LIMITS = {
+  strengths: 5,
+  weaknesses: 5,
+  talk_tracks: 5,
+  landmines: 4,
+  recent_moves: 3,
+} as const;
+/** Moves older than this before the card is written are not "recent". */
+const PERIOD_DAYS = 45;
+
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+const sentence = (s: string) => (/[.!?…"”]$/.test(s) ? s : `${s}.`);
+
+function firstSentences(text: string, max = 240): string {
+  const parts = text.match(/[^.!?]+(?:[.!?](?=\s|$))+\s*|[^.!?]+$/g) ?? [text];
+  let out = "";
+  for (const p of parts) {
+    if ((out + p).length > max && out) break;
+    out += p;
+  }
+  return out.trim();
+}
 
 const SETBACK =
   /price[_ ]?(increase|hike|rise)|rais(e|es|ed|ing)\b(\s+\S+){0,3}\s+prices?\b|more expensive|no longer|\bremov(e|es|ed|ing)\b|drops? support|deprecat|sunset|discontinu|shut(s|ting)? down|outage|incident|downtime|degraded|breach|vulnerab|lawsuit|\bsued\b|\bfined\b|layoffs?|laid off|lays off|job cuts|restructur|resign|departs?\b|departure|steps down|\bchurn|delay|recall|enterprise[- ]only|only (on|in) (the )?enterprise|moves? .{1,40} to (the )?enterprise/i;
@@ -44,53 +75,46 @@ export function classifySignal(s: Pick<BattlecardSignal, "title" | "summary" | "
   return "neutral" as const;
 }
 
-const day = (ts?: string) => (ts ? ts.slice(0, 10) : undefined);
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
-const strList = (v: unknown) =>
-  Array.isArray(v) ? v.map(str).filter((x): x is string => x !== undefined) : ([] as string[]);
-const sentence = (s: string) => (/[.!?…"”]$/.test(s) ? s : `${s}.`);
-
-function firstSentences(text: string, max = 320): string {
-  const parts = text.match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [text];
-  let out = "";
-  for (const p of parts) {
-    if ((out + p).length > max && out) break;
-    out += p;
-  }
-  return out.trim();
+/** Words of a line, for telling two lines apart. */
+function words(s: string): Set<string> {
+  return new Set(
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}$%]+/gu, " ")
+      .split(" ")
+      .filter((w) => w.length > 2),
+  );
+}
+/** Two lines say the same thing when most of their words are shared (Jaccard ≥ 0.6). */
+export function sameThing(a: string, b: string): boolean {
+  const x = words(a);
+  const y = words(b);
+  if (!x.size || !y.size) return a.trim().toLowerCase() === b.trim().toLowerCase();
+  let both = 0;
+  for (const w of x) if (y.has(w)) both++;
+  return both / (x.size + y.size - both) >= 0.6;
 }
 
-function signalLabel(s: BattlecardSignal): string {
-  const d = day(s.first_seen_at);
-  return d ? `${s.title} (${d})` : s.title;
-}
-
-function firstSource(s: BattlecardSignal): string | undefined {
-  return s.evidence.find((e) => e.source_url)?.source_url;
-}
-
-function overview(c: CompetitorRecord, signals: BattlecardSignal[], notes: number): string {
-  const kind = c.category ?? c.industry;
+function overview(c: CompetitorRecord): string {
   const facts: string[] = [];
-  if (c.founding_year) facts.push(`founded in ${c.founding_year}`);
+  if (c.founding_year) facts.push(`founded ${c.founding_year}`);
   const hq = [c.headquarters?.city, c.headquarters?.country].filter(Boolean).join(", ");
-  if (hq) facts.push(`headquartered in ${hq}`);
+  if (hq) facts.push(hq);
   const headcount =
     c.company_size ?? (isObj(c.reads?.hiring) ? c.reads.hiring.estimated_headcount : undefined);
-  if (typeof headcount === "number") facts.push(`about ${headcount} people`);
-  const lead = `${c.name} is ${kind ? `a ${kind} company` : "a tracked competitor"}${facts.length ? ` (${facts.join("; ")})` : ""}.`;
-  const out = [lead];
+  if (typeof headcount === "number") facts.push(`about ${headcount.toLocaleString("en-US")} people`);
+  const kind = c.category ?? c.industry;
+  const out = [`${c.name}${kind ? `: ${kind}` : ""}${facts.length ? ` (${facts.join("; ")})` : ""}.`];
   if (c.description) out.push(sentence(firstSentences(c.description)));
   const positioning = str(c.reads?.positioning);
-  if (positioning) out.push(`It positions itself as: "${positioning}"`);
-  if (c.target_customer) out.push(sentence(`It sells to ${c.target_customer}`));
-  if (c.business_model) out.push(sentence(`Business model: ${c.business_model}`));
+  if (positioning) out.push(`Its pitch: "${firstSentences(positioning, 160).replace(/[.!?]$/, "")}".`);
+  if (c.target_customer)
+    out.push(sentence(`Sells to ${c.target_customer.replace(/^\p{Lu}(?=\p{Ll})/u, (x) => x.toLowerCase())}`));
   const ws = c.workspace;
   if (ws?.relative_risk || ws?.relative_opportunity)
     out.push(
       sentence(
-        `For this workspace: ${[
+        `For us: ${[
           ws.relative_risk ? `${ws.relative_risk} risk` : undefined,
           ws.relative_opportunity ? `${ws.relative_opportunity} opportunity` : undefined,
         ]
@@ -98,206 +122,99 @@ function overview(c: CompetitorRecord, signals: BattlecardSignal[], notes: numbe
           .join(", ")}`,
       ),
     );
-  const own = c.ownership;
-  if (own?.parent_company_name)
-    out.push(sentence(`Owned by ${own.parent_company_name}${own.ticker ? ` (${own.ticker})` : ""}`));
-  else if (own?.public && own.ticker) out.push(`Publicly traded (${own.ticker}).`);
-  if (signals.length) {
-    const high = signals.filter((s) => s.severity === "high").length;
-    out.push(
-      `${signals.length} open signal${signals.length === 1 ? "" : "s"} on record${high ? `, ${high} of high severity` : ""}; the newest: ${signalLabel(signals[0])}.`,
-    );
-  } else out.push("No open signals on record yet.");
-  if (notes)
-    out.push(
-      `The team added ${notes} note${notes === 1 ? "" : "s"}; the newest are listed under team framing as the team's view, not as verified fact.`,
-    );
   return out.join(" ");
 }
 
-/** Strengths and weaknesses the research reads state, each tagged with the read it came from. */
-function fromReads(reads: Obj | undefined): {
-  strengths: [string, string][];
-  weaknesses: [string, string][];
-} {
-  const strengths: [string, string][] = [];
-  const weaknesses: [string, string][] = [];
-  if (!reads) return { strengths, weaknesses };
-  const d = (k: string) => (isObj(reads[k]) ? (reads[k] as Obj) : undefined);
-  const product = d("product");
-  if (product) {
-    const summary = str(product.summary);
-    if (summary) strengths.push([sentence(`Product: ${summary}`), "reads.product"]);
-    const launches = strList(product.recent_launches);
-    if (launches.length)
-      strengths.push([`Recent launches: ${launches.slice(0, 4).join(", ")}.`, "reads.product"]);
-  }
-  const ai = d("ai");
-  if (ai && str(ai.summary))
-    strengths.push([
-      sentence(
-        `AI: ${str(ai.summary)?.replace(/[.!?]+$/, "")}${str(ai.maturity) ? ` (${str(ai.maturity)})` : ""}`,
-      ),
-      "reads.ai",
-    ]);
-  const integ = d("integrations");
-  if (integ) {
-    const hl = strList(integ.highlights);
-    const count = str(integ.count_text);
-    if (count || hl.length)
-      strengths.push([
-        sentence(
-          `Integrations: ${[count, hl.length ? hl.slice(0, 5).join(", ") : undefined].filter(Boolean).join(" — ")}`,
-        ),
-        "reads.integrations",
-      ]);
-  }
-  const market = d("market");
-  if (market) {
-    const seg = str(market.segment);
-    const geo = strList(market.geographies);
-    if (seg || geo.length)
-      strengths.push([
-        sentence(`Market presence: ${[seg, geo.join(", ")].filter(Boolean).join("; ")}`),
-        "reads.market",
-      ]);
-  }
-  const pricing = d("pricing");
-  if (pricing?.free_tier === true)
-    strengths.push(["A free tier lowers the barrier to adoption.", "reads.pricing"]);
-  if (pricing?.free_tier === false)
-    weaknesses.push(["No free tier: buyers must commit before trying.", "reads.pricing"]);
-  const hiring = d("hiring");
-  if (hiring) {
-    const trend = str(hiring.trend)?.toLowerCase();
-    const roles = typeof hiring.open_roles === "number" ? hiring.open_roles : undefined;
-    const focus = strList(hiring.focus);
-    if (trend && /grow|up|expand/.test(trend))
-      strengths.push([
-        sentence(
-          `Growing team${roles ? ` with ${roles} open roles` : ""}${focus.length ? ` (focus: ${focus.join(", ")})` : ""}`,
-        ),
-        "reads.hiring",
-      ]);
-    if (trend && /shrink|down|declin|cut/.test(trend))
-      weaknesses.push([
-        "The team is shrinking: ask about support coverage and roadmap capacity.",
-        "reads.hiring",
-      ]);
-  }
-  const funding = d("funding");
-  if (funding) {
-    const parts = [str(funding.last_round_text), str(funding.estimated_revenue_text)].filter(Boolean);
-    if (parts.length) strengths.push([sentence(`Funding and scale: ${parts.join("; ")}`), "reads.funding"]);
-  }
-  const reg = d("regulation");
-  if (reg && str(reg.summary))
-    strengths.push([sentence(`Compliance: ${str(reg.summary)}`), "reads.regulation"]);
-  const traffic = d("traffic");
-  const trend = str(traffic?.trend)?.toLowerCase();
-  if (trend === "up")
-    strengths.push([
-      sentence(`Web traffic is trending up${str(traffic?.note) ? `: ${str(traffic?.note)}` : ""}`),
-      "reads.traffic",
-    ]);
-  if (trend === "down")
-    weaknesses.push([
-      sentence(`Web traffic is trending down${str(traffic?.note) ? `: ${str(traffic?.note)}` : ""}`),
-      "reads.traffic",
-    ]);
-  for (const [k, v] of Object.entries(reads)) {
-    if (!isObj(v)) continue;
-    for (const field of ["weaknesses", "limitations", "risks", "gaps", "complaints"])
-      for (const item of strList(v[field]).slice(0, 3)) weaknesses.push([sentence(item), `reads.${k}`]);
-    for (const item of strList(v.strengths).slice(0, 3)) strengths.push([sentence(item), `reads.${k}`]);
-  }
-  return { strengths, weaknesses };
+type ListSection = keyof typeof CARD_LIMITS;
+const LIST_SECTIONS = Object.keys(CARD_LIMITS) as ListSection[];
+
+/** The person's lines of a section (a list, or one paragraph). */
+export function teamLines(team: Obj | undefined, section: string): string[] {
+  const v = team?.[section];
+  if (typeof v === "string") return v.trim() ? [v] : [];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x.trim() !== "") : [];
 }
 
 export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
   const c = input.competitor;
-  const signals = input.signals;
-  const setbacks = signals.filter((s) => classifySignal(s) === "setback");
-  const moves = signals.filter((s) => classifySignal(s) === "move");
-  const reads = fromReads(c.reads);
-  const differentiators = strList(input.own?.differentiators);
-  const valueProps = strList(input.own?.value_propositions);
-  const used = new Map<number, Set<string>>();
-  const use = (s: BattlecardSignal, section: string) => {
-    const set = used.get(s.id) ?? new Set<string>();
-    set.add(section);
-    used.set(s.id, set);
+  const team = input.team?.sections;
+  const teamAt = input.team?.at;
+  const hasTeam = Boolean(team && Object.keys(team).some((k) => teamLines(team, k).length));
+  const nowMs = input.now ? Date.parse(input.now) : undefined;
+
+  // With a person's card, the engine adds only what happened after it.
+  const signals =
+    hasTeam && teamAt ? input.signals.filter((s) => (s.first_seen_at ?? "") > teamAt) : input.signals;
+  const facts = newestPerTopic([
+    ...signals.map((s) => signalFact(s, c)),
+    ...(hasTeam ? [] : readFacts(c)),
+  ]).sort((a, b) => b.weight - a.weight || (b.at ?? "").localeCompare(a.at ?? ""));
+
+  // A person's line that a newer fact contradicts.
+  const outdated: OutdatedLine[] = [];
+  const outdatedBy = new Map<Fact, OutdatedLine[]>();
+  if (hasTeam)
+    for (const f of facts)
+      for (const section of LIST_SECTIONS.concat([] as ListSection[]))
+        for (const text of teamLines(team, section))
+          if (f.outdates?.some((re) => re.test(text)) && !outdated.some((o) => o.text === text)) {
+            const o: OutdatedLine = {
+              section,
+              text,
+              because: f.point,
+              ...(f.trace.signal_id ? { signal_id: f.trace.signal_id } : {}),
+            };
+            outdated.push(o);
+            outdatedBy.set(f, [...(outdatedBy.get(f) ?? []), o]);
+          }
+
+  const lines: CardLine[] = [];
+  const taken: string[] = [];
+  for (const section of LIST_SECTIONS) for (const t of teamLines(team, section)) taken.push(t);
+  const sections: Record<ListSection, string[]> = {
+    strengths: [],
+    weaknesses: [],
+    talk_tracks: [],
+    landmines: [],
+    recent_moves: [],
   };
-
-  const strengths = [
-    ...moves.slice(0, 4).map((s) => {
-      use(s, "strengths");
-      return `${signalLabel(s)}${s.summary ? ` — ${firstSentences(s.summary, 200)}` : ""}`;
-    }),
-    ...reads.strengths.map(([t]) => t),
-  ].slice(0, 8);
-  const weaknesses = [
-    ...setbacks.slice(0, 5).map((s) => {
-      use(s, "weaknesses");
-      return `${signalLabel(s)}${s.summary ? ` — ${firstSentences(s.summary, 200)}` : ""}`;
-    }),
-    ...reads.weaknesses.map(([t]) => t),
-  ].slice(0, 8);
-  if (weaknesses.length === 0)
-    weaknesses.push(
-      `No evidence-backed weakness of ${c.name} is on record yet; new signals and research will add them.`,
-    );
-  if (strengths.length === 0)
-    strengths.push(`No evidence-backed strength of ${c.name} is on record yet; research will add them.`);
-
-  const talk: string[] = [];
-  for (const s of setbacks.slice(0, 3)) {
-    use(s, "talk_tracks");
-    const src = firstSource(s);
-    talk.push(
-      `Raise "${s.title}"${day(s.first_seen_at) ? ` (seen ${day(s.first_seen_at)})` : ""}: ask how it changes the buyer's plans with ${c.name}.${src ? ` Source: ${src}` : ""}`,
-    );
+  const add = (section: ListSection, text: string | undefined, f: Fact) => {
+    if (!text || sections[section].length >= CARD_LIMITS[section]) return;
+    if (taken.some((t) => sameThing(t, text))) return;
+    taken.push(text);
+    sections[section].push(text);
+    const replaces = outdatedBy.get(f);
+    lines.push({
+      section,
+      text,
+      by: "rivals",
+      ...f.trace,
+      ...(replaces ? { replaces: replaces.map((o) => o.text) } : {}),
+    });
+  };
+  const recent = (f: Fact) =>
+    f.fromSignal &&
+    f.weight >= 20 && // a new page or a changed policy is not a move a rep needs
+    (nowMs === undefined || !f.at || nowMs - Date.parse(f.at) <= PERIOD_DAYS * 86_400_000);
+  for (const f of facts) {
+    if (f.stance === "strength") add("strengths", f.point, f);
+    else if (f.stance === "weakness") add("weaknesses", f.point, f);
   }
-  moves.slice(0, 2).forEach((s, i) => {
-    use(s, "talk_tracks");
-    const answer = differentiators[i] ?? valueProps[i];
-    talk.push(
-      `If the buyer brings up "${s.title}", acknowledge it, then move to ${answer ? `our strength: ${answer}` : "the outcomes the buyer needs and how we prove them"}.`,
-    );
-  });
-  for (const d of differentiators.slice(0, 3))
-    talk.push(`Contrast on "${d}": ask the buyer to have ${c.name} show it in a trial.`);
-  const pricing = isObj(c.reads?.pricing) ? (c.reads.pricing as Obj) : undefined;
-  const price = str(pricing?.entry_price_text);
-  if (price)
-    talk.push(
-      `On price: ${c.name} lists "${price}"${str(pricing?.model) ? ` (${str(pricing?.model)})` : ""}; compare the total cost for the buyer's team size and needs, not the entry price.`,
-    );
-  const positioning = str(c.reads?.positioning);
-  if (positioning)
-    talk.push(
-      `Their pitch is "${positioning}" — answer it with a concrete proof point from a customer like the buyer.`,
-    );
-  if (talk.length === 0)
-    talk.push(
-      `Ask what the buyer likes about ${c.name} and what they would change; steer to outcomes we can prove.`,
-    );
+  for (const f of facts) if (f.talk) add("talk_tracks", f.talk, f);
+  for (const f of facts) if (f.landmine) add("landmines", f.landmine, f);
+  for (const f of facts)
+    if (
+      f.stance === "neutral" &&
+      recent(f) &&
+      !lines.some((l) => l.signal_id !== undefined && l.signal_id === f.trace.signal_id)
+    )
+      add("recent_moves", f.point, f);
 
-  const landmines = setbacks.slice(0, 3).map((s) => {
-    use(s, "landmines");
-    return `Ask the buyer how "${s.title.replace(/[.!?]$/, "")}" affects their evaluation of ${c.name}.`;
-  });
-
-  const recent = signals.slice(0, 5).map((s) => {
-    use(s, "recent_moves");
-    return `${signalLabel(s)}${s.severity ? ` [${s.severity}]` : ""}`;
-  });
-
-  const teamFraming = input.notes.map((n) => `Team note (${day(n.created_at)}, not verified): ${n.body}`);
-
+  const teamFraming = input.notes.map((n) => `Team note (${dayText(n.created_at)}, not verified): ${n.body}`);
+  const used = new Set(lines.map((l) => l.signal_id).filter((x): x is number => x !== undefined));
   const sources: Obj[] = [];
   const seen = new Set<string>();
-  for (const s of signals) {
+  for (const s of input.signals) {
     if (!used.has(s.id)) continue;
     for (const e of s.evidence) {
       if (!e.source_url || seen.has(e.source_url)) continue;
@@ -310,45 +227,23 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
       });
     }
   }
-  const dossierFields = [
-    ...new Set([
-      ...(c.description ? ["description"] : []),
-      ...(c.workspace?.relative_risk || c.workspace?.relative_opportunity ? ["workspace"] : []),
-      ...(positioning ? ["reads.positioning"] : []),
-      ...reads.strengths.map(([, f]) => f),
-      ...reads.weaknesses.map(([, f]) => f),
-      ...(price ? ["reads.pricing"] : []),
-    ]),
-  ];
-
+  const fields = [...new Set(lines.map((l) => l.dossier_field).filter((x): x is string => x !== undefined))];
+  const own = !hasTeam || !teamLines(team, "overview").length;
   return {
     sections: {
-      overview: overview(c, signals, input.notesTotal ?? input.notes.length),
-      strengths,
-      weaknesses,
-      talk_tracks: talk.slice(0, 8),
-      landmines,
-      recent_moves: recent,
+      ...(own ? { overview: overview(c) } : {}),
+      ...sections,
       team_framing: teamFraming,
     },
+    lines,
+    outdated,
     evidence: {
-      method: `${RULES_VERSION}: composed from the stored dossier, open signals and team notes; no outside lookups`,
-      signal_ids: signals.filter((s) => used.has(s.id)).map((s) => s.id),
-      signals: signals
-        .filter((s) => used.has(s.id))
-        .map((s) => ({
-          id: s.id,
-          title: s.title,
-          ...(s.first_seen_at ? { first_seen_at: s.first_seen_at } : {}),
-          ...(s.severity ? { severity: s.severity } : {}),
-          classified_as: classifySignal(s),
-          used_in: [...(used.get(s.id) ?? [])],
-          source_urls: [...new Set(s.evidence.map((e) => e.source_url).filter(Boolean))],
-        })),
+      method: `${RULES_VERSION}: composed from the stored dossier and open signals; no outside lookups`,
+      signal_ids: input.signals.filter((s) => used.has(s.id)).map((s) => s.id),
       sources,
       dossier: {
         competitor_id: input.competitorId,
-        fields: dossierFields,
+        fields: own ? ["name", ...fields] : fields,
         ...(c.freshness?.state_updated_at ? { state_updated_at: c.freshness.state_updated_at } : {}),
       },
       team_notes: {

@@ -120,6 +120,7 @@ describe("decideGenerateBattlecard", () => {
         notes: card.notes,
         notesTotal: 4,
         own: settings.profile,
+        now: NOW.toISOString(),
       },
     ]);
     expect(out.result).toEqual({
@@ -130,23 +131,37 @@ describe("decideGenerateBattlecard", () => {
     });
   });
 
-  test("a rewrite keeps the card's id and key; a cycle's rewrite names the cycle", () => {
-    const existing = { ...card, existing: { id: 21, key: "imported-globex" } };
+  test("a rewrite keeps the card's id, key and the person's lines; a cycle only proposes", () => {
+    const curated = {
+      status: "generated" as const,
+      generated_at: "2026-02-01T00:00:00.000Z",
+      sections: { overview: "Curated overview.", talk_tracks: ["Lead with our onboarding time."] },
+    };
+    const existing = { ...card, existing: { id: 21, key: "imported-globex", stored: curated } };
     const out = decide(state({ card: existing }), 21);
     expect(out.result.rewritten).toBe(true);
+    expect(out.result.replaced?.team_lines_kept).toBe(2);
     expect(out.events[0].streamId).toBe("21");
-    expect((out.events[0].data as { key: string }).key).toBe("imported-globex");
+    const data = out.events[0].data as { key: string; record: { sections: Record<string, unknown> } };
+    expect(data.key).toBe("imported-globex");
+    expect(data.record.sections.overview).toBe("Curated overview.");
+    expect((data.record.sections.talk_tracks as string[])[0]).toBe("Lead with our onboarding time.");
     const byCycle = composeCard(
       { orgId: 7, comp, own: {}, by: { trigger: "cycle", cycle_id: 8 } },
       existing,
       { now: NOW, cardId: 21, composeBattlecard },
     );
-    expect(byCycle.event.data).toMatchObject({
-      id: 21,
-      key: "imported-globex",
-      trigger: "cycle",
-      cycle_id: 8,
+    expect(byCycle.proposed).toBe(true);
+    expect(byCycle.event?.type).toBe("BattlecardProposed");
+    expect(byCycle.event?.data).toMatchObject({ id: 21, competitor_id: 3, proposal: { cycle_id: 8 } });
+    // No card yet: a cycle writes the first one, naming the cycle.
+    const first = composeCard({ orgId: 7, comp, own: {}, by: { trigger: "cycle", cycle_id: 8 } }, card, {
+      now: NOW,
+      cardId: 22,
+      composeBattlecard,
     });
+    expect(first.event?.type).toBe("BattlecardGenerated");
+    expect(first.event?.data).toMatchObject({ id: 22, key: "generated-3", trigger: "cycle", cycle_id: 8 });
   });
 
   test("refusals, in order", () => {

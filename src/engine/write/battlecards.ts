@@ -1,6 +1,7 @@
-// At the end of a cycle: the battlecard of every competitor with a new medium or high signal is rewritten from
-// its dossier and newest signals (so it cites the new evidence). These rewrites are the engine's, not the
-// team's: they do not count toward the daily cap that limits generate_battlecard.
+// At the end of a cycle: for every competitor with a new medium or high signal, the engine composes its card
+// from the dossier and newest signals. A competitor without a card gets its first one; a card that exists is
+// never rewritten: what the engine would change is stored as a proposal a member accepts or dismisses. Neither
+// counts toward the daily cap that limits generate_battlecard.
 import { composeCardEvent, researchFinished } from "../../domain/battlecardGeneration.ts";
 import { DomainError } from "../../domain/errors.ts";
 import { requireCoreCompetitor } from "../../domain/watchlist.ts";
@@ -28,6 +29,7 @@ async function materialCompetitors(s: Services, orgId: number, signalIds: number
 
 export const rewriteBattlecards: AfterCycleStep = async (s, cycle) => {
   let written = 0;
+  let proposed = 0;
   for (const competitorId of await materialCompetitors(s, cycle.orgId, cycle.signalIds.created)) {
     const { result } = await s.store.execute(async (w) => {
       const settings = await loadSettings(w.tx, cycle.orgId);
@@ -35,10 +37,10 @@ export const rewriteBattlecards: AfterCycleStep = async (s, cycle) => {
       try {
         comp = await requireCoreCompetitor(w.tx, cycle.orgId, competitorId, "a battlecard rewrite");
       } catch (e) {
-        if (e instanceof DomainError) return { events: [], result: false }; // removed or moved to the horizon
+        if (e instanceof DomainError) return { events: [], result: "none" as const }; // removed or moved to the horizon
         throw e;
       }
-      if (!researchFinished(comp.record)) return { events: [], result: false };
+      if (!researchFinished(comp.record)) return { events: [], result: "none" as const };
       const card = await composeCardEvent(
         w,
         cycle.orgId,
@@ -47,9 +49,11 @@ export const rewriteBattlecards: AfterCycleStep = async (s, cycle) => {
         { trigger: "cycle", cycle_id: cycle.id },
         composeBattlecard,
       );
-      return { events: [card.event], result: true };
+      if (!card.event) return { events: [], result: "none" as const };
+      return { events: [card.event], result: card.proposed ? ("proposed" as const) : ("written" as const) };
     });
-    if (result) written++;
+    if (result === "written") written++;
+    if (result === "proposed") proposed++;
   }
-  return { battlecards_written: written };
+  return { battlecards_written: written, battlecards_proposed: proposed };
 };
