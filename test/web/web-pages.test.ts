@@ -487,11 +487,14 @@ describe("public forms", () => {
     );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/free-brief/thanks?domain=globex.example");
-    expect((await page("/free-brief/thanks?domain=globex.example")).html).toContain("Thank you");
+    // The thank-you page tells where the request stands to the browser that sent it (its cookie), to no other.
+    const mine = `${cookie}; ${res.headers.getSetCookie()[0].split(";")[0]}`;
+    expect((await page("/free-brief/thanks?domain=globex.example", mine)).html).toContain("Thank you");
     // The library already holds a brief on this domain from the period: the request is answered with it.
-    expect((await page("/free-brief/thanks?domain=globex.example")).html).toContain(
+    expect((await page("/free-brief/thanks?domain=globex.example", mine)).html).toContain(
       `${t.base}/briefs/globex/pricing-2026</a>`,
     );
+    expect((await page("/free-brief/thanks?domain=globex.example")).html).not.toContain("pricing-2026");
     const db = t.services.database.client;
     const row = (await db.execute("SELECT * FROM free_brief_requests ORDER BY id DESC LIMIT 1")).rows[0];
     expect(row.company_name).toBe(`Globex ${XSS}`);
