@@ -15,7 +15,10 @@ const ERRORS: Record<string, string> = {
   timeout: "did not answer in time",
   network: "could not be reached",
   robots_disallowed: "its robots.txt disallows our crawler",
-  blocked_address: "not a public internet address",
+  // One code for a name that does not resolve and one that resolves only to private addresses: the words
+  // are true of both and tell nothing more about the network.
+  blocked_address: "its name does not resolve to a public address",
+  outside_sites: "not one of the demo's sites",
   too_large: "too large to read",
   too_many_redirects: "too many redirects",
   unsupported_content: "not a readable page",
