@@ -1,6 +1,7 @@
 // The competitor profile from extracted pages: only what structured data (JSON-LD) or explicit page text
 // states; a field nothing states stays absent. Every field carries the URL and the text it came from.
 // Pure and synchronous.
+import { sentences } from "../../domain/prose.ts";
 import { clean } from "./dom.ts";
 import type { Block, PageExtract, Plan } from "./page.ts";
 
@@ -326,11 +327,18 @@ function sentencesOf(pages: PageExtract[]): { text: string; url: string }[] {
   return out;
 }
 
+/** The sentences of `text` that hold the match at `index` (a dot in a domain or a decimal ends none). */
 function excerptAround(text: string, index: number, len: number): string {
-  const start = Math.max(0, text.lastIndexOf(".", index) + 1);
-  const endDot = text.indexOf(".", index + len);
-  const end = endDot < 0 ? text.length : endDot + 1;
-  return clean(text.slice(start, end)).slice(0, 300);
+  const out: string[] = [];
+  let at = 0;
+  for (const s of sentences(text)) {
+    const from = text.indexOf(s.slice(0, 20), at);
+    const start = from < 0 ? at : from;
+    const end = start + s.length;
+    if (end > index && start < index + len) out.push(s);
+    at = end;
+  }
+  return clean(out.join(" ") || text).slice(0, 300);
 }
 
 const FOUNDED_RE = /\b(?:was\s+)?(?:founded|started|established)\b[^.]{0,80}?\bin\s+(1[89]\d\d|20\d\d)\b/i;

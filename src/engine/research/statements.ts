@@ -3,6 +3,7 @@
 // certifications (SOC 2, ISO 27001 …). Only what a sentence says; nothing is estimated. Each item keeps the
 // sentence and the page it came from.
 
+import { sentences as splitSentences } from "../../domain/prose.ts";
 export interface StatedText {
   url: string;
   text: string;
@@ -26,12 +27,9 @@ const RAISE =
 const MONTHS =
   /\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2},\s+)?(\d{4})\b/;
 
+/** A text's sentences of a readable length (the one splitter, domain/prose.ts). */
 export function sentences(text: string): string[] {
-  return text
-    .replace(/\s+/g, " ")
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9“"])/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0 && s.length < 600);
+  return splitSentences(text).filter((s) => s.length < 600);
 }
 
 function money(s: string): { amount_text: string; amount?: number; currency?: string } | undefined {
