@@ -1,5 +1,4 @@
 import { availableParallelism } from "node:os";
-import { FREE_BRIEF } from "./domain/limits.ts";
 import { parseRewrite, type RewriteRule } from "./engine/fetch/rewrite.ts";
 
 /** The demo workspace's slug: its engine work reads only the demo's fictional web (`Config.demoSites`). */
@@ -25,6 +24,10 @@ export interface Config {
   mailFrom: string;
   /** Members' single sign-on with an OpenID Connect provider, when all three variables are set. */
   oidc?: { issuer: string; clientId: string; clientSecret: string };
+  /** RIVALS_SIGNUP: who may create a workspace from the web. `open` (default): anyone, at /signup;
+   * `invite-only`: nobody (/signup says to ask an admin for an invitation); `off`: there is no /signup.
+   * Invitations and the CLI's `org create` and `member add` work in every mode. */
+  signup: SignupMode;
   /** How long research tools and pages wait for a run before answering `status: "running"`
    * (RIVALS_RESEARCH_WAIT_MS, default 20000). */
   researchWaitMs: number;
@@ -59,11 +62,6 @@ export interface Config {
   llm?: { baseUrl: string; model: string; apiKey: string };
   /** The public free-brief form takes requests (RIVALS_FREE_BRIEFS=off turns it off; default on). */
   freeBriefs: boolean;
-  /** New free briefs are held until an operator publishes them (`rivals briefs`); RIVALS_FREE_BRIEF_REVIEW=off
-   * publishes them as they are written. Default on. */
-  freeBriefReview: boolean;
-  /** RIVALS_FREE_BRIEF_BUDGET_MS: how long one free brief's research may take. */
-  freeBriefBudgetMs: number;
   /** RIVALS_UNSAFE_WEBHOOK_ORIGINS: origins a team-chat webhook may name although they are plain http or
    * not public (a chat bridge on the operator's own network, tests). Every workspace can use them. Default
    * none: webhooks are https on public addresses. */
@@ -117,6 +115,16 @@ function intVar(env: Record<string, string | undefined>, name: string, dflt: num
   if (!Number.isInteger(n) || n < min)
     throw new Error(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
   return n;
+}
+
+export type SignupMode = "open" | "invite-only" | "off";
+
+function signupMode(raw: string | undefined): SignupMode {
+  const v = (raw ?? "").trim().toLowerCase().replace("_", "-");
+  if (v === "" || v === "open") return "open";
+  if (v === "invite-only" || v === "invite") return "invite-only";
+  if (v === "off") return "off";
+  throw new Error(`RIVALS_SIGNUP must be open, invite-only or off, got ${JSON.stringify(raw)}`);
 }
 
 function oidcConfig(env: Record<string, string | undefined>): Config["oidc"] {
@@ -181,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: env.RIVALS_SMTP_URL || undefined,
     mailFrom: env.RIVALS_MAIL_FROM || `Rivals <no-reply@${new URL(baseUrl).hostname}>`,
     oidc: oidcConfig(env),
+    signup: signupMode(env.RIVALS_SIGNUP),
     researchWaitMs: intVar(env, "RIVALS_RESEARCH_WAIT_MS", 20_000, 0),
     fetchRewrite: parseRewrite(env.RIVALS_FETCH_REWRITE),
     demoSites: [],
@@ -195,10 +204,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),
     schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
     freeBriefs: !["off", "0", "false", "no"].includes((env.RIVALS_FREE_BRIEFS ?? "").trim().toLowerCase()),
-    freeBriefReview: !["off", "0", "false", "no"].includes(
-      (env.RIVALS_FREE_BRIEF_REVIEW ?? "").trim().toLowerCase(),
-    ),
-    freeBriefBudgetMs: intVar(env, "RIVALS_FREE_BRIEF_BUDGET_MS", FREE_BRIEF.researchBudgetMs, 1),
     ...llmConfig(env),
     unsafeWebhookOrigins: originList(env, "RIVALS_UNSAFE_WEBHOOK_ORIGINS"),
     oauthCimdAllowHosts: (env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS ?? "")

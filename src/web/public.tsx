@@ -20,7 +20,7 @@ export async function viewer(s: Services, request: Request): Promise<string | un
   return session ? (session.name ?? session.email) : undefined;
 }
 
-function Landing({ user }: { user?: string }): JSX.Element {
+function Landing({ user, signup }: { user?: string; signup: boolean }): JSX.Element {
   return (
     <Layout title="Competitive intelligence you can act on" user={user}>
       <section class="hero">
@@ -31,9 +31,13 @@ function Landing({ user }: { user?: string }): JSX.Element {
           team.
         </p>
         <div class="cta">
-          <a class="primary" href="/signup">
-            Start the free trial week
-          </a>
+          {signup ? (
+            <a class="primary" href="/signup">
+              Start the free trial week
+            </a>
+          ) : (
+            ""
+          )}
           <a href="/free-brief">Get a free brief on a competitor</a>
           <a href="/pricing">Compare plans</a>
         </div>
@@ -88,7 +92,7 @@ const ROWS: [string, (p: Plan) => string][] = [
   ["Member seats", (p) => String(p.memberSeats)],
 ];
 
-function Pricing({ user }: { user?: string }): JSX.Element {
+function Pricing({ user, signup }: { user?: string; signup: boolean }): JSX.Element {
   const plans = PLAN_NAMES.map((n) => PLANS[n]);
   const paidOnly = PLANS.free.paidOnlyFeatures;
   return (
@@ -137,9 +141,13 @@ function Pricing({ user }: { user?: string }): JSX.Element {
         generated during the first week only.
       </p>
       <div class="cta">
-        <a class="primary" href="/signup">
-          Start the free trial week
-        </a>
+        {signup ? (
+          <a class="primary" href="/signup">
+            Start the free trial week
+          </a>
+        ) : (
+          ""
+        )}
         <a href="/free-brief">Get a free brief first</a>
       </div>
     </Layout>
@@ -147,7 +155,10 @@ function Pricing({ user }: { user?: string }): JSX.Element {
 }
 
 export function publicPages(s: Services) {
+  const signup = s.config.signup === "open";
   return new Elysia({ name: "web-public" })
-    .get("/", async ({ request }) => publicPage(<Landing user={await viewer(s, request)} />))
-    .get("/pricing", async ({ request }) => publicPage(<Pricing user={await viewer(s, request)} />));
+    .get("/", async ({ request }) => publicPage(<Landing user={await viewer(s, request)} signup={signup} />))
+    .get("/pricing", async ({ request }) =>
+      publicPage(<Pricing user={await viewer(s, request)} signup={signup} />),
+    );
 }

@@ -61,6 +61,8 @@ interface SigninView {
   error?: string;
   notice?: string;
   sso: boolean;
+  /** Anyone may create a workspace here (RIVALS_SIGNUP=open). */
+  signup: boolean;
 }
 
 function SigninPage(v: SigninView): JSX.Element {
@@ -98,7 +100,15 @@ function SigninPage(v: SigninView): JSX.Element {
         ""
       )}
       <p class="muted">
-        No account? A workspace admin can invite you. New here? <a href="/signup">Start a workspace</a>.
+        No account? A workspace admin can invite you.
+        {v.signup ? (
+          <>
+            {" "}
+            New here? <a href="/signup">Start a workspace</a>.
+          </>
+        ) : (
+          ""
+        )}
       </p>
     </Layout>
   );
@@ -182,12 +192,17 @@ export function memberPages(s: Services) {
 
   const signinPage = (
     request: Request,
-    v: Omit<SigninView, "csrf" | "sso">,
+    v: Omit<SigninView, "csrf" | "sso" | "signup">,
     status = 200,
     headers: Record<string, string> = {},
   ) => {
     const csrf = formCsrf(s, request);
-    return page(<SigninPage {...v} csrf={csrf.token} sso={sso.configured} />, status, [csrf.cookie], headers);
+    return page(
+      <SigninPage {...v} csrf={csrf.token} sso={sso.configured} signup={s.config.signup === "open"} />,
+      status,
+      [csrf.cookie],
+      headers,
+    );
   };
 
   const tooMany = (request: Request, retry: number, v: { next: string; email?: string }) =>

@@ -1,5 +1,6 @@
 // /signup: workspace name, email, password → a workspace on the trial plan with this person as its admin,
-// signed in at once.
+// signed in at once — when the operator keeps sign-up open (RIVALS_SIGNUP): invite-only shows how to join
+// instead, off has no page.
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
@@ -14,7 +15,8 @@ import type { Services } from "../services.ts";
 import { Notice, PasswordField } from "./components.tsx";
 import { FORM_LIMITS } from "./formLimit.ts";
 import { field, redirect } from "./http.ts";
-import { Html } from "./layout.tsx";
+import { Html, Layout } from "./layout.tsx";
+import { publicPage, viewer } from "./public.tsx";
 import { type FormValues, PublicFormPage, type PublicFormProps, publicForm } from "./publicForm.tsx";
 
 const FIELDS = ["workspace", "name", "email"] as const;
@@ -83,11 +85,33 @@ function SignupForm(form: PublicFormProps<Values>): JSX.Element {
   );
 }
 
+function InviteOnly({ user }: { user?: string }): JSX.Element {
+  return (
+    <Layout title="Join a workspace" user={user}>
+      <h1>Join your team's workspace</h1>
+      <p>
+        New workspaces are not created from this site: the people who run this Rivals installation set them
+        up. To join your team's workspace, ask one of its admins for an invitation; the email it sends lets
+        you choose a password.
+      </p>
+      <p>
+        Already have an account? <a href="/signin">Sign in</a>.
+      </p>
+    </Layout>
+  );
+}
+
 export function signupPages(s: Services) {
   const form = publicForm(s, "signup", FORM_LIMITS.signup, FIELDS, SignupForm);
+  const mode = s.config.signup;
+  // Off: no route at all, so /signup is the site's 404 like any page that is not there.
+  if (mode === "off") return new Elysia({ name: "web-signup" });
+  const inviteOnly = async (request: Request, status: number) =>
+    publicPage(<InviteOnly user={await viewer(s, request)} />, status, { "cache-control": "no-store" });
   return new Elysia({ name: "web-signup" })
-    .get("/signup", ({ request }) => form.show(request))
+    .get("/signup", ({ request }) => (mode === "open" ? form.show(request) : inviteOnly(request, 200)))
     .post("/signup", async ({ request, body, server }) => {
+      if (mode !== "open") return inviteOnly(request, 403);
       const refused = await form.admit(request, body, server);
       if (refused) return refused;
       const values = form.values(body);
