@@ -11,6 +11,7 @@ import type {
   BattlecardProposalAcceptedData,
   BattlecardProposedData,
 } from "../src/domain/battlecardProposals.ts";
+import type { ReadSources } from "../src/domain/observation.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
 import type { CompanyProfileChanges, GuideRecord, PublicBriefRecord } from "../src/domain/workspaceTypes.ts";
 
@@ -274,6 +275,16 @@ export interface EventPayloads {
      * this cycle on, and the one it replaces. */
     job_board?: { url: string; kind: string; replaces?: string };
   };
+  /** A cycle's changed sources, read as research reads them, changed the competitor's reads (domains replaced
+   * or `removed`; `read_sources`: what each page names now, internal), or the cycle saw its signals. */
+  CompetitorObserved: {
+    competitor_id: number;
+    observed_at: string;
+    reads?: Record<string, unknown>;
+    removed?: string[];
+    read_sources?: ReadSources;
+    last_signal_at?: string;
+  };
   /** draft_positioning filled empty positioning fields of the workspace's profile from its own website. */
   PositioningDrafted: { changes: CompanyProfileChanges; source_url: string; drafted_at: string };
   // Delivery of a finished cycle (docs/engine.md "Delivery"): the outbox. One DeliveryQueued per cycle, channel
@@ -363,6 +374,7 @@ export const eventTypes = [
   "CycleStarted",
   "CycleFinished",
   "CompetitorChecked",
+  "CompetitorObserved",
   "DeliveryQueued",
   "DeliveryAttempted",
 ] as const satisfies readonly EventType[];

@@ -10,6 +10,7 @@ import { projectEngagement } from "./engagement.ts";
 import { projectFreeBriefs } from "./freeBriefs.ts";
 import { projectMembers } from "./members.ts";
 import { projectOAuthConsents } from "./oauthConsents.ts";
+import { projectObservations } from "./observations.ts";
 import { projectOrgs } from "./orgs.ts";
 import { projectPublicLibrary } from "./publicLibrary.ts";
 import { projectResearch } from "./research.ts";
@@ -33,6 +34,7 @@ const projectors: Projector[] = [
   projectPublicLibrary,
   projectResearch,
   projectCycles,
+  projectObservations,
   projectDeliveries,
 ];
 

@@ -3,6 +3,7 @@
 import type { StoredEvent } from "../events/catalog.ts";
 import { EVENT_POSITION_SQL, type Tx } from "../events/store.ts";
 import { applyProfileChanges } from "../src/domain/companyProfile.ts";
+import { pricingRead } from "../src/domain/pricingRead.ts";
 import type { CompetitorRecord } from "../src/domain/records.ts";
 import { RESEARCH_READ_DOMAINS } from "../src/domain/researchTypes.ts";
 import { writeCompetitor } from "./competitors.ts";
@@ -83,6 +84,8 @@ export async function projectResearch(e: StoredEvent, tx: Tx): Promise<void> {
         const reads: Record<string, unknown> = { ...(r.reads ?? {}) };
         for (const k of RESEARCH_READ_DOMAINS) delete reads[k];
         Object.assign(reads, d.dossier.reads);
+        // Logs written before plans had named price fields hold them in the older shape.
+        if (reads.pricing !== undefined) reads.pricing = pricingRead(reads.pricing);
         const started = (r.freshness as Freshness | undefined)?.research_started_at as string | undefined;
         const next: CompetitorRecord = {
           ...r,
@@ -93,6 +96,12 @@ export async function projectResearch(e: StoredEvent, tx: Tx): Promise<void> {
         };
         if (d.dossier.profile_evidence)
           next.internal = { ...(r.internal ?? {}), profile_evidence: d.dossier.profile_evidence };
+        // What each page named is research's now; a dossier from before it was kept has none.
+        const { read_sources: _old, ...internal } = next.internal ?? {};
+        next.internal = d.dossier.read_sources
+          ? { ...internal, read_sources: d.dossier.read_sources }
+          : internal;
+        if (Object.keys(next.internal).length === 0) delete next.internal;
         if (Object.keys(next.urls ?? {}).length === 0) delete next.urls;
         if (Object.keys(reads).length === 0) delete next.reads;
         return withResearch(next, {

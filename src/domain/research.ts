@@ -9,6 +9,7 @@ import { DomainError } from "./errors.ts";
 import { decideFirstBrief } from "./firstBrief.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
 import { cheapestPaidPlan, dailyCapReached, planOf } from "./plans.ts";
+import { pricingRead } from "./pricingRead.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { RESEARCH_READ_DOMAINS, type ResearchDossier, type ResearchTrigger } from "./researchTypes.ts";
 import {
@@ -312,7 +313,7 @@ export interface EndResearchState {
     /** The workspace's other first-brief runs still running (read for a first-brief run). */
     othersRunning: number;
     settings: WorkspaceSettings;
-    /** The competitor's record before this run's dossier (read for a finished run when an ICP is set). */
+    /** The competitor's record before this run's dossier (read for a finished run). */
     competitor?: CompetitorRecord;
   };
 }
@@ -336,7 +337,7 @@ export async function loadEndResearch(
   }
   const settings = await loadSettings(tx, run.org_id);
   let competitor: CompetitorRecord | undefined;
-  if (outcome.ok && icpSet(settings)) {
+  if (outcome.ok) {
     const r = await tx.execute({
       sql: "SELECT state FROM competitors WHERE id = ?",
       args: [run.competitor_id],
@@ -374,7 +375,12 @@ export function decideEndResearch(
     ? {
         type: "ResearchFinished",
         ...stream,
-        data: { run_id: run.id, competitor_id: run.competitor_id, finished_at: at, dossier: outcome.dossier },
+        data: {
+          run_id: run.id,
+          competitor_id: run.competitor_id,
+          finished_at: at,
+          dossier: withKnownPlanOrder(outcome.dossier, live.competitor),
+        },
       }
     : {
         type: "ResearchFailed",
@@ -393,6 +399,13 @@ export function decideEndResearch(
   const events: NewEvent[] = [ended, ...firstBriefEnd];
   if (outcome.ok) events.push(...overlapAfter(run, live.settings, live.competitor, outcome.dossier));
   return { events, result: { recorded: true } };
+}
+
+/** The dossier with its plans in named price fields, in the order already known when the page only moved them. */
+function withKnownPlanOrder(dossier: ResearchDossier, before: CompetitorRecord | undefined): ResearchDossier {
+  const pricing = dossier.reads.pricing;
+  if (pricing === undefined) return dossier;
+  return { ...dossier, reads: { ...dossier.reads, pricing: pricingRead(pricing, before?.reads?.pricing) } };
 }
 
 /** The competitor's overlap with the workspace's ICP, re-read from the dossier research just recorded (as

@@ -1,5 +1,6 @@
 // The shapes research records (events/catalog.ts: ResearchStarted / ResearchFinished). Kept apart from the
 // decider so the catalog and the engine can import them without a cycle.
+import type { ReadSources } from "./observation.ts";
 import type { CompetitorRecord } from "./records.ts";
 
 export type ResearchTrigger = "research_competitor" | "refresh_watchlist" | "operator" | "app";
@@ -36,6 +37,9 @@ export interface ResearchDossier {
   sources: ResearchSource[];
   /** Where each profile field was read: the page and an excerpt (kept internal, not served). */
   profile_evidence?: Record<string, { url: string; excerpt: string }>;
+  /** What each page names of the reads several pages make (features, integrations), in research's order: what a
+   * cycle that sees one of them change starts from (kept internal). */
+  read_sources?: ReadSources;
   /** How many pages, feeds and APIs were read. */
   fetched: number;
 }

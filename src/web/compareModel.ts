@@ -47,23 +47,31 @@ export const SORT_KEYS: readonly string[] = ["name", ...COLUMNS.map(([k]) => k)]
 const EMPTY: Cell = { text: "" };
 const LEVEL: Record<string, number> = { none: 0, low: 1, medium: 2, high: 3, critical: 4 };
 
-/** The cheapest paid plan: its monthly figure (a yearly plan's is already monthly), else the stated entry text. */
+/** A plan's price a month: its monthly amount, a yearly amount's monthly equivalent (domain/pricingRead.ts). */
+function perMonth(p: Obj): number | undefined {
+  if (p.period === "year") return num(p.monthly_equivalent) ?? (num(p.amount) ?? 0) / 12;
+  return num(p.amount) ?? num(p.price);
+}
+
+const PER: Record<string, string> = { month: " a month", year: " a year" };
+
+/** The cheapest paid plan (by its price a month), written as billed ("$24,000 a year"), else the stated entry text. */
 function entryPrice(pricing: Obj, page: string | undefined): Cell {
   const plans = (Array.isArray(pricing.plans) ? pricing.plans : []).filter(isObj);
-  let best: Obj | undefined;
+  let best: { p: Obj; monthly: number } | undefined;
   for (const p of plans) {
-    const price = num(p.price);
-    if (price === undefined || price <= 0 || p.custom === true || p.period === "one_time") continue;
-    if (!best || price < (best.price as number)) best = p;
+    const monthly = perMonth(p);
+    if (monthly === undefined || monthly <= 0 || p.custom === true || p.period === "one_time") continue;
+    if (!best || monthly < best.monthly) best = { p, monthly };
   }
   if (best) {
-    const price = best.price as number;
-    const monthly = best.period === "month" || best.period === "year";
-    const unit = str(best.unit);
-    const text = `${best.starting === true ? "From " : ""}${formatAmount(price, str(best.currency))}${
-      monthly ? " a month" : ""
-    }${unit ? ` per ${unit}` : ""}${str(best.name) ? ` (${str(best.name)})` : ""}`;
-    return { text, sort: price, href: page };
+    const { p } = best;
+    const amount = num(p.amount) ?? num(p.price) ?? best.monthly;
+    const unit = str(p.unit);
+    const text = `${p.starting === true ? "From " : ""}${formatAmount(amount, str(p.currency))}${
+      PER[String(p.period)] ?? ""
+    }${unit ? ` per ${unit}` : ""}${str(p.name) ? ` (${str(p.name)})` : ""}`;
+    return { text, sort: best.monthly, href: page };
   }
   const stated = str(pricing.entry_price_text);
   return stated ? { text: stated, href: page } : EMPTY;

@@ -24,6 +24,7 @@ const PLAN_KEYS = new Set([
   "custom",
   "starting",
   "amount",
+  "monthly_equivalent",
   "annual",
   "price_text",
 ]);
@@ -58,26 +59,37 @@ export function More({ value, label = "More" }: { value: Obj; label?: string }):
   );
 }
 
+const PER: Record<string, string> = { month: " a month", year: " a year", one_time: " once" };
+
+/** The price as billed (`amount` each `period`), a yearly amount's monthly equivalent labelled beneath it, and
+ * the yearly-billed alternative of a monthly plan (domain/pricingRead.ts names these fields). */
 function PriceCell({ p }: { p: Obj }): JSX.Element {
   const currency = str(p.currency);
   if (p.custom === true) return <span class="badge">Custom</span>;
-  if (typeof p.price !== "number") return <span safe>{str(p.price_text) ?? "—"}</span>;
-  if (p.price === 0) return <span class="badge">Free</span>;
-  const perMonth = p.period === "month" || p.period === "year";
+  const amount = typeof p.amount === "number" ? p.amount : typeof p.price === "number" ? p.price : undefined;
+  if (amount === undefined) return <span safe>{str(p.price_text) ?? "—"}</span>;
+  if (amount === 0) return <span class="badge">Free</span>;
   const annual = isObj(p.annual) ? p.annual : undefined;
   return (
     <>
       {p.starting === true ? <span class="badge">From</span> : ""}{" "}
-      <strong safe>{formatAmount(p.price, currency)}</strong>
-      {perMonth ? <span class="muted"> a month</span> : ""}
-      {typeof p.amount === "number" && p.period === "year" ? (
-        <div class="muted small" safe>{`${formatAmount(p.amount, currency)} a year`}</div>
+      <strong safe>{formatAmount(amount, currency)}</strong>
+      <span class="muted" safe>
+        {PER[String(p.period)] ?? ""}
+      </span>
+      {typeof p.monthly_equivalent === "number" && p.period === "year" ? (
+        <div
+          class="muted small"
+          safe
+        >{`${formatAmount(p.monthly_equivalent, currency)} a month, billed yearly`}</div>
       ) : (
         ""
       )}
-      {annual && typeof annual.price === "number" ? (
-        <div class="muted small" safe>{`or ${formatAmount(annual.price, currency)} a month billed yearly${
-          typeof annual.amount === "number" ? ` (${formatAmount(annual.amount, currency)} a year)` : ""
+      {annual && typeof annual.amount === "number" ? (
+        <div class="muted small" safe>{`or ${formatAmount(annual.amount, currency)} a year billed yearly${
+          typeof annual.monthly_equivalent === "number"
+            ? ` (${formatAmount(annual.monthly_equivalent, currency)} a month)`
+            : ""
         }`}</div>
       ) : (
         ""
@@ -215,7 +227,7 @@ export function PricingView({
         <div class="scroll">
           <table class="stack pricing-table">
             <caption class="muted small">
-              {`${plans.length} plan${plans.length === 1 ? "" : "s"}; prices are per month unless billed once`}
+              {`${plans.length} plan${plans.length === 1 ? "" : "s"}, in the page's order, priced as billed`}
             </caption>
             <thead>
               <tr>

@@ -3,8 +3,10 @@
 // (results.ts).
 import type { Services } from "../../services.ts";
 import type { Fetcher } from "../fetch/index.ts";
+import { type PageRead, pageRead } from "../research/reads.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { sourceKind } from "../sources/kinds.ts";
+import { extractPool } from "../workers/extract.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { type CheckOptions, checkSource, keyOf } from "./check.ts";
 import { type CompetitorResult, recordResults } from "./results.ts";
@@ -22,16 +24,36 @@ export async function checkCompetitor(
 ): Promise<CompetitorResult> {
   const store = snapshotStoreFor(s);
   const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
-  const check = (src: Source, more?: CheckOptions) =>
-    checkSource(
+  // A changed page is read for the dossier as research reads it, from the body just checked (held only until
+  // its check ends; the comparison's snapshot is masked and unordered, no read for a reader).
+  const reads = new Map<string, PageRead>();
+  const check = async (src: Source, more?: CheckOptions) => {
+    let body: string | undefined;
+    const o = await checkSource(
       s,
       orgId,
       comp.id,
       src,
       states.get(keyOf(sourceKind(src.kind).snapshot, src.url)),
       fetcher,
-      more,
+      {
+        ...more,
+        onBody: (text) => {
+          body = text;
+          more?.onBody?.(text);
+        },
+      },
     );
+    if (o.status === "changed" && o.snapshotKind === "page" && body !== undefined) {
+      const html = body;
+      body = undefined;
+      const x = await extractPool(s.config)
+        .run({ html, url: o.fetched.finalUrl })
+        .catch(() => undefined);
+      if (x) reads.set(o.key, pageRead(x.page));
+    }
+    return o;
+  };
   // The job board is detected again on every careers page read: it is checked once those are.
   const named: ReturnType<typeof boardsOnCareersPage>[] = [];
   const isBoard = (src: Source) => sourceKind(src.kind).name === "job_board";
@@ -54,5 +76,5 @@ export async function checkCompetitor(
     );
   });
   const outcomes = [...(await Promise.all(pageChecks)), ...(await boardChecks)];
-  return recordResults(s, orgId, cycleId, comp, outcomes, states, follow, store);
+  return recordResults(s, orgId, cycleId, comp, outcomes, states, follow, store, reads);
 }

@@ -7,6 +7,7 @@ import type { Services } from "../../services.ts";
 import { classify } from "../classify/classify.ts";
 import { pageGoneAfterCheck } from "../classify/presence.ts";
 import type { SignalDraft } from "../classify/types.ts";
+import { observeSource, type PageRead } from "../research/reads.ts";
 import type { SnapshotStore, SourceState } from "../snapshots/store.ts";
 import { sourceKind } from "../sources/kinds.ts";
 import { recordDrafts } from "../write/signals.ts";
@@ -40,6 +41,7 @@ export async function recordResults(
   states: ReadonlyMap<string, SourceState>,
   follow: BoardFollow,
   store: SnapshotStore,
+  reads: ReadonlyMap<string, PageRead> = new Map(),
 ): Promise<CompetitorResult> {
   const at = s.clock().toISOString();
   const drafts: SignalDraft[] = [];
@@ -74,7 +76,22 @@ export async function recordResults(
       gone = pageGoneAfterCheck(comp.name, o.source, { failed: false }, state, at);
     if (gone) drafts.push(gone);
   }
-  const rec = await recordDrafts(s, orgId, comp.id, drafts, at);
+  // What the changed sources say now goes into the dossier with the signals (one command): a crash before the
+  // snapshots below re-detects the change next cycle and reads it again.
+  const observed =
+    cycleId === null
+      ? []
+      : outcomes.flatMap((o) =>
+          o.status === "changed"
+            ? [
+                observeSource(o.source, {
+                  page: reads.get(o.key),
+                  ...(o.snapshotKind === "jobs" ? { jobs: o.snapshot.jobs ?? [] } : {}),
+                }),
+              ]
+            : [],
+        );
+  const rec = await recordDrafts(s, orgId, comp.id, drafts, at, observed);
 
   // Then the new snapshots (after the signals: a crash in between re-detects the change next cycle, and the
   // signal's dedup key makes that evidence on the same signal, not a second one).

@@ -3,8 +3,9 @@
 // GitHub release feeds and security.txt, then assemble the dossier: profile fields, `urls`, `reads` and the
 // sources to watch. A field no source states stays absent. A home page that cannot be read fails the run
 // with the reason; nothing partial is returned.
+import { FEATURE_LIMIT, type ReadSources } from "../../domain/observation.ts";
 import type { ResearchDossier, ResearchProfile, ResearchSource } from "../../domain/researchTypes.ts";
-import type { Link, PageExtract, Plan } from "../extract/page.ts";
+import type { Link, PageExtract } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { type Renderer, visibleHtml } from "../render/index.ts";
@@ -23,6 +24,7 @@ import { jobBoardKind, SOURCE_KINDS } from "../sources/kinds.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
+import { pageRead, pricingOf, summaryOf } from "./reads.ts";
 import {
   certifications,
   fundingRounds,
@@ -77,7 +79,6 @@ interface ReadPage {
 const HTML = /html|xhtml/i;
 const MAX_FEEDS = 4;
 const MAX_REPOS = 2;
-const FEATURE_LIMIT = 60;
 /** How many further pages of an integrations directory research follows (next pages, category pages). */
 export const MAX_DIRECTORY_PAGES = 10;
 /** Pages whose scripts say most about the stack beyond the home page (checkout and billing, job widgets). */
@@ -380,21 +381,6 @@ function compactObj(o: Record<string, unknown>): Record<string, unknown> | undef
   return Object.keys(out).length ? out : undefined;
 }
 
-function planRead(p: Plan): Record<string, unknown> {
-  return compactObj({
-    name: p.name,
-    price: p.price,
-    currency: p.currency,
-    period: p.period,
-    unit: p.unit,
-    features: p.features,
-    ...(p.custom ? { custom: true } : {}),
-    ...(p.starting ? { starting: true } : {}),
-    amount: p.amount,
-    annual: p.annual,
-  })!;
-}
-
 export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   const { home, pages } = x;
   const byKind = (k: PageKind) => pages.filter((p) => p.kind === k);
@@ -411,24 +397,18 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   const productPages = byKind("product");
   const features = uniq([...productPages, home].flatMap((p) => p.extract.features)).slice(0, FEATURE_LIMIT);
   const product = compactObj({
-    summary: home.extract.meta.description ?? home.extract.meta["og:description"] ?? hero?.subheadline,
+    summary: summaryOf(pageRead(home.extract)),
     features,
     pages: productPages.map((p) => p.url),
   });
   if (product) reads.product = product;
+  // What each page names of the reads several pages make: where a cycle that sees one of them change starts.
+  const readSources: ReadSources = {};
+  for (const p of [...productPages, home]) readSources[p.url] = { features: p.extract.features };
 
   // pricing: plan cards or a comparison table on the pricing page(s).
   const pricingPage = byKind("pricing").find((p) => p.extract.plans.length > 0);
-  if (pricingPage) {
-    const plans = pricingPage.extract.plans;
-    reads.pricing = {
-      plans: plans.map(planRead),
-      free_tier: plans.some((p) => p.price === 0 || /\bfree\b/i.test(p.name)),
-      has_enterprise: plans.some((p) => p.custom === true || /enterprise/i.test(p.name)),
-      ...(pricingPage.extract.usage?.length ? { usage: pricingPage.extract.usage } : {}),
-      page: pricingPage.url,
-    };
-  }
+  if (pricingPage) reads.pricing = pricingOf(pricingPage.extract, pricingPage.url);
 
   // tech_stack: detected on the home, pricing, careers and integrations pages.
   const tech = uniq(
@@ -444,6 +424,9 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       ? [...integPage.extract.integrations, ...(x.directory ?? []).flatMap((p) => p.extract.integrations)]
       : all.flatMap((p) => p.extract.integrations),
   );
+  if (integPage)
+    for (const p of [integPage, ...(x.directory ?? [])])
+      readSources[p.url] = { ...readSources[p.url], integrations: p.extract.integrations };
   if (integNames.length)
     reads.integrations = compactObj({
       names: integNames,
@@ -586,5 +569,6 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     reads,
     sources,
     ...(evidence && Object.keys(evidence).length ? { profile_evidence: { ...evidence } } : {}),
+    read_sources: readSources,
   };
 }

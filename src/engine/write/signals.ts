@@ -2,7 +2,8 @@
 // the classifier become SignalDetected / SignalEvidenceAdded / SignalClosed events through the single writer,
 // projected into the same `signals` read table imported signals use (REST, MCP, app pages, search).
 import type { WriteContext } from "../../../events/store.ts";
-import { type SignalRecord, severityRank } from "../../domain/records.ts";
+import { decideObservation, type SourceObservation } from "../../domain/observation.ts";
+import { type CompetitorRecord, type SignalRecord, severityRank } from "../../domain/records.ts";
 import {
   decideDetectSignals,
   decideExpire,
@@ -62,20 +63,22 @@ function ordered(drafts: SignalDraft[]): SignalDraft[] {
 }
 
 /** Records one competitor's classified drafts of a cycle: new signals, evidence appended to open ones (same
- * dedup key or the same named launch), and signals closed by a revert or a superseding change. */
+ * dedup key or the same named launch), and signals closed by a revert or a superseding change; in the same
+ * command, what its changed sources say now on its dossier (`observed`, domain/observation.ts). */
 export async function recordDrafts(
   services: Services,
   orgId: number,
   competitorId: number,
   drafts: SignalDraft[],
   now: Date | string,
+  observed: SourceObservation[] = [],
 ): Promise<RecordResult> {
-  if (drafts.length === 0) return { created: [], updated: [], closed: [] };
+  if (drafts.length === 0 && observed.length === 0) return { created: [], updated: [], closed: [] };
   const at = iso(now);
   const { result } = await services.store.execute<RecordResult>(
     async (w) => {
       const c = await w.tx.execute({
-        sql: "SELECT id, name FROM competitors WHERE id = ? AND org_id = ?",
+        sql: "SELECT id, name, state FROM competitors WHERE id = ? AND org_id = ?",
         args: [competitorId, orgId],
       });
       if (!c.rows[0]) throw new Error(`competitor ${competitorId} is not in workspace ${orgId}`);
@@ -90,8 +93,15 @@ export async function recordDrafts(
       const ids: number[] = [];
       for (let n = signalsToOpen(open, cmd); n > 0; n--) ids.push(await w.nextId());
       const out = decideDetectSignals(open, cmd, ids);
+      const seen = decideObservation(JSON.parse(String(c.rows[0].state)) as CompetitorRecord, {
+        orgId,
+        competitorId,
+        observed,
+        signalsSeen: out.created.length + out.updated.length > 0,
+        now: at,
+      });
       return {
-        events: out.events,
+        events: [...out.events, ...seen],
         result: { created: out.created, updated: out.updated, closed: out.closed },
       };
     },

@@ -1,0 +1,162 @@
+// What a monitoring cycle saw on a competitor's changed sources, applied to its dossier in the command that
+// records the cycle's signals: the pricing page's plans (prices, periods, plan features, the page's order), the
+// home page's positioning and summary, product features, integrations and open roles — read from each page as
+// research reads it — so research and cycles keep one state. Pure: the engine reads the pages, this decides.
+import type { NewEvent } from "../../events/catalog.ts";
+import { pricingRead } from "./pricingRead.ts";
+import type { CompetitorRecord } from "./records.ts";
+
+type Obj = Record<string, unknown>;
+
+/** One changed source as research would read it now (engine/research/reads.ts). A field the page no longer
+ * states is absent. */
+export interface SourceObservation {
+  url: string;
+  /** Research's kind of the source: home, pricing, product, integrations, careers …, or job_board:<provider>. */
+  kind: string;
+  /** A page listing plans: the pricing read of it. */
+  pricing?: Obj;
+  /** The home page: its positioning line and summary. */
+  positioning?: string;
+  summary?: string;
+  /** Product features the page names (product pages and the home page). */
+  features?: string[];
+  /** Integrations the page names (the integrations page and its directory pages). */
+  integrations?: string[];
+  /** A job board, or a careers page that lists its jobs: the hiring read. */
+  hiring?: Obj;
+}
+
+/** What each page contributed to the reads several pages make (kept internal, per source URL). */
+export type ReadSources = Record<string, { features?: string[]; integrations?: string[] }>;
+
+/** How many product features the dossier keeps (as research does). */
+export const FEATURE_LIMIT = 60;
+
+const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
+const strs = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+function uniq(xs: string[]): string[] {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const k = x.toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+export interface ObserveCommand {
+  orgId: number;
+  competitorId: number;
+  /** The changed sources of this cycle, read now. */
+  observed: SourceObservation[];
+  /** The cycle opened or updated signals of the competitor. */
+  signalsSeen: boolean;
+  now: string;
+}
+
+/** The reads one pass of observations makes, and what each page contributed. */
+function applyObservations(
+  record: CompetitorRecord,
+  observed: SourceObservation[],
+): { reads: Obj; sources: ReadSources } {
+  const reads: Obj = { ...(record.reads ?? {}) };
+  const had = (isObj(record.internal?.read_sources) ? record.internal.read_sources : {}) as ReadSources;
+  const sources: ReadSources = { ...had };
+
+  const pricing = isObj(reads.pricing) ? reads.pricing : undefined;
+  const pricingPage = (typeof pricing?.page === "string" ? pricing.page : undefined) ?? record.urls?.pricing;
+  const hiring = isObj(reads.hiring) ? reads.hiring : undefined;
+
+  for (const o of observed) {
+    // Pricing: the page the read came from; another pricing page only while no page has given plans.
+    if (o.url === pricingPage || (!pricing && o.kind === "pricing" && o.pricing)) {
+      if (o.pricing) reads.pricing = pricingRead({ ...o.pricing, page: o.url }, reads.pricing);
+      else if (o.url === pricing?.page) delete reads.pricing;
+    }
+    if (o.kind === "home") {
+      if (o.positioning) reads.positioning = o.positioning;
+      else delete reads.positioning;
+      const product: Obj = { ...(isObj(reads.product) ? reads.product : {}) };
+      if (o.summary) product.summary = o.summary;
+      else delete product.summary;
+      reads.product = product;
+    }
+    if (o.kind === "home" || o.kind === "product")
+      sources[o.url] = { ...sources[o.url], features: o.features ?? [] };
+    if (o.kind === "integrations") sources[o.url] = { ...sources[o.url], integrations: o.integrations ?? [] };
+    const boardNow = o.kind.startsWith("job_board:");
+    const careersList = o.kind === "careers" && (!hiring?.source || hiring.source === o.url);
+    if (o.hiring && (boardNow || careersList)) {
+      const kept: Obj = {};
+      for (const k of ["estimated_headcount", "headcount_source"])
+        if (hiring?.[k] !== undefined) kept[k] = hiring[k];
+      reads.hiring = { ...o.hiring, source: o.url, ...kept };
+    }
+  }
+
+  // Reads several pages make: what each page names, in research's order (the order `sources` holds them); a
+  // dossier researched before pages were kept apart keeps what it had and gains what a page names now.
+  const collect = (field: "features" | "integrations", kinds: (k: string) => boolean) => {
+    const pages = Object.entries(sources).filter(([, v]) => v[field] !== undefined);
+    const known = Object.values(had).some((v) => v[field] !== undefined);
+    return { pages, known, touched: observed.some((o) => kinds(o.kind)) };
+  };
+  const f = collect("features", (k) => k === "home" || k === "product");
+  if (f.touched) {
+    const product: Obj = { ...(isObj(reads.product) ? reads.product : {}) };
+    const names = f.pages.flatMap(([, v]) => v.features ?? []);
+    const features = uniq(f.known ? names : [...names, ...strs(product.features)]).slice(0, FEATURE_LIMIT);
+    if (features.length) product.features = features;
+    else delete product.features;
+    reads.product = product;
+  }
+  if (isObj(reads.product) && Object.keys(reads.product).length === 0) delete reads.product;
+  const i = collect("integrations", (k) => k === "integrations");
+  if (i.touched) {
+    const integ: Obj = { ...(isObj(reads.integrations) ? reads.integrations : {}) };
+    const names = i.pages.flatMap(([, v]) => v.integrations ?? []);
+    const all = uniq(i.known ? names : [...names, ...strs(integ.names)]);
+    if (all.length) reads.integrations = { ...integ, names: all, count: all.length };
+    else delete reads.integrations;
+  }
+  return { reads, sources };
+}
+
+/** CompetitorObserved when the changed sources change the dossier's reads, or the cycle saw signals of the
+ * competitor (its `freshness.last_signal_at`); nothing otherwise. */
+export function decideObservation(record: CompetitorRecord, cmd: ObserveCommand): NewEvent[] {
+  const { reads, sources } = applyObservations(record, cmd.observed);
+  const before = record.reads ?? {};
+  const changed: Obj = {};
+  const removed: string[] = [];
+  for (const k of new Set([...Object.keys(before), ...Object.keys(reads)])) {
+    if (same(before[k], reads[k])) continue;
+    if (reads[k] === undefined) removed.push(k);
+    else changed[k] = reads[k];
+  }
+  const hadSources = isObj(record.internal?.read_sources) ? record.internal.read_sources : {};
+  const sourcesChanged = !same(hadSources, sources);
+  const readsChanged = Object.keys(changed).length > 0 || removed.length > 0;
+  if (!readsChanged && !sourcesChanged && !cmd.signalsSeen) return [];
+  return [
+    {
+      type: "CompetitorObserved",
+      orgId: cmd.orgId,
+      streamType: "competitor",
+      streamId: String(cmd.competitorId),
+      data: {
+        competitor_id: cmd.competitorId,
+        observed_at: cmd.now,
+        ...(Object.keys(changed).length ? { reads: changed } : {}),
+        ...(removed.length ? { removed } : {}),
+        ...(sourcesChanged ? { read_sources: sources } : {}),
+        ...(cmd.signalsSeen ? { last_signal_at: cmd.now } : {}),
+      },
+    },
+  ];
+}

@@ -1,0 +1,105 @@
+// What one page says for the dossier's reads, read the same way by research (index.ts assembles a whole site)
+// and by a monitoring cycle (a changed source, cycle/results.ts): the pricing read of a page listing plans, the
+// home page's positioning and summary, features, integrations and the jobs of a careers page or job board.
+import type { SourceObservation } from "../../domain/observation.ts";
+import { pricingRead } from "../../domain/pricingRead.ts";
+import type { PageExtract, Plan } from "../extract/page.ts";
+import { positioningOf } from "../extract/profile.ts";
+import { hiringRead, type Job, type JobBoardProvider } from "../sources/jobBoards.ts";
+import { sourceKind } from "../sources/kinds.ts";
+
+/** What a page extract holds for the reads (the cycle's Worker hands back only this of a changed page). */
+export type PageRead = Pick<
+  PageExtract,
+  "hero" | "plans" | "usage" | "features" | "integrations" | "jobs"
+> & {
+  /** The page's own summary: its meta description, else og:description. */
+  description?: string;
+};
+
+export function pageRead(p: PageExtract): PageRead {
+  const description = p.meta.description ?? p.meta["og:description"];
+  return {
+    hero: p.hero,
+    plans: p.plans,
+    ...(p.usage?.length ? { usage: p.usage } : {}),
+    features: p.features,
+    integrations: p.integrations,
+    jobs: p.jobs,
+    ...(description ? { description } : {}),
+  };
+}
+
+function compactObj(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined || v === null || v === "") continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** A plan as the extraction read it (price a month, the yearly figure in `amount`), before the read names its
+ * price fields (domain/pricingRead.ts). */
+function planFields(p: Plan): Record<string, unknown> {
+  return compactObj({
+    name: p.name,
+    price: p.price,
+    currency: p.currency,
+    period: p.period,
+    unit: p.unit,
+    features: p.features,
+    ...(p.custom ? { custom: true } : {}),
+    ...(p.starting ? { starting: true } : {}),
+    amount: p.amount,
+    annual: p.annual,
+  });
+}
+
+/** The pricing read of a page that lists plans (in its order), or undefined. */
+export function pricingOf(
+  p: Pick<PageRead, "plans" | "usage">,
+  url: string,
+): Record<string, unknown> | undefined {
+  if (p.plans.length === 0) return undefined;
+  return pricingRead({
+    plans: p.plans.map(planFields),
+    free_tier: p.plans.some((x) => x.price === 0 || /\bfree\b/i.test(x.name)),
+    has_enterprise: p.plans.some((x) => x.custom === true || /enterprise/i.test(x.name)),
+    ...(p.usage?.length ? { usage: p.usage } : {}),
+    page: url,
+  }) as Record<string, unknown>;
+}
+
+/** The home page's summary as research reads it. */
+export function summaryOf(p: Pick<PageRead, "description" | "hero">): string | undefined {
+  return p.description ?? p.hero?.subheadline;
+}
+
+/** A changed source read now, for the dossier: a page by its kind, a job board by its jobs. */
+export function observeSource(
+  src: { url: string; kind: string },
+  now: { page?: PageRead; jobs?: Job[] },
+): SourceObservation {
+  const o: SourceObservation = { url: src.url, kind: src.kind };
+  if (sourceKind(src.kind).name === "job_board") {
+    if (now.jobs)
+      o.hiring = { ...hiringRead(now.jobs, src.kind.slice("job_board:".length) as JobBoardProvider) };
+    return o;
+  }
+  const p = now.page;
+  if (!p) return o;
+  const pricing = pricingOf(p, src.url);
+  if (pricing) o.pricing = pricing;
+  if (src.kind === "home") {
+    const positioning = positioningOf(p.hero);
+    if (positioning) o.positioning = positioning;
+    const summary = summaryOf(p);
+    if (summary) o.summary = summary;
+  }
+  if (src.kind === "home" || src.kind === "product") o.features = p.features;
+  if (src.kind === "integrations") o.integrations = p.integrations;
+  if (src.kind === "careers" && p.jobs.length) o.hiring = { ...hiringRead(p.jobs) };
+  return o;
+}
