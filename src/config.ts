@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { FREE_BRIEF } from "./domain/limits.ts";
 import { parseRewrite, type RewriteRule } from "./engine/fetch/rewrite.ts";
 
 /** The demo workspace's slug: its engine work reads only the demo's fictional web (`Config.demoSites`). */
@@ -62,6 +63,11 @@ export interface Config {
   llm?: { baseUrl: string; model: string; apiKey: string };
   /** The public free-brief form takes requests (RIVALS_FREE_BRIEFS=off turns it off; default on). */
   freeBriefs: boolean;
+  /** New free briefs are held until an operator publishes them (`rivals briefs`); RIVALS_FREE_BRIEF_REVIEW=off
+   * publishes them as they are written. Default on. */
+  freeBriefReview: boolean;
+  /** RIVALS_FREE_BRIEF_BUDGET_MS: how long one free brief's research may take. */
+  freeBriefBudgetMs: number;
   /** RIVALS_UNSAFE_WEBHOOK_ORIGINS: origins a team-chat webhook may name although they are plain http or
    * not public (a chat bridge on the operator's own network, tests). Every workspace can use them. Default
    * none: webhooks are https on public addresses. */
@@ -204,6 +210,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),
     schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
     freeBriefs: !["off", "0", "false", "no"].includes((env.RIVALS_FREE_BRIEFS ?? "").trim().toLowerCase()),
+    freeBriefReview: !["off", "0", "false", "no"].includes(
+      (env.RIVALS_FREE_BRIEF_REVIEW ?? "").trim().toLowerCase(),
+    ),
+    freeBriefBudgetMs: intVar(env, "RIVALS_FREE_BRIEF_BUDGET_MS", FREE_BRIEF.researchBudgetMs, 1),
     ...llmConfig(env),
     unsafeWebhookOrigins: originList(env, "RIVALS_UNSAFE_WEBHOOK_ORIGINS"),
     oauthCimdAllowHosts: (env.RIVALS_OAUTH_CIMD_ALLOW_HOSTS ?? "")
