@@ -131,7 +131,7 @@ describe("a research run", () => {
     expect(c.headquarters).toEqual({ city: "Austin" });
     expect(c.urls).toEqual({ pricing: "https://globex.example/pricing" });
     expect(c.reads.positioning).toBe("Answers without SQL.");
-    expect(c.reads.pricing.plans[0]).toEqual({ name: "Team", price: 59 });
+    expect(c.reads.pricing.plans[0]).toEqual({ name: "Team", price: 59, amount: 59 });
     expect(c.freshness.research_state).toBe("finished");
     expect(c.freshness.state_updated_at).toBe(t.clock.now.toISOString());
     expect(c.freshness.research_finished_at).toBe(t.clock.now.toISOString());
