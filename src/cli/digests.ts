@@ -2,9 +2,9 @@
 // day or ISO week) in which the instant just before --end falls (default: the last complete one). Prints its
 // id and slug; a day without signals writes no daily digest and says so (exit 0).
 import { loadConfig } from "../config.ts";
+import { DIGEST_TYPES, type DigestType } from "../domain/digestPeriods.ts";
 import { requireOrg } from "../domain/state.ts";
 import { generateDigest } from "../engine/digests/generate.ts";
-import { DIGEST_TYPES, type DigestType } from "../engine/digests/period.ts";
 import { openServices } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
 

@@ -7,21 +7,35 @@ const esc = (s: string) => Html.escapeHtml(s);
 
 /** Inline markup of one already-escaped line. */
 function inline(escaped: string): string {
-  // Code spans first, kept out of the other rules by NUL-delimited placeholders. A NUL already in the text
-  // becomes U+FFFD (what an HTML parser shows for it), so it can never be read as a placeholder.
+  // Escapes and code spans first, kept out of the other rules by control-character-delimited placeholders. Such a
+  // character already in the text becomes U+FFFD (what an HTML parser shows for it), so it is never a placeholder.
   const codes: string[] = [];
-  let s = escaped.replaceAll("\u0000", "\uFFFD").replace(/`([^`]+)`/g, (_, c: string) => {
-    codes.push(`<code>${c}</code>`);
-    return `\u0000${codes.length - 1}\u0000`;
-  });
+  // A backslash escape (what domain/markdown.ts mdEscape writes) is the character itself, never markup.
+  const literals: string[] = [];
+  let s = escaped
+    .replaceAll("\u0000", "\uFFFD")
+    .replaceAll("\u0001", "\uFFFD")
+    .replace(/\\(&lt;|&gt;|&amp;|&quot;|&#39;|&#x27;|[\\`*_[\]#|()!+.-])/g, (_, c: string) => {
+      literals.push(c);
+      return `\u0001${literals.length - 1}\u0001`;
+    })
+    .replace(/`([^`]+)`/g, (_, c: string) => {
+      codes.push(`<code>${c}</code>`);
+      return `\u0000${codes.length - 1}\u0000`;
+    });
   // [text](http(s)://…): the URL was escaped with the rest (quotes are entities), so it is attribute-safe.
   s = s.replace(/\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)/g, (_, text: string, href: string) => {
     return `<a href="${href}" rel="nofollow noopener noreferrer">${text}</a>`;
   });
   s = s.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
   s = s.replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?![*\w])/g, "$1<em>$2</em>");
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: placeholder delimiters
-  return s.replace(/\u0000(\d+)\u0000/g, (_, i: string) => codes[Number(i)]);
+  return (
+    s
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: placeholder delimiters
+      .replace(/\u0000(\d+)\u0000/g, (_, i: string) => codes[Number(i)])
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: placeholder delimiters
+      .replace(/\u0001(\d+)\u0001/g, (_, i: string) => literals[Number(i)])
+  );
 }
 
 /** Renders Markdown to HTML that can only contain the tags this function writes. */

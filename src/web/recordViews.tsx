@@ -6,6 +6,7 @@
 import type { CompareSignal } from "../db/queries/compare.ts";
 import type { NoteView } from "../db/queries/engagement.ts";
 import { RESEARCH_READ_DOMAINS } from "../domain/researchTypes.ts";
+import { label } from "../domain/vocabulary.ts";
 import {
   BattlecardChanges,
   MarkdownCopy,
@@ -13,6 +14,7 @@ import {
   type PreviousVersion,
   TeamNotes,
 } from "./battlecardExtras.tsx";
+import { ProposalPanel } from "./battlecardProposal.tsx";
 import { EvidenceList, ExternalLink, Facts, Time, text, Value } from "./components.tsx";
 import {
   DossierHeader,
@@ -254,7 +256,7 @@ export function DigestRow({ d }: { d: Obj }): JSX.Element {
         </a>
       </h3>
       <p class="muted small">
-        <span safe>{String(d.type)}</span>
+        <span safe>{label(String(d.type ?? ""))}</span>
         {d.coverage_period_start || d.coverage_period_end ? (
           <>
             {" · "}
@@ -269,24 +271,44 @@ export function DigestRow({ d }: { d: Obj }): JSX.Element {
   );
 }
 
+/** A Markdown text as words only (links, escapes and emphasis gone, white space collapsed): what a field is
+ * compared with to tell whether the Markdown already says it. */
+function markdownWords(md: string): string {
+  return md
+    .replace(/\[([^\]]*)\]\([^)\s]*\)/g, "$1")
+    .replace(/\\(.)/g, "$1")
+    .replace(/[*_#>]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 export function DigestView({ d, signals }: { d: Obj; signals: Obj[] }): JSX.Element {
   const items = Array.isArray(d.items) ? d.items : [];
+  const md = typeof d.markdown === "string" && d.markdown.trim() ? d.markdown : "";
+  // What the Markdown already says is not printed again beside it.
+  const said = markdownWords(md);
+  const unsaid = (v: unknown) =>
+    typeof v === "string" && v.trim() !== "" && !said.includes(markdownWords(v)) ? v : undefined;
+  const headline = d.title ? unsaid(d.headline) : undefined;
+  const tldr = unsaid(d.tldr);
+  const watch = unsaid(d.what_to_watch);
+  const linked = md !== "" && signals.every((s) => new RegExp(`/app/signals/${s.id}\\)`).test(md));
   return (
     <article>
       <p class="muted small">
         <a href="/app/digests">Digests</a>
       </p>
       <h1 safe>{String(d.title ?? d.headline ?? `Digest ${d.id}`)}</h1>
-      {d.title && d.headline ? (
+      {headline ? (
         <p class="lead" safe>
-          {String(d.headline)}
+          {headline}
         </p>
       ) : (
         ""
       )}
       <Facts
         rows={[
-          ["Type", text(d.type)],
+          ["Type", label(typeof d.type === "string" ? d.type : "")],
           [
             "Period",
             d.coverage_period_start || d.coverage_period_end ? (
@@ -298,28 +320,28 @@ export function DigestView({ d, signals }: { d: Obj; signals: Obj[] }): JSX.Elem
           ["Generated", d.generated_at ? <Time ts={d.generated_at} /> : undefined],
         ]}
       />
-      {d.tldr ? (
+      {tldr ? (
         <>
           <h2>TL;DR</h2>
-          <p safe>{String(d.tldr)}</p>
+          <p safe>{tldr}</p>
         </>
       ) : (
         ""
       )}
-      {d.what_to_watch ? (
+      {watch ? (
         <>
           <h2>What to watch</h2>
-          <p safe>{String(d.what_to_watch)}</p>
+          <p safe>{watch}</p>
         </>
       ) : (
         ""
       )}
-      {typeof d.markdown === "string" && d.markdown.trim() ? (
-        <section class="markdown">{renderMarkdown(stripLeadingTitle(d.markdown, d.title)) as "safe"}</section>
+      {md ? (
+        <section class="markdown">{renderMarkdown(stripLeadingTitle(md, d.title)) as "safe"}</section>
       ) : (
         ""
       )}
-      {items.length && !(typeof d.markdown === "string" && d.markdown.trim()) ? (
+      {items.length && !md ? (
         <>
           <h2>Items</h2>
           <ol class="items">
@@ -333,8 +355,14 @@ export function DigestView({ d, signals }: { d: Obj; signals: Obj[] }): JSX.Elem
       ) : (
         ""
       )}
-      <h2>Signals covered</h2>
-      {signals.length ? signals.map((s) => <SignalCard signal={s} />) : <p class="muted">None.</p>}
+      {linked ? (
+        ""
+      ) : (
+        <>
+          <h2>Signals covered</h2>
+          {signals.length ? signals.map((s) => <SignalCard signal={s} />) : <p class="muted">None.</p>}
+        </>
+      )}
       <p class="muted small">
         API: <code safe>{`GET /api/v1/digests/${d.slug ?? d.id}`}</code>
       </p>
@@ -410,6 +438,8 @@ export interface BattlecardExtras {
   notesTotal: number;
   previous?: PreviousVersion;
   markdown: string;
+  /** The engine's pending update of the card, if any. */
+  proposal?: Obj;
 }
 
 export function BattlecardView({ b, extras }: { b: Obj; extras: BattlecardExtras }): JSX.Element {
@@ -454,8 +484,12 @@ export function BattlecardView({ b, extras }: { b: Obj; extras: BattlecardExtras
           back: `/app/battlecards/${b.id}?org=${encodeURIComponent(extras.org)}`,
         }}
       />
-      <BattlecardChanges previous={extras.previous} current={b} />
-      <BattlecardEvidence evidence={b.evidence} />
+      <ProposalPanel id={b.id} proposal={extras.proposal} org={extras.org} csrf={extras.csrf} />
+      {/* The method, the diff and the raw records are for the screen; the printed card stays within two pages. */}
+      <div class="no-print">
+        <BattlecardChanges previous={extras.previous} current={b} />
+        <BattlecardEvidence evidence={b.evidence} />
+      </div>
       <MarkdownCopy id={b.id} markdown={extras.markdown} />
       <p class="muted small no-print">
         API: <code safe>{`GET /api/v1/battlecards/${b.id}`}</code>

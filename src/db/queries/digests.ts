@@ -41,7 +41,33 @@ export async function getDigest(
       .limit(1);
   let [row] = await pick(eq(digests.slug, slugOrId));
   if (!row && /^\d{1,15}$/.test(slugOrId)) [row] = await pick(eq(digests.id, Number(slugOrId)));
-  return row ? withUrl(row.doc, appLinks.digest(base, row.slug ?? row.id)) : undefined;
+  return row ? resolveAppLinks(withUrl(row.doc, appLinks.digest(base, row.slug ?? row.id)), base) : undefined;
+}
+
+const relative = (u: unknown) => typeof u === "string" && u.startsWith("/") && !u.startsWith("//");
+
+/** The engine writes a digest's app links relative to the installation (`/app/signals/12`), whichever process
+ * writes it (the server, the CLI): they become absolute here, with the base URL of the process that serves them. */
+function resolveAppLinks(d: Obj, base: string): Obj {
+  const abs = (u: unknown) => (relative(u) ? `${base}${u}` : u);
+  if (Array.isArray(d.items))
+    d.items = d.items.map((it: Obj) =>
+      it && typeof it === "object"
+        ? {
+            ...it,
+            ...(it.url !== undefined ? { url: abs(it.url) } : {}),
+            ...(Array.isArray(it.signals)
+              ? {
+                  signals: it.signals.map((x: Obj) =>
+                    x && typeof x === "object" && x.url !== undefined ? { ...x, url: abs(x.url) } : x,
+                  ),
+                }
+              : {}),
+          }
+        : it,
+    );
+  if (typeof d.markdown === "string") d.markdown = d.markdown.replace(/\]\((\/app\/)/g, `](${base}$1`);
+  return d;
 }
 
 /** The newest generated digest, optionally of one type. */

@@ -2,12 +2,18 @@
 // period written again replaces its digest (same id, found by slug); it is never duplicated.
 import type { Tx } from "../../../events/store.ts";
 import { appLinks } from "../../db/queries/links.ts";
+import {
+  type DigestType,
+  lastCompletePeriod,
+  type Period,
+  periodBefore,
+} from "../../domain/digestPeriods.ts";
 import { decideDigestRecorded } from "../../domain/digests.ts";
 import type { SignalRecord } from "../../domain/records.ts";
+import { inVocabulary } from "../../domain/vocabulary.ts";
 import type { Services } from "../../services.ts";
 import { fetcherFor } from "../fetch/index.ts";
-import { rephraseSentences } from "../llm/rephrase.ts";
-import { type DigestType, lastCompletePeriod, type Period, periodBefore } from "./period.ts";
+import { type CitedSentence, rephraseSentences } from "../llm/rephrase.ts";
 import type { DigestSignal } from "./types.ts";
 import { writeDigest } from "./writer.ts";
 
@@ -32,11 +38,36 @@ export interface DigestOutcome {
 
 type Exec = Pick<Tx, "execute">;
 
-async function periodSignals(tx: Exec, orgId: number, p: Period, base: string) {
+/** The first amount a recorded price states ("$3,166.67/month, billed yearly" → 3166.67). */
+function amountOf(v: unknown): number | undefined {
+  const m = typeof v === "string" ? /\d[\d,]*(?:\.\d+)?/.exec(v) : null;
+  return m ? Number(m[0].replace(/,/g, "")) : undefined;
+}
+
+/** A price move's percent: from the prices the engine recorded, else as the title or summary states it. */
+function percentOf(
+  type: string | undefined,
+  before: unknown,
+  after: unknown,
+  words: string,
+): number | undefined {
+  if (type !== "price_increase" && type !== "price_decrease") return undefined;
+  const b = amountOf(before);
+  const a = amountOf(after);
+  if (b !== undefined && a !== undefined && b > 0) return ((a - b) / b) * 100;
+  const stated = /\(([+-−]?\d+(?:\.\d+)?)\s?%\)/.exec(words);
+  return stated ? Number(stated[1].replace("−", "-")) : undefined;
+}
+
+async function periodSignals(tx: Exec, orgId: number, p: Period) {
   const r = await tx.execute({
-    sql: `SELECT id, competitor_id, competitor_name, severity, first_seen_at, title, state FROM signals
-          WHERE org_id = ? AND listed = 1 AND first_seen_at >= ? AND first_seen_at < ?
-          ORDER BY first_seen_at DESC, id DESC LIMIT ?`,
+    sql: `SELECT s.id, s.competitor_id, s.competitor_name, s.first_seen_at, s.state, c.watch, c.tracking,
+                 e.subject, e.value_before, e.value_after
+          FROM signals s
+          LEFT JOIN competitors c ON c.id = s.competitor_id AND c.org_id = s.org_id
+          LEFT JOIN engine_signals e ON e.id = s.id AND e.org_id = s.org_id
+          WHERE s.org_id = ? AND s.listed = 1 AND s.first_seen_at >= ? AND s.first_seen_at < ?
+          ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ?`,
     args: [orgId, p.start.toISOString(), p.end.toISOString(), DIGEST_SIGNALS + 1],
   });
   let omitted = 0;
@@ -51,18 +82,30 @@ async function periodSignals(tx: Exec, orgId: number, p: Period, base: string) {
   const signals = r.rows.slice(0, DIGEST_SIGNALS).map((row): DigestSignal => {
     const rec = JSON.parse(String(row.state)) as SignalRecord;
     const id = Number(row.id);
+    const { category, type } = inVocabulary(rec.category, rec.type, `${rec.title} ${rec.summary ?? ""}`);
+    const percent = percentOf(type, row.value_before, row.value_after, `${rec.title} ${rec.summary ?? ""}`);
+    const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+    const subject = text(row.subject);
+    const before = text(row.value_before);
+    const after = text(row.value_after);
     return {
       id,
       competitor_id: row.competitor_id === null ? null : Number(row.competitor_id),
       competitor: row.competitor_name ? String(row.competitor_name) : "Other companies",
+      // A removed competitor's moves count as those of a company not on the watchlist.
+      watch: row.watch && row.tracking !== "removed" ? String(row.watch) : null,
       title: rec.title,
       ...(rec.summary ? { summary: rec.summary } : {}),
       ...(rec.severity ? { severity: rec.severity } : {}),
-      ...(rec.category ? { category: rec.category } : {}),
-      ...(rec.type ? { type: rec.type } : {}),
+      ...(category ? { category } : {}),
+      ...(type ? { type } : {}),
       ...(rec.confidence !== undefined ? { confidence: rec.confidence } : {}),
+      ...(percent !== undefined && Number.isFinite(percent) ? { percent } : {}),
+      ...(subject ? { subject } : {}),
+      ...(before ? { before } : {}),
+      ...(after ? { after } : {}),
       first_seen_at: String(row.first_seen_at),
-      url: appLinks.signal(base, id),
+      url: appLinks.signal("", id),
       ...(rec.evidence?.[0]?.source_url ? { source_url: rec.evidence[0].source_url } : {}),
     };
   });
@@ -104,18 +147,19 @@ export async function generateDigest(
     ).rows[0];
     if (existing && opts.onlyIfAbsent)
       return { events: [], result: { ...head, written: false, signals: 0, reason: "already written" } };
-    const { signals, omitted } = await periodSignals(w.tx, orgId, p, s.config.baseUrl);
-    const written = writeDigest({
+    const { signals, omitted } = await periodSignals(w.tx, orgId, p);
+    const input = {
       period: p,
       signals,
       omitted,
       cycles: type === "weekly_tldr" && signals.length === 0 ? await cyclesIn(w.tx, orgId, p) : 0,
-      competitorUrl: (id) => appLinks.competitor(s.config.baseUrl, id),
+      competitorUrl: (id: number) => appLinks.competitor("", id),
       now: w.now,
-    });
+    };
+    let written = writeDigest(input);
     let writer = "deterministic";
     if (written && rephrased?.ok && rephrased.from === written.record.tldr) {
-      written.record = { ...written.record, tldr: rephrased.tldr };
+      written = writeDigest(input, rephrased.sentences);
       writer = rephrased.writer;
     }
     const fallback =
@@ -155,7 +199,9 @@ export async function generateDigest(
   return result;
 }
 
-type Rephrased = { ok: true; from: string; tldr: string; writer: string } | { ok: false; reason: string };
+type Rephrased =
+  | { ok: true; from: string; sentences: CitedSentence[]; writer: string }
+  | { ok: false; reason: string };
 
 /**
  * The language-model writer's TL;DR, asked for before the write (a model's answer may take seconds; the store's
@@ -180,23 +226,18 @@ async function rephraseFirst(
     });
     if (r.rows.length > 0) return undefined;
   }
-  const { signals, omitted } = await periodSignals(db, orgId, p, s.config.baseUrl);
+  const { signals, omitted } = await periodSignals(db, orgId, p);
   if (signals.length === 0) return undefined;
   const draft = writeDigest({
     period: p,
     signals,
     omitted,
     cycles: 0,
-    competitorUrl: (id) => appLinks.competitor(s.config.baseUrl, id),
+    competitorUrl: (id) => appLinks.competitor("", id),
     now,
   });
   if (!draft?.record.tldr) return undefined;
   const out = await rephraseSentences(fetcherFor(s.config, "llm"), llm, draft.sentences, signals);
   if (!out.ok) return out;
-  return {
-    ok: true,
-    from: draft.record.tldr,
-    tldr: out.sentences.map((x) => x.text).join(" "),
-    writer: out.writer,
-  };
+  return { ok: true, from: draft.record.tldr, sentences: out.sentences, writer: out.writer };
 }

@@ -1,7 +1,10 @@
 // "What to watch": what a period's moves suggest comes next, by stated rules. Each rule reads signals of given
-// types (and, for some, words in their title or summary) and says one sentence per competitor, naming the
-// signals it rests on. No rule fires, nothing is said.
+// types (and, for some, words in their title or summary) and says one sentence per competitor built on the
+// concrete fact of its most material signal (the plan and its prices, the role, the feature, the round), so no
+// two sentences read alike. No rule fires, nothing is said.
+import { possessive, withArticle } from "../../domain/prose.ts";
 import { type Severity, severityRank } from "../../domain/records.ts";
+import type { CitedSentence } from "../llm/rephrase.ts";
 import type { DigestSignal } from "./types.ts";
 
 export interface WatchRule {
@@ -11,11 +14,32 @@ export interface WatchRule {
   text?: RegExp;
   /** Only signals of at least this severity. */
   minSeverity?: Severity;
-  say: (competitor: string) => string;
+  /** The sentence (without its stop), from the rule's most material signal of one competitor. */
+  say: (s: DigestSignal) => string;
 }
 
 const SALES =
   /\b(sales|account executive|account manager|sdr|bdr|business development|marketing|growth|partnerships?|solutions? engineer|customer success)\b/i;
+
+/** The plan a signal is about, as a phrase: "its Team plan". */
+function planOf(s: DigestSignal, fallback = "a plan"): string {
+  const p = s.subject?.trim();
+  if (!p) return fallback;
+  return /\b(plan|tier|edition|package)$/i.test(p) ? p : `${p} plan`;
+}
+
+/** A count the engine recorded ("3" open roles), if it is one. */
+const count = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? v.trim() : undefined);
+
+const roleOf = (s: DigestSignal) => s.subject?.trim() || undefined;
+
+function rolesMoved(s: DigestSignal, verb: string): string {
+  const b = count(s.before);
+  const a = count(s.after);
+  return b && a
+    ? `${s.competitor} ${verb} its open roles from ${b} to ${a}`
+    : `${s.competitor} ${verb} its team`;
+}
 
 /** In order of precedence: a signal feeds the first rule it matches. */
 export const WATCH_RULES: WatchRule[] = [
@@ -25,80 +49,152 @@ export const WATCH_RULES: WatchRule[] = [
     minSeverity: "medium",
     types: ["hiring_surge", "key_role_opening", "new_location"],
     text: SALES,
-    say: (c) =>
-      `${c} is hiring for sales or marketing, which often comes before a launch or a push into a new segment: watch its pricing and product pages`,
+    say: (s) => {
+      const role = s.type === "key_role_opening" ? roleOf(s) : undefined;
+      const fact = role
+        ? `${s.competitor} is hiring ${withArticle(role)}`
+        : `${rolesMoved(s, "grew")}, sales and marketing among them`;
+      return `${fact}: a launch or a push into a new segment often follows, so watch ${possessive(s.competitor)} pricing and product pages`;
+    },
   },
   {
     id: "leadership",
     types: ["key_role_opening", "leadership_change"],
-    say: (c) =>
-      `${c} is changing or adding senior leadership: expect a shift in direction in the area that role leads`,
+    say: (s) => {
+      const role = roleOf(s);
+      if (s.type === "key_role_opening")
+        return role
+          ? `${s.competitor} is hiring ${withArticle(role)}: expect a change of direction in what that role leads once it is filled`
+          : `${s.competitor} is adding a senior role: expect a change of direction in the area it leads`;
+      return role
+        ? `${s.competitor} has a new ${role}: new leaders often change priorities in their first quarters, so check ${possessive(s.competitor)} messaging again soon`
+        : `${s.competitor} is changing its leadership: new leaders often change priorities in their first quarters`;
+    },
   },
   {
     id: "hiring_slowdown",
     minSeverity: "medium",
     types: ["hiring_slowdown"],
-    say: (c) => `${c} is hiring less: watch for a slower release pace and for cuts in its plans`,
+    say: (s) => `${rolesMoved(s, "cut")}: watch for a slower release pace and for cuts in its plans`,
   },
   {
     id: "hiring_growth",
     minSeverity: "medium",
     types: ["hiring_surge", "new_location"],
-    say: (c) =>
-      `${c} is growing its team: more releases and a bigger sales push usually follow within a few months`,
+    say: (s) =>
+      `${rolesMoved(s, "grew")}: more releases and a bigger sales push usually follow within a few months`,
   },
   {
     id: "price_up",
     types: ["price_increase"],
-    say: (c) =>
-      `${c} raised prices: its customers may look at alternatives at renewal, so raise it in open deals`,
+    say: (s) =>
+      s.subject && s.before && s.after
+        ? `${possessive(s.competitor)} ${planOf(s)} now costs ${s.after}, up from ${s.before}: its ${s.subject.trim()} customers may look at alternatives at renewal, so bring the new price into open deals`
+        : `${s.competitor} raised a price: its customers may look at alternatives at renewal, so bring it into open deals`,
+  },
+  {
+    id: "price_down",
+    types: ["price_decrease"],
+    say: (s) =>
+      s.subject && s.before && s.after
+        ? `${possessive(s.competitor)} ${planOf(s)} is now ${s.after}, down from ${s.before}: expect ${s.competitor} to lead with price where buyers compare that plan with yours`
+        : `${s.competitor} cut a price: expect it to lead with price in deals`,
+  },
+  {
+    id: "free_tier",
+    types: ["free_tier_change"],
+    say: (s) =>
+      /\b(ends|no longer|removes|drops)\b/i.test(`${s.title} ${s.summary ?? ""}`)
+        ? `${s.competitor} no longer offers a free ${freeName(s)}: teams on it must pay or leave, a window to offer them your entry plan`
+        : `${s.competitor} now has a free ${freeName(s)}: expect more evaluations to start on it, so make sure your trial answers it`,
+  },
+  {
+    id: "plans",
+    types: ["plan_added", "plan_removed"],
+    say: (s) =>
+      s.type === "plan_added"
+        ? `${s.competitor} added ${withArticle(planOf(s, "plan"))}: expect ${s.competitor} to pitch it to buyers between its other plans`
+        : `${s.competitor} dropped its ${planOf(s)}: customers on it must move to another plan, so they may be open to a switch`,
   },
   {
     id: "packaging",
-    types: ["price_decrease", "plan_added", "plan_removed", "packaging_change", "free_tier_change"],
-    say: (c) => `${c} changed its plans or prices: expect it to compete differently on price in deals`,
+    types: ["packaging_change"],
+    say: (s) =>
+      /\bmoves?\b/i.test(s.title) && s.subject
+        ? `${s.competitor} moved ${s.subject.trim()} to a dearer plan: buyers who need it now pay more with ${s.competitor}, so show where your plans include it`
+        : `${s.competitor} changed how ${s.subject ? `its ${planOf(s)}` : "a plan"} is priced: check the new terms before comparing prices in deals`,
   },
   {
     id: "funding",
     types: ["funding"],
-    say: (c) =>
-      `${c} announced funding: new money usually goes into hiring and launches over the next quarters`,
+    say: (s) =>
+      `${s.competitor} raised ${s.subject?.trim() || "new funding"}: new money usually goes into hiring and launches over the next quarters`,
   },
   {
     id: "acquisition",
     types: ["acquisition"],
-    say: (c) =>
-      `${c} announced an acquisition: watch for the acquired product in its pricing and integrations`,
+    say: (s) =>
+      s.subject
+        ? `${s.competitor} acquired ${s.subject.trim()}: watch for ${s.subject.trim()} in ${possessive(s.competitor)} pricing and integrations`
+        : `${s.competitor} announced an acquisition: watch for the acquired product in its pricing and integrations`,
   },
   {
     id: "launch",
-    types: ["feature_launch", "release", "integration_added"],
+    types: ["feature_launch", "release"],
     minSeverity: "medium",
-    say: (c) =>
-      `${c} shipped something new: expect it in its sales pitch, and check the battlecard's talk tracks`,
+    say: (s) =>
+      s.subject
+        ? `${s.competitor} ${s.type === "release" ? "released" : "launched"} ${s.subject.trim()}: expect it in ${possessive(s.competitor)} pitch, and check the battlecard's talk tracks against it`
+        : `${s.competitor} shipped something new: expect it in its pitch, and check the battlecard's talk tracks`,
+  },
+  {
+    id: "integration",
+    types: ["integration_added", "integration_removed"],
+    minSeverity: "medium",
+    say: (s) =>
+      s.type === "integration_added"
+        ? `${s.competitor} now integrates with ${s.subject?.trim() || "a new tool"}: expect it to come up with buyers who use ${s.subject?.trim() || "that tool"}`
+        : `${s.competitor} dropped ${s.subject ? `its ${s.subject.trim()} integration` : "an integration"}: buyers who rely on it may look for another option`,
+  },
+  {
+    id: "partnership",
+    types: ["partnership"],
+    minSeverity: "medium",
+    say: (s) =>
+      s.subject
+        ? `${s.competitor} partnered with ${s.subject.trim()}: expect joint selling to ${possessive(s.subject.trim())} customers`
+        : `${s.competitor} announced a partnership: expect joint selling to the partner's customers`,
   },
   {
     id: "certification",
     types: ["certification"],
-    say: (c) => `${c} announced a certification: expect it to push into enterprise and regulated buyers`,
+    say: (s) =>
+      `${s.competitor} now lists ${s.subject?.trim() || "a certification"}: expect it to push into enterprise and regulated buyers`,
   },
   {
     id: "security",
     types: ["security_incident"],
-    say: (c) => `${c} posted a security notice: expect questions about it from shared prospects`,
+    say: (s) => `${s.competitor} posted a security notice: expect questions about it from shared prospects`,
   },
   {
     id: "domain",
     types: ["domain_change"],
     minSeverity: "high",
-    say: (c) => `${c} moved its website: a rebrand or a repositioning may follow`,
+    say: (s) => `${s.competitor} moved its website: a rebrand or a repositioning may follow`,
   },
 ];
 
-/** One sentence per (rule, competitor), most material first, at most `max`. */
-export function whatToWatch(signals: DigestSignal[], max = 4): string[] {
-  const fired = new Map<string, { rule: WatchRule; competitor: string; ids: number[]; order: number }>();
-  signals.forEach((s, order) => {
+/** The free plan's name without a doubled "free" ("Free plan" → "plan", "Starter" → "Starter plan"). */
+function freeName(s: DigestSignal): string {
+  const p = planOf(s, "tier");
+  return /^free\b\s*/i.test(p) ? p.replace(/^free\b\s*/i, "") || "tier" : p;
+}
+
+/** At most `max` sentences, each with the signals it rests on, most material first: first one per rule and
+ * competitor not yet spoken of (so four price rises do not fill the list), then the others in order. */
+export function whatToWatch(signals: DigestSignal[], max = 4): CitedSentence[] {
+  const fired = new Map<string, { rule: WatchRule; first: DigestSignal; ids: number[] }>();
+  for (const s of signals) {
     const rule = WATCH_RULES.find(
       (r) =>
         s.type !== undefined &&
@@ -106,17 +202,30 @@ export function whatToWatch(signals: DigestSignal[], max = 4): string[] {
         (r.minSeverity === undefined || severityRank(s.severity) >= severityRank(r.minSeverity)) &&
         (r.text === undefined || r.text.test(`${s.title} ${s.summary ?? ""}`)),
     );
-    if (!rule) return;
+    if (!rule) continue;
     const key = `${rule.id}\u0000${s.competitor}`;
     const hit = fired.get(key);
     if (hit) hit.ids.push(s.id);
-    else fired.set(key, { rule, competitor: s.competitor, ids: [s.id], order });
+    else fired.set(key, { rule, first: s, ids: [s.id] });
+  }
+  const all = [...fired.values()];
+  const rules = new Set<string>();
+  const competitors = new Set<string>();
+  const varied = all.filter((f) => {
+    if (rules.has(f.rule.id) || competitors.has(f.first.competitor)) return false;
+    rules.add(f.rule.id);
+    competitors.add(f.first.competitor);
+    return true;
   });
-  return [...fired.values()]
-    .sort((a, b) => a.order - b.order)
-    .slice(0, max)
-    .map(
-      (f) =>
-        `${f.rule.say(f.competitor)} (${f.ids.length === 1 ? "signal" : "signals"} ${f.ids.join(", ")}).`,
-    );
+  const picked = [...varied, ...all.filter((f) => !varied.includes(f))].slice(0, max);
+  const out: CitedSentence[] = [];
+  const said = new Set<string>();
+  for (const f of all) {
+    if (!picked.includes(f)) continue;
+    const text = `${f.rule.say(f.first)}.`;
+    if (said.has(text)) continue;
+    said.add(text);
+    out.push({ text, signal_ids: f.ids });
+  }
+  return out;
 }

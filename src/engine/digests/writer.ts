@@ -1,9 +1,16 @@
-// The deterministic digest writer: from a period's signals to a digest record. Every sentence names the
-// signals it rests on (by title and id); nothing is said that no signal states. A daily digest of a day with
-// no signals is not written (null); a quiet week gets a short weekly digest that says so.
-import { type DigestRecord, SEVERITY_HIGH_FIRST, severityRank } from "../../domain/records.ts";
+// The deterministic digest writer: from a period's signals to a digest record. The headline is the most material
+// move (domain/materiality.ts); the TL;DR tells the moves competitor by competitor, then what else the digest
+// lists by theme; "what to watch" says one specific thing per competitor and rule. Every sentence rests on
+// named signals (`sentences`, `watch`) and, in the Markdown, links to them; nothing is said that no signal
+// states. Links are relative to the installation (the reader's base URL is put in front when a digest is read).
+// A daily digest of a day with no signals is not written (null); a quiet week gets a short weekly digest.
+import type { Period } from "../../domain/digestPeriods.ts";
+import { mdEscape } from "../../domain/markdown.ts";
+import { byMateriality, isMaterial, kindRank, MOVE_KINDS } from "../../domain/materiality.ts";
+import { listOf, undoubled, withStop } from "../../domain/prose.ts";
+import type { DigestRecord } from "../../domain/records.ts";
+import { label } from "../../domain/vocabulary.ts";
 import type { CitedSentence } from "../llm/rephrase.ts";
-import type { Period } from "./period.ts";
 import type { DigestSignal } from "./types.ts";
 import { whatToWatch } from "./watch.ts";
 
@@ -14,6 +21,7 @@ export interface DigestInput {
   omitted: number;
   /** Monitoring cycles finished in the period (said in a quiet weekly digest). */
   cycles: number;
+  /** A competitor's page in the app, relative to the installation. */
   competitorUrl: (id: number) => string;
   now: Date;
 }
@@ -23,47 +31,153 @@ export interface WrittenDigest {
   signal_ids: number[];
   /** The TL;DR, sentence by sentence with the signals each rests on (joined with spaces: `record.tldr`). */
   sentences: CitedSentence[];
+  /** "What to watch", item by item with the signals each rests on. */
+  watch: CitedSentence[];
 }
 
-const rank = (s: Pick<DigestSignal, "severity">) => severityRank(s.severity);
+/** At most this many moves of one competitor are told in its TL;DR sentence. */
+const MOVES_PER_COMPETITOR = 3;
+/** Competitors told in a sentence of their own; the next ones share one sentence. */
+const OWN_SENTENCES = 2;
+const SHARED_SENTENCE = 4;
 
-/** Most material first: severity, then confidence, then the newest, then the id. */
-export function byMateriality(a: DigestSignal, b: DigestSignal): number {
-  return (
-    rank(b) - rank(a) ||
-    (b.confidence ?? 0) - (a.confidence ?? 0) ||
-    b.first_seen_at.localeCompare(a.first_seen_at) ||
-    b.id - a.id
-  );
+/** A TL;DR sentence: its plain text, its Markdown (each move linked to its signal) and its signals. */
+interface Told {
+  text: string;
+  md: string;
+  ids: number[];
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const endStop = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
-const day = (d: Date) => d.toISOString().slice(0, 10);
+const THEMES: Record<string, string> = {
+  prices: "price changes",
+  plans: "plan changes",
+  packaging: "packaging changes",
+  company: "company news",
+  product: "product and integration changes",
+  market: "partnerships and certifications",
+  hiring: "hiring",
+  "pages and wording": "site pages and wording",
+};
 
-function periodWords(p: Period): { title: string; span: string; when: string } {
+function periodWords(p: Period): { title: string; when: string; footer: string } {
   if (p.type === "daily_digest")
-    return { title: `Daily digest — ${p.label}`, span: p.label, when: `on ${p.label}` };
-  const last = new Date(p.end.getTime() - 86_400_000);
+    return {
+      title: `Daily digest — ${p.label}`,
+      when: `on ${p.label}`,
+      footer: `Changes first seen on ${p.label} (UTC).`,
+    };
   return {
     title: `Weekly TL;DR — ${p.label}`,
-    span: `${day(p.start)} to ${day(last)}`,
-    when: `in ${p.label} (${day(p.start)} to ${day(last)})`,
+    when: `in the week of ${p.label}`,
+    footer: `Changes first seen ${p.label} (UTC).`,
   };
 }
 
-function severityCounts(signals: DigestSignal[]): string {
-  const parts: string[] = [];
-  for (const sev of SEVERITY_HIGH_FIRST) {
-    const n = signals.filter((s) => s.severity === sev).length;
-    if (n > 0) parts.push(`${n} ${sev}`);
-  }
-  const unrated = signals.filter((s) => rank(s) === 0).length;
-  if (unrated > 0) parts.push(`${unrated} unrated`);
-  return parts.join(", ");
+const clean = (s: string) => undoubled(s.replace(/\s+/g, " ").trim()).replace(/[.;:]+$/, "");
+
+/** What a title says of its competitor, without the name ("raises Team plan price …"), when it reads as a
+ * predicate; undefined when it does not ("Globex leadership change: …"). */
+function predicate(s: DigestSignal): string | undefined {
+  const t = clean(s.title);
+  if (!t.startsWith(`${s.competitor} `)) return undefined;
+  const rest = t.slice(s.competitor.length + 1);
+  return /^(?:is|has|[a-z]+s)\b/.test(rest) ? rest : undefined;
 }
 
-export function writeDigest(input: DigestInput): WrittenDigest | null {
+/** "A and B", "A, B and C", or with semicolons when a part holds a comma of its own (one between digits or in
+ * brackets does not count). */
+function joined(parts: string[]): string {
+  const commas = (p: string) => /[,;]/.test(p.replace(/\([^)]*\)/g, "").replace(/(\d),(\d)/g, "$1$2"));
+  if (parts.length <= 2 || !parts.some(commas)) return listOf(parts);
+  return `${parts.slice(0, -1).join("; ")}; and ${parts[parts.length - 1]}`;
+}
+
+const link = (text: string, s: DigestSignal) => `[${mdEscape(text)}](${s.url})`;
+
+/** One competitor's material moves in one sentence: "Globex raises …, moves … and is hiring …". */
+function competitorSentence(moves: DigestSignal[]): Told {
+  const name = moves[0].competitor;
+  const preds = moves.map((m) => ({ m, p: predicate(m) }));
+  const told = preds.map(({ m, p }) => ({ plain: p ?? clean(m.title), md: link(p ?? clean(m.title), m) }));
+  const startsWithName = preds[0].p !== undefined;
+  const lead = startsWithName ? `${name} ` : "";
+  return {
+    text: withStop(`${lead}${joined(told.map((t) => t.plain))}`),
+    md: withStop(`${startsWithName ? `${mdEscape(name)} ` : ""}${joined(told.map((t) => t.md))}`),
+    ids: moves.map((m) => m.id),
+  };
+}
+
+/** The most material move of each of several competitors, in one sentence: "Elsewhere, Halcyon raises …". */
+function sharedSentence(firsts: DigestSignal[]): Told {
+  const titles = firsts.map((m) => clean(m.title));
+  return {
+    text: withStop(`Elsewhere, ${joined(titles)}`),
+    md: withStop(`Elsewhere, ${joined(firsts.map((m, i) => link(titles[i], m)))}`),
+    ids: firsts.map((m) => m.id),
+  };
+}
+
+/** What else the digest lists, by theme and competitor: "Also in this digest: hiring at Globex and Quantive; …". */
+function restSentence(rest: DigestSignal[], omitted: number, onlyMinor: boolean): Told | undefined {
+  if (rest.length === 0) return undefined;
+  const byTheme = new Map<number, DigestSignal[]>();
+  for (const s of rest) {
+    const k = kindRank(s.type);
+    byTheme.set(k, [...(byTheme.get(k) ?? []), s]);
+  }
+  const themes = [...byTheme.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0]);
+  const shown = themes.slice(0, 3);
+  const parts = shown.map(([k, list]) => {
+    const who = [...new Set(list.map((s) => s.competitor))];
+    return `${THEMES[MOVE_KINDS[k].kind]} at ${listOf(who)}`;
+  });
+  const more = themes.slice(3).reduce((n, [, list]) => n + list.length, 0) + omitted;
+  if (more > 0) parts.push(`${more} more ${more === 1 ? "change" : "changes"}`);
+  const text = withStop(
+    `${onlyMinor ? "Only smaller changes were seen" : "Also in this digest"}: ${parts.join("; ")}`,
+  );
+  return { text, md: mdEscape(text), ids: rest.map((s) => s.id) };
+}
+
+/** The TL;DR: competitors with material moves, most material first, then the rest by theme; at most four
+ * sentences. */
+function tell(signals: DigestSignal[], omitted: number): Told[] {
+  const groups = new Map<string, DigestSignal[]>();
+  for (const s of signals) {
+    const k = s.competitor_id === null ? `name:${s.competitor}` : `id:${s.competitor_id}`;
+    groups.set(k, [...(groups.get(k) ?? []), s]);
+  }
+  const material = [...groups.values()]
+    .map((list) => list.filter((s) => isMaterial(s.severity)))
+    .filter((list) => list.length > 0);
+  const out: Told[] = [];
+  const told = new Set<number>();
+  const own = material.length <= OWN_SENTENCES + 1 ? material : material.slice(0, OWN_SENTENCES);
+  for (const list of own) {
+    const moves = list.slice(0, MOVES_PER_COMPETITOR);
+    out.push(competitorSentence(moves));
+    for (const m of moves) told.add(m.id);
+  }
+  const shared = material.slice(own.length, own.length + SHARED_SENTENCE).map((list) => list[0]);
+  if (shared.length > 0) {
+    out.push(sharedSentence(shared));
+    for (const m of shared) told.add(m.id);
+  }
+  const rest = restSentence(
+    signals.filter((s) => !told.has(s.id)),
+    omitted,
+    material.length === 0,
+  );
+  if (rest) out.push(rest);
+  return out;
+}
+
+/**
+ * The digest of a period. `tldr`, when given, replaces the deterministic TL;DR (the language-model writer's
+ * checked sentences): the record's `tldr` and its Markdown then say those sentences.
+ */
+export function writeDigest(input: DigestInput, tldr?: CitedSentence[]): WrittenDigest | null {
   const { period, now } = input;
   const words = periodWords(period);
   const signals = [...input.signals].sort(byMateriality);
@@ -80,99 +194,96 @@ export function writeDigest(input: DigestInput): WrittenDigest | null {
     if (period.type === "daily_digest") return null;
     const headline = "A quiet week: no competitor moves were recorded";
     const quiet = [
-      `No signals were recorded ${words.when}.`,
+      `No competitor moves were recorded ${words.when}.`,
       input.cycles > 0
-        ? `${plural(input.cycles, "monitoring cycle")} ran in the week and found no material change on the tracked competitors' sources.`
+        ? `${input.cycles} monitoring ${input.cycles === 1 ? "cycle" : "cycles"} ran in the week and found no material change on the tracked competitors' sources.`
         : "No monitoring cycle finished in the week, so nothing was checked.",
     ];
-    const tldr = quiet.join(" ");
+    const text = quiet.join(" ");
     return {
       record: {
         ...base,
         headline,
-        tldr,
+        tldr: text,
         items: [],
-        markdown: `# ${words.title}\n\n**${headline}**\n\n${tldr}\n\n_Coverage: ${words.span} (UTC)._\n`,
+        markdown: `# ${mdEscape(words.title)}\n\n**${headline}**\n\n${mdEscape(text)}\n\n*${words.footer}*\n`,
       },
       signal_ids: [],
-      sentences: quiet.map((text) => ({ text, signal_ids: [] })),
+      sentences: quiet.map((t) => ({ text: t, signal_ids: [] })),
+      watch: [],
     };
   }
 
-  const total = signals.length + input.omitted;
+  const told: Told[] = tldr
+    ? tldr.map((s) => ({ text: s.text, md: mdEscape(s.text), ids: s.signal_ids }))
+    : tell(signals, input.omitted);
+  const watch = whatToWatch(signals);
+  const byId = new Map(signals.map((s) => [s.id, s]));
+
   const competitors = new Map<string, DigestSignal[]>();
   for (const s of signals) {
     const k = s.competitor_id === null ? `name:${s.competitor}` : `id:${s.competitor_id}`;
-    const list = competitors.get(k) ?? [];
-    list.push(s);
-    competitors.set(k, list);
+    competitors.set(k, [...(competitors.get(k) ?? []), s]);
   }
+  const items = [...competitors.values()].map((list) => ({
+    ...(list[0].competitor_id !== null ? { competitor_id: list[0].competitor_id } : {}),
+    competitor: list[0].competitor,
+    ...(list[0].competitor_id !== null ? { url: input.competitorUrl(list[0].competitor_id) } : {}),
+    signals: list.map((s) => ({
+      id: s.id,
+      ...(s.severity ? { severity: s.severity } : {}),
+      ...(s.category ? { category: s.category } : {}),
+      ...(s.type ? { type: s.type } : {}),
+      title: s.title,
+      line: `${s.severity ? `${label(s.severity)}: ` : ""}${withStop(clean(s.title))}`,
+      url: s.url,
+      ...(s.source_url ? { source_url: s.source_url } : {}),
+    })),
+  }));
+
   const top = signals[0];
-  const cited: CitedSentence[] = [];
-  const tldr: string[] = [
-    `Rivals recorded ${plural(total, "signal")} about ${plural(competitors.size, "competitor")} ${words.when}: ${severityCounts(signals)}${input.omitted > 0 ? ` (${input.omitted} more not listed)` : ""}.`,
-    `The most material: ${endStop(top.title).slice(0, -1)} (signal ${top.id}).`,
+  const md: string[] = [
+    `# ${mdEscape(words.title)}`,
+    "",
+    `**${mdEscape(clean(top.title))}**`,
+    "",
+    told.map((t) => t.md).join(" "),
+    "",
   ];
-  // The counts sentence rests on every signal listed; each other sentence on the one it names.
-  cited.push(
-    { text: tldr[0], signal_ids: signals.map((s) => s.id) },
-    { text: tldr[1], signal_ids: [top.id] },
-  );
-  // Up to two more material moves, from other competitors than the headline's where possible.
-  const seen = new Set([top.competitor]);
-  for (const s of signals.slice(1)) {
-    if (tldr.length >= 4 || rank(s) < 2) break;
-    if (seen.has(s.competitor)) continue;
-    seen.add(s.competitor);
-    tldr.push(`Also: ${endStop(s.title).slice(0, -1)} (signal ${s.id}).`);
-    cited.push({ text: tldr[tldr.length - 1], signal_ids: [s.id] });
+  if (watch.length > 0) {
+    md.push("## What to watch", "");
+    for (const w of watch) {
+      const first = byId.get(w.signal_ids[0]);
+      md.push(
+        first
+          ? `- ${mdEscape(w.text.replace(/\.$/, ""))} ([signal](${first.url})).`
+          : `- ${mdEscape(w.text)}`,
+      );
+    }
+    md.push("");
   }
-
-  const items = [...competitors.values()]
-    .sort((a, b) => byMateriality(a[0], b[0]) || b.length - a.length)
-    .map((list) => ({
-      ...(list[0].competitor_id !== null ? { competitor_id: list[0].competitor_id } : {}),
-      competitor: list[0].competitor,
-      ...(list[0].competitor_id !== null ? { url: input.competitorUrl(list[0].competitor_id) } : {}),
-      signals: list.map((s) => ({
-        id: s.id,
-        ...(s.severity ? { severity: s.severity } : {}),
-        ...(s.category ? { category: s.category } : {}),
-        ...(s.type ? { type: s.type } : {}),
-        title: s.title,
-        line: `${s.severity ? `[${s.severity}] ` : ""}${endStop(s.title)}`,
-        url: s.url,
-        ...(s.source_url ? { source_url: s.source_url } : {}),
-      })),
-    }));
-  const watch = whatToWatch(signals);
-
-  const md: string[] = [`# ${words.title}`, "", `**${top.title}**`, "", tldr.join(" "), ""];
   for (const item of items) {
-    md.push(`## ${item.competitor}`, "");
+    md.push(`## ${mdEscape(item.competitor)}`, "");
     for (const s of item.signals)
       md.push(
-        `- ${s.severity ? `**${s.severity}** ` : ""}[${s.title}](${s.url})${s.source_url ? ` — [source](${s.source_url})` : ""}`,
+        `- ${s.severity ? `${label(s.severity)}: ` : ""}[${mdEscape(clean(s.title))}](${s.url})${s.source_url ? ` ([source](${s.source_url}))` : ""}`,
       );
     md.push("");
   }
-  if (watch.length > 0) {
-    md.push("## What to watch", "");
-    for (const w of watch) md.push(`- ${w}`);
-    md.push("");
-  }
-  md.push(`_Coverage: ${words.span} (UTC). Signals: ${signals.map((s) => s.id).join(", ")}._`, "");
+  const listed = input.omitted > 0 ? ` The ${input.omitted} least material changes are not listed.` : "";
+  md.push(`*${words.footer}${listed}*`, "");
 
   return {
     record: {
       ...base,
-      headline: top.title,
-      tldr: tldr.join(" "),
-      ...(watch.length > 0 ? { what_to_watch: watch.join(" ") } : {}),
+      headline: clean(top.title),
+      tldr: told.map((t) => t.text).join(" "),
+      ...(watch.length > 0 ? { what_to_watch: watch.map((w) => w.text).join(" ") } : {}),
       items,
       markdown: md.join("\n"),
     },
     signal_ids: signals.map((s) => s.id),
-    sentences: cited,
+    sentences: told.map((t) => ({ text: t.text, signal_ids: t.ids })),
+    watch,
   };
 }

@@ -43,7 +43,8 @@ const SYSTEM = [
   "You rephrase the TL;DR of a competitive-intelligence digest so it reads well.",
   "Only rephrase: add no fact, number, name or claim that the given sentences and evidence do not state.",
   "Return 2 to 4 sentences. Each sentence must cite, in signal_ids, the ids of the signals it rests on,",
-  "chosen only among the ids the given sentences cite. Keep every number exactly as the evidence writes it.",
+  "chosen only among the ids the given sentences cite, and never write an id in its text.",
+  "Keep every number exactly as the evidence writes it.",
   'Answer with JSON only: {"sentences":[{"text":"...","signal_ids":[1]}]}',
 ].join(" ");
 
@@ -66,6 +67,8 @@ export function checkSentences(
     const text = typeof item?.text === "string" ? item.text.replace(/\s+/g, " ").trim() : "";
     if (!text || text.length > MAX_SENTENCE_CHARS)
       return { ok: false, reason: `sentence ${i + 1} has no text or is too long` };
+    if (/\bsignals?\s+#?\d/i.test(text))
+      return { ok: false, reason: `sentence ${i + 1} names a signal by its id` };
     const ids = item.signal_ids;
     if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => Number.isInteger(id)))
       return { ok: false, reason: `sentence ${i + 1} cites no signal` };

@@ -4,21 +4,24 @@
 // rewrites the same period in place, a quiet week gets a short weekly digest, and what_changed reports it all.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { runCycle } from "../../../src/engine/cycle/run.ts";
 import {
   isoWeek,
   lastCompletePeriod,
   periodBefore,
   periodContaining,
-} from "../../../src/engine/digests/period.ts";
+} from "../../../src/domain/digestPeriods.ts";
+import { sentences } from "../../../src/domain/prose.ts";
+import { runCycle } from "../../../src/engine/cycle/run.ts";
 import type { DigestSignal } from "../../../src/engine/digests/types.ts";
 import { writeDigest } from "../../../src/engine/digests/writer.ts";
 import { startResearch } from "../../../src/engine/research/runner.ts";
+import { renderMarkdown } from "../../../src/web/markdown.ts";
 import { runProcess } from "../../e2e/harness.ts";
 import { type CycleWeb, startCycleWeb } from "../../support/engine-cycle-web.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient } from "../../support/mcp-helpers.ts";
 import { rest } from "../../support/mcp-write-helpers.ts";
+import { expectProse } from "../../support/prose-check.ts";
 
 setDefaultTimeout(60_000);
 
@@ -36,6 +39,15 @@ describe("digest periods", () => {
     expect(isoWeek(new Date("2027-01-01T00:00:00Z"))).toEqual({ year: 2026, week: 53 });
     expect(isoWeek(new Date("2025-12-29T00:00:00Z"))).toEqual({ year: 2026, week: 1 });
     expect(periodContaining("weekly_tldr", new Date("2027-01-01T00:00:00Z")).slug).toBe("weekly-2026-w53");
+    // Labels as people write dates, a week as a span of days.
+    expect(d.label).toBe("22 Nov 2026");
+    expect(w.label).toBe("16–22 Nov 2026");
+    expect(periodContaining("weekly_tldr", new Date("2026-12-01T00:00:00Z")).label).toBe(
+      "30 Nov – 6 Dec 2026",
+    );
+    expect(periodContaining("weekly_tldr", new Date("2027-01-01T00:00:00Z")).label).toBe(
+      "28 Dec 2026 – 3 Jan 2027",
+    );
     // --end on a boundary names the period that just finished; the default is the last complete one.
     expect(periodBefore("daily_digest", new Date("2026-11-23T00:00:00Z")).slug).toBe("daily-2026-11-22");
     expect(lastCompletePeriod("daily_digest", new Date("2026-11-23T09:00:00Z")).slug).toBe(
@@ -47,13 +59,95 @@ describe("digest periods", () => {
 
 const sig = (id: number, over: Partial<DigestSignal>): DigestSignal => ({
   id,
+  watch: "core",
   competitor_id: 1,
   competitor: "Globex",
   title: `Signal ${id}`,
   first_seen_at: "2026-11-22T10:00:00.000Z",
-  url: `https://app.test/app/signals/${id}`,
+  url: `/app/signals/${id}`,
   ...over,
 });
+
+/** The moves of the issue's weekly digest: an annual plan added, a 17% rise, a free tier ending, and more. */
+const moves = (): DigestSignal[] => [
+  sig(1, {
+    title: "Globex updates its privacy policy",
+    severity: "low",
+    type: "policy_change",
+    confidence: 0.99,
+  }),
+  sig(2, {
+    title: "Globex raises Team plan price from $59 to $69 per seat/month (+17%)",
+    severity: "high",
+    category: "pricing",
+    type: "price_increase",
+    percent: 16.95,
+    subject: "Team",
+    before: "$59 per seat/month",
+    after: "$69 per seat/month",
+    confidence: 0.95,
+    source_url: "https://globex.example/pricing",
+  }),
+  sig(3, {
+    competitor_id: 2,
+    competitor: "Brightloop",
+    title: "Brightloop ends its free plan",
+    severity: "high",
+    category: "pricing",
+    type: "free_tier_change",
+    subject: "Free",
+    confidence: 0.95,
+  }),
+  sig(4, {
+    competitor_id: 2,
+    competitor: "Brightloop",
+    title: "Brightloop cuts Growth plan price from $119 to $99/month (-17%)",
+    severity: "high",
+    type: "price_decrease",
+    percent: -16.8,
+    subject: "Growth",
+    before: "$119/month",
+    after: "$99/month",
+    confidence: 0.95,
+  }),
+  sig(5, {
+    competitor_id: 3,
+    competitor: "Quantive",
+    title: "Quantive adds Growth plan at $38,000 a year ($3,166.67 a month)",
+    severity: "high",
+    type: "plan_added",
+    subject: "Growth",
+    confidence: 0.95,
+    first_seen_at: "2026-11-22T12:00:00.000Z",
+  }),
+  sig(6, {
+    competitor_id: 3,
+    competitor: "Quantive",
+    title: "Quantive opens 6 sales roles (8 → 14 open roles)",
+    severity: "high",
+    category: "hiring",
+    type: "hiring_surge",
+    before: "8",
+    after: "14",
+    first_seen_at: "2026-11-22T08:00:00.000Z",
+  }),
+  sig(7, {
+    competitor_id: 4,
+    competitor: "Northwind",
+    title: "Northwind adds a Zapier integration",
+    severity: "medium",
+    type: "integration_added",
+    subject: "Zapier",
+  }),
+  sig(8, {
+    competitor_id: 5,
+    competitor: "Halcyon",
+    title: "Halcyon changes its home page headline",
+    severity: "medium",
+    type: "messaging_change",
+    watch: "horizon",
+  }),
+];
 
 describe("the digest writer", () => {
   const day = periodContaining("daily_digest", new Date("2026-11-22T12:00:00Z"));
@@ -63,7 +157,7 @@ describe("the digest writer", () => {
     signals,
     omitted: 0,
     cycles: 0,
-    competitorUrl: (id: number) => `https://app.test/app/competitors/${id}`,
+    competitorUrl: (id: number) => `/app/competitors/${id}`,
     now,
   });
 
@@ -71,80 +165,149 @@ describe("the digest writer", () => {
     expect(writeDigest(input([]))).toBeNull();
   });
 
-  test("headline = the most material move; tldr of 2–4 sentences, each naming its signals; items per competitor", () => {
-    const signals = [
-      sig(1, { title: "Globex updates its privacy policy", severity: "low", type: "policy_change" }),
-      sig(2, {
-        title: "Globex raises Team plan price from $49 to $59 per seat/month (+20%)",
-        severity: "high",
-        category: "pricing",
-        type: "price_increase",
-        source_url: "https://globex.example/pricing",
-      }),
-      sig(3, {
-        competitor_id: 2,
-        competitor: "Brightloop",
-        title: "Brightloop opens 6 sales roles (8 → 14 open roles)",
-        severity: "high",
-        category: "hiring",
-        type: "hiring_surge",
-        first_seen_at: "2026-11-22T08:00:00.000Z",
-      }),
-      sig(4, {
-        competitor_id: 3,
-        competitor: "Quantive",
-        title: "Quantive adds a Zapier integration",
-        severity: "medium",
-        type: "integration_added",
-      }),
-    ];
-    const out = writeDigest(input(signals));
-    expect(out).not.toBeNull();
-    const r = out!.record;
+  test("the headline is the most material move by the rule: a free tier ending, not an annual plan's monthly figure", () => {
+    const r = writeDigest(input(moves()))!.record;
     expect(r.slug).toBe("daily-2026-11-22");
     expect(r.type).toBe("daily_digest");
     expect(r.status).toBe("generated");
-    expect(r.title).toBe("Daily digest — 2026-11-22");
-    expect(r.headline).toBe("Globex raises Team plan price from $49 to $59 per seat/month (+20%)");
+    expect(r.title).toBe("Daily digest — 22 Nov 2026");
+    expect(r.headline).toBe("Brightloop ends its free plan");
     expect(r.coverage_period_start).toBe("2026-11-22T00:00:00.000Z");
     expect(r.coverage_period_end).toBe("2026-11-23T00:00:00.000Z");
     expect(r.generated_at).toBe(now.toISOString());
-    const sentences = r.tldr!.split(/(?<=\.)\s+(?=[A-Z])/);
-    expect(sentences.length).toBeGreaterThanOrEqual(2);
-    expect(sentences.length).toBeLessThanOrEqual(4);
-    expect(sentences[0]).toContain("4 signals about 3 competitors on 2026-11-22: 2 high, 1 medium, 1 low");
-    for (const s of sentences.slice(1)) {
-      const named = [...s.matchAll(/signal (\d+)/g)].map((m) => Number(m[1]));
-      expect(named.length).toBeGreaterThan(0);
-      for (const id of named) expect(out!.signal_ids).toContain(id);
-    }
-    expect(r.tldr).toContain("(signal 2)");
-    expect(r.tldr).toContain("Also: Brightloop opens 6 sales roles (8 → 14 open roles) (signal 3)");
-    expect(out!.signal_ids.sort()).toEqual([1, 2, 3, 4]);
-    const items = r.items as {
-      competitor: string;
-      url?: string;
-      signals: { id: number; severity?: string; line: string; url: string }[];
-    }[];
-    expect(items.map((i) => i.competitor)).toEqual(["Globex", "Brightloop", "Quantive"]);
-    expect(items[0].url).toBe("https://app.test/app/competitors/1");
-    expect(items[0].signals.map((s) => s.id)).toEqual([2, 1]);
-    expect(items[0].signals[0].line).toBe(
-      "[high] Globex raises Team plan price from $49 to $59 per seat/month (+20%).",
+    // Without the free tier, the 17% rise heads it; the annual plan never does.
+    const rest = moves().filter((m) => m.id !== 3 && m.id !== 4);
+    expect(writeDigest(input(rest))!.record.headline).toBe(
+      "Globex raises Team plan price from $59 to $69 per seat/month (+17%)",
     );
-    expect(items[0].signals[0].url).toBe("https://app.test/app/signals/2");
-    // What to watch: stated rules, each sentence naming its signals; the sales hiring rule fires for Brightloop.
-    expect(r.what_to_watch).toContain("Brightloop is hiring for sales or marketing");
-    expect(r.what_to_watch).toContain("(signal 3)");
-    expect(r.what_to_watch).toContain("Globex raised prices");
-    expect(r.what_to_watch).toContain("(signal 2)");
-    // The markdown holds the same content, with links.
-    expect(r.markdown).toContain("# Daily digest — 2026-11-22");
-    expect(r.markdown).toContain("## Brightloop");
-    expect(r.markdown).toContain(
-      "[Globex raises Team plan price from $49 to $59 per seat/month (+20%)](https://app.test/app/signals/2) — [source](https://globex.example/pricing)",
+  });
+
+  test("the TL;DR is prose by competitor, then the rest by theme: no ids, no 'Also:', no sentence twice", () => {
+    const out = writeDigest(input(moves()))!;
+    const r = out.record;
+    const told = sentences(r.tldr!);
+    expect(told.length).toBeGreaterThanOrEqual(2);
+    expect(told.length).toBeLessThanOrEqual(4);
+    expect(told[0]).toBe(
+      "Brightloop ends its free plan and cuts Growth plan price from $119 to $99/month (-17%).",
     );
-    expect(r.markdown).toContain("## What to watch");
+    expect(told[1]).toBe("Globex raises Team plan price from $59 to $69 per seat/month (+17%).");
+    // Five competitors moved: the next ones' most material moves share a sentence.
+    expect(told[2]).toBe(
+      "Elsewhere, Quantive adds Growth plan at $38,000 a year ($3,166.67 a month), Northwind adds a Zapier integration and Halcyon changes its home page headline.",
+    );
+    expect(told[3]).toBe("Also in this digest: hiring at Quantive; site pages and wording at Globex.");
+    expect(r.tldr).not.toMatch(/\bsignals? \d|Also:|Rivals recorded|\(signal/);
+    // Each sentence rests on the signals it tells, and every signal is told once.
+    expect(out.sentences.map((s) => s.signal_ids)).toEqual([[3, 4], [2], [5, 7, 8], [6, 1]]);
+    expect(out.sentences.flatMap((s) => s.signal_ids).sort()).toEqual(out.signal_ids.sort());
+    const all = [...told, ...sentences(r.what_to_watch!)];
+    expect(new Set(all).size).toBe(all.length);
+    expectProse([
+      { where: "tldr", text: r.tldr! },
+      { where: "headline", text: r.headline! },
+      { where: "what_to_watch", text: r.what_to_watch! },
+    ]);
+  });
+
+  test("up to three competitors each get a sentence of their own", () => {
+    const three = moves().filter((m) => m.id <= 6);
+    const told = sentences(writeDigest(input(three))!.record.tldr!);
+    expect(told).toEqual([
+      "Brightloop ends its free plan and cuts Growth plan price from $119 to $99/month (-17%).",
+      "Globex raises Team plan price from $59 to $69 per seat/month (+17%).",
+      "Quantive adds Growth plan at $38,000 a year ($3,166.67 a month) and opens 6 sales roles (8 → 14 open roles).",
+      "Also in this digest: site pages and wording at Globex.",
+    ]);
+  });
+
+  test("more competitors than sentences: two told alone, the next ones' first moves in one, the rest by theme", () => {
+    const many = [
+      ...moves(),
+      sig(9, {
+        competitor_id: 6,
+        competitor: "Parcelhub",
+        title: "Parcelhub removes Evri integration",
+        severity: "medium",
+        type: "integration_removed",
+        subject: "Evri",
+      }),
+    ];
+    const told = sentences(writeDigest(input(many))!.record.tldr!);
+    expect(told).toHaveLength(4);
+    expect(told[2]).toBe(
+      "Elsewhere, Quantive adds Growth plan at $38,000 a year ($3,166.67 a month), Parcelhub removes Evri integration, Northwind adds a Zapier integration and Halcyon changes its home page headline.",
+    );
+    expect(told[3]).toBe("Also in this digest: hiring at Quantive; site pages and wording at Globex.");
+  });
+
+  test("what to watch says something different for each item, from its concrete fact", () => {
+    const out = writeDigest(input(moves()))!;
+    expect(out.watch.map((w) => w.text)).toEqual([
+      "Brightloop no longer offers a free plan: teams on it must pay or leave, a window to offer them your entry plan.",
+      "Globex's Team plan now costs $69 per seat/month, up from $59 per seat/month: its Team customers may look at alternatives at renewal, so bring the new price into open deals.",
+      "Quantive added a Growth plan: expect Quantive to pitch it to buyers between its other plans.",
+      "Northwind now integrates with Zapier: expect it to come up with buyers who use Zapier.",
+    ]);
+    expect(out.watch.map((w) => w.signal_ids)).toEqual([[3], [2], [5], [7]]);
+    expect(out.record.what_to_watch).toBe(out.watch.map((w) => w.text).join(" "));
+    // One rule firing for several competitors still says each one's own fact.
+    const rises = writeDigest(
+      input([
+        moves()[1],
+        sig(10, {
+          competitor_id: 7,
+          competitor: "Kestrel",
+          title: "Kestrel raises Pro plan price from $20 to $25/month (+25%)",
+          severity: "high",
+          type: "price_increase",
+          percent: 25,
+          subject: "Pro",
+          before: "$20/month",
+          after: "$25/month",
+        }),
+      ]),
+    )!.watch.map((w) => w.text);
+    expect(rises).toHaveLength(2);
+    expect(rises[0]).toContain("Kestrel's Pro plan now costs $25/month, up from $20/month");
+    expect(rises[1]).toContain("Globex's Team plan now costs $69 per seat/month");
+  });
+
+  test("the Markdown: each move linked (relative to the installation), competitor text escaped, no ids in prose", () => {
+    const hostile = sig(11, {
+      competitor_id: 8,
+      competitor: "Evil *Corp*",
+      title: "Evil *Corp* adds [click](javascript:alert(1)) <img src=x> plan",
+      severity: "high",
+      type: "plan_added",
+    });
+    const r = writeDigest(input([...moves(), hostile]))!.record;
+    const md = r.markdown!;
+    expect(md.startsWith("# Daily digest — 22 Nov 2026\n\n**Brightloop ends its free plan**\n\n")).toBe(true);
+    expect(md).toContain(
+      "Brightloop [ends its free plan](/app/signals/3) and [cuts Growth plan price from $119 to $99/month (-17%)](/app/signals/4).",
+    );
+    expect(md).toContain("## What to watch");
+    expect(md).toContain(
+      "- Brightloop no longer offers a free plan: teams on it must pay or leave, a window to offer them your entry plan ([signal](/app/signals/3)).",
+    );
+    expect(md).toContain(
+      "- High: [Globex raises Team plan price from $59 to $69 per seat/month (+17%)](/app/signals/2) ([source](https://globex.example/pricing))",
+    );
+    expect(md).toContain("## Evil \\*Corp\\*");
+    expect(md).toContain("Evil \\*Corp\\* adds \\[click\\](javascript:alert(1)) \\<img src=x\\> plan");
+    expect(md).toContain("*Changes first seen on 22 Nov 2026 (UTC).*");
+    // The TL;DR is in the Markdown once; outside link targets no signal id is written.
+    const words = md.replace(/\]\([^)]*\)/g, "]");
+    expect(words).not.toMatch(/signals?:? \d|\(signal \d/);
+    expect(md.split("Brightloop [ends its free plan]")).toHaveLength(2);
+    // Rendered, the hostile title is text: no link, no emphasis, no tag.
+    const html = renderMarkdown(md.replace(/\]\(\/app\//g, "](https://rivals.test/app/"));
+    expect(html).not.toContain('href="javascript:');
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain("<em>Corp</em>");
+    expect(html).toContain("Evil *Corp* adds [click](javascript:alert(1)) &lt;img src=x&gt; plan");
+    expect(html).toContain('<a href="https://rivals.test/app/signals/3" rel="nofollow noopener noreferrer">');
   });
 
   test("no rule fires → no what_to_watch (nothing invented)", () => {
@@ -152,7 +315,7 @@ describe("the digest writer", () => {
       input([sig(9, { title: "Globex edits its terms", severity: "low", type: "policy_change" })]),
     );
     expect(out!.record.what_to_watch).toBeUndefined();
-    expect(out!.record.tldr!.split(/(?<=\.)\s+(?=[A-Z])/)).toHaveLength(2);
+    expect(out!.record.tldr).toBe("Only smaller changes were seen: site pages and wording at Globex.");
   });
 
   test("a quiet week writes a short weekly digest that says so", () => {
@@ -160,10 +323,9 @@ describe("the digest writer", () => {
     const out = writeDigest({ ...input([]), period: week, cycles: 7 });
     expect(out).not.toBeNull();
     expect(out!.record.slug).toBe("weekly-2026-w47");
+    expect(out!.record.title).toBe("Weekly TL;DR — 16–22 Nov 2026");
     expect(out!.record.headline).toContain("quiet week");
-    expect(out!.record.tldr).toContain(
-      "No signals were recorded in 2026, week 47 (2026-11-16 to 2026-11-22).",
-    );
+    expect(out!.record.tldr).toContain("No competitor moves were recorded in the week of 16–22 Nov 2026.");
     expect(out!.record.tldr).toContain("7 monitoring cycles ran");
     expect(out!.signal_ids).toEqual([]);
   });
@@ -229,20 +391,29 @@ describe("digests and battlecards after real cycles", () => {
       args: [orgId],
     });
     expect(Number(gens.rows[0].n)).toBe(0);
+    // The material change is in a digest at once (the workspace's weekly cadence: this week's TL;DR), not at
+    // the next slot.
+    expect(s.digests_written).toBe(1);
+    const [digest] = (await rest(t, key, "/api/v1/digests")).json.data;
+    expect(digest).toMatchObject({ slug: "weekly-2026-w47", type: "weekly_tldr", signal_ids: [signal.id] });
+    expect(digest.generated_at).toBe(t.clock.now.toISOString());
+    expect(digest.headline).toContain("$69");
     // An unchanged cycle rewrites nothing.
     t.clock.advance(3_600_000);
     const again = await runCycle(t.services, orgId, { trigger: "operator" });
     expect(again.battlecards_written).toBe(0);
+    expect(again.digests_written).toBe(0);
   });
 
-  test("the first cycle of the next UTC day writes the day's digest, once; the CLI rewrites it in place", async () => {
+  test("the first cycle of the next UTC day writes the day's digest, once; the CLI rewrites it in place, linking to the server's base URL", async () => {
     t.clock.now = new Date("2026-11-21T01:00:00Z");
     const s = await runCycle(t.services, orgId, { trigger: "operator" });
-    expect(s.digests_written).toBe(1); // daily-2026-11-20 (the weekly for w47 waits for the week to end)
+    expect(s.digests_written).toBe(1); // daily-2026-11-20; the week's digest has nothing new since it was written
     const list = (await rest(t, key, "/api/v1/digests?type=daily_digest")).json.data;
     expect(list).toHaveLength(1);
     const d = (await rest(t, key, `/api/v1/digests/${list[0].id}`)).json.data;
     expect(d.slug).toBe("daily-2026-11-20");
+    expect(d.title).toBe("Daily digest — 20 Nov 2026");
     expect(d.headline).toContain("$69");
     expect(d.signal_ids).toHaveLength(1);
     expect(d.coverage_period_start).toBe("2026-11-20T00:00:00.000Z");
@@ -250,15 +421,19 @@ describe("digests and battlecards after real cycles", () => {
     // A later cycle the same day writes nothing more.
     t.clock.advance(3_600_000);
     expect((await runCycle(t.services, orgId, { trigger: "operator" })).digests_written).toBe(0);
-    // what_changed reports the signal, the digest and the rewritten battlecard.
+    // what_changed reports the signal, the digests and the rewritten battlecard.
     const wc = await call("what_changed", { since: "2026-11-20T00:00:00Z" });
     expect(wc.signals.map((x: { id: number }) => x.id)).toEqual(d.signal_ids);
-    expect(wc.digests.map((x: { slug: string }) => x.slug)).toEqual(["daily-2026-11-20"]);
+    expect(wc.digests.map((x: { slug: string }) => x.slug)).toEqual(["daily-2026-11-20", "weekly-2026-w47"]);
     expect(wc.battlecards.map((x: { competitor_id: number }) => x.competitor_id)).toEqual([globex]);
-    // The operator's command writes the same period again: same id, no duplicate.
+    // The operator's command writes the same period again: same id, no duplicate. Its process has no
+    // RIVALS_BASE_URL (its own default is http://localhost:3000): the digest's links are still the server's.
+    const env: Record<string, string | undefined> = { ...process.env, RIVALS_DB: t.services.config.dbUrl };
+    delete env.RIVALS_BASE_URL;
+    delete env.PORT;
     const out = await runProcess(
       [
-        "bun",
+        process.execPath,
         "src/main.ts",
         "digests",
         "generate",
@@ -269,7 +444,7 @@ describe("digests and battlecards after real cycles", () => {
         "--end",
         "2026-11-21T00:00:00Z",
       ],
-      { env: { ...process.env, RIVALS_DB: t.services.config.dbUrl } },
+      { env },
     );
     expect(out.stderr).toBe("");
     expect(out.code).toBe(0);
@@ -281,12 +456,27 @@ describe("digests and battlecards after real cycles", () => {
       replaced: true,
     });
     expect((await rest(t, key, "/api/v1/digests?type=daily_digest")).json.data).toHaveLength(1);
+    const again = (await rest(t, key, `/api/v1/digests/${list[0].id}`)).json.data;
+    const links = [...again.markdown.matchAll(/\]\((https?:\/\/[^)]+)\)/g)].map((m) => m[1]);
+    const app = links.filter((u: string) => u.includes("/app/"));
+    expect(app.length).toBeGreaterThan(0);
+    for (const u of app) expect(u.startsWith(`${t.base}/app/`)).toBe(true);
+    expect(again.items[0].url).toBe(`${t.base}/app/competitors/${globex}`);
+    expect(again.items[0].signals[0].url).toBe(`${t.base}/app/signals/${d.signal_ids[0]}`);
+    expect(JSON.stringify(again)).not.toContain("localhost:3000");
+    // Stored, the links are the installation's own paths.
+    const stored = await t.services.database.client.execute({
+      sql: "SELECT doc FROM digests WHERE id = ?",
+      args: [list[0].id],
+    });
+    expect(String(stored.rows[0].doc)).not.toContain("http://localhost");
+    expect(String(stored.rows[0].doc)).toContain(`](/app/signals/${d.signal_ids[0]})`);
   });
 
   test("a day without signals writes no digest; a quiet week writes a short weekly one", async () => {
     const day = await runProcess(
       [
-        "bun",
+        process.execPath,
         "src/main.ts",
         "digests",
         "generate",
@@ -303,7 +493,7 @@ describe("digests and battlecards after real cycles", () => {
     expect(JSON.parse(day.stdout)).toMatchObject({ slug: "daily-2026-11-21", written: false });
     const week = await runProcess(
       [
-        "bun",
+        process.execPath,
         "src/main.ts",
         "digests",
         "generate",
@@ -321,9 +511,9 @@ describe("digests and battlecards after real cycles", () => {
     expect(w).toMatchObject({ slug: "weekly-2026-w48", written: true, signals: 0 });
     const d = (await rest(t, key, `/api/v1/digests/${w.id}`)).json.data;
     expect(d.headline).toContain("quiet week");
-    expect(d.tldr).toContain("No signals were recorded");
+    expect(d.tldr).toContain("No competitor moves were recorded");
     const bad = await runProcess(
-      ["bun", "src/main.ts", "digests", "generate", "--org", "acme", "--type", "monthly"],
+      [process.execPath, "src/main.ts", "digests", "generate", "--org", "acme", "--type", "monthly"],
       {
         env: { ...process.env, RIVALS_DB: t.services.config.dbUrl },
       },
