@@ -17,6 +17,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import { loadSettings } from "../domain/workspace.ts";
 import { postToChat } from "../engine/deliver/chat.ts";
 import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts";
+import { slackEscape } from "../engine/deliver/slackText.ts";
 import { mailConfigured } from "../mail/mailer.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
@@ -100,11 +101,12 @@ function StatusTable({
 
 /** A small Block Kit message that says where it came from. */
 function testMessage(orgName: string, baseUrl: string) {
-  const text = `Test message from Rivals for ${orgName}: this channel will receive monitoring updates.`;
+  const name = slackEscape(orgName);
+  const text = `Test message from Rivals for ${name}: this channel will receive monitoring updates.`;
   return {
     text,
     blocks: [
-      { type: "section", text: { type: "mrkdwn", text: `*Rivals test message* for ${orgName}` } },
+      { type: "section", text: { type: "mrkdwn", text: `*Rivals test message* for ${name}` } },
       {
         type: "context",
         elements: [{ type: "mrkdwn", text: `Sent from the monitoring settings at ${baseUrl}${PATH}` }],

@@ -1,7 +1,11 @@
 // What a delivery says: the cycle's new signals by severity, each with its app link and source, as an email
 // (text and HTML) and as a Slack incoming-webhook message (Block Kit). Deterministic; nothing beyond the signals.
+// What a site or workspace chose goes through its format's one escaper: Html.escapeHtml for the HTML part,
+// slackEscape for every Slack text (blocks and fallback).
+import { Html } from "@elysiajs/html";
 import { appLinks } from "../../db/queries/links.ts";
 import { SEVERITY_HIGH_FIRST } from "../../domain/records.ts";
+import { slackEscape as slack } from "./slackText.ts";
 
 export interface DeliverySignal {
   id: number;
@@ -20,14 +24,14 @@ const bySeverity = (signals: DeliverySignal[]) =>
 const label = (sev: string) => `${sev[0].toUpperCase()}${sev.slice(1)}`;
 const plural = (n: number) => `${n} new signal${n === 1 ? "" : "s"}`;
 
-const html = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-/** Slack mrkdwn: only &, < and > are control characters. */
-const slack = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const html = Html.escapeHtml;
 
+/** One line of plain text (an email subject, Slack's fallback before escaping): no line breaks. */
 export function subjectOf(org: string, signals: DeliverySignal[]): string {
   const top = signals[0];
-  return `[Rivals] ${org}: ${plural(signals.length)}${top ? ` — ${top.title}` : ""}`.slice(0, 240);
+  return `[Rivals] ${org}: ${plural(signals.length)}${top ? ` — ${top.title}` : ""}`
+    .replace(/\s+/g, " ")
+    .slice(0, 240);
 }
 
 export function composeEmail(org: string, signals: DeliverySignal[], base: string) {
@@ -83,5 +87,5 @@ export function composeSlack(org: string, signals: DeliverySignal[], base: strin
     type: "context",
     elements: [{ type: "mrkdwn", text: `<${base}/app/|Open Rivals>` }],
   });
-  return { text: subjectOf(org, signals), blocks };
+  return { text: slack(subjectOf(org, signals)), blocks };
 }
