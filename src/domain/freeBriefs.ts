@@ -55,7 +55,8 @@ export function parseFreeBriefRequest(cmd: RequestFreeBrief): {
   if (company.length > 200)
     throw new InvalidInput("company name is longer than 200 characters", "company_name");
   if (website.length > 500) throw new InvalidInput("website is longer than 500 characters", "website_url");
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(website)) website = `https://${website}`;
+  // `localhost:8080` is a host and port, not a scheme.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(website)) website = `https://${website}`;
   let url: URL;
   try {
     url = new URL(website);
