@@ -74,10 +74,11 @@ export function chromiumFlags(proxy: string, heapMb: number): string[] {
     "--mute-audio",
     // DevTools over fds 3 and 4: no TCP port, and the browser exits when this process does.
     "--remote-debugging-pipe",
-    // Every connection through the cage, loopback too; no name resolved by the browser itself.
+    // Every connection through the cage, loopback too; no name resolved by the browser itself. The rule
+    // would map the proxy's own address too (the browser then reaches nothing, not even the cage): excluded.
     `--proxy-server=${proxy}`,
     "--proxy-bypass-list=<-loopback>",
-    "--host-resolver-rules=MAP * ~NOTFOUND",
+    `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${new URL(proxy).hostname}`,
     // WebRTC may use UDP only through a proxy, and an HTTP proxy carries none.
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
