@@ -3,6 +3,7 @@
 // A value the stored data does not hold stays empty: nothing is estimated or filled in.
 import type { CompareSource } from "../db/queries/compare.ts";
 import { formatAmount } from "../domain/money.ts";
+import { planRead } from "../domain/pricingRead.ts";
 import { formatTime, isHttpUrl } from "./http.ts";
 
 type Obj = Record<string, unknown>;
@@ -57,7 +58,8 @@ const PER: Record<string, string> = { month: " a month", year: " a year" };
 
 /** The cheapest paid plan (by its price a month), written as billed ("$24,000 a year"), else the stated entry text. */
 function entryPrice(pricing: Obj, page: string | undefined): Cell {
-  const plans = (Array.isArray(pricing.plans) ? pricing.plans : []).filter(isObj);
+  // Imported reads may hold a plan in the older shape (a yearly plan's month in `price`): read as the API names it.
+  const plans = (Array.isArray(pricing.plans) ? pricing.plans : []).filter(isObj).map(planRead);
   let best: { p: Obj; monthly: number } | undefined;
   for (const p of plans) {
     const monthly = perMonth(p);

@@ -6,6 +6,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { formatAmount } from "../domain/money.ts";
+import { planRead } from "../domain/pricingRead.ts";
 import { ExternalLink, Value } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
@@ -63,10 +64,12 @@ const PER: Record<string, string> = { month: " a month", year: " a year", one_ti
 
 /** The price as billed (`amount` each `period`), a yearly amount's monthly equivalent labelled beneath it, and
  * the yearly-billed alternative of a monthly plan (domain/pricingRead.ts names these fields). */
-function PriceCell({ p }: { p: Obj }): JSX.Element {
+function PriceCell({ p: given }: { p: Obj }): JSX.Element {
+  // Imported reads may hold a plan in the older shape (a yearly plan's month in `price`): read as the API names it.
+  const p = planRead(given);
   const currency = str(p.currency);
   if (p.custom === true) return <span class="badge">Custom</span>;
-  const amount = typeof p.amount === "number" ? p.amount : typeof p.price === "number" ? p.price : undefined;
+  const amount = typeof p.amount === "number" ? p.amount : undefined;
   if (amount === undefined) return <span safe>{str(p.price_text) ?? "—"}</span>;
   if (amount === 0) return <span class="badge">Free</span>;
   const annual = isObj(p.annual) ? p.annual : undefined;
@@ -85,11 +88,12 @@ function PriceCell({ p }: { p: Obj }): JSX.Element {
       ) : (
         ""
       )}
-      {annual && typeof annual.amount === "number" ? (
-        <div class="muted small" safe>{`or ${formatAmount(annual.amount, currency)} a year billed yearly${
-          typeof annual.monthly_equivalent === "number"
-            ? ` (${formatAmount(annual.monthly_equivalent, currency)} a month)`
-            : ""
+      {annual && typeof annual.monthly_equivalent === "number" ? (
+        <div
+          class="muted small"
+          safe
+        >{`or ${formatAmount(annual.monthly_equivalent, currency)} a month billed yearly${
+          typeof annual.amount === "number" ? ` (${formatAmount(annual.amount, currency)} a year)` : ""
         }`}</div>
       ) : (
         ""
