@@ -304,10 +304,17 @@ async function pendingConfirmation(s: Services, token: string | null | undefined
   const digest = secretDigest(token);
   if (!digest) return undefined;
   const r = await s.database.client.execute({
-    sql: "SELECT domain FROM free_brief_requests WHERE confirm_digest = ? AND confirmed_at IS NULL",
+    sql: `SELECT domain, confirm_expires_at FROM free_brief_requests
+          WHERE confirm_digest = ? AND confirmed_at IS NULL`,
     args: [digest],
   });
-  return r.rows[0] ? { digest, domain: String(r.rows[0].domain) } : undefined;
+  const row = r.rows[0];
+  return row
+    ? {
+        domain: String(row.domain),
+        expired: s.clock().toISOString() >= String(row.confirm_expires_at),
+      }
+    : undefined;
 }
 
 export function freeBriefPages(s: Services) {
@@ -372,6 +379,12 @@ export function freeBriefPages(s: Services) {
       const token = new URL(request.url).searchParams.get("token");
       const pending = await pendingConfirmation(s, token);
       if (!pending) return refusalPage("Link not valid", INVALID_LINK, 404);
+      if (pending.expired)
+        return refusalPage(
+          "Link expired",
+          `This confirmation link has expired (links work for ${FREE_BRIEF.confirmHours} hours); nothing will be emailed.`,
+          410,
+        );
       return htmlResponse(
         <ConfirmPage token={token!} domain={pending.domain} user={await viewer(s, request)} />,
         200,

@@ -267,6 +267,9 @@ describe("double opt-in", () => {
     await b.request({ website_url: "kestrel.example", email: "late@example.com" });
     const token = await confirmation("late@example.com");
     t.clock.advance((FREE_BRIEF.confirmHours + 1) * 3_600_000);
+    const page = await b.get(`/free-brief/confirm?token=${token}`);
+    expect(page.status).toBe(410);
+    expect(await page.text()).not.toContain("Confirm and send me the brief");
     const res = await b.post("/free-brief/confirm", { token });
     expect(res.status).toBe(410);
     expect(await res.text()).toContain("has expired");
