@@ -5,6 +5,7 @@
 
 import type { CompareSignal } from "../db/queries/compare.ts";
 import type { NoteView } from "../db/queries/engagement.ts";
+import { sentences } from "../domain/prose.ts";
 import { RESEARCH_READ_DOMAINS } from "../domain/researchTypes.ts";
 import { label } from "../domain/vocabulary.ts";
 import {
@@ -288,7 +289,11 @@ export function DigestView({ d, signals }: { d: Obj; signals: Obj[] }): JSX.Elem
   // What the Markdown already says is not printed again beside it.
   const said = markdownWords(md);
   const unsaid = (v: unknown) =>
-    typeof v === "string" && v.trim() !== "" && !said.includes(markdownWords(v)) ? v : undefined;
+    typeof v === "string" &&
+    v.trim() !== "" &&
+    !sentences(v).every((x) => said.includes(markdownWords(x).replace(/[.!?…]+$/, "")))
+      ? v
+      : undefined;
   const headline = d.title ? unsaid(d.headline) : undefined;
   const tldr = unsaid(d.tldr);
   const watch = unsaid(d.what_to_watch);
