@@ -10,7 +10,7 @@ import { advanceDemo, demoIdle, runDemoEngine } from "../../src/demo/engine.ts";
 import { DEMO_HOSTS, type DemoWeb, demoSitesVersion, startDemoWeb } from "../../src/demo/web.ts";
 import { loadDemo } from "../../src/demo/workspace.ts";
 import { runCycle } from "../../src/engine/cycle/run.ts";
-import { researchIdle } from "../../src/engine/research/runner.ts";
+import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { type Browser, member, signedIn } from "../support/oauth-helpers.ts";
 
@@ -148,6 +148,26 @@ test("no source of a demo competitor fails, at start or after the advance", asyn
     expect(page).not.toContain("failing");
     expect(page).not.toContain("source-failures");
   }
+});
+
+test("a demo competitor whose site the fixture web does not serve fails closed, and says why", async () => {
+  const lumen = [...siteOf].find(([, site]) => site === "lumenmetrics.example")![0];
+  const { done } = await startResearch(
+    t.services,
+    { orgId, actor: "operator" },
+    { kind: "one", competitor_id: lumen },
+    "operator",
+    { usesAllowance: false },
+  );
+  const [report] = await done;
+  expect(report.status).toBe("failed");
+  expect(report.error?.code).toBe("outside_sites");
+  expect(report.error?.reason).toStartWith(
+    "Could not read https://lumenmetrics.example/: it is not one of the demo's sites",
+  );
+  expect(logged.filter((l) => l.msg === "fetch outside the sites").map((l) => l.host)).toContain(
+    "lumenmetrics.example",
+  );
 });
 
 test("no request leaves the fixture web: the job boards and GitHub feeds come from the demo's listener", () => {

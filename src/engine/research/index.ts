@@ -128,12 +128,14 @@ function failure(url: string, r: Extract<FetchResult, { ok: false }>): { code: s
       : r.error === "robots_disallowed"
         ? "its robots.txt disallows our crawler"
         : r.error === "blocked_address"
-          ? "its address is not a public internet address"
-          : r.error === "timeout"
-            ? "it did not answer in time"
-            : r.error === "network"
-              ? "it could not be reached"
-              : r.message;
+          ? "its name does not resolve to a public address"
+          : r.error === "outside_sites"
+            ? "it is not one of the demo's sites"
+            : r.error === "timeout"
+              ? "it did not answer in time"
+              : r.error === "network"
+                ? "it could not be reached"
+                : r.message;
   return {
     code: r.error === "network" || r.error === "timeout" ? "unreachable" : r.error,
     reason: `Could not read ${url}: ${what} (${r.message}).`,
