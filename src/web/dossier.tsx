@@ -7,6 +7,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import type { CompareSignal } from "../db/queries/compare.ts";
+import { label } from "../domain/vocabulary.ts";
 import { trend } from "./compareModel.ts";
 import { ExternalLink, Severity, Time } from "./components.tsx";
 import { formatTime, isHttpUrl } from "./http.ts";
@@ -228,7 +229,7 @@ export function TechStackView({ tech }: { tech: Obj }): JSX.Element {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([g, ts]) => (
           <>
-            <dt safe>{g.replaceAll("_", " ")}</dt>
+            <dt safe>{label(g)}</dt>
             <dd>
               {ts.map((t) =>
                 isHttpUrl(t.page) ? (
@@ -414,7 +415,7 @@ export function Timeline(p: {
           </a>
           {p.categories.map((c) => (
             <a href={href(c)} aria-current={p.active === c ? "page" : undefined} class="chip" safe>
-              {c.replaceAll("_", " ")}
+              {label(c)}
             </a>
           ))}
         </nav>
@@ -430,7 +431,7 @@ export function Timeline(p: {
                 {String(s.title)}
               </a>
               <span class="muted small" safe>
-                {` ${[str(s.category)?.replaceAll("_", " "), s.status === "closed" ? "closed" : "open"].filter(Boolean).join(" · ")}`}
+                {` ${[str(s.category) ? label(str(s.category)) : "", s.status === "closed" ? "closed" : "open"].filter(Boolean).join(" · ")}`}
               </span>
             </li>
           ))}

@@ -10,6 +10,7 @@ import { type CardEngagement, cardEngagement, pinnedSignals, signalFacets } from
 import { listSignals } from "../db/queries/signals.ts";
 import { SEVERITY, SEVERITY_HIGH_FIRST } from "../domain/records.ts";
 import { firstChars, searchText, withoutControls } from "../domain/searchText.ts";
+import { label } from "../domain/vocabulary.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Pager, Severity, Time } from "./components.tsx";
@@ -37,7 +38,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = (v: string | null) =>
   v && DAY.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ? v : undefined;
 const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString();
-const label = (v: string | null) => {
+const filterValue = (v: string | null) => {
   const t = firstChars((v ?? "").trim(), 100);
   return t || undefined;
 };
@@ -82,8 +83,6 @@ function Select(p: {
   );
 }
 
-const words = (v: string) => v.replaceAll("_", " ");
-
 export function FeedFilters(p: {
   competitors: Obj[];
   facets: { categories: string[]; types: string[] };
@@ -109,7 +108,7 @@ export function FeedFilters(p: {
         text="Category"
         any="Any category"
         value={f.category}
-        options={p.facets.categories.map((c) => [c, words(c)])}
+        options={p.facets.categories.map((c) => [c, label(c)])}
       />
       <Select
         id="f-type"
@@ -117,7 +116,7 @@ export function FeedFilters(p: {
         text="Type"
         any="Any type"
         value={f.type}
-        options={p.facets.types.map((c) => [c, words(c)])}
+        options={p.facets.types.map((c) => [c, label(c)])}
       />
       <Select
         id="f-severity"
@@ -264,8 +263,8 @@ export function FeedCard(p: {
         ) : (
           ""
         )}
-        {typeof s.category === "string" ? <span safe>{words(s.category)}</span> : ""}
-        {typeof s.type === "string" ? <span safe>{words(s.type)}</span> : ""}
+        {typeof s.category === "string" ? <span safe>{label(s.category)}</span> : ""}
+        {typeof s.type === "string" ? <span safe>{label(s.type)}</span> : ""}
         {s.first_seen_at ? <Time ts={s.first_seen_at} /> : ""}
         {s.status === "closed" ? <span>closed</span> : ""}
         <span>{Html.escapeHtml(`${evidence} source${evidence === 1 ? "" : "s"}`)}</span>
@@ -294,8 +293,8 @@ export function feedPages(s: Services) {
     const filter: FeedFilter = {
       competitorId: decimalId(sp.get("competitor")),
       severity: (SEVERITY as readonly string[]).includes(severity) ? severity : undefined,
-      category: label(sp.get("category")),
-      type: label(sp.get("type")),
+      category: filterValue(sp.get("category")),
+      type: filterValue(sp.get("type")),
       from: day(sp.get("from")),
       to: day(sp.get("to")),
       q: firstChars((sp.get("q") ?? "").trim(), 200) || undefined,

@@ -2,6 +2,7 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import { label } from "../domain/vocabulary.ts";
 import { ChangeDiff, type SignalChange } from "./charts.tsx";
 import { EvidenceList, Facts, Severity, Time, text } from "./components.tsx";
 import { Html } from "./layout.tsx";
@@ -74,8 +75,8 @@ export function SignalView({ signal, change }: { signal: Obj; change?: SignalCha
               </a>
             ) : undefined,
           ],
-          ["Category", text(signal.category)],
-          ["Type", text(signal.type)],
+          ["Category", text(typeof signal.category === "string" ? label(signal.category) : undefined)],
+          ["Type", text(typeof signal.type === "string" ? label(signal.type) : undefined)],
           ["First seen", signal.first_seen_at ? <Time ts={signal.first_seen_at} /> : undefined],
           ["Last seen", signal.last_seen_at ? <Time ts={signal.last_seen_at} /> : undefined],
           [

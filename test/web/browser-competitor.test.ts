@@ -186,14 +186,14 @@ describe("the competitor page", () => {
         "Lumora dropped its Starter plan",
       ]);
       expect(await items.nth(2).getAttribute("class")).toBe("closed");
-      await page.locator(".chips-nav").getByRole("link", { name: "pricing" }).click();
-      await page.waitForSelector('.chips-nav a[aria-current="page"]:text-is("pricing")');
+      await page.locator(".chips-nav").getByRole("link", { name: "Pricing" }).click();
+      await page.waitForSelector('.chips-nav a[aria-current="page"]:text-is("Pricing")');
       expect(page.url()).toContain("tcat=pricing");
       expect(await page.locator("ol.timeline li a").allTextContents()).toEqual([
         "Lumora cuts the Pro price",
         "Lumora dropped its Starter plan",
       ]);
-      expect(await page.locator('.chips-nav a[aria-current="page"]').textContent()).toBe("pricing");
+      expect(await page.locator('.chips-nav a[aria-current="page"]').textContent()).toBe("Pricing");
 
       expect(await page.locator("figure.positioning blockquote").textContent()).toBe(
         "Analytics your whole team can read",
@@ -212,7 +212,7 @@ describe("the competitor page", () => {
         `/app/signals/${ids.s1}`,
       );
 
-      expect(await page.locator("#read-tech_stack dt").allTextContents()).toEqual(["analytics", "payments"]);
+      expect(await page.locator("#read-tech_stack dt").allTextContents()).toEqual(["Analytics", "Payments"]);
       expect(await page.locator("#read-tech_stack dd").first().locator(".chip").allTextContents()).toEqual([
         "Segment",
         "Google Analytics",

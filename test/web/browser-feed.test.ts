@@ -83,17 +83,18 @@ const events = async (type: string) =>
 describe("the signal feed", () => {
   test("filters by category, type, severity, competitor and date", async () => {
     const page = await b.signedIn(t.base, "/app", "desktop", "pat@acme.example", PASSWORD);
+    // Each value by its label, never the slug.
     expect(await page.locator("#f-category option").allTextContents()).toEqual([
       "Any category",
-      "hiring",
-      "pricing",
-      "product",
+      "Hiring",
+      "Pricing",
+      "Product",
     ]);
     expect(await page.locator("#f-type option").allTextContents()).toEqual([
       "Any type",
-      "hiring surge",
-      "price change",
-      "release",
+      "Hiring surge",
+      "Price change",
+      "Release",
     ]);
     // Another workspace's signals are neither listed nor offered.
     expect(await titles(page)).not.toContain("zed price change z1");
