@@ -269,8 +269,9 @@ async function startPage(
             <Time ts={nextSlot} />. Changes they find become signals in the <a href="/app">feed</a>.
           </li>
           <li>
-            The first cycle of each day writes a digest of the day before, and the first of each week a TL;DR
-            of the week before, in <a href="/app/digests">Digests</a>.
+            {cadence === "weekly" ? "This week's TL;DR" : "Today's digest"} is written as soon as a cycle
+            finds a material change, and completed once the {cadence === "weekly" ? "week" : "day"} is over,
+            in <a href="/app/digests">Digests</a>.
           </li>
           <li>
             Digests are delivered by{" "}
