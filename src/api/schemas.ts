@@ -65,11 +65,54 @@ export const CompetitorSummary = T.Object(
   { $id: "CompetitorSummary", description: "A tracked competitor, as listed." },
 );
 
+const figure = (description: string) => T.Number({ minimum: 0, description });
+const PERIOD = T.Union([T.Literal("month"), T.Literal("year"), T.Literal("one_time")], {
+  description:
+    "The period `amount` is billed for: month, year or one_time; absent when the page states none.",
+});
+
+/** One plan of the pricing read (domain/pricingRead.ts names its price fields). */
+export const PricingPlan = freeForm(
+  "One plan, in the order the pricing page lists it. Its price cannot be misread: `amount` is what is billed each `period`, as the page states it; a yearly amount's `monthly_equivalent` stands beside it and is no price the page states.",
+  {
+    name: str("The plan's name as the page writes it."),
+    price: T.Union([T.Number({ minimum: 0 }), T.Null()], {
+      description:
+        "The same figure as `amount`, for clients that read `price`; null or absent for a custom tier.",
+    }),
+    amount: figure(
+      'The amount billed each `period`: 5000 for "$5k/yr", 59 for "$59/mo", 0 for a free plan; absent for a custom tier.',
+    ),
+    currency: str("ISO 4217 currency code of the amounts."),
+    period: PERIOD,
+    monthly_equivalent: figure(
+      "For a yearly `period`: `amount` divided by 12, rounded to cents (416.67 for 5000 a year).",
+    ),
+    unit: str("What one price buys, when the page says: seat, user …"),
+    starting: T.Boolean({ description: 'The page says "From" or "Starting at": the plan\'s lowest price.' }),
+    custom: T.Boolean({ description: "Priced on request (Contact sales, Custom)." }),
+    annual: optionalObject(
+      {
+        amount: figure("The amount billed each year."),
+        period: T.Literal("year"),
+        monthly_equivalent: figure("`amount` divided by 12, rounded to cents."),
+      },
+      "The same plan billed yearly, when the page offers monthly and yearly billing.",
+    ),
+    features: list(para(), LIST.planFeatures, "What the page lists under the plan."),
+  },
+);
+
 export const CompetitorReads = T.Object(
   fields([], {
     positioning: para("How the competitor positions itself."),
     product: freeForm("Product read."),
-    pricing: freeForm("Pricing read."),
+    pricing: freeForm("Pricing read: the pricing page's plans as it lists them now.", {
+      plans: list(PricingPlan, LIST.pricingPlans, "The plans in the page's order."),
+      free_tier: T.Boolean({ description: "A free plan is listed." }),
+      has_enterprise: T.Boolean({ description: "A custom or Enterprise tier is listed." }),
+      page: url("The pricing page the plans were read from."),
+    }),
     ai: freeForm("AI read."),
     traffic: freeForm("Traffic read."),
     market: freeForm("Market read."),

@@ -34,6 +34,9 @@ export const LIST = {
   /** Strengths, weaknesses or talk tracks of a battlecard. */
   sectionItems: 50,
   fortnightSentences: 20,
+  /** Plans of a pricing read, and the features listed under one plan. */
+  pricingPlans: 50,
+  planFeatures: 200,
 } as const;
 
 /** Largest record id: 15 digits, what an id in a path may have (api/routes.ts), well within JavaScript's

@@ -20,10 +20,44 @@ export const competitorSummary = z.looseObject({
   url: z.string().optional(),
 });
 
+/** One plan of the pricing read (domain/pricingRead.ts): its price in named fields that cannot be misread. */
+const pricingPlan = z
+  .looseObject({
+    name: z.string().optional(),
+    price: z.unknown().optional().describe("The same figure as amount, for clients that read price."),
+    amount: z
+      .number()
+      .optional()
+      .describe(
+        'What is billed each period, as the page states it: 5000 for "$5k/yr"; absent for a custom tier.',
+      ),
+    period: z.string().optional().describe("month, year or one_time: the period amount is billed for."),
+    monthly_equivalent: z
+      .number()
+      .optional()
+      .describe("For a yearly period: amount / 12 (416.67 for 5000 a year); not a price the page states."),
+    annual: z
+      .looseObject({ amount: z.number().optional(), monthly_equivalent: z.number().optional() })
+      .optional()
+      .describe("The same plan billed yearly, when the page offers both."),
+  })
+  .describe("One plan, in the order the pricing page lists it.");
+
 export const competitorDetail = z.looseObject({
   id: z.number().int(),
   name: z.string(),
   watch: z.enum(["core", "horizon"]),
+  reads: z
+    .looseObject({
+      pricing: z
+        .looseObject({ plans: z.array(pricingPlan).optional() })
+        .optional()
+        .describe("The pricing page's plans as it lists them now."),
+    })
+    .optional()
+    .describe(
+      "What the competitor's sources state now, kept current by research and every monitoring cycle.",
+    ),
   links: z.looseObject({}).optional(),
 });
 
