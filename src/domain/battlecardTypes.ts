@@ -49,6 +49,8 @@ export interface CardLine {
   by: "rivals" | "team";
   signal_id?: number;
   dossier_field?: string;
+  /** The workspace's own profile field a line answers with (its differentiators). */
+  profile_field?: string;
   source_url?: string;
   observed_at?: string;
   excerpt?: string;

@@ -29,6 +29,8 @@ export interface Fact {
   weight: number;
   /** The strength or weakness line (or, for a neutral fact, the move line). */
   point: string;
+  /** The fact as one sentence naming the competitor ("Globex moves SSO to the Enterprise plan on 18 Nov 2026"). */
+  said: string;
   talk?: string;
   landmine?: string;
   trace: LineTrace;
@@ -273,24 +275,28 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
     ...(ev?.text ? { excerpt: ev.text.slice(0, 300) } : {}),
   };
   const what = predicate(bare(s.title), names);
+  // "Globex Insights raises …", but "Globex Ask reaches …" (the product already names the company).
+  const said = `${what.startsWith(`${names[1]} `) ? what : `${name} ${what}`}${on}`;
   const base = {
     at: s.first_seen_at,
     stance: STANCE[kind],
     weight: KIND_WEIGHT[kind] + (SEVERITY_WEIGHT[s.severity ?? ""] ?? 0),
     trace,
     fromSignal: true,
+    said,
   };
   const plan = planOf(s, kind);
   const planKey = plan ? slug(plan) : undefined;
-  // "Globex Insights raises …", but "Globex Ask reaches …" (the product already names the company).
-  const said = `${what.startsWith(`${names[1]} `) ? what : `${name} ${what}`}${on}`;
   switch (kind) {
     case "price_increase":
     case "price_decrease": {
       const up = kind === "price_increase";
-      const before = priceText(s.value_before) ?? amounts(s.title)[0];
-      const after = priceText(s.value_after) ?? amounts(s.title)[1];
-      const pct = pctIn(s.title);
+      // The amounts the title states, else the summary's ("moved from $49 to $59").
+      const stated = amounts(s.title).length >= 2 ? amounts(s.title) : amounts(s.summary ?? "");
+      const before = priceText(s.value_before) ?? (stated.length >= 2 ? stated[0] : undefined);
+      const after = priceText(s.value_after) ?? (stated.length >= 2 ? stated[1] : undefined);
+      const by = /\bby (\d+(?:\.\d+)?%)/.exec(s.title)?.[1];
+      const pct = pctIn(s.title) ?? (by ? `${up ? "+" : "-"}${by}` : undefined);
       const oldAmount = before ? (amounts(before)[0] ?? before) : undefined;
       const newAmount = after ? (amounts(after)[0] ?? after) : undefined;
       // "$59 → $69 per seat/month" when both are billed the same way.
@@ -504,6 +510,7 @@ export function readFacts(c: CompetitorRecord): Fact[] {
       stance,
       weight,
       point,
+      said: `${c.name}: ${point.replace(/[.!?]$/, "")}`,
       trace: {
         dossier_field: field,
         ...(c.urls?.pricing && field === "reads.pricing" ? { source_url: c.urls.pricing } : {}),

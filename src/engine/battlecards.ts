@@ -75,6 +75,23 @@ export function classifySignal(s: Pick<BattlecardSignal, "title" | "summary" | "
   return "neutral" as const;
 }
 
+const GENERIC = new Set(
+  "the and for with our your their every all any more less than from into onto plan plans tier team teams one per no not only also just out over under free paid new".split(
+    " ",
+  ),
+);
+/** The words of a differentiator that can tie it to a fact ("SSO on every plan" → SSO). */
+function significant(text: string, company: string): string[] {
+  const own = new Set(company.toLowerCase().split(/\s+/));
+  return [
+    ...new Set(
+      text
+        .split(/[^\p{L}\p{N}-]+/u)
+        .filter((w) => w.length >= 3 && !GENERIC.has(w.toLowerCase()) && !own.has(w.toLowerCase())),
+    ),
+  ].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+}
+
 /** Words of a line, for telling two lines apart. */
 function words(s: string): Set<string> {
   return new Set(
@@ -85,14 +102,14 @@ function words(s: string): Set<string> {
       .filter((w) => w.length > 2),
   );
 }
-/** Two lines say the same thing when most of their words are shared (Jaccard ≥ 0.6). */
-export function sameThing(a: string, b: string): boolean {
+/** Two lines say the same thing when most of their words are shared (Jaccard ≥ 0.6, or `at` given). */
+export function sameThing(a: string, b: string, at = 0.6): boolean {
   const x = words(a);
   const y = words(b);
   if (!x.size || !y.size) return a.trim().toLowerCase() === b.trim().toLowerCase();
   let both = 0;
   for (const w of x) if (y.has(w)) both++;
-  return both / (x.size + y.size - both) >= 0.6;
+  return both / (x.size + y.size - both) >= at;
 }
 
 function overview(c: CompetitorRecord): string {
@@ -104,7 +121,10 @@ function overview(c: CompetitorRecord): string {
     c.company_size ?? (isObj(c.reads?.hiring) ? c.reads.hiring.estimated_headcount : undefined);
   if (typeof headcount === "number") facts.push(`about ${headcount.toLocaleString("en-US")} people`);
   const kind = c.category ?? c.industry;
-  const out = [`${c.name}${kind ? `: ${kind}` : ""}${facts.length ? ` (${facts.join("; ")})` : ""}.`];
+  const host = c.website_url ? /^https?:\/\/(?:www\.)?([^/]+)/.exec(c.website_url)?.[1] : undefined;
+  const out = [
+    `${c.name}${kind ? `: ${kind}` : ""}${facts.length ? ` (${facts.join("; ")})` : host && !kind ? ` (${host})` : ""}.`,
+  ];
   if (c.description) out.push(sentence(firstSentences(c.description)));
   const positioning = str(c.reads?.positioning);
   if (positioning) out.push(`Its pitch: "${firstSentences(positioning, 160).replace(/[.!?]$/, "")}".`);
@@ -125,6 +145,21 @@ function overview(c: CompetitorRecord): string {
   return out.join(" ");
 }
 
+/** The dossier fields the overview states. */
+function overviewFields(c: CompetitorRecord): string[] {
+  return [
+    "name",
+    ...(c.category || c.industry ? [c.category ? "category" : "industry"] : []),
+    ...(c.founding_year ? ["founding_year"] : []),
+    ...(c.headquarters?.city || c.headquarters?.country ? ["headquarters"] : []),
+    ...(c.company_size ? ["company_size"] : []),
+    ...(c.description ? ["description"] : []),
+    ...(str(c.reads?.positioning) ? ["reads.positioning"] : []),
+    ...(c.target_customer ? ["target_customer"] : []),
+    ...(c.workspace?.relative_risk || c.workspace?.relative_opportunity ? ["workspace"] : []),
+  ];
+}
+
 type ListSection = keyof typeof CARD_LIMITS;
 const LIST_SECTIONS = Object.keys(CARD_LIMITS) as ListSection[];
 
@@ -142,19 +177,22 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
   const hasTeam = Boolean(team && Object.keys(team).some((k) => teamLines(team, k).length));
   const nowMs = input.now ? Date.parse(input.now) : undefined;
 
-  // With a person's card, the engine adds only what happened after it.
-  const signals =
-    hasTeam && teamAt ? input.signals.filter((s) => (s.first_seen_at ?? "") > teamAt) : input.signals;
-  const facts = newestPerTopic([
-    ...signals.map((s) => signalFact(s, c)),
-    ...(hasTeam ? [] : readFacts(c)),
-  ]).sort((a, b) => b.weight - a.weight || (b.at ?? "").localeCompare(a.at ?? ""));
+  const facts = newestPerTopic([...input.signals.map((s) => signalFact(s, c)), ...readFacts(c)]).sort(
+    (a, b) => b.weight - a.weight || (b.at ?? "").localeCompare(a.at ?? ""),
+  );
+  // A section people wrote gets only what happened after their version; an empty one any fact.
+  const isNew = (f: Fact) => !hasTeam || (f.fromSignal && (!teamAt || (f.at ?? "") > teamAt));
+  const teamAll = LIST_SECTIONS.flatMap((k) => teamLines(team, k));
+  // An older fact the people's card already states (in other words) is not stated again anywhere.
+  const covered = (f: Fact) => !isNew(f) && teamAll.some((t) => sameThing(t, f.point, 0.45));
+  const fits = (section: ListSection, f: Fact) =>
+    isNew(f) || (teamLines(team, section).length === 0 && !covered(f));
 
   // A person's line that a newer fact contradicts.
   const outdated: OutdatedLine[] = [];
   const outdatedBy = new Map<Fact, OutdatedLine[]>();
   if (hasTeam)
-    for (const f of facts)
+    for (const f of facts.filter(isNew))
       for (const section of LIST_SECTIONS.concat([] as ListSection[]))
         for (const text of teamLines(team, section))
           if (f.outdates?.some((re) => re.test(text)) && !outdated.some((o) => o.text === text)) {
@@ -178,8 +216,8 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
     landmines: [],
     recent_moves: [],
   };
-  const add = (section: ListSection, text: string | undefined, f: Fact) => {
-    if (!text || sections[section].length >= CARD_LIMITS[section]) return;
+  const add = (section: ListSection, text: string | undefined, f: Fact, own?: string) => {
+    if (!text || sections[section].length >= CARD_LIMITS[section] || !fits(section, f)) return;
     if (taken.some((t) => sameThing(t, text))) return;
     taken.push(text);
     sections[section].push(text);
@@ -189,6 +227,7 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
       text,
       by: "rivals",
       ...f.trace,
+      ...(own ? { profile_field: own } : {}),
       ...(replaces ? { replaces: replaces.map((o) => o.text) } : {}),
     });
   };
@@ -199,6 +238,21 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
   for (const f of facts) {
     if (f.stance === "strength") add("strengths", f.point, f);
     else if (f.stance === "weakness") add("weaknesses", f.point, f);
+  }
+  // The workspace's own differentiators, each answered against the competitor's fact it speaks to.
+  for (const d of input.own?.differentiators ?? []) {
+    const keys = significant(d, c.name);
+    const f = facts.find(
+      (x) => x.fromSignal && keys.some((k) => new RegExp(`\\b${k}\\b`, "i").test(x.point)),
+    );
+    const key = f && keys.find((k) => new RegExp(`\\b${k}\\b`, "i").test(f.point));
+    if (f && key)
+      add(
+        "talk_tracks",
+        `${f.said}; we offer ${d.replace(/[.!?]$/, "")}: ask whether the buyer needs ${key} and compare both vendors on it.`,
+        f,
+        "profile.differentiators",
+      );
   }
   for (const f of facts) if (f.talk) add("talk_tracks", f.talk, f);
   for (const f of facts) if (f.landmine) add("landmines", f.landmine, f);
@@ -243,7 +297,7 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
       sources,
       dossier: {
         competitor_id: input.competitorId,
-        fields: own ? ["name", ...fields] : fields,
+        fields: [...new Set([...(own ? overviewFields(c) : []), ...fields])],
         ...(c.freshness?.state_updated_at ? { state_updated_at: c.freshness.state_updated_at } : {}),
       },
       team_notes: {

@@ -6,7 +6,7 @@
 /** @jsxFrag Html.Fragment */
 
 import { Elysia } from "elysia";
-import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
+import { battlecardProposal, getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
 import { hiringTrend, lastCheckedAt, timeline } from "../db/queries/dossier.ts";
@@ -70,9 +70,10 @@ export function appPages(s: Services) {
 
   /** A battlecard's notes (the competitor's battlecard notes), previous version and Markdown. */
   async function battlecardExtras(orgId: number, b: Obj, m: Member): Promise<BattlecardExtras> {
-    const [notes, previous] = await Promise.all([
+    const [notes, previous, proposal] = await Promise.all([
       notesPage(s.database.client, orgId, "battlecard", Number(b.competitor_id)),
       previousVersion(s.database.client, orgId, Number(b.id), b),
+      battlecardProposal(db, orgId, Number(b.id)),
     ]);
     return {
       org: m.ws.current?.orgSlug ?? "",
@@ -81,6 +82,7 @@ export function appPages(s: Services) {
       notesTotal: notes.notes_total,
       previous,
       markdown: battlecardMarkdown(b, notes.notes, base),
+      ...(proposal ? { proposal } : {}),
     };
   }
 

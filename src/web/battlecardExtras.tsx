@@ -60,7 +60,7 @@ export async function previousVersion(
 ): Promise<PreviousVersion | undefined> {
   const r = await client.execute({
     sql: `SELECT data FROM events WHERE stream_type = 'battlecard' AND stream_id = ? AND org_id = ?
-            AND type IN ('BattlecardGenerated', 'BattlecardRecorded')
+            AND type IN ('BattlecardGenerated', 'BattlecardRecorded', 'BattlecardProposalAccepted')
           ORDER BY stream_version DESC LIMIT 20`,
     args: [String(id), orgId],
   });
@@ -208,6 +208,10 @@ export function TeamNotes(p: {
 
 const mdEscape = (s: string) => s.replace(/([\\`*_[\]#<>|])/g, "\\$1");
 
+/** How many team notes and sources the Markdown lists (the card stays within two printed pages). */
+export const MD_NOTES = 3;
+export const MD_SOURCES = 8;
+
 /** The card as Markdown: title, when it was generated, each section, the team's notes marked as notes, and the
  * sources it cites. Text is escaped so a stored value cannot become a link or markup it did not write. */
 export function battlecardMarkdown(b: Obj, notes: NoteView[], base: string): string {
@@ -225,7 +229,8 @@ export function battlecardMarkdown(b: Obj, notes: NoteView[], base: string): str
   }
   if (notes.length) {
     out.push("## Team notes (the team's view, not verified)", "");
-    for (const n of notes)
+    // The newest three: the card stays within two printed pages; the page lists them all.
+    for (const n of notes.slice(-MD_NOTES))
       out.push(
         `> ${mdEscape(n.body).replace(/\n/g, "\n> ")}`,
         `> — ${mdEscape(n.author_name ?? "a member")}, ${n.created_at.slice(0, 10)}`,
@@ -236,7 +241,7 @@ export function battlecardMarkdown(b: Obj, notes: NoteView[], base: string): str
   const sources = (Array.isArray(ev.sources) ? ev.sources : []).filter(isObj);
   if (sources.length) {
     out.push("## Sources", "");
-    sources.forEach((s, i) => {
+    sources.slice(0, MD_SOURCES).forEach((s, i) => {
       const url = typeof s.url === "string" && /^https?:\/\//.test(s.url) ? s.url : undefined;
       const title = typeof s.title === "string" ? mdEscape(s.title) : (url ?? "source");
       out.push(`${i + 1}. ${url ? `[${title}](<${url}>)` : title}`);

@@ -9,6 +9,7 @@ import { Elysia } from "elysia";
 import type { WriteContext } from "../../events/store.ts";
 import { safeNext } from "../auth/session.ts";
 import type { signalEngagement } from "../db/queries/engagement.ts";
+import { handleProposal } from "../domain/battlecardProposals.ts";
 import {
   addBattlecardNote,
   addSignalNote,
@@ -209,6 +210,26 @@ export function signalActionRoutes(s: Services) {
           params.id,
           (w, c, id) => addBattlecardNote(w, c, { competitor_id: id, body: field(body, "body") }),
           (id) => `/app/competitors/${id}`,
+        ),
+      )
+      // A member accepts or dismisses a battlecard's proposed update (domain/battlecardProposals.ts).
+      .post("/app/battlecards/:id/proposal", ({ request, body, params }) =>
+        act(
+          request,
+          body,
+          params.id,
+          (w, c, id) => {
+            const decision = field(body, "decision");
+            if (decision !== "accept" && decision !== "dismiss")
+              throw new InvalidInput("decision must be accept or dismiss", "decision");
+            const proposed_at = field(body, "proposed_at");
+            return handleProposal(w, c.orgId, {
+              battlecard_id: id,
+              decision,
+              ...(proposed_at ? { proposed_at } : {}),
+            });
+          },
+          (id) => `/app/battlecards/${id}`,
         ),
       )
       .post("/app/signals/:id/notes", ({ request, body, params }) =>

@@ -139,14 +139,16 @@ describe("generate_battlecard", () => {
     expect(card.generated_at).toBe(t.clock.now.toISOString());
     const s = card.sections;
     expect(typeof s.overview).toBe("string");
-    expect(s.overview).toContain("Globex is a Product analytics company");
-    expect(s.overview).toContain("Answers without SQL.");
+    expect(s.overview).toStartWith("Globex: Product analytics.");
+    expect(s.overview).toContain('Its pitch: "Answers without SQL".');
     for (const k of ["strengths", "weaknesses", "talk_tracks"]) expect(Array.isArray(s[k])).toBe(true);
-    expect(s.weaknesses.join("\n")).toContain("Globex raises Team plan price by 20% (2026-11-18)");
-    expect(s.strengths.join("\n")).toContain("Globex launches Ask");
-    expect(s.strengths.join("\n")).toContain("Integrations: About 60 integrations");
-    expect(s.talk_tracks.join("\n")).toContain("Source: https://globex.example/pricing");
-    expect(s.talk_tracks.join("\n")).toContain("SSO on every plan");
+    // Each line names its fact: the plan, the prices, the date.
+    expect(s.weaknesses).toContain("Team plan raised from $49 to $59 (+20%) on 18 Nov 2026.");
+    expect(s.strengths.join("\n")).toContain("Launches Ask, an AI question box on 4 Nov 2026.");
+    expect(s.strengths.join("\n")).toContain("Integrations: About 60 integrations, including Segment, HubSpot.");
+    expect(s.talk_tracks.join("\n")).toContain("Globex's Team plan costs $59 since 18 Nov 2026, up from $49");
+    // Links are the evidence's, not bare URLs in the prose.
+    expect(JSON.stringify(s)).not.toContain("https://");
     // Team notes are framing: labelled, and never among strengths, weaknesses or talk tracks.
     expect(s.team_framing).toEqual([
       expect.stringContaining("not verified): Reps hear Globex support is slow."),
@@ -165,6 +167,11 @@ describe("generate_battlecard", () => {
     expect(ev.dossier.fields).toEqual(
       expect.arrayContaining(["description", "reads.positioning", "reads.pricing"]),
     );
+    // Every line says what it rests on and who wrote it.
+    for (const l of ev.lines) {
+      expect(l.by).toBe("rivals");
+      expect(l.signal_id !== undefined || l.dossier_field !== undefined).toBe(true);
+    }
 
     // Visible at once: REST list and by id, the dossier's link, what_changed.
     const list = (await rest(t, acmeKey, "/api/v1/battlecards")).json.data;
@@ -177,14 +184,23 @@ describe("generate_battlecard", () => {
     expect(changed.battlecards.map((b: { id: number }) => b.id)).toContain(card.id);
   });
 
-  test("rewrites an existing battlecard in place (same id, new generated_at)", async () => {
+  test("rewrites an existing battlecard in place (same id, new generated_at), keeping the people's words", async () => {
     t.clock.advance(60_000);
     const r = await call(acme, "generate_battlecard", { competitor_id: ids.initech });
     expect(r.rewritten).toBe(true);
     expect(r.battlecard.id).toBe(ids.oldCard);
     expect(r.battlecard.generated_at).toBe(t.clock.now.toISOString());
-    expect(r.battlecard.sections.overview).not.toBe("Old.");
-    expect(r.battlecard.sections.weaknesses[0]).toContain("No evidence-backed weakness");
+    // The imported overview is the team's: kept as written; the engine adds what the dossier states.
+    expect(r.battlecard.sections.overview).toBe("Old.");
+    expect(r.battlecard.sections.strengths.join("\n")).toContain("Integrations: About 60 integrations");
+    expect(r.battlecard.sections.weaknesses).toBeUndefined();
+    expect(r.replaced).toMatchObject({
+      previous_generated_at: "2026-10-01T00:00:00.000Z",
+      removed: [],
+      team_lines_kept: 1,
+    });
+    expect(r.replaced.summary).toStartWith("Replaced the card of 2026-10-01;");
+    expect(r.replaced.summary).toContain("the team's 1 line kept as written");
   });
 
   test("refuses: no finished research, horizon, removed, unknown, other org's", async () => {
@@ -333,8 +349,8 @@ describe("the composer", () => {
     };
     const a = composeBattlecard(input);
     expect(composeBattlecard(input)).toEqual(a);
-    expect(a.sections.overview).toContain("Acme is a tracked competitor");
-    expect(a.sections.strengths).toHaveLength(1);
+    expect(a.sections.overview).toBe("Acme.");
+    expect(a.sections.strengths).toEqual([]);
   });
 });
 

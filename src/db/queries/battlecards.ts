@@ -54,3 +54,15 @@ export async function battlecardsWrittenSince(
     .limit(limit);
   return rows.map((r) => withUrl(r.doc, appLinks.battlecard(base, r.id)));
 }
+
+/** A card's pending proposal (what the engine would change after a cycle), if any: one primary-key read. */
+export async function battlecardProposal(db: Db, orgId: number, id: number): Promise<Obj | undefined> {
+  const [row] = await db
+    .select({ proposal: sql<string | null>`json_extract(${battlecards.state}, '$.proposal')` })
+    .from(battlecards)
+    .where(and(eq(battlecards.id, id), eq(battlecards.orgId, orgId)))
+    .limit(1);
+  if (!row?.proposal) return undefined;
+  const { sections: _s, evidence: _e, team: _t, ...shown } = JSON.parse(row.proposal) as Obj;
+  return shown;
+}

@@ -1,7 +1,12 @@
 // Read tools: the same queries and visibility rules as the REST API (src/db/queries).
 
 import { z } from "zod";
-import { battlecardsWrittenSince, getBattlecard, listBattlecards } from "../../db/queries/battlecards.ts";
+import {
+  battlecardProposal,
+  battlecardsWrittenSince,
+  getBattlecard,
+  listBattlecards,
+} from "../../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../../db/queries/competitors.ts";
 import { digestsWrittenSince, getDigest, listDigests, newestDigest } from "../../db/queries/digests.ts";
 import { getSignal, getSignals, listSignals } from "../../db/queries/signals.ts";
@@ -205,13 +210,26 @@ export const getBattlecardTool = defineTool({
   name: "get_battlecard",
   title: "Get a battlecard",
   description:
-    "Returns one generated battlecard, named by battlecard_id or by competitor_id (give one of the two), and the team's battlecard notes on its competitor (add_battlecard_note; newest 20 and the total; notes_cursor reads older ones).",
+    "Returns one generated battlecard, named by battlecard_id or by competitor_id (give one of the two), and the team's battlecard notes on its competitor (add_battlecard_note; newest 20 and the total; notes_cursor reads older ones). A card's lines written by people (an imported or curated card, or an update a member accepted) are never rewritten by the engine: after a monitoring cycle, what it would change is returned as `proposal` (lines to add with their source, lines to drop and why, when it was proposed); a member accepts or dismisses it on the battlecard page, and generate_battlecard writes the engine's lines afresh (keeping the people's lines) and replaces it. evidence.lines names what each line rests on (a signal id, a source URL and date, or a dossier field) and who wrote it (`rivals` or `team`).",
   input: {
     battlecard_id: id("battlecard").optional(),
     competitor_id: id("competitor").optional(),
     notes_cursor: notesCursorArg,
   },
-  output: { battlecard, ...notesPageShape("get_battlecard") },
+  output: {
+    battlecard,
+    proposal: z
+      .looseObject({
+        proposed_at: z.string(),
+        add: z.array(z.looseObject({ section: z.string(), text: z.string() })),
+        drop: z.array(
+          z.looseObject({ section: z.string(), text: z.string(), because: z.string().optional() }),
+        ),
+      })
+      .optional()
+      .describe("The engine's pending update of the card after a cycle; absent when none is pending."),
+    ...notesPageShape("get_battlecard"),
+  },
   annotations: READ_ONLY,
   access: "read",
   run: async (ctx, a) => {
@@ -224,8 +242,10 @@ export const getBattlecardTool = defineTool({
         : await getBattlecard(s.database.db, principal.orgId, a.competitor_id!, base, "competitor"),
       "battlecard",
     );
+    const proposal = await battlecardProposal(s.database.db, principal.orgId, card.id as number);
     return {
       battlecard: card,
+      proposal,
       ...(await readNotes(ctx, "battlecard", card.competitor_id as number, a.notes_cursor)),
     };
   },
