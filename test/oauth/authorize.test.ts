@@ -118,7 +118,7 @@ describe("before anyone signs in", () => {
       token_endpoint_auth_method: "none",
     });
     const id = ((await reg.json()) as { client_id: string }).client_id;
-    for (const over of [
+    const overs: Record<string, string | null>[] = [
       { response_type: "token" },
       { response_type: null },
       { code_challenge_method: "plain" },
@@ -127,7 +127,8 @@ describe("before anyone signs in", () => {
       { scope: "admin" },
       { request: "eyJhbGciOiJub25lIn0.e30." },
       { prompt: "none" },
-    ]) {
+    ];
+    for (const over of overs) {
       const url = authUrl({ client_id: id, redirect_uri: "https://phish.example/cb", ...over });
       const res = await new Browser(t).request(url);
       expect({ over, status: res.status, location: res.headers.get("location") }).toEqual({
