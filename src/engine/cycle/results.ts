@@ -7,8 +7,11 @@ import type { Services } from "../../services.ts";
 import { classify } from "../classify/classify.ts";
 import { pageGoneAfterCheck } from "../classify/presence.ts";
 import type { SignalDraft } from "../classify/types.ts";
+import { originalsOf, quoted } from "../compare/originals.ts";
+import type { Snapshot } from "../compare/types.ts";
 import { observeSource, type PageRead } from "../research/reads.ts";
 import type { SnapshotStore, SourceState } from "../snapshots/store.ts";
+import type { Job } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds.ts";
 import { recordDrafts } from "../write/signals.ts";
 import type { BoardFollow } from "./boards.ts";
@@ -28,6 +31,17 @@ export interface CompetitorResult {
   updated: number[];
   closed: number[];
   failures: { url: string; kind: string; error: string; failures: number; since: string }[];
+}
+
+/** A job board's roles in the board's own words (its snapshot masks dates and numbers in them). */
+function jobsAsListed(snapshot: Snapshot): Job[] {
+  const originals = originalsOf(snapshot);
+  const own = (t: string | undefined) => (t === undefined ? undefined : quoted(t, originals));
+  return (snapshot.jobs ?? []).map((j) => ({
+    title: own(j.title)!,
+    ...(j.department ? { department: own(j.department) } : {}),
+    ...(j.location ? { location: own(j.location) } : {}),
+  }));
 }
 
 /** Records a competitor's outcomes. `cycleId` null: research's first snapshots, which record no
@@ -86,7 +100,7 @@ export async function recordResults(
             ? [
                 observeSource(o.source, {
                   page: reads.get(o.key),
-                  ...(o.snapshotKind === "jobs" ? { jobs: o.snapshot.jobs ?? [] } : {}),
+                  ...(o.snapshotKind === "jobs" ? { jobs: jobsAsListed(o.snapshot) } : {}),
                 }),
               ]
             : [],

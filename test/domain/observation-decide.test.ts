@@ -1,0 +1,215 @@
+// The pure rules that keep a dossier current: a plan's price in named fields (domain/pricingRead.ts), the plans'
+// order, and what a cycle's changed sources change on the competitor (domain/observation.ts), on plain state.
+import { describe, expect, test } from "bun:test";
+import { decideObservation, type SourceObservation } from "../../src/domain/observation.ts";
+import { keepPlanOrder, planRead, pricingRead } from "../../src/domain/pricingRead.ts";
+import type { CompetitorRecord } from "../../src/domain/records.ts";
+
+const NOW = "2026-11-27T12:00:00.000Z";
+const base: CompetitorRecord = { name: "Globex", watch: "core", tracking: "active" };
+const decide = (record: CompetitorRecord, observed: SourceObservation[], signalsSeen = false) =>
+  decideObservation(record, { orgId: 1, competitorId: 7, observed, signalsSeen, now: NOW });
+
+describe("a plan's price", () => {
+  test('"$5k/yr" is 5000 billed a year, 416.67 its monthly equivalent — never 416.67 a year', () => {
+    // As extraction reads it: a month in price, the yearly figure in amount.
+    expect(planRead({ name: "Business", price: 416.67, period: "year", amount: 5000 })).toEqual({
+      name: "Business",
+      price: 5000,
+      amount: 5000,
+      period: "year",
+      monthly_equivalent: 416.67,
+    });
+  });
+
+  test('"$49/mo, billed annually" is 588 a year, 49 a month; a monthly plan is its amount a month', () => {
+    expect(planRead({ name: "Pro", price: 49, period: "year" })).toMatchObject({
+      amount: 588,
+      price: 588,
+      monthly_equivalent: 49,
+    });
+    expect(planRead({ name: "Team", price: 59, period: "month" })).toEqual({
+      name: "Team",
+      price: 59,
+      amount: 59,
+      period: "month",
+    });
+  });
+
+  test("the yearly alternative is named alike; free and custom tiers; a plan already named is kept", () => {
+    const team = planRead({ name: "Team", price: 59, period: "month", annual: { price: 49, amount: 588 } });
+    expect(team.annual).toEqual({ amount: 588, period: "year", monthly_equivalent: 49 });
+    expect(planRead(team)).toEqual(team);
+    const yearly = planRead({ name: "Scale", price: 5000, period: "year", amount: 60000 });
+    expect(planRead(yearly)).toEqual(yearly);
+    expect(planRead({ name: "Free", price: 0 })).toEqual({ name: "Free", price: 0, amount: 0 });
+    expect(planRead({ name: "Enterprise", price: null, custom: true })).toEqual({
+      name: "Enterprise",
+      price: null,
+      custom: true,
+    });
+  });
+});
+
+describe("the plans' order", () => {
+  const names = (ps: Record<string, unknown>[]) => ps.map((p) => p.name);
+  test("a page that only moves its cards keeps the order known; new plans take the page's place", () => {
+    const before = [{ name: "Team" }, { name: "Scale" }, { name: "Enterprise" }];
+    expect(
+      names(keepPlanOrder(before, [{ name: "Enterprise" }, { name: "Scale" }, { name: "Team" }])),
+    ).toEqual(["Team", "Scale", "Enterprise"]);
+    expect(
+      names(
+        keepPlanOrder(before, [
+          { name: "Team" },
+          { name: "Growth" },
+          { name: "Scale" },
+          { name: "Enterprise" },
+        ]),
+      ),
+    ).toEqual(["Team", "Growth", "Scale", "Enterprise"]);
+    expect(names(keepPlanOrder([], [{ name: "B" }, { name: "A" }]))).toEqual(["B", "A"]);
+  });
+
+  test("the read of a reordered page takes the known order and its new values", () => {
+    const before = {
+      plans: [
+        { name: "Free", price: 0 },
+        { name: "Team", price: 59 },
+      ],
+    };
+    const next = pricingRead(
+      {
+        plans: [
+          { name: "Team", price: 69, period: "month" },
+          { name: "Free", price: 0 },
+        ],
+      },
+      before,
+    );
+    expect(next).toMatchObject({ plans: [{ name: "Free" }, { name: "Team", amount: 69 }] });
+  });
+});
+
+describe("a cycle's observations on the dossier", () => {
+  const researched: CompetitorRecord = {
+    ...base,
+    urls: { pricing: "https://globex.example/pricing" },
+    reads: {
+      positioning: "Answers without SQL.",
+      product: { summary: "Analytics.", features: ["Funnels", "Globex Ask", "Dashboards"] },
+      pricing: {
+        plans: [planRead({ name: "Free", price: 0 }), planRead({ name: "Team", price: 59, period: "month" })],
+        free_tier: true,
+        page: "https://globex.example/pricing",
+      },
+      integrations: {
+        names: ["Snowflake", "Redshift", "Slack"],
+        count: 3,
+        page: "https://globex.example/integrations",
+      },
+      hiring: { open_roles: 3, by_department: { Engineering: 3 }, estimated_headcount: 120, source: "x" },
+      tech_stack: { technologies: [{ name: "Next.js" }] },
+    },
+    internal: {
+      read_sources: {
+        "https://globex.example/product": { features: ["Funnels", "Globex Ask"] },
+        "https://globex.example/": { features: ["Dashboards"] },
+        "https://globex.example/integrations": { integrations: ["Snowflake", "Redshift"] },
+        "https://globex.example/integrations?page=2": { integrations: ["Slack"] },
+      },
+    },
+    freshness: { state_updated_at: "2026-11-20T00:00:00.000Z" },
+  };
+
+  test("a changed pricing page replaces the pricing read, in the order known, and says when", () => {
+    const [e] = decide(
+      researched,
+      [
+        {
+          url: "https://globex.example/pricing",
+          kind: "pricing",
+          pricing: { plans: [{ name: "Team", price: 69, period: "month" }], free_tier: false },
+        },
+      ],
+      true,
+    );
+    expect(e!.type).toBe("CompetitorObserved");
+    const d = e!.data as Record<string, any>;
+    expect(d.reads.pricing.plans).toEqual([{ name: "Team", price: 69, amount: 69, period: "month" }]);
+    expect(d.reads.pricing.page).toBe("https://globex.example/pricing");
+    expect(d.reads.pricing.free_tier).toBe(false);
+    expect(Object.keys(d.reads)).toEqual(["pricing"]);
+    expect(d.last_signal_at).toBe(NOW);
+    expect(d.read_sources).toBeUndefined();
+  });
+
+  test("one integrations page of several changes: the others' names stay, the removed one goes", () => {
+    const [e] = decide(researched, [
+      {
+        url: "https://globex.example/integrations",
+        kind: "integrations",
+        integrations: ["Snowflake", "Power BI"],
+      },
+    ]);
+    const d = e!.data as Record<string, any>;
+    expect(d.reads.integrations).toEqual({
+      names: ["Snowflake", "Power BI", "Slack"],
+      count: 3,
+      page: "https://globex.example/integrations",
+    });
+    expect(d.read_sources["https://globex.example/integrations"]).toEqual({
+      integrations: ["Snowflake", "Power BI"],
+    });
+  });
+
+  test("the home page: positioning, summary and its features (the product page's stay)", () => {
+    const [e] = decide(researched, [
+      {
+        url: "https://globex.example/",
+        kind: "home",
+        positioning: "Ask your data anything.",
+        summary: "Product analytics.",
+        features: ["Alerts"],
+      },
+    ]);
+    const d = e!.data as Record<string, any>;
+    expect(d.reads.positioning).toBe("Ask your data anything.");
+    expect(d.reads.product).toEqual({
+      summary: "Product analytics.",
+      features: ["Funnels", "Globex Ask", "Alerts"],
+    });
+  });
+
+  test("a job board's roles replace the hiring read; the stated headcount stays", () => {
+    const [e] = decide(researched, [
+      {
+        url: "https://boards-api.greenhouse.io/v1/boards/globex/jobs",
+        kind: "job_board:greenhouse",
+        hiring: {
+          open_roles: 4,
+          by_department: { Engineering: 3, Sales: 1 },
+          locations: [],
+          board: "greenhouse",
+        },
+      },
+    ]);
+    expect((e!.data as Record<string, any>).reads.hiring).toEqual({
+      open_roles: 4,
+      by_department: { Engineering: 3, Sales: 1 },
+      locations: [],
+      board: "greenhouse",
+      source: "https://boards-api.greenhouse.io/v1/boards/globex/jobs",
+      estimated_headcount: 120,
+    });
+  });
+
+  test("a pricing page that lists no plans now takes the pricing read away; nothing new decides nothing", () => {
+    const [e] = decide(researched, [{ url: "https://globex.example/pricing", kind: "pricing" }]);
+    expect((e!.data as Record<string, any>).removed).toEqual(["pricing"]);
+    expect(decide(researched, [{ url: "https://globex.example/blog", kind: "blog" }])).toEqual([]);
+    // Signals alone still move last_signal_at.
+    const [s] = decide(researched, [], true);
+    expect(s!.data).toEqual({ competitor_id: 7, observed_at: NOW, last_signal_at: NOW });
+  });
+});
