@@ -6,6 +6,7 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import type { CardLine, ComposedBattlecard, OutdatedLine } from "./battlecardTypes.ts";
+import { formatDay } from "./dates.ts";
 import { DomainError } from "./errors.ts";
 import type { BattlecardRecord } from "./records.ts";
 
@@ -252,7 +253,9 @@ export function generatedCard(
   const removed = drop.map(({ because: _b, ...l }) => l);
   const superseded = previous.proposal?.proposed_at;
   const parts = [
-    `Replaced the card of ${previous.generated_at ? previous.generated_at.slice(0, 10) : "before"}`,
+    previous.generated_at
+      ? `Replaced the card of ${formatDay(previous.generated_at)}`
+      : "Replaced the earlier card",
     `${removed.length} line${removed.length === 1 ? "" : "s"} the engine wrote removed, ${add.length} added`,
     team
       ? `the team's ${kept} line${kept === 1 ? "" : "s"} kept as written`

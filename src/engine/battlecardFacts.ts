@@ -5,7 +5,10 @@
 // one topic only the newest stays, so a card never says a thing and its opposite ("a free plan" beside "ended
 // its free plan") and never says one thing twice.
 import type { BattlecardSignal } from "../domain/battlecardTypes.ts";
+import { formatDay } from "../domain/dates.ts";
+import { capitalise, possessive } from "../domain/prose.ts";
 import type { CompetitorRecord } from "../domain/records.ts";
+import { inVocabulary } from "../domain/vocabulary.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -47,14 +50,9 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 const strList = (v: unknown) =>
   Array.isArray(v) ? v.map(str).filter((x): x is string => x !== undefined) : ([] as string[]);
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "21 Nov 2026" (UTC), as people write a date. */
+/** "21 Nov 2026" (UTC), as people write a date; undefined without a time. */
 export function dayText(ts?: string): string | undefined {
-  if (!ts) return undefined;
-  const d = new Date(ts);
-  if (Number.isNaN(d.getTime())) return undefined;
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  return ts && !Number.isNaN(Date.parse(ts)) ? formatDay(ts) : undefined;
 }
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -79,9 +77,7 @@ function predicate(title: string, names: string[]): string {
   }
   return title;
 }
-/** "Globex's", "Globex Insights'". */
-export const possessive = (name: string) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
-const cap = (s: string) => s.replace(/^./, (x) => x.toUpperCase());
+const cap = capitalise;
 const AMOUNT = /[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?\s?(?:[kKmMbB]\b|million|billion)?/g;
 function amounts(s: string): string[] {
   return [...s.matchAll(AMOUNT)].map((m) => m[0].replace(/^([$€£¥₹])\s+/, "$1").trim());
@@ -117,7 +113,8 @@ type Kind =
 
 /** The kind of move a signal reports: its engine type, else read from an imported signal's words. */
 function kindOf(s: BattlecardSignal): Kind {
-  const t = s.type ?? "";
+  // Imported names ("price_change", "product_launch") read in the one vocabulary first.
+  const t = inVocabulary(s.category, s.type, `${s.title} ${s.summary ?? ""}`).type ?? "";
   const text = `${s.title} ${s.summary ?? ""}`;
   switch (t) {
     case "price_increase":

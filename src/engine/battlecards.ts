@@ -23,6 +23,7 @@ import type {
   ComposedBattlecard,
   OutdatedLine,
 } from "../domain/battlecardTypes.ts";
+import { fixArticles, undoubled } from "../domain/prose.ts";
 import type { CompetitorRecord } from "../domain/records.ts";
 import { dayText, type Fact, newestPerTopic, readFacts, signalFact } from "./battlecardFacts.ts";
 
@@ -216,8 +217,9 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
     landmines: [],
     recent_moves: [],
   };
-  const add = (section: ListSection, text: string | undefined, f: Fact, own?: string) => {
-    if (!text || sections[section].length >= CARD_LIMITS[section] || !fits(section, f)) return;
+  const add = (section: ListSection, said: string | undefined, f: Fact, own?: string) => {
+    if (!said || sections[section].length >= CARD_LIMITS[section] || !fits(section, f)) return;
+    const text = undoubled(fixArticles(said));
     if (taken.some((t) => sameThing(t, text))) return;
     taken.push(text);
     sections[section].push(text);

@@ -6,6 +6,7 @@
 /** @jsxFrag Html.Fragment */
 import type { Client } from "@libsql/client";
 import type { NoteView } from "../db/queries/engagement.ts";
+import { formatDay } from "../domain/dates.ts";
 import { Csrf, TeamNote, Time } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
@@ -217,7 +218,7 @@ export const MD_SOURCES = 8;
 export function battlecardMarkdown(b: Obj, notes: NoteView[], base: string): string {
   const name = String(b.competitor_name ?? `competitor ${b.competitor_id}`);
   const out: string[] = [`# Battlecard: ${mdEscape(name)}`, ""];
-  if (typeof b.generated_at === "string") out.push(`Generated ${b.generated_at.slice(0, 10)}.`, "");
+  if (typeof b.generated_at === "string") out.push(`Generated ${formatDay(b.generated_at)}.`, "");
   const sections = isObj(b.sections) ? b.sections : {};
   for (const [, title, v] of orderedSections(sections)) {
     out.push(`## ${title}`, "");
@@ -233,7 +234,7 @@ export function battlecardMarkdown(b: Obj, notes: NoteView[], base: string): str
     for (const n of notes.slice(-MD_NOTES))
       out.push(
         `> ${mdEscape(n.body).replace(/\n/g, "\n> ")}`,
-        `> — ${mdEscape(n.author_name ?? "a member")}, ${n.created_at.slice(0, 10)}`,
+        `> — ${mdEscape(n.author_name ?? "a member")}, ${formatDay(n.created_at)}`,
         "",
       );
   }

@@ -16,6 +16,7 @@ import type { ComposedBattlecard } from "../../src/domain/battlecardTypes.ts";
 import { composeBattlecard, sameThing } from "../../src/engine/battlecards.ts";
 import { battlecardMarkdown } from "../../src/web/battlecardExtras.tsx";
 import { DEMO } from "../support/battlecard-demo.ts";
+import { expectProse } from "../support/prose-check.ts";
 
 const NOW = new Date("2026-11-21T12:00:00.000Z");
 const LISTS = ["strengths", "weaknesses", "talk_tracks", "landmines", "recent_moves"] as const;
@@ -49,6 +50,11 @@ describe("a composed card", () => {
       const c = compose(key);
       const all = LISTS.flatMap((k) => c.sections[k].map((text) => ({ k, text })));
       expect(all.length).toBeGreaterThan(6);
+      // Prose a person reads: no placeholder, cut domain, doubled word, raw slug or ISO timestamp.
+      expectProse([
+        { where: "overview", text: c.sections.overview ?? "" },
+        ...all.map(({ k, text }) => ({ where: k, text })),
+      ]);
       for (const { k, text } of all) {
         for (const f of FILLER) expect(text).not.toMatch(f);
         if (k === "talk_tracks" || k === "landmines") {
@@ -157,7 +163,7 @@ describe("a curated card through a cycle", () => {
     );
     expect(out.record.proposal?.drop.map((d) => d.text)).toEqual(["Low entry price and generous free tier"]);
     expect(out.replaced?.team_lines_kept).toBe(10);
-    expect(out.replaced?.summary).toContain("Replaced the card of 2026-11-18");
+    expect(out.replaced?.summary).toContain("Replaced the card of 18 Nov 2026");
   });
 });
 
@@ -185,6 +191,7 @@ test("a card's Markdown fits two printed pages (at most 110 lines of 90 characte
       );
       const printed = md.split("\n").reduce((n, l) => n + Math.max(1, Math.ceil(l.length / 90)), 0);
       expect(printed).toBeLessThanOrEqual(110);
+      if (!team) expectProse([{ where: `${key} Markdown`, text: md }]);
       expect(md).not.toContain("rules-v2");
     }
   }

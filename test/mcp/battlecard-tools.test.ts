@@ -199,7 +199,7 @@ describe("generate_battlecard", () => {
       removed: [],
       team_lines_kept: 1,
     });
-    expect(r.replaced.summary).toStartWith("Replaced the card of 2026-10-01;");
+    expect(r.replaced.summary).toStartWith("Replaced the card of 1 Oct 2026;");
     expect(r.replaced.summary).toContain("the team's 1 line kept as written");
   });
 
