@@ -16,6 +16,7 @@ export function planView(p: Plan) {
       battlecards: p.dailyCaps.battlecards,
       icp_updates: p.dailyCaps.icpUpdates,
       positioning_drafts: p.dailyCaps.positioningDrafts,
+      pages_rendered: p.dailyCaps.renders,
     },
     share_link_lifetime_hours: p.shareLinkHours,
     monitoring_cadences: p.cadences,

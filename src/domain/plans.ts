@@ -10,7 +10,7 @@ export interface Plan {
   readApi: boolean;
   coreSlots: number;
   weeklyResearchAllowance: number;
-  dailyCaps: { battlecards: number; icpUpdates: number; positioningDrafts: number };
+  dailyCaps: { battlecards: number; icpUpdates: number; positioningDrafts: number; renders: number };
   shareLinkHours: number;
   cadences: string[];
   monitoredPagesPerCompetitor: number;
@@ -40,7 +40,7 @@ const unpaid = {
   readApi: false,
   coreSlots: 3,
   weeklyResearchAllowance: 1,
-  dailyCaps: { battlecards: 3, icpUpdates: 2, positioningDrafts: 1 },
+  dailyCaps: { battlecards: 3, icpUpdates: 2, positioningDrafts: 1, renders: 30 },
   shareLinkHours: 24,
   cadences: ["weekly"],
   memberSeats: 3,
@@ -65,7 +65,7 @@ export const PLANS: Record<PlanName, Plan> = {
     readApi: true,
     coreSlots: 5,
     weeklyResearchAllowance: 3,
-    dailyCaps: { battlecards: 5, icpUpdates: 3, positioningDrafts: 3 },
+    dailyCaps: { battlecards: 5, icpUpdates: 3, positioningDrafts: 3, renders: 100 },
     shareLinkHours: 24,
     cadences: ["weekly", "daily"],
     memberSeats: 5,
@@ -78,7 +78,7 @@ export const PLANS: Record<PlanName, Plan> = {
     readApi: true,
     coreSlots: 15,
     weeklyResearchAllowance: 10,
-    dailyCaps: { battlecards: 20, icpUpdates: 10, positioningDrafts: 10 },
+    dailyCaps: { battlecards: 20, icpUpdates: 10, positioningDrafts: 10, renders: 400 },
     shareLinkHours: 24 * 7,
     cadences: ["weekly", "daily", "twice_daily"],
     memberSeats: 25,
@@ -91,7 +91,7 @@ export const PLANS: Record<PlanName, Plan> = {
     readApi: true,
     coreSlots: 50,
     weeklyResearchAllowance: 30,
-    dailyCaps: { battlecards: 100, icpUpdates: 50, positioningDrafts: 50 },
+    dailyCaps: { battlecards: 100, icpUpdates: 50, positioningDrafts: 50, renders: 2000 },
     shareLinkHours: 24 * 30,
     cadences: ["weekly", "daily", "twice_daily", "hourly"],
     memberSeats: 500,
@@ -133,6 +133,7 @@ const DAILY_CAPS = {
   battlecards: { limit: "daily_battlecards", what: "battlecard generations" },
   icpUpdates: { limit: "daily_icp_updates", what: "ICP updates" },
   positioningDrafts: { limit: "daily_positioning_drafts", what: "positioning drafts" },
+  renders: { limit: "daily_renders", what: "pages rendered in a browser" },
 } as const;
 
 /** The refusal of a command over one of the plan's daily caps (they reset at 00:00 UTC, `resetsAt`), naming the

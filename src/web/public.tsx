@@ -86,6 +86,7 @@ const ROWS: [string, (p: Plan) => string][] = [
   ["Battlecards generated per day", (p) => String(p.dailyCaps.battlecards)],
   ["ICP updates per day", (p) => String(p.dailyCaps.icpUpdates)],
   ["Positioning drafts per day", (p) => String(p.dailyCaps.positioningDrafts)],
+  ["Pages read in a browser per day", (p) => String(p.dailyCaps.renders)],
   ["Share link lifetime", (p) => hours(p.shareLinkHours)],
   ["Monitoring cadences", (p) => p.cadences.map(cadence).join(", ")],
   ["Monitored pages per competitor", (p) => String(p.monitoredPagesPerCompetitor)],

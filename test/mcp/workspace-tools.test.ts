@@ -198,6 +198,7 @@ describe("get_plan_and_limits", () => {
         battlecards: g.dailyCaps.battlecards,
         icp_updates: g.dailyCaps.icpUpdates,
         positioning_drafts: g.dailyCaps.positioningDrafts,
+        pages_rendered: g.dailyCaps.renders,
       },
       share_link_lifetime_hours: g.shareLinkHours,
       monitoring_cadences: g.cadences,

@@ -78,6 +78,7 @@ describe("public pages", () => {
     expect(row("Positioning drafts per day")).toEqual(
       plans.map((p) => String(p.dailyCaps.positioningDrafts)),
     );
+    expect(row("Pages read in a browser per day")).toEqual(plans.map((p) => String(p.dailyCaps.renders)));
     expect(row("Member seats")).toEqual(plans.map((p) => String(p.memberSeats)));
     expect(row("Monitored pages per competitor")).toEqual(
       plans.map((p) => String(p.monitoredPagesPerCompetitor)),

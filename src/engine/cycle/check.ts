@@ -7,7 +7,7 @@ import { type Originals, serialise, snapshotHash, withOriginals } from "../compa
 import { keepOriginals } from "../compare/originals.ts";
 import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
-import { rendererFor, visibleHtml } from "../render/index.ts";
+import { tenantRenderer, visibleHtml } from "../render/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
 import type { SourceState } from "../snapshots/store.ts";
@@ -131,7 +131,7 @@ async function readSource(
   let text = r.text;
   let rendered = false;
   if (kind.name === "page" && HTML.test(r.contentType)) {
-    const v = await visibleHtml(rendererFor(s.config), r, src.render);
+    const v = await visibleHtml(tenantRenderer(s, orgId), r, src.render);
     if (!v.ok) return fail(v.error);
     text = v.html;
     rendered = v.rendered;

@@ -21,7 +21,12 @@ import { treeRss } from "./memory.ts";
 
 export type RenderResult =
   | { ok: true; html: string; requests: number; refused: number }
-  | { ok: false; error: "browser" | "timeout" | "too_large"; message: string };
+  | { ok: false; error: "browser" | "timeout" | "too_large" | "limit"; message: string };
+
+/** What renders a page: the browser itself, or one workspace's use of it (index.ts, tenantRenderer). */
+export interface PageRenderer {
+  render(served: Served): Promise<RenderResult>;
+}
 
 export interface RendererOptions {
   /** A Chromium executable. */
@@ -144,7 +149,7 @@ function sweepProfiles(dir: string): void {
   }
 }
 
-export class Renderer {
+export class Renderer implements PageRenderer {
   private cdp?: Promise<Cdp>;
   private proc?: ChildProcess;
   private cage?: Cage;

@@ -3,15 +3,20 @@
 // (RIVALS_BROWSER unset), a failed read that says so. A shell is never read as the page itself: its emptiness
 // is not the competitor's doing, and must never become "plans removed".
 import type { Config } from "../../config.ts";
+import { dailyCapReached, planOf } from "../../domain/plans.ts";
+import { utcDay } from "../../domain/workspace.ts";
+import type { Services } from "../../services.ts";
 import { createFetcher, fetcherOptions } from "../fetch/index.ts";
-import { Renderer } from "./browser.ts";
+import { type PageRenderer, Renderer } from "./browser.ts";
 import { isAppShell } from "./shell.ts";
 
-export { Renderer } from "./browser.ts";
+export { type PageRenderer, Renderer } from "./browser.ts";
 export { isAppShell, shellVerdict } from "./shell.ts";
 
 /** The failed-read code of a page that only a browser can read, when none is configured or it failed. */
 export const NEEDS_BROWSER = "needs_browser";
+/** The failed-read code of a page not rendered because the workspace rendered its plan's pages of the day. */
+export const RENDER_LIMIT = "render_limit";
 
 export type VisibleHtml =
   | { ok: true; html: string; rendered: boolean }
@@ -19,7 +24,7 @@ export type VisibleHtml =
 
 /** The page as a visitor sees it. `force`: render even when the served HTML is not a shell. */
 export async function visibleHtml(
-  renderer: Renderer | undefined,
+  renderer: PageRenderer | undefined,
   page: { finalUrl: string; text: string; contentType: string },
   force = false,
 ): Promise<VisibleHtml> {
@@ -31,7 +36,12 @@ export async function visibleHtml(
       message: `${page.finalUrl} is built by scripts in the browser; set RIVALS_BROWSER to read it`,
     };
   const r = await renderer.render({ url: page.finalUrl, text: page.text, contentType: page.contentType });
-  if (!r.ok) return { ok: false, error: NEEDS_BROWSER, message: `${page.finalUrl}: ${r.message}` };
+  if (!r.ok)
+    return {
+      ok: false,
+      error: r.error === "limit" ? RENDER_LIMIT : NEEDS_BROWSER,
+      message: `${page.finalUrl}: ${r.message}`,
+    };
   return { ok: true, html: r.html, rendered: true };
 }
 
@@ -77,4 +87,33 @@ export async function closeRenderer(config: Config): Promise<void> {
   shared.delete(config);
   live.delete(r);
   r.kill();
+}
+
+const rendersToday = new WeakMap<Services, Map<string, number>>();
+
+/** The browser as one workspace uses it: at most its plan's pages rendered per UTC day (domain/plans.ts,
+ * dailyCaps.renders), every render started counting, whatever it ends with. Counted by this process (a
+ * server and a `rivals research` process each keep their own count); undefined without RIVALS_BROWSER. */
+export function tenantRenderer(s: Services, orgId: number): PageRenderer | undefined {
+  const renderer = rendererFor(s.config);
+  if (!renderer) return undefined;
+  return {
+    async render(served) {
+      const { start, end } = utcDay(s.clock());
+      const r = await s.database.client.execute({ sql: "SELECT plan FROM orgs WHERE id = ?", args: [orgId] });
+      const plan = planOf(String(r.rows[0]?.plan ?? "free"));
+      let counts = rendersToday.get(s);
+      if (!counts) {
+        counts = new Map();
+        rendersToday.set(s, counts);
+      }
+      const key = `${orgId}|${start}`;
+      const used = counts.get(key) ?? 0;
+      if (used >= plan.dailyCaps.renders)
+        return { ok: false, error: "limit", message: dailyCapReached(plan, "renders", used, end).message };
+      for (const k of counts.keys()) if (!k.endsWith(`|${start}`)) counts.delete(k);
+      counts.set(key, used + 1);
+      return renderer.render(served);
+    },
+  };
 }

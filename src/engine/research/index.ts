@@ -8,7 +8,7 @@ import type { ResearchDossier, ResearchProfile, ResearchSource } from "../../dom
 import type { Link, PageExtract } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
-import { type Renderer, visibleHtml } from "../render/index.ts";
+import { type PageRenderer, visibleHtml } from "../render/index.ts";
 import { boardsInHtml } from "../sources/boards/detect.ts";
 import { readJobBoard as readBoard } from "../sources/boards/read.ts";
 import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
@@ -41,7 +41,7 @@ export interface ResearchOptions {
   fetcher: Fetcher;
   /** Reads application shells as a browser builds them (RIVALS_BROWSER); without one they are listed as
    * failed with needs_browser and read for nothing. */
-  renderer?: Renderer;
+  renderer?: PageRenderer;
   extractor: Extractor;
   now: () => Date;
   /** Sees every answer as it was fetched (before any rendering): what becomes the monitoring baseline. */

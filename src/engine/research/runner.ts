@@ -9,7 +9,7 @@ import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
 import { queueHistory, startHistory } from "../archive/background.ts";
 import { type FetchResult, workspaceFetcher } from "../fetch/index.ts";
-import { rendererFor } from "../render/index.ts";
+import { tenantRenderer } from "../render/index.ts";
 import { extractPool } from "../workers/extract.ts";
 import { baselineFromResearch } from "./baseline.ts";
 import { readIcon, storeIcon } from "./icon.ts";
@@ -52,7 +52,7 @@ async function runOne(
   try {
     outcome = await researchSite(run.website_url, {
       fetcher,
-      renderer: confined ? undefined : rendererFor(s.config),
+      renderer: confined ? undefined : tenantRenderer(s, orgId),
       extractor: extractPool(s.config),
       now: s.clock,
       onFetched: (r) => {

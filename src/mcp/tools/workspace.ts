@@ -58,6 +58,10 @@ const planShape = z.object({
     battlecards: z.number().int(),
     icp_updates: z.number().int(),
     positioning_drafts: z.number().int(),
+    pages_rendered: z
+      .number()
+      .int()
+      .describe("Pages the monitoring and research read in a browser (application shells) per day (UTC)."),
   }),
   share_link_lifetime_hours: z.number().int(),
   monitoring_cadences: stringList,
