@@ -85,8 +85,8 @@ export interface Config {
   /** RIVALS_WORKERS: size of the Worker pool that parses fetched pages (default: one per core beyond the
    * first, 1 to 4; at most 16). */
   workers: number;
-  /** RIVALS_BROWSER: a Chromium executable, or the ws:// DevTools endpoint of a running browser, for pages
-   * that only a browser can read (docs/engine.md, "Pages that need a browser"). */
+  /** RIVALS_BROWSER: a Chromium executable for pages that only a browser can read, started by this process with
+   * no network of its own (docs/engine.md, "Pages that need a browser"; docs/security.md). */
   browser?: string;
 }
 
@@ -124,6 +124,16 @@ function intVar(env: Record<string, string | undefined>, name: string, dflt: num
 }
 
 export type SignupMode = "open" | "invite-only" | "off";
+
+/** A browser reached at a DevTools address runs with a network of its own, which Rivals cannot confine. */
+function browserPath(raw: string | undefined): string | undefined {
+  const v = raw?.trim();
+  if (v && /^[a-z][a-z0-9+.-]*:\/\//i.test(v))
+    throw new Error(
+      `RIVALS_BROWSER must be the path of a Chromium executable (Rivals starts it with no network of its own), got ${JSON.stringify(v)}`,
+    );
+  return v || undefined;
+}
 
 function signupMode(raw: string | undefined): SignupMode {
   const v = (raw ?? "").trim().toLowerCase().replace("_", "-");
@@ -230,6 +240,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       intVar(env, "RIVALS_WORKERS", Math.max(1, Math.min(4, availableParallelism() - 1)), 1),
       16,
     ),
-    browser: env.RIVALS_BROWSER?.trim() || undefined,
+    browser: browserPath(env.RIVALS_BROWSER),
   };
 }

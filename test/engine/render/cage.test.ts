@@ -12,6 +12,7 @@ import {
   type Probe,
   startHostileSite,
 } from "../../../fixtures/rendered/hostile.ts";
+import { loadConfig } from "../../../src/config.ts";
 import { systemResolver } from "../../../src/engine/fetch/guard.ts";
 import { createFetcher, type Fetcher } from "../../../src/engine/fetch/index.ts";
 import { RENDER_HOST_DELAY_MS, Renderer } from "../../../src/engine/render/index.ts";
@@ -57,6 +58,13 @@ beforeAll(async () => {
 afterAll(() => {
   tcp?.close();
   udp?.close();
+});
+
+test("RIVALS_BROWSER is an executable: a browser reached at a DevTools address (its own network) is refused", () => {
+  expect(() => loadConfig({ RIVALS_BROWSER: "ws://127.0.0.1:9222/devtools/browser/x" })).toThrow(
+    "RIVALS_BROWSER must be the path of a Chromium executable",
+  );
+  expect(loadConfig({ RIVALS_BROWSER: " /usr/bin/chromium " }).browser).toBe("/usr/bin/chromium");
 });
 
 /** Inodes of the TCP sockets listening on this machine. */
