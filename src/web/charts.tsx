@@ -242,6 +242,8 @@ export interface PriceSeries {
   plan: string;
   currency?: string;
   points: { at: string; price: number }[];
+  /** The first stored version of the page that no longer lists the plan (the table no longer shows it). */
+  endedAt?: string;
 }
 
 /** Each plan's monthly price at every stored version of the pricing page (at most the kept versions). */
@@ -254,15 +256,20 @@ export async function planPriceHistory(
   const versions = await snapshotStoreFor(s).latest({ orgId, competitorId, url: pricingUrl, kind: "page" });
   const byPlan = new Map<string, PriceSeries>();
   for (const v of [...versions].reverse()) {
+    const listed = new Set<string>();
     for (const p of v.snapshot.plans ?? []) {
       if (typeof p.price !== "number") continue;
+      listed.add(p.name);
       let series = byPlan.get(p.name);
       if (!series) {
         series = { plan: p.name, currency: p.currency, points: [] };
         byPlan.set(p.name, series);
       }
+      // A plan listed again after a gap starts again there.
+      delete series.endedAt;
       series.points.push({ at: v.observedAt, price: p.price });
     }
+    for (const series of byPlan.values()) if (!listed.has(series.plan)) series.endedAt ??= v.observedAt;
   }
   return [...byPlan.values()];
 }
@@ -283,7 +290,10 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
   const y = (v: number) => PAD.t + ih - (v / max) * ih;
   const currency = series[0].currency;
   const label = `Plan prices per month over time: ${series
-    .map((s0) => `${s0.plan} ${formatAmount(s0.points[s0.points.length - 1].price, s0.currency)}`)
+    .map(
+      (s0) =>
+        `${s0.plan} ${formatAmount(s0.points[s0.points.length - 1].price, s0.currency)}${s0.endedAt ? " until it was no longer listed" : ""}`,
+    )
     .join(", ")}`;
   return (
     <figure class="chart">
@@ -304,7 +314,9 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
             pts.push(`${px.toFixed(1)},${y(p.price).toFixed(1)}`);
           });
           const last = s0.points[s0.points.length - 1];
-          pts.push(`${x(t1).toFixed(1)},${y(last.price).toFixed(1)}`);
+          // A plan the page no longer lists ends there, as it has left the table.
+          const end = s0.endedAt ? Date.parse(s0.endedAt) : t1;
+          pts.push(`${x(end).toFixed(1)},${y(last.price).toFixed(1)}`);
           return (
             <g>
               <polyline points={pts.join(" ")} fill="none" stroke={color} stroke-width="2" />
@@ -315,9 +327,13 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
                   >{`${s0.plan}: ${formatAmount(p.price, s0.currency)}/month from ${p.at.slice(0, 10)}`}</title>
                 </circle>
               ))}
-              <text x={(x(t1) + 6).toFixed(1)} y={(y(last.price) + 4).toFixed(1)} fill={color} safe>
-                {`${s0.plan} ${formatAmount(last.price, s0.currency)}`}
-              </text>
+              {s0.endedAt ? (
+                ""
+              ) : (
+                <text x={(x(t1) + 6).toFixed(1)} y={(y(last.price) + 4).toFixed(1)} fill={color} safe>
+                  {`${s0.plan} ${formatAmount(last.price, s0.currency)}`}
+                </text>
+              )}
             </g>
           );
         })}
@@ -342,11 +358,23 @@ export async function CompetitorCharts({
   const id = Number(competitor.id);
   const now = s.clock();
   const urls = (competitor.urls ?? {}) as Record<string, unknown>;
-  const pricing = typeof urls.pricing === "string" ? urls.pricing : undefined;
+  // The page the price table was read from (research and every cycle keep it), else the page research named.
+  const reads = (competitor.reads ?? {}) as { pricing?: { page?: unknown; plans?: unknown } };
+  const read = typeof reads.pricing?.page === "string" ? reads.pricing.page : undefined;
+  const pricing = read ?? (typeof urls.pricing === "string" ? urls.pricing : undefined);
   const [weeks, prices] = await Promise.all([
     signalsPerWeek(s, orgId, id, now),
     pricing ? planPriceHistory(s, orgId, id, pricing) : Promise.resolve([]),
   ]);
+  // The series in the price table's order (the page's); plans it no longer lists after them.
+  const order = (Array.isArray(reads.pricing?.plans) ? reads.pricing.plans : []).map((p) =>
+    String((p as { name?: unknown }).name ?? "").toLowerCase(),
+  );
+  const rank = (plan: string) => {
+    const i = order.indexOf(plan.toLowerCase());
+    return i < 0 ? order.length : i;
+  };
+  prices.sort((a, b) => rank(a.plan) - rank(b.plan));
   return (
     <section class="charts" aria-label="Activity">
       <h2>Signals per week</h2>

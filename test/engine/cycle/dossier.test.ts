@@ -188,7 +188,18 @@ describe("the dossier after each cycle of the fixture web", () => {
     expect(globex.freshness.last_signal_at).toBe(at);
     expect(globex.freshness.last_snapshot_at).toBe(at);
 
+    // The price chart agrees with the table: Team at $69 now, in the table's order.
+    const globexPage = await (await browser.request(`/app/competitors/${ids.get("globex.example")}`)).text();
+    expect(globexPage).toContain("Plan prices per month over time: Free $0, Team $69");
+
     const brightloop = (await rest(t, key, `/api/v1/competitors/${ids.get("brightloop.example")}`)).json.data;
+    // A plan the page no longer lists has left the chart as it has left the table.
+    const brightloopPage = await (
+      await browser.request(`/app/competitors/${ids.get("brightloop.example")}`)
+    ).text();
+    expect(brightloopPage).toContain(
+      "Plan prices per month over time: Starter $39, Growth $99, Free $0 until it was no longer listed",
+    );
     expect(brightloop.reads.pricing.plans.map((p: Obj) => p.name)).not.toContain("Free");
     expect(brightloop.reads.pricing.free_tier).toBe(false);
     expect(brightloop.reads.positioning).toBe(positioningOf(pageAt("https://brightloop.example/", 2).hero));
