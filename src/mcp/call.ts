@@ -8,6 +8,7 @@ import { isPaidOnly, LOWEST_PAID, planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { once } from "./idempotency.ts";
 import { type AuthedContext, type Tool, type ToolContext, ToolError } from "./tool.ts";
+import { untrustedContent } from "./untrusted.ts";
 
 export const idempotencyKeyArg = z
   .string()
@@ -74,13 +75,16 @@ export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): 
     }
     const run = () => tool.run(ctx as AuthedContext, args as never);
     const key = args.idempotency_key as string | undefined;
-    const result =
+    const result: Record<string, unknown> =
       tool.idempotent && key && p
         ? await once(ctx.s, p.orgId, tool.name, key, args, run, tool.replayResult as never)
         : await run();
+    // The marking comes first, so an agent reads what is quoted before the quotes.
+    const untrusted = tool.siteText && untrustedContent(tool.siteText, result, ctx.base);
+    const out = untrusted ? { untrusted_content: untrusted, ...result } : result;
     return {
-      content: [{ type: "text", text: JSON.stringify(result) }],
-      structuredContent: result as Record<string, unknown>,
+      content: [{ type: "text", text: JSON.stringify(out) }],
+      structuredContent: out,
     };
   } catch (e) {
     if (e instanceof ToolError) return errorResult(e.code, e.message, e.extra);

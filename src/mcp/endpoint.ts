@@ -22,6 +22,7 @@ import { SCOPES } from "../domain/apiKeys.ts";
 import type { Services } from "../services.ts";
 import { callTool } from "./call.ts";
 import { toolList, toolsByName } from "./registry.ts";
+import { UNTRUSTED_INSTRUCTIONS } from "./untrusted.ts";
 
 export const SERVER_INFO = { name: "rivals", title: "Rivals competitive intelligence", version: "1.0.0" };
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -76,8 +77,7 @@ function createMcpServer(s: Services, principal: Principal | null, requestId: st
   const server = new Server(SERVER_INFO, {
     jsonSchemaValidator: validator,
     capabilities: { tools: { listChanged: false } },
-    instructions:
-      "Rivals holds a workspace's competitive intelligence: tracked competitors with dossiers, evidence-backed signals, digests and battlecards. Start with list_competitors or what_changed; write tools change the workspace for the whole team.",
+    instructions: `Rivals holds a workspace's competitive intelligence: tracked competitors with dossiers, evidence-backed signals, digests and battlecards. Start with list_competitors or what_changed; write tools change the workspace for the whole team. ${UNTRUSTED_INSTRUCTIONS}`,
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList as never }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {

@@ -11,6 +11,7 @@ import { publicTools } from "./tools/public.ts";
 import { readTools } from "./tools/read.ts";
 import { researchTools } from "./tools/research.ts";
 import { workspaceTools } from "./tools/workspace.ts";
+import { untrustedContentShape, untrustedDescription } from "./untrusted.ts";
 
 export const tools: Tool[] = [
   ...(readTools as unknown as Tool[]),
@@ -29,10 +30,14 @@ export const toolsByName = new Map(tools.map((t) => [t.name, t]));
 export const toolList = tools.map((t) => ({
   name: t.name,
   title: t.title,
-  description: t.description + accessNote(t),
+  description: t.description + (t.siteText ? untrustedDescription(t.siteText) : "") + accessNote(t),
   inputSchema: z.toJSONSchema(inputSchemaOf(t), { io: "input" }) as Record<string, unknown>,
-  outputSchema: z.toJSONSchema(z.object(t.output), { io: "output" }) as Record<string, unknown>,
-  annotations: { title: t.title, ...t.annotations },
+  outputSchema: z.toJSONSchema(
+    z.object(t.siteText ? { ...t.output, untrusted_content: untrustedContentShape } : t.output),
+    { io: "output" },
+  ) as Record<string, unknown>,
+  // A tool that returns what websites wrote deals with the open world, whatever else it does.
+  annotations: { title: t.title, ...t.annotations, ...(t.siteText ? { openWorldHint: true } : {}) },
 }));
 
 function accessNote(t: Tool): string {

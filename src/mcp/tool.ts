@@ -42,6 +42,10 @@ export interface Tool<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRa
   adminOnly?: boolean;
   /** Accepts `idempotency_key` (DESIGN: idempotency). */
   idempotent?: boolean;
+  /** Fields of the result that quote competitors' websites (`signals[].title`, `[]` for each item): each
+   * result names the ones it holds in `untrusted_content`, the description says so, and openWorldHint is
+   * true (mcp/untrusted.ts). */
+  siteText?: string[];
   /** What the idempotency record keeps and a retry gets back (default: the whole result). A result that
    * carries a secret shown once (a share link's URL) is kept without it. */
   replayResult?: (result: Record<string, unknown>) => Record<string, unknown>;

@@ -77,6 +77,7 @@ const pagesOut = {
 
 export const addCompetitorTool = defineTool({
   name: "add_competitor",
+  siteText: ["competitor"],
   title: "Add a competitor to the core watchlist",
   description:
     "Adds a company to the workspace's core watchlist from its website, e.g. https://globex.com (a bare domain means https). The name defaults to one derived from the domain (globex.com → Globex); pass name to choose it. Bounded by the plan's core competitor slots (error limit_reached). A website the workspace tracked before and removed (same host, ignoring scheme, www. and a trailing slash) comes back as the same competitor with its history: same id, its signals and battlecard visible again; a horizon competitor with that website moves to the core watchlist. A website already on the core watchlist is an error with code conflict and the existing competitor_id. New competitors have no research yet: run research_competitor before generate_battlecard.",

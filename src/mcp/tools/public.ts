@@ -31,6 +31,7 @@ const slugArg = (what: string) =>
 
 export const searchPublicBriefsTool = defineTool({
   name: "search_public_briefs",
+  siteText: ["briefs[]"],
   title: "Search public competitive briefs",
   description:
     "Searches the published public competitive briefs, newest first. query keeps briefs in which every word appears as a word or the start of one (in the company name, title, summary or findings; case-insensitive); company keeps briefs about one company, given as its name (or part of it), its slug or its web domain. With no arguments, lists the newest briefs. Each result has its public page URL; read one with get_public_brief.",
@@ -80,6 +81,7 @@ function parseBriefUrl(url: string, base: string): { company: string; slug?: str
 
 export const getPublicBriefTool = defineTool({
   name: "get_public_brief",
+  siteText: ["brief"],
   title: "Get a public brief",
   description:
     "Returns one published public brief: company, title, summary, findings (each with text, category and date) and numbered public sources with URLs. Name it by its page URL ({base_url}/briefs/{company_slug}/{slug}), or by company_slug and slug; with only company_slug, returns that company's newest brief.",

@@ -64,6 +64,7 @@ function found<T>(v: T | undefined, what: string): T {
 
 export const listCompetitorsTool = defineTool({
   name: "list_competitors",
+  siteText: ["competitors[]"],
   title: "List tracked competitors",
   description:
     "Lists the competitors this workspace actively tracks (core and horizon), ordered by priority then tracked date, with id, name, website, category and watch level: up to limit (default 50) with the total, and next_cursor when more follow (pass it as cursor). Use the id with get_competitor, search_signals or get_battlecard.",
@@ -79,6 +80,7 @@ export const listCompetitorsTool = defineTool({
 
 export const getCompetitorTool = defineTool({
   name: "get_competitor",
+  siteText: ["competitor"],
   title: "Get a competitor dossier",
   description:
     "Returns the dossier of one tracked competitor: company record (description, category, size, headquarters, ownership, links), current research reads (positioning, pricing, hiring, funding, …), workspace risk/opportunity and freshness. Signals and the battlecard are not embedded: use search_signals with competitor_id, and get_battlecard.",
@@ -99,6 +101,7 @@ export const getCompetitorTool = defineTool({
 
 export const searchSignalsTool = defineTool({
   name: "search_signals",
+  siteText: ["signals[]"],
   title: "Search signals",
   description:
     "Searches open signals (evidence-backed competitor moves) of tracked competitors, newest first. All filters are optional and combine: competitor_id, severity, a case-insensitive text query on title or summary, since (first seen on or after), and saved (only your own saved list). Each signal carries its evidence.",
@@ -143,6 +146,7 @@ export const searchSignalsTool = defineTool({
 
 export const listDigestsTool = defineTool({
   name: "list_digests",
+  siteText: ["digests[]"],
   title: "List digests",
   description:
     "Lists generated digests (briefs over a period), newest coverage period first, without their items and markdown; fetch one with get_digest for the full text. Optionally only one debrief type such as daily_digest or weekly_tldr.",
@@ -165,6 +169,7 @@ export const listDigestsTool = defineTool({
 
 export const getDigestTool = defineTool({
   name: "get_digest",
+  siteText: ["digest"],
   title: "Get a digest",
   description:
     "Returns one generated digest with its items, markdown and covered signal ids, and the team's notes on it (newest 20 and the total; notes_cursor reads older ones). Name it by slug or numeric id; with no id, returns the newest digest (optionally the newest of one type).",
@@ -193,6 +198,7 @@ export const getDigestTool = defineTool({
 
 export const listBattlecardsTool = defineTool({
   name: "list_battlecards",
+  siteText: ["battlecards[]"],
   title: "List battlecards",
   description:
     "Lists the generated battlecard of each tracked competitor that has one, ordered by competitor id, with sections (overview, strengths, weaknesses, talk tracks) and evidence: up to limit (default 20) with the total, and next_cursor when more follow (pass it as cursor).",
@@ -208,6 +214,7 @@ export const listBattlecardsTool = defineTool({
 
 export const getBattlecardTool = defineTool({
   name: "get_battlecard",
+  siteText: ["battlecard", "proposal"],
   title: "Get a battlecard",
   description:
     "Returns one generated battlecard, named by battlecard_id or by competitor_id (give one of the two), and the team's battlecard notes on its competitor (add_battlecard_note; newest 20 and the total; notes_cursor reads older ones). A card's lines written by people (an imported or curated card, or an update a member accepted) are never rewritten by the engine: after a monitoring cycle, what it would change is returned as `proposal` (lines to add with their source, lines to drop and why, when it was proposed); a member accepts or dismisses it on the battlecard page, and generate_battlecard writes the engine's lines afresh (keeping the people's lines) and replaces it. evidence.lines names what each line rests on (a signal id, a source URL and date, or a dossier field) and who wrote it (`rivals` or `team`).",
@@ -253,6 +260,7 @@ export const getBattlecardTool = defineTool({
 
 export const getEvidenceTool = defineTool({
   name: "get_evidence",
+  siteText: ["title", "evidence[]"],
   title: "Get the evidence behind a signal",
   description:
     "Returns the evidence excerpts behind one signal (open or closed), each with its text, source title, source URL and the date it was observed, and the team's notes on the signal (newest 20 and the total; notes_cursor reads older ones).",
@@ -281,6 +289,7 @@ export const getEvidenceTool = defineTool({
 
 export const whatChangedTool = defineTool({
   name: "what_changed",
+  siteText: ["signals[]", "digests[]", "battlecards[]"],
   title: "What changed since a time",
   description:
     "Everything new since a time: open signals first seen since then (and signals read from a competitor's web-archive history since then, by when they were found, with their past dates), digests written since then, and battlecards written or rewritten since then, each newest first and each list up to limit; cycles tells the last finished monitoring cycle (with its counts), one running, and when the next is due.",

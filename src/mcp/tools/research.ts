@@ -65,6 +65,7 @@ async function dossier(ctx: AuthedContext, id: number) {
 
 export const researchCompetitorTool = defineTool({
   name: "research_competitor",
+  siteText: ["competitor"],
   title: "Research a new competitor",
   description:
     'Runs the first research of a core competitor that has none: discovers its site (navigation, sitemap, standard pages such as /pricing, /changelog, /careers), reads the pages, feeds, job board and GitHub releases, and records the dossier — profile fields (description, HQ, founding year, size …), urls, and reads (positioning, product, pricing plans, tech_stack, integrations, release_cadence, hiring, funding when stated). A field the site does not state stays absent. Uses one update of the weekly research allowance (code limit_reached when used up; a failed run does not count). Takes up to a minute: after about 20 s the result is status "running" and research goes on; get_competitor shows freshness.research_state (running, finished, failed). A competitor that already has research is refused with code conflict (use refresh_watchlist), as is one whose research is running; horizon competitors are invalid_argument. A site that cannot be read ends with code research_failed and the reason; nothing partial is stored. The workspace\'s first research is its first brief: company profile and ICP changes answer locked while it runs.',
@@ -125,6 +126,7 @@ function runView(r: RunReport) {
 
 export const refreshWatchlistTool = defineTool({
   name: "refresh_watchlist",
+  siteText: ["runs[].name", "skipped[].name"],
   title: "Refresh research on the core watchlist",
   description:
     "Re-runs research on every core competitor now (discovery, pages, feeds, job boards, releases) and replaces each dossier's research reads with what the sites state today. Uses one update of the weekly research allowance for the whole watchlist (code limit_reached when used up). Competitors whose research is already running, or without a website, are skipped and listed. After about 20 s the result has status \"running\" for the runs still going; each competitor's freshness.research_state in get_competitor shows when it ends. A competitor whose site cannot be read is listed with status failed and the reason; its dossier keeps its earlier research.",
