@@ -13,7 +13,9 @@ import { connectChat, disconnectChat } from "../domain/chat.ts";
 import { deliveryView, setDeliveryChannels } from "../domain/delivery.ts";
 import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
+import { listOf } from "../domain/prose.ts";
 import { InvalidInput } from "../domain/validate.ts";
+import { label, labelInText } from "../domain/vocabulary.ts";
 import { loadSettings } from "../domain/workspace.ts";
 import { postToChat } from "../engine/deliver/chat.ts";
 import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts";
@@ -152,14 +154,14 @@ export function monitoringSettingsPages(s: Services) {
           <select id="cadence" name="cadence">
             {view.allowed_cadences.map((c) => (
               <option value={c} selected={c === view.cadence} safe>
-                {c}
+                {label(c)}
               </option>
             ))}
           </select>
           <p class="muted small" safe>
             {plan.paid
-              ? `The ${plan.label} plan allows ${view.allowed_cadences.join(", ")}.`
-              : `The ${plan.label} plan runs ${view.cadence}; choosing a cadence needs a paid plan.`}
+              ? `The ${plan.label} plan allows ${listOf(view.allowed_cadences.map(labelInText), "or")}.`
+              : `The ${plan.label} plan runs ${labelInText(view.cadence)}; choosing a cadence needs a paid plan.`}
           </p>
           <button type="submit">Save cadence</button>
         </form>

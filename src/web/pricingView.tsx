@@ -5,6 +5,7 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import { formatDay } from "../domain/dates.ts";
 import { formatAmount } from "../domain/money.ts";
 import { planRead } from "../domain/pricingRead.ts";
 import { ExternalLink, Value } from "./components.tsx";
@@ -147,7 +148,7 @@ function PlanRow({ p, change }: { p: Obj; change?: PlanChange }): JSX.Element {
               <span class="muted">
                 {" "}
                 <time datetime={change.at} safe>
-                  {change.at.slice(0, 10)}
+                  {formatDay(change.at)}
                 </time>
               </span>
             ) : (

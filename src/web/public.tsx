@@ -5,6 +5,7 @@
 import { Elysia } from "elysia";
 import { getSession } from "../auth/session.ts";
 import { PLAN_NAMES, PLANS, type Plan } from "../domain/plans.ts";
+import { labelInText } from "../domain/vocabulary.ts";
 import type { Services } from "../services.ts";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 
@@ -76,7 +77,7 @@ function Landing({ user, signup }: { user?: string; signup: boolean }): JSX.Elem
 
 const hours = (h: number) =>
   h % 24 === 0 ? `${h / 24} day${h === 24 ? "" : "s"} (${h} hours)` : `${h} hours`;
-const cadence = (c: string) => c.replaceAll("_", " ");
+const cadence = (c: string) => labelInText(c);
 
 const ROWS: [string, (p: Plan) => string][] = [
   ["Paid plan", (p) => (p.paid ? "yes" : "no")],

@@ -15,6 +15,7 @@ import { DomainError } from "../domain/errors.ts";
 import { updateIcp } from "../domain/icp.ts";
 import { effectiveCadence, planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
+import { labelInText } from "../domain/vocabulary.ts";
 import { loadSettings } from "../domain/workspace.ts";
 import { draftPositioning } from "../engine/research/positioning.ts";
 import { slotOf } from "../engine/schedule/slots.ts";
@@ -27,7 +28,6 @@ import { Html } from "./layout.tsx";
 import { formAdmin, type Member, member, privatePage } from "./member.ts";
 
 const PATH = "/app/start";
-const CADENCE_TEXT: Record<string, string> = { weekly: "weekly", daily: "daily", twice_daily: "twice a day" };
 const DONE: Record<string, string> = {
   profile: "Company profile saved.",
   icp: "Ideal customer profile saved.",
@@ -265,8 +265,8 @@ async function startPage(
         <ul>
           <li>
             Monitoring cycles check every researched competitor's sources{" "}
-            <strong safe>{CADENCE_TEXT[cadence] ?? cadence}</strong>; the next slot begins{" "}
-            <Time ts={nextSlot} />. Changes they find become signals in the <a href="/app">feed</a>.
+            <strong safe>{labelInText(cadence)}</strong>; the next slot begins <Time ts={nextSlot} />. Changes
+            they find become signals in the <a href="/app">feed</a>.
           </li>
           <li>
             {cadence === "weekly" ? "This week's TL;DR" : "Today's digest"} is written as soon as a cycle

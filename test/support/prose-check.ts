@@ -17,7 +17,8 @@ const URL_RE = /\bhttps?:\/\/[^\s"'<>()]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)+\/[^\s"'<
 // after a sentence was cut at its dot ("— example/blog).").
 const CUT_DOMAIN =
   /(?:^|[\s(—–·:;,"“])(?:example|com|io|org|net|co|dev|app|ai|de|fr|uk)(?:\/[^\s]*|\)\.?)(?=\s|$)/i;
-const DOUBLED = /\b(\p{L}[\p{L}'’-]*)\s+\1\b/giu;
+// On one line: a page's separate blocks (a heading and the cell under it) are not one sentence.
+const DOUBLED = /\b(\p{L}[\p{L}'’-]*)[ \t]+\1\b/giu;
 const DOUBLED_OK = new Set(["that", "had", "is", "bye", "ha", "no", "so", "very", "well"]);
 const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const ISO_DATE = /(?<![\w/.-])\d{4}-\d{2}-\d{2}(?![\w/])/;
@@ -61,6 +62,11 @@ export function visibleText(html: string): string {
   return html
     .replace(/<(script|style|template|noscript)\b[\s\S]*?<\/\1>/gi, " ")
     .replace(/<(pre|code)\b[\s\S]*?<\/\1>/gi, " ")
+    .replace(/\s+/g, " ")
+    .replace(
+      /<\/?(?:text|title|p|div|li|ul|ol|td|th|tr|table|h[1-6]|dt|dd|dl|br|section|header|footer|nav|main|article|aside|blockquote|figure|form|label|option|select|button|summary|details)\b[^>]*>/gi,
+      "\n",
+    )
     .replace(/<[^>]+>/g, " ")
     .replace(/&nbsp;/g, " ")
     .replace(/&lt;/g, "<")
@@ -70,7 +76,8 @@ export function visibleText(html: string): string {
     .replace(/&#(\d+);/g, (_m, d: string) => String.fromCodePoint(Number(d)))
     .replace(/&#x([0-9a-f]+);/gi, (_m, h: string) => String.fromCodePoint(Number.parseInt(h, 16)))
     .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ")
+    .replace(/[ \t]+/g, " ")
+    .replace(/ ?\n[\s]*/g, "\n")
     .trim();
 }
 
@@ -79,6 +86,15 @@ export function expectProse(texts: { where: string; text: string; opts?: ProseOp
   const problems: string[] = [];
   for (const t of texts)
     for (const p of proseProblems(t.text, t.opts))
-      problems.push(`${t.where}: ${p}\n    ${t.text.slice(0, 400)}`);
+      problems.push(`${t.where}: ${p}\n    ${around(t.text, p)}`);
   expect(problems).toEqual([]);
+}
+
+/** The part of a long text where a problem is (the quoted part of its description, else the start). */
+function around(text: string, problem: string): string {
+  const quotedPart = /"([^"]+)"|(⟨[a-z]+⟩)|: (\S+?)(?:…|$)/.exec(problem);
+  const needle = quotedPart?.[1] ?? quotedPart?.[2] ?? quotedPart?.[3];
+  const at = needle ? text.indexOf(needle) : -1;
+  const from = Math.max(0, at < 0 ? 0 : at - 150);
+  return text.slice(from, from + 300).replace(/\n/g, " ¶ ");
 }

@@ -5,6 +5,7 @@ import { rebuildProjections } from "../../projections/rebuild.ts";
 import { PROBLEM_CODES } from "../../src/api/problem.ts";
 import { createSession } from "../../src/auth/session.ts";
 import { PLAN_NAMES, PLANS } from "../../src/domain/plans.ts";
+import { labelInText } from "../../src/domain/vocabulary.ts";
 import { freeBriefsIdle } from "../../src/engine/briefs/freeBriefs.ts";
 import { READ_API_PATHS, startTestServer, type TestServer } from "../support/helpers.ts";
 import { rawPost, toolsCall } from "../support/mcp-helpers.ts";
@@ -87,7 +88,7 @@ describe("public pages", () => {
       expect(cell).toContain(`${plans[i].shareLinkHours} hours`);
     });
     row("Monitoring cadences").forEach((cell, i) => {
-      for (const c of plans[i].cadences) expect(cell).toContain(c.replaceAll("_", " "));
+      for (const c of plans[i].cadences) expect(cell).toContain(labelInText(c));
     });
     for (const feature of PLANS.free.paidOnlyFeatures) expect(html).toContain(feature);
   });

@@ -1,0 +1,191 @@
+// Every text a person reads after the fixture web's cycles (v1 → v2, the planted changes → v3, noise), read the
+// way a person reads it and checked by test/support/prose-check.ts: signal titles, summaries and evidence as
+// stored, the feed, every signal page and every competitor page over HTTP, and the tools' answers over MCP.
+// None may carry a masking placeholder, a domain cut at its dot, a doubled word, "Labs's", a wrong "a"/"an",
+// a raw slug or an ISO timestamp, nor a summary a bare URL at its end. Real servers on loopback, the real
+// research run and cycle, the official MCP SDK client.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { BOARD_SITES } from "../../fixtures/web/planted.ts";
+import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
+import { createSession } from "../../src/auth/session.ts";
+import { addMember } from "../../src/domain/members.ts";
+import { handleAddCompetitor } from "../../src/domain/watchlist.ts";
+import { runCycle } from "../../src/engine/cycle/run.ts";
+import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
+import { startTestServer, type TestServer } from "../support/helpers.ts";
+import { body, mcpClient } from "../support/mcp-helpers.ts";
+import { expectProse, type ProseOptions, proseProblems, visibleText } from "../support/prose-check.ts";
+
+setDefaultTimeout(180_000);
+
+const SITES = [
+  "globex.example",
+  "brightloop.example",
+  "quantive.example",
+  "northwind.example",
+  ...BOARD_SITES,
+  "halcyon.example",
+  "parcelhub.example",
+];
+
+type Text = { where: string; text: string; opts?: ProseOptions };
+
+let web: FixtureWeb;
+let t: TestServer;
+let orgId: number;
+let cookie: string;
+const competitors: number[] = [];
+
+beforeAll(async () => {
+  web = startFixtureWeb({ version: 1 });
+  t = await startTestServer({ RIVALS_FETCH_REWRITE: web.rewrite, RIVALS_FETCH_DELAY_MS: "0" });
+  orgId = (await t.org("acme")).id;
+  for (const site of SITES) {
+    const { result } = await t.services.store.execute(
+      (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      { actor: "operator" },
+    );
+    competitors.push(result.id);
+  }
+  const started = await startResearch(
+    t.services,
+    { orgId, actor: "operator" },
+    { kind: "watchlist" },
+    "operator",
+    { usesAllowance: false },
+  );
+  await started.done;
+  await runCycle(t.services, orgId, { trigger: "operator" });
+  for (const v of [2, 3] as const) {
+    web.setVersion(v);
+    t.clock.advance(86_400_000);
+    await runCycle(t.services, orgId, { trigger: "operator" });
+  }
+  const { user_id } = await addMember(t.services.store, {
+    org: "acme",
+    email: "reader@acme.example",
+    role: "admin",
+    password: "correct horse battery",
+  });
+  cookie = (await createSession(t.services, user_id)).cookie.split(";")[0];
+});
+
+afterAll(async () => {
+  await researchIdle(t.services);
+  await t.close();
+  await web.stop();
+});
+
+async function signals(): Promise<{ id: number; doc: Record<string, any> }[]> {
+  const r = await t.services.database.client.execute({
+    sql: "SELECT id, doc FROM signals WHERE org_id = ? ORDER BY id",
+    args: [orgId],
+  });
+  return r.rows.map((row) => ({ id: Number(row.id), doc: JSON.parse(String(row.doc)) }));
+}
+
+function signalTexts(where: string, s: Record<string, any>): Text[] {
+  return [
+    { where: `${where} title`, text: String(s.title ?? "") },
+    { where: `${where} summary`, text: String(s.summary ?? ""), opts: { summary: true } },
+    ...(s.evidence ?? []).map((e: { text?: string }, i: number) => ({
+      where: `${where} evidence ${i + 1}`,
+      text: String(e.text ?? ""),
+    })),
+  ];
+}
+
+async function page(path: string): Promise<string> {
+  const r = await fetch(t.base + path, { headers: { accept: "text/html", cookie }, redirect: "manual" });
+  expect(r.status).toBe(200);
+  return visibleText(await r.text());
+}
+
+test("the checker finds what it is for", () => {
+  expect(proseProblems("published on its blog page (https://quantive.example/blog). ⟨date⟩")).toContain(
+    "masking placeholder ⟨date⟩",
+  );
+  expect(proseProblems("(2026-11-27) — example/blog). A strategic partnership").join(" ")).toContain(
+    "a domain cut at its dot",
+  );
+  expect(proseProblems("Brightloop ends its free Free plan")).toEqual(['a doubled word: "free Free"']);
+  expect(proseProblems("Quantive Labs's plan")).toEqual(['a possessive written "Labs\'s"']);
+  expect(proseProblems("a Enterprise plan")).toEqual(['"a Enterprise" (an Enterprise)']);
+  expect(proseProblems("Type: price_increase, every twice_daily")).toHaveLength(2);
+  expect(proseProblems("First seen at 2026-11-27T12:00:37.867Z")[0]).toContain("ISO timestamp");
+  expect(proseProblems("Globex raised it (https://globex.example/pricing).", { summary: true })).toEqual([
+    "a bare URL at the end of a summary",
+  ]);
+  expect(
+    proseProblems(
+      "Quantive Labs' Growth plan is $38,000 a year; see quantive.example/blog and https://x.example/a_b, v2.3.1 at 3.5% on 27 Nov 2026, an SDK, a user, an hour.",
+      { summary: true },
+    ),
+  ).toEqual([]);
+});
+
+test("signal titles, summaries and evidence read as prose", async () => {
+  const all = await signals();
+  expect(all.length).toBeGreaterThan(20);
+  expectProse(all.flatMap((s) => signalTexts(`signal ${s.id}`, s.doc)));
+  // An annual-only plan is written as the page states it, and a site-wide link is one piece of evidence.
+  const growth = all.find((s) => s.doc.type === "plan_added" && /Quantive/.test(s.doc.title));
+  expect(growth?.doc.title).toContain("$38,000 a year");
+  expect(growth?.doc.title).not.toContain("/month");
+  for (const s of all) {
+    const texts = (s.doc.evidence ?? []).map((e: { text: string }) => e.text);
+    if (s.doc.type === "page_added" || s.doc.type === "page_removed")
+      expect(new Set(texts).size).toBe(texts.length);
+  }
+});
+
+test("the feed, every signal page and every competitor page read as prose", async () => {
+  const texts: Text[] = [];
+  for (const path of [
+    "/app?org=acme",
+    "/app/competitors?org=acme",
+    "/app/compare?org=acme",
+    "/app/digests?org=acme",
+    "/app/battlecards?org=acme",
+    "/app/settings/monitoring?org=acme",
+  ])
+    texts.push({ where: path, text: await page(path) });
+  for (const s of await signals())
+    texts.push({ where: `signal page ${s.id}`, text: await page(`/app/signals/${s.id}`) });
+  for (const id of competitors)
+    texts.push({ where: `competitor page ${id}`, text: await page(`/app/competitors/${id}`) });
+  expectProse(texts);
+});
+
+test("the tools' answers read as prose (search_signals, get_competitor)", async () => {
+  const key = await t.key("acme");
+  const client = await mcpClient(t.base, key);
+  try {
+    const found = body(await client.callTool({ name: "search_signals", arguments: { limit: 50 } }));
+    expect(found.signals.length).toBeGreaterThan(20);
+    const texts: Text[] = found.signals.flatMap((s: Record<string, unknown>) =>
+      signalTexts(`search_signals ${s.id}`, s),
+    );
+    for (const id of competitors) {
+      const c = body(await client.callTool({ name: "get_competitor", arguments: { competitor_id: id } }));
+      texts.push(...proseFields(`get_competitor ${id}`, c));
+    }
+    expectProse(texts);
+  } finally {
+    await client.close();
+  }
+});
+
+/** The prose of a tool's answer: every string under a key a person reads (text, summary, title,
+ * description, note …); identifiers, enum values and timestamps under other keys are data. */
+function proseFields(where: string, v: unknown, key = ""): Text[] {
+  if (typeof v === "string")
+    return /^(?:text|summary|title|description|note|excerpt|headline|subheadline|tagline|statement|reason)$/.test(
+      key,
+    )
+      ? [{ where: `${where} ${key}`, text: v }]
+      : [];
+  if (Array.isArray(v)) return v.flatMap((x) => proseFields(where, x, key));
+  if (v && typeof v === "object") return Object.entries(v).flatMap(([k, x]) => proseFields(`${where}`, x, k));
+  return [];
+}
