@@ -7,6 +7,7 @@
 import type { Client } from "@libsql/client";
 import type { NoteView } from "../db/queries/engagement.ts";
 import { formatDay } from "../domain/dates.ts";
+import { mdEscape } from "../domain/markdown.ts";
 import { Csrf, TeamNote, Time } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
@@ -206,8 +207,6 @@ export function TeamNotes(p: {
     </aside>
   );
 }
-
-const mdEscape = (s: string) => s.replace(/([\\`*_[\]#<>|])/g, "\\$1");
 
 /** How many team notes and sources the Markdown lists (the card stays within two printed pages). */
 export const MD_NOTES = 3;
