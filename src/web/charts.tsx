@@ -4,6 +4,7 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import { formatDay } from "../domain/dates.ts";
 import { formatAmount } from "../domain/money.ts";
 import { SEVERITY_HIGH_FIRST, type Severity } from "../domain/records.ts";
 import { wordDiff } from "../engine/compare/words.ts";
@@ -274,12 +275,42 @@ export async function planPriceHistory(
   return [...byPlan.values()];
 }
 
+/** A pricing signal on the price chart's time axis: the change the line shows, as the signal words it. */
+export interface PriceMark {
+  at: string;
+  title: string;
+}
+
+/** The competitor's newest pricing signals, open and closed, engine and imported (signals_of_competitor). */
+export async function pricingSignals(s: Services, orgId: number, competitorId: number): Promise<PriceMark[]> {
+  const r = await s.database.client.execute({
+    sql: `SELECT title, first_seen_at AS at FROM signals
+          WHERE competitor_id = ? AND org_id = ? AND visible = 1 AND first_seen_at IS NOT NULL
+            AND json_extract(doc, '$.category') = 'pricing'
+          ORDER BY first_seen_at DESC, id DESC LIMIT 20`,
+    args: [competitorId, orgId],
+  });
+  return r.rows.map((row) => ({ at: String(row.at), title: String(row.title) }));
+}
+
 const LINE_COLORS = ["#0b5cad", "#b42318", "#067647", "#b54708", "#6e40c9", "#1b7c83", "#57606a", "#bf3989"];
 
-export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }): JSX.Element {
+export function PriceChart({
+  series,
+  marks = [],
+  now,
+}: {
+  series: PriceSeries[];
+  marks?: PriceMark[];
+  now: Date;
+}): JSX.Element {
   if (!series.length)
     return <p class="muted small">No priced plans in the stored pricing page versions yet.</p>;
-  const times = series.flatMap((x) => x.points.map((p) => Date.parse(p.at)));
+  // The axis reaches back to the oldest pricing signal (imported history included), so each is on its day.
+  const times = [
+    ...series.flatMap((x) => x.points.map((p) => Date.parse(p.at))),
+    ...marks.map((m) => Date.parse(m.at)).filter(Number.isFinite),
+  ];
   const t0 = Math.min(...times);
   const t1 = Math.max(now.getTime(), ...times);
   const span = Math.max(DAY, t1 - t0);
@@ -304,6 +335,17 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
         <text x={PAD.l + 8 + iw} y={H - PAD.b + 16} text-anchor="end" fill="#57606a" safe>
           {shortDate(new Date(t1).toISOString())}
         </text>
+        {marks.map((m) => {
+          const mx = x(Date.parse(m.at)).toFixed(1);
+          return (
+            <g>
+              <line x1={mx} x2={mx} y1={PAD.t} y2={PAD.t + ih} stroke="#8c959f" stroke-dasharray="2 3" />
+              <path d={`M${mx} ${PAD.t + ih - 7} l5 7 h-10 z`} fill="#57606a">
+                <title safe>{`${formatDay(m.at)}: ${m.title}`}</title>
+              </path>
+            </g>
+          );
+        })}
         {series.map((s0, i) => {
           const color = LINE_COLORS[i % LINE_COLORS.length];
           // A step line: a price holds until the next version that changes it, and up to now.
@@ -339,7 +381,9 @@ export function PriceChart({ series, now }: { series: PriceSeries[]; now: Date }
         })}
       </Plot>
       <figcaption class="small muted">
-        Monthly price of each plan, from the stored versions of the pricing page.
+        {`Monthly price of each plan, from the stored versions of the pricing page${
+          marks.length ? "; each ▲ is a pricing signal on the day it was first seen" : ""
+        }.`}
       </figcaption>
     </figure>
   );
@@ -362,9 +406,10 @@ export async function CompetitorCharts({
   const reads = (competitor.reads ?? {}) as { pricing?: { page?: unknown; plans?: unknown } };
   const read = typeof reads.pricing?.page === "string" ? reads.pricing.page : undefined;
   const pricing = read ?? (typeof urls.pricing === "string" ? urls.pricing : undefined);
-  const [weeks, prices] = await Promise.all([
+  const [weeks, prices, marks] = await Promise.all([
     signalsPerWeek(s, orgId, id, now),
     pricing ? planPriceHistory(s, orgId, id, pricing) : Promise.resolve([]),
+    pricing ? pricingSignals(s, orgId, id) : Promise.resolve([]),
   ]);
   // The series in the price table's order (the page's); plans it no longer lists after them.
   const order = (Array.isArray(reads.pricing?.plans) ? reads.pricing.plans : []).map((p) =>
@@ -382,7 +427,7 @@ export async function CompetitorCharts({
       {pricing ? (
         <>
           <h2>Plan prices over time</h2>
-          <PriceChart series={prices} now={now} />
+          <PriceChart series={prices} marks={marks} now={now} />
         </>
       ) : (
         ""

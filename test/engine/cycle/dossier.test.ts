@@ -229,6 +229,37 @@ describe("the dossier after each cycle of the fixture web", () => {
     expect(after.freshness.last_signal_at).toBe(before.freshness.last_signal_at);
   });
 
+  test("the price chart marks every pricing signal on its day, imported history included", async () => {
+    const id = ids.get("globex.example")!;
+    const r = await t.services.database.client.execute({
+      sql: "SELECT key FROM competitors WHERE id = ?",
+      args: [id],
+    });
+    await t.load([
+      {
+        kind: "signal",
+        org: "acme",
+        key: "globex-team-2026-11",
+        competitor: String(r.rows[0]!.key),
+        title: "Globex raises Team plan price by 20%",
+        summary: "The Team plan moved from $49 to $59 per seat per month.",
+        category: "pricing",
+        type: "price_change",
+        severity: "high",
+        status: "open",
+        first_seen_at: "2026-11-18T08:12:00Z",
+        evidence: [{ text: "Team — $59 per seat / month", source_url: "https://globex.example/pricing" }],
+      },
+    ]);
+    const html = await (await browser.request(`/app/competitors/${id}`)).text();
+    const chart = html.slice(html.indexOf("Plan prices per month over time"));
+    expect(chart).toContain("18 Nov 2026: Globex raises Team plan price by 20%");
+    const engine = (await rest(t, key, `/api/v1/signals?competitor_id=${id}`)).json.data.find(
+      (x: Obj) => x.category === "pricing" && /\$69/.test(x.title),
+    );
+    expect(chart).toContain(engine.title);
+  });
+
   test("research at v3, whose pricing pages list their cards in reverse, keeps the plans in the order known", async () => {
     for (const site of ["globex.example", "quantive.example"]) {
       const { done } = await startResearch(
