@@ -7,12 +7,13 @@
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../../../events/catalog.ts";
 import { deliveryView } from "../../domain/delivery.ts";
+import { byMateriality } from "../../domain/materiality.ts";
 import { decideDeliveryAttempted, decideDeliveryQueued } from "../../domain/outbox.ts";
-import { severityRank } from "../../domain/records.ts";
 import { loadSettings } from "../../domain/workspace.ts";
 import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import type { AfterCycleStep } from "../cycle/types.ts";
+import { digestSignalsOf } from "../digests/signals.ts";
 import { postToChat } from "./chat.ts";
 import { composeEmail, composeSlack, type DeliverySignal } from "./compose.ts";
 
@@ -68,25 +69,16 @@ async function claim(s: Services, id: number, now: Date): Promise<boolean> {
   return r.rowsAffected > 0;
 }
 
+/** The cycle's signals, most material first (the digest's order: its headline leads the subject). */
 async function signalsOf(s: Services, orgId: number, ids: number[]): Promise<DeliverySignal[]> {
-  if (ids.length === 0) return [];
-  const r = await s.database.client.execute({
-    sql: `SELECT id, competitor_name, title, severity, state FROM signals
-          WHERE org_id = ? AND id IN (${ids.map(() => "?").join(",")}) LIMIT 500`,
-    args: [orgId, ...ids],
-  });
-  return r.rows
-    .map((row) => {
-      const state = JSON.parse(String(row.state)) as { evidence?: { source_url?: string }[] };
-      return {
-        id: Number(row.id),
-        competitor: row.competitor_name ? String(row.competitor_name) : "Unattributed",
-        title: String(row.title),
-        ...(row.severity ? { severity: String(row.severity) } : {}),
-        ...(state.evidence?.[0]?.source_url ? { source_url: state.evidence[0].source_url } : {}),
-      };
-    })
-    .sort((a, b) => severityRank(b.severity) - severityRank(a.severity) || a.id - b.id);
+  const found = await digestSignalsOf(s.database.client, orgId, ids);
+  return found.sort(byMateriality).map((x) => ({
+    id: x.id,
+    competitor: x.competitor_id === null ? "Unattributed" : x.competitor,
+    title: x.title,
+    ...(x.severity ? { severity: x.severity } : {}),
+    ...(x.source_url ? { source_url: x.source_url } : {}),
+  }));
 }
 
 async function send(

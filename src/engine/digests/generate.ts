@@ -9,12 +9,10 @@ import {
   periodBefore,
 } from "../../domain/digestPeriods.ts";
 import { decideDigestRecorded } from "../../domain/digests.ts";
-import type { SignalRecord } from "../../domain/records.ts";
-import { inVocabulary } from "../../domain/vocabulary.ts";
 import type { Services } from "../../services.ts";
 import { fetcherFor } from "../fetch/index.ts";
 import { type CitedSentence, rephraseSentences } from "../llm/rephrase.ts";
-import type { DigestSignal } from "./types.ts";
+import { readDigestSignals } from "./signals.ts";
 import { writeDigest } from "./writer.ts";
 
 /** A digest lists at most this many signals (the most material; the rest are counted). */
@@ -38,78 +36,24 @@ export interface DigestOutcome {
 
 type Exec = Pick<Tx, "execute">;
 
-/** The first amount a recorded price states ("$3,166.67/month, billed yearly" → 3166.67). */
-function amountOf(v: unknown): number | undefined {
-  const m = typeof v === "string" ? /\d[\d,]*(?:\.\d+)?/.exec(v) : null;
-  return m ? Number(m[0].replace(/,/g, "")) : undefined;
-}
-
-/** A price move's percent: from the prices the engine recorded, else as the title or summary states it. */
-function percentOf(
-  type: string | undefined,
-  before: unknown,
-  after: unknown,
-  words: string,
-): number | undefined {
-  if (type !== "price_increase" && type !== "price_decrease") return undefined;
-  const b = amountOf(before);
-  const a = amountOf(after);
-  if (b !== undefined && a !== undefined && b > 0) return ((a - b) / b) * 100;
-  const stated = /\(([+-−]?\d+(?:\.\d+)?)\s?%\)/.exec(words);
-  return stated ? Number(stated[1].replace("−", "-")) : undefined;
-}
-
 async function periodSignals(tx: Exec, orgId: number, p: Period) {
-  const r = await tx.execute({
-    sql: `SELECT s.id, s.competitor_id, s.competitor_name, s.first_seen_at, s.state, c.watch, c.tracking,
-                 e.subject, e.value_before, e.value_after
-          FROM signals s
-          LEFT JOIN competitors c ON c.id = s.competitor_id AND c.org_id = s.org_id
-          LEFT JOIN engine_signals e ON e.id = s.id AND e.org_id = s.org_id
-          WHERE s.org_id = ? AND s.listed = 1 AND s.first_seen_at >= ? AND s.first_seen_at < ?
-          ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ?`,
-    args: [orgId, p.start.toISOString(), p.end.toISOString(), DIGEST_SIGNALS + 1],
-  });
+  const range = [orgId, p.start.toISOString(), p.end.toISOString()];
+  const signals = await readDigestSignals(
+    tx,
+    "s.org_id = ? AND s.listed = 1 AND s.first_seen_at >= ? AND s.first_seen_at < ?",
+    range,
+    DIGEST_SIGNALS + 1,
+  );
   let omitted = 0;
-  if (r.rows.length > DIGEST_SIGNALS) {
+  if (signals.length > DIGEST_SIGNALS) {
     const n = await tx.execute({
       sql: `SELECT COUNT(*) AS n FROM signals
             WHERE org_id = ? AND listed = 1 AND first_seen_at >= ? AND first_seen_at < ?`,
-      args: [orgId, p.start.toISOString(), p.end.toISOString()],
+      args: range,
     });
     omitted = Number(n.rows[0].n) - DIGEST_SIGNALS;
   }
-  const signals = r.rows.slice(0, DIGEST_SIGNALS).map((row): DigestSignal => {
-    const rec = JSON.parse(String(row.state)) as SignalRecord;
-    const id = Number(row.id);
-    const { category, type } = inVocabulary(rec.category, rec.type, `${rec.title} ${rec.summary ?? ""}`);
-    const percent = percentOf(type, row.value_before, row.value_after, `${rec.title} ${rec.summary ?? ""}`);
-    const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
-    const subject = text(row.subject);
-    const before = text(row.value_before);
-    const after = text(row.value_after);
-    return {
-      id,
-      competitor_id: row.competitor_id === null ? null : Number(row.competitor_id),
-      competitor: row.competitor_name ? String(row.competitor_name) : "Other companies",
-      // A removed competitor's moves count as those of a company not on the watchlist.
-      watch: row.watch && row.tracking !== "removed" ? String(row.watch) : null,
-      title: rec.title,
-      ...(rec.summary ? { summary: rec.summary } : {}),
-      ...(rec.severity ? { severity: rec.severity } : {}),
-      ...(category ? { category } : {}),
-      ...(type ? { type } : {}),
-      ...(rec.confidence !== undefined ? { confidence: rec.confidence } : {}),
-      ...(percent !== undefined && Number.isFinite(percent) ? { percent } : {}),
-      ...(subject ? { subject } : {}),
-      ...(before ? { before } : {}),
-      ...(after ? { after } : {}),
-      first_seen_at: String(row.first_seen_at),
-      url: appLinks.signal("", id),
-      ...(rec.evidence?.[0]?.source_url ? { source_url: rec.evidence[0].source_url } : {}),
-    };
-  });
-  return { signals, omitted };
+  return { signals: signals.slice(0, DIGEST_SIGNALS), omitted };
 }
 
 async function cyclesIn(tx: Exec, orgId: number, p: Period): Promise<number> {

@@ -76,8 +76,9 @@ const slackWords = (s: string) =>
     .replace(/&amp;/g, "&");
 
 /** The subject, text and HTML of a received mail (the subject's RFC 2047 words decoded). */
-function mailParts(decoded: string): { subject: string; text: string; html: string } {
-  const raw = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(decoded)?.[1] ?? "";
+function mailParts(mail: { raw: string; decoded: string }): { subject: string; text: string; html: string } {
+  const decoded = mail.decoded;
+  const raw = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(mail.raw)?.[1] ?? "";
   const bytes = raw
     .replace(/\r?\n[ \t]/g, " ")
     .replace(/\?=\s*=\?UTF-8\?Q\?/gi, "")
@@ -206,12 +207,16 @@ describe("the digest after the fixture web's cycles", () => {
     expect(md).not.toMatch(/\bsignals? #?\d|Signals: \d/);
     // The email and the chat message of the same cycle.
     expect(smtp.mails).toHaveLength(1);
-    const mail = mailParts(smtp.mails[0].decoded);
+    const mail = mailParts(smtp.mails[0]);
     expect(mail.subject).toStartWith("[Rivals] ACME: ");
+    // The email and the chat message lead with the digest's headline: one order of materiality everywhere.
+    expect(mail.subject).toEndWith(` — ${digest.headline}`);
+    expect(mail.text.indexOf(digest.headline)).toBe(mail.text.indexOf("- ") + 2);
     expect(mail.text).toContain("new signals on ACME's competitors");
     expect(mail.html).toContain("<a href=");
     expect(hook.received).toHaveLength(1);
     const chat = hook.received[0];
+    expect(chat.text).toEndWith(` — ${digest.headline}`);
     const chatTexts = [
       chat.text,
       ...chat.blocks.flatMap((b) => [b.text?.text ?? "", ...(b.elements ?? []).map((e) => e.text)]),
