@@ -6,7 +6,7 @@ import type { Config } from "../../config.ts";
 import { dailyCapReached, planOf } from "../../domain/plans.ts";
 import { utcDay } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
-import { createFetcher, fetcherOptions } from "../fetch/index.ts";
+import { createFetcher, fetcherOptions, workspaceFetcher } from "../fetch/index.ts";
 import { type PageRenderer, Renderer } from "./browser.ts";
 import { isAppShell } from "./shell.ts";
 
@@ -99,6 +99,9 @@ export function tenantRenderer(s: Services, orgId: number): PageRenderer | undef
   if (!renderer) return undefined;
   return {
     async render(served) {
+      // The browser's requests go through the tenant fetcher's rules, not a confined workspace's closed web.
+      if ((await workspaceFetcher(s, orgId)).confined)
+        return { ok: false, error: "browser", message: "this workspace's pages are not read in a browser" };
       const { start, end } = utcDay(s.clock());
       const r = await s.database.client.execute({ sql: "SELECT plan FROM orgs WHERE id = ?", args: [orgId] });
       const plan = planOf(String(r.rows[0]?.plan ?? "free"));

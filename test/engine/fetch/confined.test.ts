@@ -4,6 +4,7 @@
 // workspace only, in every process: where no demo web is served, that workspace reaches nothing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createFetcher, type FetchResult, workspaceFetcher } from "../../../src/engine/fetch/index.ts";
+import { tenantRenderer } from "../../../src/engine/render/index.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 
 let site: ReturnType<typeof Bun.serve>;
@@ -96,6 +97,27 @@ test("workspaceFetcher: the demo workspace is confined to config.demoSites (noth
     expect(r.error).toBe("outside_sites");
     // Another workspace keeps the tenant fetcher and its address guard.
     expect(failed(await a.fetcher.fetch({ url: "http://127.0.0.1:1/" })).error).toBe("blocked_address");
+  } finally {
+    await t?.close();
+  }
+});
+
+test("a confined workspace renders no page in a browser (whose requests would follow the tenant rules)", async () => {
+  let t: TestServer | undefined;
+  try {
+    // A browser that does not exist: the refusal comes before any browser is started.
+    t = await startTestServer({ RIVALS_BROWSER: "/nonexistent/chromium" });
+    const demo = await t.org("demo");
+    const r = await tenantRenderer(t.services, demo.id)!.render({
+      url: "https://globex.example/app",
+      text: "<div id=root></div>",
+      contentType: "text/html",
+    });
+    expect(r).toEqual({
+      ok: false,
+      error: "browser",
+      message: "this workspace's pages are not read in a browser",
+    });
   } finally {
     await t?.close();
   }
