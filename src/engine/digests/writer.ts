@@ -133,9 +133,9 @@ function restSentence(rest: DigestSignal[], omitted: number, onlyMinor: boolean)
     return `${THEMES[MOVE_KINDS[k].kind]} at ${listOf(who)}`;
   });
   const more = themes.slice(3).reduce((n, [, list]) => n + list.length, 0) + omitted;
-  if (more > 0) parts.push(`${more} more ${more === 1 ? "change" : "changes"}`);
+  const tail = more > 0 ? `; and ${more} more ${more === 1 ? "change" : "changes"}` : "";
   const text = withStop(
-    `${onlyMinor ? "Only smaller changes were seen" : "Also in this digest"}: ${parts.join("; ")}`,
+    `${onlyMinor ? "Only smaller changes were seen" : "Also in this digest"}: ${parts.join("; ")}${tail}`,
   );
   return { text, md: mdEscape(text), ids: rest.map((s) => s.id) };
 }

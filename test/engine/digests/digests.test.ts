@@ -316,6 +316,15 @@ describe("the digest writer", () => {
     );
     expect(out!.record.what_to_watch).toBeUndefined();
     expect(out!.record.tldr).toBe("Only smaller changes were seen: site pages and wording at Globex.");
+    // Signals beyond the ones the writer reads are counted, and said to be left out.
+    const more = writeDigest({
+      ...input([sig(9, { title: "Globex edits its terms", severity: "low", type: "policy_change" })]),
+      omitted: 3,
+    })!.record;
+    expect(more.tldr).toBe(
+      "Only smaller changes were seen: site pages and wording at Globex; and 3 more changes.",
+    );
+    expect(more.markdown).toContain("The 3 least material changes are not listed.");
   });
 
   test("a quiet week writes a short weekly digest that says so", () => {
