@@ -8,11 +8,13 @@
 import { Elysia } from "elysia";
 import { battlecardProposal, getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor } from "../db/queries/competitors.ts";
+import { fundingSignals } from "../db/queries/conflicts.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
 import { hiringTrend, lastCheckedAt, timeline } from "../db/queries/dossier.ts";
 import { notesPage, signalEngagement } from "../db/queries/engagement.ts";
 import { competitorIcon, hasIcon } from "../db/queries/icons.ts";
 import { getSignal, getSignals } from "../db/queries/signals.ts";
+import { conflictsOf } from "../domain/conflicts.ts";
 import { firstChars } from "../domain/searchText.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
@@ -86,6 +88,14 @@ export function appPages(s: Services) {
     };
   }
 
+  /** The other open signals that report this signal's fact otherwise (a funding round's amount). */
+  async function signalConflicts(orgId: number, id: number, record: Obj) {
+    const cid = typeof record.competitor_id === "number" ? record.competitor_id : undefined;
+    if (record.type !== "funding" || cid === undefined) return [];
+    const others = (await fundingSignals(s.database.client, orgId, [cid])).get(cid) ?? [];
+    return conflictsOf({ id, title: String(record.title), summary: String(record.summary ?? "") }, others);
+  }
+
   return (
     new Elysia({ name: "web-app" })
       .get("/app/signals/:id", ({ request, params }) => {
@@ -95,7 +105,11 @@ export function appPages(s: Services) {
           (orgId) => getSignal(db, orgId, id, base),
           async (m, { record, orgId }) => (
             <AppPage session={m.session} current={m.ws.current} title={String(record.title)} section="feed">
-              <SignalView signal={record as Obj} change={await signalChange(s, orgId, id)} />
+              <SignalView
+                signal={record as Obj}
+                change={await signalChange(s, orgId, id)}
+                conflicts={await signalConflicts(orgId, id, record as Obj)}
+              />
               <SignalEngagementPanel
                 id={id}
                 e={

@@ -6,8 +6,10 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import { listCompetitors } from "../db/queries/competitors.ts";
+import { fundingSignals } from "../db/queries/conflicts.ts";
 import { type CardEngagement, cardEngagement, pinnedSignals, signalFacets } from "../db/queries/feed.ts";
 import { listSignals } from "../db/queries/signals.ts";
+import { type Conflict, conflictsOf } from "../domain/conflicts.ts";
 import { SEVERITY, SEVERITY_HIGH_FIRST } from "../domain/records.ts";
 import { firstChars, searchText, withoutControls } from "../domain/searchText.ts";
 import { label } from "../domain/vocabulary.ts";
@@ -240,6 +242,7 @@ export function SignalActions(p: {
 
 export function FeedCard(p: {
   signal: Obj;
+  conflicts?: readonly Conflict[];
   e: CardEngagement;
   csrf: string;
   org: string;
@@ -271,6 +274,15 @@ export function FeedCard(p: {
         {p.e.pinned ? <span class="badge">Pinned</span> : ""}
       </div>
       {s.summary ? <p safe>{String(s.summary)}</p> : ""}
+      {(p.conflicts ?? []).map((c) => (
+        <p class="conflict small">
+          <strong>Sources disagree:</strong>{" "}
+          <a href={`/app/signals/${c.signal.id}`} safe>
+            {c.signal.title}
+          </a>
+          {Html.escapeHtml(` reports the ${c.round} at ${c.other}, this one at ${c.says}.`)}
+        </p>
+      ))}
       <SignalActions {...p} />
     </article>
   );
@@ -337,10 +349,27 @@ export function feedPages(s: Services) {
       [...new Set([...pinned, ...signals].map((x) => Number(x.id)))],
       actor,
     );
+    // A funding round reported twice with two amounts is said to disagree on both cards.
+    const funded = [...pinned, ...signals].filter(
+      (x) => x.type === "funding" && typeof x.competitor_id === "number",
+    );
+    const rounds = await fundingSignals(
+      client,
+      current.orgId,
+      funded.map((x) => Number(x.competitor_id)),
+    );
     const back = `${url.pathname}${url.search}`;
     const card = (x: Obj) => (
       <FeedCard
         signal={x}
+        conflicts={
+          x.type === "funding"
+            ? conflictsOf(
+                { id: Number(x.id), title: String(x.title), summary: String(x.summary ?? "") },
+                rounds.get(Number(x.competitor_id)) ?? [],
+              )
+            : []
+        }
         e={engagement.get(Number(x.id)) ?? { pinned: false, saved: false, notes: 0 }}
         csrf={m.session.csrfToken}
         org={current.orgSlug}

@@ -2,6 +2,8 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import type { Conflict } from "../domain/conflicts.ts";
+import { formatDay } from "../domain/dates.ts";
 import { label } from "../domain/vocabulary.ts";
 import { ChangeDiff, type SignalChange } from "./charts.tsx";
 import { EvidenceList, Facts, Severity, Time, text } from "./components.tsx";
@@ -36,7 +38,36 @@ export function SignalCard({ signal }: { signal: Obj }): JSX.Element {
   );
 }
 
-export function SignalView({ signal, change }: { signal: Obj; change?: SignalChange }): JSX.Element {
+/** Other signals that report the same fact otherwise (domain/conflicts.ts): said once, as a disagreement. */
+export function ConflictNote({ conflicts }: { conflicts: readonly Conflict[] }): JSX.Element {
+  if (!conflicts.length) return "";
+  return (
+    <section class="notice conflict" aria-label="Sources disagree">
+      <h2>Sources disagree</h2>
+      {conflicts.map((c) => (
+        <p>
+          {Html.escapeHtml(`This signal reports the ${c.round} at ${c.says}; `)}
+          <a href={`/app/signals/${c.signal.id}`} safe>
+            {c.signal.title}
+          </a>
+          {Html.escapeHtml(
+            `${c.signal.first_seen_at ? ` (${formatDay(c.signal.first_seen_at)})` : ""} reports ${c.other}. Check which is current before quoting either.`,
+          )}
+        </p>
+      ))}
+    </section>
+  );
+}
+
+export function SignalView({
+  signal,
+  change,
+  conflicts = [],
+}: {
+  signal: Obj;
+  change?: SignalChange;
+  conflicts?: readonly Conflict[];
+}): JSX.Element {
   const topics = Array.isArray(signal.topics) ? (signal.topics as string[]) : [];
   return (
     <article>
@@ -86,6 +117,7 @@ export function SignalView({ signal, change }: { signal: Obj; change?: SignalCha
           ["Topics", topics.length ? Html.escapeHtml(topics.join(", ")) : undefined],
         ]}
       />
+      <ConflictNote conflicts={conflicts} />
       <ChangeDiff change={change} />
       <h2>Evidence</h2>
       <EvidenceList items={signal.evidence} />

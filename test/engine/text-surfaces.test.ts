@@ -47,6 +47,47 @@ beforeAll(async () => {
     );
     competitors.push(result.id);
   }
+  // Imported history with another tool's names, one of them reporting Brightloop's Series B at another amount.
+  const keys = await t.services.database.client.execute({
+    sql: "SELECT id, key FROM competitors WHERE org_id = ?",
+    args: [orgId],
+  });
+  const keyOf = (i: number) => String(keys.rows.find((r) => Number(r.id) === competitors[i])?.key);
+  const imported = await t.load([
+    {
+      kind: "signal",
+      org: "acme",
+      key: "brightloop-series-b",
+      competitor: keyOf(1),
+      title: "Brightloop raises a $32M Series B",
+      summary: "The round is led by Northgate Capital.",
+      category: "funding",
+      type: "funding_round",
+      severity: "high",
+      first_seen_at: "2026-11-14T09:00:00Z",
+    },
+    {
+      kind: "signal",
+      org: "acme",
+      key: "globex-team-price",
+      competitor: keyOf(0),
+      title: "Globex raises Team plan price by 20%",
+      category: "pricing",
+      type: "price_change",
+      first_seen_at: "2026-10-14T09:00:00Z",
+    },
+    {
+      kind: "signal",
+      org: "acme",
+      key: "brightloop-masking-bug",
+      competitor: keyOf(1),
+      title: "Brightloop discloses a masking bug",
+      category: "security",
+      type: "security_incident",
+      first_seen_at: "2026-10-20T09:00:00Z",
+    },
+  ]);
+  expect(imported.errors).toEqual([]);
   const started = await startResearch(
     t.services,
     { orgId, actor: "operator" },
@@ -137,6 +178,41 @@ test("signal titles, summaries and evidence read as prose", async () => {
     if (s.doc.type === "page_added" || s.doc.type === "page_removed")
       expect(new Set(texts).size).toBe(texts.length);
   }
+});
+
+test("imported history and the engine share one vocabulary; one round at two amounts is shown as a conflict", async () => {
+  const all = await signals();
+  const byTitle = (t: string) => all.find((s) => s.doc.title === t)?.doc;
+  expect(byTitle("Brightloop raises a $32M Series B")).toMatchObject({
+    category: "company",
+    type: "funding",
+  });
+  expect(byTitle("Globex raises Team plan price by 20%")).toMatchObject({
+    category: "pricing",
+    type: "price_increase",
+  });
+  expect(byTitle("Brightloop discloses a masking bug")).toMatchObject({
+    category: "legal_security",
+    type: "security_incident",
+  });
+  const engine = all.find((s) => s.doc.type === "funding" && /\$40 million/.test(s.doc.title));
+  expect(engine).toBeDefined();
+  const signalPage = await page(`/app/signals/${engine!.id}`);
+  expect(signalPage).toContain("Sources disagree");
+  expect(signalPage).toContain(
+    "This signal reports the Series B at $40 million; Brightloop raises a $32M Series B",
+  );
+  expect(signalPage).toContain("reports $32 million");
+  const feed = await page("/app?org=acme");
+  const funding = await page("/app?org=acme&type=funding");
+  expect(funding).toContain(
+    "Sources disagree: Brightloop raises a $32M Series B reports the Series B at $32 million, this one at $40 million.",
+  );
+  // The feed's filters offer each name once.
+  const types = [...feed.matchAll(/Price increase/g)];
+  expect(types.length).toBeGreaterThan(0);
+  expect(feed).not.toContain("Price change");
+  expect(feed).not.toContain("Funding round");
 });
 
 test("the feed, every signal page and every competitor page read as prose", async () => {
