@@ -17,7 +17,7 @@ import { getDomain } from "tldts";
 import { type Fetcher, isTextual } from "../fetch/index.ts";
 import { type Cage, startCage } from "./cage.ts";
 import { Cdp } from "./cdp.ts";
-import { treeRss } from "./memory.ts";
+import { treeMemory } from "./memory.ts";
 
 export type RenderResult =
   | { ok: true; html: string; requests: number; refused: number }
@@ -368,7 +368,7 @@ export class Renderer implements PageRenderer {
           if (state.over) return state.over;
           if (Date.now() - checked >= 100) {
             checked = Date.now();
-            const rss = this.pid ? treeRss(this.pid) : undefined;
+            const rss = this.pid ? treeMemory(this.pid) : undefined;
             if (rss !== undefined && rss > this.maxMemory)
               return {
                 ok: false,

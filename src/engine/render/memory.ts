@@ -1,6 +1,8 @@
-// The resident memory of a browser: its process and every process it started (renderers, GPU, network,
-// utility), read from /proc. V8's heap flag caps a page's JavaScript heap only; array buffers, images and
-// DOM live outside it, so the renderer watches the whole tree. Undefined where /proc is not there.
+// The memory of a browser: its process and every process it started (renderers, GPU, network, utility), read
+// from /proc. V8's heap flag caps a page's JavaScript heap only; array buffers, images and DOM live outside
+// it, so the renderer watches the whole tree. Each process counts its proportional share (PSS) of the pages
+// it shares with the others: summed resident sizes would count the browser's mapped binary once per process
+// (about 1 GB at rest for Debian's Chromium). Undefined where /proc is not there.
 import { existsSync, readFileSync } from "node:fs";
 
 const children = (pid: number): number[] => {
@@ -12,7 +14,11 @@ const children = (pid: number): number[] => {
   return out;
 };
 
-const rssOf = (pid: number): number => {
+const memoryOf = (pid: number): number => {
+  try {
+    const m = /^Pss:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    if (m) return Number(m[1]) * 1024;
+  } catch {}
   try {
     const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) * 1024 : 0;
@@ -33,8 +39,8 @@ export function processTree(pid: number): number[] {
   return seen;
 }
 
-/** Bytes resident in `pid` and its descendants, or undefined without /proc. */
-export function treeRss(pid: number): number | undefined {
+/** Bytes of memory `pid` and its descendants hold, or undefined without /proc. */
+export function treeMemory(pid: number): number | undefined {
   if (!existsSync(`/proc/${pid}/status`)) return undefined;
-  return processTree(pid).reduce((sum, p) => sum + rssOf(p), 0);
+  return processTree(pid).reduce((sum, p) => sum + memoryOf(p), 0);
 }

@@ -16,7 +16,7 @@ import { loadConfig } from "../../../src/config.ts";
 import { systemResolver } from "../../../src/engine/fetch/guard.ts";
 import { createFetcher, type Fetcher } from "../../../src/engine/fetch/index.ts";
 import { RENDER_HOST_DELAY_MS, Renderer } from "../../../src/engine/render/index.ts";
-import { processTree, treeRss } from "../../../src/engine/render/memory.ts";
+import { processTree, treeMemory } from "../../../src/engine/render/memory.ts";
 import { chromiumPath } from "../../support/browser.ts";
 
 setDefaultTimeout(60_000);
@@ -204,7 +204,7 @@ for (const browser of BROWSERS)
           let peak = 0;
           const watch = setInterval(() => {
             const pid = renderer.pid;
-            const rss = pid ? (treeRss(pid) ?? 0) : 0;
+            const rss = pid ? (treeMemory(pid) ?? 0) : 0;
             peak = Math.max(peak, rss);
           }, 20);
           try {
