@@ -128,16 +128,24 @@ function restSentence(rest: DigestSignal[], omitted: number, onlyMinor: boolean)
   }
   const themes = [...byTheme.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0]);
   const shown = themes.slice(0, 3);
+  // Each competitor named links to its first signal of the theme (the Markdown's trace of the sentence).
   const parts = shown.map(([k, list]) => {
-    const who = [...new Set(list.map((s) => s.competitor))];
-    return `${THEMES[MOVE_KINDS[k].kind]} at ${listOf(who)}`;
+    const first = new Map<string, DigestSignal>();
+    for (const s of list) if (!first.has(s.competitor)) first.set(s.competitor, s);
+    const theme = THEMES[MOVE_KINDS[k].kind];
+    return {
+      plain: `${theme} at ${listOf([...first.keys()])}`,
+      md: `${theme} at ${listOf([...first.values()].map((s) => link(s.competitor, s)))}`,
+    };
   });
   const more = themes.slice(3).reduce((n, [, list]) => n + list.length, 0) + omitted;
   const tail = more > 0 ? `; and ${more} more ${more === 1 ? "change" : "changes"}` : "";
-  const text = withStop(
-    `${onlyMinor ? "Only smaller changes were seen" : "Also in this digest"}: ${parts.join("; ")}${tail}`,
-  );
-  return { text, md: mdEscape(text), ids: rest.map((s) => s.id) };
+  const lead = onlyMinor ? "Only smaller changes were seen" : "Also in this digest";
+  return {
+    text: withStop(`${lead}: ${parts.map((p) => p.plain).join("; ")}${tail}`),
+    md: withStop(`${lead}: ${parts.map((p) => p.md).join("; ")}${tail}`),
+    ids: rest.map((s) => s.id),
+  };
 }
 
 /** The TL;DR: competitors with material moves, most material first, then the rest by theme; at most four

@@ -287,6 +287,10 @@ describe("the digest writer", () => {
     expect(md).toContain(
       "Brightloop [ends its free plan](/app/signals/3) and [cuts Growth plan price from $119 to $99/month (-17%)](/app/signals/4).",
     );
+    // Every sentence of the TL;DR and every item of what to watch links to the signals it rests on.
+    const paragraph = md.split("\n")[4];
+    expect(paragraph).toContain("Also in this digest: hiring at [Quantive](/app/signals/6)");
+    for (const sentence of sentences(paragraph)) expect(sentence).toMatch(/\]\(\/app\/signals\/\d+\)/);
     expect(md).toContain("## What to watch");
     expect(md).toContain(
       "- Brightloop no longer offers a free plan: teams on it must pay or leave, a window to offer them your entry plan ([signal](/app/signals/3)).",
