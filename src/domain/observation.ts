@@ -1,7 +1,8 @@
 // What a monitoring cycle saw on a competitor's changed sources, applied to its dossier in the command that
 // records the cycle's signals: the pricing page's plans (prices, periods, plan features, the page's order), the
-// home page's positioning and summary, product features, integrations and open roles — read from each page as
-// research reads it — so research and cycles keep one state. Pure: the engine reads the pages, this decides.
+// home page's positioning and summary, product features, integrations, open roles, the security page's
+// certifications and the release cadence — read from each source as research reads it — so research and cycles
+// keep one state. Pure: the engine reads the pages, this decides.
 import type { NewEvent } from "../../events/catalog.ts";
 import { pricingRead } from "./pricingRead.ts";
 import type { CompetitorRecord } from "./records.ts";
@@ -25,6 +26,10 @@ export interface SourceObservation {
   integrations?: string[];
   /** A job board, or a careers page that lists its jobs: the hiring read. */
   hiring?: Obj;
+  /** The security page: the certifications it names now. */
+  certifications?: string[];
+  /** A changelog page or feed, or a release feed: the release cadence its dates give. */
+  release_cadence?: Obj;
 }
 
 /** What each page contributed to the reads several pages make (kept internal, per source URL). */
@@ -89,6 +94,23 @@ function applyObservations(
     if (o.kind === "home" || o.kind === "product")
       sources[o.url] = { ...sources[o.url], features: o.features ?? [] };
     if (o.kind === "integrations") sources[o.url] = { ...sources[o.url], integrations: o.integrations ?? [] };
+    // Certifications: the security page's (security.txt stays as research read it).
+    if (o.certifications) {
+      const reg: Obj = { ...(isObj(reads.regulation) ? reads.regulation : {}) };
+      if (!reg.page || reg.page === o.url) {
+        if (o.certifications.length) Object.assign(reg, { certifications: o.certifications, page: o.url });
+        else {
+          delete reg.certifications;
+          delete reg.page;
+        }
+        if (Object.keys(reg).length) reads.regulation = reg;
+        else delete reads.regulation;
+      }
+    }
+    // The release cadence: from the source research read it from (a first one from a changelog or releases).
+    const cadence = isObj(reads.release_cadence) ? reads.release_cadence : undefined;
+    const first = !cadence && (o.kind === "changelog" || o.kind === "releases_feed");
+    if (o.release_cadence && (first || cadence?.source === o.url)) reads.release_cadence = o.release_cadence;
     const boardNow = o.kind.startsWith("job_board:");
     const careersList = o.kind === "careers" && (!hiring?.source || hiring.source === o.url);
     if (o.hiring && (boardNow || careersList)) {

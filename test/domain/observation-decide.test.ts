@@ -204,6 +204,36 @@ describe("a cycle's observations on the dossier", () => {
     });
   });
 
+  test("the security page's certifications and the release cadence of the source it was read from", () => {
+    const record: CompetitorRecord = {
+      ...researched,
+      reads: {
+        ...researched.reads,
+        regulation: { security_txt: { contact: ["mailto:s@globex.example"] } },
+        release_cadence: {
+          last_release_at: "2026-10-01T00:00:00.000Z",
+          source: "https://globex.example/changelog",
+        },
+      },
+    };
+    const cadence = {
+      last_release_at: "2026-11-26T00:00:00.000Z",
+      source: "https://globex.example/changelog",
+    };
+    const [e] = decide(record, [
+      { url: "https://globex.example/security", kind: "security", certifications: ["SOC 2 Type II"] },
+      { url: "https://globex.example/blog/feed.xml", kind: "feed", release_cadence: { source: "blog" } },
+      { url: "https://globex.example/changelog", kind: "changelog", release_cadence: cadence },
+    ]);
+    const d = e!.data as Record<string, any>;
+    expect(d.reads.regulation).toEqual({
+      security_txt: { contact: ["mailto:s@globex.example"] },
+      certifications: ["SOC 2 Type II"],
+      page: "https://globex.example/security",
+    });
+    expect(d.reads.release_cadence).toEqual(cadence);
+  });
+
   test("a pricing page that lists no plans now takes the pricing read away; nothing new decides nothing", () => {
     const [e] = decide(researched, [{ url: "https://globex.example/pricing", kind: "pricing" }]);
     expect((e!.data as Record<string, any>).removed).toEqual(["pricing"]);

@@ -50,7 +50,7 @@ export async function checkCompetitor(
       const x = await extractPool(s.config)
         .run({ html, url: o.fetched.finalUrl })
         .catch(() => undefined);
-      if (x) reads.set(o.key, pageRead(x.page));
+      if (x) reads.set(o.key, pageRead(x.page, src.kind));
     }
     return o;
   };

@@ -98,10 +98,21 @@ export async function recordResults(
       : outcomes.flatMap((o) =>
           o.status === "changed"
             ? [
-                observeSource(o.source, {
-                  page: reads.get(o.key),
-                  ...(o.snapshotKind === "jobs" ? { jobs: jobsAsListed(o.snapshot) } : {}),
-                }),
+                observeSource(
+                  o.source,
+                  {
+                    page: reads.get(o.key),
+                    ...(o.snapshotKind === "jobs" ? { jobs: jobsAsListed(o.snapshot) } : {}),
+                    ...(o.snapshotKind === "feed"
+                      ? {
+                          itemDates: (o.snapshot.items ?? []).flatMap((i) =>
+                            i.published ? [i.published] : [],
+                          ),
+                        }
+                      : {}),
+                  },
+                  new Date(at),
+                ),
               ]
             : [],
         );

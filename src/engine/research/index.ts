@@ -24,7 +24,7 @@ import { jobBoardKind, SOURCE_KINDS } from "../sources/kinds.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
-import { pageRead, pricingOf, summaryOf } from "./reads.ts";
+import { blockTexts, pageRead, pricingOf, summaryOf } from "./reads.ts";
 import {
   certifications,
   fundingRounds,
@@ -102,19 +102,6 @@ function uniq<T>(xs: T[], key: (x: T) => string = (x) => String(x)): T[] {
     seen.add(k);
     return true;
   });
-}
-
-/** Each block's text on its own (a fact table's row, a list item, a paragraph), so a sentence never runs
- * across blocks. */
-export function blockTexts(p: PageExtract): string[] {
-  const out: string[] = [];
-  for (const b of p.blocks) {
-    if (b.kind === "text") out.push(b.text);
-    else if (b.kind === "list") out.push(...b.items);
-    else if (b.kind === "card") out.push(b.title, ...b.items);
-    else if (b.kind === "table") out.push(...b.rows.map((r) => r.join(": ")));
-  }
-  return out;
 }
 
 function allLinks(p: PageExtract): Link[] {

@@ -7,19 +7,39 @@ import type { PageExtract, Plan } from "../extract/page.ts";
 import { positioningOf } from "../extract/profile.ts";
 import { hiringRead, type Job, type JobBoardProvider } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds.ts";
+import { changelogEntries, releaseCadence } from "../sources/releases.ts";
+import { certifications } from "./statements.ts";
 
-/** What a page extract holds for the reads (the cycle's Worker hands back only this of a changed page). */
+/** What a page extract holds for the reads (a cycle keeps only this of a changed page). */
 export type PageRead = Pick<
   PageExtract,
   "hero" | "plans" | "usage" | "features" | "integrations" | "jobs"
 > & {
   /** The page's own summary: its meta description, else og:description. */
   description?: string;
+  /** A security page: the certifications it names. */
+  certifications?: string[];
+  /** A changelog page: the dates of its entries. */
+  releaseDates?: string[];
 };
 
-export function pageRead(p: PageExtract): PageRead {
+/** Each block's text on its own (a fact table's row, a list item, a paragraph), so a sentence never runs
+ * across blocks. */
+export function blockTexts(p: PageExtract): string[] {
+  const out: string[] = [];
+  for (const b of p.blocks) {
+    if (b.kind === "text") out.push(b.text);
+    else if (b.kind === "list") out.push(...b.items);
+    else if (b.kind === "card") out.push(b.title, ...b.items);
+    else if (b.kind === "table") out.push(...b.rows.map((r) => r.join(": ")));
+  }
+  return out;
+}
+
+/** The read of a page of research's `kind` (home, pricing, security, changelog …). */
+export function pageRead(p: PageExtract, kind?: string): PageRead {
   const description = p.meta.description ?? p.meta["og:description"];
-  return {
+  const read: PageRead = {
     hero: p.hero,
     plans: p.plans,
     ...(p.usage?.length ? { usage: p.usage } : {}),
@@ -28,6 +48,12 @@ export function pageRead(p: PageExtract): PageRead {
     jobs: p.jobs,
     ...(description ? { description } : {}),
   };
+  if (kind === "security")
+    read.certifications = certifications(blockTexts(p).map((text) => ({ url: p.url, text }))).map(
+      (c) => c.name,
+    );
+  if (kind === "changelog") read.releaseDates = changelogEntries(p, p.url).map((e) => e.date);
+  return read;
 }
 
 function compactObj(o: Record<string, unknown>): Record<string, unknown> {
@@ -77,19 +103,32 @@ export function summaryOf(p: Pick<PageRead, "description" | "hero">): string | u
   return p.description ?? p.hero?.subheadline;
 }
 
-/** A changed source read now, for the dossier: a page by its kind, a job board by its jobs. */
+/** A changed source read now, for the dossier: a page by its kind, a job board by its jobs, a feed by the dates
+ * of its items (`at`: now, for the release cadence). */
 export function observeSource(
   src: { url: string; kind: string },
-  now: { page?: PageRead; jobs?: Job[] },
+  now: { page?: PageRead; jobs?: Job[]; itemDates?: string[] },
+  at: Date,
 ): SourceObservation {
   const o: SourceObservation = { url: src.url, kind: src.kind };
-  if (sourceKind(src.kind).name === "job_board") {
+  const kind = sourceKind(src.kind).name;
+  if (kind === "feed" || kind === "releases_feed") {
+    const cadence = now.itemDates?.length ? releaseCadence(now.itemDates, at, src.url) : null;
+    if (cadence) o.release_cadence = { ...cadence };
+    return o;
+  }
+  if (kind === "job_board") {
     if (now.jobs)
       o.hiring = { ...hiringRead(now.jobs, src.kind.slice("job_board:".length) as JobBoardProvider) };
     return o;
   }
   const p = now.page;
   if (!p) return o;
+  if (p.releaseDates?.length) {
+    const cadence = releaseCadence(p.releaseDates, at, src.url);
+    if (cadence) o.release_cadence = { ...cadence };
+  }
+  if (src.kind === "security") o.certifications = p.certifications ?? [];
   const pricing = pricingOf(p, src.url);
   if (pricing) o.pricing = pricing;
   if (src.kind === "home") {

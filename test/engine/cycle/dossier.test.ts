@@ -14,6 +14,7 @@ import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { extractPage } from "../../../src/engine/extract/page.ts";
 import { positioningOf } from "../../../src/engine/extract/profile.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
+import { changelogEntries } from "../../../src/engine/sources/releases.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient } from "../../support/mcp-helpers.ts";
 import { rest } from "../../support/mcp-write-helpers.ts";
@@ -31,6 +32,7 @@ let mcp: Client;
 let browser: Browser;
 let orgId: number;
 const ids = new Map<string, number>();
+let researchedCadence: { last_release_at: string } | undefined;
 
 /** The page of `url` as the fixture web serves it at `version`. */
 function pageAt(url: string, version: number) {
@@ -171,7 +173,9 @@ describe("the dossier after each cycle of the fixture web", () => {
     });
   });
 
-  test("v2: every planted pricing, integration, hiring and positioning change is in the dossier, and freshness says when", async () => {
+  test("v2: every planted pricing, integration, hiring, positioning, certification and release change is in the dossier, and freshness says when", async () => {
+    researchedCadence = (await rest(t, key, `/api/v1/competitors/${ids.get("northwind.example")}`)).json.data
+      .reads.release_cadence;
     web.setVersion(2);
     const s = await cycle();
     expect(s.signals_created).toBeGreaterThan(0);
@@ -212,6 +216,25 @@ describe("the dossier after each cycle of the fixture web", () => {
     expect(quantive.reads.integrations.names).toContain("Microsoft Power BI");
     expect(quantive.reads.integrations.names.filter((n: string) => /redshift/i.test(n))).toEqual([]);
     expect(quantive.reads.integrations.count).toBe(quantive.reads.integrations.names.length);
+
+    // The security page's new certification, and the changelog's new entry in the release cadence.
+    expect(brightloop.reads.regulation.certifications).toContain("SOC 2 Type II");
+    expect(brightloop.reads.regulation.page).toBe("https://brightloop.example/security/");
+    const northwind = (await rest(t, key, `/api/v1/competitors/${ids.get("northwind.example")}`)).json.data;
+    const cadence = northwind.reads.release_cadence;
+    const newest = (dates: string[]) => dates.reduce((a, b) => (Date.parse(a) > Date.parse(b) ? a : b));
+    const src = cadence.source as string;
+    const dates = src.endsWith(".json")
+      ? (
+          JSON.parse(
+            new TextDecoder().decode(resolveFixture(new URL(src).hostname, new URL(src).pathname, 2).body!),
+          ).items as { date_published: string }[]
+        ).map((i) => i.date_published)
+      : changelogEntries(pageAt(src, 2), src).map((e) => e.date);
+    expect(Date.parse(cadence.last_release_at)).toBe(Date.parse(newest(dates)));
+    expect(Date.parse(cadence.last_release_at)).toBeGreaterThan(
+      Date.parse(researchedCadence!.last_release_at),
+    );
 
     const kestrel = (await rest(t, key, `/api/v1/competitors/${ids.get("kestrel.example")}`)).json.data;
     expect(kestrel.reads.hiring.open_roles).toBe(8);
