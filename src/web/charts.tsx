@@ -207,7 +207,7 @@ export function WeeklySignalsChart({ weeks }: { weeks: WeekCount[] }): JSX.Eleme
                     height={h.toFixed(1)}
                     fill={COLOR[sev]}
                   >
-                    <title safe>{`Week of ${w.week}: ${n} ${sev}`}</title>
+                    <title safe>{`Week of ${formatDay(w.week)}: ${n} ${sev}`}</title>
                   </rect>
                 );
               })}
@@ -366,7 +366,7 @@ export function PriceChart({
                 <circle cx={x(Date.parse(p.at)).toFixed(1)} cy={y(p.price).toFixed(1)} r="3" fill={color}>
                   <title
                     safe
-                  >{`${s0.plan}: ${formatAmount(p.price, s0.currency)}/month from ${p.at.slice(0, 10)}`}</title>
+                  >{`${s0.plan}: ${formatAmount(p.price, s0.currency)}/month from ${formatDay(p.at)}`}</title>
                 </circle>
               ))}
               {s0.endedAt ? (
