@@ -42,7 +42,7 @@ export function numbersIn(text: string): string[] {
 const SYSTEM = [
   "You rephrase the TL;DR of a competitive-intelligence digest so it reads well.",
   "Only rephrase: add no fact, number, name or claim that the given sentences and evidence do not state.",
-  "Return 2 to 4 sentences. Each sentence must cite, in signal_ids, the ids of the signals it rests on,",
+  "Return 2 to 4 sentences (1 when you are given one). Each sentence must cite, in signal_ids, the ids of the signals it rests on,",
   "chosen only among the ids the given sentences cite, and never write an id in its text.",
   "Keep every number exactly as the evidence writes it.",
   'Answer with JSON only: {"sentences":[{"text":"...","signal_ids":[1]}]}',
@@ -56,8 +56,10 @@ export function checkSentences(
 ): { ok: true; sentences: CitedSentence[] } | { ok: false; reason: string } {
   const list = (answer as { sentences?: unknown } | null)?.sentences;
   if (!Array.isArray(list)) return { ok: false, reason: "the answer has no sentences array" };
-  if (list.length < MIN_SENTENCES || list.length > MAX_SENTENCES)
-    return { ok: false, reason: `the answer has ${list.length} sentences, not 2 to 4` };
+  // A TL;DR of one move may stay one sentence; a longer one is not squeezed into one.
+  const min = Math.min(MIN_SENTENCES, Math.max(1, original.length));
+  if (list.length < min || list.length > MAX_SENTENCES)
+    return { ok: false, reason: `the answer has ${list.length} sentences, not ${min} to ${MAX_SENTENCES}` };
   const allowedIds = new Set(original.flatMap((s) => s.signal_ids));
   const titles = new Map(evidence.map((e) => [e.id, e.title]));
   const stated = new Set(original.flatMap((s) => numbersIn(s.text)));

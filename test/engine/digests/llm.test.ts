@@ -297,6 +297,10 @@ describe("the language-model writer of a digest's TL;DR", () => {
         { text: "Globex: $59.", signal_ids: [1] },
       ]),
     ).toBe(false);
+    // One sentence only where the deterministic TL;DR is one sentence.
+    const one = [{ text: "Globex raises its price to $59.", signal_ids: [1] }];
+    expect(checkSentences({ sentences: one }, orig, ev).ok).toBe(false);
+    expect(checkSentences({ sentences: one }, [orig[1]], ev).ok).toBe(true);
     const five = Array.from({ length: 5 }, () => ({ text: "Globex moved.", signal_ids: [1] }));
     expect(ok(five)).toBe(false);
     expect(checkSentences({ nope: 1 }, orig, ev).ok).toBe(false);
