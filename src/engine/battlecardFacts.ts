@@ -6,6 +6,7 @@
 // its free plan") and never says one thing twice.
 import type { BattlecardSignal } from "../domain/battlecardTypes.ts";
 import { formatDay } from "../domain/dates.ts";
+import { formatAmount } from "../domain/money.ts";
 import { capitalise, possessive } from "../domain/prose.ts";
 import type { CompetitorRecord } from "../domain/records.ts";
 import { inVocabulary } from "../domain/vocabulary.ts";
@@ -97,6 +98,7 @@ type Kind =
   | "plan_removed"
   | "tier_move"
   | "feature_launch"
+  | "release"
   | "feature_removed"
   | "integration_added"
   | "integration_removed"
@@ -132,7 +134,7 @@ function kindOf(s: BattlecardSignal): Kind {
     case "certification":
       return t;
     case "release":
-      return "feature_launch";
+      return "release";
     case "free_tier_change":
       return s.value_after === null || /ends|no longer/i.test(s.title)
         ? "free_tier_ended"
@@ -187,6 +189,7 @@ const STANCE: Record<Kind, Stance> = {
   plan_removed: "weakness",
   tier_move: "weakness",
   feature_launch: "strength",
+  release: "strength",
   feature_removed: "weakness",
   integration_added: "strength",
   integration_removed: "weakness",
@@ -217,6 +220,7 @@ const KIND_WEIGHT: Record<Kind, number> = {
   funding: 70,
   feature_removed: 70,
   feature_launch: 60,
+  release: 35,
   partnership: 55,
   integration_removed: 55,
   integration_added: 45,
@@ -426,12 +430,29 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
         talk: `${name} acquired ${target}${on}: ask the buyer whether ${target} is part of their evaluation and when ${name} says it will be in the product.`,
       };
     }
-    case "hiring":
+    case "hiring": {
+      // What the roles mean in a deal, by what they are.
+      const action = /\b(?:sales|account executive|seller|solutions? engineer|business development)\b/i.test(
+        what,
+      )
+        ? `expect more ${name} sellers in deals like this one; agree the buyer's decision criteria early`
+        : /\b(?:support|success|customer)\b/i.test(what)
+          ? `ask the buyer what support response times ${name} commits to today, in writing`
+          : /\b(?:engineer|engineering|developer|product|CTO|data|ML|AI)\b/i.test(what)
+            ? `expect roadmap promises; ask the buyer which ${name} features they were promised, and by when`
+            : `ask the buyer who at ${name} will own their account and for how long`;
       return {
         ...base,
         topic: `hiring:${slug(what).slice(0, 60)}`,
         point: `${cap(what)}${on}.`,
-        talk: `${said}: expect more ${name} sellers and engineers in deals like this one; make sure the buyer's decision criteria are agreed early.`,
+        talk: `${said}: ${action}.`,
+      };
+    }
+    case "release":
+      return {
+        ...base,
+        topic: `release:${slug(s.subject ?? what).slice(0, 60)}`,
+        point: `${cap(what)}${on}.`,
       };
     case "security_incident":
       return {
@@ -520,9 +541,10 @@ export function readFacts(c: CompetitorRecord): Fact[] {
   if (pricing) {
     const plans = Array.isArray(pricing.plans) ? pricing.plans.filter(isObj) : [];
     const free = plans.find(
-      (p) => p.price === 0 || /^\$?0\b|\bfree\b/i.test(String(p.price_text ?? p.name ?? "")),
+      (p) =>
+        p.amount === 0 || p.price === 0 || /^\$?0\b|\bfree\b/i.test(String(p.price_text ?? p.name ?? "")),
     );
-    const paid = plans.filter((p) => typeof p.price === "number" && (p.price as number) > 0);
+    const paid = plans.filter((p) => Number(p.amount ?? p.price) > 0);
     const entry = paid[0];
     if (pricing.free_tier === true || free) {
       const limits = free
@@ -545,7 +567,11 @@ export function readFacts(c: CompetitorRecord): Fact[] {
     if (entry && typeof entry.name === "string") {
       const unit = typeof entry.unit === "string" ? ` per ${entry.unit}` : "";
       const period = entry.period === "year" ? " a year" : entry.period === "month" ? " a month" : "";
-      const amount = `${entry.currency === "USD" || !entry.currency ? "$" : `${entry.currency} `}${Number(entry.amount ?? entry.price).toLocaleString("en-US")}`;
+      // As the page bills it ("$5,000 a year", never a monthly equivalent); no currency, none guessed.
+      const amount = formatAmount(
+        Number(entry.amount ?? entry.price),
+        typeof entry.currency === "string" ? entry.currency : null,
+      );
       fact(`entry-price`, "neutral", 40, "reads.pricing", `${entry.name} plan: ${amount}${unit}${period}.`, {
         plan: slug(entry.name),
         amount,

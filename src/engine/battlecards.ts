@@ -184,6 +184,11 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
   // A section people wrote gets only what happened after their version; an empty one any fact.
   const isNew = (f: Fact) => !hasTeam || (f.fromSignal && (!teamAt || (f.at ?? "") > teamAt));
   const teamAll = LIST_SECTIONS.flatMap((k) => teamLines(team, k));
+  // Beside the people's lines the engine adds at least two, else up to the section's limit (two printed pages).
+  const room = (section: ListSection) => {
+    const theirs = teamLines(team, section).length;
+    return theirs ? Math.max(2, CARD_LIMITS[section] - theirs) : CARD_LIMITS[section];
+  };
   // An older fact the people's card already states (in other words) is not stated again anywhere.
   const covered = (f: Fact) => !isNew(f) && teamAll.some((t) => sameThing(t, f.point, 0.45));
   const fits = (section: ListSection, f: Fact) =>
@@ -218,7 +223,7 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
     recent_moves: [],
   };
   const add = (section: ListSection, said: string | undefined, f: Fact, own?: string) => {
-    if (!said || sections[section].length >= CARD_LIMITS[section] || !fits(section, f)) return;
+    if (!said || sections[section].length >= room(section) || !fits(section, f)) return;
     const text = undoubled(fixArticles(said));
     if (taken.some((t) => sameThing(t, text))) return;
     taken.push(text);

@@ -103,8 +103,7 @@ export function ProposalPanel(p: { id: unknown; proposal?: Obj; org: string; csr
         ""
       )}
       <p class="actions">
-        {form("accept", "Accept the update")}
-        {form("dismiss", "Dismiss", "secondary")}
+        {form("accept", "Accept the update")} {form("dismiss", "Dismiss", "secondary")}
       </p>
     </section>
   );

@@ -8,6 +8,7 @@ import type { NoteView } from "../db/queries/engagement.ts";
 import { sentences } from "../domain/prose.ts";
 import { RESEARCH_READ_DOMAINS } from "../domain/researchTypes.ts";
 import { label } from "../domain/vocabulary.ts";
+import { BattlecardEvidence } from "./battlecardEvidence.tsx";
 import {
   BattlecardChanges,
   MarkdownCopy,
@@ -16,7 +17,7 @@ import {
   TeamNotes,
 } from "./battlecardExtras.tsx";
 import { ProposalPanel } from "./battlecardProposal.tsx";
-import { EvidenceList, ExternalLink, Facts, Time, text, Value } from "./components.tsx";
+import { ExternalLink, Facts, Time, text, Value } from "./components.tsx";
 import {
   DossierHeader,
   FundingView,
@@ -409,32 +410,6 @@ export function BattlecardRow({ b }: { b: Obj }): JSX.Element {
   );
 }
 
-/** `sources` (title, url, observed_at) as an evidence list; anything else as it is. */
-function BattlecardEvidence({ evidence }: { evidence: unknown }): JSX.Element {
-  const ev = obj(evidence);
-  const sources = Array.isArray(ev.sources) ? ev.sources.map(obj) : [];
-  const rest = Object.fromEntries(Object.entries(ev).filter(([k]) => k !== "sources"));
-  if (!sources.length && !Object.keys(rest).length) return "";
-  return (
-    <section>
-      <h2>Evidence</h2>
-      {sources.length ? (
-        <EvidenceList
-          items={sources.map((x) => ({
-            text: typeof x.text === "string" ? x.text : undefined,
-            source_title: typeof x.title === "string" ? x.title : undefined,
-            source_url: typeof x.url === "string" ? x.url : undefined,
-            observed_at: typeof x.observed_at === "string" ? x.observed_at : undefined,
-          }))}
-        />
-      ) : (
-        ""
-      )}
-      <Value value={rest} />
-    </section>
-  );
-}
-
 export interface BattlecardExtras {
   /** The note form's workspace and token. */
   org: string;
@@ -479,6 +454,7 @@ export function BattlecardView({ b, extras }: { b: Obj; extras: BattlecardExtras
       {shown.map(([, title, v]) => (
         <Section title={title} value={v} />
       ))}
+      <ProposalPanel id={b.id} proposal={extras.proposal} org={extras.org} csrf={extras.csrf} />
       <TeamNotes
         notes={extras.notes}
         total={extras.notesTotal}
@@ -489,7 +465,6 @@ export function BattlecardView({ b, extras }: { b: Obj; extras: BattlecardExtras
           back: `/app/battlecards/${b.id}?org=${encodeURIComponent(extras.org)}`,
         }}
       />
-      <ProposalPanel id={b.id} proposal={extras.proposal} org={extras.org} csrf={extras.csrf} />
       {/* The method, the diff and the raw records are for the screen; the printed card stays within two pages. */}
       <div class="no-print">
         <BattlecardChanges previous={extras.previous} current={b} />
