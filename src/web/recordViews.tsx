@@ -314,7 +314,7 @@ export function DigestView({ d, signals }: { d: Obj; signals: Obj[] }): JSX.Elem
       )}
       <Facts
         rows={[
-          ["Type", label(typeof d.type === "string" ? d.type : "")],
+          ["Type", text(label(typeof d.type === "string" ? d.type : ""))],
           [
             "Period",
             d.coverage_period_start || d.coverage_period_end ? (
