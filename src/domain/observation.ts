@@ -164,7 +164,10 @@ export function decideObservation(record: CompetitorRecord, cmd: ObserveCommand)
   const hadSources = isObj(record.internal?.read_sources) ? record.internal.read_sources : {};
   const sourcesChanged = !same(hadSources, sources);
   const readsChanged = Object.keys(changed).length > 0 || removed.length > 0;
-  if (!readsChanged && !sourcesChanged && !cmd.signalsSeen) return [];
+  // History read from the web archive records its signals at their past times: never back in time.
+  const lastSignal = record.freshness?.last_signal_at;
+  const signalNow = cmd.signalsSeen && (!lastSignal || Date.parse(lastSignal) < Date.parse(cmd.now));
+  if (!readsChanged && !sourcesChanged && !signalNow) return [];
   return [
     {
       type: "CompetitorObserved",
@@ -177,7 +180,7 @@ export function decideObservation(record: CompetitorRecord, cmd: ObserveCommand)
         ...(Object.keys(changed).length ? { reads: changed } : {}),
         ...(removed.length ? { removed } : {}),
         ...(sourcesChanged ? { read_sources: sources } : {}),
-        ...(cmd.signalsSeen ? { last_signal_at: cmd.now } : {}),
+        ...(signalNow ? { last_signal_at: cmd.now } : {}),
       },
     },
   ];

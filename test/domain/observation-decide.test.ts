@@ -238,8 +238,10 @@ describe("a cycle's observations on the dossier", () => {
     const [e] = decide(researched, [{ url: "https://globex.example/pricing", kind: "pricing" }]);
     expect((e!.data as Record<string, any>).removed).toEqual(["pricing"]);
     expect(decide(researched, [{ url: "https://globex.example/blog", kind: "blog" }])).toEqual([]);
-    // Signals alone still move last_signal_at.
+    // Signals alone still move last_signal_at, never back in time (history's signals carry their past times).
     const [s] = decide(researched, [], true);
     expect(s!.data).toEqual({ competitor_id: 7, observed_at: NOW, last_signal_at: NOW });
+    const later = { ...researched, freshness: { last_signal_at: "2026-11-28T00:00:00.000Z" } };
+    expect(decide(later, [], true)).toEqual([]);
   });
 });
