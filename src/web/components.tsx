@@ -33,6 +33,17 @@ export function ExternalLink({ href, text }: { href: unknown; text?: unknown }):
   );
 }
 
+/** A text a person reads, its http(s) addresses as links (a summary that names a page links to it). */
+export function Prose({ text }: { text: unknown }): JSX.Element {
+  if (typeof text !== "string" || !text) return "";
+  const parts = text.split(/(https?:\/\/[^\s<>"()]+[^\s<>"().,;:!?])/);
+  return (
+    <>
+      {parts.map((p, i) => (i % 2 === 1 && isHttpUrl(p) ? <ExternalLink href={p} /> : <span safe>{p}</span>))}
+    </>
+  );
+}
+
 export interface EvidenceItem {
   text?: string;
   source_title?: string;

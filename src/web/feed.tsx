@@ -15,7 +15,7 @@ import { firstChars, searchText, withoutControls } from "../domain/searchText.ts
 import { label } from "../domain/vocabulary.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
-import { Csrf, Notice, Pager, Severity, Time } from "./components.tsx";
+import { Csrf, Notice, Pager, Prose, Severity, Time } from "./components.tsx";
 import { DemoPanel } from "./demo.tsx";
 import { decimalId, pageNumber } from "./http.ts";
 import { Html } from "./layout.tsx";
@@ -273,7 +273,13 @@ export function FeedCard(p: {
         <span>{Html.escapeHtml(`${evidence} source${evidence === 1 ? "" : "s"}`)}</span>
         {p.e.pinned ? <span class="badge">Pinned</span> : ""}
       </div>
-      {s.summary ? <p safe>{String(s.summary)}</p> : ""}
+      {s.summary ? (
+        <p>
+          <Prose text={s.summary} />
+        </p>
+      ) : (
+        ""
+      )}
       {(p.conflicts ?? []).map((c) => (
         <p class="conflict small">
           <strong>Sources disagree:</strong>{" "}

@@ -6,7 +6,7 @@ import type { Conflict } from "../domain/conflicts.ts";
 import { formatDay } from "../domain/dates.ts";
 import { label } from "../domain/vocabulary.ts";
 import { ChangeDiff, type SignalChange } from "./charts.tsx";
-import { EvidenceList, Facts, Severity, Time, text } from "./components.tsx";
+import { EvidenceList, Facts, Prose, Severity, Time, text } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
 type Obj = Record<string, unknown>;
@@ -90,8 +90,8 @@ export function SignalView({
         <span safe>{signal.status === "closed" ? "Closed" : "Open"}</span>
       </p>
       {signal.summary ? (
-        <p class="lead" safe>
-          {String(signal.summary)}
+        <p class="lead">
+          <Prose text={signal.summary} />
         </p>
       ) : (
         ""

@@ -79,6 +79,17 @@ beforeAll(async () => {
     {
       kind: "signal",
       org: "acme",
+      key: "globex-partners",
+      competitor: keyOf(0),
+      title: "Globex launches a partner program for agencies",
+      summary: "The program page (https://globex.example/partners) lists agencies by region.",
+      category: "partnerships",
+      type: "partnership",
+      first_seen_at: "2026-10-21T09:00:00Z",
+    },
+    {
+      kind: "signal",
+      org: "acme",
       key: "brightloop-masking-bug",
       competitor: keyOf(1),
       title: "Brightloop discloses a masking bug",
@@ -203,6 +214,13 @@ test("imported history and the engine share one vocabulary; one round at two amo
     "This signal reports the Series B at $40 million; Brightloop raises a $32M Series B",
   );
   expect(signalPage).toContain("reports $32 million");
+  // A summary's address is a link.
+  const partners = all.find((s) => s.doc.title === "Globex launches a partner program for agencies")!;
+  const html = await (
+    await fetch(`${t.base}/app/signals/${partners.id}`, { headers: { accept: "text/html", cookie } })
+  ).text();
+  expect(html).toContain('<a href="https://globex.example/partners" rel="nofollow noopener noreferrer">');
+  expect(partners.doc.category).toBe("company");
   const feed = await page("/app?org=acme");
   const funding = await page("/app?org=acme&type=funding");
   expect(funding).toContain(
