@@ -262,7 +262,7 @@ export function DigestRow({ d }: { d: Obj }): JSX.Element {
         {d.coverage_period_start || d.coverage_period_end ? (
           <>
             {" · "}
-            <Time ts={d.coverage_period_start} /> – <Time ts={d.coverage_period_end} />
+            <Time ts={d.coverage_period_start} /> – <Time ts={lastDay(d.coverage_period_end)} />
           </>
         ) : (
           ""
@@ -271,6 +271,13 @@ export function DigestRow({ d }: { d: Obj }): JSX.Element {
       {d.headline && d.title ? <p safe>{String(d.headline)}</p> : ""}
     </article>
   );
+}
+
+/** A period's end at midnight UTC is the start of the next day: a reader is shown the last day it covers. */
+function lastDay(end: unknown): unknown {
+  if (typeof end !== "string" || !/T00:00(?::00(?:\.0+)?)?Z$/.test(end)) return end;
+  const t = Date.parse(end);
+  return Number.isNaN(t) ? end : new Date(t - 86_400_000).toISOString().slice(0, 10);
 }
 
 /** A Markdown text as words only (links, escapes and emphasis gone, white space collapsed): what a field is
@@ -319,7 +326,7 @@ export function DigestView({ d, signals }: { d: Obj; signals: Obj[] }): JSX.Elem
             "Period",
             d.coverage_period_start || d.coverage_period_end ? (
               <>
-                <Time ts={d.coverage_period_start} /> – <Time ts={d.coverage_period_end} />
+                <Time ts={d.coverage_period_start} /> – <Time ts={lastDay(d.coverage_period_end)} />
               </>
             ) : undefined,
           ],

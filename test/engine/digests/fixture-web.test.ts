@@ -203,6 +203,8 @@ describe("the digest after the fixture web's cycles", () => {
     expect(once(sentences(digest.tldr)[0])).toBe(1);
     expect(once(sentences(digest.what_to_watch)[0])).toBe(1);
     expect(page).not.toContain("weekly_tldr");
+    // The period as its days: Monday to Sunday, not to the next Monday.
+    expect(page).toMatch(/Period\s+16 Nov 2026 – 22 Nov 2026\s+Generated/);
     const md = visibleText(renderMarkdown(digest.markdown));
     expect(md).not.toMatch(/\bsignals? #?\d|Signals: \d/);
     // The email and the chat message of the same cycle.
