@@ -11,6 +11,7 @@ import { createSession } from "../../src/auth/session.ts";
 import { addMember } from "../../src/domain/members.ts";
 import { handleAddCompetitor } from "../../src/domain/watchlist.ts";
 import { runCycle } from "../../src/engine/cycle/run.ts";
+import { composeEmail, composeSlack } from "../../src/engine/deliver/compose.ts";
 import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { body, mcpClient } from "../support/mcp-helpers.ts";
@@ -268,6 +269,35 @@ test("the tools' answers read as prose (search_signals, get_competitor)", async 
   } finally {
     await client.close();
   }
+});
+
+test("the new-signal email and chat message read as prose", async () => {
+  const list = (await signals()).map((x) => ({
+    id: x.id,
+    competitor: String(x.doc.competitor_name ?? ""),
+    title: String(x.doc.title),
+    severity: x.doc.severity,
+    source_url: x.doc.evidence?.[0]?.source_url,
+  }));
+  const mail = composeEmail("Acme Labs", list, t.base);
+  const chat = composeSlack("Acme Labs", list, t.base);
+  expect(mail.text).toContain("on Acme Labs' competitors");
+  // Each line of the plain-text mail without its links (an address on its own line is the mail's link).
+  const lines = mail.text.split("\n").filter((l) => !/^\s*(?:Source: )?https?:\/\//.test(l));
+  expectProse([
+    { where: "email subject", text: mail.subject },
+    { where: "email text", text: lines.join("\n") },
+    { where: "email html", text: visibleText(mail.html) },
+    // A chat block's text, its links (<url|label>) read as their labels.
+    ...chat.blocks.flatMap((b, i) =>
+      [
+        (b.text as { text?: string } | undefined)?.text,
+        ...((b.elements as { text: string }[] | undefined) ?? []).map((e) => e.text),
+      ]
+        .filter((x): x is string => typeof x === "string")
+        .map((x) => ({ where: `chat block ${i}`, text: x.replace(/<[^|>]+\|([^>]+)>/g, "$1") })),
+    ),
+  ]);
 });
 
 /** The prose of a tool's answer: every string under a key a person reads (text, summary, title,

@@ -4,6 +4,7 @@
 // slackEscape for every Slack text (blocks and fallback).
 import { Html } from "@elysiajs/html";
 import { appLinks } from "../../db/queries/links.ts";
+import { possessive } from "../../domain/prose.ts";
 import { SEVERITY_HIGH_FIRST } from "../../domain/records.ts";
 import { slackEscape as slack } from "./slackText.ts";
 
@@ -36,11 +37,11 @@ export function subjectOf(org: string, signals: DeliverySignal[]): string {
 
 export function composeEmail(org: string, signals: DeliverySignal[], base: string) {
   const text: string[] = [
-    `${plural(signals.length)} on ${org}'s competitors from the latest monitoring cycle.`,
+    `${plural(signals.length)} on ${possessive(org)} competitors from the latest monitoring cycle.`,
     "",
   ];
   const body: string[] = [
-    `<p>${html(plural(signals.length))} on ${html(org)}'s competitors from the latest monitoring cycle.</p>`,
+    `<p>${html(plural(signals.length))} on ${html(possessive(org))} competitors from the latest monitoring cycle.</p>`,
   ];
   for (const g of bySeverity(signals)) {
     text.push(`${label(g.sev)}`);
