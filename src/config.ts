@@ -26,7 +26,8 @@ export interface Config {
   /** Members' single sign-on with an OpenID Connect provider, when all three variables are set. */
   oidc?: { issuer: string; clientId: string; clientSecret: string };
   /** RIVALS_SIGNUP: who may create a workspace from the web. `open` (default): anyone, at /signup;
-   * `invite-only`: nobody (/signup says to ask an admin for an invitation); `off`: there is no /signup.
+   * `invite-only`: nobody (/signup says to ask an admin for an invitation); `off`: nobody (/signup answers 404,
+   * saying there is no sign-up).
    * Invitations and the CLI's `org create` and `member add` work in every mode. */
   signup: SignupMode;
   /** How long research tools and pages wait for a run before answering `status: "running"`

@@ -1,6 +1,6 @@
 // /signup: workspace name, email, password → a workspace on the trial plan with this person as its admin,
 // signed in at once — when the operator keeps sign-up open (RIVALS_SIGNUP): invite-only shows how to join
-// instead, off has no page.
+// instead, off says there is no sign-up.
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
@@ -85,8 +85,20 @@ function SignupForm(form: PublicFormProps<Values>): JSX.Element {
   );
 }
 
-function InviteOnly({ user }: { user?: string }): JSX.Element {
-  return (
+/** What /signup says when sign-up is not open: how to join by invitation, or that there is no sign-up. */
+function Closed({ user, off }: { user?: string; off: boolean }): JSX.Element {
+  return off ? (
+    <Layout title="No sign-up here" user={user}>
+      <h1>This installation takes no sign-ups</h1>
+      <p>
+        The people who run this Rivals installation create its workspaces and add the people who use them. If
+        your team uses it, ask them or one of your workspace's admins.
+      </p>
+      <p>
+        Already have an account? <a href="/signin">Sign in</a>.
+      </p>
+    </Layout>
+  ) : (
     <Layout title="Join a workspace" user={user}>
       <h1>Join your team's workspace</h1>
       <p>
@@ -104,14 +116,20 @@ function InviteOnly({ user }: { user?: string }): JSX.Element {
 export function signupPages(s: Services) {
   const form = publicForm(s, "signup", FORM_LIMITS.signup, FIELDS, SignupForm);
   const mode = s.config.signup;
-  // Off: no route at all, so /signup is the site's 404 like any page that is not there.
-  if (mode === "off") return new Elysia({ name: "web-signup" });
-  const inviteOnly = async (request: Request, status: number) =>
-    publicPage(<InviteOnly user={await viewer(s, request)} />, status, { "cache-control": "no-store" });
+  // Invite-only explains how to join (a post is refused); off answers 404 with a page that says why, for the
+  // links older emails and pages still hold.
+  const closed = async (request: Request, status: number) =>
+    publicPage(
+      <Closed user={await viewer(s, request)} off={mode === "off"} />,
+      mode === "off" ? 404 : status,
+      {
+        "cache-control": "no-store",
+      },
+    );
   return new Elysia({ name: "web-signup" })
-    .get("/signup", ({ request }) => (mode === "open" ? form.show(request) : inviteOnly(request, 200)))
+    .get("/signup", ({ request }) => (mode === "open" ? form.show(request) : closed(request, 200)))
     .post("/signup", async ({ request, body, server }) => {
-      if (mode !== "open") return inviteOnly(request, 403);
+      if (mode !== "open") return closed(request, 403);
       const refused = await form.admit(request, body, server);
       if (refused) return refused;
       const values = form.values(body);

@@ -83,8 +83,11 @@ describe("off", () => {
   });
   afterAll(() => t.close());
 
-  test("/signup is not there, a post creates nothing, no page links to it", async () => {
-    expect((await html(t, "/signup")).status).toBe(404);
+  test("/signup answers 404 with a page that says so, a post creates nothing, no page links to it", async () => {
+    const page = await html(t, "/signup");
+    expect(page.status).toBe(404);
+    expect(page.text).toContain("takes no sign-ups");
+    expect(page.text).not.toContain('name="workspace"');
     const res = await postSignup(t);
     expect(res.status).toBe(404);
     expect(await orgCount(t)).toBe(0);
