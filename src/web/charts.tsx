@@ -7,6 +7,7 @@
 import { formatDay } from "../domain/dates.ts";
 import { formatAmount } from "../domain/money.ts";
 import { SEVERITY_HIGH_FIRST, type Severity } from "../domain/records.ts";
+import { withoutPlaceholders } from "../engine/compare/originals.ts";
 import { wordDiff } from "../engine/compare/words.ts";
 import { snapshotStoreFor } from "../engine/snapshots/index.ts";
 import type { Services } from "../services.ts";
@@ -34,8 +35,9 @@ export async function signalChange(
   });
   const row = r.rows[0];
   if (!row) return undefined;
-  const before = row.value_before === null ? null : String(row.value_before);
-  const after = row.value_after === null ? null : String(row.value_after);
+  // The values compared are the masked ones: a placeholder a person cannot read is left out of the view.
+  const before = row.value_before === null ? null : withoutPlaceholders(String(row.value_before));
+  const after = row.value_after === null ? null : withoutPlaceholders(String(row.value_after));
   return { before, after };
 }
 
