@@ -264,7 +264,7 @@ export function generatedCard(
   if (superseded) parts.push("the pending proposal replaced by this card");
   if (proposal)
     parts.push(
-      `${proposal.drop.length} of the team's line${proposal.drop.length === 1 ? "" : "s"} contradicted by newer facts: see the card's proposal to accept or dismiss`,
+      `${proposal.drop.length} of the team's lines contradicted by newer facts: see the card's proposal to accept or dismiss`,
     );
   return {
     record,

@@ -6,6 +6,7 @@
 // its free plan") and never says one thing twice.
 import type { BattlecardSignal } from "../domain/battlecardTypes.ts";
 import { formatDay } from "../domain/dates.ts";
+import type { Move } from "../domain/materiality.ts";
 import { formatAmount } from "../domain/money.ts";
 import { capitalise, possessive } from "../domain/prose.ts";
 import type { CompetitorRecord } from "../domain/records.ts";
@@ -29,8 +30,10 @@ export interface Fact {
   /** When it was seen (ISO); a read without a date is older than any signal. */
   at?: string;
   stance: Stance;
-  /** Higher is more material (the order strengths, weaknesses and moves are listed in). */
+  /** A read's place among reads (higher first); a signal's kind of move (a page or a policy is below 20). */
   weight: number;
+  /** A signal as the one materiality order reads it (domain/materiality.ts); absent for a read. */
+  move?: Move;
   /** The strength or weakness line (or, for a neutral fact, the move line). */
   point: string;
   /** The fact as one sentence naming the competitor ("Globex moves SSO to the Enterprise plan on 18 Nov 2026"). */
@@ -233,6 +236,16 @@ const KIND_WEIGHT: Record<Kind, number> = {
 };
 const SEVERITY_WEIGHT: Record<string, number> = { high: 8, medium: 4, low: 0 };
 
+/** The vocabulary's type of a kind read from an imported signal's words, for the materiality order. */
+const KIND_TYPE: Partial<Record<Kind, string>> = {
+  free_tier_ended: "free_tier_change",
+  free_tier_started: "free_tier_change",
+  tier_move: "packaging_change",
+  hiring: "key_role_opening",
+  leadership: "leadership_change",
+  messaging: "messaging_change",
+};
+
 /** A plan named by the signal: its subject, else "<Name> plan|tier" in the title. */
 function planOf(s: BattlecardSignal, kind: Kind): string | undefined {
   if (s.subject && kind !== "tier_move") return s.subject;
@@ -285,6 +298,15 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
     trace,
     fromSignal: true,
     said,
+    move: {
+      id: s.id,
+      type:
+        s.type && inVocabulary(s.category, s.type).type
+          ? (inVocabulary(s.category, s.type).type ?? kind)
+          : (KIND_TYPE[kind] ?? kind),
+      ...(s.severity ? { severity: s.severity } : {}),
+      first_seen_at: s.first_seen_at ?? "",
+    } as Move,
   };
   const plan = planOf(s, kind);
   const planKey = plan ? slug(plan) : undefined;
@@ -319,7 +341,7 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
       return {
         ...base,
         // A bigger move is more material.
-        weight: base.weight + Math.min(9, Math.abs(Number.parseFloat((pct ?? "0").replace("−", "-"))) / 3),
+        move: { ...base.move, ...(pct ? { percent: Number.parseFloat(pct.replace("−", "-")) } : {}) },
         topic: `price:${planKey ?? slug(what)}`,
         ...(planKey ? { plan: planKey } : {}),
         ...(newAmount ? { amount: newAmount } : {}),

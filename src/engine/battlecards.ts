@@ -23,6 +23,7 @@ import type {
   ComposedBattlecard,
   OutdatedLine,
 } from "../domain/battlecardTypes.ts";
+import { byMateriality } from "../domain/materiality.ts";
 import { fixArticles, undoubled } from "../domain/prose.ts";
 import type { CompetitorRecord } from "../domain/records.ts";
 import { dayText, type Fact, newestPerTopic, readFacts, signalFact } from "./battlecardFacts.ts";
@@ -179,7 +180,9 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
   const nowMs = input.now ? Date.parse(input.now) : undefined;
 
   const facts = newestPerTopic([...input.signals.map((s) => signalFact(s, c)), ...readFacts(c)]).sort(
-    (a, b) => b.weight - a.weight || (b.at ?? "").localeCompare(a.at ?? ""),
+    // The period's moves in the one materiality order (domain/materiality.ts), then what the dossier states.
+    (a, b) =>
+      a.move && b.move ? byMateriality(a.move, b.move) : a.move ? -1 : b.move ? 1 : b.weight - a.weight,
   );
   // A section people wrote gets only what happened after their version; an empty one any fact.
   const isNew = (f: Fact) => !hasTeam || (f.fromSignal && (!teamAt || (f.at ?? "") > teamAt));
