@@ -182,6 +182,7 @@ for (const browser of BROWSERS)
           if (probe === "websocket") expect(measured.cage_refused).toBeGreaterThan(0);
           if (probe === "service-worker") expect(measured.out).not.toBe("service worker registered");
           if (probe === "frames") expect(measured.site_paths).toContain("/frame");
+          if (probe === "workers") expect(measured.site_paths).toContain("/from-worker");
           if (probe === "popup") expect(measured.site_paths).not.toContain("/popup-child");
         });
 
