@@ -250,11 +250,14 @@ export function writeDigest(input: DigestInput, tldr?: CitedSentence[]): Written
   }));
 
   const top = signals[0];
+  // The headline in bold, unless the TL;DR opens with that very move (it would be read twice in a row).
+  const opens =
+    told[0]?.text.startsWith(clean(top.title)) ||
+    told[0]?.text.startsWith(`${top.competitor} ${predicate(top)}`);
   const md: string[] = [
     `# ${mdEscape(words.title)}`,
     "",
-    `**${mdEscape(clean(top.title))}**`,
-    "",
+    ...(opens ? [] : [`**${mdEscape(clean(top.title))}**`, ""]),
     told.map((t) => t.md).join(" "),
     "",
   ];

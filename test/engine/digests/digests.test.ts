@@ -283,12 +283,23 @@ describe("the digest writer", () => {
     });
     const r = writeDigest(input([...moves(), hostile]))!.record;
     const md = r.markdown!;
-    expect(md.startsWith("# Daily digest — 22 Nov 2026\n\n**Brightloop ends its free plan**\n\n")).toBe(true);
+    // The TL;DR opens with the headline's move: the headline is not printed in bold above it as well.
+    expect(
+      md.startsWith("# Daily digest — 22 Nov 2026\n\nBrightloop [ends its free plan](/app/signals/3)"),
+    ).toBe(true);
+    expect(md.split("ends its free plan")).toHaveLength(2 + 1); // the TL;DR and the Brightloop section
+    // When the TL;DR does not open with it (only smaller changes), the headline stands above it.
+    const minor = writeDigest(
+      input([sig(9, { title: "Globex edits its terms", severity: "low", type: "policy_change" })]),
+    )!.record.markdown!;
+    expect(minor).toStartWith(
+      "# Daily digest — 22 Nov 2026\n\n**Globex edits its terms**\n\nOnly smaller changes",
+    );
     expect(md).toContain(
       "Brightloop [ends its free plan](/app/signals/3) and [cuts Growth plan price from $119 to $99/month (-17%)](/app/signals/4).",
     );
     // Every sentence of the TL;DR and every item of what to watch links to the signals it rests on.
-    const paragraph = md.split("\n")[4];
+    const paragraph = md.split("\n")[2];
     expect(paragraph).toContain("Also in this digest: hiring at [Quantive](/app/signals/6)");
     for (const sentence of sentences(paragraph)) expect(sentence).toMatch(/\]\(\/app\/signals\/\d+\)/);
     expect(md).toContain("## What to watch");
