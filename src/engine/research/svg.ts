@@ -7,11 +7,12 @@ import { Parser } from "htmlparser2";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const XLINK_NS = "http://www.w3.org/1999/xlink";
 
-/** Static drawing: shapes, text, grouping, paint servers, clipping, masks and filters. No script, style
- * sheet, animation, link, image, foreignObject or use of anything outside the file. */
+/** Static drawing: shapes, text, grouping, paint servers, clipping, masks and filters; a style sheet of rules
+ * and an embedded bitmap, both checked below. No script, animation, link, foreignObject or use of anything
+ * outside the file. */
 const ELEMENTS = new Set(
   [
-    "svg g defs title desc symbol use switch",
+    "svg g defs title desc symbol use switch style image",
     "path rect circle ellipse line polyline polygon text tspan textPath",
     "linearGradient radialGradient stop pattern clipPath mask marker",
     "filter feBlend feColorMatrix feComponentTransfer feComposite feConvolveMatrix feDiffuseLighting",
@@ -42,19 +43,28 @@ const ATTRIBUTES = new Set(
     "alignment-baseline baseline-shift letter-spacing word-spacing text-decoration writing-mode direction",
     "paint-order vector-effect shape-rendering text-rendering image-rendering color-interpolation",
     "color-interpolation-filters isolation mix-blend-mode transform-origin transform-box",
-    "requiredFeatures requiredExtensions systemLanguage",
+    "requiredFeatures requiredExtensions systemLanguage enable-background media",
   ]
     .join(" ")
     .split(" "),
 );
 
-/** `url(…)` anywhere in a value may only name an id of this file; nothing that loads or runs. */
-function harmlessValue(name: string, value: string): boolean {
+/** A bitmap inside the file: the image formats a browser shows without running anything. */
+const EMBEDDED_BITMAP = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]+$/;
+
+/** Style text (a `style` attribute or element): `url(…)` may only name an id of this file, and nothing that
+ * loads, binds or runs (imports, expressions, bindings, CSS escapes that could spell any of them). */
+function harmlessCss(value: string): boolean {
   const v = value.toLowerCase();
-  if (/javascript:|data:|expression\s*\(|@import|\\/.test(v)) return false;
+  if (/javascript:|data:|expression\s*\(|@import|-moz-binding|behavior\s*:|\\|</.test(v)) return false;
   const urls = v.match(/url\s*\(/g)?.length ?? 0;
-  if (urls > 0 && urls !== [...v.matchAll(/url\s*\(\s*(['"]?)#[\w.:-]+\1\s*\)/g)].length) return false;
-  if (name === "href" || name === "xlink:href") return /^#[\w.:-]+$/.test(value.trim());
+  return urls === [...v.matchAll(/url\s*\(\s*(['"]?)#[\w.:-]+\1\s*\)/g)].length;
+}
+
+function harmlessValue(element: string, name: string, value: string): boolean {
+  if (name === "href" || name === "xlink:href")
+    return element === "image" ? EMBEDDED_BITMAP.test(value.trim()) : /^#[\w.:-]+$/.test(value.trim());
+  if (!harmlessCss(value)) return false;
   if (name === "xmlns") return value === SVG_NS;
   if (name === "xmlns:xlink") return value === XLINK_NS;
   return true;
@@ -83,6 +93,7 @@ export function isHarmlessSvg(d: Uint8Array): boolean {
   let ok = true;
   let depth = 0;
   let roots = 0;
+  let inStyle = 0;
   const refuse = () => {
     ok = false;
   };
@@ -94,20 +105,26 @@ export function isHarmlessSvg(d: Uint8Array): boolean {
         depth++;
         if (!ELEMENTS.has(name)) return refuse();
         for (const [k, v] of Object.entries(attributes))
-          if (!ATTRIBUTES.has(k) || !harmlessValue(k, v)) return refuse();
+          if (!ATTRIBUTES.has(k) || !harmlessValue(name, k, v)) return refuse();
+        if (name === "style") inStyle++;
       },
-      onclosetag() {
+      onclosetag(name) {
         depth--;
+        if (name === "style") inStyle--;
       },
       ontext(data) {
         // Text outside the root element, or an entity reference (only the five predefined ones are read).
         if (depth === 0 && data.trim() !== "") refuse();
         if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[\da-f]+);)/i.test(data)) refuse();
+        if (inStyle > 0 && !harmlessCss(data)) refuse();
       },
       onprocessinginstruction(name, data) {
-        // The XML declaration alone: no doctype (entities), no style sheet.
-        if (name.toLowerCase() !== "?xml" || depth > 0 || roots > 0) refuse();
-        if (!/^\?xml(\s|$)/.test(data)) refuse();
+        // Before the root: the XML declaration, and a doctype that declares nothing (no internal subset, so no
+        // entities; browsers never load an external one). No style sheet instruction.
+        if (depth > 0 || roots > 0) return refuse();
+        if (name.toLowerCase() === "?xml" && /^\?xml(\s|$)/.test(data)) return;
+        if (name.toLowerCase() === "!doctype" && /^!doctype\s+svg\b[^[]*$/i.test(data)) return;
+        refuse();
       },
     },
     { xmlMode: true, decodeEntities: false, recognizeCDATA: true },

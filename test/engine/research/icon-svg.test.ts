@@ -17,6 +17,26 @@ describe("SVG icons: an XML parse against an allow-list", () => {
       expect({ t, kept: svg(utf8(t)) }).toEqual({ t, kept: true });
   });
 
+  test("what design tools export passes: a doctype without declarations, a style sheet of classes, an embedded bitmap", () => {
+    const illustrator = `<?xml version="1.0" encoding="utf-8"?>
+<!-- Generator: Adobe Illustrator 27.0.0, SVG Export Plug-In . SVG Version: 6.00 Build 0)  -->
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg version="1.1" id="Layer_1" ${NS} xmlns:xlink="http://www.w3.org/1999/xlink" x="0px" y="0px"
+	 viewBox="0 0 32 32" style="enable-background:new 0 0 32 32;" xml:space="preserve">
+<style type="text/css">
+	.st0{fill:#0B5CAD;}
+	.st1{fill:url(#SVGID_1_);}
+</style>
+<linearGradient id="SVGID_1_" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="32" y2="32"><stop offset="0" style="stop-color:#FFFFFF"/></linearGradient>
+<rect class="st0" width="32" height="32"/>
+<circle class="st1" cx="16" cy="16" r="8"/>
+</svg>
+`;
+    const figma = `<svg width="32" height="32" viewBox="0 0 32 32" fill="none" ${NS} xmlns:xlink="http://www.w3.org/1999/xlink"><g clip-path="url(#clip0_1_2)"><path fill-rule="evenodd" clip-rule="evenodd" d="M0 0h32v32H0z" fill="#0B5CAD"/><rect width="32" height="32" fill="url(#pattern0)"/></g><defs><pattern id="pattern0" patternContentUnits="objectBoundingBox" width="1" height="1"><use xlink:href="#image0" transform="scale(.03125)"/></pattern><clipPath id="clip0_1_2"><rect width="32" height="32" fill="white"/></clipPath><image id="image0" width="32" height="32" xlink:href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="/></defs></svg>`;
+    expect(svg(utf8(illustrator))).toBe(true);
+    expect(svg(utf8(figma))).toBe(true);
+  });
+
   test("scripts, handlers, foreign content, namespace tricks, external references and entities are refused", () => {
     for (const t of [
       `<svg ${NS}><script>alert(1)</script></svg>`,
@@ -33,6 +53,13 @@ describe("SVG icons: an XML parse against an allow-list", () => {
       `<svg ${NS} xmlns:x="http://www.w3.org/1999/xlink"><use x:href="data:image/svg+xml,<svg onload=alert(1)>"/></svg>`,
       `<svg ${NS}><image href="https://evil.example/track.png"/></svg>`,
       `<svg ${NS}><style>@import url(https://evil.example/x.css);</style></svg>`,
+      `<svg ${NS}><style>.a{fill:url(https://evil.example/#x)}</style></svg>`,
+      `<svg ${NS}><style>.a{-moz-binding:url(#x)} .b{behavior:url(#y)}</style></svg>`,
+      `<svg ${NS}><style>.a{background:u\\72l(https://evil.example/)}</style></svg>`,
+      `<svg ${NS}><style><![CDATA[</style><script>alert(1)</script>]]></style></svg>`,
+      `<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x.dtd" [<!ENTITY a "b">]><svg ${NS}/>`,
+      `<svg ${NS}><image href="data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+"/></svg>`,
+      `<svg ${NS}><image href="https://evil.example/track.png"/></svg>`,
       `<svg ${NS}><rect style="fill:url(https://evil.example/#x)"/></svg>`,
       `<svg ${NS}><rect fill="url(https://evil.example/#x)"/></svg>`,
       `<svg ${NS}><set attributeName="href" to="javascript:alert(1)"/></svg>`,
