@@ -1,6 +1,7 @@
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
 import type { SignalRecord } from "../src/domain/records.ts";
+import { inVocabulary } from "../src/domain/vocabulary.ts";
 import { signalDoc } from "./docs.ts";
 
 /** Writes one signal's row (and its search entry when the title or summary may have changed). */
@@ -68,7 +69,10 @@ async function loadSignal(
 export async function projectSignals(e: StoredEvent, tx: Tx): Promise<void> {
   switch (e.type) {
     case "SignalRecorded": {
-      const { id, key, competitor_id: cid, record: r } = e.data;
+      const { id, key, competitor_id: cid, record } = e.data;
+      // An import from before the one vocabulary reads in it too (parseSignal maps new imports already).
+      const v = inVocabulary(record.category, record.type, `${record.title} ${record.summary ?? ""}`);
+      const r = v.category === record.category && v.type === record.type ? record : { ...record, ...v };
       await writeSignal(tx, e.orgId!, id, key, cid, r);
       return;
     }
