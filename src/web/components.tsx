@@ -4,6 +4,7 @@
 /** @jsxFrag Html.Fragment */
 import { Html } from "@elysiajs/html";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../domain/members.ts";
+import { label } from "../domain/vocabulary.ts";
 import { formatTime, isHttpUrl } from "./http.ts";
 
 type Obj = Record<string, unknown>;
@@ -81,6 +82,8 @@ export function EvidenceList({ items }: { items: unknown }): JSX.Element {
 }
 
 const humanKey = (k: string) => k.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const SLUG = /^[a-z]+(?:_[a-z0-9]+)+$/;
 
 /** Any JSON value, readably: strings (links when http(s)), lists, nested tables. Free-form objects
  * (competitor reads, battlecard evidence, digest items) go through here. */
@@ -88,6 +91,9 @@ export function Value({ value, depth = 0 }: { value: unknown; depth?: number }):
   if (value === null || value === undefined || value === "") return "";
   if (typeof value === "string") {
     if (isHttpUrl(value)) return <ExternalLink href={value} />;
+    // A time as people write it, a slug by its label: never the machine's form.
+    if (ISO_TIME.test(value)) return <Time ts={value} />;
+    if (SLUG.test(value)) return <span safe>{label(value)}</span>;
     return <span safe>{value}</span>;
   }
   if (typeof value === "number" || typeof value === "boolean") return <span safe>{String(value)}</span>;
