@@ -24,7 +24,7 @@ import type {
   OutdatedLine,
 } from "../domain/battlecardTypes.ts";
 import { byMateriality } from "../domain/materiality.ts";
-import { fixArticles, undoubled } from "../domain/prose.ts";
+import { firstSentences, fixArticles, undoubled } from "../domain/prose.ts";
 import type { CompetitorRecord } from "../domain/records.ts";
 import { dayText, type Fact, newestPerTopic, readFacts, signalFact } from "./battlecardFacts.ts";
 
@@ -54,16 +54,6 @@ const PERIOD_DAYS = 45;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 const sentence = (s: string) => (/[.!?…"”]$/.test(s) ? s : `${s}.`);
-
-function firstSentences(text: string, max = 240): string {
-  const parts = text.match(/[^.!?]+(?:[.!?](?=\s|$))+\s*|[^.!?]+$/g) ?? [text];
-  let out = "";
-  for (const p of parts) {
-    if ((out + p).length > max && out) break;
-    out += p;
-  }
-  return out.trim();
-}
 
 const SETBACK =
   /price[_ ]?(increase|hike|rise)|rais(e|es|ed|ing)\b(\s+\S+){0,3}\s+prices?\b|more expensive|no longer|\bremov(e|es|ed|ing)\b|drops? support|deprecat|sunset|discontinu|shut(s|ting)? down|outage|incident|downtime|degraded|breach|vulnerab|lawsuit|\bsued\b|\bfined\b|layoffs?|laid off|lays off|job cuts|restructur|resign|departs?\b|departure|steps down|\bchurn|delay|recall|enterprise[- ]only|only (on|in) (the )?enterprise|moves? .{1,40} to (the )?enterprise/i;
@@ -127,7 +117,7 @@ function overview(c: CompetitorRecord): string {
   const out = [
     `${c.name}${kind ? `: ${kind}` : ""}${facts.length ? ` (${facts.join("; ")})` : host && !kind ? ` (${host})` : ""}.`,
   ];
-  if (c.description) out.push(sentence(firstSentences(c.description)));
+  if (c.description) out.push(sentence(firstSentences(c.description, 240)));
   const positioning = str(c.reads?.positioning);
   if (positioning) out.push(`Its pitch: "${firstSentences(positioning, 160).replace(/[.!?]$/, "")}".`);
   if (c.target_customer)
