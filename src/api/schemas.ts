@@ -238,8 +238,12 @@ export const Signal = T.Object(
     competitor_name: text(TEXT.name),
     title: title(),
     summary: para(),
-    category: str(),
-    type: str(),
+    category: str(
+      "One of pricing, product, marketing, hiring, company, legal_security (imported history mapped onto them).",
+    ),
+    type: str(
+      "The kind of move, in the engine's vocabulary (price_increase, plan_added, feature_launch, funding …); imported names are mapped onto it.",
+    ),
     severity: T.Union([T.Literal("low"), T.Literal("medium"), T.Literal("high")]),
     status: T.Union([T.Literal("open"), T.Literal("closed")], {
       description: "open for listed signals; a closed signal can be fetched by id.",
