@@ -7,7 +7,7 @@
 import type { Client } from "@libsql/client";
 import type { NoteView } from "../db/queries/engagement.ts";
 import { formatDay } from "../domain/dates.ts";
-import { mdEscape } from "../domain/markdown.ts";
+import { mdEscape, mdUrl } from "../domain/markdown.ts";
 import { Csrf, TeamNote, Time } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
@@ -244,7 +244,7 @@ export function battlecardMarkdown(b: Obj, notes: NoteView[], base: string): str
     sources.slice(0, MD_SOURCES).forEach((s, i) => {
       const url = typeof s.url === "string" && /^https?:\/\//.test(s.url) ? s.url : undefined;
       const title = typeof s.title === "string" ? mdEscape(s.title) : (url ?? "source");
-      out.push(`${i + 1}. ${url ? `[${title}](<${url}>)` : title}`);
+      out.push(`${i + 1}. ${url ? `[${title}](<${mdUrl(url)}>)` : title}`);
     });
     out.push("");
   }

@@ -5,7 +5,7 @@
 // states. Links are relative to the installation (the reader's base URL is put in front when a digest is read).
 // A daily digest of a day with no signals is not written (null); a quiet week gets a short weekly digest.
 import type { Period } from "../../domain/digestPeriods.ts";
-import { mdEscape } from "../../domain/markdown.ts";
+import { mdEscape, mdUrl } from "../../domain/markdown.ts";
 import { byMateriality, isMaterial, kindRank, MOVE_KINDS } from "../../domain/materiality.ts";
 import { listOf, undoubled, withStop } from "../../domain/prose.ts";
 import type { DigestRecord } from "../../domain/records.ts";
@@ -92,7 +92,7 @@ function joined(parts: string[]): string {
   return `${parts.slice(0, -1).join("; ")}; and ${parts[parts.length - 1]}`;
 }
 
-const link = (text: string, s: DigestSignal) => `[${mdEscape(text)}](${s.url})`;
+const link = (text: string, s: DigestSignal) => `[${mdEscape(text)}](${mdUrl(s.url)})`;
 
 /** One competitor's material moves in one sentence: "Globex raises …, moves … and is hiring …". */
 function competitorSentence(moves: DigestSignal[]): Told {
@@ -267,7 +267,7 @@ export function writeDigest(input: DigestInput, tldr?: CitedSentence[]): Written
       const first = byId.get(w.signal_ids[0]);
       md.push(
         first
-          ? `- ${mdEscape(w.text.replace(/\.$/, ""))} ([signal](${first.url})).`
+          ? `- ${mdEscape(w.text.replace(/\.$/, ""))} ([signal](${mdUrl(first.url)})).`
           : `- ${mdEscape(w.text)}`,
       );
     }
@@ -277,7 +277,7 @@ export function writeDigest(input: DigestInput, tldr?: CitedSentence[]): Written
     md.push(`## ${mdEscape(item.competitor)}`, "");
     for (const s of item.signals)
       md.push(
-        `- ${s.severity ? `${label(s.severity)}: ` : ""}[${mdEscape(clean(s.title))}](${s.url})${s.source_url ? ` ([source](${s.source_url}))` : ""}`,
+        `- ${s.severity ? `${label(s.severity)}: ` : ""}[${mdEscape(clean(s.title))}](${mdUrl(s.url)})${s.source_url ? ` ([source](${mdUrl(s.source_url)}))` : ""}`,
       );
     md.push("");
   }
