@@ -17,11 +17,13 @@ export async function projectObservations(e: StoredEvent, tx: Tx): Promise<void>
   const record = JSON.parse(String(row.state)) as CompetitorRecord;
   const reads: Record<string, unknown> = { ...(record.reads ?? {}), ...(d.reads ?? {}) };
   for (const k of d.removed ?? []) delete reads[k];
-  const next: CompetitorRecord = { ...record, reads };
+  const next = { ...record, ...(d.profile ?? {}), reads } as CompetitorRecord & Record<string, unknown>;
+  for (const k of d.profile_removed ?? []) delete next[k];
   if (Object.keys(reads).length === 0) delete next.reads;
-  if (d.read_sources) next.internal = { ...(record.internal ?? {}), read_sources: d.read_sources };
+  if (d.read_sources) next.internal = { ...(next.internal ?? {}), read_sources: d.read_sources };
+  if (d.profile_evidence) next.internal = { ...(next.internal ?? {}), profile_evidence: d.profile_evidence };
   const freshness = { ...(record.freshness ?? {}) };
-  if (d.reads || d.removed) freshness.state_updated_at = d.observed_at;
+  if (d.reads || d.removed || d.profile || d.profile_removed) freshness.state_updated_at = d.observed_at;
   if (d.last_signal_at) freshness.last_signal_at = d.last_signal_at;
   next.freshness = freshness;
   await writeCompetitor(tx, Number(row.org_id), d.competitor_id, String(row.key), next);

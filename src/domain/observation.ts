@@ -30,7 +30,30 @@ export interface SourceObservation {
   certifications?: string[];
   /** A changelog page or feed, or a release feed: the release cadence its dates give. */
   release_cadence?: Obj;
+  /** The company facts the page states on its own (profile fields), where each was read, and the page's address
+   * as read (after redirects: what research's evidence names). */
+  profile?: { url: string; fields: Obj; evidence: Record<string, Evidence> };
 }
+
+/** Where a company fact was read: the page and an excerpt. */
+export interface Evidence {
+  url: string;
+  excerpt: string;
+}
+
+/** The company facts a page can state (the record's profile fields). */
+const PROFILE_FIELDS = [
+  "description",
+  "category",
+  "industry",
+  "business_model",
+  "company_type",
+  "company_size",
+  "founding_year",
+  "headquarters",
+  "target_customer",
+  "ownership",
+] as const;
 
 /** What each page contributed to the reads several pages make (kept internal, per source URL). */
 export type ReadSources = Record<string, { features?: string[]; integrations?: string[] }>;
@@ -149,10 +172,55 @@ function applyObservations(
   return { reads, sources };
 }
 
-/** CompetitorObserved when the changed sources change the dossier's reads, or the cycle saw signals of the
- * competitor (its `freshness.last_signal_at`); nothing otherwise. */
+/** The company facts research read from a changed page, as the page states them now: each fact whose evidence
+ * is that page takes its new value, or goes when the page no longer states it (facts read elsewhere, imported
+ * or not yet stated stay: research adds those). */
+function observedFacts(
+  record: CompetitorRecord,
+  observed: SourceObservation[],
+): { set: Obj; removed: string[]; evidence?: Record<string, Evidence> } {
+  const had = (isObj(record.internal?.profile_evidence) ? record.internal.profile_evidence : {}) as Record<
+    string,
+    Evidence
+  >;
+  const evidence = { ...had };
+  const set: Obj = {};
+  const removed: string[] = [];
+  const rec = record as unknown as Obj;
+  for (const o of observed) {
+    if (!o.profile) continue;
+    for (const f of PROFILE_FIELDS) {
+      if (had[f]?.url !== o.profile.url) continue;
+      const now = o.profile.fields[f];
+      if (now !== undefined && o.profile.evidence[f]) {
+        evidence[f] = o.profile.evidence[f]!;
+        if (!same(rec[f], now)) set[f] = now;
+      } else {
+        delete evidence[f];
+        delete set[f];
+        if (rec[f] !== undefined) removed.push(f);
+      }
+    }
+  }
+  return { set, removed, ...(same(had, evidence) ? {} : { evidence }) };
+}
+
+/** CompetitorObserved when the changed sources change the dossier's reads or company facts, or the cycle saw
+ * signals of the competitor (its `freshness.last_signal_at`); nothing otherwise. */
 export function decideObservation(record: CompetitorRecord, cmd: ObserveCommand): NewEvent[] {
   const { reads, sources } = applyObservations(record, cmd.observed);
+  const facts = observedFacts(record, cmd.observed);
+  // The headcount the site states is the hiring read's too (as research records it).
+  const size = facts.set.company_size ?? (facts.removed.includes("company_size") ? null : undefined);
+  if (size !== undefined && isObj(reads.hiring)) {
+    const hiring: Obj = { ...reads.hiring };
+    if (typeof size === "number") hiring.estimated_headcount = size;
+    else {
+      delete hiring.estimated_headcount;
+      delete hiring.headcount_source;
+    }
+    reads.hiring = hiring;
+  }
   const before = record.reads ?? {};
   const changed: Obj = {};
   const removed: string[] = [];
@@ -163,11 +231,12 @@ export function decideObservation(record: CompetitorRecord, cmd: ObserveCommand)
   }
   const hadSources = isObj(record.internal?.read_sources) ? record.internal.read_sources : {};
   const sourcesChanged = !same(hadSources, sources);
-  const readsChanged = Object.keys(changed).length > 0 || removed.length > 0;
+  const factsChanged = Object.keys(facts.set).length > 0 || facts.removed.length > 0;
+  const readsChanged = Object.keys(changed).length > 0 || removed.length > 0 || factsChanged;
   // History read from the web archive records its signals at their past times: never back in time.
   const lastSignal = record.freshness?.last_signal_at;
   const signalNow = cmd.signalsSeen && (!lastSignal || Date.parse(lastSignal) < Date.parse(cmd.now));
-  if (!readsChanged && !sourcesChanged && !signalNow) return [];
+  if (!readsChanged && !sourcesChanged && !signalNow && !facts.evidence) return [];
   return [
     {
       type: "CompetitorObserved",
@@ -180,6 +249,9 @@ export function decideObservation(record: CompetitorRecord, cmd: ObserveCommand)
         ...(Object.keys(changed).length ? { reads: changed } : {}),
         ...(removed.length ? { removed } : {}),
         ...(sourcesChanged ? { read_sources: sources } : {}),
+        ...(Object.keys(facts.set).length ? { profile: facts.set } : {}),
+        ...(facts.removed.length ? { profile_removed: facts.removed } : {}),
+        ...(facts.evidence ? { profile_evidence: facts.evidence } : {}),
         ...(signalNow ? { last_signal_at: cmd.now } : {}),
       },
     },

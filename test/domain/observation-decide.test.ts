@@ -204,6 +204,53 @@ describe("a cycle's observations on the dossier", () => {
     });
   });
 
+  test("company facts read from a changed page follow it; facts read elsewhere or imported stay", () => {
+    const record: CompetitorRecord = {
+      ...researched,
+      business_model: "Freemium subscription",
+      company_size: 120,
+      founding_year: 2016,
+      industry: "Software",
+      internal: {
+        ...researched.internal,
+        profile_evidence: {
+          business_model: { url: "https://globex.example/pricing", excerpt: "Free" },
+          company_size: { url: "https://globex.example/about", excerpt: "120 people" },
+          founding_year: { url: "https://globex.example/about", excerpt: "Founded in 2016" },
+        },
+      },
+    };
+    const [e] = decide(record, [
+      {
+        url: "https://globex.example/pricing",
+        kind: "pricing",
+        profile: {
+          url: "https://globex.example/pricing",
+          fields: { business_model: "Subscription" },
+          evidence: { business_model: { url: "https://globex.example/pricing", excerpt: "Team $69" } },
+        },
+      },
+      {
+        url: "https://globex.example/about",
+        kind: "about",
+        profile: {
+          url: "https://globex.example/about",
+          fields: { company_size: 150, industry: "Analytics" },
+          evidence: {
+            company_size: { url: "https://globex.example/about", excerpt: "150 people" },
+            industry: { url: "https://globex.example/about", excerpt: "Analytics" },
+          },
+        },
+      },
+    ]);
+    const d = e!.data as Record<string, any>;
+    // industry was imported (no evidence): a page never overwrites it; the founding year is no longer stated.
+    expect(d.profile).toEqual({ business_model: "Subscription", company_size: 150 });
+    expect(d.profile_removed).toEqual(["founding_year"]);
+    expect(Object.keys(d.profile_evidence).sort()).toEqual(["business_model", "company_size"]);
+    expect(d.reads.hiring.estimated_headcount).toBe(150);
+  });
+
   test("the security page's certifications and the release cadence of the source it was read from", () => {
     const record: CompetitorRecord = {
       ...researched,

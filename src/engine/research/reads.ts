@@ -1,10 +1,10 @@
 // What one page says for the dossier's reads, read the same way by research (index.ts assembles a whole site)
 // and by a monitoring cycle (a changed source, cycle/results.ts): the pricing read of a page listing plans, the
 // home page's positioning and summary, features, integrations and the jobs of a careers page or job board.
-import type { SourceObservation } from "../../domain/observation.ts";
+import type { Evidence, SourceObservation } from "../../domain/observation.ts";
 import { pricingRead } from "../../domain/pricingRead.ts";
 import type { PageExtract, Plan } from "../extract/page.ts";
-import { positioningOf } from "../extract/profile.ts";
+import { positioningOf, profileFrom } from "../extract/profile.ts";
 import { hiringRead, type Job, type JobBoardProvider } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
@@ -21,6 +21,8 @@ export type PageRead = Pick<
   certifications?: string[];
   /** A changelog page: the dates of its entries. */
   releaseDates?: string[];
+  /** The company facts the page states on its own, where each was read, and the page's address as read. */
+  profile?: { url: string; fields: Record<string, unknown>; evidence: Record<string, Evidence> };
 };
 
 /** Each block's text on its own (a fact table's row, a list item, a paragraph), so a sentence never runs
@@ -53,6 +55,10 @@ export function pageRead(p: PageExtract, kind?: string): PageRead {
       (c) => c.name,
     );
   if (kind === "changelog") read.releaseDates = changelogEntries(p, p.url).map((e) => e.date);
+  // What the page states on its own (positioning and evidence are not enumerable: only the fields spread).
+  const profile = profileFrom([p]);
+  const { urls: _urls, ...fields } = profile as typeof profile & { urls?: unknown };
+  read.profile = { url: p.url, fields, evidence: { ...profile.evidence } as Record<string, Evidence> };
   return read;
 }
 
@@ -129,6 +135,7 @@ export function observeSource(
     if (cadence) o.release_cadence = { ...cadence };
   }
   if (src.kind === "security") o.certifications = p.certifications ?? [];
+  if (p.profile) o.profile = p.profile;
   const pricing = pricingOf(p, src.url);
   if (pricing) o.pricing = pricing;
   if (src.kind === "home") {

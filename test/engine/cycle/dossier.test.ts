@@ -64,6 +64,31 @@ const priceFields = (p: Obj) =>
       .map((k) => [k, p[k]]),
   );
 
+const FACTS = [
+  "description",
+  "category",
+  "industry",
+  "business_model",
+  "company_type",
+  "company_size",
+  "founding_year",
+  "headquarters",
+  "target_customer",
+  "ownership",
+];
+
+/** Every competitor's company facts as REST serves them. */
+async function facts(): Promise<Record<string, Obj>> {
+  const out: Record<string, Obj> = {};
+  for (const [site, id] of ids) {
+    const d = (await rest(t, key, `/api/v1/competitors/${id}`)).json.data;
+    out[site] = Object.fromEntries(FACTS.filter((f) => d[f] !== undefined).map((f) => [f, d[f]]));
+  }
+  return out;
+}
+let factsAtV1: Record<string, Obj> = {};
+let factsAtV2: Record<string, Obj> = {};
+
 async function cycle(): Promise<Obj> {
   t.clock.advance(3_600_000);
   return (await runCycle(t.services, orgId, { trigger: "operator" })) as Obj;
@@ -162,6 +187,8 @@ describe("the dossier after each cycle of the fixture web", () => {
   test("v1: research's read, plans in the page's order with named price fields", async () => {
     await cycle();
     await expectPricingAt(1);
+    factsAtV1 = await facts();
+    expect(Object.keys(factsAtV1["globex.example"]!).length).toBeGreaterThan(3);
     const quantive = (await rest(t, key, `/api/v1/competitors/${ids.get("quantive.example")}`)).json.data;
     // An annual-only plan: billed 24,000 a year, 2,000 a month its equivalent — never 2,000 "a year".
     expect(priceFields(quantive.reads.pricing.plans[0])).toEqual({
@@ -236,6 +263,14 @@ describe("the dossier after each cycle of the fixture web", () => {
       Date.parse(researchedCadence!.last_release_at),
     );
 
+    // Company facts read from a changed page follow it: Brightloop's business model, read from its plans, is no
+    // longer freemium; every other fact the changed pages state is as before.
+    factsAtV2 = await facts();
+    expect(factsAtV2).toEqual({
+      ...factsAtV1,
+      "brightloop.example": { ...factsAtV1["brightloop.example"], business_model: "Subscription" },
+    });
+
     const kestrel = (await rest(t, key, `/api/v1/competitors/${ids.get("kestrel.example")}`)).json.data;
     expect(kestrel.reads.hiring.open_roles).toBe(8);
     expect(kestrel.reads.hiring.by_department.Sales).toBeGreaterThan(0);
@@ -250,6 +285,7 @@ describe("the dossier after each cycle of the fixture web", () => {
     const after = (await rest(t, key, `/api/v1/competitors/${ids.get("globex.example")}`)).json.data;
     expect(after.freshness.state_updated_at).toBe(before.freshness.state_updated_at);
     expect(after.freshness.last_signal_at).toBe(before.freshness.last_signal_at);
+    expect(await facts()).toEqual(factsAtV2);
   });
 
   test("the price chart marks every pricing signal on its day, imported history included", async () => {
