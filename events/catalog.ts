@@ -8,10 +8,11 @@ import type {
   SignalRecord,
 } from "../src/domain/records.ts";
 import type {
+  BattlecardEditedData,
   BattlecardProposalAcceptedData,
   BattlecardProposedData,
 } from "../src/domain/battlecardProposals.ts";
-import type { Evidence, ReadSources } from "../src/domain/observation.ts";
+import type { ReadSources } from "../src/domain/observation.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
 import type { CompanyProfileChanges, GuideRecord, PublicBriefRecord } from "../src/domain/workspaceTypes.ts";
 
@@ -232,6 +233,9 @@ export interface EventPayloads {
   BattlecardProposalAccepted: BattlecardProposalAcceptedData;
   /** A member dismissed the pending proposal: the card stays as it was (battlecard stream). */
   BattlecardProposalDismissed: { id: number; competitor_id: number; proposed_at: string };
+  /** A member edited the card on its page: the sections sent are the team's words from now on (battlecard
+   * stream); a pending proposal is dropped. */
+  BattlecardEdited: BattlecardEditedData;
   // Research (competitor stream; projections/research.ts). `batch` is the id of the first run one call started.
   /** A research run of one competitor began; `uses_allowance` when it counts toward the weekly allowance. */
   ResearchStarted: {
@@ -283,11 +287,6 @@ export interface EventPayloads {
     reads?: Record<string, unknown>;
     removed?: string[];
     read_sources?: ReadSources;
-    /** Company facts the changed pages state now (replaced), no longer state (`profile_removed`), and where
-     * each fact was read (`profile_evidence`, internal). */
-    profile?: Record<string, unknown>;
-    profile_removed?: string[];
-    profile_evidence?: Record<string, Evidence>;
     last_signal_at?: string;
   };
   /** draft_positioning filled empty positioning fields of the workspace's profile from its own website. */
@@ -372,6 +371,7 @@ export const eventTypes = [
   "BattlecardProposed",
   "BattlecardProposalAccepted",
   "BattlecardProposalDismissed",
+  "BattlecardEdited",
   "ResearchStarted",
   "ResearchFinished",
   "ResearchFailed",

@@ -7,7 +7,8 @@ export async function projectBattlecards(e: StoredEvent, tx: Tx): Promise<void> 
   if (
     e.type === "BattlecardRecorded" ||
     e.type === "BattlecardGenerated" ||
-    e.type === "BattlecardProposalAccepted"
+    e.type === "BattlecardProposalAccepted" ||
+    e.type === "BattlecardEdited"
   )
     await writeBattlecard(tx, e.orgId!, e.data);
   // A proposal changes only the stored state: the card people read stays as it is until a member accepts.

@@ -8,6 +8,7 @@ import type { Tx, WriteContext } from "../../events/store.ts";
 import type { CardLine, ComposedBattlecard, OutdatedLine } from "./battlecardTypes.ts";
 import { formatDay } from "./dates.ts";
 import { DomainError } from "./errors.ts";
+import { TEXT } from "./limits.ts";
 import type { BattlecardRecord } from "./records.ts";
 
 type Obj = Record<string, unknown>;
@@ -379,5 +380,110 @@ export async function handleProposal(
   return {
     events: [{ ...e, orgId, streamType: "battlecard", streamId: String(cmd.battlecard_id) } as NewEvent],
     result: { battlecard_id: cmd.battlecard_id, decision: cmd.decision },
+  };
+}
+
+/** How many lines a member may give one section of a card (the card still prints on two pages with the team's
+ * usual few); each line at most TEXT.text characters. */
+export const EDIT_MAX_LINES = 12;
+const EDITABLE = ["overview", ...LIST_SECTIONS] as const;
+
+/** A member edits the card: the sections sent replace the card's (an empty one clears it) and become the team's
+ * words, which no cycle or generate_battlecard rewrites; a pending proposal is dropped (it was made on the card
+ * as it was). */
+export function decideEditCard(
+  card: { id: number; key: string; competitor_id: number; stored: StoredCard } | undefined,
+  cmd: { sections: Record<string, string> },
+  now: Date,
+): { type: "BattlecardEdited"; data: BattlecardEditedData } {
+  if (!card) throw new DomainError("not_found", "No battlecard with that id in this workspace.");
+  const edited: Obj = {};
+  for (const [k, raw] of Object.entries(cmd.sections)) {
+    if (!(EDITABLE as readonly string[]).includes(k))
+      throw new DomainError("invalid_argument", `A battlecard has no section "${k}" to edit.`, {
+        argument: k,
+      });
+    const text = raw.replace(/\r\n?/g, "\n").trim();
+    const items =
+      k === "overview"
+        ? text
+          ? [text.replace(/\s*\n\s*/g, " ")]
+          : []
+        : text
+            .split("\n")
+            .map((l) => l.replace(/^\s*[-*•]\s+/, "").trim())
+            .filter(Boolean);
+    if (items.length > EDIT_MAX_LINES)
+      throw new DomainError(
+        "invalid_argument",
+        `Give at most ${EDIT_MAX_LINES} lines for ${k.replace("_", " ")}: the card is printed on two pages.`,
+        { argument: k },
+      );
+    const long = items.find((l) => l.length > TEXT.text);
+    if (long)
+      throw new DomainError("invalid_argument", `A line is longer than ${TEXT.text} characters.`, {
+        argument: k,
+      });
+    // A section sent as it is stays whoever's it was: only what the member changed becomes the team's.
+    const current = lines(card.stored.sections?.[k]);
+    if (current.length === items.length && current.every((l, i) => l === items[i])) continue;
+    edited[k] = k === "overview" ? items[0] : items;
+  }
+  if (!Object.keys(edited).length)
+    throw new DomainError("invalid_argument", "Nothing to save: no section of the card was changed.");
+  const was = card.stored;
+  const sections: Obj = { ...(was.sections ?? {}) };
+  for (const [k, v] of Object.entries(edited)) {
+    if (v === undefined || (Array.isArray(v) && !v.length)) delete sections[k];
+    else sections[k] = v;
+  }
+  const team: Obj = { ...(teamOf(was)?.sections ?? {}) };
+  for (const [k, v] of Object.entries(edited)) {
+    if (v === undefined || (Array.isArray(v) && !v.length)) delete team[k];
+    else team[k] = v;
+  }
+  // Every line of an edited section is the member's now; the others keep their trace.
+  const ev = (was.evidence ?? {}) as Obj;
+  const before = Array.isArray(ev.lines) ? (ev.lines as Obj[]) : [];
+  const traced = [
+    ...before.filter((l) => !(String(l.section) in edited)),
+    ...Object.entries(edited).flatMap(([section, v]) =>
+      (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((text) => ({ section, text, by: "team" })),
+    ),
+  ];
+  const { proposal: _dropped, ...rest } = was;
+  const record: StoredCard = {
+    ...rest,
+    status: "generated",
+    generated_at: now.toISOString(),
+    sections,
+    evidence: { ...ev, lines: traced },
+    team,
+    team_at: now.toISOString(),
+  };
+  return {
+    type: "BattlecardEdited",
+    data: { id: card.id, key: card.key, competitor_id: card.competitor_id, record },
+  };
+}
+
+export interface BattlecardEditedData {
+  id: number;
+  key: string;
+  competitor_id: number;
+  record: StoredCard;
+}
+
+/** A member's edit of a card, in the writer's transaction. */
+export async function handleEditCard(
+  w: WriteContext,
+  orgId: number,
+  cmd: { battlecard_id: number; sections: Record<string, string> },
+): Promise<{ events: NewEvent[]; result: { battlecard_id: number } }> {
+  const card = await loadCard(w.tx, orgId, cmd.battlecard_id);
+  const e = decideEditCard(card, cmd, w.now);
+  return {
+    events: [{ ...e, orgId, streamType: "battlecard", streamId: String(cmd.battlecard_id) } as NewEvent],
+    result: { battlecard_id: cmd.battlecard_id },
   };
 }

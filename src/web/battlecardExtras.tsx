@@ -62,7 +62,7 @@ export async function previousVersion(
 ): Promise<PreviousVersion | undefined> {
   const r = await client.execute({
     sql: `SELECT data FROM events WHERE stream_type = 'battlecard' AND stream_id = ? AND org_id = ?
-            AND type IN ('BattlecardGenerated', 'BattlecardRecorded', 'BattlecardProposalAccepted')
+            AND type IN ('BattlecardGenerated', 'BattlecardRecorded', 'BattlecardProposalAccepted', 'BattlecardEdited')
           ORDER BY stream_version DESC LIMIT 20`,
     args: [String(id), orgId],
   });

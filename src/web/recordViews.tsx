@@ -8,6 +8,7 @@ import type { NoteView } from "../db/queries/engagement.ts";
 import { sentences } from "../domain/prose.ts";
 import { RESEARCH_READ_DOMAINS } from "../domain/researchTypes.ts";
 import { label } from "../domain/vocabulary.ts";
+import { EditCard } from "./battlecardEdit.tsx";
 import { BattlecardEvidence } from "./battlecardEvidence.tsx";
 import {
   BattlecardChanges,
@@ -462,6 +463,7 @@ export function BattlecardView({ b, extras }: { b: Obj; extras: BattlecardExtras
         <Section title={title} value={v} />
       ))}
       <ProposalPanel id={b.id} proposal={extras.proposal} org={extras.org} csrf={extras.csrf} />
+      <EditCard id={b.id} sections={obj(b.sections)} org={extras.org} csrf={extras.csrf} />
       <TeamNotes
         notes={extras.notes}
         total={extras.notesTotal}

@@ -9,7 +9,7 @@ import { Elysia } from "elysia";
 import type { WriteContext } from "../../events/store.ts";
 import { safeNext } from "../auth/session.ts";
 import type { signalEngagement } from "../db/queries/engagement.ts";
-import { handleProposal } from "../domain/battlecardProposals.ts";
+import { handleEditCard, handleProposal, LIST_SECTIONS } from "../domain/battlecardProposals.ts";
 import {
   addBattlecardNote,
   addSignalNote,
@@ -30,6 +30,8 @@ import { Html } from "./layout.tsx";
 import { formMember } from "./member.ts";
 
 type Engagement = Awaited<ReturnType<typeof signalEngagement>>;
+type Obj = Record<string, unknown>;
+const CARD_SECTIONS = ["overview", ...LIST_SECTIONS];
 const REASON_TEXT: Record<string, string> = {
   not_relevant: "Not relevant",
   inaccurate: "Inaccurate",
@@ -229,6 +231,24 @@ export function signalActionRoutes(s: Services) {
               ...(proposed_at ? { proposed_at } : {}),
             });
           },
+          (id) => `/app/battlecards/${id}`,
+        ),
+      )
+      // A member edits a battlecard: the sections changed become the team's words.
+      .post("/app/battlecards/:id/edit", ({ request, body, params }) =>
+        act(
+          request,
+          body,
+          params.id,
+          (w, c, id) =>
+            handleEditCard(w, c.orgId, {
+              battlecard_id: id,
+              sections: Object.fromEntries(
+                CARD_SECTIONS.filter((k) => typeof (body as Obj | null)?.[`section_${k}`] === "string").map(
+                  (k) => [k, field(body, `section_${k}`)],
+                ),
+              ),
+            }),
           (id) => `/app/battlecards/${id}`,
         ),
       )

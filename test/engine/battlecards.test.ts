@@ -8,6 +8,8 @@ import {
   decideAcceptProposal,
   decideCardProposal,
   decideDismissProposal,
+  decideEditCard,
+  EDIT_MAX_LINES,
   generatedCard,
   type StoredCard,
   teamOf,
@@ -195,4 +197,59 @@ test("a card's Markdown fits two printed pages (at most 110 lines of 90 characte
       expect(md).not.toContain("rules-v2");
     }
   }
+});
+
+describe("a member's edit", () => {
+  const engineCard = generatedCard(undefined, compose("quantive"), NOW).record;
+  const card = { id: 3, key: "generated-1", competitor_id: 1, stored: engineCard };
+  const later = new Date("2026-11-23T10:00:00.000Z");
+
+  test("makes only the sections it changed the team's; the next composition keeps them", () => {
+    const talk = (engineCard.sections!.talk_tracks as string[]).join("\n");
+    const e = decideEditCard(
+      card,
+      {
+        sections: {
+          talk_tracks: `- Lead with our onboarding time\n${talk}`,
+          strengths: (engineCard.sections!.strengths as string[]).join("\n"),
+        },
+      },
+      later,
+    );
+    expect(e.type).toBe("BattlecardEdited");
+    const r = e.data.record;
+    expect((r.sections!.talk_tracks as string[])[0]).toBe("Lead with our onboarding time");
+    expect(Object.keys(r.team ?? {})).toEqual(["talk_tracks"]);
+    expect(r.team_at).toBe(later.toISOString());
+    const lines = (r.evidence as { lines: { section: string; by: string }[] }).lines;
+    expect(lines.filter((l) => l.section === "talk_tracks").every((l) => l.by === "team")).toBe(true);
+    expect(lines.filter((l) => l.section === "strengths").every((l) => l.by === "rivals")).toBe(true);
+    // The next generate_battlecard keeps the edited section word for word.
+    const next = generatedCard(
+      r,
+      composeBattlecard({
+        competitorId: 1,
+        competitor: DEMO.quantive.competitor,
+        signals: DEMO.quantive.signals,
+        notes: [],
+        now: later.toISOString(),
+        team: teamOf(r),
+      }),
+      later,
+    );
+    expect((next.record.sections!.talk_tracks as string[]).slice(0, 6)).toEqual(
+      r.sections!.talk_tracks as string[],
+    );
+  });
+
+  test("refuses an unknown section, too many lines and an edit that changes nothing", () => {
+    expect(() => decideEditCard(card, { sections: { pricing: "x" } }, later)).toThrow('no section "pricing"');
+    const many = Array.from({ length: EDIT_MAX_LINES + 1 }, (_, i) => `Line ${i}`).join("\n");
+    expect(() => decideEditCard(card, { sections: { landmines: many } }, later)).toThrow("at most 12 lines");
+    const same = (engineCard.sections!.weaknesses as string[]).join("\n");
+    expect(() => decideEditCard(card, { sections: { weaknesses: same } }, later)).toThrow("Nothing to save");
+    expect(() => decideEditCard(undefined, { sections: { weaknesses: "x" } }, later)).toThrow(
+      "No battlecard",
+    );
+  });
 });

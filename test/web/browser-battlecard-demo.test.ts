@@ -207,3 +207,47 @@ describe("after an advance", () => {
     await page.close();
   });
 });
+
+describe("a member's edit", () => {
+  test("is kept through generate_battlecard; the pending proposal it answers is gone", async () => {
+    const page = await b.signedIn(t.base, `/app/battlecards/${cards.globex.id}`, "desktop", EMAIL, PASSWORD);
+    await page.locator("details.edit-card summary").click();
+    const fixed = "Team plan $69 per seat since 21 Nov, up from $59; SSO still needs Enterprise";
+    const weaknesses = (await page.inputValue("#edit-weaknesses"))
+      .split("\n")
+      .map((l) => (l.startsWith("Team plan now $59") ? fixed : l))
+      .join("\n");
+    await page.fill("#edit-weaknesses", weaknesses);
+    await Promise.all([
+      page.waitForLoadState("load"),
+      page.locator("details.edit-card").getByRole("button", { name: "Save the card" }).click(),
+    ]);
+    const shown = (await page.locator("article.battlecard > section").allTextContents()).join("\n");
+    expect(shown).toContain(fixed);
+    expect(shown).not.toContain("Team plan now $59 per seat");
+    expect(await page.locator("section.proposal").count()).toBe(0);
+    const s = await stored("globex");
+    expect(s.proposal).toBeUndefined();
+    expect(s.team.weaknesses).toContain(fixed);
+    // Only the section changed became the member's edit; the others are as the demo's people wrote them.
+    expect(s.sections.talk_tracks).toEqual(CURATED.globex.talk_tracks);
+    await page.close();
+
+    // generate_battlecard on request: the team's lines, the edit included, stay as written; it says so.
+    const mcp = await mcpClient(t.base, await t.key("demo"));
+    const r = body(
+      await mcp.callTool({
+        name: "generate_battlecard",
+        arguments: { competitor_id: cards.globex.competitor_id, idempotency_key: "after-edit" },
+      }),
+    );
+    expect(r.rewritten).toBe(true);
+    expect(r.battlecard.sections.weaknesses).toContain(fixed);
+    for (const line of CURATED.globex.talk_tracks) expect(r.battlecard.sections.talk_tracks).toContain(line);
+    expect(r.replaced.team_lines_kept).toBeGreaterThanOrEqual(12);
+    expect(r.replaced.summary).toContain("kept as written");
+    // The Team price move the edit already states is not added again by the engine.
+    expect(r.battlecard.sections.weaknesses.filter((l: string) => l.includes("$69"))).toHaveLength(1);
+    await mcp.close();
+  });
+});
