@@ -26,6 +26,8 @@ export interface CycleSummary {
   signals_updated: number;
   signals_closed: number;
   battlecards_written: number;
+  /** Cards that exist and got a proposed update instead of a rewrite (set by the battlecard step). */
+  battlecards_proposed?: number;
   digests_written: number;
   deliveries: number;
   /** Failing sources (at most 20), with their failed checks in a row. */
