@@ -4,7 +4,18 @@ import type { Change, SnapPlan } from "../compare/types.ts";
 import { similarity } from "../compare/words.ts";
 import { evidence, push, type Rules, rule, stateChange } from "./rule.ts";
 import type { Severity } from "./types.ts";
-import { changeText, clip, cosmetic, money, pageWord, pct, planLabel, q, slug } from "./wording.ts";
+import {
+  changeText,
+  clip,
+  cosmetic,
+  money,
+  pageWord,
+  pct,
+  planLabel,
+  q,
+  slug,
+  withMonthly,
+} from "./wording.ts";
 
 export const planPrice = rule(
   {
@@ -21,7 +32,7 @@ export const planPrice = rule(
     if (!b || !a) return;
     const plan = planLabel(c.subject);
     const key = `pricing:price:${slug(c.subject)}`;
-    const ev = [evidence(r, c, `${c.subject}: ${formatPrice(b)} → ${formatPrice(a)}`)];
+    const ev = [evidence(r, c, `${c.subject}: ${withMonthly(b)} → ${withMonthly(a)}`)];
     const conf = r.ctx.pageKind === "pricing" ? 0.95 : 0.85;
     const confReasons = [
       r.ctx.pageKind === "pricing"
@@ -117,7 +128,7 @@ export const planPresence = rule(
     const key = free ? "pricing:free_tier" : `pricing:plan:${slug(c.subject)}`;
     const feats = (added ? c.added : c.removed) ?? [];
     const featText = feats.length ? ` — ${feats.slice(0, 8).join(", ")}` : "";
-    const ev = [evidence(r, c, `${added ? "" : "Removed: "}${c.subject}: ${formatPrice(p)}${featText}`)];
+    const ev = [evidence(r, c, `${added ? "" : "Removed: "}${c.subject}: ${withMonthly(p)}${featText}`)];
     const base = {
       key,
       supersedes: key,

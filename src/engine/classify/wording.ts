@@ -87,6 +87,15 @@ export function money(p: PriceValue): string {
   return typeof p.price === "number" ? formatAmount(p.price, p.currency) : formatPrice(p);
 }
 
+/** A price as the page states it, a yearly-only price followed by its monthly equivalent, labelled:
+ * "£600 a year (£50 a month, billed yearly)". */
+export function withMonthly(p: PriceValue): string {
+  const stated = formatPrice(p);
+  if (p.period !== "year" || typeof p.amount !== "number" || typeof p.price !== "number" || p.starting)
+    return stated;
+  return `${stated} (${formatAmount(p.price, p.currency)}${p.unit ? ` per ${p.unit}` : ""} a month, billed yearly)`;
+}
+
 export function pct(delta: number): string {
   const p = delta * 100;
   const r = Math.abs(p) < 1 ? Math.round(p * 10) / 10 : Math.round(p);
