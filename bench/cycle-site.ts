@@ -6,15 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-const fixture = join(
-  resolve(import.meta.dir, ".."),
-  "test",
-  "fixtures",
-  "web",
-  "sites",
-  "globex.example",
-  "v1",
-);
+const fixture = join(resolve(import.meta.dir, ".."), "fixtures", "web", "sites", "globex.example", "v1");
 const read = (f: string) => readFileSync(join(fixture, f), "utf8");
 export const CYCLE_PAGES: [string, string, string][] = [
   ["/", "index.html", "home"],

@@ -28,7 +28,7 @@ import { cycleBench, startCycleSite } from "./cycle.ts";
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PART = process.env.BENCH_PART ?? "all";
 const root = resolve(import.meta.dir, "..");
-const fixture = join(root, "test", "fixtures", "web", "sites", "globex.example", "v1");
+const fixture = join(root, "fixtures", "web", "sites", "globex.example", "v1");
 const read = (f: string) => readFileSync(join(fixture, f), "utf8");
 
 // --- the site ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import { detectTech } from "../src/engine/extract/tech.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const root = resolve(import.meta.dir, "..");
-const web = join(root, "test", "fixtures", "web", "sites");
+const web = join(root, "fixtures", "web", "sites");
 
 const fixturePages = htmlFiles(web).map((p) => {
   const rel = relative(web, p).split("/");
