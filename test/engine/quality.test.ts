@@ -4,6 +4,7 @@
 // three sources is one signal with ≥ 3 evidence items), v3 (noise only: no new signal). Real servers on loopback,
 // the real research run and the real cycle.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { REAL_PAGES, realPricingExactness } from "../../fixtures/pricing-real/evaluate.ts";
 import {
   NOT_INTEGRATIONS,
   OFFERED_INTEGRATIONS,
@@ -215,6 +216,14 @@ test("pricing-extraction accuracy over every plan of every pricing page version,
   );
   for (const m of misses) console.log(`  ${m}`);
   expect(accuracy).toBeGreaterThanOrEqual(0.98);
+
+  // beside it, the labelled structures of real pricing pages (fixtures/pricing-real/INDEX.md)
+  const real = realPricingExactness();
+  console.log(
+    `plan exactness on real pricing structures: ${(real.matched / real.total).toFixed(3)} (${real.matched}/${real.total} plans, ${REAL_PAGES.length} pages)`,
+  );
+  for (const m of real.misses) console.log(`  ${m}`);
+  expect(real.matched / real.total).toBeGreaterThanOrEqual(0.95);
 
   for (const [site, rates] of Object.entries(OFFERED_USAGE)) {
     const o = OFFERED_PRICING.find((x) => x.site === site)!;

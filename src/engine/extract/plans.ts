@@ -24,6 +24,11 @@ import type { Block } from "./types.ts";
 const PRICE_HINT =
   /[$€£¥₹₩₺₽]|\b(?:USD|EUR|GBP|CAD|AUD|CHF|SEK|NOK|DKK|PLN|INR|JPY|kr|zł|free|custom|contact|sales|talk|quote|request|pricing)\b/i;
 
+/** A section heading over other companies' products ("How X compares", "X vs the alternatives", "What you'd
+ *  pay elsewhere"), not over the page's own plans ("Compare plans"). */
+const OTHER_PRODUCTS =
+  /\b(?:vs\.?|versus|alternatives?|elsewhere|competitors?|competition|other\s+(?:tools|products|vendors|apps|providers|companies))\b|\bcompares\b|\bcompared\s+(?:to|with)\b/i;
+
 /** True when a plan card sits in a container marked as the annual alternative (a yearly tab panel). */
 function inAnnualPanel(el: El): boolean {
   let e: El | null = el.parentElement;
@@ -128,6 +133,9 @@ export function readPlans(
     )
       candidates.push({ g, ps, annual: inAnnualPanel(g[0]!.el) });
   }
+  // a card group under a heading about other companies' products, beside the page's own plans, is left out
+  const own = candidates.filter((c) => !OTHER_PRODUCTS.test(c.g[0]!.block.section ?? ""));
+  if (own.length && own.length < candidates.length) candidates.splice(0, candidates.length, ...own);
   // Monthly and annual tab panels both in the page: the annual panel's cards are the alternative.
   const hasMonthly = candidates.some((c) => !c.annual);
   for (const c of candidates) {
@@ -143,7 +151,8 @@ export function readPlans(
       !candidates.some((c) => c.g.some((x) => isInside(h.parent, x.el)))
     )
       annualFrom(plans, panelPlans(h.el));
-  for (const t of w.tables) addPlans(plansFromTable(t.rows));
+  for (const t of w.tables)
+    if (!(plans.length && OTHER_PRODUCTS.test(t.section ?? ""))) addPlans(plansFromTable(t.rows));
   const grids = candidates.map((c) => c.g.map((x) => x.el));
   if (!plans.length && isPricing) {
     const loose = loosePlans(content, hiddenAlts);

@@ -13,7 +13,13 @@
 // - A yearly figure keeps what the page states: `amount` is the yearly figure ("$5k/yr" → 5000, price 416.67).
 // - A metered rate ("$0.50 per 1,000 events", "$0.02 / GB") is no plan price: readUsage reads it.
 // - When a page toggles monthly/annual prices, the monthly-billed price is the plan's price and the yearly-
-//   billed one its `annual` alternative (hidden alternatives are handed over by stripNonContent).
+//   billed one its `annual` alternative (hidden alternatives are handed over by stripNonContent). Both terms
+//   stated in words ("$12/mo billed annually, or $15/mo billed monthly", "Pay annually $300/year") read the same.
+// - A sale or introductory price is the price in force; the price it replaces (struck through, "Usually $25",
+//   "Renews at $9.99/mo") is `regular`, on the same basis as `price`, and the offer's term ("for 3 months")
+//   `sale_term`.
+// - A purchase price offered with monthly financing ("Monthly financing available") has no period:
+//   `financing` true.
 import {
   attr,
   clean,
@@ -43,6 +49,12 @@ export interface Plan {
   /** The same plan billed yearly, when the page offers both (a monthly/annual toggle): its monthly figure
    *  and yearly total. Set only when `price` is the monthly-billed one. */
   annual?: { price: number; amount: number };
+  /** The regular price beside a sale or introductory one (same basis as `price`). */
+  regular?: number;
+  /** The term of the sale or introductory price, as the page states it ("for 3 months"). */
+  sale_term?: string;
+  /** A purchase price the page offers with monthly financing. */
+  financing?: boolean;
 }
 
 export interface PriceRead {
@@ -56,6 +68,9 @@ export interface PriceRead {
   yearly?: number;
   /** The matched price text, for evidence. */
   text?: string;
+  regular?: number;
+  saleTerm?: string;
+  financing?: boolean;
 }
 
 /** A metered rate beside the plans ("$0.50 per 1,000 events"): not a plan price. */
@@ -220,7 +235,11 @@ export function readPrice(text: string): PriceRead | null {
     const around = t.slice(Math.max(0, m.index - 20), end + 60);
     const read: PriceRead = { amount };
     if (currency) read.currency = currency;
-    if (STARTING_BEFORE.test(t.slice(Math.max(0, m.index - 24), m.index))) read.starting = true;
+    if (
+      STARTING_BEFORE.test(t.slice(Math.max(0, m.index - 24), m.index)) ||
+      /^\s*starting\s+price\b/i.test(after)
+    )
+      read.starting = true;
     const unit = UNIT_RE.exec(after);
     if (unit) read.unit = unit[1]!.toLowerCase().replace("licence", "license");
     const mo = MONTH_RE.exec(after);
@@ -291,7 +310,13 @@ const CTA_RE =
 export function cardTitle(card: El): { el: El; text: string } | null {
   // an element classed as the plan's name beats a heading (which may be a tagline)
   const named = findFirst(card, (e) => PLAN_NAME_CLASS.test(attr(e, "class")) && !!textOf(e));
+  // a name element that also holds a tagline ("Standard Hosting" + "On sale"): its heading is the name
+  const namedHeading = named && findFirst(named, (e) => HEADING.has(e.tagName) && !!textOf(e));
+  if (namedHeading) return { el: namedHeading, text: textOf(namedHeading) };
   if (named && textOf(named).length <= 60) return { el: named, text: textOf(named) };
+  // a plan form's fieldset legend names it ahead of its headings (which state quotas)
+  const legend = findFirst(card, (e) => e.tagName === "LEGEND" && !!textOf(e));
+  if (legend && textOf(legend).length <= 60) return { el: legend, text: textOf(legend) };
   const h = findFirst(card, (e) => HEADING.has(e.tagName) && !!textOf(e));
   if (h) return { el: h, text: textOf(h) };
   for (const el of descendants(card)) {
@@ -326,15 +351,34 @@ function stripBadges(name: string): string {
 
 const CURRENCY_ONLY = new RegExp(`^${SYM}$`, "u");
 const PERIOD_NOTE =
-  /^(?:\/|per\b|a\s|each\b|billed|paid|monthly|yearly|annually|annual|mo\b|month|year|user|seat|one[- ]time|excl|incl|\+ ?vat|vat|usd|eur|gbp)/i;
+  /^(?:\/|per\b|a\s|each\b|billed|paid|monthly|yearly|annually|annual|mo\b|month|year|user|seat|one[- ]time|excl|incl|\+ ?vat|vat|usd|eur|gbp|starting\s+price\b)/i;
+/** A note that the price may be paid over time: not the price's period. */
+const FINANCING_RE = /\bfinanc(?:ing|e)\b|\binstal?lments?\b|\bpay\s+over\s+time\b/i;
+/** The price a sale or introductory price replaces, named before its amount. */
+const REGULAR_RE = new RegExp(
+  String.raw`\b(?:usually|normally|regularly|originally|was|regular(?:\s+price)?|list\s+price|renews\s+at|renewing\s+at)\s*:?\s*(${SYM}\s?${NUM}(?:\s*(?:\/\s*|per\s+)(?:mo|month|yr|year)\b\.?)?)`,
+  "iu",
+);
+/** The term of a sale or introductory price ("for 3 months", "for the first year", "first month"). */
+const SALE_TERM_RE =
+  /^(?:for\s+(?:the\s+)?(?:first\s+)?(?:\d+|one|two|three|six|twelve)?\s*(?:months?|years?|term)|(?:the\s+)?first\s+(?:\d+\s+)?(?:months?|years?|term))\b[^.]{0,20}$/i;
 
 /** The price read of a card: the first line (leaf text) that holds a price, "free" or a custom marker,
  *  read together with the short period/billing notes that follow it ("/ year", "Billed annually"). */
 function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead | null {
   const ls = leafLines(card, titleEl).filter((l) => l !== titleText);
+  let regular: number | undefined;
   for (let i = 0; i < ls.length; i++) {
     let line = ls[i]!;
     if (line.length > 160) continue;
+    // "Usually $25/mo": the regular price; the price in force follows
+    const reg = REGULAR_RE.exec(line);
+    if (reg) {
+      const r = readPrice(reg[1]!);
+      if (r?.amount != null) regular = r.amount;
+      line = clean(`${line.slice(0, reg.index)} ${line.slice(reg.index + reg[0].length)}`);
+      if (!line || !readAmount(line)) continue;
+    }
     let next = i + 1;
     // a currency symbol in its own element: "$" | "29" | "/mo"
     if (CURRENCY_ONLY.test(line) && next < ls.length && /^\d/.test(ls[next]!)) {
@@ -346,11 +390,30 @@ function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead 
     if (i > 0 && /^(?:from|starting\s+(?:at|from)|starts\s+at|as\s+low\s+as)\s*:?$/i.test(ls[i - 1]!))
       ctx = `${ls[i - 1]} ${ctx}`;
     for (let j = next; j < Math.min(ls.length, next + 2); j++) {
-      if (ls[j]!.length <= 40 && PERIOD_NOTE.test(ls[j]!)) ctx += ` ${ls[j]}`;
+      if (ls[j]!.length <= 40 && PERIOD_NOTE.test(ls[j]!) && !FINANCING_RE.test(ls[j]!)) ctx += ` ${ls[j]}`;
       else break;
     }
     const r = readPrice(ctx);
-    if (r) return r;
+    if (!r) continue;
+    if (r.amount !== null) {
+      // after the price: its term and the regular price it replaces ("for the first year", "Renews at $9.99/mo")
+      let term: string | undefined;
+      for (let j = i + 1; j < Math.min(ls.length, i + 5); j++) {
+        const l = ls[j]!;
+        const rr = REGULAR_RE.exec(l);
+        if (rr && regular === undefined) {
+          const v = readPrice(rr[1]!);
+          if (v?.amount != null) regular = v.amount;
+        } else if (!term && SALE_TERM_RE.test(l)) term = l;
+      }
+      if (regular !== undefined && regular !== r.amount) {
+        r.regular = regular;
+        if (term) r.saleTerm = term;
+      }
+      if ((r.period === undefined || r.period === "one_time") && ls.some((l) => FINANCING_RE.test(l)))
+        r.financing = true;
+    }
+    return r;
   }
   return null;
 }
@@ -404,6 +467,7 @@ function dedupe(xs: string[]): string[] {
 
 const BILLING_ATTRS = [
   "class",
+  "id",
   "data-period",
   "data-billing",
   "data-frequency",
@@ -475,6 +539,15 @@ function withoutAlternatives(card: El): El {
   return copy;
 }
 
+/** The first struck-through price of a card (the "was" price of a discount). */
+function struckPrice(card: El): PriceRead | null {
+  for (const el of descendants(card).filter(isTag("del", "s", "strike"))) {
+    const r = readPrice(textOf(el));
+    if (r?.amount != null) return r;
+  }
+  return null;
+}
+
 /** Removes struck-through prices (the "was" price of a discount) before reading a card. */
 function withoutStruck(card: El): El {
   const struck = isTag("del", "s", "strike");
@@ -493,6 +566,9 @@ export function planOf(name: string, read: PriceRead, features: string[] = []): 
   if (read.unit) plan.unit = read.unit;
   if (read.custom) plan.custom = true;
   if (read.starting) plan.starting = true;
+  if (read.regular !== undefined) plan.regular = read.regular;
+  if (read.saleTerm) plan.sale_term = read.saleTerm;
+  if (read.financing) plan.financing = true;
   return plan;
 }
 
@@ -511,6 +587,7 @@ export function withAnnual(plan: Plan, alt: PriceRead | null): Plan {
  *  accept a card without heading or title class, named by its first short line. `hidden`: the page's hidden
  *  billing alternatives (read as the plan's other period). */
 export function planFromCard(cardIn: El, loose = false, hidden: HiddenAlternative[] = []): Plan | null {
+  const struck = struckPrice(cardIn);
   const card = withoutAlternatives(withoutStruck(cardIn));
   // a container of several priced cards is not one plan
   if (loose && leafLines(card).filter((l) => l.length <= 60 && readPrice(l)?.amount != null).length > 2)
@@ -526,6 +603,8 @@ export function planFromCard(cardIn: El, loose = false, hidden: HiddenAlternativ
   let read = title.el ? cardPrice(card, title.el) : cardPrice(card, null, title.text);
   if (!read && /^free\b/i.test(name)) read = { amount: 0 };
   if (!read) return null;
+  if (struck && read.amount !== null && read.regular === undefined && struck.amount !== read.amount)
+    read.regular = struck.amount!;
   const readView = (v: El | null): PriceRead | null => {
     if (!v) return null;
     const o = withoutStruck(v);
@@ -541,10 +620,60 @@ export function planFromCard(cardIn: El, loose = false, hidden: HiddenAlternativ
       return withAnnual(planOf(name, read, cardFeatures(card, title.text)), yearly);
     }
   }
+  // both billing terms stated in words: the monthly-billed price is the plan's, the yearly-billed its alternative
+  const text = leafLines(card, title.el ?? null).join(" | ");
+  if (read.amount !== null && read.period === "year" && read.yearly !== undefined) {
+    const monthly = billedMonthlyIn(text, read.amount);
+    if (monthly !== null) {
+      const yearly = read;
+      const m: PriceRead = { ...read, amount: monthly, period: "month" };
+      delete m.yearly;
+      delete m.regular;
+      delete m.saleTerm;
+      return withAnnual(planOf(name, m, cardFeatures(card, title.text)), yearly);
+    }
+  }
   const plan = planOf(name, read, cardFeatures(card, title.text));
-  if (read.amount !== null && read.period !== "year" && read.period !== "one_time")
+  if (read.amount !== null && read.period !== "year" && read.period !== "one_time") {
     withAnnual(plan, readView(otherPeriodView(cardIn, hidden, "annual")));
+    if (!plan.annual && read.period === "month") withAnnual(plan, billedYearlyIn(text, read.amount));
+  }
   return plan;
+}
+
+const BILLED_MONTHLY_AFTER =
+  /^\s*(?:(?:\/\s*|per\s+)(?:mo|month)\b\.?)?\s*,?\s*(?:(?:when|if)\s+)?(?:(?:billed|paid|charged)\s+monthly|month[- ]to[- ]month|monthly\s+billing)/i;
+const BILLED_MONTHLY_BEFORE = /(?:pay|billed|paid)\s+monthly\s*:?\s*\|?\s*$/i;
+const BILLED_YEARLY_BEFORE = /(?:pay|billed|paid)\s+(?:annually|yearly)\s*:?\s*\|?\s*$/i;
+const PRICE_ALL = new RegExp(PRICE_RE.source, "gu");
+
+/** The monthly-billed price a card states in words beside its yearly-billed one ("or $15/mo billed monthly",
+ *  "$4 month-to-month", "Pay monthly | $30/month"), or null. */
+function billedMonthlyIn(text: string, yearlyMonthly: number): number | null {
+  for (const m of text.matchAll(PRICE_ALL)) {
+    const end = m.index + m[0].length;
+    if (
+      !BILLED_MONTHLY_AFTER.test(text.slice(end, end + 40)) &&
+      !BILLED_MONTHLY_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index))
+    )
+      continue;
+    const v = parseNumber(m[2] ?? m[3] ?? "");
+    if (Number.isFinite(v) && v !== yearlyMonthly && v > 0) return v;
+  }
+  return null;
+}
+
+/** The yearly-billed alternative a card states in words beside its monthly price ("Pay annually | $300/year",
+ *  "$24/mo billed annually"), read as readPrice reads it, or null. */
+function billedYearlyIn(text: string, monthly: number): PriceRead | null {
+  for (const m of text.matchAll(PRICE_ALL)) {
+    const end = m.index + m[0].length;
+    const labelled = BILLED_YEARLY_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index));
+    const r = readPrice(text.slice(m.index, end + 48).split(" | ")[0]!);
+    if (!r || r.amount === null || r.amount === monthly || r.period !== "year") continue;
+    if (labelled || BILLED_YEARLY_RE.test(text.slice(end, end + 40))) return r;
+  }
+  return null;
 }
 
 // ---- comparison tables -----------------------------------------------------------------------------------
@@ -564,9 +693,12 @@ export function plansFromTable(rows: string[][]): Plan[] {
   for (let c = 1; c < header.length; c++) {
     const cell = clean(header[c]);
     const m = PRICE_RE.exec(cell) ?? CUSTOM_RE.exec(cell);
-    const name = m ? stripBadges(clean(cell.slice(0, m.index))) : "";
+    // "Regular Starting at $18/Month": the name before "Starting at", which belongs to the price
+    const before = m ? cell.slice(0, m.index) : "";
+    const lead = /(?:from|starting\s+(?:at|from)|starts\s+at)\s*:?\s*$/i.exec(before);
+    const name = m ? stripBadges(clean(before.slice(0, lead ? lead.index : undefined))) : "";
     if (!name || name.length > 60) continue;
-    const read = readPrice(cell.slice(m!.index));
+    const read = readPrice(cell.slice(lead ? lead.index : m!.index));
     if (!read) continue;
     const plan = planOf(name, read);
     for (let r = 1; r < rows.length; r++) {
@@ -589,6 +721,10 @@ export function plansFromTable(rows: string[][]): Plan[] {
   if (priceRowIdx > 0 && header.length >= 3) {
     const priceRow = rows[priceRowIdx]!;
     const offset = header.length === priceRow.length ? 1 : header.length + 1 === priceRow.length ? 0 : 1;
+    // a priced column without a name (an empty cell or a logo): the page's own product beside other companies'
+    // products, not a list of its plans
+    for (let c = 1; c < priceRow.length; c++)
+      if (!clean(header[c - 1 + offset] ?? "") && readPrice(priceRow[c] ?? "")?.amount != null) return [];
     const plans: Plan[] = [];
     for (let c = 1; c < priceRow.length; c++) {
       const name = stripBadges(clean(header[c - 1 + offset] ?? ""));

@@ -164,6 +164,7 @@ describe("prices", () => {
         currency: "USD",
         period: "month",
         unit: "user",
+        regular: 39,
         features: ["All of Basic", "SSO"],
       },
       {
