@@ -34,6 +34,8 @@ export interface Fact {
   weight: number;
   /** A signal as the one materiality order reads it (domain/materiality.ts); absent for a read. */
   move?: Move;
+  /** What kind of move a signal reports (a card gives one talk track and one landmine per kind). */
+  kind?: string;
   /** The strength or weakness line (or, for a neutral fact, the move line). */
   point: string;
   /** The fact as one sentence naming the competitor ("Globex moves SSO to the Enterprise plan on 18 Nov 2026"). */
@@ -298,6 +300,7 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
     trace,
     fromSignal: true,
     said,
+    kind,
     move: {
       id: s.id,
       type:

@@ -84,14 +84,15 @@ function significant(text: string, company: string): string[] {
   ].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
 }
 
-/** Words of a line, for telling two lines apart. */
+const DATE_WORDS = new Set("jan feb mar apr may jun jul aug sep oct nov dec since".split(" "));
+/** Words of a line, for telling two lines apart: its dates left out (two moves of one week are not alike). */
 function words(s: string): Set<string> {
   return new Set(
     s
       .toLowerCase()
       .replace(/[^\p{L}\p{N}$%]+/gu, " ")
       .split(" ")
-      .filter((w) => w.length > 2),
+      .filter((w) => w.length > 2 && !DATE_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w)),
   );
 }
 /** Two lines say the same thing when most of their words are shared (Jaccard ≥ 0.6, or `at` given). */
@@ -206,6 +207,7 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
           }
 
   const lines: CardLine[] = [];
+  const kinds = new Map<CardLine, string>();
   const taken: string[] = [];
   for (const section of LIST_SECTIONS) for (const t of teamLines(team, section)) taken.push(t);
   const sections: Record<ListSection, string[]> = {
@@ -254,8 +256,17 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
         "profile.differentiators",
       );
   }
-  for (const f of facts) if (f.talk) add("talk_tracks", f.talk, f);
-  for (const f of facts) if (f.landmine) add("landmines", f.landmine, f);
+  // One talk track and one landmine per kind of move, the most material: a second launch or a second tier move
+  // stays a strength or weakness line instead of repeating the same advice.
+  const once = (section: ListSection, text: string | undefined, f: Fact) => {
+    const dup = f.kind && lines.some((l) => l.section === section && kinds.get(l) === f.kind);
+    if (dup) return;
+    const before = lines.length;
+    add(section, text, f);
+    if (lines.length > before && f.kind) kinds.set(lines[lines.length - 1], f.kind);
+  };
+  for (const f of facts) if (f.talk) once("talk_tracks", f.talk, f);
+  for (const f of facts) if (f.landmine) once("landmines", f.landmine, f);
   for (const f of facts)
     if (
       f.stance === "neutral" &&

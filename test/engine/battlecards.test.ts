@@ -73,6 +73,14 @@ describe("a composed card", () => {
           expect(all[i].text).not.toBe(all[j].text);
           if (all[i].k === all[j].k) expect(sameThing(all[i].text, all[j].text)).toBe(false);
         }
+      // No advice repeated: the part after the fact differs on every talk track and landmine.
+      const advice = c.sections.talk_tracks.concat(c.sections.landmines).map((l) =>
+        l
+          .slice(l.indexOf(":") + 1)
+          .replace(/\$[\d,.]+|\d+ \w+ \d{4}/g, "")
+          .trim(),
+      );
+      expect(new Set(advice).size).toBe(advice.length);
       // No fact is both a strength and a weakness.
       const topics = (k: "strengths" | "weaknesses") =>
         new Set(c.lines.filter((l) => l.section === k).map((l) => l.signal_id ?? l.dossier_field));
@@ -100,6 +108,44 @@ describe("a composed card", () => {
     // The dossier's older Team price is not stated beside the newer one.
     expect(g.sections.talk_tracks.join("\n")).not.toContain('"Team plan from $59');
   });
+});
+
+test("one talk track and one landmine per kind of move: the same advice is never given twice", () => {
+  const sig = (id: number, title: string, type: string, day: string) => ({
+    id,
+    title,
+    type,
+    severity: "medium",
+    first_seen_at: `2026-11-${day}T09:00:00.000Z`,
+    evidence: [{ source_url: "https://acme.example/changelog", text: title }],
+  });
+  const c = composeBattlecard({
+    competitorId: 1,
+    competitor: { name: "Acme", watch: "core", tracking: "active" },
+    signals: [
+      sig(1, "Acme launches Journeys", "feature_launch", "20"),
+      sig(2, "Acme launches Alerts", "feature_launch", "19"),
+      sig(3, "Acme moves SSO from Team plan to Enterprise plan", "packaging_change", "18"),
+      sig(4, "Acme moves Audit logs from Team plan to Enterprise plan", "packaging_change", "17"),
+    ],
+    notes: [],
+    now: NOW.toISOString(),
+  });
+  // Both launches and both tier moves are stated…
+  expect(c.sections.strengths).toEqual([
+    "Launches Journeys on 20 Nov 2026.",
+    "Launches Alerts on 19 Nov 2026.",
+  ]);
+  expect(c.sections.weaknesses).toEqual([
+    "SSO moved from Team to Enterprise on 18 Nov 2026.",
+    "Audit logs moved from Team to Enterprise on 17 Nov 2026.",
+  ]);
+  // …and advised on once each, for the most material (here the newest).
+  expect(c.sections.talk_tracks).toHaveLength(1);
+  expect(c.sections.talk_tracks[0]).toStartWith("Acme launches Journeys on 20 Nov 2026: ask whether");
+  expect(c.sections.landmines).toEqual([
+    "Ask whether the buyer needs SSO: at Acme it now takes the Enterprise plan since 18 Nov 2026, so get that quote before comparing Team prices.",
+  ]);
 });
 
 describe("a curated card through a cycle", () => {
