@@ -164,6 +164,8 @@ test("the checker finds what it is for", () => {
   expect(proseProblems("Brightloop ends its free Free plan")).toEqual(['a doubled word: "free Free"']);
   expect(proseProblems("Quantive Labs's plan")).toEqual(['a possessive written "Labs\'s"']);
   expect(proseProblems("a Enterprise plan")).toEqual(['"a Enterprise" (an Enterprise)']);
+  // Separate blocks of a page are separate lines: a word ending one and a word starting the next are no pair.
+  expect(proseProblems("Topics: m&a\nEvidence\nEvidence list")).toEqual([]);
   expect(proseProblems("Type: price_increase, every twice_daily")).toHaveLength(2);
   expect(proseProblems("First seen at 2026-11-27T12:00:37.867Z")[0]).toContain("ISO timestamp");
   expect(proseProblems("Globex raised it (https://globex.example/pricing).", { summary: true })).toEqual([

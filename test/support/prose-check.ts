@@ -40,7 +40,9 @@ export function proseProblems(text: string, opts: ProseOptions = {}): string[] {
   }
   const labs = /\b\p{L}+s['’]s\b/u.exec(noUrls);
   if (labs) out.push(`a possessive written "${labs[0]}"`);
-  for (const m of noUrls.matchAll(/(?<![\p{L}\p{N}'’-])(a|an)\s+(["“(]?[\p{L}\p{N}][\p{L}\p{N}'’.-]*)/gu)) {
+  for (const m of noUrls.matchAll(
+    /(?<![\p{L}\p{N}'’&/-])(a|an)[ \t]+(["“(]?[\p{L}\p{N}][\p{L}\p{N}'’.-]*)/gu,
+  )) {
     const word = m[2].replace(/^["“(]/, "");
     if (/^[A-Z]$/.test(word)) continue; // "a B2B", "Series a"? a letter alone is read as its name
     if (article(word) !== m[1]) out.push(`"${m[1]} ${word}" (${article(word)} ${word})`);
