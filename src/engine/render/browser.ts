@@ -62,6 +62,7 @@ const NOT_LOADED = new Set(["Image", "Media", "Font", "Ping", "CSPViolationRepor
 /** Profile folders are named with the pid of the process that started the browser, so one left by a process
  * that was killed outright (nothing of it ran) is removed by the next one. */
 const PROFILE_PREFIX = "rivals-browser-";
+const START_TIMEOUT_MS = 15_000;
 
 /** The command line of a caged browser: `proxy` is the cage's address. */
 export function chromiumFlags(proxy: string, heapMb: number): string[] {
@@ -117,6 +118,8 @@ interface RenderState {
   perHost: Map<string, number>;
   site: string;
   over?: RenderResult;
+  /** The render has ended: a frame or worker attached after it is not intercepted (its context goes). */
+  ended: boolean;
 }
 
 /** The site of a host name (its registrable domain), the unit a POST may not cross. */
@@ -274,7 +277,21 @@ export class Renderer implements PageRenderer {
     });
     const cdp = new Cdp(proc.stdio[3] as Writable, proc.stdio[4] as Readable);
     proc.once("exit", () => cdp.close());
-    await Promise.race([cdp.send("Browser.getVersion"), started]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(`the browser did not answer within ${START_TIMEOUT_MS / 1000} seconds of its start`),
+          ),
+        START_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([cdp.send("Browser.getVersion"), started, late]);
+    } finally {
+      clearTimeout(timer);
+    }
     // Pages a page opens (window.open, target=_blank) are closed as they appear.
     cdp.on("Target.targetCreated", undefined, (p) => {
       const t = p.targetInfo as { targetId: string; type: string; browserContextId?: string };
@@ -311,6 +328,7 @@ export class Renderer implements PageRenderer {
     );
     const unsubscribe: (() => void)[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let ending = () => {};
     try {
       const { targetId } = await cdp.send<{ targetId: string }>("Target.createTarget", {
         url: "about:blank",
@@ -330,6 +348,10 @@ export class Renderer implements PageRenderer {
         loaded: false,
         perHost: new Map(),
         site: siteOf(new URL(served.url).hostname),
+        ended: false,
+      };
+      ending = () => {
+        state.ended = true;
       };
       const fail = (r: RenderResult) => {
         state.over ??= r;
@@ -396,6 +418,7 @@ export class Renderer implements PageRenderer {
       return await Promise.race([rendered, deadline]);
     } finally {
       clearTimeout(timer);
+      ending();
       for (const u of unsubscribe) u();
       this.contexts.delete(browserContextId);
       await cdp.send("Target.disposeBrowserContext", { browserContextId }).catch(() => {});
@@ -424,6 +447,7 @@ export class Renderer implements PageRenderer {
       cdp.on("Target.attachedToTarget", sessionId, (p) => {
         const child = p.sessionId as string;
         const type = (p.targetInfo as { type?: string })?.type;
+        if (state.ended) return;
         void (async () => {
           if (type === "iframe" || type === "worker")
             await this.intercept(cdp, child, served, state, unsubscribe).catch(() => {});
