@@ -352,13 +352,45 @@ const APPROX_BEFORE =
 const TARGET_RE = /\b(?:is|are)\s+(?:built|made|designed|purpose-built)\s+for\s+([^.]{6,160})\./i;
 const OWNERSHIP_PHRASES: [RegExp, Ownership][] = [
   [/\b(venture[- ]backed|vc[- ]backed|venture[- ]funded)\b/i, { type: "Venture-backed" }],
-  [/\bbootstrapped\b/i, { type: "Bootstrapped" }],
+  [/\b(bootstrapped|self[- ]funded|customer[- ]funded)\b/i, { type: "Bootstrapped" }],
   [/\b(private[- ]equity[- ]backed|backed by private equity)\b/i, { type: "Private equity-backed" }],
   [/\bemployee[- ]owned\b/i, { type: "Employee-owned" }],
   [/\bfamily[- ]owned\b/i, { type: "Family-owned" }],
   [/\bpublicly traded\b/i, { type: "Public", public: true }],
 ];
+const ORG_NAME = String.raw`[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’.-]*|of|and|&))*?`;
+/** Said of the company itself (a name or "we" right before the verb). */
+const ACQUIRED_RE = new RegExp(
+  String.raw`(?:^|\b(?:we|[A-Z][\w&.-]*))\s+(?:was|were|has\s+been|have\s+been|got)\s+acquired\s+by\s+(${ORG_NAME})(?=\s+in\s+\d{4}|[.,;!]|\s*$)|(?:^|\b(?:we|[A-Z][\w&.-]*))\s+(?:is|are|we're|we’re)\s+(?:now\s+)?(?:a\s+)?part\s+of\s+(?:the\s+)?(${ORG_NAME})(?:\s+(?:group|family))?(?=\s+in\s+\d{4}|[.,;!]|\s*$)|(?:^|\b(?:we|[A-Z][\w&.-]*))\s+joined\s+the\s+(${ORG_NAME})\s+family\b`,
+);
 const TICKER_RE = /\((NASDAQ|NYSE|LSE|TSX|ASX|XETRA|Euronext)\s*:\s*([A-Z.]{1,6})\)/;
+
+const PLACE = String.raw`[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,2}`;
+// "Acme is headquartered in Berlin, Germany", "we're based in Toronto", "our headquarters are in Austin, Texas"
+const HQ_RE = new RegExp(
+  String.raw`(?:\bheadquartered\s+in|\b(?:is|are|[Ww]e're|[Ww]e’re|[Ww]e\s+are)\s+(?:\w+\s+)?based\s+(?:out\s+of|in)|\b(?:[Oo]ur|[Ii]ts)\s+(?:headquarters|head\s+office|HQ)\s+(?:is|are)\s+(?:located\s+)?in)\s+(?:the\s+)?(${PLACE})(?:,\s*(${PLACE}))?`,
+);
+
+/** The headquarters a sentence states of the company ("headquartered in Berlin, Germany"). A second part that
+ *  is no country we know (a state, a region) is left out. */
+function hqFromText(t: string): { hq: Headquarters; index: number; len: number } | null {
+  const m = HQ_RE.exec(t);
+  if (!m) return null;
+  const hq: Headquarters = {};
+  const first = clean(m[1]).replace(/\.+$/, "");
+  const second = m[2] ? clean(m[2]).replace(/\.+$/, "") : undefined;
+  const known = (v: string) => {
+    const up = v.toUpperCase();
+    return COUNTRIES[up] ?? (COUNTRY_NAMES.has(up) ? countryName(v) : undefined);
+  };
+  if (second) {
+    hq.city = first;
+    const c = known(second);
+    if (c) hq.country = c;
+  } else if (known(first)) hq.country = known(first);
+  else hq.city = first;
+  return { hq, index: m.index, len: m[0].length };
+}
 
 function sizeFromText(t: string): { n: number; index: number; len: number } | null {
   for (const re of [TEAM_OF_RE, PEOPLE_RE, PEOPLE_WORK_RE]) {
@@ -378,10 +410,12 @@ function ownershipFrom(value: string, fact: boolean): Ownership | undefined {
   for (const [re, own] of OWNERSHIP_PHRASES) {
     const m = re.exec(value);
     if (!m || o.type) continue;
-    // in running text the phrase must be said of the subject: "Globex is venture-backed", "we are bootstrapped"
+    // in running text the phrase must be said of the subject: "Globex is venture-backed", "we are bootstrapped",
+    // "we're a small, bootstrapped team", "100% bootstrapped", or open the sentence ("Self-funded since day one")
     if (
       !fact &&
-      !/\b(is|are|we're|we’re|remain|remains|been|proudly|fully)\s+(?:a\s+|an\s+)?(?:\w+\s+)?$/i.test(
+      m.index > 0 &&
+      !/\b(is|are|we're|we’re|remain|remains|been|proudly|fully|stayed|stay)\s+(?:a\s+|an\s+)?(?:[\w%-]+,?\s+){0,3}$/i.test(
         value.slice(Math.max(0, m.index - 40), m.index),
       )
     )
@@ -398,6 +432,15 @@ function ownershipFrom(value: string, fact: boolean): Ownership | undefined {
   }
   const sub = /\b(?:a )?subsidiary of ([A-Z][\w&.,' -]{1,60}?)(?:[.,;]|$)/.exec(value);
   if (sub) o.parent_company_name = clean(sub[1]);
+  // "Acme was acquired by Initech", "we are now part of Initech", "joined the Initech family"
+  if (!fact || !o.parent_company_name) {
+    const acq = ACQUIRED_RE.exec(value);
+    if (acq) {
+      // only "acquired by" says how; "part of" and "joined the … family" name the parent alone
+      if (acq[1]) o.type ??= "Acquired";
+      o.parent_company_name ??= clean(acq[1] ?? acq[2] ?? acq[3]);
+    }
+  }
   return Object.keys(o).length ? o : undefined;
 }
 
@@ -530,6 +573,17 @@ export function profileFrom(pages: PageExtract[]): Profile {
     if (h.city || h.country) {
       profile.headquarters = h;
       ev("headquarters", f.url, f.excerpt);
+    }
+  }
+
+  if (!profile.headquarters) {
+    for (const s of sentences) {
+      const h = hqFromText(s.text);
+      if (h) {
+        profile.headquarters = h.hq;
+        ev("headquarters", s.url, excerptAround(s.text, h.index, h.len));
+        break;
+      }
     }
   }
 
