@@ -14,6 +14,7 @@ import type {
 } from "../src/domain/battlecardProposals.ts";
 import type { ReadSources } from "../src/domain/observation.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
+import type { WebhookFilter } from "../src/domain/webhooks.ts";
 import type { CompanyProfileChanges, GuideRecord, PublicBriefRecord } from "../src/domain/workspaceTypes.ts";
 
 export interface EventPayloads {
@@ -312,6 +313,43 @@ export interface EventPayloads {
     next_attempt_at?: string;
     gave_up?: boolean;
   };
+  // Webhook endpoints (webhook stream; projections/webhooks.ts, docs/webhooks.md). `secret` signs messages
+  // (Standard Webhooks): it is kept to sign with, shown once when added, and never listed.
+  WebhookAdded: {
+    id: number;
+    url: string;
+    event_types: string[];
+    filter?: WebhookFilter;
+    secret: string;
+    secret_hint: string;
+    /** The log's last position when it was added: the endpoint gets the events after it. */
+    after_position: number;
+    created_at: string;
+  };
+  WebhookRemoved: { id: number; removed_at: string };
+  /** Its oldest waiting message failed for a day: nothing more is sent until an admin enables it again. */
+  WebhookDisabled: { id: number; disabled_at: string; reason: string };
+  WebhookEnabled: { id: number; enabled_at: string };
+  /** One message for one endpoint: `body` is exactly what is sent (and signed), on every try. */
+  WebhookMessageQueued: {
+    id: number;
+    webhook_id: number;
+    msg_id: string;
+    type: string;
+    body: string;
+    queued_at: string;
+  };
+  WebhookAttempted: {
+    id: number;
+    webhook_id: number;
+    attempt: number;
+    ok: boolean;
+    at: string;
+    status?: number;
+    error?: string;
+    next_attempt_at?: string;
+    gave_up?: boolean;
+  };
 }
 
 export type EventType = keyof EventPayloads;
@@ -382,6 +420,12 @@ export const eventTypes = [
   "CompetitorObserved",
   "DeliveryQueued",
   "DeliveryAttempted",
+  "WebhookAdded",
+  "WebhookRemoved",
+  "WebhookDisabled",
+  "WebhookEnabled",
+  "WebhookMessageQueued",
+  "WebhookAttempted",
 ] as const satisfies readonly EventType[];
 
 export type StreamType =
@@ -398,7 +442,8 @@ export type StreamType =
   | "user"
   | "membership"
   | "invitation"
-  | "delivery";
+  | "delivery"
+  | "webhook";
 
 export interface EventMetadata {
   actor?: string;

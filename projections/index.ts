@@ -16,6 +16,7 @@ import { projectPublicLibrary } from "./publicLibrary.ts";
 import { projectResearch } from "./research.ts";
 import { projectSignals } from "./signals.ts";
 import { projectWatchlist } from "./watchlist.ts";
+import { projectWebhooks } from "./webhooks.ts";
 import { projectWorkspace } from "./workspace.ts";
 
 const projectors: Projector[] = [
@@ -36,6 +37,7 @@ const projectors: Projector[] = [
   projectCycles,
   projectObservations,
   projectDeliveries,
+  projectWebhooks,
 ];
 
 /** Every read table that is a pure function of the log, emptied by a rebuild. */
@@ -70,6 +72,8 @@ export const READ_TABLES = [
   "research_sources",
   "positioning_drafts",
   "deliveries",
+  "webhooks",
+  "webhook_messages",
 ];
 
 export async function projectAll(e: StoredEvent, tx: Tx): Promise<void> {

@@ -2,6 +2,7 @@ import { createApp } from "./api/app.ts";
 import { startHistoryLoop } from "./engine/archive/background.ts";
 import { startFreeBriefLoop } from "./engine/briefs/freeBriefs.ts";
 import { deliverDue } from "./engine/deliver/outbox.ts";
+import { startWebhookLoop } from "./engine/deliver/webhookLoop.ts";
 import { startDeliveryLoop } from "./engine/deliver/worker.ts";
 import { startResearchRecovery } from "./engine/research/lease.ts";
 import { Scheduler } from "./engine/schedule/scheduler.ts";
@@ -24,6 +25,8 @@ export async function startServer(s: Services) {
   // Deliveries left pending by a stop or waiting for a retry (docs/engine.md "Delivery"): at start, then every 30 s.
   const deliveries = s.config.scheduler ? startDeliveryLoop(s) : undefined;
   if (deliveries) void deliverDue(s).catch(() => {});
+  // Webhook messages (docs/webhooks.md): the log's new events queued and due messages sent, every 5 s.
+  const webhooks = s.config.scheduler ? startWebhookLoop(s) : undefined;
   // Free-brief requests left queued by a stop, and their emails to retry: at start, then every minute.
   const freeBriefs = startFreeBriefLoop(s);
   // Web-archive histories left unfinished by a stop, or queued by `rivals research`: at start, then every minute.
@@ -34,6 +37,7 @@ export async function startServer(s: Services) {
     await scheduler?.stop({ wait: false });
     await research.stop();
     deliveries?.stop();
+    webhooks?.stop();
     freeBriefs.stop();
     s.close();
     process.exit(0);

@@ -30,6 +30,7 @@ import m0050 from "./migrations/0050_signal_facets.sql" with { type: "text" };
 import m0055 from "./migrations/0055_archive_history.sql" with { type: "text" };
 import m0060 from "./migrations/0060_competitor_icons.sql" with { type: "text" };
 import m0070 from "./migrations/0070_free_brief_optin.sql" with { type: "text" };
+import m0080 from "./migrations/0080_webhooks.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -62,6 +63,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0055_archive_history", sql: m0055 },
   { id: "0060_competitor_icons", sql: m0060 },
   { id: "0070_free_brief_optin", sql: m0070 },
+  { id: "0080_webhooks", sql: m0080 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

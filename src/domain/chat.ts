@@ -8,14 +8,18 @@ import { type Exec, loadSettings, orgStream, type WorkspaceSettings } from "./wo
 
 /** A team-chat webhook is an https URL of a public internet host (the one hostname rule), unless its origin
  * is one the operator listed as allowed anyway (RIVALS_UNSAFE_WEBHOOK_ORIGINS). */
-function checkWebhookUrl(webhookUrl: string, unsafeOrigins: readonly string[]): string {
-  const url = checkUrl(webhookUrl, "webhook");
+export function checkWebhookUrl(
+  webhookUrl: string,
+  unsafeOrigins: readonly string[],
+  field = "webhook",
+): string {
+  const url = checkUrl(webhookUrl, field);
   const u = new URL(url);
   if (unsafeOrigins.includes(u.origin)) return url;
-  if (u.protocol !== "https:") throw new InvalidInput("webhook must be an https URL", "webhook");
-  if (u.username || u.password) throw new InvalidInput("webhook must not contain credentials", "webhook");
+  if (u.protocol !== "https:") throw new InvalidInput(`${field} must be an https URL`, field);
+  if (u.username || u.password) throw new InvalidInput(`${field} must not contain credentials`, field);
   if (hostRefusal(u.hostname))
-    throw new InvalidInput("webhook must be the address of a public internet host", "webhook");
+    throw new InvalidInput(`${field} must be the address of a public internet host`, field);
   return url;
 }
 

@@ -10,6 +10,7 @@ import { memberTools } from "./tools/members.ts";
 import { publicTools } from "./tools/public.ts";
 import { readTools } from "./tools/read.ts";
 import { researchTools } from "./tools/research.ts";
+import { webhookTools } from "./tools/webhooks.ts";
 import { workspaceTools } from "./tools/workspace.ts";
 import { untrustedContentShape, untrustedDescription } from "./untrusted.ts";
 
@@ -22,6 +23,7 @@ export const tools: Tool[] = [
   ...(engagementTools as unknown as Tool[]),
   ...(battlecardTools as unknown as Tool[]),
   ...(researchTools as unknown as Tool[]),
+  ...(webhookTools as unknown as Tool[]),
 ];
 
 export const toolsByName = new Map(tools.map((t) => [t.name, t]));

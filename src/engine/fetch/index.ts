@@ -85,6 +85,8 @@ export type FetchResult =
       url: string;
       finalUrl?: string;
       status?: number;
+      /** An error answer's Retry-After header (webhook deliveries wait as long as it asks). */
+      retryAfter?: string;
       error: FetchErrorCode;
       message: string;
       fetchedAt: string;
@@ -178,6 +180,7 @@ class HopError extends Error {
     readonly code: FetchErrorCode,
     message: string,
     readonly status?: number,
+    readonly retryAfter?: string,
   ) {
     super(message);
   }
@@ -556,6 +559,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
       url: req.url,
       ...(at ? { finalUrl: at.href } : {}),
       ...(e.status !== undefined ? { status: e.status } : {}),
+      ...(e.retryAfter ? { retryAfter: e.retryAfter } : {}),
       error: e.code,
       message: e.message,
       fetchedAt: fetchedAt(),
@@ -641,7 +645,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
             lastModified: headers["last-modified"] ?? req.lastModified,
           };
         if (hop.status >= 400 || hop.status < 200)
-          throw new HopError("http_error", `HTTP ${hop.status}`, hop.status);
+          throw new HopError("http_error", `HTTP ${hop.status}`, hop.status, headers["retry-after"]);
         if (hop.status >= 300) throw new HopError("http_error", `HTTP ${hop.status}`, hop.status);
         // A POST (a webhook) succeeded whatever its answer's type; only reading that answer is skipped.
         if (!hop.body && method === "POST")

@@ -1,0 +1,434 @@
+// Webhook delivery (docs/webhooks.md): an outbox in the event log. The fan-out reads the log past its cursor
+// and queues one message per subscribed endpoint (WebhookMessageQueued, moving the cursor in the same
+// transaction, so each event is queued once however many instances read); a cycle's end queues cycle.finished
+// after its own events. Each endpoint's messages are sent in log order by whichever instance claims the endpoint
+// (delivery_claims), signed (webhookSign.ts), through the one fetcher's webhook guard, and every try is recorded
+// (WebhookAttempted). A message is recorded sent only after the receiver accepted it: at least once.
+import { randomUUID } from "node:crypto";
+import type { NewEvent } from "../../../events/catalog.ts";
+import { getBattlecard } from "../../db/queries/battlecards.ts";
+import { getCompetitor } from "../../db/queries/competitors.ts";
+import { getDigest } from "../../db/queries/digests.ts";
+import { getSignal } from "../../db/queries/signals.ts";
+import {
+  decideWebhookAttempted,
+  decideWebhookMessages,
+  retryAfterSeconds,
+  WEBHOOK_TEST_TYPE,
+  type WebhookEventType,
+  type WebhookFilter,
+  type WebhookMessage,
+  type WebhookSubject,
+  webhookMatches,
+} from "../../domain/webhooks.ts";
+import { loadSettings } from "../../domain/workspace.ts";
+import { mailConfigured, sendMail } from "../../mail/mailer.ts";
+import type { Services } from "../../services.ts";
+import type { AfterCycleStep, FinishedCycle } from "../cycle/types.ts";
+import { fetcherFor } from "../fetch/index.ts";
+import { webhookHeaders } from "./webhookSign.ts";
+
+const CLAIM_MS = 120_000;
+const BATCH = 200;
+/** Messages sent to one endpoint in one round before another round (and another instance) may go on. */
+const PER_ROUND = 50;
+/** Each Services is one instance: its name in claims, and the endpoints it is sending to now (a claim is per
+ * instance; this keeps two rounds of one instance from sending to one endpoint side by side). */
+const instances = new WeakMap<Services, { name: string; busy: Set<number> }>();
+function instanceOf(s: Services) {
+  let i = instances.get(s);
+  if (!i) {
+    i = { name: randomUUID(), busy: new Set() };
+    instances.set(s, i);
+  }
+  return i;
+}
+
+/** Log events and the webhook event type each is. */
+const FROM_LOG: Record<string, WebhookEventType> = {
+  SignalDetected: "signal.opened",
+  SignalEvidenceAdded: "signal.updated",
+  SignalClosed: "signal.closed",
+  DigestRecorded: "digest.generated",
+  BattlecardGenerated: "battlecard.updated",
+  BattlecardProposalAccepted: "battlecard.updated",
+  BattlecardEdited: "battlecard.updated",
+  ResearchFinished: "competitor.researched",
+};
+const LOG_TYPES = Object.keys(FROM_LOG);
+
+interface Hook {
+  id: number;
+  orgId: number;
+  types: string[];
+  filter?: WebhookFilter;
+  after: number;
+}
+
+type Obj = Record<string, unknown>;
+
+const msgId = () => `msg_${randomUUID().replace(/-/g, "")}`;
+
+/** The JSON body of a message: what is sent and signed on every try. */
+export const messageBody = (type: string, id: string, createdAt: string, data: Obj) =>
+  JSON.stringify({ type, id, created_at: createdAt, data });
+
+async function hooks(s: Services, orgId?: number): Promise<Hook[]> {
+  const r = await s.database.client.execute({
+    sql: `SELECT id, org_id, event_types, filter, after_position FROM webhooks
+          WHERE state != 'removed' ${orgId !== undefined ? "AND org_id = ?" : ""} ORDER BY id LIMIT 10000`,
+    args: orgId !== undefined ? [orgId] : [],
+  });
+  return r.rows.map((x) => ({
+    id: Number(x.id),
+    orgId: Number(x.org_id),
+    types: JSON.parse(String(x.event_types)),
+    ...(x.filter ? { filter: JSON.parse(String(x.filter)) } : {}),
+    after: Number(x.after_position),
+  }));
+}
+
+async function watchOf(s: Services, orgId: number, competitorId: unknown): Promise<string | null> {
+  if (typeof competitorId !== "number") return null;
+  const r = await s.database.client.execute({
+    sql: "SELECT watch FROM competitors WHERE id = ? AND org_id = ?",
+    args: [competitorId, orgId],
+  });
+  return r.rows[0] ? String(r.rows[0].watch) : null;
+}
+
+/** The read API's object an event is about, and what a filter matches on; undefined when it is not served. */
+async function subjectOf(
+  s: Services,
+  orgId: number,
+  type: WebhookEventType,
+  data: Obj,
+): Promise<{ data: Obj; subject: WebhookSubject } | undefined> {
+  const db = s.database.db;
+  const base = s.config.baseUrl;
+  let doc: Obj | undefined;
+  if (type.startsWith("signal.")) doc = await getSignal(db, orgId, Number(data.id), base);
+  else if (type === "digest.generated") doc = await getDigest(db, orgId, String(data.id), base);
+  else if (type === "battlecard.updated")
+    doc = await getBattlecard(db, orgId, Number(data.id), base, "battlecard");
+  else if (type === "competitor.researched")
+    doc = await getCompetitor(db, orgId, Number(data.competitor_id), base);
+  if (!doc) return undefined;
+  const competitorId = type === "competitor.researched" ? doc.id : doc.competitor_id;
+  return {
+    data: doc,
+    subject: {
+      competitor_id: typeof competitorId === "number" ? competitorId : null,
+      watch: await watchOf(s, orgId, competitorId),
+      category: typeof doc.category === "string" ? doc.category : null,
+      severity: typeof doc.severity === "string" ? doc.severity : null,
+    },
+  };
+}
+
+async function cursorOf(s: Services): Promise<number | null> {
+  const r = await s.database.client.execute("SELECT position FROM webhook_fanout WHERE id = 1");
+  return r.rows[0] ? Number(r.rows[0].position) : null;
+}
+
+/** Queues messages (each with a new id) and moves the cursor from `from` to `to`, unless another instance
+ * moved it first (then nothing is written and false is answered). */
+async function commit(
+  s: Services,
+  msgs: { orgId: number; m: Omit<WebhookMessage, "id"> }[],
+  move?: { from: number | null; to: number },
+  needCursorAt?: number,
+): Promise<boolean> {
+  const { result } = await s.store.execute(async (w) => {
+    const r = await w.tx.execute("SELECT position FROM webhook_fanout WHERE id = 1");
+    const cur = r.rows[0] ? Number(r.rows[0].position) : null;
+    if (move && cur !== move.from) return { events: [], result: false };
+    if (needCursorAt !== undefined && (cur ?? 0) < needCursorAt) return { events: [], result: false };
+    const events: NewEvent[] = [];
+    for (const { orgId, m } of msgs)
+      events.push(...decideWebhookMessages(orgId, [{ id: await w.nextId(), ...m }], w.now));
+    if (move)
+      await w.tx.execute({
+        sql: `INSERT INTO webhook_fanout (id, position) VALUES (1, ?)
+              ON CONFLICT (id) DO UPDATE SET position = excluded.position`,
+        args: [move.to],
+      });
+    return { events, result: true };
+  });
+  return result;
+}
+
+/** Reads the log past the cursor and queues a message for each endpoint that wants an event. Returns how many
+ * messages were queued. */
+export async function fanOut(s: Services): Promise<number> {
+  let queued = 0;
+  for (let round = 0; round < 20; round++) {
+    const all = await hooks(s);
+    if (all.length === 0) return queued;
+    const cur = await cursorOf(s);
+    // Events up to the oldest endpoint's start belong to no endpoint.
+    const start = Math.max(cur ?? 0, Math.min(...all.map((h) => h.after)));
+    const endRow = await s.database.client.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events");
+    const end = Number(endRow.rows[0].p);
+    if (end <= start) {
+      if (cur === null || cur < start) await commit(s, [], { from: cur, to: start });
+      return queued;
+    }
+    const rows = await s.database.client.execute({
+      sql: `SELECT position, org_id, type, data, recorded_at FROM events
+            WHERE position > ? AND position <= ? AND type IN (${LOG_TYPES.map(() => "?").join(", ")})
+            ORDER BY position LIMIT ${BATCH}`,
+      args: [start, end, ...LOG_TYPES],
+    });
+    const through = rows.rows.length === BATCH ? Number(rows.rows[BATCH - 1].position) : end;
+    const msgs: { orgId: number; m: Omit<WebhookMessage, "id"> }[] = [];
+    for (const row of rows.rows) {
+      const orgId = Number(row.org_id);
+      const position = Number(row.position);
+      const type = FROM_LOG[String(row.type)];
+      const wanting = all.filter((h) => h.orgId === orgId && h.after < position && h.types.includes(type));
+      if (wanting.length === 0) continue;
+      const found = await subjectOf(s, orgId, type, JSON.parse(String(row.data)));
+      if (!found) continue;
+      for (const h of wanting) {
+        if (!webhookMatches(h.filter, type, found.subject)) continue;
+        const id = msgId();
+        msgs.push({
+          orgId,
+          m: {
+            webhook_id: h.id,
+            msg_id: id,
+            type,
+            body: messageBody(type, id, String(row.recorded_at), found.data),
+          },
+        });
+      }
+    }
+    if (await commit(s, msgs, { from: cur, to: through })) queued += msgs.length;
+    if (through >= end) return queued;
+  }
+  return queued;
+}
+
+/** A cycle's cycle.finished: what it checked and the signals it opened, updated and closed. */
+function cycleData(s: Services, c: FinishedCycle): Obj {
+  return {
+    id: c.id,
+    started_at: c.startedAt,
+    finished_at: c.finishedAt,
+    competitors_checked: c.competitorIds.length,
+    signals_opened: c.signalIds.created,
+    signals_updated: c.signalIds.updated,
+    signals_closed: c.signalIds.closed,
+    url: `${s.config.baseUrl}/app/`,
+  };
+}
+
+/** The after-cycle step: the cycle's events are queued (the fan-out past the cycle's last event), then its
+ * cycle.finished, then what is due is sent. */
+export const queueCycleWebhooks: AfterCycleStep = async (s, cycle) => {
+  const wanting = (await hooks(s, cycle.orgId)).filter((h) => h.types.includes("cycle.finished"));
+  const mark = Number(
+    (await s.database.client.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events")).rows[0].p,
+  );
+  let queued = await fanOut(s);
+  if (wanting.length) {
+    const data = cycleData(s, cycle);
+    const msgs = wanting.map((h) => {
+      const id = msgId();
+      return {
+        orgId: cycle.orgId,
+        m: {
+          webhook_id: h.id,
+          msg_id: id,
+          type: "cycle.finished",
+          body: messageBody("cycle.finished", id, cycle.finishedAt, data),
+        },
+      };
+    });
+    // Queued only once every event of the cycle has been (another instance's fan-out may be on it).
+    for (let i = 0; i < 10; i++) {
+      if (await commit(s, msgs, undefined, mark)) {
+        queued += msgs.length;
+        break;
+      }
+      await fanOut(s);
+    }
+  }
+  if (queued > 0) await deliverWebhooks(s, { orgId: cycle.orgId });
+  return {};
+};
+
+/** "Send a test event": a webhook.test message queued behind the endpoint's others, then sent. */
+export async function sendTestEvent(s: Services, orgId: number, webhookId: number): Promise<void> {
+  const id = msgId();
+  const body = messageBody(WEBHOOK_TEST_TYPE, id, s.clock().toISOString(), {
+    webhook_id: webhookId,
+    message: "A test event from Rivals: this endpoint receives and verifies its messages.",
+    url: `${s.config.baseUrl}/app/settings/integrations`,
+  });
+  await commit(s, [{ orgId, m: { webhook_id: webhookId, msg_id: id, type: WEBHOOK_TEST_TYPE, body } }]);
+  await deliverWebhooks(s, { orgId });
+}
+
+async function claim(s: Services, webhookId: number, now: Date): Promise<boolean> {
+  const r = await s.database.client.execute({
+    sql: `INSERT INTO delivery_claims (delivery_id, holder, expires_at) VALUES (?, ?, ?)
+          ON CONFLICT (delivery_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+          WHERE delivery_claims.expires_at < ? OR delivery_claims.holder = ?`,
+    args: [
+      webhookId,
+      instanceOf(s).name,
+      new Date(now.getTime() + CLAIM_MS).toISOString(),
+      now.toISOString(),
+      instanceOf(s).name,
+    ],
+  });
+  return r.rowsAffected > 0;
+}
+
+async function release(s: Services, webhookId: number) {
+  await s.database.client.execute({
+    sql: "DELETE FROM delivery_claims WHERE delivery_id = ? AND holder = ?",
+    args: [webhookId, instanceOf(s).name],
+  });
+}
+
+async function adminEmails(s: Services, orgId: number): Promise<string[]> {
+  const r = await s.database.client.execute({
+    sql: `SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
+          WHERE m.org_id = ? AND m.role = 'admin' ORDER BY u.email LIMIT 100`,
+    args: [orgId],
+  });
+  return r.rows.map((x) => String(x.email));
+}
+
+/** The admins are told by email (where the server sends email) that an endpoint was disabled; the
+ * Integrations page says so too. */
+async function tellDisabled(s: Services, orgId: number, url: string, reason: string) {
+  if (!mailConfigured(s.config)) return;
+  const st = await loadSettings(s.database.client, orgId);
+  const page = `${s.config.baseUrl}/app/settings/integrations`;
+  for (const to of await adminEmails(s, orgId)) {
+    try {
+      await sendMail(s.config, {
+        to,
+        subject: `[Rivals] ${st.name}: a webhook endpoint was disabled`.slice(0, 240),
+        text: `Rivals stopped sending to the webhook endpoint ${url} of ${st.name}.\n\n${reason}\n\nIts waiting messages are kept. Turn it on again on the Integrations page once it answers: ${page}\n`,
+      });
+    } catch (e) {
+      console.warn(
+        JSON.stringify({ level: "warn", msg: "webhook notice not sent", error: (e as Error).message }),
+      );
+    }
+  }
+}
+
+interface Head {
+  id: number;
+  orgId: number;
+  webhookId: number;
+  msgId: string;
+  body: string;
+  attempts: number;
+  due: string;
+  url: string;
+  secret: string;
+}
+
+/** The endpoint's oldest waiting message, if the endpoint is active. */
+async function headOf(s: Services, webhookId: number): Promise<Head | undefined> {
+  const r = await s.database.client.execute({
+    sql: `SELECT m.id, m.org_id, m.msg_id, m.body, m.attempts, m.next_attempt_at, w.url, w.secret
+          FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
+          WHERE m.webhook_id = ? AND m.state = 'pending' AND w.state = 'active' ORDER BY m.seq LIMIT 1`,
+    args: [webhookId],
+  });
+  const x = r.rows[0];
+  if (!x) return undefined;
+  return {
+    id: Number(x.id),
+    orgId: Number(x.org_id),
+    webhookId,
+    msgId: String(x.msg_id),
+    body: String(x.body),
+    attempts: Number(x.attempts),
+    due: String(x.next_attempt_at),
+    url: String(x.url),
+    secret: String(x.secret),
+  };
+}
+
+/** Sends one endpoint's due messages in order, stopping at the first that fails. Returns how many were sent. */
+async function deliverEndpoint(s: Services, webhookId: number): Promise<number> {
+  const { busy } = instanceOf(s);
+  if (busy.has(webhookId)) return 0;
+  busy.add(webhookId);
+  let sent = 0;
+  try {
+    for (let i = 0; i < PER_ROUND; i++) {
+      const now = s.clock();
+      if (!(await claim(s, webhookId, now))) return sent;
+      const head = await headOf(s, webhookId);
+      if (!head || head.due > now.toISOString()) return sent;
+      const res = await fetcherFor(s.config, "webhook").fetch({
+        url: head.url,
+        method: "POST",
+        headers: webhookHeaders(head.secret, head.msgId, now, head.body),
+        body: head.body,
+        robots: false,
+        maxRedirects: 0,
+      });
+      const at = s.clock();
+      const result = res.ok
+        ? { ok: true as const, status: res.status }
+        : {
+            ok: false as const,
+            ...(res.status !== undefined ? { status: res.status } : {}),
+            error: (res.status !== undefined ? res.message : `${res.error}: ${res.message}`).slice(0, 300),
+            retryAfterSeconds: retryAfterSeconds(res.retryAfter, at),
+          };
+      const { events } = await s.store.execute(async () => ({
+        events: decideWebhookAttempted(
+          head.orgId,
+          { id: head.id, webhook_id: webhookId },
+          head.attempts + 1,
+          at,
+          result,
+        ),
+        result: null,
+      }));
+      const disabled = events.find((e) => e.type === "WebhookDisabled");
+      if (disabled && disabled.type === "WebhookDisabled")
+        await tellDisabled(s, head.orgId, head.url, disabled.data.reason);
+      if (!res.ok) return sent;
+      sent++;
+    }
+    return sent;
+  } finally {
+    busy.delete(webhookId);
+    await release(s, webhookId);
+  }
+}
+
+/** Sends every active endpoint's due messages (of one org, or all), endpoints side by side. Returns how many
+ * messages were sent now. */
+export async function deliverWebhooks(s: Services, scope: { orgId?: number } = {}): Promise<number> {
+  const now = s.clock().toISOString();
+  const due = await s.database.client.execute({
+    sql: `SELECT DISTINCT m.webhook_id FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
+          WHERE m.state = 'pending' AND w.state = 'active' AND m.next_attempt_at <= ?
+            ${scope.orgId !== undefined ? "AND m.org_id = ?" : ""}
+            AND m.seq = (SELECT MIN(x.seq) FROM webhook_messages x WHERE x.webhook_id = m.webhook_id AND x.state = 'pending')
+          LIMIT 100`,
+    args: [now, ...(scope.orgId !== undefined ? [scope.orgId] : [])],
+  });
+  const counts = await Promise.all(due.rows.map((r) => deliverEndpoint(s, Number(r.webhook_id))));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/** One round of the loop: the log's new events queued, then what is due sent. */
+export async function webhookRound(s: Services): Promise<number> {
+  await fanOut(s);
+  return deliverWebhooks(s);
+}

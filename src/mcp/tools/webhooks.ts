@@ -1,0 +1,107 @@
+// Webhook tools: an admin adds, lists and removes the workspace's webhook endpoints (docs/webhooks.md). The
+// signing secret is answered once, by add_webhook; list_webhooks shows only its masked hint.
+import { z } from "zod";
+import { listWebhooks } from "../../db/queries/webhooks.ts";
+import { SEVERITY, WATCH } from "../../domain/records.ts";
+import { addWebhook, removeWebhook } from "../../domain/webhookEndpoints.ts";
+import { MAX_WEBHOOKS, WEBHOOK_EVENT_TYPES } from "../../domain/webhooks.ts";
+import { newWebhookSecret } from "../../engine/deliver/webhookSign.ts";
+import { isoTime } from "../schemas.ts";
+import { type AuthedContext, defineTool, READ_ONLY } from "../tool.ts";
+
+const meta = (ctx: AuthedContext) => ({ actor: ctx.principal.actor, request_id: ctx.requestId });
+
+const filterShape = z
+  .object({
+    competitor_ids: z.array(z.number().int()).max(100).optional().describe("Only these competitors."),
+    watch: z.enum(WATCH).optional().describe("Only competitors on this list (core or horizon)."),
+    categories: z
+      .array(z.string().max(40))
+      .max(20)
+      .optional()
+      .describe(
+        "Signals of these categories only (pricing, product, marketing, hiring, company, legal_security).",
+      ),
+    min_severity: z.enum(SEVERITY).optional().describe("Signals of at least this severity only."),
+  })
+  .describe(
+    "Which events go to the endpoint: signals by competitor, list, category and severity; battlecards and research by competitor; digests and cycles always.",
+  );
+
+const webhookShape = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  event_types: z.array(z.string()),
+  filter: filterShape.optional(),
+  secret_hint: z.string().describe("The secret's last characters, to tell secrets apart; never the secret."),
+  state: z.enum(["active", "disabled"]),
+  disabled_at: isoTime.optional(),
+  disabled_reason: z.string().optional(),
+  created_at: isoTime,
+  pending: z.number().int().describe("Messages waiting to be sent."),
+});
+
+export const addWebhookTool = defineTool({
+  name: "add_webhook",
+  title: "Add a webhook endpoint",
+  description: `Adds an endpoint that receives the workspace's events as signed JSON POSTs (Standard Webhooks: headers webhook-id, webhook-timestamp, webhook-signature). Event types: ${WEBHOOK_EVENT_TYPES.join(", ")}; each message is {type, id, created_at, data} with data the read API's object. Answers the signing secret (whsec_…) this once: store it to verify messages. At most ${MAX_WEBHOOKS} endpoints; the URL must be https on a public host.`,
+  input: {
+    url: z.string().max(2048).describe("The https address that receives the events."),
+    event_types: z
+      .array(z.string().max(40))
+      .min(1)
+      .max(20)
+      .describe(`Any of ${WEBHOOK_EVENT_TYPES.join(", ")}.`),
+    filter: filterShape.optional(),
+  },
+  output: {
+    id: z.number().int(),
+    url: z.string(),
+    event_types: z.array(z.string()),
+    filter: filterShape.optional(),
+    secret: z.string().describe("The signing secret: shown only now."),
+    secret_hint: z.string(),
+    created_at: isoTime,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  access: "write",
+  adminOnly: true,
+  run: async (ctx, a) => {
+    const added = await addWebhook(
+      ctx.s.store,
+      ctx.principal.orgId,
+      { url: a.url, event_types: a.event_types, ...(a.filter ? { filter: a.filter } : {}) },
+      newWebhookSecret(),
+      meta(ctx),
+      ctx.s.config.unsafeWebhookOrigins,
+    );
+    return { ...added, filter: added.filter };
+  },
+});
+
+export const listWebhooksTool = defineTool({
+  name: "list_webhooks",
+  title: "List webhook endpoints",
+  description:
+    "The workspace's webhook endpoints: address, event types, filter, whether it is active or was disabled after failing for a day (and why), messages waiting, and a masked hint of the secret (never the secret).",
+  input: {},
+  output: { webhooks: z.array(webhookShape) },
+  annotations: READ_ONLY,
+  access: "write",
+  adminOnly: true,
+  run: async (ctx) => ({ webhooks: await listWebhooks(ctx.s.database.client, ctx.principal.orgId) }),
+});
+
+export const removeWebhookTool = defineTool({
+  name: "remove_webhook",
+  title: "Remove a webhook endpoint",
+  description: "Removes a webhook endpoint: nothing more is sent to it, including messages still waiting.",
+  input: { webhook_id: z.number().int().describe("The endpoint's id (list_webhooks).") },
+  output: { id: z.number().int(), removed: z.boolean() },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  access: "write",
+  adminOnly: true,
+  run: (ctx, a) => removeWebhook(ctx.s.store, ctx.principal.orgId, a.webhook_id, meta(ctx)),
+});
+
+export const webhookTools = [addWebhookTool, listWebhooksTool, removeWebhookTool];
