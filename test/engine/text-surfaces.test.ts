@@ -187,6 +187,17 @@ test("signal titles, summaries and evidence read as prose", async () => {
   const growth = all.find((s) => s.doc.type === "plan_added" && /Quantive/.test(s.doc.title));
   expect(growth?.doc.title).toContain("$38,000 a year");
   expect(growth?.doc.title).not.toContain("/month");
+  // An entry's date line is its date ("published … on <date>"), a press release's dateline not its text; the
+  // date is the page's own words, where the comparison masked it.
+  const press = all.find((s) => s.doc.type === "partnership" && /Fivetran/.test(s.doc.title));
+  expect(press?.doc.summary).toContain(
+    "on its press page on November 18, 2026. Brightloop, the privacy-first",
+  );
+  expect(press?.doc.summary).not.toContain("BUSINESS WIRE");
+  const acquisition = all.find((s) => s.doc.type === "acquisition" && /Lumen/.test(s.doc.title));
+  expect(acquisition?.doc.summary).toBe(
+    'Quantive published "Quantive acquires Lumen, the open-source metrics catalog" on its blog page on Nov 18, 2026.',
+  );
   for (const s of all) {
     const texts = (s.doc.evidence ?? []).map((e: { text: string }) => e.text);
     if (s.doc.type === "page_added" || s.doc.type === "page_removed")

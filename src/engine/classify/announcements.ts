@@ -72,11 +72,18 @@ export function announcement(
   return true;
 }
 
+const DATELINE =
+  /^(?:(⟨date⟩)\s+)?[A-Z][A-Z .'-]{2,}(?:,\s*[A-Z][\p{L} .'-]*?)?(?:,\s*(⟨date⟩))?\s*(?:-{1,2}\s*\((?:BUSINESS WIRE|GLOBE NEWSWIRE|ACCESSWIRE|PRNewswire)\)\s*-{1,2}|\/\s*PR ?Newswire\s*\/\s*-{1,2}|[—–])\s*/u;
+
 /** "Globex published "…" on its blog page on ⟨date⟩. <the entry's first sentences>": the entry's date line
  * and byline (short parts joined by "·") said once, as the date it was published, not quoted as text. */
 function newsSummary(name: string, title: string, where: string, body: string): string {
-  const parts = body.split(/\s+·\s+/);
-  const date = parts.find((p) => /^⟨date⟩$/.test(p.trim()));
+  // A press release's dateline ("⟨date⟩ LISBON, Portugal--(BUSINESS WIRE)--", "BOSTON, ⟨date⟩ /PRNewswire/ --")
+  // is its date, not its text.
+  const line = DATELINE.exec(body);
+  const lead0 = line ? body.slice(line[0].length) : body;
+  const parts = lead0.split(/\s+·\s+/);
+  const date = line?.[1] ?? line?.[2] ?? parts.find((p) => /^⟨date⟩$/.test(p.trim()));
   const text = parts.filter((p) => p.length >= 40 || /[.!?]$/.test(p.trim())).join(" ");
   const lead = `${name} published ${q(title)} on its ${where}${date ? ` on ${date}` : ""}.`;
   return text ? `${lead} ${firstSentences(text, 300)}` : lead;
