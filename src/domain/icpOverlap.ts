@@ -188,6 +188,11 @@ function level(score: number): string {
 }
 
 /** The `workspace.icp_overlap` object of one competitor, or null when the ICP is empty. */
+/** An ICP with something to compare: an industry or a buyer role. */
+export function icpIsSet(icp: IcpProfile | undefined): icp is IcpProfile {
+  return Boolean(icp?.industries?.length || icp?.buyer_roles?.length);
+}
+
 export function computeIcpOverlap(icp: IcpProfile, r: CompetitorRecord): Obj | null {
   const dims = (["industries", "buyer_roles"] as const).filter((d) => (icp[d]?.length ?? 0) > 0);
   if (dims.length === 0) return null;

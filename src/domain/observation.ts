@@ -4,8 +4,10 @@
 // certifications and the release cadence — read from each source as research reads it — so research and cycles
 // keep one state. Pure: the engine reads the pages, this decides.
 import type { NewEvent } from "../../events/catalog.ts";
-import { pricingRead } from "./pricingRead.ts";
+import { computeIcpOverlap } from "./icpOverlap.ts";
+import { pagePlans, pricingRead, statesPlans } from "./pricingRead.ts";
 import type { CompetitorRecord } from "./records.ts";
+import type { IcpProfile } from "./workspaceTypes.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -85,6 +87,8 @@ export interface ObserveCommand {
   /** The cycle opened or updated signals of the competitor. */
   signalsSeen: boolean;
   now: string;
+  /** The workspace's ideal customer profile, when one is set: the overlap is read again from the new state. */
+  icp?: IcpProfile;
 }
 
 /** The reads one pass of observations makes, and what each page contributed. */
@@ -102,9 +106,19 @@ function applyObservations(
 
   for (const o of observed) {
     // Pricing: the page the read came from; another pricing page only while no page has given plans.
+    // Plans read from another page (a product page, the home page) stay, and follow that page.
     if (o.url === pricingPage || (!pricing && o.kind === "pricing" && o.pricing)) {
-      if (o.pricing) reads.pricing = pricingRead({ ...o.pricing, page: o.url }, reads.pricing);
+      if (o.pricing)
+        reads.pricing = pricingRead(
+          { ...o.pricing, page: o.url, plans: pagePlans(reads.pricing, o.url, o.pricing) },
+          reads.pricing,
+        );
       else if (o.url === pricing?.page) delete reads.pricing;
+    } else if (isObj(reads.pricing) && statesPlans(reads.pricing, o.url)) {
+      reads.pricing = pricingRead(
+        { ...reads.pricing, plans: pagePlans(reads.pricing, o.url, o.pricing) },
+        reads.pricing,
+      );
     }
     if (o.kind === "home") {
       if (o.positioning) reads.positioning = o.positioning;
@@ -237,23 +251,46 @@ export function decideObservation(record: CompetitorRecord, cmd: ObserveCommand)
   const lastSignal = record.freshness?.last_signal_at;
   const signalNow = cmd.signalsSeen && (!lastSignal || Date.parse(lastSignal) < Date.parse(cmd.now));
   if (!readsChanged && !sourcesChanged && !signalNow && !facts.evidence) return [];
+  const observedEvent: NewEvent = {
+    type: "CompetitorObserved",
+    orgId: cmd.orgId,
+    streamType: "competitor",
+    streamId: String(cmd.competitorId),
+    data: {
+      competitor_id: cmd.competitorId,
+      observed_at: cmd.now,
+      ...(Object.keys(changed).length ? { reads: changed } : {}),
+      ...(removed.length ? { removed } : {}),
+      ...(sourcesChanged ? { read_sources: sources } : {}),
+      ...(Object.keys(facts.set).length ? { profile: facts.set } : {}),
+      ...(facts.removed.length ? { profile_removed: facts.removed } : {}),
+      ...(facts.evidence ? { profile_evidence: facts.evidence } : {}),
+      ...(signalNow ? { last_signal_at: cmd.now } : {}),
+    },
+  };
+  return [observedEvent, ...overlapAfter(record, cmd, reads, facts)];
+}
+
+/** The competitor's overlap with the workspace's ICP read again from the state the observations leave (as
+ * research and update_icp read it), when an ICP is set and the overlap changes. */
+function overlapAfter(
+  record: CompetitorRecord,
+  cmd: ObserveCommand,
+  reads: Obj,
+  facts: { set: Obj; removed: string[] },
+): NewEvent[] {
+  if (!cmd.icp) return [];
+  const after = { ...record, ...facts.set, reads } as CompetitorRecord & Obj;
+  for (const k of facts.removed) delete after[k];
+  const overlap = computeIcpOverlap(cmd.icp, after);
+  if (same(overlap, record.workspace?.icp_overlap)) return [];
   return [
     {
-      type: "CompetitorObserved",
+      type: "CompetitorIcpOverlapComputed",
       orgId: cmd.orgId,
       streamType: "competitor",
       streamId: String(cmd.competitorId),
-      data: {
-        competitor_id: cmd.competitorId,
-        observed_at: cmd.now,
-        ...(Object.keys(changed).length ? { reads: changed } : {}),
-        ...(removed.length ? { removed } : {}),
-        ...(sourcesChanged ? { read_sources: sources } : {}),
-        ...(Object.keys(facts.set).length ? { profile: facts.set } : {}),
-        ...(facts.removed.length ? { profile_removed: facts.removed } : {}),
-        ...(facts.evidence ? { profile_evidence: facts.evidence } : {}),
-        ...(signalNow ? { last_signal_at: cmd.now } : {}),
-      },
+      data: { id: cmd.competitorId, icp_overlap: overlap },
     },
   ];
 }

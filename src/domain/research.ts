@@ -7,7 +7,7 @@ import type { Tx, WriteContext } from "../../events/store.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
 import { decideFirstBrief } from "./firstBrief.ts";
-import { computeIcpOverlap } from "./icpOverlap.ts";
+import { computeIcpOverlap, icpIsSet } from "./icpOverlap.ts";
 import { cheapestPaidPlan, dailyCapReached, planOf } from "./plans.ts";
 import { pricingRead } from "./pricingRead.ts";
 import type { CompetitorRecord } from "./records.ts";
@@ -318,7 +318,7 @@ export interface EndResearchState {
   };
 }
 
-const icpSet = (st: WorkspaceSettings) => Boolean(st.icp.industries?.length || st.icp.buyer_roles?.length);
+const icpSet = (st: WorkspaceSettings) => icpIsSet(st.icp);
 
 export async function loadEndResearch(
   tx: Exec,

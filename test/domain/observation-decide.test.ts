@@ -251,6 +251,22 @@ describe("a cycle's observations on the dossier", () => {
     expect(d.reads.hiring.estimated_headcount).toBe(150);
   });
 
+  test("with an ICP set, the overlap is read again from the positioning the home page states now", () => {
+    const icp = { industries: ["healthcare"] };
+    const out = decideObservation(researched, {
+      orgId: 1,
+      competitorId: 7,
+      observed: [
+        { url: "https://globex.example/", kind: "home", positioning: "Analytics for healthcare teams." },
+      ],
+      signalsSeen: false,
+      now: NOW,
+      icp,
+    });
+    expect(out.map((e) => e.type)).toEqual(["CompetitorObserved", "CompetitorIcpOverlapComputed"]);
+    expect((out[1]!.data as Record<string, any>).icp_overlap.level).not.toBe("none");
+  });
+
   test("the security page's certifications and the release cadence of the source it was read from", () => {
     const record: CompetitorRecord = {
       ...researched,

@@ -2,6 +2,7 @@
 // the classifier become SignalDetected / SignalEvidenceAdded / SignalClosed events through the single writer,
 // projected into the same `signals` read table imported signals use (REST, MCP, app pages, search).
 import type { WriteContext } from "../../../events/store.ts";
+import { icpIsSet } from "../../domain/icpOverlap.ts";
 import { decideObservation, type SourceObservation } from "../../domain/observation.ts";
 import { type CompetitorRecord, type SignalRecord, severityRank } from "../../domain/records.ts";
 import {
@@ -10,6 +11,7 @@ import {
   type OpenEngineSignal,
   signalsToOpen,
 } from "../../domain/signalDetection.ts";
+import { loadSettings } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
 import type { SignalDraft } from "../classify/types.ts";
 
@@ -93,12 +95,15 @@ export async function recordDrafts(
       const ids: number[] = [];
       for (let n = signalsToOpen(open, cmd); n > 0; n--) ids.push(await w.nextId());
       const out = decideDetectSignals(open, cmd, ids);
+      // The ICP overlap is read again when what the dossier says changes (as research and update_icp read it).
+      const icp = observed.length ? (await loadSettings(w.tx, orgId)).icp : undefined;
       const seen = decideObservation(JSON.parse(String(c.rows[0].state)) as CompetitorRecord, {
         orgId,
         competitorId,
         observed,
         signalsSeen: out.created.length + out.updated.length > 0,
         now: at,
+        ...(icpIsSet(icp) ? { icp } : {}),
       });
       return {
         events: [...out.events, ...seen],
