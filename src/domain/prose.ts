@@ -115,7 +115,11 @@ const VOWEL_LETTERS = /^[AEFHILMNORSX]/;
 
 /** "a" or "an" for the word that follows it. */
 export function article(word: string): "a" | "an" {
-  const w = word.trim().replace(/^["'“‘(]+/, "");
+  // "$80 million" is read "eighty million dollars"
+  const w = word
+    .trim()
+    .replace(/^["'“‘(]+/, "")
+    .replace(/^(?:US\$|[$€£¥₹])/, "");
   if (!w) return "a";
   if (/^\d/.test(w)) return /^(?:8|11|18|8\d|8\d\d)(?!\d)|^8[,\d]/.test(w) ? "an" : "a";
   if (/^[A-Z]{2,}\b/.test(w) && !/^[A-Z][a-z]/.test(w)) return VOWEL_LETTERS.test(w) ? "an" : "a";

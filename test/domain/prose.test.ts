@@ -40,17 +40,21 @@ test("firstSentences keeps whole sentences within the limit", () => {
 test("possessives, articles, lists and doubled words", () => {
   expect(possessive("Quantive Labs")).toBe("Quantive Labs'");
   expect(possessive("Globex")).toBe("Globex's");
-  expect(["SDK", "Enterprise", "hour", "user", "8-seat", "API", "Team", "MBA", "one"].map(article)).toEqual([
-    "an",
-    "an",
-    "an",
-    "a",
-    "an",
-    "an",
-    "a",
-    "an",
-    "a",
-  ]);
+  expect(
+    [
+      "SDK",
+      "Enterprise",
+      "hour",
+      "user",
+      "8-seat",
+      "API",
+      "Team",
+      "MBA",
+      "one",
+      "$80 million",
+      "$40 million",
+    ].map(article),
+  ).toEqual(["an", "an", "an", "a", "an", "an", "a", "an", "a", "an", "a"]);
   expect(
     fixArticles("Globex adds a Enterprise plan. A API is a SDK; a Series A round. Plan A is an user."),
   ).toBe("Globex adds an Enterprise plan. An API is an SDK; a Series A round. Plan A is a user.");

@@ -1,6 +1,6 @@
 // Announcement rules: a new feed item, or a new entry on a blog / changelog / press / about / security page,
 // read by the keyword rules of news.ts.
-import { firstSentences } from "../../domain/prose.ts";
+import { firstSentences, withArticle } from "../../domain/prose.ts";
 import type { EvidenceItem } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { readNews } from "./news.ts";
@@ -99,8 +99,16 @@ export function newsTitle(name: string, type: string, subject: string, title: st
       return /^.+ by /.test(subject) && subject.startsWith(name)
         ? `${name} is acquired: ${clip(title, 160)}`
         : `${name} acquires ${subject}`;
-    case "funding":
+    case "funding": {
+      // "Series B $40 million" → "raises a $40 million Series B"
+      const m = /^(Series [A-H]|Seed|Pre-Seed)?\s*(.*)$/i.exec(subject);
+      const round = m?.[1];
+      const amount = m?.[2] && /\d/.test(m[2]) ? m[2] : undefined;
+      if (round && amount) return `${name} raises ${withArticle(`${amount} ${round}`)}`;
+      if (round) return `${name} raises ${withArticle(`${round} round`)}`;
+      if (amount) return `${name} raises ${amount}`;
       return `${name} raises funding${subject ? `: ${subject}` : ""}`;
+    }
     case "leadership_change":
       // the announcement's own headline says who and what ("Northwind appoints Dana Whitfield as CEO")
       return title.toLowerCase().startsWith(name.toLowerCase())

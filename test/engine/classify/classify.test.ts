@@ -510,7 +510,7 @@ describe("announcements (feeds, blog, about and security pages)", () => {
       "company",
       "funding",
       "high",
-      "Globex raises funding: Series D $120M",
+      "Globex raises a $120M Series D",
     ],
     ["Globex appoints Lena Ortiz as Chief Financial Officer", "company", "leadership_change", "high", ""],
     [
