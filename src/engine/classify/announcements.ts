@@ -1,6 +1,6 @@
 // Announcement rules: a new feed item, or a new entry on a blog / changelog / press / about / security page,
 // read by the keyword rules of news.ts.
-import { firstSentences, withArticle } from "../../domain/prose.ts";
+import { firstSentences, withArticle, withStop } from "../../domain/prose.ts";
 import type { EvidenceItem } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { readNews } from "./news.ts";
@@ -55,7 +55,13 @@ export function announcement(
   const url = link ?? c.url;
   const text = body ? `${title} — ${clip(body, 400)}` : title;
   const fromFeed = c.source === "feed";
-  const where = fromFeed ? "feed" : pageWord(r.ctx.pageKind);
+  const where = !fromFeed
+    ? pageWord(r.ctx.pageKind)
+    : kind === "github"
+      ? "GitHub releases"
+      : kind === "changelog"
+        ? "changelog feed"
+        : "feed";
   push(r, {
     key: keyPart,
     category: n.category,
@@ -86,7 +92,12 @@ function newsSummary(name: string, title: string, where: string, body: string): 
   const date = line?.[1] ?? line?.[2] ?? parts.find((p) => /^⟨date⟩$/.test(p.trim()));
   const text = parts.filter((p) => p.length >= 40 || /[.!?]$/.test(p.trim())).join(" ");
   const lead = `${name} published ${q(title)} on its ${where}${date ? ` on ${date}` : ""}.`;
-  return text ? `${lead} ${firstSentences(text, 300)}` : lead;
+  // Release notes' items ("New: … Fixed: …") read as sentences.
+  const said = text.replace(
+    /([^.!?:;])\s+(?=(?:New|Fixed|Improved|Changed|Added|Removed|Deprecated|Security):\s)/g,
+    "$1. ",
+  );
+  return said ? `${lead} ${withStop(firstSentences(said, 300))}` : lead;
 }
 
 export function newsTitle(name: string, type: string, subject: string, title: string): string {
