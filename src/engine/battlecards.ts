@@ -7,18 +7,19 @@
 // - one fact per topic (a plan's price, the free plan, a feature's tier, a round, a partner …), the newest;
 //   a setback of the competitor (a price rise, a plan or free plan ended, a feature moved to a dearer plan, an
 //   integration dropped, an incident) is a weakness, a move (a cut, a launch, a round, a partnership, an
-//   acquisition, hiring) a strength; each list ordered by materiality (prices and plans first).
+//   acquisition, hiring) a strength; the period's moves in the one materiality order (domain/materiality.ts),
+//   then what the dossier states.
 // - talk_tracks: the fact, then what to do with it in the deal; landmines: a question to plant that names the
-//   fact. Each fact gives at most one of the two; no line repeats another.
+//   fact. Each fact gives at most one of the two, each kind of move one of each; no line repeats another.
+// - a differentiator of the workspace becomes a talk track only against the competitor fact it answers.
 // - recent_moves: the period's other dated moves (positioning, leadership …) not already on the card.
-// - a card with a person's sections: only facts first seen after that version are proposed, and a person's
-//   line a newer fact contradicts (the old price of a plan, a free plan that ended) is named so a member can
-//   drop it; the person's lines themselves are never changed here.
+// - a card with a person's sections: a section they wrote gets only facts first seen after their version (an
+//   empty one any fact they do not already state), and a person's line a newer fact contradicts (the old price
+//   of a plan, a free plan that ended) is named so a member can drop it; their lines are never changed here.
 // - team notes are never mixed into the sections above: they appear only under `team_framing`, each
 //   labelled as an unverified team note, and are counted in `evidence.team_notes`.
 import type {
   BattlecardInput,
-  BattlecardSignal,
   CardLine,
   ComposedBattlecard,
   OutdatedLine,
@@ -54,18 +55,6 @@ const PERIOD_DAYS = 45;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 const sentence = (s: string) => (/[.!?…"”]$/.test(s) ? s : `${s}.`);
-
-const SETBACK =
-  /price[_ ]?(increase|hike|rise)|rais(e|es|ed|ing)\b(\s+\S+){0,3}\s+prices?\b|more expensive|no longer|\bremov(e|es|ed|ing)\b|drops? support|deprecat|sunset|discontinu|shut(s|ting)? down|outage|incident|downtime|degraded|breach|vulnerab|lawsuit|\bsued\b|\bfined\b|layoffs?|laid off|lays off|job cuts|restructur|resign|departs?\b|departure|steps down|\bchurn|delay|recall|enterprise[- ]only|only (on|in) (the )?enterprise|moves? .{1,40} to (the )?enterprise/i;
-const MOVE =
-  /launch|\breleas|introduc|\bships?\b|general availability|\bga\b|funding|\braises? \$|series [a-f]\b|acquir|partner|integrat|expan|opens? (an? )?(new )?(office|region)|\bhires?\b|hiring|appoint|award|\bwins?\b|customer win|milestone|certif/i;
-
-export function classifySignal(s: Pick<BattlecardSignal, "title" | "summary" | "category" | "type">) {
-  const text = [s.type, s.category, s.title, s.summary].filter(Boolean).join(" ").replaceAll("_", " ");
-  if (SETBACK.test(text)) return "setback" as const;
-  if (MOVE.test(text)) return "move" as const;
-  return "neutral" as const;
-}
 
 const GENERIC = new Set(
   "the and for with our your their every all any more less than from into onto plan plans tier team teams one per no not only also just out over under free paid new".split(
@@ -193,7 +182,7 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
   const outdatedBy = new Map<Fact, OutdatedLine[]>();
   if (hasTeam)
     for (const f of facts.filter(isNew))
-      for (const section of LIST_SECTIONS.concat([] as ListSection[]))
+      for (const section of LIST_SECTIONS)
         for (const text of teamLines(team, section))
           if (f.outdates?.some((re) => re.test(text)) && !outdated.some((o) => o.text === text)) {
             const o: OutdatedLine = {

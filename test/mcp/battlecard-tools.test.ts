@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { rebuildProjections } from "../../projections/rebuild.ts";
-import { classifySignal, composeBattlecard } from "../../src/engine/battlecards.ts";
+import { signalFact } from "../../src/engine/battlecardFacts.ts";
+import { composeBattlecard } from "../../src/engine/battlecards.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { body, mcpClient, rawPost, toolsCall } from "../support/mcp-helpers.ts";
 import {
@@ -145,7 +146,9 @@ describe("generate_battlecard", () => {
     // Each line names its fact: the plan, the prices, the date.
     expect(s.weaknesses).toContain("Team plan raised from $49 to $59 (+20%) on 18 Nov 2026.");
     expect(s.strengths.join("\n")).toContain("Launches Ask, an AI question box on 4 Nov 2026.");
-    expect(s.strengths.join("\n")).toContain("Integrations: About 60 integrations, including Segment, HubSpot.");
+    expect(s.strengths.join("\n")).toContain(
+      "Integrations: About 60 integrations, including Segment, HubSpot.",
+    );
     expect(s.talk_tracks.join("\n")).toContain("Globex's Team plan costs $59 since 18 Nov 2026, up from $49");
     // Links are the evidence's, not bare URLs in the prose.
     expect(JSON.stringify(s)).not.toContain("https://");
@@ -332,12 +335,14 @@ describe("idempotency", () => {
 });
 
 describe("the composer", () => {
-  test("classifies setbacks before moves", () => {
-    expect(classifySignal({ title: "Acme raises prices" })).toBe("setback");
-    expect(classifySignal({ title: "Acme raises $40M Series B" })).toBe("move");
-    expect(classifySignal({ title: "Acme moves SSO to the Enterprise plan" })).toBe("setback");
-    expect(classifySignal({ title: "Acme launches a mobile app" })).toBe("move");
-    expect(classifySignal({ title: "Acme updates its logo" })).toBe("neutral");
+  test("reads a setback as a weakness and a move as a strength, imported titles included", () => {
+    const acme = { name: "Acme", watch: "core" as const, tracking: "active" as const };
+    const stance = (title: string) => signalFact({ id: 1, title, evidence: [] }, acme).stance;
+    expect(stance("Acme raises prices")).toBe("weakness");
+    expect(stance("Acme raises $40M Series B")).toBe("strength");
+    expect(stance("Acme moves SSO to the Enterprise plan")).toBe("weakness");
+    expect(stance("Acme launches a mobile app")).toBe("strength");
+    expect(stance("Acme updates its logo")).toBe("neutral");
   });
 
   test("is deterministic and needs nothing but stored data", () => {
