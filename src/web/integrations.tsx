@@ -1,7 +1,8 @@
 // /app/settings/integrations: an admin creates API keys (shown once), sees each key's name, prefix,
 // scopes, creation and last use, and revokes keys. Members see that keys exist only for admins.
 // Keys made here are the same as the CLI's (domain/apiKeys.ts): they read the API and call the tools.
-// Below the keys, the connected OAuth apps (src/web/connectedApps.tsx).
+// Below the keys, the webhook endpoints (src/web/webhooks.tsx) and the connected OAuth apps
+// (src/web/connectedApps.tsx).
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
@@ -9,10 +10,15 @@ import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
 import { type ApiKeyView, listApiKeys } from "../db/queries/apiKeys.ts";
 import { listConnectedApps } from "../db/queries/connectedApps.ts";
+import { listWebhooks, type WebhookLogEntry, webhookLog } from "../db/queries/webhooks.ts";
 import { createApiKey, parseScopes, revokeApiKey, SCOPES, type Scope } from "../domain/apiKeys.ts";
 import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
+import { type AddedWebhook, addWebhook, enableWebhook, removeWebhook } from "../domain/webhookEndpoints.ts";
+import type { WebhookFilter } from "../domain/webhooks.ts";
+import { newWebhookSecret } from "../engine/deliver/webhookSign.ts";
+import { sendTestEvent } from "../engine/deliver/webhooks.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
@@ -20,6 +26,7 @@ import { ConnectedApps, INTEGRATIONS_PATH } from "./connectedApps.tsx";
 import { decimalId, field, fields, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
 import { formAdmin, type Member, member, privatePage } from "./member.ts";
+import { WEBHOOKS_PATH, type WebhookFormInput, Webhooks } from "./webhooks.tsx";
 
 const PATH = INTEGRATIONS_PATH;
 
@@ -138,7 +145,14 @@ export function integrationsPages(s: Services) {
   async function render(
     m: Member,
     request: Request,
-    opts: { org?: Membership; created?: Created; error?: string; name?: string; scopes?: string[] } = {},
+    opts: {
+      org?: Membership;
+      created?: Created;
+      error?: string;
+      name?: string;
+      scopes?: string[];
+      webhook?: { created?: AddedWebhook; error?: string; input?: WebhookFormInput };
+    } = {},
     status = 200,
   ): Promise<Response> {
     const org = opts.org ?? m.ws.current;
@@ -156,6 +170,10 @@ export function integrationsPages(s: Services) {
       isAdmin ? undefined : m.session.userId,
     );
     const revokedKey = revoked !== undefined ? keys.find((k) => k.id === revoked) : undefined;
+    const hooks = isAdmin ? await listWebhooks(s.database.client, org.orgId) : [];
+    const logs = new Map<number, WebhookLogEntry[]>();
+    for (const h of hooks) logs.set(h.id, await webhookLog(s.database.client, org.orgId, h.id));
+    const hookNotice = webhookNotice(query);
     return privatePage(
       <AppPage session={m.session} current={org} title="Integrations" section="integrations" switchTo={PATH}>
         <h1>Integrations</h1>
@@ -221,6 +239,16 @@ export function integrationsPages(s: Services) {
             <CreateForm org={org} csrf={m.session.csrfToken} name={opts.name} scopes={opts.scopes} />
             <h3>Keys</h3>
             <KeyTable keys={keys} org={org} csrf={m.session.csrfToken} />
+            <Webhooks
+              hooks={hooks}
+              logs={logs}
+              org={org}
+              csrf={m.session.csrfToken}
+              created={opts.webhook?.created}
+              error={opts.webhook?.error}
+              input={opts.webhook?.input}
+              notice={hookNotice}
+            />
           </>
         )}
         <ConnectedApps
@@ -277,5 +305,66 @@ export function integrationsPages(s: Services) {
         throw e;
       }
       return redirect(`${PATH}?org=${encodeURIComponent(org.orgSlug)}&revoked=${id}`);
+    })
+    .post(WEBHOOKS_PATH, async ({ request, body }) => {
+      const admin = await formAdmin(s, request, body, "manage webhooks");
+      if (admin instanceof Response) return admin;
+      const { m, org } = admin;
+      const input: WebhookFormInput = {
+        url: field(body, "url").trim(),
+        event_types: fields(body, "event_types"),
+        watch: field(body, "watch"),
+        min_severity: field(body, "min_severity"),
+        categories: fields(body, "categories"),
+      };
+      const filter: WebhookFilter = {
+        ...(input.watch ? { watch: input.watch as WebhookFilter["watch"] } : {}),
+        ...(input.min_severity ? { min_severity: input.min_severity as WebhookFilter["min_severity"] } : {}),
+        ...(input.categories?.length ? { categories: input.categories } : {}),
+      };
+      try {
+        const created = await addWebhook(
+          s.store,
+          org.orgId,
+          { url: input.url ?? "", event_types: input.event_types ?? [], filter },
+          newWebhookSecret(),
+          { actor: `user:${m.session.userId}` },
+          s.config.unsafeWebhookOrigins,
+        );
+        return render(m, request, { org, webhook: { created } });
+      } catch (e) {
+        if (e instanceof InvalidInput || (e instanceof DomainError && e.code === "limit_reached"))
+          return render(m, request, { org, webhook: { error: `Not added: ${e.message}`, input } }, 400);
+        throw e;
+      }
+    })
+    .post(`${WEBHOOKS_PATH}/:id/:action`, async ({ request, body, params }) => {
+      const admin = await formAdmin(s, request, body, "manage webhooks");
+      if (admin instanceof Response) return admin;
+      const { m, org } = admin;
+      const id = decimalId(params.id) ?? notFound();
+      const meta = { actor: `user:${m.session.userId}` };
+      try {
+        if (params.action === "remove") await removeWebhook(s.store, org.orgId, id, meta);
+        else if (params.action === "enable") await enableWebhook(s.store, org.orgId, id, meta);
+        else if (params.action === "test") await sendTestEvent(s, org.orgId, id);
+        else notFound();
+      } catch (e) {
+        if (e instanceof DomainError && e.code === "not_found") notFound();
+        throw e;
+      }
+      return redirect(
+        `${PATH}?org=${encodeURIComponent(org.orgSlug)}&webhook_${params.action}=${id}#webhooks`,
+      );
     });
+}
+
+/** What the page says after an endpoint's button was used. */
+function webhookNotice(query: URLSearchParams): string | undefined {
+  if (query.get("webhook_remove")) return "The webhook endpoint was removed: nothing more is sent to it.";
+  if (query.get("webhook_enable"))
+    return "The webhook endpoint is on again: its waiting messages are sent, oldest first.";
+  if (query.get("webhook_test"))
+    return "A test event was sent (or queued behind the endpoint's waiting messages); its status is in the endpoint's recent messages.";
+  return undefined;
 }

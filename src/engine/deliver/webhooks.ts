@@ -10,6 +10,7 @@ import { getBattlecard } from "../../db/queries/battlecards.ts";
 import { getCompetitor } from "../../db/queries/competitors.ts";
 import { getDigest } from "../../db/queries/digests.ts";
 import { getSignal } from "../../db/queries/signals.ts";
+import { DomainError } from "../../domain/errors.ts";
 import {
   decideWebhookAttempted,
   decideWebhookMessages,
@@ -261,6 +262,12 @@ export const queueCycleWebhooks: AfterCycleStep = async (s, cycle) => {
 
 /** "Send a test event": a webhook.test message queued behind the endpoint's others, then sent. */
 export async function sendTestEvent(s: Services, orgId: number, webhookId: number): Promise<void> {
+  const found = await s.database.client.execute({
+    sql: "SELECT 1 FROM webhooks WHERE id = ? AND org_id = ? AND state != 'removed'",
+    args: [webhookId, orgId],
+  });
+  if (!found.rows[0])
+    throw new DomainError("not_found", `No webhook endpoint ${webhookId} in this workspace.`);
   const id = msgId();
   const body = messageBody(WEBHOOK_TEST_TYPE, id, s.clock().toISOString(), {
     webhook_id: webhookId,
