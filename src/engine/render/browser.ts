@@ -328,49 +328,19 @@ export class Renderer implements PageRenderer {
     );
     const unsubscribe: (() => void)[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let ending = () => {};
+    const state: RenderState = {
+      requests: 0,
+      refused: 0,
+      bytes: 0,
+      inflight: 0,
+      last: Date.now(),
+      loaded: false,
+      perHost: new Map(),
+      site: siteOf(new URL(served.url).hostname),
+      ended: false,
+    };
     try {
-      const { targetId } = await cdp.send<{ targetId: string }>("Target.createTarget", {
-        url: "about:blank",
-        browserContextId,
-      });
-      ownPage(targetId);
-      const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", {
-        targetId,
-        flatten: true,
-      });
-      const state: RenderState = {
-        requests: 0,
-        refused: 0,
-        bytes: 0,
-        inflight: 0,
-        last: Date.now(),
-        loaded: false,
-        perHost: new Map(),
-        site: siteOf(new URL(served.url).hostname),
-        ended: false,
-      };
-      ending = () => {
-        state.ended = true;
-      };
-      const fail = (r: RenderResult) => {
-        state.over ??= r;
-      };
-      unsubscribe.push(
-        cdp.on("Page.loadEventFired", sessionId, () => {
-          state.loaded = true;
-        }),
-        cdp.on("Inspector.targetCrashed", sessionId, () =>
-          fail({
-            ok: false,
-            error: "browser",
-            message: "the page crashed (out of memory, or a fault of the browser)",
-          }),
-        ),
-      );
-      await this.intercept(cdp, sessionId, served, state, unsubscribe);
-      await cdp.send("Inspector.enable", {}, sessionId);
-      await cdp.send("Page.enable", {}, sessionId);
+      // The time limit holds from here: a page's setup, its navigation and its settling.
       const deadline = new Promise<RenderResult>((resolve) => {
         timer = setTimeout(
           () =>
@@ -383,15 +353,41 @@ export class Renderer implements PageRenderer {
         );
       });
       const rendered = (async (): Promise<RenderResult> => {
+        const { targetId } = await cdp.send<{ targetId: string }>("Target.createTarget", {
+          url: "about:blank",
+          browserContextId,
+        });
+        ownPage(targetId);
+        const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", {
+          targetId,
+          flatten: true,
+        });
+        if (state.ended) return { ok: false, error: "timeout", message: "the render ended" };
+        unsubscribe.push(
+          cdp.on("Page.loadEventFired", sessionId, () => {
+            state.loaded = true;
+          }),
+          cdp.on("Inspector.targetCrashed", sessionId, () => {
+            state.over ??= {
+              ok: false,
+              error: "browser",
+              message: "the page crashed (out of memory, or a fault of the browser)",
+            };
+          }),
+        );
+        await this.intercept(cdp, sessionId, served, state, unsubscribe);
+        await cdp.send("Inspector.enable", {}, sessionId);
+        await cdp.send("Page.enable", {}, sessionId);
         await cdp.send("Page.navigate", { url: served.url }, sessionId);
         // Loaded, then quiet: no request paused or answered for idleMs.
         let checked = 0;
         while (!(state.loaded && state.inflight === 0 && Date.now() - state.last >= this.idleMs)) {
           if (state.over) return state.over;
+          if (state.ended) return { ok: false, error: "timeout", message: "the render ended" };
           if (Date.now() - checked >= 100) {
             checked = Date.now();
-            const rss = this.pid ? treeMemory(this.pid) : undefined;
-            if (rss !== undefined && rss > this.maxMemory)
+            const used = this.pid ? treeMemory(this.pid) : undefined;
+            if (used !== undefined && used > this.maxMemory)
               return {
                 ok: false,
                 error: "too_large",
@@ -415,10 +411,12 @@ export class Renderer implements PageRenderer {
           };
         return { ok: true, html: `<!doctype html>${html}`, requests: state.requests, refused: state.refused };
       })();
+      // A setup step that fails after the time limit has nobody left to tell.
+      rendered.catch(() => {});
       return await Promise.race([rendered, deadline]);
     } finally {
       clearTimeout(timer);
-      ending();
+      state.ended = true;
       for (const u of unsubscribe) u();
       this.contexts.delete(browserContextId);
       await cdp.send("Target.disposeBrowserContext", { browserContextId }).catch(() => {});

@@ -135,14 +135,14 @@ for (const browser of BROWSERS)
 
       /** A probe's page over plain HTTP (no mixed-content rule stops an attempt first), except the service
        * worker's, which only a secure page may register. */
-      async function render(probe: Probe) {
+      async function render(probe: Probe, using = renderer) {
         const scheme = probe === "service-worker" ? "https" : "http";
         const served = await fetcher.fetch({ url: `${scheme}://hostile.example/${probe}` });
         site.paths.length = 0;
         if (!served.ok) throw new Error(served.message);
-        const before = { escapes: renderer.escapes, popups: renderer.popups };
+        const before = { escapes: using.escapes, popups: using.popups };
         const started = Date.now();
-        const r = await renderer.render({
+        const r = await using.render({
           url: served.finalUrl,
           text: served.text,
           contentType: served.contentType,
@@ -154,8 +154,8 @@ for (const browser of BROWSERS)
           ok: r.ok,
           ...(r.ok ? { requests: r.requests, refused: r.refused } : { error: r.error, message: r.message }),
           ms: Date.now() - started,
-          cage_refused: renderer.escapes - before.escapes,
-          popups_closed: renderer.popups - before.popups,
+          cage_refused: using.escapes - before.escapes,
+          popups_closed: using.popups - before.popups,
           out: r.ok ? (/<p id="out">([^<]*)<\/p>/.exec(r.html)?.[1] ?? "") : "",
           site_paths: [...new Set(site.paths)].filter((p) => !p.startsWith("/hold")),
         };
@@ -200,26 +200,40 @@ for (const browser of BROWSERS)
         expect(hits).toEqual([]);
       });
 
-      for (const probe of ["memory-heap", "memory-buffers"] as const)
+      for (const probe of ["memory-heap", "memory-buffers", "memory-crash"] as const)
         test(`${probe}: the render fails and the browser stays under its memory limit`, async () => {
+          // The crash probe runs with a 64 MB heap, so its renderer reaches the limit within the time limit.
+          const using =
+            probe === "memory-crash"
+              ? new Renderer({
+                  browser: browser.path,
+                  fetcher,
+                  timeoutMs: 30_000,
+                  heapMb: 64,
+                  maxMemoryBytes: MAX_MEMORY,
+                })
+              : renderer;
           let peak = 0;
           const watch = setInterval(() => {
-            const pid = renderer.pid;
-            const rss = pid ? (treeMemory(pid) ?? 0) : 0;
-            peak = Math.max(peak, rss);
+            const pid = using.pid;
+            peak = Math.max(peak, pid ? (treeMemory(pid) ?? 0) : 0);
           }, 20);
           try {
-            const { r } = await render(probe);
+            const { r } = await render(probe, using);
             expect(r.ok).toBe(false);
+            if (probe === "memory-crash")
+              expect(r).toMatchObject({ error: "browser", message: expect.stringContaining("crashed") });
+            console.log(
+              JSON.stringify({ browser: browser.name, probe, peak_mb: Math.round(peak / 1048576) }),
+            );
+            expect(peak).toBeLessThan(MAX_MEMORY + 256 * 1024 * 1024);
+            expect(hits).toEqual([]);
+            // The next page renders in the same browser, or a new one.
+            expect((await render("dns", using)).r.ok).toBe(true);
           } finally {
             clearInterval(watch);
+            if (using !== renderer) await using.close();
           }
-          console.log(JSON.stringify({ browser: browser.name, probe, peak_mb: Math.round(peak / 1048576) }));
-          expect(peak).toBeLessThan(MAX_MEMORY + 256 * 1024 * 1024);
-          expect(hits).toEqual([]);
-          // The next page renders in the same browser, or a new one.
-          const { r } = await render("dns");
-          expect(r.ok).toBe(true);
         });
     },
   );
