@@ -25,6 +25,8 @@ export type Outcome =
       etag?: string;
       lastModified?: string;
       bodyHash?: string;
+      /** Whether this check read the page in the browser (absent: a 304, as last time). */
+      rendered?: boolean;
     }
   | {
       status: "changed" | "baseline";
@@ -37,6 +39,7 @@ export type Outcome =
       /** What the store keeps of the answer (not its body: a competitor's outcomes wait for each other). */
       fetched: Pick<Extract<FetchResult, { ok: true }>, "etag" | "lastModified" | "status" | "finalUrl">;
       bodyHash: string;
+      rendered: boolean;
     }
   | {
       status: "failed";
@@ -98,8 +101,8 @@ async function readSource(
     http,
   });
   // A page read in the browser is fetched whole: its served shell can stay the same while the data its
-  // scripts load changes (its body hash starts with "r").
-  const conditional = state?.latestHash && !src.render && !state.bodyHash?.startsWith("r");
+  // scripts load changes.
+  const conditional = state?.latestHash && !src.render && !state.rendered;
   const validators = {
     ...(conditional && state.etag ? { etag: state.etag } : {}),
     ...(conditional && state.lastModified ? { lastModified: state.lastModified } : {}),
@@ -110,8 +113,9 @@ async function readSource(
     return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
   // The same bytes as last time: unchanged, nothing to extract. body_hash holds "<bytes hash>.<page signature>"
   // (compare/signature.ts): a page whose bytes changed only where extraction reads nothing has the same
-  // signature, and the Worker stops after parsing it. A rendered page's bytes hash starts with "r".
+  // signature, and the Worker stops after parsing it. A rendered page's hash is of the HTML the browser built.
   const [lastBytes, lastSignature] = (state?.bodyHash ?? "").split(".");
+  let rendered = false;
   const unchanged = (hashes: string) =>
     ({
       status: "unchanged",
@@ -120,6 +124,7 @@ async function readSource(
       etag: r.etag,
       lastModified: r.lastModified,
       bodyHash: hashes,
+      rendered,
     }) as const;
   // A source read as served last time that serves the same bytes: not even looked at for a shell again.
   if (conditional && lastBytes === Bun.hash(r.text).toString(36)) {
@@ -129,7 +134,6 @@ async function readSource(
   // What a visitor sees: an application shell (or a page marked render) as the browser builds it; without a
   // browser it is a failed check, never an empty page.
   let text = r.text;
-  let rendered = false;
   if (kind.name === "page" && HTML.test(r.contentType)) {
     const v = await visibleHtml(tenantRenderer(s, orgId), r, src.render);
     if (!v.ok) return fail(v.error);
@@ -137,8 +141,9 @@ async function readSource(
     rendered = v.rendered;
   }
   more.onBody?.(text);
-  let bodyHash = `${rendered ? "r" : ""}${Bun.hash(text).toString(36)}`;
-  if (state?.latestHash && lastBytes === bodyHash) return unchanged(state.bodyHash ?? bodyHash);
+  let bodyHash = Bun.hash(text).toString(36);
+  if (state?.latestHash && lastBytes === bodyHash && state.rendered === rendered)
+    return unchanged(state.bodyHash ?? bodyHash);
   let snapshot: Snapshot;
   let hash: string;
   let originals: Originals = [];
@@ -190,5 +195,6 @@ async function readSource(
     changes: cmp.status === "changed" ? cmp.changes : [],
     fetched: { etag: r.etag, lastModified: r.lastModified, status: r.status, finalUrl: r.finalUrl },
     bodyHash,
+    rendered,
   };
 }

@@ -148,14 +148,25 @@ export async function recordResults(
       if (o.status === "unchanged" || o.status === "not_modified")
         await later.execute({
           sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = COALESCE(?, etag),
-                  last_modified = COALESCE(?, last_modified), body_hash = COALESCE(?, body_hash), failures = 0
+                  last_modified = COALESCE(?, last_modified), body_hash = COALESCE(?, body_hash),
+                  rendered = COALESCE(?, rendered), failures = 0
                 WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
-          args: [at, o.etag ?? null, o.lastModified ?? null, o.bodyHash ?? null, orgId, comp.id, o.key],
+          args: [
+            at,
+            o.etag ?? null,
+            o.lastModified ?? null,
+            o.bodyHash ?? null,
+            o.status === "unchanged" && o.rendered !== undefined ? Number(o.rendered) : null,
+            orgId,
+            comp.id,
+            o.key,
+          ],
         });
       else if (o.status === "changed" || o.status === "baseline")
         await later.execute({
-          sql: "UPDATE snapshot_sources SET body_hash = ? WHERE org_id = ? AND competitor_id = ? AND source_key = ?",
-          args: [o.bodyHash, orgId, comp.id, o.key],
+          sql: `UPDATE snapshot_sources SET body_hash = ?, rendered = ?
+                WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
+          args: [o.bodyHash, Number(o.rendered), orgId, comp.id, o.key],
         });
       else if (o.status === "failed")
         await later.execute({

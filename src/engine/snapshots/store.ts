@@ -69,6 +69,8 @@ export interface SourceState {
   failingSince: string | null;
   /** The last good check's body: `<hash of the raw bytes>`, for a page `<hash>.<page signature>` (compare/signature.ts). */
   bodyHash: string | null;
+  /** The last good check read the page in the browser: it is fetched whole, never conditionally (migration 0090). */
+  rendered: boolean;
 }
 
 export const CODEC = "zstd";
@@ -105,6 +107,7 @@ function rowToSource(r: Row): SourceState {
     lastErrorAt: str(r.last_error_at),
     failingSince: str(r.failing_since),
     bodyHash: str(r.body_hash),
+    rendered: Number(r.rendered ?? 0) === 1,
   };
 }
 
