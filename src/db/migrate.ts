@@ -32,7 +32,6 @@ import m0060 from "./migrations/0060_competitor_icons.sql" with { type: "text" }
 import m0070 from "./migrations/0070_free_brief_optin.sql" with { type: "text" };
 import m0080 from "./migrations/0080_webhooks.sql" with { type: "text" };
 import m0090 from "./migrations/0090_source_rendered.sql" with { type: "text" };
-import m0091 from "./migrations/0091_teams_delivery.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -67,7 +66,6 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0070_free_brief_optin", sql: m0070 },
   { id: "0080_webhooks", sql: m0080 },
   { id: "0090_source_rendered", sql: m0090 },
-  { id: "0091_teams_delivery", sql: m0091 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */
