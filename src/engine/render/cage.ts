@@ -11,8 +11,6 @@ export interface Cage {
   proxy: string;
   /** Connections refused so far. */
   refused: number;
-  /** Called with what each refused connection asked for (a CONNECT target or a request line). */
-  onRefused?: (asked: string) => void;
   stop(): void;
 }
 
@@ -37,7 +35,6 @@ export async function startCage(): Promise<Cage> {
       if (eol === -1 && seen.length < FIRST_LINE_MAX) return;
       answered = true;
       cage.refused++;
-      cage.onRefused?.((eol === -1 ? seen : seen.slice(0, eol)).slice(0, 300));
       socket.end(REFUSAL);
     });
   });

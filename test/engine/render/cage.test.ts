@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { connect, createServer, type Server } from "node:net";
 import {
   type HostileSite,
   PROBES,
@@ -15,6 +15,7 @@ import {
 import { loadConfig } from "../../../src/config.ts";
 import { systemResolver } from "../../../src/engine/fetch/guard.ts";
 import { createFetcher, type Fetcher } from "../../../src/engine/fetch/index.ts";
+import { startCage } from "../../../src/engine/render/cage.ts";
 import { RENDER_HOST_DELAY_MS, Renderer } from "../../../src/engine/render/index.ts";
 import { processTree, treeMemory } from "../../../src/engine/render/memory.ts";
 import { chromiumPath } from "../../support/browser.ts";
@@ -65,6 +66,30 @@ test("RIVALS_BROWSER is an executable: a browser reached at a DevTools address (
     "RIVALS_BROWSER must be the path of a Chromium executable",
   );
   expect(loadConfig({ RIVALS_BROWSER: " /usr/bin/chromium " }).browser).toBe("/usr/bin/chromium");
+});
+
+test("the cage answers a tunnel and a proxied request with 403 and forwards nothing", async () => {
+  const cage = await startCage();
+  try {
+    const port = Number(new URL(cage.proxy).port);
+    const ask = (line: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write(`${line}\r\nhost: x\r\n\r\n`));
+        let got = "";
+        socket.on("data", (d) => {
+          got += d.toString("latin1");
+        });
+        socket.on("close", () => resolve(got));
+      });
+    expect(await ask(`CONNECT 127.0.0.1:${canary.tcp} HTTP/1.1`)).toStartWith("HTTP/1.1 403 Forbidden");
+    expect(await ask(`GET http://127.0.0.1:${canary.tcp}/admin HTTP/1.1`)).toStartWith(
+      "HTTP/1.1 403 Forbidden",
+    );
+    expect(cage.refused).toBe(2);
+    expect(hits).toEqual([]);
+  } finally {
+    cage.stop();
+  }
 });
 
 /** Inodes of the TCP sockets listening on this machine. */
