@@ -25,7 +25,17 @@ import {
   systemResolver,
 } from "./guard.ts";
 import { type RewriteRule, RewriteTable } from "./rewrite.ts";
-import { parseRobots, ROBOTS_MAX_BYTES, RobotsCache, type RobotsVerdict, robotsAllows } from "./robots.ts";
+import {
+  ROBOTS_MAX_BYTES,
+  RobotsCache,
+  type RobotsRecord,
+  type RobotsStore,
+  type RobotsVerdict,
+  robotsAllows,
+  robotsLifetimeMs,
+  verdictOf,
+} from "./robots.ts";
+import { robotsStoreOf } from "./robotsStore.ts";
 
 export { isPublicAddress } from "./guard.ts";
 export { parseRewrite, type RewriteRule } from "./rewrite.ts";
@@ -124,6 +134,9 @@ export interface FetcherOptions {
   sleep?: Sleeper;
   /** DNS (default: the system resolver). */
   resolve?: Resolver;
+  /** Where robots.txt answers are shared beyond this fetcher (the database); read when the fetcher's own
+   * memory has none, so it may be given after the fetcher was made. */
+  robotsStore?: RobotsStore;
 }
 
 export const DEFAULT_DELAY_MS = 1000;
@@ -468,7 +481,14 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
     });
   }
 
-  async function loadRobots(origin: string): Promise<RobotsVerdict> {
+  /** Fetches an origin's robots.txt: what it leaves to remember, with its lifetime. */
+  async function loadRobots(origin: string): Promise<RobotsRecord> {
+    const at = now();
+    const rec = (outcome: RobotsRecord["outcome"], text: string, headers?: Headers): RobotsRecord => ({
+      outcome,
+      text,
+      expiresAt: at + robotsLifetimeMs(outcome, headers, at),
+    });
     const url = new URL(`${origin}/robots.txt`);
     let current = url;
     try {
@@ -482,20 +502,21 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         );
         if (REDIRECT_STATUSES.has(hop.status)) {
           const location = hop.headers.get("location");
-          if (!location || hops >= MAX_REDIRECTS) return { kind: "allow_all" };
+          if (!location || hops >= MAX_REDIRECTS) return rec("allow_all", "", hop.headers);
           current = new URL(location, current);
-          if (current.protocol !== "http:" && current.protocol !== "https:") return { kind: "allow_all" };
+          if (current.protocol !== "http:" && current.protocol !== "https:")
+            return rec("allow_all", "", hop.headers);
           continue;
         }
         if (hop.status >= 200 && hop.status < 300)
-          return parseRobots(
-            origin,
+          return rec(
+            "rules",
             decodeBody(hop.body ?? new Uint8Array(), hop.headers.get("content-type")),
-            opts.userAgent,
+            hop.headers,
           );
         if (hop.status === 429 || hop.status >= 500)
-          return { kind: "unreachable", reason: `robots.txt answered HTTP ${hop.status}` };
-        return { kind: "allow_all" };
+          return rec("unreachable", `robots.txt answered HTTP ${hop.status}`);
+        return rec("allow_all", "", hop.headers);
       }
     } catch (e) {
       if (
@@ -505,10 +526,27 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
         // The origin itself is refused: so is every page of it. A redirect of robots.txt to a refused
         // address leaves no robots.txt to read, which allows everything (like a 404).
         if (current === url) throw e;
-        return { kind: "allow_all" };
+        return rec("allow_all", "");
       }
-      return { kind: "unreachable", reason: `robots.txt could not be read: ${(e as Error).message}` };
+      return rec("unreachable", `robots.txt could not be read: ${(e as Error).message}`);
     }
+  }
+
+  /** The shared store's answer, else the origin's own (then shared). A store that fails costs a fetch of
+   * robots.txt, never the page. */
+  async function sharedRobots(origin: string): Promise<RobotsVerdict> {
+    const store = opts.robotsStore;
+    const stored = store ? await store.get(origin, now()).catch(() => undefined) : undefined;
+    if (stored) {
+      const v = verdictOf(origin, stored, opts.userAgent);
+      robotsCache.set(origin, v, now(), stored.expiresAt);
+      return v;
+    }
+    const fresh = await loadRobots(origin);
+    if (store) await store.put(origin, fresh).catch(() => undefined);
+    const v = verdictOf(origin, fresh, opts.userAgent);
+    robotsCache.set(origin, v, now(), fresh.expiresAt);
+    return v;
   }
 
   async function robotsFor(origin: string): Promise<RobotsVerdict> {
@@ -516,12 +554,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
     if (cached) return cached.verdict;
     let running = robotsInFlight.get(origin);
     if (!running) {
-      running = loadRobots(origin)
-        .then((v) => {
-          robotsCache.set(origin, v, now());
-          return v;
-        })
-        .finally(() => robotsInFlight.delete(origin));
+      running = sharedRobots(origin).finally(() => robotsInFlight.delete(origin));
       robotsInFlight.set(origin, running);
     }
     return running;

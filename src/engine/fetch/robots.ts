@@ -1,5 +1,6 @@
-// robots.txt rules per origin: fetched before any other page of the origin, kept up to a day (an origin
-// whose robots.txt could not be read is asked again after a few minutes), bounded in number.
+// robots.txt rules per origin: fetched before any other page of the origin, kept for the answer's lifetime (up
+// to a day; an origin whose robots.txt could not be read is asked again after a few minutes), in memory (bounded
+// in number) and, given a store, in the database every process and instance shares.
 import robotsParser from "robots-parser";
 
 export const ROBOTS_TTL_MS = 24 * 60 * 60 * 1000;
@@ -51,6 +52,51 @@ export function robotsAllows(verdict: RobotsVerdict, url: URL, userAgent: string
   return verdict.robots.isAllowed(asked, robotsToken(userAgent)) !== false;
 }
 
+/** What one robots.txt answer leaves to remember, as a database shares it between processes and instances:
+ * the file's text (rules), nothing to obey (allow), or why it could not be read (unreachable). */
+export interface RobotsRecord {
+  outcome: "rules" | "allow_all" | "unreachable";
+  /** The file (rules) or the reason (unreachable). */
+  text: string;
+  /** Clock ms after which it is asked again. */
+  expiresAt: number;
+}
+
+/** Where robots.txt answers outlive the process (src/engine/fetch/robotsStore.ts: the database). */
+export interface RobotsStore {
+  get(origin: string, now: number): Promise<RobotsRecord | undefined>;
+  put(origin: string, record: RobotsRecord): Promise<void>;
+}
+
+/** How long an answer is kept: the response's own lifetime (Cache-Control max-age, else Expires) when it
+ * gives one, at most a day (RFC 9309 2.4) and at least the retry pause (a `no-cache` robots.txt is not
+ * asked before every page); a day otherwise. An unreachable file is asked again after the retry pause. */
+export function robotsLifetimeMs(
+  outcome: RobotsRecord["outcome"],
+  headers: Headers | undefined,
+  now: number,
+): number {
+  if (outcome === "unreachable") return ROBOTS_RETRY_MS;
+  const cc = headers?.get("cache-control") ?? "";
+  let ms: number | undefined;
+  if (/\b(no-store|no-cache)\b/i.test(cc)) ms = 0;
+  const maxAge = /\bmax-age\s*=\s*"?(\d+)/i.exec(cc);
+  if (maxAge) ms = Number(maxAge[1]) * 1000;
+  else if (ms === undefined && headers?.get("expires")) {
+    const at = Date.parse(headers.get("expires") ?? "");
+    ms = Number.isFinite(at) ? at - now : 0;
+  }
+  if (ms === undefined) return ROBOTS_TTL_MS;
+  return Math.min(ROBOTS_TTL_MS, Math.max(ROBOTS_RETRY_MS, ms));
+}
+
+/** A record back to the verdict it stands for (rules parsed again for this fetcher's User-Agent). */
+export function verdictOf(origin: string, record: RobotsRecord, userAgent: string): RobotsVerdict {
+  if (record.outcome === "rules") return parseRobots(origin, record.text, userAgent);
+  if (record.outcome === "unreachable") return { kind: "unreachable", reason: record.text };
+  return { kind: "allow_all" };
+}
+
 export class RobotsCache {
   private entries = new Map<string, RobotsEntry>();
 
@@ -64,7 +110,7 @@ export class RobotsCache {
     return e;
   }
 
-  set(origin: string, verdict: RobotsVerdict, now: number): void {
+  set(origin: string, verdict: RobotsVerdict, now: number, expiresAt?: number): void {
     const ttl = verdict.kind === "unreachable" ? ROBOTS_RETRY_MS : ROBOTS_TTL_MS;
     this.entries.delete(origin);
     if (this.entries.size >= MAX_ORIGINS) {
@@ -72,6 +118,6 @@ export class RobotsCache {
       while (this.entries.size >= MAX_ORIGINS)
         this.entries.delete(this.entries.keys().next().value as string);
     }
-    this.entries.set(origin, { verdict, expiresAt: now + ttl });
+    this.entries.set(origin, { verdict, expiresAt: expiresAt ?? now + ttl });
   }
 }
