@@ -36,6 +36,9 @@ export function planRead(p: Obj): Obj {
     out.price = total;
     out.amount = total;
     out.monthly_equivalent = had ?? stated;
+    // the regular price beside a sale price is read on the price's basis: a year too
+    const regular = num(p.regular);
+    if (regular !== undefined && had === undefined) out.regular = cents(regular * 12);
   } else {
     out.price = stated;
     out.amount = stated;
@@ -56,6 +59,10 @@ const KEY_ORDER = [
   "starting",
   "custom",
   "annual",
+  "regular",
+  "sale_term",
+  "financing",
+  "page",
   "features",
 ];
 
@@ -80,6 +87,29 @@ export function keepPlanOrder(before: readonly Obj[], next: readonly Obj[]): Obj
 
 const plansOf = (pricing: unknown): Obj[] =>
   isObj(pricing) && Array.isArray(pricing.plans) ? pricing.plans.filter(isObj) : [];
+
+/** The plans of a pricing read after one page was read again (`fresh`: its pricing read now, none when it
+ * states no plans). The read's own page (`read.page`) gives the plans without a page; another page (a product page,
+ * the home page) the plans named with it, a plan an earlier page names staying that page's. */
+export function pagePlans(read: unknown, url: string, fresh: unknown): Obj[] {
+  const now = plansOf(fresh).map(({ page: _p, ...p }) => p);
+  const all = plansOf(read);
+  if (!isObj(read) || url === read.page) {
+    const names = new Set(now.map(nameKey));
+    return [
+      ...now,
+      ...all.filter((p) => typeof p.page === "string" && p.page !== url && !names.has(nameKey(p))),
+    ];
+  }
+  const keep = all.filter((p) => p.page !== url);
+  const names = new Set(keep.map(nameKey));
+  return [...keep, ...now.filter((p) => !names.has(nameKey(p))).map((p) => ({ ...p, page: url }))];
+}
+
+/** True when some plan of a pricing read was read from `url` (another page than the read's own). */
+export function statesPlans(read: unknown, url: string): boolean {
+  return plansOf(read).some((p) => p.page === url);
+}
 
 /** A pricing read with its plans in named fields, in the order `before` knew them (see keepPlanOrder). */
 export function pricingRead(next: unknown, before?: unknown): unknown {

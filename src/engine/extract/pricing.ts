@@ -55,6 +55,8 @@ export interface Plan {
   sale_term?: string;
   /** A purchase price the page offers with monthly financing. */
   financing?: boolean;
+  /** The page the plan was read from, when a pricing read gathers plans from several pages. */
+  page?: string;
 }
 
 export interface PriceRead {

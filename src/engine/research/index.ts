@@ -24,7 +24,7 @@ import { jobBoardKind, SOURCE_KINDS } from "../sources/kinds.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
-import { blockTexts, pageRead, pricingOf, summaryOf } from "./reads.ts";
+import { blockTexts, pageRead, plansAcross, pricingOf, summaryOf } from "./reads.ts";
 import {
   certifications,
   fundingRounds,
@@ -395,9 +395,13 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   const readSources: ReadSources = {};
   for (const p of [...productPages, home]) readSources[p.url] = { features: p.extract.features };
 
-  // pricing: plan cards or a comparison table on the pricing page(s).
+  // pricing: plan cards or a comparison table on the pricing page(s), and the plans product pages and the home
+  // page state (a plan on two pages is one plan; one from another page than the read's names its page).
   const pricingPage = byKind("pricing").find((p) => p.extract.plans.length > 0);
-  if (pricingPage) reads.pricing = pricingOf(pricingPage.extract, pricingPage.url);
+  const planPages = [...(pricingPage ? [pricingPage] : []), ...productPages, home].filter(
+    (p) => p.extract.plans.length > 0,
+  );
+  if (planPages.length) reads.pricing = pricingOf(plansAcross(planPages), planPages[0]!.url);
 
   // tech_stack: detected on the home, pricing, careers and integrations pages.
   const tech = uniq(

@@ -86,7 +86,30 @@ function planFields(p: Plan): Record<string, unknown> {
     ...(p.starting ? { starting: true } : {}),
     amount: p.amount,
     annual: p.annual,
+    regular: p.regular,
+    sale_term: p.sale_term,
+    ...(p.financing ? { financing: true } : {}),
+    page: p.page,
   });
+}
+
+/** The plans of several pages as one read: the first page's (the pricing page's) as they are, then each plan
+ * another page states that no earlier page named, with that page. */
+export function plansAcross(
+  pages: { url: string; extract: Pick<PageRead, "plans" | "usage"> }[],
+): Pick<PageRead, "plans" | "usage"> {
+  const [first, ...rest] = pages;
+  if (!first) return { plans: [] };
+  const plans: Plan[] = [...first.extract.plans];
+  const named = new Set(plans.map((p) => p.name.trim().toLowerCase()));
+  for (const page of rest)
+    for (const p of page.extract.plans) {
+      const key = p.name.trim().toLowerCase();
+      if (named.has(key)) continue;
+      named.add(key);
+      plans.push({ ...p, page: page.url });
+    }
+  return { plans, ...(first.extract.usage?.length ? { usage: first.extract.usage } : {}) };
 }
 
 /** The pricing read of a page that lists plans (in its order), or undefined. */
