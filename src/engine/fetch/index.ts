@@ -762,11 +762,12 @@ export function fetcherOptions(config: Config, caller: FetchCaller = "tenant"): 
   };
 }
 
-const shared = new WeakMap<Config, Map<FetchCaller, Fetcher>>();
+const shared = new WeakMap<Config, Map<FetchCaller, { fetcher: Fetcher; options: FetcherOptions }>>();
 
 /** The process-wide fetcher of one caller for a configuration (its host gates and robots cache are shared
- * by everything that fetches for that caller). */
-export function fetcherFor(config: Config, caller: FetchCaller = "tenant"): Fetcher {
+ * by everything that fetches for that caller). `robots`: where its robots.txt answers are shared with other
+ * processes (the database); the first caller that names one sets it. */
+export function fetcherFor(config: Config, caller: FetchCaller = "tenant", robots?: RobotsStore): Fetcher {
   let byCaller = shared.get(config);
   if (!byCaller) {
     byCaller = new Map();
@@ -774,10 +775,12 @@ export function fetcherFor(config: Config, caller: FetchCaller = "tenant"): Fetc
   }
   let f = byCaller.get(caller);
   if (!f) {
-    f = createFetcher(fetcherOptions(config, caller));
+    const options = fetcherOptions(config, caller);
+    f = { fetcher: createFetcher(options), options };
     byCaller.set(caller, f);
   }
-  return f;
+  if (robots && !f.options.robotsStore) f.options.robotsStore = robots;
+  return f.fetcher;
 }
 
 const demoFetchers = new WeakMap<Config, Fetcher>();
@@ -789,7 +792,7 @@ const demoOrgIds = new WeakMap<Config, Map<number, boolean>>();
  * workspace has the tenant fetcher. `confined` says which (a confined workspace renders no page in a browser,
  * whose requests would not go through this fetcher). */
 export async function workspaceFetcher(
-  s: Pick<Services, "config" | "database">,
+  s: Pick<Services, "config" | "database" | "store" | "clock">,
   orgId: number,
 ): Promise<{ fetcher: Fetcher; confined: boolean }> {
   let known = demoOrgIds.get(s.config);
@@ -803,7 +806,7 @@ export async function workspaceFetcher(
     demo = r.rows[0]?.slug === DEMO_ORG;
     known.set(orgId, demo);
   }
-  if (!demo) return { fetcher: fetcherFor(s.config), confined: false };
+  if (!demo) return { fetcher: fetcherFor(s.config, "tenant", robotsStoreOf(s)), confined: false };
   let f = demoFetchers.get(s.config);
   if (!f) {
     f = createFetcher({ ...fetcherOptions(s.config), rewrite: s.config.demoSites, confine: true });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../../src/config.ts";
-import { createFetcher, type FetchResult } from "../../../src/engine/fetch/index.ts";
+import { createFetcher, type FetchResult, workspaceFetcher } from "../../../src/engine/fetch/index.ts";
 import { robotsStoreOf } from "../../../src/engine/fetch/robotsStore.ts";
 import { openServices, type Services } from "../../../src/services.ts";
 
@@ -36,7 +36,12 @@ beforeAll(async () => {
     },
   });
   dir = mkdtempSync(join(tmpdir(), "rivals-robots-"));
-  const env = { RIVALS_DB: `file:${join(dir, "shared.db")}`, RIVALS_ARCHIVE_MONTHS: "0" };
+  const env = {
+    RIVALS_DB: `file:${join(dir, "shared.db")}`,
+    RIVALS_ARCHIVE_MONTHS: "0",
+    RIVALS_FETCH_DELAY_MS: "0",
+    RIVALS_FETCH_REWRITE: `http://team.test=http://127.0.0.1:${site.port}`,
+  };
   a = await openServices(loadConfig(env), () => clock.now);
   b = await openServices(loadConfig(env), () => clock.now);
 });
@@ -90,4 +95,14 @@ test("the response's max-age is the answer's lifetime, in every process", async 
   expect(ok(await fetcherOf(b).fetch({ url: "http://short.test/page" }))).toBe(true);
   expect(ok(await one.fetch({ url: "http://short.test/page" }))).toBe(true);
   expect(robotsAsked.filter((h) => h.startsWith("short.test"))).toHaveLength(2);
+});
+
+test("the workspace fetcher of each instance shares the database's answers", async () => {
+  const one = (await workspaceFetcher(a, 1)).fetcher;
+  const two = (await workspaceFetcher(b, 1)).fetcher;
+  expect(one).not.toBe(two);
+  expect(ok(await one.fetch({ url: "http://team.test/page" }))).toBe(true);
+  const refused = await two.fetch({ url: "http://team.test/private" });
+  expect(refused.ok ? "fetched" : refused.error).toBe("robots_disallowed");
+  expect(robotsAsked.filter((h) => h.startsWith("team.test"))).toHaveLength(1);
 });
