@@ -202,12 +202,13 @@ for (const browser of BROWSERS)
       for (const probe of PROBES.filter((p) => !p.startsWith("memory") && p !== "flood"))
         test(`${probe}: the canary receives nothing`, async () => {
           hits.length = 0;
-          const { measured } = await render(probe);
+          const { r: result, measured } = await render(probe);
           expect(hits).toEqual([]);
           if (probe === "websocket") expect(measured.cage_refused).toBeGreaterThan(0);
           if (probe === "service-worker") expect(measured.out).not.toBe("service worker registered");
           if (probe === "frames") expect(measured.site_paths).toContain("/frame");
           if (probe === "workers") expect(measured.site_paths).toContain("/from-worker");
+          if (probe === "local-files") expect(JSON.stringify(result)).not.toContain("root:x:0");
           if (probe === "popup") expect(measured.site_paths).not.toContain("/popup-child");
         });
 
