@@ -6,7 +6,12 @@
 /** @jsxFrag Html.Fragment */
 
 import { Elysia } from "elysia";
-import { battlecardProposal, getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
+import {
+  battlecardProposal,
+  getBattlecard,
+  listBattlecards,
+  pendingProposals,
+} from "../db/queries/battlecards.ts";
 import { getCompetitor } from "../db/queries/competitors.ts";
 import { fundingSignals } from "../db/queries/conflicts.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
@@ -259,7 +264,10 @@ export function appPages(s: Services) {
         if (m instanceof Response) return m;
         const current = m.ws.current;
         if (!current) return privatePage(<NoWorkspace session={m.session} />);
-        const cards = await listBattlecards(db, current.orgId, base);
+        const [cards, proposals] = await Promise.all([
+          listBattlecards(db, current.orgId, base),
+          pendingProposals(db, current.orgId),
+        ]);
         return privatePage(
           <AppPage
             session={m.session}
@@ -276,11 +284,12 @@ export function appPages(s: Services) {
                     <tr>
                       <th>Competitor</th>
                       <th>Generated</th>
+                      <th>Proposed update</th>
                     </tr>
                   </thead>
                   <tbody>
                     {cards.map((b) => (
-                      <BattlecardRow b={b as Obj} />
+                      <BattlecardRow b={b as Obj} proposedAt={proposals.get(Number(b.id))} />
                     ))}
                   </tbody>
                 </table>

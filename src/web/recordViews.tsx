@@ -405,7 +405,7 @@ function Section({ title, value }: { title: string; value: unknown }): JSX.Eleme
   );
 }
 
-export function BattlecardRow({ b }: { b: Obj }): JSX.Element {
+export function BattlecardRow({ b, proposedAt }: { b: Obj; proposedAt?: string }): JSX.Element {
   return (
     <tr>
       <td>
@@ -414,6 +414,16 @@ export function BattlecardRow({ b }: { b: Obj }): JSX.Element {
         </a>
       </td>
       <td>{b.generated_at ? <Time ts={b.generated_at} /> : ""}</td>
+      <td>
+        {proposedAt ? (
+          <a href={`/app/battlecards/${b.id}#proposal-h`}>
+            {"Update proposed "}
+            <Time ts={proposedAt} />
+          </a>
+        ) : (
+          ""
+        )}
+      </td>
     </tr>
   );
 }

@@ -204,6 +204,11 @@ describe("after an advance", () => {
     const page = await b.signedIn(t.base, `/app/battlecards/${cards.globex.id}`, "desktop", EMAIL, PASSWORD);
     expect(await page.locator("section.proposal").isVisible()).toBe(true);
     expect(await printed(page, "battlecard-demo-globex.pdf")).toBeLessThanOrEqual(2);
+    // The list says which cards wait for a member: Globex only (Brightloop's was accepted, Quantive's dismissed).
+    await page.goto(`${t.base}/app/battlecards`);
+    const waiting = await page.locator("tbody tr", { hasText: "Update proposed" }).allTextContents();
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toContain("Globex Insights");
     await page.close();
   });
 });

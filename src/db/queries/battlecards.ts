@@ -66,3 +66,16 @@ export async function battlecardProposal(db: Db, orgId: number, id: number): Pro
   const { sections: _s, evidence: _e, team: _t, ...shown } = JSON.parse(row.proposal) as Obj;
   return shown;
 }
+
+/** The listed cards of a workspace with a pending proposal: battlecard id → when it was proposed. */
+export async function pendingProposals(db: Db, orgId: number): Promise<Map<number, string>> {
+  const rows = await db
+    .select({
+      id: battlecards.id,
+      at: sql<string | null>`json_extract(${battlecards.state}, '$.proposal.proposed_at')`,
+    })
+    .from(battlecards)
+    .where(and(eq(battlecards.orgId, orgId), listed))
+    .limit(LIST.trackedCompetitors);
+  return new Map(rows.filter((r) => r.at).map((r) => [r.id, String(r.at)]));
+}
