@@ -479,13 +479,20 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
         topic: `release:${slug(s.subject ?? what).slice(0, 60)}`,
         point: `${cap(what)}${on}.`,
       };
-    case "security_incident":
+    case "security_incident": {
+      // "discloses a masking bug that …" → "a masking bug that …"
+      const incident = /^(?:discloses|disclosed|reports|reported|confirms|confirmed)\s+(.+)$/i.exec(
+        what,
+      )?.[1];
       return {
         ...base,
         topic: `security:${s.id}`,
         point: `${cap(what)}${on}.`,
-        landmine: `Ask how the buyer's security review treated it that ${name} ${what.replace(/^(discloses|disclosed)/i, "disclosed")}${on}.`,
+        landmine: incident
+          ? `Ask whether the buyer's security review has looked at ${incident}, which ${name} disclosed${on}, and ask ${name} for its incident report.`
+          : `Ask whether the buyer's security review has looked at this: ${said}.`,
       };
+    }
     case "certification": {
       const cert = s.subject ?? what;
       return {
