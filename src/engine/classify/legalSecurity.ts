@@ -8,6 +8,7 @@ import {
   changedWords,
   changeText,
   clip,
+  cutExact,
   editText,
   pageName,
   pageWord,
@@ -71,7 +72,7 @@ export const certifications = rule(
       if (notice && /^(security|trust|status)$/.test(r.ctx.pageKind) && !INCIDENT.test(c.before ?? "")) {
         used.add(c);
         push(r, {
-          key: `legal_security:security_incident:${slug(clip(c.after, 60))}`,
+          key: `legal_security:security_incident:${slug(cutExact(c.after, 60))}`,
           category: "legal_security",
           type: "security_incident",
           severity: "high",

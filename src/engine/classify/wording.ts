@@ -24,9 +24,21 @@ export function slug(s: string): string {
   );
 }
 
-export function clip(s: string, max: number): string {
+/** A text cut to exactly `max` characters with "…": for subjects and keys, whose form is a signal's identity
+ * across cycles (an open signal's key must not change). */
+export function cutExact(s: string, max: number): string {
   const t = s.replace(/\s+/g, " ").trim();
   return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
+}
+
+/** A text cut to `max` characters with "…", at a word's end when one is near (never mid-word when it can). */
+export function clip(s: string, max: number): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  const whole = space > max * 0.6 ? cut.slice(0, space) : cut;
+  return `${whole.replace(/[\s,;:—–-]+$/, "")}…`;
 }
 
 export const q = (s: string) => `"${clip(s, 120)}"`;
