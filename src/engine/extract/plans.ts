@@ -3,7 +3,7 @@
 // structured data states — and the metered rates beside them (the readers of one card or table: pricing.ts).
 
 import { type CardInfo, cardsIn, type Walk } from "./blocks.ts";
-import { attr, type El } from "./dom.ts";
+import { attr, descendants, type El } from "./dom.ts";
 import { similarGroups } from "./groups.ts";
 import { offersFromJsonLd } from "./offers.ts";
 import {
@@ -28,6 +28,42 @@ const PRICE_HINT =
  *  pay elsewhere"), not over the page's own plans ("Compare plans"). */
 const OTHER_PRODUCTS =
   /\b(?:vs\.?|versus|alternatives?|elsewhere|competitors?|competition|other\s+(?:tools|products|vendors|apps|providers|companies))\b|\bcompares\b|\bcompared\s+(?:to|with)\b/i;
+
+const CHOSEN_CLASS = /(^|\s)(active|selected|is-active|is-selected|current|checked)(\s|$)/i;
+// no closing word boundary: adjacent controls run together in textContent ("MonthlyYearly")
+const ANNUAL_WORD = /annual|yearly|\byear/i;
+const MONTHLY_WORD = /\bmonth|monthly/i;
+
+/** The option chosen in a monthly/annual selector just before a plan grid (a preceding sibling of the grid or of
+ *  its containers, up to three levels up): a pressed, selected or checked control, or one classed active. Null
+ *  when there is no selector with both options, or none is marked chosen. */
+function selectedBilling(grid: El): "annual" | "monthly" | null {
+  let node: El | null = grid;
+  for (let level = 0; node && level < 3; level++, node = node.parentElement) {
+    for (let sib = node.previousElementSibling, i = 0; sib && i < 3; sib = sib.previousElementSibling, i++) {
+      const text = sib.textContent ?? "";
+      if (text.length > 400 || !ANNUAL_WORD.test(text) || !MONTHLY_WORD.test(text)) continue;
+      for (const el of [sib, ...descendants(sib)]) {
+        const chosen =
+          attr(el, "aria-pressed") === "true" ||
+          attr(el, "aria-selected") === "true" ||
+          attr(el, "aria-checked") === "true" ||
+          (el.tagName === "INPUT" && el.hasAttribute("checked")) ||
+          CHOSEN_CLASS.test(attr(el, "class"));
+        if (!chosen) continue;
+        // an input is named by its value or its label around it
+        const label =
+          el.tagName === "INPUT"
+            ? `${attr(el, "value")} ${el.parentElement?.textContent ?? ""}`
+            : (el.textContent ?? "");
+        if (ANNUAL_WORD.test(label) && !MONTHLY_WORD.test(label)) return "annual";
+        if (MONTHLY_WORD.test(label) && !ANNUAL_WORD.test(label)) return "monthly";
+      }
+      return null;
+    }
+  }
+  return null;
+}
 
 /** True when a plan card sits in a container marked as the annual alternative (a yearly tab panel). */
 function inAnnualPanel(el: El): boolean {
@@ -121,11 +157,18 @@ export function readPlans(
     for (const p of ps) if (!plans.some((x) => x.name === p.name)) plans.push(p);
   };
   const candidates: { g: CardInfo[]; ps: Plan[]; annual: boolean }[] = [];
+  const planEls = new Map<Plan, El>();
   for (const g of groups.values()) {
     // cheap pre-check on the card lines: no currency, "free" or custom wording means no plan
     if (!g.some((c) => PRICE_HINT.test(c.block.title) || c.block.items.some((i) => PRICE_HINT.test(i))))
       continue;
-    const ps = g.map((c) => planFromCard(c.el, false, hiddenAlts)).filter((p): p is Plan => p !== null);
+    const ps = g
+      .map((c) => {
+        const p = planFromCard(c.el, false, hiddenAlts);
+        if (p) planEls.set(p, c.el);
+        return p;
+      })
+      .filter((p): p is Plan => p !== null);
     const priced = ps.filter((p) => p.price !== null).length;
     if (
       (ps.length >= 2 && priced >= 1 && ps.length >= g.length / 2) ||
@@ -158,6 +201,20 @@ export function readPlans(
     const loose = loosePlans(content, hiddenAlts);
     plans.push(...loose.plans);
     if (loose.kids.length) grids.push(loose.kids);
+  }
+  // the billing selector above the grid has its annual option chosen: the prices shown are billed annually
+  for (const g of grids) {
+    const parent = g[0]!.parentElement;
+    if (!parent || selectedBilling(parent) !== "annual") continue;
+    const names = new Set(g.map((el) => el));
+    for (const p of plans) {
+      const el = planEls.get(p);
+      if (!el || !names.has(el)) continue;
+      if (p.price !== null && p.price > 0 && p.period === "month" && !p.annual) {
+        p.period = "year";
+        p.amount = Math.round(p.price * 12 * 100) / 100;
+      }
+    }
   }
   if (plans.length && isPricing) {
     // a contact-sales tier outside the grid: a band under it, a table column, a footer row
