@@ -130,7 +130,9 @@ export function readable(
   if (opts.summary)
     t = t.replace(/\s*\(https?:\/\/[^\s()]+\)/g, "").replace(/\s+https?:\/\/\S+?(?=[.,;]?$)/, "");
   if (name && /s$/i.test(name)) t = t.replaceAll(`${name}'s`, possessive(name));
-  return humanTimes(fixArticles(undoubled(t)))
+  // Our words are corrected; what the page says, quoted, stays as it wrote it.
+  const parts = t.split(/("[^"]*"|“[^”]*”)/);
+  return humanTimes(parts.map((p, i) => (i % 2 ? p : fixArticles(undoubled(p)))).join(""))
     .replace(/\s+/g, " ")
     .trim();
 }

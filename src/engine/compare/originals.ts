@@ -58,6 +58,7 @@ export function withoutPlaceholders(text: string): string {
     .replace(/⟨[a-z]+⟩\s*[·|—–,:-]?\s*/g, "")
     .replace(/\(\s*\)/g, "")
     .replace(/\s+([.,;:)])/g, "$1")
+    .replace(/[,;:]+(?=\s*(?:[.!?]|$))/g, "")
     .replace(/\s+/g, " ")
     .trim();
 }
