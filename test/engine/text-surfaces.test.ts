@@ -256,6 +256,7 @@ test("the feed, every signal page and every competitor page read as prose", asyn
     "/app/digests?org=acme",
     "/app/battlecards?org=acme",
     "/app/settings/monitoring?org=acme",
+    "/app/start?org=acme",
   ])
     texts.push({ where: path, text: await page(path) });
   for (const s of await signals())
