@@ -89,11 +89,49 @@ export async function closeRenderer(config: Config): Promise<void> {
   r.kill();
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 const rendersToday = new WeakMap<Services, Map<string, number>>();
+const sweptDay = new WeakMap<Services, number>();
+
+/** Takes one of a workspace's renders of `day` (days since 1970, UTC) within `cap`: the renders it had
+ * started before this one, and whether this one may start. On a libSQL server the count is the service's,
+ * shared by every instance (one statement in `rate_slices`, the table of shared limits); on a local file it is
+ * this process's, as the other shared limits are (no write to contend with the writer or to move the read
+ * cache's data version). */
+async function takeRender(s: Services, orgId: number, day: number, cap: number) {
+  const url = s.database.url;
+  if (url.startsWith("file:") || url === ":memory:") {
+    let counts = rendersToday.get(s);
+    if (!counts) {
+      counts = new Map();
+      rendersToday.set(s, counts);
+    }
+    const key = `${orgId}|${day}`;
+    const used = counts.get(key) ?? 0;
+    if (used >= cap) return { allowed: false, used };
+    for (const k of counts.keys()) if (!k.endsWith(`|${day}`)) counts.delete(k);
+    counts.set(key, used + 1);
+    return { allowed: true, used };
+  }
+  const r = await s.database.client.execute({
+    sql: `INSERT INTO rate_slices (name, key, slice, taken, granted) VALUES ('renders', ?1, ?2, 1, 0)
+          ON CONFLICT (name, key, slice) DO UPDATE SET taken = taken + 1 WHERE taken < ?3
+          RETURNING taken`,
+    args: [String(orgId), day, cap],
+  });
+  if (sweptDay.get(s) !== day) {
+    sweptDay.set(s, day);
+    await s.database.client
+      .execute({ sql: "DELETE FROM rate_slices WHERE name = 'renders' AND slice < ?", args: [day - 1] })
+      .catch(() => {});
+  }
+  const taken = r.rows[0]?.taken;
+  return taken === undefined ? { allowed: false, used: cap } : { allowed: true, used: Number(taken) - 1 };
+}
 
 /** The browser as one workspace uses it: at most its plan's pages rendered per UTC day (domain/plans.ts,
- * dailyCaps.renders), every render started counting, whatever it ends with. Counted by this process (a
- * server and a `rivals research` process each keep their own count); undefined without RIVALS_BROWSER. */
+ * dailyCaps.renders), every render started counting, whatever it ends with (takeRender: the service's count
+ * on a libSQL server, the process's on a file); undefined without RIVALS_BROWSER. */
 export function tenantRenderer(s: Services, orgId: number): PageRenderer | undefined {
   const renderer = rendererFor(s.config);
   if (!renderer) return undefined;
@@ -105,17 +143,10 @@ export function tenantRenderer(s: Services, orgId: number): PageRenderer | undef
       const { start, end } = utcDay(s.clock());
       const r = await s.database.client.execute({ sql: "SELECT plan FROM orgs WHERE id = ?", args: [orgId] });
       const plan = planOf(String(r.rows[0]?.plan ?? "free"));
-      let counts = rendersToday.get(s);
-      if (!counts) {
-        counts = new Map();
-        rendersToday.set(s, counts);
-      }
-      const key = `${orgId}|${start}`;
-      const used = counts.get(key) ?? 0;
-      if (used >= plan.dailyCaps.renders)
+      const day = Math.floor(Date.parse(start) / DAY_MS);
+      const { allowed, used } = await takeRender(s, orgId, day, plan.dailyCaps.renders);
+      if (!allowed)
         return { ok: false, error: "limit", message: dailyCapReached(plan, "renders", used, end).message };
-      for (const k of counts.keys()) if (!k.endsWith(`|${start}`)) counts.delete(k);
-      counts.set(key, used + 1);
       return renderer.render(served);
     },
   };

@@ -1,10 +1,13 @@
 // Pages rendered per workspace and day: a free workspace renders its plan's 30 pages of a UTC day in the
 // real browser, the 31st is refused with the plan's words (visibleHtml: a failed read `render_limit`, never an
-// empty page); another workspace renders on, and the next day the first renders again.
+// empty page); another workspace renders on, and the next day the first renders again. On a libSQL server the
+// count is the service's: two instances share it.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { createOrg } from "../../../src/domain/orgs.ts";
 import { PLANS } from "../../../src/domain/plans.ts";
 import { RENDER_LIMIT, rendererFor, tenantRenderer, visibleHtml } from "../../../src/engine/render/index.ts";
 import { chromiumPath } from "../../support/browser.ts";
+import { startCluster } from "../../support/cluster.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 
 setDefaultTimeout(120_000);
@@ -45,4 +48,28 @@ test("a free workspace renders 30 pages a day; the 31st is refused; others and t
   expect(await visibleHtml(tenantRenderer(t.services, other.id), page)).toMatchObject({ ok: true });
   t.clock.advance(24 * 3_600_000);
   expect(await visibleHtml(renderer, page)).toMatchObject({ ok: true, rendered: true });
+});
+
+test("on a libSQL server two instances share a workspace's renders of the day", async () => {
+  let now = new Date("2026-11-20T12:00:00Z");
+  const cluster = await startCluster(2, { RIVALS_BROWSER: await chromiumPath() }, () => now);
+  try {
+    const [a, b] = cluster.instances.map((i) => i.services);
+    const org = await createOrg(a.store, { slug: "shared-co", name: "Shared", plan: "free" });
+    const cap = PLANS.free.dailyCaps.renders;
+    const results = await Promise.all(
+      Array.from({ length: cap }, (_, i) => visibleHtml(tenantRenderer(i % 2 ? b : a, org.id), page)),
+    );
+    expect(results.filter((r) => r.ok).length).toBe(cap);
+    for (const s of [a, b])
+      expect(await visibleHtml(tenantRenderer(s, org.id), page)).toMatchObject({
+        ok: false,
+        error: RENDER_LIMIT,
+      });
+    now = new Date(now.getTime() + 24 * 3_600_000);
+    expect(await visibleHtml(tenantRenderer(b, org.id), page)).toMatchObject({ ok: true, rendered: true });
+  } finally {
+    for (const i of cluster.instances) await rendererFor(i.services.config)?.close();
+    await cluster.close();
+  }
 });
