@@ -1,4 +1,5 @@
 // The HTTP application: request ids, the one error hook, the read API and the site's fallbacks.
+
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { ApiKeyResolver } from "../auth/apiKeys.ts";
@@ -13,6 +14,7 @@ import { memberPages } from "../web/signin.tsx";
 import { clientAddress } from "./access.ts";
 import { accessLog, recordStatus } from "./accessLog.ts";
 import { clientLogOf, describeError, isUnreadableBody } from "./clientLog.ts";
+import { compression } from "./compression.ts";
 import { healthRoute } from "./health.ts";
 import { openApi } from "./openapi.ts";
 import { PROBLEMS, Problem, type ProblemCode, problemResponse } from "./problem.ts";
@@ -121,6 +123,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
       clientAddress(request, app.server, s.config.trustProxy);
     })
     .use(accessLog(s.config.accessLog, s.clock))
+    .use(compression())
     .derive({ as: "global" }, ({ set }) => {
       const requestId = crypto.randomUUID();
       set.headers["x-request-id"] = requestId;

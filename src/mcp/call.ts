@@ -10,14 +10,7 @@ import { once } from "./idempotency.ts";
 import { type AuthedContext, type Tool, type ToolContext, ToolError } from "./tool.ts";
 import { untrustedContent } from "./untrusted.ts";
 
-export const idempotencyKeyArg = z
-  .string()
-  .min(1)
-  .max(200)
-  .optional()
-  .describe(
-    "Any unique string. Retrying with the same key within 24 hours returns the first result and does no new work.",
-  );
+export const idempotencyKeyArg = z.string().min(1).max(200).optional();
 
 const inputSchemas = new WeakMap<Tool, z.ZodObject>();
 

@@ -24,6 +24,10 @@ import { callTool } from "./call.ts";
 import { toolList, toolsByName } from "./registry.ts";
 import { UNTRUSTED_INSTRUCTIONS } from "./untrusted.ts";
 
+/** What every tool shares, said once here rather than in each tool's schema (tools/list is read whole). */
+const CONVENTIONS =
+  "Every tool needs the read scope; a tool that needs write or spend says so. A list result carries next_cursor (notes: notes_next_cursor) when more follow: pass it back as cursor (notes_cursor) for the next page. idempotency_key (any unique string): a retry with the same key within 24 hours returns the first result and does no new work. Errors name the argument and the tool that lists valid values.";
+
 export const SERVER_INFO = { name: "rivals", title: "Rivals competitive intelligence", version: "1.0.0" };
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -77,7 +81,7 @@ function createMcpServer(s: Services, principal: Principal | null, requestId: st
   const server = new Server(SERVER_INFO, {
     jsonSchemaValidator: validator,
     capabilities: { tools: { listChanged: false } },
-    instructions: `Rivals holds a workspace's competitive intelligence: tracked competitors with dossiers, evidence-backed signals, digests and battlecards. Start with list_competitors or what_changed; write tools change the workspace for the whole team. ${UNTRUSTED_INSTRUCTIONS}`,
+    instructions: `Rivals holds a workspace's competitive intelligence: tracked competitors with dossiers, evidence-backed signals, digests and battlecards. Start with list_competitors or what_changed; write tools change the workspace for the whole team. ${CONVENTIONS} ${UNTRUSTED_INSTRUCTIONS}`,
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList as never }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {

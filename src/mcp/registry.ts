@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { isPaidOnly } from "../domain/plans.ts";
 import { inputSchemaOf } from "./call.ts";
+import { inputJsonSchema, outputJsonSchema } from "./jsonSchema.ts";
 import type { Tool } from "./tool.ts";
 import { battlecardTools } from "./tools/battlecards.ts";
 import { competitorTools } from "./tools/competitors.ts";
@@ -33,20 +34,21 @@ export const toolList = tools.map((t) => ({
   name: t.name,
   title: t.title,
   description: t.description + (t.siteText ? untrustedDescription(t.siteText) : "") + accessNote(t),
-  inputSchema: z.toJSONSchema(inputSchemaOf(t), { io: "input" }) as Record<string, unknown>,
-  outputSchema: z.toJSONSchema(
+  inputSchema: inputJsonSchema(inputSchemaOf(t)),
+  outputSchema: outputJsonSchema(
     z.object(t.siteText ? { ...t.output, untrusted_content: untrustedContentShape } : t.output),
-    { io: "output" },
-  ) as Record<string, unknown>,
-  // A tool that returns what websites wrote deals with the open world, whatever else it does.
-  annotations: { title: t.title, ...t.annotations, ...(t.siteText ? { openWorldHint: true } : {}) },
+  ),
+  // The title is the tool's own (not repeated here). A tool that returns what websites wrote deals with the
+  // open world, whatever else it does.
+  annotations: { ...t.annotations, ...(t.siteText ? { openWorldHint: true } : {}) },
 }));
 
 function accessNote(t: Tool): string {
   const notes: string[] = [];
   if (t.access === "public") notes.push("Public: needs no credential.");
-  else notes.push(`Needs scope ${t.access}.`);
+  // read is every credential's scope: only the others are named (the server's instructions say so).
+  else if (t.access !== "read") notes.push(`Needs scope ${t.access}.`);
   if (t.adminOnly) notes.push("Workspace admins only.");
   if (isPaidOnly(t.name)) notes.push("Needs a paid plan.");
-  return ` ${notes.join(" ")}`;
+  return notes.length ? ` ${notes.join(" ")}` : "";
 }

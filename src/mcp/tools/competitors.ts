@@ -37,11 +37,7 @@ export async function runCommand<T>(
   return result;
 }
 
-export const competitorIdArg = z
-  .number()
-  .int()
-  .positive()
-  .describe("Id of a tracked competitor (from list_competitors).");
+export const competitorIdArg = z.number().int().positive().describe("From list_competitors.");
 
 async function dossier(ctx: AuthedContext, id: number) {
   const c = await getCompetitor(ctx.s.database.db, ctx.principal.orgId, id, ctx.base);
@@ -80,7 +76,7 @@ export const addCompetitorTool = defineTool({
   siteText: ["competitor"],
   title: "Add a competitor to the core watchlist",
   description:
-    "Adds a company to the workspace's core watchlist from its website, e.g. https://globex.com (a bare domain means https). The name defaults to one derived from the domain (globex.com → Globex); pass name to choose it. Bounded by the plan's core competitor slots (error limit_reached). A website the workspace tracked before and removed (same host, ignoring scheme, www. and a trailing slash) comes back as the same competitor with its history: same id, its signals and battlecard visible again; a horizon competitor with that website moves to the core watchlist. A website already on the core watchlist is an error with code conflict and the existing competitor_id. New competitors have no research yet: run research_competitor before generate_battlecard.",
+    "Adds a company to the core watchlist from its website (a removed one returns with its history). Run research_competitor next.",
   input: {
     website_url: z
       .string()
@@ -111,8 +107,7 @@ export const addCompetitorTool = defineTool({
 export const renameCompetitorTool = defineTool({
   name: "rename_competitor",
   title: "Rename a competitor",
-  description:
-    "Changes the display name of a tracked competitor. The new name shows at once everywhere the competitor appears: its dossier, its signals' competitor_name and its battlecard.",
+  description: "Changes a competitor's display name everywhere it appears.",
   input: {
     competitor_id: competitorIdArg,
     name: z.string().min(1).max(200).describe("The new display name (1 to 200 characters)."),
@@ -134,7 +129,7 @@ export const removeCompetitorTool = defineTool({
   name: "remove_competitor",
   title: "Remove a competitor from the core watchlist",
   description:
-    "Takes a core competitor off the watchlist: monitoring stops and it disappears from lists and look-ups (its signals and battlecard too), freeing a core slot. History is kept: add_competitor with the same website brings it back with its signals, battlecard and monitored pages.",
+    "Takes a core competitor off the watchlist, freeing a slot; its history is kept for add_competitor to bring back.",
   input: { competitor_id: competitorIdArg },
   output: {
     competitor_id: z.number().int(),
@@ -162,16 +157,14 @@ export const addMonitoredPageTool = defineTool({
   name: "add_monitored_page",
   title: "Watch one more page of a core competitor",
   description:
-    "Adds a page to watch for changes on a core competitor, e.g. its pricing, changelog or careers page. Any public http(s) page is accepted (competitors publish on docs hosts, app stores and code hosts too); IP addresses and local host names are refused. Up to 10 pages per competitor (error limit_reached); the same page twice (ignoring scheme, www., fragment and a trailing slash) is an error with code conflict. Returns every page now watched on the competitor.",
+    "Watches one more public page of a core competitor (pricing, changelog, careers …); up to 10 per competitor.",
   input: {
     competitor_id: competitorIdArg,
     url: z.string().min(1).max(2048).describe("The page's http(s) URL."),
     render: z
       .boolean()
       .optional()
-      .describe(
-        "Read the page in a browser even when its served HTML does not look like an application shell (for pages whose content scripts fill in). Needs the operator's RIVALS_BROWSER; without it the page is reported as needing a browser.",
-      ),
+      .describe("Always read the page in a browser (for pages scripts fill in); needs the server's browser."),
   },
   output: { ...pagesOut, page: page.describe("The page just added.") },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -193,8 +186,7 @@ export const addMonitoredPageTool = defineTool({
 export const removeMonitoredPageTool = defineTool({
   name: "remove_monitored_page",
   title: "Stop watching an added page",
-  description:
-    "Stops watching a page added with add_monitored_page, named by page_id or by url (give exactly one). An unknown page is an error with code not_found. Returns the pages still watched.",
+  description: "Stops watching a page added with add_monitored_page, named by page_id or by url.",
   input: {
     competitor_id: competitorIdArg,
     page_id: z.number().int().positive().optional().describe("Id of the page (from add_monitored_page)."),

@@ -42,11 +42,7 @@ async function addedNote(ctx: AuthedContext, id: number) {
   return n;
 }
 
-const signalId = z
-  .number()
-  .int()
-  .positive()
-  .describe("Id of a signal (from search_signals or what_changed).");
+const signalId = z.number().int().positive().describe("From search_signals or what_changed.");
 const digestId = z
   .union([z.number().int().positive(), z.string().min(1).max(200)])
   .describe("The digest's numeric id or its slug (from list_digests).");
@@ -97,8 +93,7 @@ const ofDigest = (ctx: AuthedContext, id: number) =>
 export const pinSignalTool = defineTool({
   name: "pin_signal",
   title: "Pin or unpin a signal for the team",
-  description:
-    "Pins a signal for the whole team (pinned=true) or unpins it (pinned=false). Setting the state it already has changes nothing. Returns the signal's pin, your save and rating, and the team's newest 20 notes with their total.",
+  description: "Pins a signal for the team, or unpins it.",
   input: { signal_id: signalId, pinned: z.boolean().describe("true to pin, false to unpin.") },
   output: signalState,
   annotations: SETS_STATE,
@@ -113,7 +108,7 @@ export const saveSignalTool = defineTool({
   name: "save_signal",
   title: "Save a signal to your own list",
   description:
-    "Saves a signal to your own list (saved=true) or removes it (saved=false). Only you see your saved list: read it with search_signals and saved=true.",
+    "Saves a signal to your own list, or removes it (search_signals with saved=true reads the list).",
   input: {
     signal_id: signalId,
     saved: z.boolean().describe("true to save, false to remove from your list."),
@@ -130,8 +125,7 @@ export const saveSignalTool = defineTool({
 export const addSignalNoteTool = defineTool({
   name: "add_signal_note",
   title: "Add a talking point to a signal",
-  description:
-    "Adds a team-visible note (a talking point) to a signal. Notes appear on a public share link only if the link was made with include_notes=true. Returns the note and the signal's engagement with its newest 20 notes.",
+  description: "Adds a team-visible talking point to a signal.",
   input: { signal_id: signalId, body },
   output: { ...signalState, note: note.describe("The note just added.") },
   annotations: ADDS,
@@ -147,7 +141,7 @@ export const rateSignalTool = defineTool({
   name: "rate_signal",
   title: "Rate whether a signal was useful",
   description:
-    "Records whether a signal was useful to you. For useful=false you can add reasons and a comment (both refused with useful=true). A new rating replaces your previous one, all fields.",
+    "Records whether a signal was useful to you (with reasons and a comment when not); replaces your earlier rating.",
   input: {
     signal_id: signalId,
     useful: z.boolean().describe("Was the signal useful to you?"),
@@ -156,9 +150,7 @@ export const rateSignalTool = defineTool({
       .min(1)
       .max(RATING_REASONS.length)
       .optional()
-      .describe(
-        "Only with useful=false. not_relevant: not about our market; inaccurate: wrong facts; duplicate: already reported; too_late: we knew already; low_impact: true but unimportant; other: see comment.",
-      ),
+      .describe("Only with useful=false; other: say what in comment."),
     comment: z
       .string()
       .min(1)
@@ -178,7 +170,7 @@ export const rateSignalTool = defineTool({
 export const pinDigestTool = defineTool({
   name: "pin_digest",
   title: "Pin or unpin a digest for the team",
-  description: "Pins a digest for the whole team (pinned=true) or unpins it (pinned=false).",
+  description: "Pins a digest for the team, or unpins it.",
   input: { digest_id: digestId, pinned: z.boolean().describe("true to pin, false to unpin.") },
   output: digestState,
   annotations: SETS_STATE,
@@ -192,7 +184,7 @@ export const pinDigestTool = defineTool({
 export const addDigestNoteTool = defineTool({
   name: "add_digest_note",
   title: "Add a talking point to a digest",
-  description: "Adds a team-visible note (a talking point) to a digest.",
+  description: "Adds a team-visible talking point to a digest.",
   input: { digest_id: digestId, body },
   output: { ...digestState, note: note.describe("The note just added.") },
   annotations: ADDS,
@@ -207,8 +199,7 @@ export const addDigestNoteTool = defineTool({
 export const rateDigestTool = defineTool({
   name: "rate_digest",
   title: "Rate a digest",
-  description:
-    "Scores a digest from 1 to 5 and/or says what is missing from it (at least one of the two). A new rating replaces your previous one, all fields.",
+  description: "Scores a digest 1 to 5 and/or says what is missing; replaces your earlier rating.",
   input: {
     digest_id: digestId,
     score: z.number().int().min(1).max(5).optional().describe("1 (poor) to 5 (excellent)."),
@@ -234,7 +225,7 @@ export const addBattlecardNoteTool = defineTool({
   name: "add_battlecard_note",
   title: "Add team knowledge for a competitor's battlecard",
   description:
-    "Adds a team note about a tracked competitor (e.g. what we hear in deals). The next generate_battlecard reads it as framing: it is shown under team_framing labelled as the team's view, never as verified fact, and never mixed into strengths or weaknesses.",
+    "Adds what the team hears in deals about a competitor; the next generate_battlecard shows it as team framing, never as fact.",
   input: { competitor_id: competitorIdArg, body },
   output: {
     competitor_id: z.number().int(),
@@ -256,7 +247,8 @@ export const addBattlecardNoteTool = defineTool({
 export const createShareLinkTool = defineTool({
   name: "create_share_link",
   title: "Make a public link to a signal",
-  description: `Makes a public web page showing one signal with its evidence (and the team's notes only with include_notes=true), at {base_url}/share/{token}, until it expires. The URL is returned once: only a digest of its token is stored, and a retry with the same idempotency_key returns the link's details without the URL. A new link for the same signal replaces the old one, which stops working at once. expiry is a duration ("24h", "7d", "2w"; hours h, days d, weeks w) or an ISO 8601 time in the future; default ${DEFAULT_EXPIRY}. The Free plan and Starter allow up to 24 hours, Growth 7 days, Enterprise 30 days; a longer expiry is refused with code plan_required naming the plan that allows it.`,
+  description:
+    "Makes a public page for one signal until it expires (duration like 24h or 7d, or a time; the plan caps it). The URL is shown once.",
   input: {
     signal_id: signalId,
     expiry: z

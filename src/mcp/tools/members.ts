@@ -27,8 +27,7 @@ const invitation = z.object({
 export const listMembersTool = defineTool({
   name: "list_members",
   title: "List workspace members",
-  description:
-    "Lists the people in this workspace with their role (admin or member), name, email and join time, admins first: up to limit (default 100) with the total, and next_cursor when more follow (pass it as cursor). Admins also see pending invitations (not yet accepted, not expired; at most the plan's member seats) with who sent them and when they expire; for members `invitations` is left out.",
+  description: "The workspace's people and roles; admins also see pending invitations.",
   input: pageArgs(100),
   output: {
     members: z.array(member),
@@ -49,7 +48,7 @@ export const inviteMemberTool = defineTool({
   name: "invite_member",
   title: "Invite a member",
   description:
-    "Emails an invitation to join this workspace as a member. The link lasts 7 days and works once; the invitee sets their name and password on it. Inviting the same address again sends a fresh email with a new link, and the earlier link stops working. Refused for an address that is already a member, and when the plan's member seats are taken. When the server has no mail delivery configured, nothing is emailed and the result carries `invite_url` to pass on.",
+    "Emails an invitation to join the workspace (valid 7 days, once); inviting again sends a fresh link.",
   input: {
     email: z.string().min(3).max(254).describe("Email address of the person to invite."),
   },

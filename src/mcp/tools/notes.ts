@@ -28,14 +28,7 @@ export function notesPageShape(readTool: string) {
   };
 }
 
-export const notesCursorArg = z
-  .string()
-  .min(1)
-  .max(32)
-  .optional()
-  .describe(
-    `notes_next_cursor from an earlier result: returns the next ${NOTES_PAGE} older notes. Omit for the newest.`,
-  );
+export const notesCursorArg = z.string().min(1).max(32).optional();
 
 /** A page of one subject's notes, from `notes_cursor` (a malformed cursor is invalid_argument). */
 export function readNotes(

@@ -9,19 +9,8 @@ export const LIST_PAGE_MAX = 100;
 
 export function pageArgs(dflt: number) {
   return {
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(LIST_PAGE_MAX)
-      .default(dflt)
-      .describe(`How many to return, 1 to ${LIST_PAGE_MAX} (default ${dflt}).`),
-    cursor: z
-      .string()
-      .min(1)
-      .max(32)
-      .optional()
-      .describe("next_cursor from an earlier result: returns the next page. Omit for the first."),
+    limit: z.number().int().min(1).max(LIST_PAGE_MAX).default(dflt),
+    cursor: z.string().min(1).max(32).optional(),
   };
 }
 

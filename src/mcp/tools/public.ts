@@ -34,11 +34,11 @@ export const searchPublicBriefsTool = defineTool({
   siteText: ["briefs[]"],
   title: "Search public competitive briefs",
   description:
-    "Searches the published public competitive briefs, newest first. query keeps briefs in which every word appears as a word or the start of one (in the company name, title, summary or findings; case-insensitive); company keeps briefs about one company, given as its name (or part of it), its slug or its web domain. With no arguments, lists the newest briefs. Each result has its public page URL; read one with get_public_brief.",
+    "Searches published public briefs by words or company (name, slug or domain), newest first; no arguments lists the newest.",
   input: {
     query: textArg("Words that must all appear, e.g. 'pricing seats'."),
     company: textArg("Company name, slug or domain, e.g. 'Globex', 'globex' or 'globex.example'."),
-    limit: z.number().int().min(1).max(50).default(10).describe("How many to return, 1 to 50 (default 10)."),
+    limit: z.number().int().min(1).max(50).default(10),
   },
   output: { briefs: z.array(briefListItem) },
   annotations: READ_ONLY,
@@ -84,7 +84,7 @@ export const getPublicBriefTool = defineTool({
   siteText: ["brief"],
   title: "Get a public brief",
   description:
-    "Returns one published public brief: company, title, summary, findings (each with text, category and date) and numbered public sources with URLs. Name it by its page URL ({base_url}/briefs/{company_slug}/{slug}), or by company_slug and slug; with only company_slug, returns that company's newest brief.",
+    "One public brief (summary, findings, numbered sources), by page URL or company_slug and slug.",
   input: {
     url: z
       .string()
@@ -148,11 +148,10 @@ export const getPublicBriefTool = defineTool({
 export const searchGuidesTool = defineTool({
   name: "search_guides",
   title: "Search the guide library",
-  description:
-    "Searches the public guide library (how-tos on competitive intelligence: battlecards, pricing tracking, win/loss reviews …), best match first: words in the title count most, then the excerpt, then the body; word endings are ignored (pricing finds price). With no query, lists the newest guides. Returns title, excerpt and the guide's page URL.",
+  description: "Searches the public guide library on competitive intelligence, best match first.",
   input: {
     query: textArg("What you are looking for, e.g. 'battlecard objections'."),
-    limit: z.number().int().min(1).max(20).default(5).describe("How many to return, 1 to 20 (default 5)."),
+    limit: z.number().int().min(1).max(20).default(5),
   },
   output: {
     guides: z.array(
@@ -173,8 +172,7 @@ export const searchGuidesTool = defineTool({
 export const getFreeBriefLinkTool = defineTool({
   name: "get_free_brief_link",
   title: "Get the free brief, sign-up and pricing links",
-  description:
-    "Returns the public links where a person can request a free competitive brief, sign up for a workspace, or compare plans. Sends nothing and creates nothing: hand the links to the person.",
+  description: "Links for a person to request a free brief, sign up or compare plans; sends nothing.",
   input: {},
   output: {
     free_brief_url: z.string().describe("Request a free competitive brief."),

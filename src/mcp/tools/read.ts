@@ -29,14 +29,7 @@ import { notesCursorArg, notesPageShape, readNotes } from "./notes.ts";
 import { pageArgs, pageOfList, pageShape } from "./paging.ts";
 
 const id = (what: string) => z.number().int().positive().describe(`Id of the ${what}.`);
-const limit = (max: number, dflt: number) =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(max)
-    .default(dflt)
-    .describe(`How many to return, 1 to ${max} (default ${dflt}).`);
+const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
 const sinceArg = z.string().describe("ISO 8601 time, e.g. 2026-11-01T00:00:00Z.");
 
 function since(v: string | undefined): string | undefined {
@@ -67,7 +60,7 @@ export const listCompetitorsTool = defineTool({
   siteText: ["competitors[]"],
   title: "List tracked competitors",
   description:
-    "Lists the competitors this workspace actively tracks (core and horizon), ordered by priority then tracked date, with id, name, website, category and watch level: up to limit (default 50) with the total, and next_cursor when more follow (pass it as cursor). Use the id with get_competitor, search_signals or get_battlecard.",
+    "The workspace's tracked competitors (id, name, website, watch level), a page at a time. Use it to find a competitor_id.",
   input: pageArgs(50),
   output: { competitors: z.array(competitorSummary), ...pageShape },
   annotations: READ_ONLY,
@@ -83,7 +76,7 @@ export const getCompetitorTool = defineTool({
   siteText: ["competitor"],
   title: "Get a competitor dossier",
   description:
-    "Returns the dossier of one tracked competitor: company record (description, category, size, headquarters, ownership, links), current research reads (positioning, pricing, hiring, funding, …), workspace risk/opportunity and freshness. Signals and the battlecard are not embedded: use search_signals with competitor_id, and get_battlecard.",
+    "One competitor's dossier: company facts, what its pages state now (positioning, pricing, hiring, funding) and freshness. Use it before a call or a pricing review.",
   input: { competitor_id: id("competitor (from list_competitors)") },
   output: { competitor: competitorDetail },
   annotations: READ_ONLY,
@@ -104,7 +97,7 @@ export const searchSignalsTool = defineTool({
   siteText: ["signals[]"],
   title: "Search signals",
   description:
-    "Searches open signals (evidence-backed competitor moves) of tracked competitors, newest first. All filters are optional and combine: competitor_id, severity, a case-insensitive text query on title or summary, since (first seen on or after), and saved (only your own saved list). Each signal carries its evidence.",
+    "Find open signals (evidenced competitor moves), newest first, by competitor, severity, text, date or your saved list. Read one signal's evidence with get_evidence.",
   input: {
     competitor_id: id("competitor").optional(),
     severity: z.enum(["low", "medium", "high"]).optional().describe("Only signals of this severity."),
@@ -149,7 +142,7 @@ export const listDigestsTool = defineTool({
   siteText: ["digests[]"],
   title: "List digests",
   description:
-    "Lists generated digests (briefs over a period), newest coverage period first, without their items and markdown; fetch one with get_digest for the full text. Optionally only one debrief type such as daily_digest or weekly_tldr.",
+    "Digests (briefs over a period), newest first, without their text. Read one whole with get_digest.",
   input: {
     type: z.string().min(1).max(100).optional().describe("Debrief type, e.g. daily_digest or weekly_tldr."),
     limit: limit(50, 10),
@@ -172,7 +165,7 @@ export const getDigestTool = defineTool({
   siteText: ["digest"],
   title: "Get a digest",
   description:
-    "Returns one generated digest with its items, markdown and covered signal ids, and the team's notes on it (newest 20 and the total; notes_cursor reads older ones). Name it by slug or numeric id; with no id, returns the newest digest (optionally the newest of one type).",
+    "One digest with its items and Markdown (by slug or id; the newest when no id is given). Use it for a weekly brief.",
   input: {
     id: z
       .union([z.string().min(1).max(200), z.number().int().positive()])
@@ -201,7 +194,7 @@ export const listBattlecardsTool = defineTool({
   siteText: ["battlecards[]"],
   title: "List battlecards",
   description:
-    "Lists the generated battlecard of each tracked competitor that has one, ordered by competitor id, with sections (overview, strengths, weaknesses, talk tracks) and evidence: up to limit (default 20) with the total, and next_cursor when more follow (pass it as cursor).",
+    "The battlecards of the competitors that have one, a page at a time. Read one with get_battlecard.",
   input: pageArgs(20),
   output: { battlecards: z.array(battlecard), ...pageShape },
   annotations: READ_ONLY,
@@ -217,7 +210,7 @@ export const getBattlecardTool = defineTool({
   siteText: ["battlecard", "proposal"],
   title: "Get a battlecard",
   description:
-    "Returns one generated battlecard, named by battlecard_id or by competitor_id (give one of the two), and the team's battlecard notes on its competitor (add_battlecard_note; newest 20 and the total; notes_cursor reads older ones). A card's lines written by people (an imported or curated card, or an update a member accepted) are never rewritten by the engine: after a monitoring cycle, what it would change is returned as `proposal` (lines to add with their source, lines to drop and why, when it was proposed); a member accepts or dismisses it on the battlecard page, and generate_battlecard writes the engine's lines afresh (keeping the people's lines) and replaces it. evidence.lines names what each line rests on (a signal id, a source URL and date, or a dossier field) and who wrote it (`rivals` or `team`).",
+    "One battlecard (by battlecard_id or competitor_id) with talk tracks, landmines and each line's evidence, plus any pending engine proposal. Use it to answer a competitor in a deal.",
   input: {
     battlecard_id: id("battlecard").optional(),
     competitor_id: id("competitor").optional(),
@@ -263,7 +256,7 @@ export const getEvidenceTool = defineTool({
   siteText: ["title", "evidence[]"],
   title: "Get the evidence behind a signal",
   description:
-    "Returns the evidence excerpts behind one signal (open or closed), each with its text, source title, source URL and the date it was observed, and the team's notes on the signal (newest 20 and the total; notes_cursor reads older ones).",
+    "The evidence behind one signal: excerpts with source URL and date, and the team's notes on it. Use it to cite a move.",
   input: { signal_id: id("signal"), notes_cursor: notesCursorArg },
   output: {
     signal_id: z.number().int(),
@@ -292,7 +285,7 @@ export const whatChangedTool = defineTool({
   siteText: ["signals[]", "digests[]", "battlecards[]"],
   title: "What changed since a time",
   description:
-    "Everything new since a time: open signals first seen since then (and signals read from a competitor's web-archive history since then, by when they were found, with their past dates), digests written since then, and battlecards written or rewritten since then, each newest first and each list up to limit; cycles tells the last finished monitoring cycle (with its counts), one running, and when the next is due.",
+    "What is new since a time: signals first seen, digests and battlecards written, and the monitoring cycles. Start here for 'what changed this week'.",
   input: { since: sinceArg, limit: limit(50, 20) },
   output: {
     since: isoTime,

@@ -68,7 +68,7 @@ export const researchCompetitorTool = defineTool({
   siteText: ["competitor"],
   title: "Research a new competitor",
   description:
-    'Runs the first research of a core competitor that has none: discovers its site (navigation, sitemap, standard pages such as /pricing, /changelog, /careers), reads the pages, feeds, job board and GitHub releases, and records the dossier — profile fields (description, HQ, founding year, size …), urls, and reads (positioning, product, pricing plans, tech_stack, integrations, release_cadence, hiring, funding when stated). A field the site does not state stays absent. Uses one update of the weekly research allowance (code limit_reached when used up; a failed run does not count). Takes up to a minute: after about 20 s the result is status "running" and research goes on; get_competitor shows freshness.research_state (running, finished, failed). A competitor that already has research is refused with code conflict (use refresh_watchlist), as is one whose research is running; horizon competitors are invalid_argument. A site that cannot be read ends with code research_failed and the reason; nothing partial is stored. The workspace\'s first research is its first brief: company profile and ICP changes answer locked while it runs.',
+    "Runs the first research of a core competitor (site, pages, feeds, job board) into its dossier; uses one weekly research update. Use refresh_watchlist for later updates.",
   input: { competitor_id: competitorIdArg },
   output: {
     status: statusShape,
@@ -129,7 +129,7 @@ export const refreshWatchlistTool = defineTool({
   siteText: ["runs[].name", "skipped[].name"],
   title: "Refresh research on the core watchlist",
   description:
-    "Re-runs research on every core competitor now (discovery, pages, feeds, job boards, releases) and replaces each dossier's research reads with what the sites state today. Uses one update of the weekly research allowance for the whole watchlist (code limit_reached when used up). Competitors whose research is already running, or without a website, are skipped and listed. After about 20 s the result has status \"running\" for the runs still going; each competitor's freshness.research_state in get_competitor shows when it ends. A competitor whose site cannot be read is listed with status failed and the reason; its dossier keeps its earlier research.",
+    "Re-runs research on every core competitor now; uses one weekly research update for the whole watchlist.",
   input: {},
   output: {
     status: z
@@ -169,7 +169,7 @@ export const draftPositioningTool = defineTool({
   name: "draft_positioning",
   title: "Draft positioning from the company's website",
   description:
-    "Reads the workspace's own website (home page and product, pricing, about and customers pages) and drafts the positioning fields that are empty: value_propositions (from the hero and the main benefit headings), differentiators (what the site says sets it apart), exclusions (who or what it says it is not for). Filled fields stay as they are; a field the site gives nothing for stays empty. Counts toward the plan's daily positioning-draft cap per UTC day (code limit_reached) when it fills something; when every field is already filled nothing is read and nothing counts. Locked while the workspace's first brief runs (code locked). A website that cannot be read is code research_failed with the reason.",
+    "Drafts the empty positioning fields of the company profile from the workspace's own website; filled fields stay.",
   input: {},
   output: {
     filled: z

@@ -101,6 +101,11 @@ const deliveryShape = {
   slack: z.boolean().describe("A finished cycle is delivered to the connected team chat."),
   chat_connected: z.boolean().describe("A team-chat connection was made in the app."),
   chat_delivery_available: z.boolean().describe("Paid plan and chat connection: slack can be switched on."),
+  teams: z.boolean().describe("A finished cycle is delivered to the connected Microsoft Teams channel."),
+  teams_connected: z
+    .boolean()
+    .describe("A Microsoft Teams (Workflows webhook) connection was made in the app."),
+  teams_delivery_available: z.boolean().describe("Paid plan and Teams connection: teams can be switched on."),
   notes: stringList.describe("Why a stored choice is not in effect, if any."),
 };
 
@@ -125,7 +130,7 @@ export const getWorkspaceTool = defineTool({
   name: "get_workspace",
   title: "Get the workspace and the caller",
   description:
-    "Returns the workspace (name, website, slug, id), who is calling (name, actor reference, role admin or member, how authenticated), the scopes this credential holds (read, write, spend) and the workspace's plan. Call it first to learn what you may do: admin-only tools refuse members, write tools need the write scope, tools that use an allowance or daily cap need spend.",
+    "Who is calling: workspace, role, scopes held and plan. Call it first to learn which tools you may use.",
   input: {},
   output: {
     workspace: z.object({
@@ -167,7 +172,7 @@ export const getPlanAndLimitsTool = defineTool({
   name: "get_plan_and_limits",
   title: "Get the plan and its limits",
   description:
-    "Returns every limit of the workspace's plan — core competitor slots (and how many are used), weekly research allowance, daily caps on battlecard generation, ICP updates and positioning drafts (with today's ICP updates used; caps reset at 00:00 UTC), share link lifetime, allowed monitoring cadences, monitored pages per competitor, member seats, paid-only features — then the same numbers for every other plan, so you can say which upgrade lifts a limit, and the pricing page link; also the server's request rate limits (tool calls per minute for your credential) and the monitoring cycles at the plan's cadence (the last one with its counts, one running, the next one due).",
+    "The plan's limits and today's use (slots, research allowance, daily caps, cadences, seats), every other plan's, and rate limits. Use it to explain a limit_reached or plan_required answer.",
   input: {},
   output: {
     plan: planShape,
@@ -245,8 +250,7 @@ export const getPlanAndLimitsTool = defineTool({
 export const getCompanyProfileTool = defineTool({
   name: "get_company_profile",
   title: "Get the company profile",
-  description:
-    "Returns the workspace's own company profile: name, website, description, category, target customer, positioning lists (value propositions, differentiators, exclusions) and the ideal customer profile (industries, buyer roles). Empty lists are returned as []. first_brief_running tells whether profile and ICP changes are locked right now.",
+  description: "The workspace's own company profile, positioning and ideal customer profile (ICP).",
   input: {},
   output: { profile: profileShape },
   annotations: READ_ONLY,
@@ -258,13 +262,13 @@ export const getDeliverySettingsTool = defineTool({
   name: "get_delivery_settings",
   title: "Get monitoring and delivery settings",
   description:
-    "Returns how often a monitoring cycle runs (cadence) and which cadences the plan allows, whether a finished cycle is delivered by email and by team chat (slack), and whether a team-chat connection exists. A stored choice the plan no longer allows is reported as not in effect in notes. delivery_status tells, per channel, when a finished cycle was last delivered, the newest failed delivery (its error, tries, the next try's time or that it was given up) and how many wait to be sent. cycles gives the last finished cycle with its counts, one running, and when the next is due.",
+    "Monitoring cadence, allowed cadences, email, team-chat (Slack) and Microsoft Teams delivery with their last results, and the monitoring cycles.",
   input: {},
   output: {
     ...deliveryShape,
     plan: z.enum(PLAN_NAMES),
     delivery_status: z
-      .object({ email: channelStatus, slack: channelStatus })
+      .object({ email: channelStatus, slack: channelStatus, teams: channelStatus })
       .describe("How deliveries of finished cycles went, per channel."),
     cycles: cycleStatusShape,
   },
@@ -289,21 +293,15 @@ const listArg = (what: string) =>
     .array(z.string().max(MAX_LIST_ITEM_LENGTH))
     .max(MAX_LIST_ITEMS)
     .optional()
-    .describe(
-      `${what} Replaces the whole stored list; [] clears it. Up to ${MAX_LIST_ITEMS} entries of up to ${MAX_LIST_ITEM_LENGTH} characters; blanks and duplicates are dropped.`,
-    );
+    .describe(`${what} Replaces the stored list; [] clears it.`);
 const textArg = (what: string) =>
-  z
-    .string()
-    .max(MAX_TEXT_LENGTH)
-    .optional()
-    .describe(`${what} Up to ${MAX_TEXT_LENGTH} characters; "" clears it.`);
+  z.string().max(MAX_TEXT_LENGTH).optional().describe(`${what} "" clears it.`);
 
 export const updateCompanyProfileTool = defineTool({
   name: "update_company_profile",
   title: "Update the company profile",
   description:
-    "Changes the workspace's own company profile. Only the fields sent change; a list sent replaces the old list. Send at least one field. Research, battlecards and ICP overlap read this profile. Locked (error code locked) while the workspace's first brief runs. The ideal customer profile is changed with update_icp.",
+    "Changes the fields of the company profile you send (a list replaces the old one). The ICP is changed with update_icp.",
   input: {
     description: textArg("What the company does, in a sentence or two."),
     category: textArg("The market category, e.g. 'Product analytics'."),
@@ -329,7 +327,7 @@ export const updateIcpTool = defineTool({
   name: "update_icp",
   title: "Update the ideal customer profile",
   description:
-    "Sets the workspace's ideal customer profile, then re-reads each tracked competitor's overlap with it (written to the competitor's workspace.icp_overlap: per-dimension matched and unmatched entries, a 0–1 score and a level high/medium/low/none). Only the dimensions sent change; an empty list clears a dimension; sending neither re-reads the overlap with the stored profile. Each call counts toward the plan's daily ICP update cap (error code limit_reached; resets 00:00 UTC). Locked (code locked) while the first brief runs. Pass an idempotency_key to make retries safe.",
+    "Sets the ideal customer profile (dimensions sent change, [] clears one), then re-reads each competitor's ICP overlap. Counts toward a daily cap.",
   input: {
     industries: listArg("Industries of the ideal customer, e.g. ['Fintech', 'Healthcare']."),
     buyer_roles: listArg("Roles that buy, e.g. ['VP of Sales', 'RevOps lead']."),
@@ -376,13 +374,7 @@ export const updateIcpTool = defineTool({
 export const setMonitoringCadenceTool = defineTool({
   name: "set_monitoring_cadence",
   title: "Set the monitoring cadence",
-  description: `Sets how often a monitoring cycle runs for the whole workspace. Cadences: ${ALL_CADENCES.join(", ")}; which ones are allowed depends on the plan (${PLAN_NAMES.filter(
-    (n) => PLANS[n].paid,
-  )
-    .map((n) => `${n}: ${PLANS[n].cadences.join("/")}`)
-    .join(
-      "; ",
-    )}). A cadence the plan does not allow is refused with code plan_required, naming the allowed cadences and the plan that has it.`,
+  description: `Sets how often monitoring runs (${ALL_CADENCES.join(", ")}) as the plan allows.`,
   input: {
     cadence: z.enum(ALL_CADENCES as [string, ...string[]]).describe("How often a monitoring cycle runs."),
   },
@@ -401,10 +393,14 @@ export const setDeliveryChannelsTool = defineTool({
   name: "set_delivery_channels",
   title: "Set delivery channels",
   description:
-    "Turns delivery of a finished monitoring cycle by email and by team chat (slack) on or off. Only the channels sent change; send at least one. Turning slack on needs a paid plan (code plan_required) and a team-chat connection made by an admin in the app (code chat_not_connected); turning anything off always works.",
+    "Turns delivery of finished cycles by email, team chat (slack) or Microsoft Teams (teams) on or off; only channels sent change.",
   input: {
     email: z.boolean().optional().describe("Deliver finished cycles by email."),
     slack: z.boolean().optional().describe("Deliver finished cycles to the connected team chat."),
+    teams: z
+      .boolean()
+      .optional()
+      .describe("Deliver finished cycles to the connected Microsoft Teams channel."),
   },
   output: { ...deliveryShape, changed: z.boolean() },
   annotations: SETTING,
@@ -414,7 +410,7 @@ export const setDeliveryChannelsTool = defineTool({
     const { changed } = await setDeliveryChannels(
       ctx.s.store,
       ctx.principal.orgId,
-      { email: a.email, slack: a.slack },
+      { email: a.email, slack: a.slack, teams: a.teams },
       meta(ctx),
     );
     return { ...deliveryView(await settingsOf(ctx), mailConfigured(ctx.s.config)), changed };
