@@ -12,6 +12,7 @@ import {
   cleanLength,
   contentRoot,
   type Doc,
+  type El,
   findFirst,
   parseDocument,
   stripNonContent,
@@ -44,6 +45,8 @@ function pathOf(url: string): string {
   }
 }
 
+/** A tab panel (role or class): a hidden one holds what its tab reveals. */
+const TAB_PANEL = /\btabpanel\b|\btab-?pane\b|\btab-?panel\b|\btabs?__panel\b|\btab-content__item\b/i;
 const PRICING_PATH = /(^|\/)(pricing|plans|prices|tarifs|preise|precios|buy|subscribe|upgrade)(\/|$|\.|-)/;
 const INTEGRATIONS_PATH =
   /(^|\/)(integrations?|marketplace|apps|app-directory|app-marketplace|connectors|ecosystem|partners\/integrations|extensions|plugins)(\/|$|\.)/;
@@ -125,9 +128,11 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
   const removed = stripNonContent(root);
   stripOverlays(root);
   const hiddenAlts: HiddenAlternative[] = [];
+  const hiddenPanels: El[] = [];
   for (const r of removed) {
     const mark = billingMark(r.el);
     if (mark) hiddenAlts.push({ ...r, mark });
+    else if (TAB_PANEL.test(`${attr(r.el, "role")} ${attr(r.el, "class")}`)) hiddenPanels.push(r.el);
   }
   const regions = regionsOf(root);
   const links = readLinks(regions, base);
@@ -152,6 +157,7 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
     jsonLd,
     microdata,
     hiddenAlts,
+    hiddenPanels,
   });
   const features = isIntegrations || isCareers ? [] : readFeatures(path, groups, planGroups);
   const { integrations, integrationPages } = isIntegrations

@@ -148,6 +148,8 @@ export function readPlans(
     jsonLd: Record<string, unknown>[];
     microdata: Plan[];
     hiddenAlts: HiddenAlternative[];
+    /** Hidden tab panels that are no billing alternative (plans for another audience a tab reveals). */
+    hiddenPanels?: El[];
   },
 ): PagePlans {
   const { isPricing, jsonLd, microdata, hiddenAlts } = page;
@@ -233,6 +235,12 @@ export function readPlans(
       }
     }
   }
+  // plans a tab reveals (a hidden panel of another audience's plans): every plan a visitor can choose
+  if (plans.length && isPricing)
+    for (const panel of page.hiddenPanels ?? []) {
+      const ps = panelPlans(panel);
+      if (ps.length >= 2 && ps.some((p) => p.price !== null)) addPlans(ps);
+    }
   if (plans.length) annualFromAttributes(content, plans);
   // no plan cards or tables: the offers the page states in JSON-LD or microdata
   if (!plans.length && isPricing) addPlans([...offersFromJsonLd(jsonLd), ...microdata]);
