@@ -140,10 +140,11 @@ export interface EventPayloads {
   CompanyProfileUpdated: { changes: CompanyProfileChanges; updated_at: string };
   IcpUpdated: { industries?: string[]; buyer_roles?: string[]; updated_at: string };
   MonitoringCadenceSet: { cadence: string };
-  DeliveryChannelsSet: { email?: boolean; slack?: boolean };
+  DeliveryChannelsSet: { email?: boolean; slack?: boolean; teams?: boolean };
   ChatConnected: { provider: string; webhook_url: string; connected_at: string };
   /** An admin removed the team-chat connection (the settings page): no chat messages until one is made again. */
-  ChatDisconnected: { disconnected_at: string };
+  /** `provider` teams: the Microsoft Teams connection (absent: the Slack one). */
+  ChatDisconnected: { disconnected_at: string; provider?: "teams" };
   FirstBriefStarted: { started_at: string };
   FirstBriefFinished: { finished_at: string };
   /** update_icp's re-read of one competitor's overlap with the ICP; null removes it. */
@@ -297,7 +298,7 @@ export interface EventPayloads {
   DeliveryQueued: {
     id: number;
     cycle_id: number;
-    channel: "email" | "slack";
+    channel: "email" | "slack" | "teams";
     /** An admin's email address, or `webhook` for team chat. */
     recipient: string;
     signal_ids: number[];

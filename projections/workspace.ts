@@ -64,22 +64,30 @@ export async function projectWorkspace(e: StoredEvent, tx: Tx): Promise<void> {
       const b = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
       await tx.execute({
         sql: `UPDATE workspace_settings SET email_delivery = COALESCE(?, email_delivery),
-                slack_delivery = COALESCE(?, slack_delivery) WHERE id = ?`,
-        args: [b(e.data.email), b(e.data.slack), orgId],
+                slack_delivery = COALESCE(?, slack_delivery), teams_delivery = COALESCE(?, teams_delivery)
+              WHERE id = ?`,
+        args: [b(e.data.email), b(e.data.slack), b(e.data.teams), orgId],
       });
       break;
     }
     case "ChatConnected":
       await ensureRow(tx, orgId!);
+      // A Microsoft Teams connection is kept beside the Slack one (its own columns).
       await tx.execute({
-        sql: "UPDATE workspace_settings SET chat_webhook_url = ?, chat_connected_at = ? WHERE id = ?",
+        sql:
+          e.data.provider === "teams"
+            ? "UPDATE workspace_settings SET teams_webhook_url = ?, teams_connected_at = ? WHERE id = ?"
+            : "UPDATE workspace_settings SET chat_webhook_url = ?, chat_connected_at = ? WHERE id = ?",
         args: [e.data.webhook_url, e.data.connected_at, orgId],
       });
       break;
     case "ChatDisconnected":
       await ensureRow(tx, orgId!);
       await tx.execute({
-        sql: "UPDATE workspace_settings SET chat_webhook_url = NULL, chat_connected_at = NULL WHERE id = ?",
+        sql:
+          e.data.provider === "teams"
+            ? "UPDATE workspace_settings SET teams_webhook_url = NULL, teams_connected_at = NULL WHERE id = ?"
+            : "UPDATE workspace_settings SET chat_webhook_url = NULL, chat_connected_at = NULL WHERE id = ?",
         args: [orgId],
       });
       break;

@@ -1,4 +1,5 @@
-// The team-chat connection: an incoming webhook an admin connects (a public https address) or disconnects.
+// The team-chat connections: a Slack incoming webhook and a Microsoft Teams Workflows webhook, each connected
+// (a public https address) or disconnected by an admin.
 import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore } from "../../events/store.ts";
 import { hostRefusal } from "./hostname.ts";
@@ -23,18 +24,21 @@ export function checkWebhookUrl(
   return url;
 }
 
+export type ChatProvider = "slack" | "teams";
+
 export function decideConnectChat(
   st: WorkspaceSettings,
   webhookUrl: string,
   now: Date,
   unsafeOrigins: readonly string[] = [],
+  provider: ChatProvider = "slack",
 ): NewEvent[] {
   const url = checkWebhookUrl(webhookUrl, unsafeOrigins);
   return [
     {
       type: "ChatConnected",
       ...orgStream(st.orgId),
-      data: { provider: "slack", webhook_url: url, connected_at: now.toISOString() },
+      data: { provider, webhook_url: url, connected_at: now.toISOString() },
     },
   ];
 }
@@ -47,37 +51,58 @@ export async function connectChat(
   webhookUrl: string,
   metadata: EventMetadata = {},
   unsafeOrigins: readonly string[] = [],
+  provider: ChatProvider = "slack",
 ) {
   const { result } = await store.execute(async (w) => {
     const org = await requireOrg(w.tx, orgSlug);
     const st = await loadSettings(w.tx, org.id);
-    const events = decideConnectChat(st, webhookUrl, w.now, unsafeOrigins);
+    const events = decideConnectChat(st, webhookUrl, w.now, unsafeOrigins, provider);
     return { events, result: { org: org.slug, chat_connected: true, connected_at: w.now.toISOString() } };
   }, metadata);
   return result;
 }
 
-export function decideDisconnectChat(st: WorkspaceSettings, now: Date): NewEvent[] {
-  if (st.chatConnectedAt === null) return [];
-  return [{ type: "ChatDisconnected", ...orgStream(st.orgId), data: { disconnected_at: now.toISOString() } }];
+export function decideDisconnectChat(
+  st: WorkspaceSettings,
+  now: Date,
+  provider: ChatProvider = "slack",
+): NewEvent[] {
+  if ((provider === "teams" ? st.teamsConnectedAt : st.chatConnectedAt) === null) return [];
+  return [
+    {
+      type: "ChatDisconnected",
+      ...orgStream(st.orgId),
+      data: { disconnected_at: now.toISOString(), ...(provider === "teams" ? { provider } : {}) },
+    },
+  ];
 }
 
 /** The settings page's Disconnect: forgets the webhook. Chat delivery stays chosen but inactive (deliveryView
  * says so) until a connection is made again. */
-export async function disconnectChat(store: EventStore, orgId: number, metadata: EventMetadata = {}) {
+export async function disconnectChat(
+  store: EventStore,
+  orgId: number,
+  metadata: EventMetadata = {},
+  provider: ChatProvider = "slack",
+) {
   const { events } = await store.execute(async (w) => {
     const st = await loadSettings(w.tx, orgId);
-    return { events: decideDisconnectChat(st, w.now), result: null };
+    return { events: decideDisconnectChat(st, w.now, provider), result: null };
   }, metadata);
   return { changed: events.length > 0 };
 }
 
 /** The connected webhook URL of an org, if any (for the settings page's test message). */
-export async function chatWebhookUrl(tx: Exec, orgId: number): Promise<string | undefined> {
+export async function chatWebhookUrl(
+  tx: Exec,
+  orgId: number,
+  provider: ChatProvider = "slack",
+): Promise<string | undefined> {
+  const column = provider === "teams" ? "teams_webhook_url" : "chat_webhook_url";
   const r = await tx.execute({
-    sql: "SELECT chat_webhook_url FROM workspace_settings WHERE id = ?",
+    sql: `SELECT ${column} AS url FROM workspace_settings WHERE id = ?`,
     args: [orgId],
   });
-  const v = r.rows[0]?.chat_webhook_url;
+  const v = r.rows[0]?.url;
   return v === null || v === undefined ? undefined : String(v);
 }

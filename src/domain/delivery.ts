@@ -12,10 +12,14 @@ export interface DeliveryView {
   allowed_cadences: string[];
   email: boolean;
   slack: boolean;
+  /** Microsoft Teams delivery in effect (a Workflows webhook, beside Slack). */
+  teams: boolean;
   /** The server can send email (its operator configured a mail server). */
   email_delivery_available: boolean;
   chat_connected: boolean;
   chat_delivery_available: boolean;
+  teams_connected: boolean;
+  teams_delivery_available: boolean;
   notes: string[];
 }
 
@@ -40,6 +44,17 @@ export function deliveryView(st: WorkspaceSettings, mail: boolean): DeliveryView
         .filter(Boolean)
         .join(" and ")}.`,
     );
+  const teamsConnected = st.teamsConnectedAt !== null;
+  const teamsAvailable = plan.paid && teamsConnected;
+  if (st.teams === true && !teamsAvailable)
+    notes.push(
+      `Microsoft Teams delivery is switched on but inactive: it needs ${[
+        plan.paid ? "" : "a paid plan",
+        teamsConnected ? "" : "a Teams connection made in the app",
+      ]
+        .filter(Boolean)
+        .join(" and ")}.`,
+    );
   const emailChosen = st.email ?? true;
   if (emailChosen && !mail)
     notes.push(
@@ -50,40 +65,60 @@ export function deliveryView(st: WorkspaceSettings, mail: boolean): DeliveryView
     allowed_cadences: plan.cadences,
     email: emailChosen && mail,
     slack: st.slack === true && available,
+    teams: st.teams === true && teamsAvailable,
     email_delivery_available: mail,
     chat_connected: connected,
     chat_delivery_available: available,
+    teams_connected: teamsConnected,
+    teams_delivery_available: teamsAvailable,
     notes,
   };
 }
 
-export function decideSetDeliveryChannels(
-  st: WorkspaceSettings,
-  input: { email?: boolean; slack?: boolean },
-): NewEvent[] {
-  if (input.email === undefined && input.slack === undefined)
-    throw new InvalidInput("send email, slack or both (true or false)");
-  if (input.slack === true) {
-    const plan = planOf(st.plan);
-    const connected = st.chatConnectedAt !== null;
-    const missing = [...(plan.paid ? [] : ["paid_plan"]), ...(connected ? [] : ["chat_connection"])];
-    if (missing.length) {
-      const what = [
-        plan.paid ? "" : `a paid plan (this workspace is on ${plan.label})`,
-        connected ? "" : "a team-chat connection, made by an admin in the app under Settings → Monitoring",
-      ]
-        .filter(Boolean)
-        .join(" and ");
-      throw new DomainError(
-        plan.paid ? "chat_not_connected" : "plan_required",
-        `Team-chat delivery needs ${what}.`,
-        { missing, ...(plan.paid ? {} : { plan_needed: LOWEST_PAID, plan: plan.name }) },
-      );
-    }
-  }
-  const data: { email?: boolean; slack?: boolean } = {};
+export interface DeliveryChoice {
+  email?: boolean;
+  slack?: boolean;
+  teams?: boolean;
+}
+
+/** A chat channel (Slack or Teams) turned on needs a paid plan and that channel's connection. */
+function requireChat(st: WorkspaceSettings, channel: "slack" | "teams") {
+  const plan = planOf(st.plan);
+  const connected = (channel === "teams" ? st.teamsConnectedAt : st.chatConnectedAt) !== null;
+  const missing = [...(plan.paid ? [] : ["paid_plan"]), ...(connected ? [] : [`${channel}_connection`])];
+  if (missing.length === 0) return;
+  const what = [
+    plan.paid ? "" : `a paid plan (this workspace is on ${plan.label})`,
+    connected
+      ? ""
+      : channel === "teams"
+        ? "a Microsoft Teams connection, made by an admin in the app under Settings → Monitoring"
+        : "a team-chat connection, made by an admin in the app under Settings → Monitoring",
+  ]
+    .filter(Boolean)
+    .join(" and ");
+  throw new DomainError(
+    plan.paid ? "chat_not_connected" : "plan_required",
+    `${channel === "teams" ? "Microsoft Teams" : "Team-chat"} delivery needs ${what}.`,
+    {
+      missing:
+        channel === "slack"
+          ? missing.map((m) => (m === "slack_connection" ? "chat_connection" : m))
+          : missing,
+      ...(plan.paid ? {} : { plan_needed: LOWEST_PAID, plan: plan.name }),
+    },
+  );
+}
+
+export function decideSetDeliveryChannels(st: WorkspaceSettings, input: DeliveryChoice): NewEvent[] {
+  if (input.email === undefined && input.slack === undefined && input.teams === undefined)
+    throw new InvalidInput("send email, slack, teams or several (true or false)");
+  if (input.slack === true) requireChat(st, "slack");
+  if (input.teams === true) requireChat(st, "teams");
+  const data: DeliveryChoice = {};
   if (input.email !== undefined && input.email !== (st.email ?? true)) data.email = input.email;
   if (input.slack !== undefined && input.slack !== (st.slack ?? false)) data.slack = input.slack;
+  if (input.teams !== undefined && input.teams !== (st.teams ?? false)) data.teams = input.teams;
   if (Object.keys(data).length === 0) return [];
   return [{ type: "DeliveryChannelsSet", ...orgStream(st.orgId), data }];
 }
@@ -91,7 +126,7 @@ export function decideSetDeliveryChannels(
 export async function setDeliveryChannels(
   store: EventStore,
   orgId: number,
-  input: { email?: boolean; slack?: boolean },
+  input: DeliveryChoice,
   metadata: EventMetadata = {},
 ) {
   const { events } = await store.execute(async (w) => {

@@ -27,6 +27,8 @@ export interface WorkspaceSettings {
   email: boolean | null;
   slack: boolean | null;
   chatConnectedAt: string | null;
+  teams: boolean | null;
+  teamsConnectedAt: string | null;
   firstBrief: "running" | "finished" | null;
 }
 
@@ -35,7 +37,8 @@ const flag = (v: unknown) => (v === null || v === undefined ? null : Number(v) =
 export async function loadSettings(tx: Exec, orgId: number): Promise<WorkspaceSettings> {
   const r = await tx.execute({
     sql: `SELECT o.id, o.slug, o.name, o.website_url, o.plan, w.profile, w.profile_updated_at, w.icp, w.icp_updated_at,
-            w.cadence, w.email_delivery, w.slack_delivery, w.chat_connected_at, w.first_brief
+            w.cadence, w.email_delivery, w.slack_delivery, w.chat_connected_at, w.teams_delivery,
+            w.teams_connected_at, w.first_brief
           FROM orgs o LEFT JOIN workspace_settings w ON w.id = o.id WHERE o.id = ?`,
     args: [orgId],
   });
@@ -56,6 +59,8 @@ export async function loadSettings(tx: Exec, orgId: number): Promise<WorkspaceSe
     email: flag(row.email_delivery),
     slack: flag(row.slack_delivery),
     chatConnectedAt: s(row.chat_connected_at),
+    teams: flag(row.teams_delivery),
+    teamsConnectedAt: s(row.teams_connected_at),
     firstBrief: s(row.first_brief) as WorkspaceSettings["firstBrief"],
   };
 }

@@ -1,6 +1,6 @@
 // /app/settings/monitoring: an admin sets the monitoring cadence (as the plan allows), the delivery channels
-// (email, team chat), connects the team chat (a Slack incoming webhook), sends it a test message through the
-// one fetcher and disconnects it, and sees each channel's delivery status (src/engine/deliver/outbox.ts).
+// (email, team chat, Microsoft Teams), connects the team chat (a Slack incoming webhook) and Microsoft Teams (a
+// Workflows webhook), sends each a test message through the one fetcher and disconnects it, and sees each channel's delivery status (src/engine/deliver/outbox.ts).
 // The commands are the ones behind set_monitoring_cadence, set_delivery_channels and `rivals org connect-chat`.
 // Members get 403.
 /** @jsxRuntime classic */
@@ -9,7 +9,7 @@
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
 import { setMonitoringCadence } from "../domain/cadence.ts";
-import { connectChat, disconnectChat } from "../domain/chat.ts";
+import { type ChatProvider, connectChat, disconnectChat } from "../domain/chat.ts";
 import { deliveryView, setDeliveryChannels } from "../domain/delivery.ts";
 import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
@@ -18,6 +18,7 @@ import { InvalidInput } from "../domain/validate.ts";
 import { label, labelInText } from "../domain/vocabulary.ts";
 import { loadSettings } from "../domain/workspace.ts";
 import { postToChat } from "../engine/deliver/chat.ts";
+import { composeTeamsTest } from "../engine/deliver/compose.ts";
 import { type ChannelStatus, deliveryStatus } from "../engine/deliver/outbox.ts";
 import { slackEscape } from "../engine/deliver/slackText.ts";
 import { mailConfigured } from "../mail/mailer.ts";
@@ -36,16 +37,19 @@ const DONE: Record<string, string> = {
   channels: "The delivery channels were saved.",
   connected: "The team chat is connected.",
   disconnected: "The team chat was disconnected. Chat messages stop until it is connected again.",
+  teams_connected: "Microsoft Teams is connected.",
+  teams_disconnected: "Microsoft Teams was disconnected. Teams messages stop until it is connected again.",
 };
 
-const CHANNEL_LABEL = { email: "Email", slack: "Team chat" } as const;
+const CHANNEL_LABEL = { email: "Email", slack: "Team chat", teams: "Microsoft Teams" } as const;
+type Channel = keyof typeof CHANNEL_LABEL;
 
 function StatusTable({
   status,
   on,
 }: {
-  status: Record<"email" | "slack", ChannelStatus>;
-  on: Record<"email" | "slack", boolean>;
+  status: Record<Channel, ChannelStatus>;
+  on: Record<Channel, boolean>;
 }): JSX.Element {
   return (
     <div class="scroll">
@@ -60,7 +64,7 @@ function StatusTable({
           </tr>
         </thead>
         <tbody>
-          {(["email", "slack"] as const).map((c) => {
+          {(["email", "slack", "teams"] as const).map((c) => {
             const st = status[c];
             const f = st.last_failure;
             return (
@@ -123,7 +127,7 @@ export function monitoringSettingsPages(s: Services) {
   async function render(
     m: Member,
     org: Membership,
-    opts: { notice?: string; error?: string; webhook?: string } = {},
+    opts: { notice?: string; error?: string; webhook?: string; teamsWebhook?: string } = {},
     status = 200,
     fromForm = false,
   ): Promise<Response> {
@@ -185,6 +189,17 @@ export function monitoringSettingsPages(s: Services) {
               <span class="muted small"> — needs {plan.paid ? "" : "a paid plan and "}a chat connection</span>
             )}
           </label>
+          <label class="check">
+            <input type="checkbox" name="teams" value="1" checked={st.teams === true} /> Microsoft Teams
+            {view.teams_delivery_available ? (
+              ""
+            ) : (
+              <span class="muted small">
+                {" "}
+                — needs {plan.paid ? "" : "a paid plan and "}a Teams connection
+              </span>
+            )}
+          </label>
           <button type="submit">Save channels</button>
         </form>
 
@@ -227,8 +242,51 @@ export function monitoringSettingsPages(s: Services) {
           <button type="submit">Connect</button>
         </form>
 
+        <h2>Microsoft Teams</h2>
+        {view.teams_connected ? (
+          <div class="card">
+            <p>
+              Connected <Time ts={st.teamsConnectedAt} /> to a Teams Workflows webhook.
+            </p>
+            <form method="post" action={`${PATH}/teams/test`} class="inline">
+              {hidden}
+              <button type="submit" class="secondary">
+                Send a test message
+              </button>
+            </form>{" "}
+            <form method="post" action={`${PATH}/teams/disconnect`} class="inline">
+              {hidden}
+              <button type="submit" class="secondary danger">
+                Disconnect
+              </button>
+            </form>
+          </div>
+        ) : (
+          ""
+        )}
+        <form method="post" action={`${PATH}/teams`} class="card">
+          {hidden}
+          <label for="teams-webhook">
+            {view.teams_connected ? "Replace the Teams webhook URL" : "Teams Workflows webhook URL"}
+          </label>
+          <input
+            id="teams-webhook"
+            name="webhook"
+            type="url"
+            required
+            maxlength="2000"
+            value={opts.teamsWebhook ?? ""}
+            placeholder="https://…/workflows/…"
+          />
+          <p class="muted small">
+            In Teams, add the workflow "Post to a channel when a webhook request is received" and paste its
+            URL.
+          </p>
+          <button type="submit">Connect Teams</button>
+        </form>
+
         <h2>Delivery status</h2>
-        <StatusTable status={delivery} on={{ email: view.email, slack: view.slack }} />
+        <StatusTable status={delivery} on={{ email: view.email, slack: view.slack, teams: view.teams }} />
       </AppPage>,
       fromForm ? undefined : m.ws,
       status,
@@ -249,7 +307,7 @@ export function monitoringSettingsPages(s: Services) {
     request: Request,
     body: unknown,
     run: (m: Member, org: Membership) => Promise<Response>,
-    opts: { webhook?: string } = {},
+    opts: { webhook?: string; teamsWebhook?: string } = {},
   ): Promise<Response> {
     const admin = await adminOf(request, body);
     if (admin instanceof Response) return admin;
@@ -292,7 +350,11 @@ export function monitoringSettingsPages(s: Services) {
         await setDeliveryChannels(
           s.store,
           org.orgId,
-          { email: field(body, "email") === "1", slack: field(body, "slack") === "1" },
+          {
+            email: field(body, "email") === "1",
+            slack: field(body, "slack") === "1",
+            teams: field(body, "teams") === "1",
+          },
           actor(m),
         );
         return done(org, "channels");
@@ -334,6 +396,49 @@ export function monitoringSettingsPages(s: Services) {
           org,
           {
             error: `The test message failed: the webhook answered ${res.status ?? res.error}: ${res.message}`,
+          },
+          502,
+          true,
+        );
+      }),
+    )
+    .post(`${PATH}/teams`, ({ request, body }) => {
+      const webhook = field(body, "webhook").trim();
+      return change(
+        request,
+        body,
+        async (m, org) => {
+          await connectChat(s.store, org.orgSlug, webhook, actor(m), s.config.unsafeWebhookOrigins, "teams");
+          return done(org, "teams_connected");
+        },
+        { teamsWebhook: webhook },
+      );
+    })
+    .post(`${PATH}/teams/disconnect`, ({ request, body }) =>
+      change(request, body, async (m, org) => {
+        await disconnectChat(s.store, org.orgId, actor(m), "teams" satisfies ChatProvider);
+        return done(org, "teams_disconnected");
+      }),
+    )
+    .post(`${PATH}/teams/test`, ({ request, body }) =>
+      change(request, body, async (m, org) => {
+        const card = composeTeamsTest(org.orgName, s.config.baseUrl, `${s.config.baseUrl}${PATH}`);
+        const res = await postToChat(s, org.orgId, card, "teams");
+        if (!res)
+          return render(m, org, { error: "Microsoft Teams is not connected: connect it first." }, 409, true);
+        if (res.ok)
+          return render(
+            m,
+            org,
+            { notice: `Test message sent: the Teams webhook answered ${res.status}.` },
+            200,
+            true,
+          );
+        return render(
+          m,
+          org,
+          {
+            error: `The test message failed: the Teams webhook answered ${res.status ?? res.error}: ${res.message}`,
           },
           502,
           true,

@@ -18,6 +18,8 @@ const settings = (over: Partial<WorkspaceSettings> = {}): WorkspaceSettings => (
   email: null,
   slack: null,
   chatConnectedAt: null,
+  teams: null,
+  teamsConnectedAt: null,
   firstBrief: null,
   ...over,
 });

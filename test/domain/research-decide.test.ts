@@ -35,6 +35,8 @@ function settings(over: Partial<WorkspaceSettings> = {}): WorkspaceSettings {
     email: null,
     slack: null,
     chatConnectedAt: null,
+    teams: null,
+    teamsConnectedAt: null,
     firstBrief: "finished",
     ...over,
   };

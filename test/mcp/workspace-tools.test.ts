@@ -521,14 +521,17 @@ describe("delivery settings", () => {
       allowed_cadences: PLANS.growth.cadences,
       email: false,
       slack: false,
+      teams: false,
       email_delivery_available: false,
       chat_connected: false,
       chat_delivery_available: false,
+      teams_connected: false,
+      teams_delivery_available: false,
       notes: [
         "Email delivery is switched on but inactive: this server has no mail server configured (its operator sets RIVALS_SMTP_URL).",
       ],
       plan: "growth",
-      delivery_status: { email: { pending: 0 }, slack: { pending: 0 } },
+      delivery_status: { email: { pending: 0 }, slack: { pending: 0 }, teams: { pending: 0 } },
       cycles: { cadence: "weekly", scheduler: "on", next_cycle_due_at: expect.any(String) },
     });
   });

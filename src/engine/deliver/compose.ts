@@ -1,12 +1,14 @@
 // What a delivery says: the cycle's new signals by severity, each with its app link and source, as an email
-// (text and HTML) and as a Slack incoming-webhook message (Block Kit). Deterministic; nothing beyond the signals.
-// What a site or workspace chose goes through its format's one escaper: Html.escapeHtml for the HTML part,
-// slackEscape for every Slack text (blocks and fallback).
+// (text and HTML), as a Slack incoming-webhook message (Block Kit) and as a Microsoft Teams Adaptive Card.
+// Deterministic; nothing beyond the signals. What a site or workspace chose goes through its format's one
+// escaper: Html.escapeHtml for the HTML part, slackEscape for every Slack text (blocks and fallback),
+// teamsEscape for every card text (plain TextRuns, never Markdown).
 import { Html } from "@elysiajs/html";
 import { appLinks } from "../../db/queries/links.ts";
 import { possessive } from "../../domain/prose.ts";
 import { SEVERITY_HIGH_FIRST } from "../../domain/records.ts";
 import { slackEscape as slack } from "./slackText.ts";
+import { teamsEscape as teams } from "./teamsText.ts";
 
 export interface DeliverySignal {
   id: number;
@@ -89,4 +91,82 @@ export function composeSlack(org: string, signals: DeliverySignal[], base: strin
     elements: [{ type: "mrkdwn", text: `<${base}/app/|Open Rivals>` }],
   });
   return { text: slack(subjectOf(org, signals)), blocks };
+}
+
+/** A plain text run of an Adaptive Card (shown as written), optionally a link. */
+const run = (text: string, extra: Record<string, unknown> = {}) => ({
+  type: "TextRun",
+  text: teams(text),
+  ...extra,
+});
+const openUrl = (url: string) => ({ type: "Action.OpenUrl", url });
+
+/** A Microsoft Teams Workflows message: one Adaptive Card (version 1.5) with a heading, one block per severity
+ * (at most 10 signals each, the rest counted), each signal's title linking to it, and a button to the app. */
+export function composeTeams(org: string, signals: DeliverySignal[], base: string) {
+  const body: Record<string, unknown>[] = [
+    {
+      type: "RichTextBlock",
+      inlines: [run(`${org}: ${plural(signals.length)}`, { size: "Large", weight: "Bolder" })],
+    },
+  ];
+  for (const g of bySeverity(signals)) {
+    body.push({ type: "RichTextBlock", separator: true, inlines: [run(label(g.sev), { weight: "Bolder" })] });
+    for (const s of g.list.slice(0, 10))
+      body.push({
+        type: "RichTextBlock",
+        spacing: "Small",
+        inlines: [
+          run("• "),
+          run(s.title, { selectAction: openUrl(appLinks.signal(base, s.id)), color: "Accent" }),
+          run(` (${s.competitor})`, { isSubtle: true }),
+        ],
+      });
+    if (g.list.length > 10)
+      body.push({
+        type: "RichTextBlock",
+        spacing: "Small",
+        inlines: [run(`…and ${g.list.length - 10} more`)],
+      });
+  }
+  return teamsMessage(subjectOf(org, signals), body, base);
+}
+
+/** The message a Teams Workflows webhook posts: one Adaptive Card in an attachment. */
+function teamsMessage(summary: string, body: Record<string, unknown>[], base: string) {
+  return {
+    type: "message",
+    summary: teams(summary),
+    attachments: [
+      {
+        contentType: "application/vnd.microsoft.card.adaptive",
+        contentUrl: null,
+        content: {
+          $schema: "http://adaptivecards.io/schemas/adaptive-card.json",
+          type: "AdaptiveCard",
+          version: "1.5",
+          msteams: { width: "Full" },
+          body,
+          actions: [{ type: "Action.OpenUrl", title: "Open Rivals", url: `${base}/app/` }],
+        },
+      },
+    ],
+  };
+}
+
+/** The monitoring settings page's test card: says where it came from. */
+export function composeTeamsTest(org: string, base: string, page: string) {
+  return teamsMessage(
+    `Test message from Rivals for ${org}`,
+    [
+      { type: "RichTextBlock", inlines: [run(`Rivals test message for ${org}`, { weight: "Bolder" })] },
+      {
+        type: "RichTextBlock",
+        inlines: [
+          run(`This channel will receive monitoring updates. Sent from the monitoring settings at ${page}`),
+        ],
+      },
+    ],
+    base,
+  );
 }

@@ -15,7 +15,7 @@ import type { Services } from "../../services.ts";
 import type { AfterCycleStep } from "../cycle/types.ts";
 import { digestSignalsOf } from "../digests/signals.ts";
 import { postToChat } from "./chat.ts";
-import { composeEmail, composeSlack, type DeliverySignal } from "./compose.ts";
+import { composeEmail, composeSlack, composeTeams, type DeliverySignal } from "./compose.ts";
 
 const CLAIM_MS = 120_000;
 const INSTANCE = randomUUID();
@@ -35,10 +35,11 @@ export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
   if (signalIds.length === 0) return { deliveries: 0 };
   // The channels in effect, by the same rule get_delivery_settings reports (defaults, plan, chat connection).
   const view = deliveryView(await loadSettings(s.database.client, cycle.orgId), mailConfigured(s.config));
-  const recipients: { channel: "email" | "slack"; recipient: string }[] = [];
+  const recipients: { channel: "email" | "slack" | "teams"; recipient: string }[] = [];
   if (view.email)
     for (const to of await adminEmails(s, cycle.orgId)) recipients.push({ channel: "email", recipient: to });
   if (view.slack) recipients.push({ channel: "slack", recipient: "webhook" });
+  if (view.teams) recipients.push({ channel: "teams", recipient: "webhook" });
   if (recipients.length > 0)
     await s.store.execute(async (w) => {
       const events: NewEvent[] = [];
@@ -93,6 +94,13 @@ async function send(
   if (channel === "email") {
     const mail = composeEmail(st.name, signals, s.config.baseUrl);
     await sendMail(s.config, { to: recipient, ...mail });
+    return;
+  }
+  if (channel === "teams") {
+    const res = await postToChat(s, orgId, composeTeams(st.name, signals, s.config.baseUrl), "teams");
+    if (!res)
+      throw new Error("no Microsoft Teams connection (connect one in the app under Settings → Monitoring)");
+    if (!res.ok) throw new Error(`the webhook answered ${res.status ?? res.error}: ${res.message}`);
     return;
   }
   const res = await postToChat(s, orgId, composeSlack(st.name, signals, s.config.baseUrl));
@@ -160,9 +168,9 @@ export interface ChannelStatus {
 export async function deliveryStatus(
   s: Services,
   orgId: number,
-): Promise<Record<"email" | "slack", ChannelStatus>> {
-  const out = {} as Record<"email" | "slack", ChannelStatus>;
-  for (const channel of ["email", "slack"] as const) {
+): Promise<Record<"email" | "slack" | "teams", ChannelStatus>> {
+  const out = {} as Record<"email" | "slack" | "teams", ChannelStatus>;
+  for (const channel of ["email", "slack", "teams"] as const) {
     const [ok, bad, pending] = await Promise.all([
       s.database.client.execute({
         sql: `SELECT sent_at FROM deliveries WHERE org_id = ? AND channel = ? AND state = 'sent'
