@@ -13,6 +13,27 @@ import type { BattlecardRecord } from "./records.ts";
 
 type Obj = Record<string, unknown>;
 
+const DATE_WORDS = new Set("jan feb mar apr may jun jul aug sep oct nov dec since".split(" "));
+/** Words of a line, for telling two lines apart: its dates left out (two moves of one week are not alike). */
+function words(s: string): Set<string> {
+  return new Set(
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}$%]+/gu, " ")
+      .split(" ")
+      .filter((w) => w.length > 2 && !DATE_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w)),
+  );
+}
+/** Two lines say the same thing when most of their words are shared (Jaccard ≥ 0.6, or `at` given). */
+export function sameThing(a: string, b: string, at = 0.6): boolean {
+  const x = words(a);
+  const y = words(b);
+  if (!x.size || !y.size) return a.trim().toLowerCase() === b.trim().toLowerCase();
+  let both = 0;
+  for (const w of x) if (y.has(w)) both++;
+  return both / (x.size + y.size - both) >= at;
+}
+
 /** The sections a card lists line by line; `overview` is one paragraph. */
 export const LIST_SECTIONS = ["strengths", "weaknesses", "talk_tracks", "landmines", "recent_moves"] as const;
 
@@ -148,14 +169,19 @@ export function diffCard(current: Obj, next: Obj, outdated: OutdatedLine[], next
     for (const text of was)
       if (!is.includes(text)) {
         const o = outdated.find((x) => x.section === section && x.text === text);
+        // An engine line that a newer line on the same thing replaces ("Team plan raised from $49 to $59" →
+        // "from $59 to $69").
+        const newer = add.find((a) => a.section === section && sameThing(a.text, text, 0.35));
         drop.push({
           section,
           text,
           because: o
             ? `Newer fact: ${o.because}`
-            : section === "overview"
-              ? "The overview is written again from the dossier."
-              : "No longer among the newest, most material facts.",
+            : newer
+              ? `Newer fact: ${newer.text}`
+              : section === "overview"
+                ? "The overview is written again from the dossier."
+                : "No longer among the newest, most material facts.",
           ...(o?.signal_id !== undefined ? { signal_id: o.signal_id } : {}),
         });
       }

@@ -18,6 +18,8 @@
 //   of a plan, a free plan that ended) is named so a member can drop it; their lines are never changed here.
 // - team notes are never mixed into the sections above: they appear only under `team_framing`, each
 //   labelled as an unverified team note, and are counted in `evidence.team_notes`.
+
+import { sameThing } from "../domain/battlecardProposals.ts";
 import type {
   BattlecardInput,
   CardLine,
@@ -71,27 +73,6 @@ function significant(text: string, company: string): string[] {
         .filter((w) => w.length >= 3 && !GENERIC.has(w.toLowerCase()) && !own.has(w.toLowerCase())),
     ),
   ].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-}
-
-const DATE_WORDS = new Set("jan feb mar apr may jun jul aug sep oct nov dec since".split(" "));
-/** Words of a line, for telling two lines apart: its dates left out (two moves of one week are not alike). */
-function words(s: string): Set<string> {
-  return new Set(
-    s
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}$%]+/gu, " ")
-      .split(" ")
-      .filter((w) => w.length > 2 && !DATE_WORDS.has(w) && !/^(?:19|20)\d\d$/.test(w)),
-  );
-}
-/** Two lines say the same thing when most of their words are shared (Jaccard ≥ 0.6, or `at` given). */
-export function sameThing(a: string, b: string, at = 0.6): boolean {
-  const x = words(a);
-  const y = words(b);
-  if (!x.size || !y.size) return a.trim().toLowerCase() === b.trim().toLowerCase();
-  let both = 0;
-  for (const w of x) if (y.has(w)) both++;
-  return both / (x.size + y.size - both) >= at;
 }
 
 function overview(c: CompetitorRecord): string {

@@ -12,10 +12,11 @@ import {
   EDIT_MAX_LINES,
   generatedCard,
   type StoredCard,
+  sameThing,
   teamOf,
 } from "../../src/domain/battlecardProposals.ts";
 import type { ComposedBattlecard } from "../../src/domain/battlecardTypes.ts";
-import { composeBattlecard, sameThing } from "../../src/engine/battlecards.ts";
+import { composeBattlecard } from "../../src/engine/battlecards.ts";
 import { battlecardMarkdown } from "../../src/web/battlecardExtras.tsx";
 import { DEMO } from "../support/battlecard-demo.ts";
 import { expectProse } from "../support/prose-check.ts";
@@ -146,6 +147,46 @@ test("one talk track and one landmine per kind of move: the same advice is never
   expect(c.sections.landmines).toEqual([
     "Ask whether the buyer needs SSO: at Acme it now takes the Enterprise plan since 18 Nov 2026, so get that quote before comparing Team prices.",
   ]);
+});
+
+test("a card the engine wrote: the next cycle proposes, naming the newer fact behind each line it drops", () => {
+  const signal = (id: number, before: string, after: string, day: string, pct: string) => ({
+    id,
+    title: `Acme raises Team plan price from ${before} to ${after} per seat/month (${pct})`,
+    type: "price_increase",
+    category: "pricing",
+    subject: "Team",
+    value_before: `${before} per seat/month`,
+    value_after: `${after} per seat/month`,
+    severity: "high",
+    first_seen_at: `2026-11-${day}T09:00:00.000Z`,
+    evidence: [{ source_url: "https://acme.example/pricing", text: `Team: ${before} → ${after}` }],
+  });
+  const acme = { name: "Acme", watch: "core" as const, tracking: "active" as const };
+  const first = composeBattlecard({
+    competitorId: 1,
+    competitor: acme,
+    signals: [signal(1, "$49", "$59", "10", "+20%")],
+    notes: [],
+  });
+  const stored = generatedCard(undefined, first, new Date("2026-11-10T10:00:00.000Z")).record;
+  const next = composeBattlecard({
+    competitorId: 1,
+    competitor: acme,
+    // The $49 → $59 rise is superseded: only the newer one is open.
+    signals: [signal(2, "$59", "$69", "20", "+17%")],
+    notes: [],
+  });
+  const p = decideCardProposal({ id: 5, competitor_id: 1, orgId: 1, stored }, next, { now: NOW })!.data
+    .proposal;
+  expect(p.drop).toContainEqual({
+    section: "weaknesses",
+    text: "Team plan raised from $49 to $59 per seat/month (+20%) on 10 Nov 2026.",
+    because: "Newer fact: Team plan raised from $59 to $69 per seat/month (+17%) on 20 Nov 2026.",
+  });
+  expect(p.add.map((l) => l.text)).toContain(
+    "Team plan raised from $59 to $69 per seat/month (+17%) on 20 Nov 2026.",
+  );
 });
 
 describe("a curated card through a cycle", () => {
