@@ -13,6 +13,7 @@ import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
 import { closeExpiredSignals } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
 import { checkCompetitor } from "./competitor.ts";
+import type { Lanes } from "./lanes.ts";
 import { finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CompetitorResult } from "./results.ts";
 import { competitorSources } from "./sources.ts";
@@ -29,8 +30,10 @@ export interface CycleOptions {
   trigger: CycleTrigger;
   /** The scheduler's due slot (ISO start), recorded on CycleStarted. */
   slot?: string;
-  /** Competitors checked at once (default 2). */
+  /** Competitors of this cycle checked at once (default 2); with `lanes`, also bounded by the process's. */
   concurrency?: number;
+  /** The process-wide bound shared with its other cycles (lanes.ts; the scheduler passes it). */
+  lanes?: Lanes;
   /** The fetcher (default: the process-wide one for the services' config). */
   fetcher?: Fetcher;
 }
@@ -112,7 +115,8 @@ async function checkAll(
     while (next < work.length) {
       const w = work[next++];
       try {
-        const r = await checkCompetitor(s, orgId, started.id, w.comp, w.sources, fetcher);
+        const check = () => checkCompetitor(s, orgId, started.id, w.comp, w.sources, fetcher);
+        const r = await (opts.lanes ? opts.lanes.run(check) : check());
         results.push(r);
         // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
         // pages were read, so they sit in the old generation until a full one (docs/engine.md, cycle "Memory").
@@ -139,9 +143,10 @@ async function checkAll(
       }
     }
   };
-  // Two competitors at a time: the extraction pool has one worker per core beyond the first, so more lanes only
-  // hold more pages in memory while they wait for it (200 × 10 pages: 4 lanes 108 s and 449 MB, 2 lanes 76 s and
-  // 428 MB; docs/engine.md "Cycle benchmark").
+  // Two competitors at a time by default: without a pause between requests (a local site) the extraction pool
+  // is the bound, and more lanes only hold more pages in memory while they wait for it (200 × 10 pages: 4 lanes
+  // 108 s and 449 MB, 2 lanes 76 s and 428 MB; docs/engine.md "Cycle benchmark"). The scheduler passes more,
+  // bounded by the process's lanes: with a second between two requests to a host, hosts at once is the speed.
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 2, work.length)) }, lane));
 
   const expired = await closeExpiredSignals(s, orgId, s.clock());

@@ -1,13 +1,16 @@
-// The in-process scheduler of `rivals serve` (croner): every minute (and once at start) it looks at each
-// workspace that has something to monitor, works out its cadence's current slot (slots.ts), and when the slot is
-// due (its start plus the workspace's jitter) and no cycle of that slot has finished, claims the slot's lease
-// (lease.ts) and runs the cycle. Several instances on one database run each due cycle once; a cycle missed while
-// every instance was down is due at the next start (the current slot only: once, not once per missed slot).
+// The in-process scheduler of `rivals serve` (croner): every minute, once at start and whenever one of its cycles
+// ends, it looks at each workspace that has something to monitor, works out its cadence's current slot
+// (slots.ts), and when the slot is due (its start plus the workspace's jitter) and no cycle of that slot has
+// finished, claims the slot's lease (lease.ts) and runs the cycle. Several instances on one database run each due
+// cycle once; a cycle missed while every instance was down is due at the next start (the current slot only: once,
+// not once per missed slot). Its cycles check many competitors (hosts) at once, bounded over all of them by the
+// instance's lanes (cycle/lanes.ts); the fetcher keeps each host's pause and robots.txt.
 // RIVALS_SCHEDULER=off leaves it out of `serve`.
 import { Cron } from "croner";
 import type { Clock } from "../../clock.ts";
 import { effectiveCadence, planOf } from "../../domain/plans.ts";
 import type { Services } from "../../services.ts";
+import { Lanes, PROCESS_LANES } from "../cycle/lanes.ts";
 import { abandonExpiredCycles } from "../cycle/record.ts";
 import { type CycleSummary, runCycle } from "../cycle/run.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
@@ -25,8 +28,10 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** Largest jitter after a slot's start (default config.schedulerJitterMs; at most a tenth of the period). */
   jitterMs?: number;
-  /** Cycles run at once by this instance (default 2). */
+  /** Cycles run at once by this instance (default 8). */
   concurrency?: number;
+  /** Competitors checked at once by this instance over all its cycles (default cycle/lanes.ts PROCESS_LANES). */
+  lanes?: number;
   /** Called with each cycle this instance ran (logging, tests). */
   onCycle?: (orgId: number, slot: string, summary: CycleSummary | Error) => void;
 }
@@ -51,6 +56,7 @@ export class Scheduler {
   private leaseMs: number;
   private jitterMs: number;
   private concurrency: number;
+  private lanes: Lanes;
   private cron: Cron | undefined;
   private running = new Map<number, Promise<void>>();
   private ticking: Promise<TickReport> | undefined;
@@ -64,7 +70,8 @@ export class Scheduler {
     this.instance = opts.instance ?? instanceOf(s);
     this.leaseMs = opts.leaseMs ?? 5 * 60_000;
     this.jitterMs = opts.jitterMs ?? s.config.schedulerJitterMs;
-    this.concurrency = opts.concurrency ?? 2;
+    this.concurrency = opts.concurrency ?? 8;
+    this.lanes = new Lanes(opts.lanes ?? PROCESS_LANES);
   }
 
   /** Checks now (a cycle missed while down runs at start), then on the pattern. */
@@ -153,7 +160,12 @@ export class Scheduler {
         continue;
       }
       report.started.push({ orgId: w.orgId, slot: w.slot });
-      const done = this.runLeased(lease).finally(() => this.running.delete(w.orgId));
+      const done = this.runLeased(lease).finally(() => {
+        this.running.delete(w.orgId);
+        // The next due workspace starts now, not at the next minute's check.
+        if (!this.stopped)
+          void this.tick().catch((e) => this.log("error", { scheduler_tick: String(e?.stack ?? e) }));
+      });
       this.running.set(w.orgId, done);
     }
     if (now.getUTCMinutes() === 0) await pruneLeases(this.s, now).catch(() => undefined);
@@ -166,7 +178,13 @@ export class Scheduler {
     );
     let cycleId: number | null = null;
     try {
-      const summary = await runCycle(this.s, lease.orgId, { trigger: "schedule", slot: lease.slot });
+      const summary = await runCycle(this.s, lease.orgId, {
+        trigger: "schedule",
+        slot: lease.slot,
+        // Every competitor of the cycle may run at once; the instance's lanes bound them over all its cycles.
+        concurrency: this.lanes.size,
+        lanes: this.lanes,
+      });
       cycleId = summary.cycle_id;
       this.log("info", {
         cycle: summary.cycle_id,
