@@ -32,6 +32,8 @@ export interface SourceObservation {
   certifications?: string[];
   /** A changelog page or feed, or a release feed: the release cadence its dates give. */
   release_cadence?: Obj;
+  /** The technologies the page shows (home, pricing, careers and integrations pages). */
+  tech?: Obj[];
   /** The company facts the page states on its own (profile fields), where each was read, and the page's address
    * as read (after redirects: what research's evidence names). */
   profile?: { url: string; fields: Obj; evidence: Record<string, Evidence> };
@@ -58,7 +60,7 @@ const PROFILE_FIELDS = [
 ] as const;
 
 /** What each page contributed to the reads several pages make (kept internal, per source URL). */
-export type ReadSources = Record<string, { features?: string[]; integrations?: string[] }>;
+export type ReadSources = Record<string, { features?: string[]; integrations?: string[]; tech?: Obj[] }>;
 
 /** How many product features the dossier keeps (as research does). */
 export const FEATURE_LIMIT = 60;
@@ -131,6 +133,7 @@ function applyObservations(
     if (o.kind === "home" || o.kind === "product")
       sources[o.url] = { ...sources[o.url], features: o.features ?? [] };
     if (o.kind === "integrations") sources[o.url] = { ...sources[o.url], integrations: o.integrations ?? [] };
+    if (o.tech) sources[o.url] = { ...sources[o.url], tech: o.tech };
     // Certifications: the security page's (security.txt stays as research read it).
     if (o.certifications) {
       const reg: Obj = { ...(isObj(reads.regulation) ? reads.regulation : {}) };
@@ -175,6 +178,28 @@ function applyObservations(
     reads.product = product;
   }
   if (isObj(reads.product) && Object.keys(reads.product).length === 0) delete reads.product;
+  // Technologies: each page's, first page first; the same set in another order is no change.
+  if (observed.some((o) => o.tech)) {
+    const knownTech = Object.values(had).some((v) => v.tech !== undefined);
+    const stack: Obj = { ...(isObj(reads.tech_stack) ? reads.tech_stack : {}) };
+    const old = (Array.isArray(stack.technologies) ? stack.technologies : []).filter(isObj);
+    const seen = new Set<string>();
+    const now: Obj[] = [];
+    const pages: Obj[] = Object.entries(sources).flatMap(([url, v]) =>
+      (v.tech ?? []).map((t): Obj => ({ ...t, page: url })),
+    );
+    for (const t of knownTech ? pages : [...pages, ...old]) {
+      const name = String(t.name ?? "").toLowerCase();
+      if (!name || seen.has(name)) continue;
+      seen.add(name);
+      now.push(t);
+    }
+    const names = (ts: Obj[]) => JSON.stringify(ts.map((t) => `${t.name}|${t.page}`).sort());
+    if (names(now) !== names(old)) {
+      if (now.length) reads.tech_stack = { ...stack, technologies: now };
+      else delete reads.tech_stack;
+    }
+  }
   const i = collect("integrations", (k) => k === "integrations");
   if (i.touched) {
     const integ: Obj = { ...(isObj(reads.integrations) ? reads.integrations : {}) };

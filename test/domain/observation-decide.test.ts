@@ -267,6 +267,39 @@ describe("a cycle's observations on the dossier", () => {
     expect((out[1]!.data as Record<string, any>).icp_overlap.level).not.toBe("none");
   });
 
+  test("technologies: a changed page's own replace what it showed; the same set in another order is no change", () => {
+    const record: CompetitorRecord = {
+      ...researched,
+      reads: {
+        ...researched.reads,
+        tech_stack: {
+          technologies: [
+            { name: "Next.js", page: "https://globex.example/" },
+            { name: "Stripe", page: "https://globex.example/careers" },
+          ],
+        },
+      },
+      internal: {
+        read_sources: {
+          "https://globex.example/": { tech: [{ name: "Next.js" }] },
+          "https://globex.example/careers": { tech: [{ name: "Stripe" }] },
+        },
+      },
+    };
+    const [e] = decide(record, [
+      { url: "https://globex.example/careers", kind: "careers", tech: [{ name: "Paddle" }] },
+    ]);
+    expect((e!.data as Record<string, any>).reads.tech_stack.technologies).toEqual([
+      { name: "Next.js", page: "https://globex.example/" },
+      { name: "Paddle", page: "https://globex.example/careers" },
+    ]);
+    expect(
+      decide(record, [
+        { url: "https://globex.example/careers", kind: "careers", tech: [{ name: "Stripe" }] },
+      ]),
+    ).toEqual([]);
+  });
+
   test("the security page's certifications and the release cadence of the source it was read from", () => {
     const record: CompetitorRecord = {
       ...researched,

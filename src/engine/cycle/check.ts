@@ -37,7 +37,10 @@ export type Outcome =
       previous?: Snapshot;
       changes: Change[];
       /** What the store keeps of the answer (not its body: a competitor's outcomes wait for each other). */
-      fetched: Pick<Extract<FetchResult, { ok: true }>, "etag" | "lastModified" | "status" | "finalUrl">;
+      fetched: Pick<Extract<FetchResult, { ok: true }>, "etag" | "lastModified" | "status" | "finalUrl"> & {
+        /** A page's response headers (what its technologies are read from, beside its HTML). */
+        headers?: Record<string, string>;
+      };
       bodyHash: string;
       rendered: boolean;
     }
@@ -193,7 +196,13 @@ async function readSource(
     snapshot,
     previous: cmp.status === "changed" ? cmp.previous : undefined,
     changes: cmp.status === "changed" ? cmp.changes : [],
-    fetched: { etag: r.etag, lastModified: r.lastModified, status: r.status, finalUrl: r.finalUrl },
+    fetched: {
+      etag: r.etag,
+      lastModified: r.lastModified,
+      status: r.status,
+      finalUrl: r.finalUrl,
+      ...("headers" in r && r.headers ? { headers: r.headers } : {}),
+    },
     bodyHash,
     rendered,
   };

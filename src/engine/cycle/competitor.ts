@@ -3,7 +3,7 @@
 // (results.ts).
 import type { Services } from "../../services.ts";
 import type { Fetcher } from "../fetch/index.ts";
-import { type PageRead, pageRead } from "../research/reads.ts";
+import { type PageRead, pageRead, readsTech } from "../research/reads.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { sourceKind } from "../sources/kinds.ts";
 import { extractPool } from "../workers/extract.ts";
@@ -47,10 +47,11 @@ export async function checkCompetitor(
     if (o.status === "changed" && o.snapshotKind === "page" && body !== undefined) {
       const html = body;
       body = undefined;
+      const tech = readsTech(src.kind);
       const x = await extractPool(s.config)
-        .run({ html, url: o.fetched.finalUrl })
+        .run({ html, url: o.fetched.finalUrl, tech, ...(tech ? { headers: o.fetched.headers ?? {} } : {}) })
         .catch(() => undefined);
-      if (x) reads.set(o.key, pageRead(x.page, src.kind));
+      if (x) reads.set(o.key, pageRead(x.page, src.kind, tech ? x.tech : undefined));
     }
     return o;
   };

@@ -24,7 +24,7 @@ import { jobBoardKind, SOURCE_KINDS } from "../sources/kinds.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
-import { blockTexts, pageRead, plansAcross, pricingOf, summaryOf } from "./reads.ts";
+import { blockTexts, pageRead, plansAcross, pricingOf, readsTech, summaryOf } from "./reads.ts";
 import {
   certifications,
   fundingRounds,
@@ -81,8 +81,6 @@ const MAX_FEEDS = 4;
 const MAX_REPOS = 2;
 /** How many further pages of an integrations directory research follows (next pages, category pages). */
 export const MAX_DIRECTORY_PAGES = 10;
-/** Pages whose scripts say most about the stack beyond the home page (checkout and billing, job widgets). */
-const TECH_KINDS = new Set<PageKind>(["pricing", "careers", "integrations"]);
 
 const SOCIAL: [string, RegExp][] = [
   ["linkedin", /^https?:\/\/([a-z]+\.)?linkedin\.com\/(company|school|showcase)\/[^/?#]+/i],
@@ -189,7 +187,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
           html: r.text,
           url: r.finalUrl,
           headers: r.headers,
-          tech: TECH_KINDS.has(p.kind),
+          tech: readsTech(p.kind),
         });
         return { url: p.url, kind: p.kind, extract: x.page, tech: x.tech, html: r.text };
       }),
@@ -409,6 +407,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     (t) => t.name,
   );
   if (tech.length) reads.tech_stack = { technologies: tech };
+  for (const p of all) if (readsTech(p.kind)) readSources[p.url] = { ...readSources[p.url], tech: p.tech };
 
   // integrations: the integrations page, else what other pages list.
   const integPage = first("integrations");

@@ -5,6 +5,7 @@ import type { Evidence, SourceObservation } from "../../domain/observation.ts";
 import { pricingRead } from "../../domain/pricingRead.ts";
 import type { PageExtract, Plan } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
+import type { Technology } from "../extract/tech.ts";
 import { hiringRead, type Job, type JobBoardProvider } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
@@ -21,9 +22,17 @@ export type PageRead = Pick<
   certifications?: string[];
   /** A changelog page: the dates of its entries. */
   releaseDates?: string[];
+  /** The technologies the page shows (a page whose technologies are read: readsTech). */
+  tech?: Technology[];
   /** The company facts the page states on its own, where each was read, and the page's address as read. */
   profile?: { url: string; fields: Record<string, unknown>; evidence: Record<string, Evidence> };
 };
+
+/** Pages whose technologies are read: the home page, and those whose scripts say most about the stack beyond it
+ * (checkout and billing, job widgets, integrations). */
+export function readsTech(kind: string): boolean {
+  return kind === "home" || kind === "pricing" || kind === "careers" || kind === "integrations";
+}
 
 /** Each block's text on its own (a fact table's row, a list item, a paragraph), so a sentence never runs
  * across blocks. */
@@ -39,7 +48,7 @@ export function blockTexts(p: PageExtract): string[] {
 }
 
 /** The read of a page of research's `kind` (home, pricing, security, changelog …). */
-export function pageRead(p: PageExtract, kind?: string): PageRead {
+export function pageRead(p: PageExtract, kind?: string, tech?: Technology[]): PageRead {
   const description = p.meta.description ?? p.meta["og:description"];
   const read: PageRead = {
     hero: p.hero,
@@ -55,6 +64,7 @@ export function pageRead(p: PageExtract, kind?: string): PageRead {
       (c) => c.name,
     );
   if (kind === "changelog") read.releaseDates = changelogEntries(p, p.url).map((e) => e.date);
+  if (tech && kind && readsTech(kind)) read.tech = tech;
   // What the page states on its own (positioning and evidence are not enumerable: only the fields spread).
   const profile = profileFrom([p]);
   const { urls: _urls, ...fields } = profile as typeof profile & { urls?: unknown };
@@ -159,6 +169,7 @@ export function observeSource(
   }
   if (src.kind === "security") o.certifications = p.certifications ?? [];
   if (p.profile) o.profile = p.profile;
+  if (p.tech) o.tech = p.tech.map((t) => ({ ...t }));
   const pricing = pricingOf(p, src.url);
   if (pricing) o.pricing = pricing;
   if (src.kind === "home") {

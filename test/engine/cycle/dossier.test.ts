@@ -77,12 +77,14 @@ const FACTS = [
   "ownership",
 ];
 
-/** Every competitor's company facts as REST serves them. */
+/** Every competitor's company facts and technologies as REST serves them. */
 async function facts(): Promise<Record<string, Obj>> {
   const out: Record<string, Obj> = {};
   for (const [site, id] of ids) {
     const d = (await rest(t, key, `/api/v1/competitors/${id}`)).json.data;
     out[site] = Object.fromEntries(FACTS.filter((f) => d[f] !== undefined).map((f) => [f, d[f]]));
+    // The technologies the pages show (no planted change touches them).
+    out[site].tech = (d.reads.tech_stack?.technologies ?? []).map((x: Obj) => `${x.name} (${x.page})`).sort();
   }
   return out;
 }
