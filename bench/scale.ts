@@ -1,0 +1,288 @@
+// `npm run bench:scale` (not run by CI): the engine at scale, as `rivals serve` runs it. A local site server in a
+// child process (bench/scale-site.ts) answers for BENCH_N competitors (default 1,000; one host each) ×
+// BENCH_PAGES pages (default 10, ~BENCH_PAGE_KB KB each), in workspaces of 500 with an hourly cadence. This
+// process is the service: the database, the read API listening, and the real scheduler (an injected clock moved
+// an hour per cycle; every workspace's cycle runs through the scheduler's leases, lanes and per-host pauses of
+// BENCH_DELAY_MS, default 1000 as in production). The workspaces are set up by a child process (`--setup`), so
+// this process holds none of what the setup allocated.
+//
+// Cycles: 1. the first (every page a baseline); with BENCH_CALIBRATE (default on) one cycle of each answer alone
+// — every page 304, every page the same bytes again (200), every page changed (a price and a paragraph) — for
+// the CPU per page of each kind; then BENCH_CYCLES (default 3) hourly cycles of the realistic mix (~90% 304, 8%
+// unchanged 200, 2% changed), the first of them while GET /api/v1/signals is asked one request at a time (p50,
+// p99). CPU is this process's (main thread and the extraction Worker pool); peak RSS is sampled every 20 ms per
+// cycle; the database's size is its used pages (WAL included). A month of hourly cycles is the size after the
+// first cycle plus 720 times the mean growth of a mixed cycle (extrapolated, said so in the output).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createApp } from "../src/api/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
+import { setMonitoringCadence } from "../src/domain/cadence.ts";
+import { importNdjson } from "../src/domain/imports.ts";
+import { createOrg } from "../src/domain/orgs.ts";
+import { handleStartResearch } from "../src/domain/research.ts";
+import type { ResearchDossier } from "../src/domain/researchTypes.ts";
+import type { CycleSummary } from "../src/engine/cycle/run.ts";
+import { endRun } from "../src/engine/research/lease.ts";
+import { Scheduler } from "../src/engine/schedule/scheduler.ts";
+import { openServices, type Services } from "../src/services.ts";
+import { SCALE_PAGES } from "./scale-site.ts";
+
+const N = Number(process.env.BENCH_N ?? 1000);
+const PER_WORKSPACE = 500;
+const WORKSPACES = Math.ceil(N / PER_WORKSPACE);
+const DELAY_MS = process.env.BENCH_DELAY_MS ?? "1000";
+const MIXED = Number(process.env.BENCH_CYCLES ?? 3);
+const CALIBRATE = process.env.BENCH_CALIBRATE !== "0";
+const slug = (w: number) => `scale${w}`;
+const site = (i: number) => `https://s${i}.scale.example`;
+
+/** The workspaces: competitors by import (no plan's core slots counted), each one's research recorded with its
+ * pages as sources, an hourly cadence. */
+async function setup(s: Services): Promise<void> {
+  for (let w = 0; w < WORKSPACES; w++) {
+    const org = await createOrg(s.store, { slug: slug(w), name: `Scale ${w}`, plan: "enterprise" });
+    await setMonitoringCadence(s.store, org.id, "hourly");
+    const first = w * PER_WORKSPACE;
+    const lines = Array.from({ length: Math.min(PER_WORKSPACE, N - first) }, (_, k) =>
+      JSON.stringify({
+        kind: "competitor",
+        org: slug(w),
+        key: `s${first + k}`,
+        name: `Company ${first + k}`,
+        website_url: site(first + k),
+        watch: "core",
+        tracking: "active",
+      }),
+    );
+    const imported = await importNdjson(s.store, lines.join("\n"));
+    if (imported.errors.length) throw new Error(JSON.stringify(imported.errors.slice(0, 3)));
+    const comps = await s.database.client.execute({
+      sql: "SELECT id, website_url FROM competitors WHERE org_id = ? ORDER BY id",
+      args: [org.id],
+    });
+    for (const row of comps.rows) {
+      const { result } = await s.store.execute(
+        (x) =>
+          handleStartResearch(
+            x,
+            { orgId: org.id, actor: "operator" },
+            { kind: "one", competitor_id: Number(row.id) },
+            "operator",
+            false,
+          ),
+        { actor: "operator" },
+      );
+      const dossier: ResearchDossier = {
+        profile: {},
+        urls: {},
+        reads: {},
+        sources: SCALE_PAGES.map(([p, , kind]) => ({ url: new URL(p, String(row.website_url)).href, kind })),
+        fetched: SCALE_PAGES.length,
+      };
+      await endRun(s, result.runs[0].run_id, { ok: true, dossier }, { actor: "operator" });
+    }
+  }
+}
+
+async function startSite(): Promise<{ port: number; stop(): void }> {
+  const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "scale-site.ts")], {
+    stdout: "pipe",
+    stderr: "inherit",
+    env: process.env,
+  });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the scale site did not start");
+    text += new TextDecoder().decode(value);
+  }
+  return { port: Number(text.trim()), stop: () => proc.kill() };
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), "rivals-bench-scale-"));
+  const sites = await startSite();
+  const env = {
+    RIVALS_DB: `file:${join(dir, "scale.db")}`,
+    RIVALS_FETCH_REWRITE: `*=http://127.0.0.1:${sites.port}`,
+    RIVALS_FETCH_DELAY_MS: DELAY_MS,
+    RIVALS_ARCHIVE_MONTHS: "0",
+    RIVALS_RATE_LIMIT: "1000000",
+    RIVALS_SCHEDULER: "off",
+    RIVALS_SCHEDULER_JITTER_MS: "0",
+    PORT: "0",
+  };
+  const t0 = performance.now();
+  const setupProc = Bun.spawn([process.execPath, import.meta.path, "--setup"], {
+    env: { ...process.env, ...env },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if ((await setupProc.exited) !== 0) throw new Error("the setup failed");
+  const setupS = (performance.now() - t0) / 1000;
+
+  let now = new Date("2026-12-01T00:00:00Z");
+  const s = await openServices(loadConfig(env), () => now);
+  const key = (await createApiKey(s.store, slug(0), "bench", parseScopes(undefined))).token;
+  const { app } = createApp(s);
+  app.listen({ port: 0, hostname: "127.0.0.1" });
+  const base = `http://127.0.0.1:${app.server!.port}`;
+
+  let finished: { summary: CycleSummary | Error }[] = [];
+  let allDone: (() => void) | undefined;
+  const scheduler = new Scheduler(s, {
+    clock: () => now,
+    jitterMs: 0,
+    pattern: "0 0 1 1 *",
+    onCycle: (_org, _slot, summary) => {
+      finished.push({ summary });
+      if (finished.length === WORKSPACES) allDone?.();
+    },
+  });
+
+  const used = async () => {
+    const r = await s.database.client.execute(
+      "SELECT (SELECT page_count FROM pragma_page_count()) AS pages, (SELECT freelist_count FROM pragma_freelist_count()) AS free, (SELECT page_size FROM pragma_page_size()) AS size, (SELECT COUNT(*) FROM events) AS events",
+    );
+    const row = r.rows[0];
+    return {
+      bytes: (Number(row.pages) - Number(row.free)) * Number(row.size),
+      events: Number(row.events),
+    };
+  };
+
+  let rssPeak = 0;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  }, 20);
+
+  const cycle = async (label: string, mode: string, hammer = false) => {
+    now = new Date(now.getTime() + 3_600_000);
+    await fetch(`http://127.0.0.1:${sites.port}/__cycle?mode=${mode}`, { method: "POST" });
+    Bun.gc(true);
+    rssPeak = process.memoryUsage().rss;
+    const before = await used();
+    finished = [];
+    const done = new Promise<void>((r) => {
+      allDone = r;
+    });
+    const cpu0 = process.cpuUsage();
+    const w0 = performance.now();
+    let running = true;
+    const lat: number[] = [];
+    const asking = hammer
+      ? (async () => {
+          while (running) {
+            const q0 = performance.now();
+            const res = await fetch(`${base}/api/v1/signals?per_page=50`, {
+              headers: { authorization: `Bearer ${key}` },
+            });
+            await res.arrayBuffer();
+            if (res.status !== 200) throw new Error(`signals answered ${res.status}`);
+            lat.push(performance.now() - q0);
+          }
+        })()
+      : Promise.resolve();
+    await scheduler.tick();
+    await done;
+    running = false;
+    await asking;
+    const wall = (performance.now() - w0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const after = await used();
+    const answered = (await (await fetch(`http://127.0.0.1:${sites.port}/__stats`)).json()) as Record<
+      string,
+      number
+    >;
+    const sums = finished.map((f) => {
+      if (f.summary instanceof Error) throw f.summary;
+      return f.summary;
+    });
+    const total = (k: keyof CycleSummary) => sums.reduce((n, x) => n + Number(x[k] ?? 0), 0);
+    const pages = total("pages_checked");
+    return {
+      label,
+      pages,
+      answers: answered,
+      pages_not_modified: total("pages_not_modified"),
+      pages_changed: total("pages_changed"),
+      pages_baseline: total("pages_baseline"),
+      pages_failed: total("pages_failed"),
+      signals_created: total("signals_created"),
+      wall_s: +wall.toFixed(1),
+      cpu_ms_per_page: +((cpu.user + cpu.system) / 1000 / Math.max(1, pages)).toFixed(3),
+      peak_rss_mb: Math.round(rssPeak / 1e6),
+      db_growth_bytes: after.bytes - before.bytes,
+      events_per_competitor: +((after.events - before.events) / N).toFixed(2),
+      ...(hammer
+        ? {
+            signals_api: {
+              requests: lat.length,
+              p50_ms: +pct(lat, 50).toFixed(2),
+              p99_ms: +pct(lat, 99).toFixed(2),
+            },
+          }
+        : {}),
+    };
+  };
+
+  const cycles = [await cycle("first (every page a baseline)", "200")];
+  const afterFirst = await used();
+  if (CALIBRATE) {
+    cycles.push(await cycle("every page 304", "304"));
+    cycles.push(await cycle("every page the same bytes (200)", "200"));
+    cycles.push(await cycle("every page changed", "changed"));
+  }
+  const mixed = [];
+  for (let i = 0; i < MIXED; i++) mixed.push(await cycle(`hourly mix ${i + 1}`, "mix", i === 0));
+  cycles.push(...mixed);
+  clearInterval(sampler);
+  const end = await used();
+  const growth = mixed.reduce((n, c) => n + c.db_growth_bytes, 0) / Math.max(1, mixed.length);
+  const month = afterFirst.bytes + 720 * growth;
+  const cpuRam = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.*)/)?.[1];
+  console.log(
+    JSON.stringify(
+      {
+        machine: { cpu: cpuRam, cores: navigator.hardwareConcurrency },
+        competitors: N,
+        workspaces: WORKSPACES,
+        pages_per_competitor: SCALE_PAGES.length,
+        page_kb: Number(process.env.BENCH_PAGE_KB ?? 100),
+        fetch_delay_ms: Number(DELAY_MS),
+        setup_s: +setupS.toFixed(1),
+        cycles,
+        database: {
+          bytes_now: end.bytes,
+          mean_growth_per_mixed_cycle_bytes: Math.round(growth),
+          month_extrapolated_bytes: Math.round(month),
+          per_competitor_month_extrapolated_mb: +(month / N / 1e6).toFixed(3),
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  await scheduler.stop();
+  await app.stop(true);
+  s.close();
+  sites.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (import.meta.main) {
+  if (process.argv[2] === "--setup") {
+    const s = await openServices(loadConfig({ ...process.env }));
+    await setup(s);
+    s.close();
+  } else await main();
+}
