@@ -109,7 +109,18 @@ test("read tools return the REST objects and obey visibility", async () => {
   const sigs = body(await client.callTool({ name: "search_signals", arguments: { query: "PRICES" } }));
   expect(sigs.signals.map((s: { title: string }) => s.title)).toEqual(["Globex raises prices"]);
   const rest = await (await t.get(`/api/v1/signals/${ids.s1}`, { "x-api-key": await t.key("acme") })).json();
-  expect(sigs.signals[0]).toEqual(rest.data);
+  // The list's item is compact; get_signal returns the REST object whole.
+  expect(sigs.signals[0]).toMatchObject({
+    id: rest.data.id,
+    title: rest.data.title,
+    severity: rest.data.severity,
+    evidence_count: rest.data.evidence.length,
+    source_url: "https://globex.example/pricing",
+    url: rest.data.url,
+  });
+  expect(sigs.signals[0].evidence).toBeUndefined();
+  const whole = body(await client.callTool({ name: "get_signal", arguments: { signal_id: ids.s1 } }));
+  expect(whole.signal).toEqual(rest.data);
   const ev = body(await client.callTool({ name: "get_evidence", arguments: { signal_id: ids.s1 } }));
   expect(ev.evidence[0].source_url).toBe("https://globex.example/pricing");
   const newest = body(await client.callTool({ name: "get_digest", arguments: {} }));

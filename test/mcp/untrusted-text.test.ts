@@ -146,7 +146,8 @@ describe("tools that return a competitor's words mark them", () => {
   test("battlecards: generate_battlecard, get_battlecard, list_battlecards", async () => {
     await marked(acme, "generate_battlecard", { competitor_id: globex });
     await marked(acme, "get_battlecard", { competitor_id: globex });
-    await marked(acme, "list_battlecards");
+    // Compact items: a line of each card, which need not quote the site.
+    await marked(acme, "list_battlecards", {}, false);
   });
 
   test("digests: get_digest and list_digests", async () => {

@@ -15,6 +15,14 @@ import { parseTimestamp } from "../../domain/validate.ts";
 import { historyFoundSince, historyProgress } from "../../engine/archive/state.ts";
 import { cycleStatus } from "../../engine/cycle/status.ts";
 import {
+  battlecardItem,
+  battlecardItemShape,
+  digestItem,
+  digestItemShape,
+  signalItem,
+  signalItemShape,
+} from "../compact.ts";
+import {
   battlecard,
   competitorDetail,
   competitorSummary,
@@ -26,7 +34,7 @@ import {
 } from "../schemas.ts";
 import { defineTool, READ_ONLY, ToolError } from "../tool.ts";
 import { notesCursorArg, notesPageShape, readNotes } from "./notes.ts";
-import { pageArgs, pageOfList, pageShape } from "./paging.ts";
+import { offsetOf, pageArgs, pageOfList, pageShape } from "./paging.ts";
 
 const id = (what: string) => z.number().int().positive().describe(`Id of the ${what}.`);
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
@@ -97,7 +105,7 @@ export const searchSignalsTool = defineTool({
   siteText: ["signals[]"],
   title: "Search signals",
   description:
-    "Find open signals (evidenced competitor moves), newest first, by competitor, severity, text, date or your saved list. Read one signal's evidence with get_evidence.",
+    "Find open signals (evidenced competitor moves), newest first, by competitor, severity, text, date or your saved list; compact items, a page at a time. Read one whole with get_signal.",
   input: {
     competitor_id: id("competitor").optional(),
     severity: z.enum(["low", "medium", "high"]).optional().describe("Only signals of this severity."),
@@ -115,12 +123,15 @@ export const searchSignalsTool = defineTool({
       .optional()
       .describe("true: only the signals you saved with save_signal (your own list; nobody else sees it)."),
     limit: limit(50, 20),
+    cursor: pageArgs(20).cursor,
   },
-  output: { signals: z.array(signal) },
+  output: { signals: z.array(signalItemShape), next_cursor: pageShape.next_cursor },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }, a) => ({
-    signals: await listSignals(
+  run: async ({ s, principal, base }, a) => {
+    const offset = offsetOf(a.cursor);
+    // One more than asked tells whether a next page exists.
+    const found = await listSignals(
       s.database.db,
       principal.orgId,
       {
@@ -129,11 +140,30 @@ export const searchSignalsTool = defineTool({
         q: query(a.query),
         since: since(a.since),
         savedBy: a.saved ? principal.actor : undefined,
-        limit: a.limit,
-        offset: 0,
+        limit: a.limit + 1,
+        offset,
       },
       base,
-    ),
+    );
+    return {
+      signals: found.slice(0, a.limit).map(signalItem),
+      next_cursor: found.length > a.limit ? String(offset + a.limit) : undefined,
+    };
+  },
+});
+
+export const getSignalTool = defineTool({
+  name: "get_signal",
+  siteText: ["signal"],
+  title: "Get a signal",
+  description:
+    "One whole signal (open or closed): summary, category, severity, dates, topics and its evidence. Use it on an item of what_changed or search_signals.",
+  input: { signal_id: id("signal (from what_changed or search_signals)") },
+  output: { signal },
+  annotations: READ_ONLY,
+  access: "read",
+  run: async ({ s, principal, base }, a) => ({
+    signal: found(await getSignal(s.database.db, principal.orgId, a.signal_id, base), "signal"),
   }),
 });
 
@@ -142,22 +172,28 @@ export const listDigestsTool = defineTool({
   siteText: ["digests[]"],
   title: "List digests",
   description:
-    "Digests (briefs over a period), newest first, without their text. Read one whole with get_digest.",
+    "Digests (briefs over a period), newest first, as compact items a page at a time. Read one whole with get_digest.",
   input: {
     type: z.string().min(1).max(100).optional().describe("Debrief type, e.g. daily_digest or weekly_tldr."),
     limit: limit(50, 10),
+    cursor: pageArgs(10).cursor,
   },
-  output: { digests: z.array(digest) },
+  output: { digests: z.array(digestItemShape), next_cursor: pageShape.next_cursor },
   annotations: READ_ONLY,
   access: "read",
-  run: async ({ s, principal, base }, a) => ({
-    digests: await listDigests(
+  run: async ({ s, principal, base }, a) => {
+    const offset = offsetOf(a.cursor);
+    const found = await listDigests(
       s.database.db,
       principal.orgId,
-      { type: a.type, limit: a.limit, offset: 0 },
+      { type: a.type, limit: a.limit + 1, offset },
       base,
-    ),
-  }),
+    );
+    return {
+      digests: found.slice(0, a.limit).map(digestItem),
+      next_cursor: found.length > a.limit ? String(offset + a.limit) : undefined,
+    };
+  },
 });
 
 export const getDigestTool = defineTool({
@@ -194,14 +230,14 @@ export const listBattlecardsTool = defineTool({
   siteText: ["battlecards[]"],
   title: "List battlecards",
   description:
-    "The battlecards of the competitors that have one, a page at a time. Read one with get_battlecard.",
+    "The battlecards of the competitors that have one, as compact items a page at a time. Read one whole with get_battlecard.",
   input: pageArgs(20),
-  output: { battlecards: z.array(battlecard), ...pageShape },
+  output: { battlecards: z.array(battlecardItemShape), ...pageShape },
   annotations: READ_ONLY,
   access: "read",
   run: async ({ s, principal, base }, a) => {
     const page = pageOfList(await listBattlecards(s.database.db, principal.orgId, base), a.limit, a.cursor);
-    return { battlecards: page.items, total: page.total, next_cursor: page.next_cursor };
+    return { battlecards: page.items.map(battlecardItem), total: page.total, next_cursor: page.next_cursor };
   },
 });
 
@@ -285,13 +321,14 @@ export const whatChangedTool = defineTool({
   siteText: ["signals[]", "digests[]", "battlecards[]"],
   title: "What changed since a time",
   description:
-    "What is new since a time: signals first seen, digests and battlecards written, and the monitoring cycles. Start here for 'what changed this week'.",
-  input: { since: sinceArg, limit: limit(50, 20) },
+    "What is new since a time, as compact items up to limit each (more names a list that has more): signals first seen, digests and battlecards written, and monitoring cycles. Start here for 'what changed this week'; read an item whole with get_signal, get_digest or get_battlecard.",
+  input: { since: sinceArg, limit: limit(50, 10) },
   output: {
     since: isoTime,
-    signals: z.array(signal),
-    digests: z.array(digest),
-    battlecards: z.array(battlecard),
+    signals: z.array(signalItemShape),
+    digests: z.array(digestItemShape),
+    battlecards: z.array(battlecardItemShape),
+    more: z.array(z.enum(["signals", "digests", "battlecards"])).optional(),
     cycles: cycleStatusShape,
   },
   annotations: READ_ONLY,
@@ -300,10 +337,10 @@ export const whatChangedTool = defineTool({
     const t = since(a.since)!;
     const db = s.database.db;
     const [listed, found, digests, battlecards, cycles] = await Promise.all([
-      listSignals(db, principal.orgId, { since: t, limit: a.limit, offset: 0 }, base),
-      historyFoundSince(s, principal.orgId, t, a.limit),
-      digestsWrittenSince(db, principal.orgId, t, a.limit, base),
-      battlecardsWrittenSince(db, principal.orgId, t, a.limit, base),
+      listSignals(db, principal.orgId, { since: t, limit: a.limit + 1, offset: 0 }, base),
+      historyFoundSince(s, principal.orgId, t, a.limit + 1),
+      digestsWrittenSince(db, principal.orgId, t, a.limit + 1, base),
+      battlecardsWrittenSince(db, principal.orgId, t, a.limit + 1, base),
       cycleStatus(s, principal.orgId, now),
     ]);
     // History's finds are dated in the past: they are new by when they were found, so reported once, first.
@@ -311,8 +348,25 @@ export const whatChangedTool = defineTool({
     const historical = (await getSignals(db, principal.orgId, [...seen], base)).sort(
       (x, y) => found.findIndex((f) => f.id === x.id) - found.findIndex((f) => f.id === y.id),
     );
-    const signals = [...historical, ...listed.filter((x) => !seen.has(x.id as number))].slice(0, a.limit);
-    return { since: t, signals, digests, battlecards, cycles };
+    const all = [...historical, ...listed.filter((x) => !seen.has(x.id as number))];
+    const signals = all.slice(0, a.limit);
+    const more = (
+      [
+        ["signals", all.length > a.limit || listed.length > a.limit],
+        ["digests", digests.length > a.limit],
+        ["battlecards", battlecards.length > a.limit],
+      ] as const
+    )
+      .filter(([, cut]) => cut)
+      .map(([k]) => k);
+    return {
+      since: t,
+      signals: signals.map(signalItem),
+      digests: digests.slice(0, a.limit).map(digestItem),
+      battlecards: battlecards.slice(0, a.limit).map(battlecardItem),
+      more: more.length ? more : undefined,
+      cycles,
+    };
   },
 });
 
@@ -325,5 +379,6 @@ export const readTools = [
   listBattlecardsTool,
   getBattlecardTool,
   getEvidenceTool,
+  getSignalTool,
   whatChangedTool,
 ];
