@@ -49,8 +49,10 @@ export const competitorDetail = z.looseObject({
   watch: z.enum(["core", "horizon"]),
   reads: z
     .looseObject({
+      // An imported dossier's reads are served as imported: the shape describes the engine's, never refuses one.
       pricing: z
         .looseObject({ plans: z.array(pricingPlan).optional() })
+        .or(z.unknown())
         .optional()
         .describe("The pricing page's plans as it lists them now."),
     })
