@@ -6,6 +6,7 @@ import { clientLogOf, describeError } from "../api/clientLog.ts";
 import { DomainError } from "../domain/errors.ts";
 import { isPaidOnly, LOWEST_PAID, planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
+import { competitorArg, resolveCompetitor } from "./competitorArg.ts";
 import { once } from "./idempotency.ts";
 import { type AuthedContext, type Tool, type ToolContext, ToolError } from "./tool.ts";
 import { untrustedContent } from "./untrusted.ts";
@@ -13,15 +14,22 @@ import { untrustedContent } from "./untrusted.ts";
 export const idempotencyKeyArg = z.string().min(1).max(200).optional();
 
 const inputSchemas = new WeakMap<Tool, z.ZodObject>();
+/** Tools whose competitor_id is required: one of competitor_id or competitor must come. */
+const needsCompetitor = new WeakSet<Tool>();
 
 /** The input schema a tool is listed and validated with: made once per tool, because zod compiles a schema's
  * parser on its first use (a new schema per call cost about a tenth of a tool call's CPU). */
 export function inputSchemaOf(tool: Tool): z.ZodObject {
   let schema = inputSchemas.get(tool);
   if (schema === undefined) {
-    schema = z
-      .object(tool.idempotent ? { ...tool.input, idempotency_key: idempotencyKeyArg } : tool.input)
-      .strict();
+    let shape: z.ZodRawShape = tool.input;
+    const byId = tool.input.competitor_id as z.ZodType | undefined;
+    if (byId) {
+      if (!byId.safeParse(undefined).success) needsCompetitor.add(tool);
+      shape = { ...shape, competitor_id: byId.optional(), competitor: competitorArg };
+    }
+    if (tool.idempotent) shape = { ...shape, idempotency_key: idempotencyKeyArg };
+    schema = z.object(shape).strict();
     inputSchemas.set(tool, schema);
   }
   return schema;
@@ -38,17 +46,76 @@ export function errorResult(
   };
 }
 
-function describeIssues(e: z.ZodError): string {
+/** Where an agent finds valid values of an argument, by its name. */
+const SOURCES: Record<string, string> = {
+  competitor_id: "a competitor's numeric id from list_competitors, or competitor with its name or domain",
+  signal_id: "a signal's numeric id from what_changed or search_signals",
+  digest_id: "a digest's id or slug from list_digests",
+  battlecard_id: "a battlecard's numeric id from list_battlecards, or competitor_id",
+  page_id: "a monitored page's id from add_monitored_page or get_competitor",
+  webhook_id: "an endpoint's id from list_webhooks",
+  since: "an ISO 8601 time such as 2026-11-01T00:00:00Z",
+  cursor: "next_cursor from an earlier result, unchanged",
+  notes_cursor: "notes_next_cursor from an earlier result, unchanged",
+};
+
+function describeIssues(e: z.ZodError, tool: Tool): string {
+  const takes = Object.keys(inputSchemaOf(tool).shape).join(", ");
   return e.issues
-    .map((i) => `${i.path.length ? i.path.join(".") : "arguments"}: ${i.message}`)
     .slice(0, 5)
+    .map((i) => {
+      if (i.code === "unrecognized_keys")
+        return `${i.keys.join(", ")}: not an argument of ${tool.name}; it takes ${takes || "no arguments"}`;
+      const arg = String(i.path[0] ?? "");
+      const where = i.path.length ? i.path.join(".") : "arguments";
+      const hint = SOURCES[arg] ? `; send ${SOURCES[arg]}` : "";
+      return `${where}: ${i.message}${hint}`;
+    })
     .join("; ");
 }
 
+/** A competitor named in words where an id was asked for is a name to resolve; a number in a string is the
+ * number. */
+function normalised(tool: Tool, raw: unknown): unknown {
+  if (!("competitor_id" in tool.input) || !raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
+  const a = { ...(raw as Record<string, unknown>) };
+  const v = a.competitor_id;
+  if (typeof v === "string") {
+    if (/^\s*\d{1,15}\s*$/.test(v)) a.competitor_id = Number(v);
+    else if (a.competitor === undefined) {
+      a.competitor = v;
+      delete a.competitor_id;
+    }
+  }
+  return a;
+}
+
+/** competitor → competitor_id within the caller's workspace (mcp/competitorArg.ts). */
+async function withCompetitorId(tool: Tool, ctx: AuthedContext, args: Record<string, unknown>) {
+  if (!("competitor_id" in tool.input)) return args;
+  const { competitor, ...rest } = args;
+  if (competitor !== undefined && rest.competitor_id !== undefined)
+    throw new ToolError("invalid_argument", "Send competitor_id or competitor, not both.", {
+      argument: "competitor",
+    });
+  if (competitor !== undefined)
+    return {
+      ...rest,
+      competitor_id: await resolveCompetitor(ctx.s, ctx.principal.orgId, String(competitor)),
+    };
+  if (rest.competitor_id === undefined && needsCompetitor.has(tool))
+    throw new ToolError(
+      "invalid_argument",
+      `${tool.name} needs a competitor: send competitor_id (list_competitors lists them) or competitor with its name or domain.`,
+      { argument: "competitor_id" },
+    );
+  return rest;
+}
+
 export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): Promise<CallToolResult> {
-  const parsed = inputSchemaOf(tool).safeParse(rawArgs ?? {});
-  if (!parsed.success) return errorResult("invalid_argument", describeIssues(parsed.error));
-  const args = parsed.data as Record<string, unknown>;
+  const parsed = inputSchemaOf(tool).safeParse(normalised(tool, rawArgs ?? {}));
+  if (!parsed.success) return errorResult("invalid_argument", describeIssues(parsed.error, tool));
+  let args = parsed.data as Record<string, unknown>;
   try {
     const p = ctx.principal;
     if (tool.access !== "public") {
@@ -66,6 +133,7 @@ export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): 
           { plan_needed: LOWEST_PAID, plan: p.plan },
         );
     }
+    if (p) args = await withCompetitorId(tool, ctx as AuthedContext, args);
     const run = () => tool.run(ctx as AuthedContext, args as never);
     const key = args.idempotency_key as string | undefined;
     const result: Record<string, unknown> =

@@ -26,7 +26,7 @@ import { UNTRUSTED_INSTRUCTIONS } from "./untrusted.ts";
 
 /** What every tool shares, said once here rather than in each tool's schema (tools/list is read whole). */
 const CONVENTIONS =
-  "Every tool needs the read scope; a tool that needs write or spend says so. A list result carries next_cursor (notes: notes_next_cursor) when more follow: pass it back as cursor (notes_cursor) for the next page. idempotency_key (any unique string): a retry with the same key within 24 hours returns the first result and does no new work. Errors name the argument and the tool that lists valid values.";
+  "Every tool needs the read scope; a tool that needs write or spend says so. A list result carries next_cursor (notes: notes_next_cursor) when more follow: pass it back as cursor (notes_cursor) for the next page. idempotency_key (any unique string): a retry with the same key within 24 hours returns the first result and does no new work. Where a tool takes competitor_id, competitor (its name or domain) works too. Errors name the argument and the tool that lists valid values.";
 
 export const SERVER_INFO = { name: "rivals", title: "Rivals competitive intelligence", version: "1.0.0" };
 export const MAX_BODY_BYTES = 1024 * 1024;
