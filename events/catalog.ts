@@ -340,6 +340,9 @@ export interface EventPayloads {
     body: string;
     queued_at: string;
   };
+  /** An Atom feed of the workspace's signals (or one competitor's) at a secret URL; only its token's digest. */
+  FeedCreated: { id: number; token_hash: string; competitor_id?: number; created_by: string; created_at: string };
+  FeedRevoked: { id: number; revoked_at: string };
   WebhookAttempted: {
     id: number;
     webhook_id: number;
@@ -427,6 +430,8 @@ export const eventTypes = [
   "WebhookEnabled",
   "WebhookMessageQueued",
   "WebhookAttempted",
+  "FeedCreated",
+  "FeedRevoked",
 ] as const satisfies readonly EventType[];
 
 export type StreamType =
@@ -444,7 +449,8 @@ export type StreamType =
   | "membership"
   | "invitation"
   | "delivery"
-  | "webhook";
+  | "webhook"
+  | "feed";
 
 export interface EventMetadata {
   actor?: string;

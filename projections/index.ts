@@ -7,6 +7,7 @@ import { projectCycles } from "./cycles.ts";
 import { projectDeliveries } from "./deliveries.ts";
 import { projectDigests } from "./digests.ts";
 import { projectEngagement } from "./engagement.ts";
+import { projectFeeds } from "./feeds.ts";
 import { projectFreeBriefs } from "./freeBriefs.ts";
 import { projectMembers } from "./members.ts";
 import { projectOAuthConsents } from "./oauthConsents.ts";
@@ -38,6 +39,7 @@ const projectors: Projector[] = [
   projectObservations,
   projectDeliveries,
   projectWebhooks,
+  projectFeeds,
 ];
 
 /** Every read table that is a pure function of the log, emptied by a rebuild. */
@@ -74,6 +76,7 @@ export const READ_TABLES = [
   "deliveries",
   "webhooks",
   "webhook_messages",
+  "feeds",
 ];
 
 export async function projectAll(e: StoredEvent, tx: Tx): Promise<void> {

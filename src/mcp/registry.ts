@@ -7,6 +7,7 @@ import type { Tool } from "./tool.ts";
 import { battlecardTools } from "./tools/battlecards.ts";
 import { competitorTools } from "./tools/competitors.ts";
 import { engagementTools } from "./tools/engagement.ts";
+import { feedTools } from "./tools/feeds.ts";
 import { memberTools } from "./tools/members.ts";
 import { publicTools } from "./tools/public.ts";
 import { readTools } from "./tools/read.ts";
@@ -25,6 +26,7 @@ export const tools: Tool[] = [
   ...(battlecardTools as unknown as Tool[]),
   ...(researchTools as unknown as Tool[]),
   ...(webhookTools as unknown as Tool[]),
+  ...(feedTools as unknown as Tool[]),
 ];
 
 export const toolsByName = new Map(tools.map((t) => [t.name, t]));

@@ -9,10 +9,13 @@
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
 import { type ApiKeyView, listApiKeys } from "../db/queries/apiKeys.ts";
+import { listCompetitors } from "../db/queries/competitors.ts";
 import { listConnectedApps } from "../db/queries/connectedApps.ts";
+import { listFeeds } from "../db/queries/feeds.ts";
 import { listWebhooks, type WebhookLogEntry, webhookLog } from "../db/queries/webhooks.ts";
 import { createApiKey, parseScopes, revokeApiKey, SCOPES, type Scope } from "../domain/apiKeys.ts";
 import { DomainError } from "../domain/errors.ts";
+import { type CreatedFeed, createFeed, revokeFeed } from "../domain/feeds.ts";
 import { planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { type AddedWebhook, addWebhook, enableWebhook, removeWebhook } from "../domain/webhookEndpoints.ts";
@@ -23,9 +26,10 @@ import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
 import { ConnectedApps, INTEGRATIONS_PATH } from "./connectedApps.tsx";
+import { FEEDS_PATH, FeedLinks } from "./feedLinks.tsx";
 import { decimalId, field, fields, notFound, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
-import { formAdmin, type Member, member, privatePage } from "./member.ts";
+import { formAdmin, formMember, type Member, member, privatePage } from "./member.ts";
 import { WEBHOOKS_PATH, type WebhookFormInput, Webhooks } from "./webhooks.tsx";
 
 const PATH = INTEGRATIONS_PATH;
@@ -152,6 +156,7 @@ export function integrationsPages(s: Services) {
       name?: string;
       scopes?: string[];
       webhook?: { created?: AddedWebhook; error?: string; input?: WebhookFormInput };
+      feed?: { created?: CreatedFeed; error?: string };
     } = {},
     status = 200,
   ): Promise<Response> {
@@ -174,6 +179,11 @@ export function integrationsPages(s: Services) {
     const logs = new Map<number, WebhookLogEntry[]>();
     for (const h of hooks) logs.set(h.id, await webhookLog(s.database.client, org.orgId, h.id));
     const hookNotice = webhookNotice(query);
+    const feeds = await listFeeds(s.database.client, org.orgId);
+    const competitors = (await listCompetitors(db, org.orgId, base)).map((c) => ({
+      id: Number(c.id),
+      name: String(c.name),
+    }));
     return privatePage(
       <AppPage session={m.session} current={org} title="Integrations" section="integrations" switchTo={PATH}>
         <h1>Integrations</h1>
@@ -251,6 +261,17 @@ export function integrationsPages(s: Services) {
             />
           </>
         )}
+        <FeedLinks
+          feeds={feeds}
+          competitors={competitors}
+          org={org}
+          csrf={m.session.csrfToken}
+          created={opts.feed?.created}
+          error={opts.feed?.error}
+          notice={
+            query.get("feed_revoked") ? "The feed was revoked: its address now answers 404." : undefined
+          }
+        />
         <ConnectedApps
           apps={apps}
           org={org}
@@ -305,6 +326,40 @@ export function integrationsPages(s: Services) {
         throw e;
       }
       return redirect(`${PATH}?org=${encodeURIComponent(org.orgSlug)}&revoked=${id}`);
+    })
+    .post(FEEDS_PATH, async ({ request, body }) => {
+      const f = await formMember(s, request, body);
+      if (f instanceof Response) return f;
+      const { m, org } = f;
+      const raw = field(body, "competitor_id");
+      const competitorId = raw ? (decimalId(raw) ?? notFound()) : undefined;
+      try {
+        const created = await createFeed(
+          s.store,
+          org.orgId,
+          competitorId !== undefined ? { competitor_id: competitorId } : {},
+          base,
+          { actor: `user:${m.session.userId}` },
+        );
+        return render(m, request, { org, feed: { created } });
+      } catch (e) {
+        if (e instanceof DomainError && (e.code === "limit_reached" || e.code === "not_found"))
+          return render(m, request, { org, feed: { error: `Not created: ${e.message}` } }, 400);
+        throw e;
+      }
+    })
+    .post(`${FEEDS_PATH}/:id/revoke`, async ({ request, body, params }) => {
+      const f = await formMember(s, request, body);
+      if (f instanceof Response) return f;
+      const { m, org } = f;
+      const id = decimalId(params.id) ?? notFound();
+      try {
+        await revokeFeed(s.store, org.orgId, id, { actor: `user:${m.session.userId}` });
+      } catch (e) {
+        if (e instanceof DomainError && e.code === "not_found") notFound();
+        throw e;
+      }
+      return redirect(`${PATH}?org=${encodeURIComponent(org.orgSlug)}&feed_revoked=${id}#feeds`);
     })
     .post(WEBHOOKS_PATH, async ({ request, body }) => {
       const admin = await formAdmin(s, request, body, "manage webhooks");

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Services } from "../services.ts";
 import { accountPages } from "./account.tsx";
 import { appPages } from "./app.tsx";
+import { atomFeedRoutes } from "./atomFeed.ts";
 import { botPage } from "./bot.tsx";
 import { comparePages } from "./compare.tsx";
 import { connectedAppsRoutes } from "./connectedApps.tsx";
@@ -36,6 +37,7 @@ export function webPages(s: Services) {
     .use(startPages(s))
     .use(demoPages(s))
     .use(integrationsPages(s))
+    .use(atomFeedRoutes(s))
     .use(connectedAppsRoutes(s))
     .use(membersPages(s))
     .use(monitoringSettingsPages(s))

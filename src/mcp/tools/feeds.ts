@@ -1,0 +1,36 @@
+// create_feed: an Atom feed of the workspace's signals (or one competitor's) at a secret URL, answered once
+// (docs/feeds.md). Revoked on the Integrations page.
+import { z } from "zod";
+import { createFeed } from "../../domain/feeds.ts";
+import { isoTime } from "../schemas.ts";
+import { defineTool } from "../tool.ts";
+
+export const createFeedTool = defineTool({
+  name: "create_feed",
+  title: "Create an Atom feed",
+  description:
+    "Makes an Atom feed of the workspace's open signals, newest first (or of one competitor's, with competitor_id), for a feed reader. Answers the feed's secret URL this once; only a digest of it is kept. Anyone with the URL reads the feed until a member revokes it on the Integrations page.",
+  input: {
+    competitor_id: z.number().int().optional().describe("Only this competitor's signals (list_competitors)."),
+  },
+  output: {
+    id: z.number().int(),
+    url: z.string().describe("The feed's address: shown only now."),
+    competitor_id: z.number().int().optional(),
+    created_at: isoTime,
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  access: "write",
+  run: async (ctx, a) => {
+    const f = await createFeed(
+      ctx.s.store,
+      ctx.principal.orgId,
+      a.competitor_id !== undefined ? { competitor_id: a.competitor_id } : {},
+      ctx.base,
+      { actor: ctx.principal.actor, request_id: ctx.requestId },
+    );
+    return { ...f, competitor_id: f.competitor_id };
+  },
+});
+
+export const feedTools = [createFeedTool];
