@@ -5,8 +5,13 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
@@ -21,12 +26,23 @@ import { hasScope, type Principal } from "../auth/principal.ts";
 import { SCOPES } from "../domain/apiKeys.ts";
 import type { Services } from "../services.ts";
 import { callTool } from "./call.ts";
+import { getPrompt, listPrompts } from "./prompts.ts";
 import { toolList, toolsByName } from "./registry.ts";
+import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
 import { UNTRUSTED_INSTRUCTIONS } from "./untrusted.ts";
 
 /** What every tool shares, said once here rather than in each tool's schema (tools/list is read whole). */
 const CONVENTIONS =
   "Every tool needs the read scope; a tool that needs write or spend says so. A list result carries next_cursor (notes: notes_next_cursor) when more follow: pass it back as cursor (notes_cursor) for the next page. idempotency_key (any unique string): a retry with the same key within 24 hours returns the first result and does no new work. Where a tool takes competitor_id, competitor (its name or domain) works too. Errors name the argument and the tool that lists valid values.";
+
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false, subscribe: false },
+  prompts: { listChanged: false },
+};
+
+/** Methods that read the workspace outside tools/call, and the scope they need (as the read tools). */
+const READ_METHODS = new Set(["resources/list", "resources/read"]);
 
 export const SERVER_INFO = { name: "rivals", title: "Rivals competitive intelligence", version: "1.0.0" };
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -80,10 +96,26 @@ function createMcpServer(s: Services, principal: Principal | null, requestId: st
   validator ??= new AjvJsonSchemaValidator();
   const server = new Server(SERVER_INFO, {
     jsonSchemaValidator: validator,
-    capabilities: { tools: { listChanged: false } },
+    capabilities: CAPABILITIES,
     instructions: `Rivals holds a workspace's competitive intelligence: tracked competitors with dossiers, evidence-backed signals, digests and battlecards. Start with list_competitors or what_changed; write tools change the workspace for the whole team. ${CONVENTIONS} ${UNTRUSTED_INSTRUCTIONS}`,
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList as never }));
+  // The endpoint has asked for the read scope before resources/list and resources/read get here.
+  const authed = () => {
+    if (!principal) throw new McpError(ErrorCode.InvalidRequest, "This method needs a credential.");
+    return { s, principal, requestId, base: s.config.baseUrl, now: s.clock(), address };
+  };
+  server.setRequestHandler(ListResourcesRequestSchema, async (req) =>
+    listResources(authed(), req.params?.cursor),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: RESOURCE_TEMPLATES,
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => readResource(authed(), req.params.uri));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) =>
+    getPrompt(req.params.name, req.params.arguments),
+  );
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const tool = toolsByName.get(req.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name}`);
@@ -174,6 +206,7 @@ export function mcpEndpoint(
     // Which scopes the calls in this message need; public tools and unknown tools need none.
     const needed = new Set<string>();
     for (const m of msgs) {
+      if (m.method !== undefined && READ_METHODS.has(m.method)) needed.add("read");
       if (m.method !== "tools/call") continue;
       const tool = typeof m.params?.name === "string" ? toolsByName.get(m.params.name) : undefined;
       if (tool && tool.access !== "public") needed.add(tool.access);
@@ -226,7 +259,8 @@ export function mcpEndpoint(
         title: SERVER_INFO.title,
         version: SERVER_INFO.version,
         description:
-          "Competitive intelligence for one workspace: tracked competitors, evidence-backed signals, digests and battlecards, with write tools for the team and four public tools.",
+          "Competitive intelligence for one workspace: tracked competitors, evidence-backed signals, digests and battlecards, with write tools for the team and four public tools; dossiers, battlecards and digests as resources (Markdown and JSON); prompts for a sales call, the weekly brief, a pricing review and what to watch.",
+        documentationUrl: `${base}/developers`,
         websiteUrl: base,
         remotes: [
           { type: "streamable-http", url: resource, supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS },
@@ -236,7 +270,14 @@ export function mcpEndpoint(
           schemes: ["bearer", "oauth2"],
           protectedResourceMetadata: resourceMetadataUrl(base),
         },
-        capabilities: { tools: { listChanged: false } },
+        capabilities: CAPABILITIES,
+        tools: toolList.map((t) => ({ name: t.name, title: t.title })),
+        resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({
+          uriTemplate: r.uriTemplate,
+          title: r.title,
+          mimeType: r.mimeType,
+        })),
+        prompts: listPrompts().map((p) => ({ name: p.name, title: p.title, arguments: p.arguments ?? [] })),
         _meta: {
           "rivals/rate-limits": {
             window_seconds: 60,
