@@ -8,6 +8,7 @@ import { MAX_PER_PAGE } from "../api/pagination.ts";
 import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from "../api/problem.ts";
 import { API_KEY_PREFIX } from "../auth/tokens.ts";
 import type { Services } from "../services.ts";
+import { ConnectAssistants } from "./connectAssistants.tsx";
 import { Html, Layout } from "./layout.tsx";
 import { publicPage, viewer } from "./public.tsx";
 
@@ -256,7 +257,8 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
         <a href="#overview">Overview</a> · <a href="#authentication">Authentication</a> ·{" "}
         <a href="#endpoints">Endpoints</a> · <a href="#pagination">Pagination</a> ·{" "}
         <a href="#conditional-requests">Conditional requests</a> · <a href="#rate-limits">Rate limits</a> ·{" "}
-        <a href="#errors">Errors</a> · <a href="#openapi">OpenAPI</a> · <a href="#mcp">MCP and OAuth</a>
+        <a href="#errors">Errors</a> · <a href="#openapi">OpenAPI</a> · <a href="#mcp">MCP and OAuth</a> ·{" "}
+        <a href="#connect">Connect an AI assistant</a>
       </nav>
 
       <section id="overview">
@@ -505,6 +507,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
   -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_competitors","arguments":{}}}'`}</code>
         </pre>
       </section>
+      <ConnectAssistants base={base} />
     </Layout>
   );
 }
