@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const unescape = (s: string) =>
+const fromHtml = (s: string) =>
   s
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
@@ -25,7 +25,7 @@ const unescape = (s: string) =>
 /** The text of every code block of the connect section. */
 function blocks(): string[] {
   const section = html.slice(html.indexOf('id="connect"'));
-  return [...section.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => unescape(m[1]!));
+  return [...section.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => fromHtml(m[1]!));
 }
 
 test("Claude Code, Claude Desktop, Cursor and VS Code, each with OAuth and with an API key", () => {
@@ -39,12 +39,12 @@ test("Claude Code, Claude Desktop, Cursor and VS Code, each with OAuth and with 
   expect(code[1]).toContain('--header "Authorization: Bearer $RIVALS_API_KEY"');
   expect(code[2]).toBe(url);
   const desktop = JSON.parse(code[3]!);
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the client's own placeholder syntax
   expect(desktop.mcpServers.rivals.args).toEqual([
     "-y",
     "mcp-remote",
     url,
     "--header",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the client's own placeholder syntax
     "Authorization:${RIVALS_AUTH}",
   ]);
   expect(JSON.parse(code[4]!)).toEqual({ mcpServers: { rivals: { url } } });
