@@ -169,7 +169,7 @@ export function TeamNotes(p: {
 }): JSX.Element {
   const { notes, total, form } = p;
   return (
-    <aside class="team-notes" aria-labelledby="notes-h">
+    <aside class={notes.length ? "team-notes" : "team-notes no-print"} aria-labelledby="notes-h">
       <h2 id="notes-h">Team notes</h2>
       <p class="muted small">
         What the team wrote: their view, not verified fact. The card's sections never use it.

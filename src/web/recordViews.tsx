@@ -457,7 +457,8 @@ export function BattlecardView({ b, extras }: { b: Obj; extras: BattlecardExtras
         </a>
         {b.generated_at ? (
           <>
-            {" · generated "}
+            <span class="no-print"> · </span>
+            {"Updated "}
             <Time ts={b.generated_at} />
           </>
         ) : (

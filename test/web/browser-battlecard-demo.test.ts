@@ -54,6 +54,7 @@ async function printed(page: Page, name: string): Promise<number> {
   for (const hidden of ["section.proposal", "section.changes", "details.markdown-copy"])
     if (await page.locator(hidden).count())
       expect(await page.locator(hidden).first().isVisible()).toBe(false);
+  await page.screenshot({ path: join(ARTIFACTS, name.replace(/\.pdf$/, "-print.png")), fullPage: true });
   const pdf = await page.pdf({ path: join(ARTIFACTS, name), format: "A4" });
   await page.emulateMedia({ media: "screen" });
   return pdfPages(pdf);
