@@ -38,73 +38,81 @@ export function ProposalPanel(p: { id: unknown; proposal?: Obj; org: string; csr
     </form>
   );
   return (
-    <section class="proposal no-print" aria-labelledby="proposal-h">
-      <h2 id="proposal-h">Proposed update</h2>
-      <p class="muted small">
-        Rivals found newer facts
-        {proposedAt ? (
+    <>
+      {/* On paper, a line saying the card has a review pending (the proposal itself is for the screen). */}
+      <p class="print-only muted small">
+        {"Newer facts found "}
+        {proposedAt ? <Time ts={proposedAt} /> : ""}
+        {" wait for a member's review in Rivals; this card does not include them yet."}
+      </p>
+      <section class="proposal no-print" aria-labelledby="proposal-h">
+        <h2 id="proposal-h">Proposed update</h2>
+        <p class="muted small">
+          Rivals found newer facts
+          {proposedAt ? (
+            <>
+              {" on "}
+              <Time ts={proposedAt} />
+            </>
+          ) : (
+            ""
+          )}
+          . The card above is unchanged until a member accepts; the team's own lines are never changed without
+          it.
+        </p>
+        {add.length ? (
           <>
-            {" on "}
-            <Time ts={proposedAt} />
+            <h3>Lines to add</h3>
+            <ul class="changes-list">
+              {add.map((l) => (
+                <li>
+                  <ins>
+                    <span class="sr-only">Add: </span>
+                    <span safe>{`${TITLES[String(l.section)] ?? String(l.section)}: ${String(l.text)}`}</span>
+                  </ins>
+                  {typeof l.source_url === "string" && /^https?:\/\//.test(l.source_url) ? (
+                    <span class="muted small">
+                      {" — "}
+                      <a href={l.source_url} rel="noopener nofollow" safe>
+                        {new URL(l.source_url).hostname}
+                      </a>
+                    </span>
+                  ) : (
+                    ""
+                  )}
+                </li>
+              ))}
+            </ul>
           </>
         ) : (
           ""
         )}
-        . The card above is unchanged until a member accepts; the team's own lines are never changed without
-        it.
-      </p>
-      {add.length ? (
-        <>
-          <h3>Lines to add</h3>
-          <ul class="changes-list">
-            {add.map((l) => (
-              <li>
-                <ins>
-                  <span class="sr-only">Add: </span>
-                  <span safe>{`${TITLES[String(l.section)] ?? String(l.section)}: ${String(l.text)}`}</span>
-                </ins>
-                {typeof l.source_url === "string" && /^https?:\/\//.test(l.source_url) ? (
-                  <span class="muted small">
-                    {" — "}
-                    <a href={l.source_url} rel="noopener nofollow" safe>
-                      {new URL(l.source_url).hostname}
-                    </a>
-                  </span>
-                ) : (
-                  ""
-                )}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : (
-        ""
-      )}
-      {drop.length ? (
-        <>
-          <h3>Lines to drop</h3>
-          <ul class="changes-list">
-            {drop.map((l) => (
-              <li>
-                <del>
-                  <span class="sr-only">Drop: </span>
-                  <span safe>{`${TITLES[String(l.section)] ?? String(l.section)}: ${String(l.text)}`}</span>
-                </del>
-                {typeof l.because === "string" ? (
-                  <span class="muted small" safe>{` — ${l.because}`}</span>
-                ) : (
-                  ""
-                )}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : (
-        ""
-      )}
-      <p class="actions">
-        {form("accept", "Accept the update")} {form("dismiss", "Dismiss", "secondary")}
-      </p>
-    </section>
+        {drop.length ? (
+          <>
+            <h3>Lines to drop</h3>
+            <ul class="changes-list">
+              {drop.map((l) => (
+                <li>
+                  <del>
+                    <span class="sr-only">Drop: </span>
+                    <span safe>{`${TITLES[String(l.section)] ?? String(l.section)}: ${String(l.text)}`}</span>
+                  </del>
+                  {typeof l.because === "string" ? (
+                    <span class="muted small" safe>{` — ${l.because}`}</span>
+                  ) : (
+                    ""
+                  )}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          ""
+        )}
+        <p class="actions">
+          {form("accept", "Accept the update")} {form("dismiss", "Dismiss", "secondary")}
+        </p>
+      </section>
+    </>
   );
 }

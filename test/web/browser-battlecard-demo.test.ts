@@ -204,7 +204,15 @@ describe("after an advance", () => {
   test("a card with a pending proposal prints on two pages at most, without it", async () => {
     const page = await b.signedIn(t.base, `/app/battlecards/${cards.globex.id}`, "desktop", EMAIL, PASSWORD);
     expect(await page.locator("section.proposal").isVisible()).toBe(true);
+    expect(await page.locator("p.print-only").isVisible()).toBe(false);
     expect(await printed(page, "battlecard-demo-globex.pdf")).toBeLessThanOrEqual(2);
+    // On paper one line says newer facts wait for review.
+    await page.emulateMedia({ media: "print" });
+    expect(await page.locator("p.print-only").textContent()).toBe(
+      "Newer facts found 21 Nov 2026, 12:00 UTC wait for a member's review in Rivals; this card does not include them yet.",
+    );
+    expect(await page.locator("p.print-only").isVisible()).toBe(true);
+    await page.emulateMedia({ media: "screen" });
     // The list says which cards wait for a member: Globex only (Brightloop's was accepted, Quantive's dismissed).
     await page.goto(`${t.base}/app/battlecards`);
     const waiting = await page.locator("tbody tr", { hasText: "Update proposed" }).allTextContents();
