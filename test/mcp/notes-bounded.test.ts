@@ -193,9 +193,8 @@ describe("notes in tool results", () => {
     expect(bodies[19]).toBe(n(30));
     expect(card.evidence.team_notes.note_ids).toHaveLength(20);
     expect(card.evidence.team_notes.total).toBe(30);
-    expect(card.sections.overview).toContain(
-      "The team added 30 notes; the newest are listed under team framing",
-    );
+    // The overview states the dossier only; the notes stay framing, counted in the evidence.
+    expect(card.sections.overview).not.toContain("Talking point");
   });
 
   test("a malformed cursor is invalid_argument naming notes_cursor", async () => {
