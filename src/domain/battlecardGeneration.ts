@@ -1,6 +1,7 @@
 // generate_battlecard: the rules around writing a battlecard (plan or free first week, first-brief lock,
 // core competitor with finished research, daily cap), then the engine composes it and one
-// BattlecardGenerated event stores it (projections/battlecards.ts and projections/engagement.ts).
+// BattlecardGenerated event stores it, the people's lines kept (battlecardProposals.ts); after a cycle the same
+// composition is a first card or a proposal (projections/battlecards.ts and projections/engagement.ts).
 
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
