@@ -207,6 +207,11 @@ export const pageGone = rule(
 
 const GONE = /^http_error (404|410)$/;
 
+/** A source whose last STRIKES checks in a row answered not found: reported removed. */
+export function reportedGone(state: { failures: number; lastError: string | null } | undefined): boolean {
+  return !!state && state.failures >= STRIKES && GONE.test(state.lastError ?? "");
+}
+
 /** The page-gone draft one check of a page source gives, if any: its STRIKES-th not-found answer in a row (a
  * page that had a snapshot), or the first good answer of a page reported removed. The home page is never gone. */
 export function pageGoneAfterCheck(
@@ -221,7 +226,5 @@ export function pageGoneAfterCheck(
     return check.failures === STRIKES && GONE.test(check.error) && before?.latestHash
       ? pageGone(competitor, src, true, at, `${check.error}, failing since ${check.since}`)
       : undefined;
-  return before && before.failures >= STRIKES && GONE.test(before.lastError ?? "")
-    ? pageGone(competitor, src, false, at, "answers again")
-    : undefined;
+  return reportedGone(before) ? pageGone(competitor, src, false, at, "answers again") : undefined;
 }

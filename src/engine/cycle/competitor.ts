@@ -2,6 +2,7 @@
 // moved to another provider is followed in the same cycle: boards.ts), then what they show recorded
 // (results.ts).
 import type { Services } from "../../services.ts";
+import { reportedGone } from "../classify/presence.ts";
 import type { Fetcher } from "../fetch/index.ts";
 import { type PageRead, pageRead, readsTech } from "../research/reads.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
@@ -29,12 +30,16 @@ export async function checkCompetitor(
   const reads = new Map<string, PageRead>();
   const check = async (src: Source, more?: CheckOptions) => {
     let body: string | undefined;
+    const state = states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
+    // A page reported removed is read whole when it answers again (no conditional request): its dossier reads
+    // come back from what it shows, even unchanged.
+    const gone = sourceKind(src.kind).snapshot === "page" && reportedGone(state);
     const o = await checkSource(
       s,
       orgId,
       comp.id,
       src,
-      states.get(keyOf(sourceKind(src.kind).snapshot, src.url)),
+      gone && state ? { ...state, etag: null, lastModified: null, bodyHash: null } : state,
       fetcher,
       {
         ...more,
@@ -44,12 +49,19 @@ export async function checkCompetitor(
         },
       },
     );
-    if (o.status === "changed" && o.snapshotKind === "page" && body !== undefined) {
+    const changed = o.status === "changed" && o.snapshotKind === "page";
+    if ((changed || (gone && o.status === "unchanged")) && body !== undefined) {
       const html = body;
       body = undefined;
       const tech = readsTech(src.kind);
+      const fetched = changed ? o.fetched : undefined;
       const x = await extractPool(s.config)
-        .run({ html, url: o.fetched.finalUrl, tech, ...(tech ? { headers: o.fetched.headers ?? {} } : {}) })
+        .run({
+          html,
+          url: fetched?.finalUrl ?? src.url,
+          tech,
+          ...(tech ? { headers: fetched?.headers ?? {} } : {}),
+        })
         .catch(() => undefined);
       if (x) reads.set(o.key, pageRead(x.page, src.kind, tech ? x.tech : undefined));
     }

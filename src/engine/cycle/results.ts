@@ -9,7 +9,7 @@ import { pageGoneAfterCheck } from "../classify/presence.ts";
 import type { SignalDraft } from "../classify/types.ts";
 import { originalsOf, quoted } from "../compare/originals.ts";
 import type { Snapshot } from "../compare/types.ts";
-import { observeSource, type PageRead } from "../research/reads.ts";
+import { nothingRead, observeSource, type PageRead } from "../research/reads.ts";
 import type { SnapshotStore, SourceState } from "../snapshots/store.ts";
 import type { Job } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds.ts";
@@ -60,6 +60,8 @@ export async function recordResults(
   const at = s.clock().toISOString();
   const drafts: SignalDraft[] = [];
   const failures: CompetitorResult["failures"] = [];
+  /** Pages this check reports removed: what they gave the dossier goes with them. */
+  const removedPages: Outcome["source"][] = [];
   for (const o of outcomes) {
     const state = states.get(o.key);
     if (o.status === "changed" && o.changes.length > 0)
@@ -89,6 +91,7 @@ export async function recordResults(
     } else if (sourceKind(o.source.kind).snapshot === "page")
       gone = pageGoneAfterCheck(comp.name, o.source, { failed: false }, state, at);
     if (gone) drafts.push(gone);
+    if (gone && o.status === "failed") removedPages.push(o.source);
   }
   // What the changed sources say now goes into the dossier with the signals (one command): a crash before the
   // snapshots below re-detects the change next cycle and reads it again.
@@ -96,14 +99,16 @@ export async function recordResults(
     cycleId === null
       ? []
       : outcomes.flatMap((o) =>
-          o.status === "changed"
+          o.status === "changed" || (o.status === "unchanged" && reads.has(o.key))
             ? [
                 observeSource(
                   o.source,
                   {
                     page: reads.get(o.key),
-                    ...(o.snapshotKind === "jobs" ? { jobs: jobsAsListed(o.snapshot) } : {}),
-                    ...(o.snapshotKind === "feed"
+                    ...(o.status === "changed" && o.snapshotKind === "jobs"
+                      ? { jobs: jobsAsListed(o.snapshot) }
+                      : {}),
+                    ...(o.status === "changed" && o.snapshotKind === "feed"
                       ? {
                           itemDates: (o.snapshot.items ?? []).flatMap((i) =>
                             i.published ? [i.published] : [],
@@ -116,6 +121,9 @@ export async function recordResults(
               ]
             : [],
         );
+  if (cycleId !== null)
+    for (const src of removedPages)
+      observed.push(observeSource(src, { page: nothingRead(src.url) }, new Date(at)));
   const rec = await recordDrafts(s, orgId, comp.id, drafts, at, observed);
 
   // Then the new snapshots (after the signals: a crash in between re-detects the change next cycle, and the

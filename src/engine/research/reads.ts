@@ -47,6 +47,11 @@ export function blockTexts(p: PageExtract): string[] {
   return out;
 }
 
+/** The read of a page that states nothing (removed): its plans, features, facts … are gone with it. */
+export function nothingRead(url: string): PageRead {
+  return { plans: [], features: [], integrations: [], jobs: [], profile: { url, fields: {}, evidence: {} } };
+}
+
 /** The read of a page of research's `kind` (home, pricing, security, changelog …). */
 export function pageRead(p: PageExtract, kind?: string, tech?: Technology[]): PageRead {
   const description = p.meta.description ?? p.meta["og:description"];
