@@ -14,6 +14,7 @@ import type {
 } from "../src/domain/battlecardProposals.ts";
 import type { ReadSources } from "../src/domain/observation.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
+import type { DeliveryRules } from "../src/domain/deliveryRules.ts";
 import type { WebhookFilter } from "../src/domain/webhooks.ts";
 import type { CompanyProfileChanges, GuideRecord, PublicBriefRecord } from "../src/domain/workspaceTypes.ts";
 
@@ -141,6 +142,8 @@ export interface EventPayloads {
   IcpUpdated: { industries?: string[]; buyer_roles?: string[]; updated_at: string };
   MonitoringCadenceSet: { cadence: string };
   DeliveryChannelsSet: { email?: boolean; slack?: boolean; teams?: boolean };
+  /** Which signals a channel gets from now on; null: every signal (deliveryRules.ts). */
+  DeliveryRulesSet: { channel: "email" | "slack" | "teams"; rules: DeliveryRules | null };
   ChatConnected: { provider: string; webhook_url: string; connected_at: string };
   /** An admin removed the team-chat connection (the settings page): no chat messages until one is made again. */
   /** `provider` teams: the Microsoft Teams connection (absent: the Slack one). */
@@ -387,6 +390,7 @@ export const eventTypes = [
   "IcpUpdated",
   "MonitoringCadenceSet",
   "DeliveryChannelsSet",
+  "DeliveryRulesSet",
   "ChatConnected",
   "ChatDisconnected",
   "FirstBriefStarted",

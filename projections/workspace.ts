@@ -70,6 +70,21 @@ export async function projectWorkspace(e: StoredEvent, tx: Tx): Promise<void> {
       });
       break;
     }
+    case "DeliveryRulesSet":
+      await ensureRow(tx, orgId!);
+      await tx.execute({
+        sql: `UPDATE workspace_settings SET delivery_rules = CASE WHEN ? IS NULL
+                THEN json_remove(COALESCE(delivery_rules, '{}'), '$.' || ?)
+                ELSE json_set(COALESCE(delivery_rules, '{}'), '$.' || ?, json(?)) END WHERE id = ?`,
+        args: [
+          e.data.rules === null ? null : 1,
+          e.data.channel,
+          e.data.channel,
+          JSON.stringify(e.data.rules),
+          orgId,
+        ],
+      });
+      break;
     case "ChatConnected":
       await ensureRow(tx, orgId!);
       // A Microsoft Teams connection is kept beside the Slack one (its own columns).

@@ -35,6 +35,7 @@ import m0090 from "./migrations/0090_source_rendered.sql" with { type: "text" };
 import m0092 from "./migrations/0092_robots_cache.sql" with { type: "text" };
 import m0093 from "./migrations/0093_teams_delivery.sql" with { type: "text" };
 import m0094 from "./migrations/0094_feeds.sql" with { type: "text" };
+import m0095 from "./migrations/0095_delivery_rules.sql" with { type: "text" };
 
 const migrations: { id: string; sql: string }[] = [
   { id: "0001_init", sql: m0001 },
@@ -72,6 +73,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0092_robots_cache", sql: m0092 },
   { id: "0093_teams_delivery", sql: m0093 },
   { id: "0094_feeds", sql: m0094 },
+  { id: "0095_delivery_rules", sql: m0095 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

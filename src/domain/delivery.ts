@@ -2,6 +2,7 @@
 // choices, the plan and the chat connection.
 import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore } from "../../events/store.ts";
+import { checkRules, type DeliveryRules } from "./deliveryRules.ts";
 import { DomainError } from "./errors.ts";
 import { effectiveCadence, LOWEST_PAID, planOf } from "./plans.ts";
 import { InvalidInput } from "./validate.ts";
@@ -20,8 +21,13 @@ export interface DeliveryView {
   chat_delivery_available: boolean;
   teams_connected: boolean;
   teams_delivery_available: boolean;
+  /** Which signals each channel gets; a channel not named gets every signal. */
+  rules: Partial<Record<DeliveryChannel, DeliveryRules>>;
   notes: string[];
 }
+
+export const DELIVERY_CHANNELS = ["email", "slack", "teams"] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 /** What actually happens after a monitoring cycle, given the stored choices, the current plan and whether the
  * server can send email (`mail`: a mail server is configured). */
@@ -71,6 +77,7 @@ export function deliveryView(st: WorkspaceSettings, mail: boolean): DeliveryView
     chat_delivery_available: available,
     teams_connected: teamsConnected,
     teams_delivery_available: teamsAvailable,
+    rules: st.rules,
     notes,
   };
 }
@@ -79,6 +86,8 @@ export interface DeliveryChoice {
   email?: boolean;
   slack?: boolean;
   teams?: boolean;
+  /** Rules by channel: null (or rules that narrow nothing) clears a channel's rules. */
+  rules?: Partial<Record<DeliveryChannel, DeliveryRules | null>>;
 }
 
 /** A chat channel (Slack or Teams) turned on needs a paid plan and that channel's connection. */
@@ -111,16 +120,34 @@ function requireChat(st: WorkspaceSettings, channel: "slack" | "teams") {
 }
 
 export function decideSetDeliveryChannels(st: WorkspaceSettings, input: DeliveryChoice): NewEvent[] {
-  if (input.email === undefined && input.slack === undefined && input.teams === undefined)
-    throw new InvalidInput("send email, slack, teams or several (true or false)");
+  if (
+    input.email === undefined &&
+    input.slack === undefined &&
+    input.teams === undefined &&
+    input.rules === undefined
+  )
+    throw new InvalidInput("send email, slack or teams (true or false), rules, or several");
   if (input.slack === true) requireChat(st, "slack");
   if (input.teams === true) requireChat(st, "teams");
-  const data: DeliveryChoice = {};
+  const data: { email?: boolean; slack?: boolean; teams?: boolean } = {};
   if (input.email !== undefined && input.email !== (st.email ?? true)) data.email = input.email;
   if (input.slack !== undefined && input.slack !== (st.slack ?? false)) data.slack = input.slack;
   if (input.teams !== undefined && input.teams !== (st.teams ?? false)) data.teams = input.teams;
-  if (Object.keys(data).length === 0) return [];
-  return [{ type: "DeliveryChannelsSet", ...orgStream(st.orgId), data }];
+  const events: NewEvent[] = [];
+  if (Object.keys(data).length > 0)
+    events.push({ type: "DeliveryChannelsSet", ...orgStream(st.orgId), data });
+  for (const [channel, given] of Object.entries(input.rules ?? {})) {
+    if (!(DELIVERY_CHANNELS as readonly string[]).includes(channel))
+      throw new InvalidInput(
+        `rules: unknown channel ${JSON.stringify(channel)}; the channels are ${DELIVERY_CHANNELS.join(", ")}`,
+        "rules",
+      );
+    const c = channel as DeliveryChannel;
+    const rules = checkRules(given, `rules.${c}`) ?? null;
+    if (JSON.stringify(rules) === JSON.stringify(st.rules[c] ?? null)) continue;
+    events.push({ type: "DeliveryRulesSet", ...orgStream(st.orgId), data: { channel: c, rules } });
+  }
+  return events;
 }
 
 export async function setDeliveryChannels(

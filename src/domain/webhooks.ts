@@ -4,8 +4,14 @@
 // disabled once a message has failed for that long. engine/deliver/webhooks.ts fans events out and sends.
 import type { EventPayloads, NewEvent } from "../../events/catalog.ts";
 import { checkWebhookUrl } from "./chat.ts";
+import {
+  checkRules,
+  competitorMatches,
+  type DeliveryRules,
+  type RuleSubject,
+  signalMatches,
+} from "./deliveryRules.ts";
 import { DomainError } from "./errors.ts";
-import { SEVERITY, severityRank, WATCH } from "./records.ts";
 import { InvalidInput } from "./validate.ts";
 
 /** Every event type an endpoint can subscribe to, in the order the docs list them. */
@@ -32,14 +38,10 @@ export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_BACKOFF_SECONDS.length + 1;
 /** The longest pause a receiver's Retry-After is followed for. */
 const MAX_RETRY_AFTER_SECONDS = 86_400;
 
-/** Which events of those subscribed go to an endpoint. Absent fields match everything. Signals match on their
- * competitor, category and severity; battlecards and research on their competitor; digests and cycles always. */
-export interface WebhookFilter {
-  competitor_ids?: number[];
-  watch?: (typeof WATCH)[number];
-  categories?: string[];
-  min_severity?: (typeof SEVERITY)[number];
-}
+/** Which events of those subscribed go to an endpoint: the endpoint's delivery rules (deliveryRules.ts).
+ * Signals match on competitor, category and severity; battlecards and research on their competitor; digests
+ * and cycles always. */
+export type WebhookFilter = DeliveryRules;
 
 export interface WebhookInput {
   url: string;
@@ -48,12 +50,7 @@ export interface WebhookInput {
 }
 
 /** What the filter is matched against: known facts of the event's subject. */
-export interface WebhookSubject {
-  competitor_id?: number | null;
-  watch?: string | null;
-  category?: string | null;
-  severity?: string | null;
-}
+export type WebhookSubject = RuleSubject;
 
 const stream = (orgId: number, id: number) => ({
   orgId,
@@ -75,27 +72,6 @@ export function checkEventTypes(types: readonly string[]): WebhookEventType[] {
       "event_types",
     );
   return WEBHOOK_EVENT_TYPES.filter((t) => types.includes(t));
-}
-
-function checkFilter(f: WebhookFilter | undefined): WebhookFilter | undefined {
-  if (!f) return undefined;
-  const out: WebhookFilter = {};
-  if (f.competitor_ids?.length) {
-    if (f.competitor_ids.length > 100) throw new InvalidInput("filter.competitor_ids: at most 100", "filter");
-    out.competitor_ids = [...new Set(f.competitor_ids)];
-  }
-  if (f.watch !== undefined) {
-    if (!(WATCH as readonly string[]).includes(f.watch))
-      throw new InvalidInput(`filter.watch must be one of ${WATCH.join(", ")}`, "filter");
-    out.watch = f.watch;
-  }
-  if (f.categories?.length) out.categories = [...new Set(f.categories)].slice(0, 20);
-  if (f.min_severity !== undefined) {
-    if (!(SEVERITY as readonly string[]).includes(f.min_severity))
-      throw new InvalidInput(`filter.min_severity must be one of ${SEVERITY.join(", ")}`, "filter");
-    out.min_severity = f.min_severity;
-  }
-  return Object.keys(out).length ? out : undefined;
 }
 
 /** The masked hint list_webhooks and the page show of a secret: its type prefix and last four characters. */
@@ -121,7 +97,7 @@ export function decideAddWebhook(
     );
   const url = checkWebhookUrl(input.url, unsafeOrigins, "url");
   const event_types = checkEventTypes(input.event_types);
-  const filter = checkFilter(input.filter);
+  const filter = checkRules(input.filter, "filter");
   return [
     {
       type: "WebhookAdded",
@@ -164,13 +140,8 @@ export function webhookMatches(
   type: string,
   subject: WebhookSubject,
 ): boolean {
-  if (!filter || type === "digest.generated" || type === "cycle.finished") return true;
-  if (filter.competitor_ids && !filter.competitor_ids.includes(Number(subject.competitor_id))) return false;
-  if (filter.watch && subject.watch !== filter.watch) return false;
-  if (!type.startsWith("signal.")) return true;
-  if (filter.categories && !filter.categories.includes(String(subject.category))) return false;
-  if (filter.min_severity && severityRank(subject.severity) < severityRank(filter.min_severity)) return false;
-  return true;
+  if (type === "digest.generated" || type === "cycle.finished") return true;
+  return type.startsWith("signal.") ? signalMatches(filter, subject) : competitorMatches(filter, subject);
 }
 
 export type WebhookMessage = Omit<EventPayloads["WebhookMessageQueued"], "queued_at">;

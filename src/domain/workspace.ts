@@ -3,6 +3,7 @@
 // the checks the features share. Each feature decides in its own file: companyProfile.ts, icp.ts, cadence.ts,
 // delivery.ts, chat.ts, firstBrief.ts; planUsage.ts reports the plan and its use.
 import type { Tx } from "../../events/store.ts";
+import type { DeliveryRules } from "./deliveryRules.ts";
 import { DomainError } from "./errors.ts";
 import { InvalidInput } from "./validate.ts";
 import type { CompanyProfile, IcpProfile } from "./workspaceTypes.ts";
@@ -29,6 +30,8 @@ export interface WorkspaceSettings {
   chatConnectedAt: string | null;
   teams: boolean | null;
   teamsConnectedAt: string | null;
+  /** Delivery rules by channel (deliveryRules.ts); a channel without any gets every signal. */
+  rules: Partial<Record<"email" | "slack" | "teams", DeliveryRules>>;
   firstBrief: "running" | "finished" | null;
 }
 
@@ -38,7 +41,7 @@ export async function loadSettings(tx: Exec, orgId: number): Promise<WorkspaceSe
   const r = await tx.execute({
     sql: `SELECT o.id, o.slug, o.name, o.website_url, o.plan, w.profile, w.profile_updated_at, w.icp, w.icp_updated_at,
             w.cadence, w.email_delivery, w.slack_delivery, w.chat_connected_at, w.teams_delivery,
-            w.teams_connected_at, w.first_brief
+            w.teams_connected_at, w.delivery_rules, w.first_brief
           FROM orgs o LEFT JOIN workspace_settings w ON w.id = o.id WHERE o.id = ?`,
     args: [orgId],
   });
@@ -61,6 +64,7 @@ export async function loadSettings(tx: Exec, orgId: number): Promise<WorkspaceSe
     chatConnectedAt: s(row.chat_connected_at),
     teams: flag(row.teams_delivery),
     teamsConnectedAt: s(row.teams_connected_at),
+    rules: JSON.parse(s(row.delivery_rules) ?? "{}"),
     firstBrief: s(row.first_brief) as WorkspaceSettings["firstBrief"],
   };
 }

@@ -8,14 +8,21 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
+import { listWebhooks } from "../db/queries/webhooks.ts";
 import { setMonitoringCadence } from "../domain/cadence.ts";
 import { type ChatProvider, connectChat, disconnectChat } from "../domain/chat.ts";
-import { deliveryView, setDeliveryChannels } from "../domain/delivery.ts";
+import {
+  DELIVERY_CHANNELS,
+  type DeliveryChannel,
+  deliveryView,
+  setDeliveryChannels,
+} from "../domain/delivery.ts";
+import { type DeliveryRules, describeRules } from "../domain/deliveryRules.ts";
 import { DomainError } from "../domain/errors.ts";
 import { planOf } from "../domain/plans.ts";
 import { listOf } from "../domain/prose.ts";
 import { InvalidInput } from "../domain/validate.ts";
-import { label, labelInText } from "../domain/vocabulary.ts";
+import { CATEGORY_LABEL, label, labelInText } from "../domain/vocabulary.ts";
 import { loadSettings } from "../domain/workspace.ts";
 import { postToChat } from "../engine/deliver/chat.ts";
 import { composeTeamsTest } from "../engine/deliver/compose.ts";
@@ -25,7 +32,7 @@ import { mailConfigured } from "../mail/mailer.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, Notice, Time } from "./components.tsx";
-import { field, redirect } from "./http.ts";
+import { field, fields, redirect } from "./http.ts";
 import { Html } from "./layout.tsx";
 import { adminsOnly, formAdmin, type Member, member, privatePage } from "./member.ts";
 
@@ -35,6 +42,7 @@ const PATH = MONITORING_PATH;
 const DONE: Record<string, string> = {
   cadence: "The monitoring cadence was saved.",
   channels: "The delivery channels were saved.",
+  rules: "The delivery rules were saved.",
   connected: "The team chat is connected.",
   disconnected: "The team chat was disconnected. Chat messages stop until it is connected again.",
   teams_connected: "Microsoft Teams is connected.",
@@ -105,6 +113,60 @@ function StatusTable({
   );
 }
 
+/** One channel's rules: its list of competitors, its categories and its least severity. */
+function RulesForm(p: {
+  channel: DeliveryChannel;
+  rules: DeliveryRules | undefined;
+  hidden: JSX.Element;
+  describe: (r: DeliveryRules | undefined) => string;
+}): JSX.Element {
+  const r = p.rules;
+  const id = (what: string) => `rules-${p.channel}-${what}`;
+  return (
+    <form method="post" action={`${PATH}/rules`} class="card" data-rules={p.channel}>
+      {p.hidden}
+      <input type="hidden" name="channel" value={p.channel} />
+      <h3>{CHANNEL_LABEL[p.channel]}</h3>
+      <p class="small" safe>
+        {`Gets ${p.describe(r)}.`}
+      </p>
+      <label for={id("watch")}>Competitors</label>
+      <select id={id("watch")} name="watch">
+        <option value="" selected={!r?.watch}>
+          All competitors
+        </option>
+        <option value="core" selected={r?.watch === "core"}>
+          Core watchlist
+        </option>
+        <option value="horizon" selected={r?.watch === "horizon"}>
+          Horizon
+        </option>
+      </select>
+      <label for={id("severity")}>Signals of at least</label>
+      <select id={id("severity")} name="min_severity">
+        <option value="" selected={!r?.min_severity}>
+          any severity
+        </option>
+        {(["low", "medium", "high"] as const).map((v) => (
+          <option value={v} selected={r?.min_severity === v}>
+            {v}
+          </option>
+        ))}
+      </select>
+      <fieldset>
+        <legend>Categories (none checked: all)</legend>
+        {Object.entries(CATEGORY_LABEL).map(([slug, name]) => (
+          <label class="check">
+            <input type="checkbox" name="categories" value={slug} checked={r?.categories?.includes(slug)} />{" "}
+            {Html.escapeHtml(name)}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit">Save rules for {CHANNEL_LABEL[p.channel]}</button>
+    </form>
+  );
+}
+
 /** A small Block Kit message that says where it came from. */
 function testMessage(orgName: string, baseUrl: string) {
   const name = slackEscape(orgName);
@@ -135,6 +197,17 @@ export function monitoringSettingsPages(s: Services) {
     const view = deliveryView(st, mailConfigured(s.config));
     const plan = planOf(st.plan);
     const delivery = await deliveryStatus(s, org.orgId);
+    const hooks = await listWebhooks(client, org.orgId);
+    const names = new Map(
+      (
+        await client.execute({
+          sql: "SELECT id, name FROM competitors WHERE org_id = ? LIMIT 500",
+          args: [org.orgId],
+        })
+      ).rows.map((x) => [Number(x.id), String(x.name)]),
+    );
+    const describe = (r: DeliveryRules | undefined) =>
+      describeRules(r, (id) => names.get(id) ?? `competitor ${id}`);
     const csrf = m.session.csrfToken;
     const hidden = (
       <>
@@ -202,6 +275,30 @@ export function monitoringSettingsPages(s: Services) {
           </label>
           <button type="submit">Save channels</button>
         </form>
+
+        <h2>Delivery rules</h2>
+        <p>Which of a cycle's new signals each channel gets. With no rules a channel gets every signal.</p>
+        {DELIVERY_CHANNELS.map((c) => (
+          <RulesForm channel={c} rules={view.rules[c]} hidden={hidden} describe={describe} />
+        ))}
+        {hooks.length ? (
+          <div class="card">
+            <h3>Webhook endpoints</h3>
+            <ul>
+              {hooks.map((h) => (
+                <li>
+                  <code safe>{h.url}</code> <span safe>{`gets ${describe(h.filter)}`}</span>
+                </li>
+              ))}
+            </ul>
+            <p class="small">
+              An endpoint's rules are set when it is added, on the{" "}
+              <a href="/app/settings/integrations#webhooks">Integrations</a> page.
+            </p>
+          </div>
+        ) : (
+          ""
+        )}
 
         <h2>Team chat</h2>
         {view.chat_connected ? (
@@ -400,6 +497,29 @@ export function monitoringSettingsPages(s: Services) {
           502,
           true,
         );
+      }),
+    )
+    .post(`${PATH}/rules`, ({ request, body }) =>
+      change(request, body, async (m, org) => {
+        const channel = field(body, "channel");
+        const watch = field(body, "watch");
+        const min = field(body, "min_severity");
+        const categories = fields(body, "categories");
+        await setDeliveryChannels(
+          s.store,
+          org.orgId,
+          {
+            rules: {
+              [channel]: {
+                ...(watch ? { watch } : {}),
+                ...(min ? { min_severity: min } : {}),
+                ...(categories.length ? { categories } : {}),
+              } as DeliveryRules,
+            },
+          },
+          actor(m),
+        );
+        return done(org, "rules");
       }),
     )
     .post(`${PATH}/teams`, ({ request, body }) => {

@@ -20,6 +20,7 @@ const settings = (over: Partial<WorkspaceSettings> = {}): WorkspaceSettings => (
   chatConnectedAt: null,
   teams: null,
   teamsConnectedAt: null,
+  rules: {},
   firstBrief: null,
   ...over,
 });

@@ -37,6 +37,7 @@ function settings(over: Partial<WorkspaceSettings> = {}): WorkspaceSettings {
     chatConnectedAt: null,
     teams: null,
     teamsConnectedAt: null,
+    rules: {},
     firstBrief: "finished",
     ...over,
   };

@@ -527,6 +527,7 @@ describe("delivery settings", () => {
       chat_delivery_available: false,
       teams_connected: false,
       teams_delivery_available: false,
+      rules: {},
       notes: [
         "Email delivery is switched on but inactive: this server has no mail server configured (its operator sets RIVALS_SMTP_URL).",
       ],

@@ -6,7 +6,8 @@
 // be sent again.
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../../../events/catalog.ts";
-import { deliveryView } from "../../domain/delivery.ts";
+import { type DeliveryChannel, deliveryView } from "../../domain/delivery.ts";
+import { type RuleSubject, signalMatches } from "../../domain/deliveryRules.ts";
 import { byMateriality } from "../../domain/materiality.ts";
 import { decideDeliveryAttempted, decideDeliveryQueued } from "../../domain/outbox.ts";
 import { loadSettings } from "../../domain/workspace.ts";
@@ -29,17 +30,46 @@ async function adminEmails(s: Services, orgId: number): Promise<string[]> {
   return r.rows.map((x) => String(x.email));
 }
 
-/** The after-cycle step: a cycle that created signals is queued for each channel the workspace delivers to. */
+/** What delivery rules are matched against, for each of the signals. */
+async function subjectsOf(s: Services, orgId: number, ids: number[]): Promise<Map<number, RuleSubject>> {
+  const r = await s.database.client.execute({
+    sql: `SELECT s.id, s.competitor_id, s.severity, json_extract(s.doc, '$.category') AS category, c.watch
+          FROM signals s LEFT JOIN competitors c ON c.id = s.competitor_id AND c.org_id = s.org_id
+          WHERE s.org_id = ? AND s.id IN (${ids.map(() => "?").join(", ")})`,
+    args: [orgId, ...ids],
+  });
+  const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return new Map(
+    r.rows.map((x) => [
+      Number(x.id),
+      {
+        competitor_id: x.competitor_id === null ? null : Number(x.competitor_id),
+        severity: str(x.severity),
+        category: str(x.category),
+        watch: str(x.watch),
+      },
+    ]),
+  );
+}
+
+/** The after-cycle step: a cycle that created signals is queued for each channel the workspace delivers to,
+ * each with the signals its rules let through (a channel whose rules keep none gets nothing). */
 export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
-  const signalIds = cycle.signalIds.created;
-  if (signalIds.length === 0) return { deliveries: 0 };
+  const created = cycle.signalIds.created;
+  if (created.length === 0) return { deliveries: 0 };
   // The channels in effect, by the same rule get_delivery_settings reports (defaults, plan, chat connection).
   const view = deliveryView(await loadSettings(s.database.client, cycle.orgId), mailConfigured(s.config));
-  const recipients: { channel: "email" | "slack" | "teams"; recipient: string }[] = [];
-  if (view.email)
-    for (const to of await adminEmails(s, cycle.orgId)) recipients.push({ channel: "email", recipient: to });
-  if (view.slack) recipients.push({ channel: "slack", recipient: "webhook" });
-  if (view.teams) recipients.push({ channel: "teams", recipient: "webhook" });
+  const subjects = await subjectsOf(s, cycle.orgId, created);
+  const idsFor = (channel: DeliveryChannel) =>
+    created.filter((id) => signalMatches(view.rules[channel], subjects.get(id) ?? {}));
+  const recipients: { channel: DeliveryChannel; recipient: string; signal_ids: number[] }[] = [];
+  if (view.email && idsFor("email").length)
+    for (const to of await adminEmails(s, cycle.orgId))
+      recipients.push({ channel: "email", recipient: to, signal_ids: idsFor("email") });
+  if (view.slack && idsFor("slack").length)
+    recipients.push({ channel: "slack", recipient: "webhook", signal_ids: idsFor("slack") });
+  if (view.teams && idsFor("teams").length)
+    recipients.push({ channel: "teams", recipient: "webhook", signal_ids: idsFor("teams") });
   if (recipients.length > 0)
     await s.store.execute(async (w) => {
       const events: NewEvent[] = [];
@@ -50,9 +80,7 @@ export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
         });
         if (dup.rows[0]) continue;
         const id = await w.nextId();
-        events.push(
-          decideDeliveryQueued(cycle.orgId, id, { cycle_id: cycle.id, ...r, signal_ids: signalIds }, w.now),
-        );
+        events.push(decideDeliveryQueued(cycle.orgId, id, { cycle_id: cycle.id, ...r }, w.now));
       }
       return { events, result: null };
     });

@@ -2,31 +2,18 @@
 // signing secret is answered once, by add_webhook; list_webhooks shows only its masked hint.
 import { z } from "zod";
 import { listWebhooks } from "../../db/queries/webhooks.ts";
-import { SEVERITY, WATCH } from "../../domain/records.ts";
 import { addWebhook, removeWebhook } from "../../domain/webhookEndpoints.ts";
 import { MAX_WEBHOOKS, WEBHOOK_EVENT_TYPES } from "../../domain/webhooks.ts";
 import { newWebhookSecret } from "../../engine/deliver/webhookSign.ts";
+import { rulesShape } from "../rulesShape.ts";
 import { isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, READ_ONLY } from "../tool.ts";
 
 const meta = (ctx: AuthedContext) => ({ actor: ctx.principal.actor, request_id: ctx.requestId });
 
-const filterShape = z
-  .object({
-    competitor_ids: z.array(z.number().int()).max(100).optional().describe("Only these competitors."),
-    watch: z.enum(WATCH).optional().describe("Only competitors on this list (core or horizon)."),
-    categories: z
-      .array(z.string().max(40))
-      .max(20)
-      .optional()
-      .describe(
-        "Signals of these categories only (pricing, product, marketing, hiring, company, legal_security).",
-      ),
-    min_severity: z.enum(SEVERITY).optional().describe("Signals of at least this severity only."),
-  })
-  .describe(
-    "Which events go to the endpoint: signals by competitor, list, category and severity; battlecards and research by competitor; digests and cycles always.",
-  );
+const filterShape = rulesShape.describe(
+  "Which events go to the endpoint: signals by competitor, list, category and severity; battlecards and research by competitor; digests and cycles always.",
+);
 
 const webhookShape = z.object({
   id: z.number().int(),

@@ -22,6 +22,7 @@ import {
 import { cycleStatus } from "../../engine/cycle/status.ts";
 import { deliveryStatus } from "../../engine/deliver/outbox.ts";
 import { mailConfigured } from "../../mail/mailer.ts";
+import { rulesShape } from "../rulesShape.ts";
 import { cycleStatusShape, isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
 
@@ -106,6 +107,9 @@ const deliveryShape = {
     .boolean()
     .describe("A Microsoft Teams (Workflows webhook) connection was made in the app."),
   teams_delivery_available: z.boolean().describe("Paid plan and Teams connection: teams can be switched on."),
+  rules: z
+    .object({ email: rulesShape.optional(), slack: rulesShape.optional(), teams: rulesShape.optional() })
+    .describe("Which signals each channel gets; a channel not named gets every signal."),
   notes: stringList.describe("Why a stored choice is not in effect, if any."),
 };
 
@@ -393,7 +397,7 @@ export const setDeliveryChannelsTool = defineTool({
   name: "set_delivery_channels",
   title: "Set delivery channels",
   description:
-    "Turns delivery of finished cycles by email, team chat (slack) or Microsoft Teams (teams) on or off; only channels sent change.",
+    "Turns delivery of finished cycles by email, team chat (slack) or Microsoft Teams (teams) on or off and sets which signals each gets (rules); only what is sent changes.",
   input: {
     email: z.boolean().optional().describe("Deliver finished cycles by email."),
     slack: z.boolean().optional().describe("Deliver finished cycles to the connected team chat."),
@@ -401,6 +405,16 @@ export const setDeliveryChannelsTool = defineTool({
       .boolean()
       .optional()
       .describe("Deliver finished cycles to the connected Microsoft Teams channel."),
+    rules: z
+      .object({
+        email: rulesShape.nullable().optional(),
+        slack: rulesShape.nullable().optional(),
+        teams: rulesShape.nullable().optional(),
+      })
+      .optional()
+      .describe(
+        "Which signals a channel gets (competitors, categories, least severity); null: every signal.",
+      ),
   },
   output: { ...deliveryShape, changed: z.boolean() },
   annotations: SETTING,
@@ -410,7 +424,7 @@ export const setDeliveryChannelsTool = defineTool({
     const { changed } = await setDeliveryChannels(
       ctx.s.store,
       ctx.principal.orgId,
-      { email: a.email, slack: a.slack, teams: a.teams },
+      { email: a.email, slack: a.slack, teams: a.teams, ...(a.rules ? { rules: a.rules } : {}) },
       meta(ctx),
     );
     return { ...deliveryView(await settingsOf(ctx), mailConfigured(ctx.s.config)), changed };
