@@ -12,7 +12,7 @@ import type {
   BattlecardProposalAcceptedData,
   BattlecardProposedData,
 } from "../src/domain/battlecardProposals.ts";
-import type { ReadSources } from "../src/domain/observation.ts";
+import type { Evidence, ReadSources } from "../src/domain/observation.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
 import type { DeliveryRules } from "../src/domain/deliveryRules.ts";
 import type { WebhookFilter } from "../src/domain/webhooks.ts";
@@ -292,6 +292,11 @@ export interface EventPayloads {
     reads?: Record<string, unknown>;
     removed?: string[];
     read_sources?: ReadSources;
+    /** Company facts the changed pages state now (replaced), no longer state (`profile_removed`), and where
+     * each fact was read (`profile_evidence`, internal). */
+    profile?: Record<string, unknown>;
+    profile_removed?: string[];
+    profile_evidence?: Record<string, Evidence>;
     last_signal_at?: string;
   };
   /** draft_positioning filled empty positioning fields of the workspace's profile from its own website. */
