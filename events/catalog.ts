@@ -336,6 +336,8 @@ export interface EventPayloads {
     created_at: string;
   };
   WebhookRemoved: { id: number; removed_at: string };
+  /** The endpoint's rules from now on (its filter); null: every event of its types. */
+  WebhookFilterSet: { id: number; filter: WebhookFilter | null };
   /** Its oldest waiting message failed for a day: nothing more is sent until an admin enables it again. */
   WebhookDisabled: { id: number; disabled_at: string; reason: string };
   WebhookEnabled: { id: number; enabled_at: string };
@@ -435,6 +437,7 @@ export const eventTypes = [
   "DeliveryAttempted",
   "WebhookAdded",
   "WebhookRemoved",
+  "WebhookFilterSet",
   "WebhookDisabled",
   "WebhookEnabled",
   "WebhookMessageQueued",

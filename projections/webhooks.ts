@@ -30,6 +30,12 @@ export async function projectWebhooks(e: StoredEvent, tx: Tx): Promise<void> {
         args: [e.data.removed_at, e.data.id],
       });
       return;
+    case "WebhookFilterSet":
+      await tx.execute({
+        sql: "UPDATE webhooks SET filter = ? WHERE id = ?",
+        args: [e.data.filter ? JSON.stringify(e.data.filter) : null, e.data.id],
+      });
+      return;
     case "WebhookDisabled":
       await tx.execute({
         sql: "UPDATE webhooks SET state = 'disabled', disabled_at = ?, disabled_reason = ? WHERE id = ? AND state = 'active'",

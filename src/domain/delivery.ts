@@ -88,6 +88,8 @@ export interface DeliveryChoice {
   teams?: boolean;
   /** Rules by channel: null (or rules that narrow nothing) clears a channel's rules. */
   rules?: Partial<Record<DeliveryChannel, DeliveryRules | null>>;
+  /** Rules of webhook endpoints (their filter), by endpoint. */
+  webhook_rules?: { webhook_id: number; rules: DeliveryRules | null }[];
 }
 
 /** A chat channel (Slack or Teams) turned on needs a paid plan and that channel's connection. */
@@ -119,14 +121,20 @@ function requireChat(st: WorkspaceSettings, channel: "slack" | "teams") {
   );
 }
 
-export function decideSetDeliveryChannels(st: WorkspaceSettings, input: DeliveryChoice): NewEvent[] {
+/** `webhooks`: the workspace's endpoints (not removed) with their rules, for `webhook_rules`. */
+export function decideSetDeliveryChannels(
+  st: WorkspaceSettings,
+  input: DeliveryChoice,
+  webhooks: ReadonlyMap<number, DeliveryRules | null> = new Map(),
+): NewEvent[] {
   if (
     input.email === undefined &&
     input.slack === undefined &&
     input.teams === undefined &&
-    input.rules === undefined
+    input.rules === undefined &&
+    input.webhook_rules === undefined
   )
-    throw new InvalidInput("send email, slack or teams (true or false), rules, or several");
+    throw new InvalidInput("send email, slack or teams (true or false), rules, webhook_rules, or several");
   if (input.slack === true) requireChat(st, "slack");
   if (input.teams === true) requireChat(st, "teams");
   const data: { email?: boolean; slack?: boolean; teams?: boolean } = {};
@@ -147,6 +155,19 @@ export function decideSetDeliveryChannels(st: WorkspaceSettings, input: Delivery
     if (JSON.stringify(rules) === JSON.stringify(st.rules[c] ?? null)) continue;
     events.push({ type: "DeliveryRulesSet", ...orgStream(st.orgId), data: { channel: c, rules } });
   }
+  for (const w of input.webhook_rules ?? []) {
+    if (!webhooks.has(w.webhook_id))
+      throw new DomainError("not_found", `No webhook endpoint ${w.webhook_id} in this workspace.`);
+    const rules = checkRules(w.rules, "webhook_rules") ?? null;
+    if (JSON.stringify(rules) === JSON.stringify(webhooks.get(w.webhook_id) ?? null)) continue;
+    events.push({
+      type: "WebhookFilterSet",
+      orgId: st.orgId,
+      streamType: "webhook",
+      streamId: String(w.webhook_id),
+      data: { id: w.webhook_id, filter: rules },
+    });
+  }
   return events;
 }
 
@@ -158,7 +179,15 @@ export async function setDeliveryChannels(
 ) {
   const { events } = await store.execute(async (w) => {
     const st = await loadSettings(w.tx, orgId);
-    return { events: decideSetDeliveryChannels(st, input), result: null };
+    const hooks = new Map<number, DeliveryRules | null>();
+    if (input.webhook_rules?.length) {
+      const r = await w.tx.execute({
+        sql: "SELECT id, filter FROM webhooks WHERE org_id = ? AND state != 'removed' LIMIT 100",
+        args: [orgId],
+      });
+      for (const x of r.rows) hooks.set(Number(x.id), x.filter ? JSON.parse(String(x.filter)) : null);
+    }
+    return { events: decideSetDeliveryChannels(st, input, hooks), result: null };
   }, metadata);
   return { changed: events.length > 0 };
 }

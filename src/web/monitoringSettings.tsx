@@ -115,7 +115,8 @@ function StatusTable({
 
 /** One channel's rules: its list of competitors, its categories and its least severity. */
 function RulesForm(p: {
-  channel: DeliveryChannel;
+  channel: DeliveryChannel | `webhook:${number}`;
+  title: string;
   rules: DeliveryRules | undefined;
   hidden: JSX.Element;
   describe: (r: DeliveryRules | undefined) => string;
@@ -126,7 +127,7 @@ function RulesForm(p: {
     <form method="post" action={`${PATH}/rules`} class="card" data-rules={p.channel}>
       {p.hidden}
       <input type="hidden" name="channel" value={p.channel} />
-      <h3>{CHANNEL_LABEL[p.channel]}</h3>
+      <h3 safe>{p.title}</h3>
       <p class="small" safe>
         {`Gets ${p.describe(r)}.`}
       </p>
@@ -162,7 +163,7 @@ function RulesForm(p: {
           </label>
         ))}
       </fieldset>
-      <button type="submit">Save rules for {CHANNEL_LABEL[p.channel]}</button>
+      <button type="submit" safe>{`Save rules for ${p.title}`}</button>
     </form>
   );
 }
@@ -279,23 +280,29 @@ export function monitoringSettingsPages(s: Services) {
         <h2>Delivery rules</h2>
         <p>Which of a cycle's new signals each channel gets. With no rules a channel gets every signal.</p>
         {DELIVERY_CHANNELS.map((c) => (
-          <RulesForm channel={c} rules={view.rules[c]} hidden={hidden} describe={describe} />
+          <RulesForm
+            channel={c}
+            title={CHANNEL_LABEL[c]}
+            rules={view.rules[c]}
+            hidden={hidden}
+            describe={describe}
+          />
+        ))}
+        {hooks.map((h) => (
+          <RulesForm
+            channel={`webhook:${h.id}`}
+            title={`Webhook ${h.url}`}
+            rules={h.filter}
+            hidden={hidden}
+            describe={describe}
+          />
         ))}
         {hooks.length ? (
-          <div class="card">
-            <h3>Webhook endpoints</h3>
-            <ul>
-              {hooks.map((h) => (
-                <li>
-                  <code safe>{h.url}</code> <span safe>{`gets ${describe(h.filter)}`}</span>
-                </li>
-              ))}
-            </ul>
-            <p class="small">
-              An endpoint's rules are set when it is added, on the{" "}
-              <a href="/app/settings/integrations#webhooks">Integrations</a> page.
-            </p>
-          </div>
+          <p class="small">
+            A webhook endpoint's rules apply to its signal events by competitor, category and severity, and to
+            its battlecard and research events by competitor. Endpoints are added on the{" "}
+            <a href="/app/settings/integrations#webhooks">Integrations</a> page.
+          </p>
         ) : (
           ""
         )}
@@ -505,18 +512,18 @@ export function monitoringSettingsPages(s: Services) {
         const watch = field(body, "watch");
         const min = field(body, "min_severity");
         const categories = fields(body, "categories");
+        const rules = {
+          ...(watch ? { watch } : {}),
+          ...(min ? { min_severity: min } : {}),
+          ...(categories.length ? { categories } : {}),
+        } as DeliveryRules;
+        const hook = /^webhook:(\d{1,15})$/.exec(channel);
         await setDeliveryChannels(
           s.store,
           org.orgId,
-          {
-            rules: {
-              [channel]: {
-                ...(watch ? { watch } : {}),
-                ...(min ? { min_severity: min } : {}),
-                ...(categories.length ? { categories } : {}),
-              } as DeliveryRules,
-            },
-          },
+          hook
+            ? { webhook_rules: [{ webhook_id: Number(hook[1]), rules }] }
+            : { rules: { [channel]: rules } },
           actor(m),
         );
         return done(org, "rules");

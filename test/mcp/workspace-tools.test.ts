@@ -532,6 +532,7 @@ describe("delivery settings", () => {
         "Email delivery is switched on but inactive: this server has no mail server configured (its operator sets RIVALS_SMTP_URL).",
       ],
       plan: "growth",
+      webhook_rules: [],
       delivery_status: { email: { pending: 0 }, slack: { pending: 0 }, teams: { pending: 0 } },
       cycles: { cadence: "weekly", scheduler: "on", next_cycle_due_at: expect.any(String) },
     });

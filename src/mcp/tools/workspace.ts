@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
+import { listWebhooks } from "../../db/queries/webhooks.ts";
 import { SCOPES } from "../../domain/apiKeys.ts";
 import { ALL_CADENCES, setMonitoringCadence } from "../../domain/cadence.ts";
 import { profileView, updateCompanyProfile } from "../../domain/companyProfile.ts";
@@ -271,6 +272,11 @@ export const getDeliverySettingsTool = defineTool({
   output: {
     ...deliveryShape,
     plan: z.enum(PLAN_NAMES),
+    webhook_rules: z
+      .array(z.object({ webhook_id: z.number().int(), url: z.string(), rules: rulesShape.optional() }))
+      .describe(
+        "Each webhook endpoint's rules (its filter); an endpoint without rules gets every event of its types.",
+      ),
     delivery_status: z
       .object({ email: channelStatus, slack: channelStatus, teams: channelStatus })
       .describe("How deliveries of finished cycles went, per channel."),
@@ -284,6 +290,11 @@ export const getDeliverySettingsTool = defineTool({
     return {
       ...deliveryView(st, mailConfigured(ctx.s.config)),
       plan: planOf(st.plan).name,
+      webhook_rules: (await listWebhooks(ctx.s.database.client, ctx.principal.orgId)).map((h) => ({
+        webhook_id: h.id,
+        url: h.url,
+        ...(h.filter ? { rules: h.filter } : {}),
+      })),
       delivery_status: await deliveryStatus(ctx.s, ctx.principal.orgId),
       cycles: await cycleStatus(ctx.s, ctx.principal.orgId, ctx.now),
     };
@@ -415,6 +426,13 @@ export const setDeliveryChannelsTool = defineTool({
       .describe(
         "Which signals a channel gets (competitors, categories, least severity); null: every signal.",
       ),
+    webhook_rules: z
+      .array(z.object({ webhook_id: z.number().int(), rules: rulesShape.nullable() }))
+      .max(20)
+      .optional()
+      .describe(
+        "Rules of webhook endpoints (list_webhooks), each replacing the endpoint's filter; null: every event.",
+      ),
   },
   output: { ...deliveryShape, changed: z.boolean() },
   annotations: SETTING,
@@ -424,7 +442,13 @@ export const setDeliveryChannelsTool = defineTool({
     const { changed } = await setDeliveryChannels(
       ctx.s.store,
       ctx.principal.orgId,
-      { email: a.email, slack: a.slack, teams: a.teams, ...(a.rules ? { rules: a.rules } : {}) },
+      {
+        email: a.email,
+        slack: a.slack,
+        teams: a.teams,
+        ...(a.rules ? { rules: a.rules } : {}),
+        ...(a.webhook_rules ? { webhook_rules: a.webhook_rules } : {}),
+      },
       meta(ctx),
     );
     return { ...deliveryView(await settingsOf(ctx), mailConfigured(ctx.s.config)), changed };

@@ -140,4 +140,36 @@ describe("channels with rules", () => {
       slack: { categories: ["pricing"], min_severity: "high" },
     });
   });
+
+  test("a webhook endpoint's rules: set with set_delivery_channels and on the page, shown by get_delivery_settings", async () => {
+    const hook = await call("add_webhook", {
+      url: "https://hooks.slack.com/in",
+      event_types: ["signal.opened"],
+    });
+    const r = await call("set_delivery_channels", {
+      webhook_rules: [{ webhook_id: hook.id, rules: { min_severity: "medium" } }],
+    });
+    expect(r.changed).toBe(true);
+    let st = await call("get_delivery_settings");
+    expect(st.webhook_rules).toEqual([
+      { webhook_id: hook.id, url: "https://hooks.slack.com/in", rules: { min_severity: "medium" } },
+    ]);
+    expect((await call("list_webhooks")).webhooks[0].filter).toEqual({ min_severity: "medium" });
+    const missing = await call("set_delivery_channels", {
+      email: false,
+      webhook_rules: [{ webhook_id: 999_999, rules: null }],
+    });
+    expect(missing.error.code).toBe("not_found");
+    // Nothing of the refused call was recorded: email stays on.
+    expect((await call("get_delivery_settings")).email).toBe(true);
+    const ann = await signedIn(t, await member(t, "acme", "admin"));
+    const html = await (await ann.request("/app/settings/monitoring?org=acme")).text();
+    const form = parseForms(html).find((f) => f.inputs.some((i) => i.value === `webhook:${hook.id}`))!;
+    const values = formValues(form);
+    values.set("watch", "core");
+    const res = await ann.post(form.action, values);
+    expect(res.status).toBe(303);
+    st = await call("get_delivery_settings");
+    expect(st.webhook_rules[0].rules).toEqual({ watch: "core" });
+  });
 });

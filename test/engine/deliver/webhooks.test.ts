@@ -244,6 +244,25 @@ describe("delivery", () => {
     expect(rx.received).toHaveLength(2);
   });
 
+  test("a research run's competitor.researched carries the competitor the read API serves", async () => {
+    rx.received.length = 0;
+    const { done } = await startResearch(
+      t.services,
+      { orgId, actor: "operator" },
+      { kind: "one", competitor_id: globex },
+      "operator",
+      { usesAllowance: false },
+    );
+    expect((await done)[0].status).toBe("finished");
+    await webhookRound(t.services);
+    expect(rx.received.map((m) => m.json.type)).toEqual(["competitor.researched"]);
+    const rest = await (
+      await t.get(`/api/v1/competitors/${globex}`, { "x-api-key": await t.key("acme") })
+    ).json();
+    expect(rx.received[0].json.data).toEqual(rest.data);
+    expect(verify(secret, rx.received[0])).toBe(true);
+  });
+
   test("a failing receiver: Retry-After honoured, order kept, then sent in order once it answers", async () => {
     rx.received.length = 0;
     rx.failing = { status: 503, retryAfter: "120" };
