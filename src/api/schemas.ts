@@ -99,6 +99,12 @@ export const PricingPlan = freeForm(
       },
       "The same plan billed yearly, when the page offers monthly and yearly billing.",
     ),
+    regular: figure(
+      'Beside a sale or introductory price (`amount`): the regular price it replaces, billed each `period` (struck through, "Usually $25", "Renews at …").',
+    ),
+    sale_term: str('The term of the sale or introductory price as the page states it ("for 3 months").'),
+    financing: T.Boolean({ description: "A purchase price the page offers with monthly financing." }),
+    page: url("The page the plan was read from, when it is another page than the read's (a product page)."),
     features: list(para(), LIST.planFeatures, "What the page lists under the plan."),
   },
 );

@@ -40,6 +40,12 @@ const pricingPlan = z
       .looseObject({ amount: z.number().optional(), monthly_equivalent: z.number().optional() })
       .optional()
       .describe("The same plan billed yearly, when the page offers both."),
+    regular: z
+      .number()
+      .optional()
+      .describe("Beside a sale or introductory price: the regular price it replaces, billed each period."),
+    sale_term: z.string().optional().describe('The sale or introductory price\'s term ("for 3 months").'),
+    page: z.string().optional().describe("The page the plan was read from, when not the read's own page."),
   })
   .describe("One plan, in the order the pricing page lists it.");
 
