@@ -36,16 +36,19 @@ function codingFor(request: Request, response: Response): "br" | "gzip" | undefi
 async function compressed(response: Response, coding: "br" | "gzip"): Promise<Response> {
   const body = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
-  const vary = headers.get("vary");
-  headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+  // A small body goes as it is to every client: it does not vary by encoding.
   if (body.byteLength < MIN_BYTES)
     return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  const vary = headers.get("vary");
+  headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   const out =
     coding === "br"
       ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
       : gzipSync(body, { level: 6 });
   headers.set("content-encoding", coding);
   headers.delete("content-length");
+  // The entity tag stays the page's (the read API's If-None-Match answers 304 whatever the encoding); caches
+  // keep the encodings apart by Vary.
   return new Response(out, { status: response.status, statusText: response.statusText, headers });
 }
 

@@ -108,8 +108,36 @@ test("the read API's JSON is compressed too; errors stay problem details", async
     headers: { authorization: `Bearer ${key}`, "accept-encoding": "gzip" },
   });
   expect(r.status).toBe(200);
-  expect(r.headers.get("vary")).toContain("Accept-Encoding");
+  // One competitor is under a kilobyte: sent as it is.
+  expect(r.headers.get("content-encoding")).toBeNull();
   expect(Array.isArray((await r.json()).data)).toBe(true);
+  // A page of competitors is small; a page of signals is compressed, with the page's entity tag, which
+  // answers 304.
+  await t.load(
+    Array.from({ length: 30 }, (_, i) => ({
+      kind: "signal",
+      org: "acme",
+      key: `s${i}`,
+      title: `Signal number ${i} about a price change on the pricing page`,
+      first_seen_at: "2026-11-18T00:00:00Z",
+      evidence: [{ text: `Team plan now $${50 + i}`, source_url: "https://globex.example/pricing" }],
+    })),
+  );
+  const sig = await fetch(`${t.base}/api/v1/signals`, {
+    decompress: false,
+    headers: { authorization: `Bearer ${key}`, "accept-encoding": "gzip" },
+  } as RequestInit);
+  expect(sig.headers.get("content-encoding")).toBe("gzip");
+  expect(sig.headers.get("vary")).toContain("Accept-Encoding");
+  const etag = sig.headers.get("etag")!;
+  expect(etag).toMatch(/^"[0-9a-z-]+"$/);
+  expect(
+    JSON.parse(new TextDecoder().decode(gunzipSync(new Uint8Array(await sig.arrayBuffer())))).data,
+  ).toHaveLength(30);
+  const again = await fetch(`${t.base}/api/v1/signals`, {
+    headers: { authorization: `Bearer ${key}`, "accept-encoding": "gzip", "if-none-match": etag },
+  });
+  expect(again.status).toBe(304);
   const missing = await fetch(`${t.base}/api/v1/nothing-here`, {
     headers: { authorization: `Bearer ${key}`, "accept-encoding": "gzip" },
   });
