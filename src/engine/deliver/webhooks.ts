@@ -29,7 +29,9 @@ import type { AfterCycleStep, FinishedCycle } from "../cycle/types.ts";
 import { fetcherFor } from "../fetch/index.ts";
 import { webhookHeaders } from "./webhookSign.ts";
 
-const CLAIM_MS = 120_000;
+/** How long a claim on an endpoint lasts: renewed before each message, it outlives one send (the fetcher's
+ * time limit over headers and body, twice) and then lets another instance go on after a stop. */
+const claimMs = (s: Services) => Math.max(10_000, 2 * s.config.fetchTimeoutMs + 5_000);
 const BATCH = 200;
 /** Messages sent to one endpoint in one round before another round (and another instance) may go on. */
 const PER_ROUND = 50;
@@ -286,7 +288,7 @@ async function claim(s: Services, webhookId: number, now: Date): Promise<boolean
     args: [
       webhookId,
       instanceOf(s).name,
-      new Date(now.getTime() + CLAIM_MS).toISOString(),
+      new Date(now.getTime() + claimMs(s)).toISOString(),
       now.toISOString(),
       instanceOf(s).name,
     ],
