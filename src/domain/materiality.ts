@@ -23,7 +23,14 @@ export const MOVE_KINDS: { kind: string; types: string[] }[] = [
   { kind: "company", types: ["acquisition", "funding", "leadership_change", "security_incident"] },
   {
     kind: "product",
-    types: ["feature_launch", "feature_removed", "release", "integration_added", "integration_removed"],
+    types: [
+      "feature_launch",
+      "feature_removed",
+      "release",
+      "integration_added",
+      "integration_removed",
+      "open_source",
+    ],
   },
   { kind: "market", types: ["partnership", "certification", "office_opening"] },
   { kind: "hiring", types: ["hiring_surge", "hiring_slowdown", "key_role_opening", "new_location"] },

@@ -149,8 +149,20 @@ function applyObservations(
     }
     // The release cadence: from the source research read it from (a first one from a changelog or releases).
     const cadence = isObj(reads.release_cadence) ? reads.release_cadence : undefined;
-    const first = !cadence && (o.kind === "changelog" || o.kind === "releases_feed");
-    if (o.release_cadence && (first || cadence?.source === o.url)) reads.release_cadence = o.release_cadence;
+    const first =
+      !cadence && (o.kind === "changelog" || o.kind === "releases_feed" || o.kind === "github_releases");
+    // Each channel (a changelog, a repository's stable releases) follows its own source; pre-releases are
+    // research's (a cycle's snapshot holds stable releases only).
+    const channels = Array.isArray(cadence?.channels)
+      ? cadence.channels.map((ch) =>
+          o.release_cadence && isObj(ch) && ch.source === o.url && ch.prerelease !== true
+            ? { ...ch, ...o.release_cadence }
+            : ch,
+        )
+      : undefined;
+    if (o.release_cadence && (first || cadence?.source === o.url))
+      reads.release_cadence = { ...o.release_cadence, ...(channels ? { channels } : {}) };
+    else if (channels && cadence) reads.release_cadence = { ...cadence, channels };
     const boardNow = o.kind.startsWith("job_board:");
     const careersList = o.kind === "careers" && (!hiring?.source || hiring.source === o.url);
     if (o.hiring && (boardNow || careersList)) {

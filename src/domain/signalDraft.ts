@@ -15,6 +15,7 @@ export type SignalType =
   | "feature_launch"
   | "feature_removed"
   | "release"
+  | "open_source"
   | "integration_added"
   | "integration_removed"
   | "messaging_change"

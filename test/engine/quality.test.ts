@@ -162,6 +162,40 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   expect(precision).toBeGreaterThanOrEqual(0.95);
   expect(recall).toBeGreaterThanOrEqual(0.95);
 
+  // GitHub, read through its REST API: the organisations the sites link (Globex in its footer, Quantive in its
+  // JSON-LD sameAs) and the releases of the repositories they link, researched as sources and scored on their own
+  // (globex-js's release candidate, new at v2 too, is no signal).
+  const ghSources = await t.services.database.client.execute({
+    sql: `SELECT competitor_id, kind, url FROM research_sources
+          WHERE org_id = ? AND kind IN ('github_org', 'github_releases') ORDER BY kind, url`,
+    args: [orgId],
+  });
+  const API = "https://api.github.com";
+  expect(ghSources.rows.map((r) => [siteOf.get(Number(r.competitor_id)), r.kind, String(r.url)])).toEqual([
+    [
+      "globex.example",
+      "github_org",
+      `${API}/orgs/globex-insights/repos?type=public&sort=created&direction=desc&per_page=100`,
+    ],
+    [
+      "quantive.example",
+      "github_org",
+      `${API}/orgs/quantive-labs/repos?type=public&sort=created&direction=desc&per_page=100`,
+    ],
+    ["globex.example", "github_releases", `${API}/repos/globex-insights/globex-js/releases?per_page=30`],
+    ["quantive.example", "github_releases", `${API}/repos/quantive-labs/quantive-cli/releases?per_page=30`],
+  ]);
+  const onGithub = (urls: string[]) => urls.some((u) => /^https:\/\/(api\.)?github\.com\//.test(u));
+  const ghPlanted = PLANTED.filter((p) => onGithub(p.urls));
+  const ghFound = found.filter((s) => onGithub(s.evidence.map((e) => e.source_url)));
+  const ghMatched = ghPlanted.filter((p) => matched.has(p));
+  console.log(
+    `GitHub (organisations and releases): precision ${(ghFound.length ? ghMatched.length / ghFound.length : 0).toFixed(3)} (${ghMatched.length}/${ghFound.length} signals), recall ${(ghMatched.length / ghPlanted.length).toFixed(3)} (${ghMatched.length}/${ghPlanted.length} planted changes)`,
+  );
+  expect(ghPlanted.length).toBe(2);
+  expect(ghMatched.length).toBe(ghPlanted.length);
+  expect(ghFound.length).toBe(ghPlanted.length);
+
   // Titles state the change with its values.
   expect(found.find((s) => s.type === "price_increase")?.title).toContain("from $59 to $69");
   expect(found.find((s) => s.type === "funding")?.title).toContain("$40 million");
@@ -183,6 +217,9 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   const third = await runCycle(t.services, orgId, { trigger: "operator" });
   const noise = await signalsAfter(before3);
   for (const s of noise) console.log(`  signal from noise: ${siteOf.get(s.competitor_id)} ${s.title}`);
+  console.log(
+    `GitHub on v3 (stars, forks, issue counts, reactions, download counts, push times moved): ${noise.filter((s) => s.evidence.some((e) => /^https:\/\/(api\.)?github\.com\//.test(e.source_url))).length} signals from noise`,
+  );
   expect(noise).toEqual([]);
   expect(third.signals_created).toBe(0);
   expect(third.signals_updated).toBe(0);

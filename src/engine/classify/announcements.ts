@@ -46,7 +46,8 @@ export function announcement(
   }
   const versionOnly = n.type === "release" && /^v\d/.test(n.subject);
   // A repository's release names the repository: "globex-js v4.3.0".
-  const repo = kind === "github" ? /github\.com\/[^/]+\/([^/]+)\/releases/.exec(c.url)?.[1] : undefined;
+  const repo =
+    kind === "github" ? /github\.com\/(?:repos\/)?[^/]+\/([^/]+)\/releases/.exec(c.url)?.[1] : undefined;
   if (versionOnly && repo) n.subject = `${repo} ${n.subject}`;
   const keyPart =
     n.type === "feature_launch" || (n.type === "release" && !versionOnly)

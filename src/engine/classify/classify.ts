@@ -5,6 +5,7 @@
 import { severityRank } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { entries, feedItem, NEWS_PAGES } from "./announcements.ts";
+import { GITHUB_ORG, newRepository } from "./code.ts";
 import { address, offices, people } from "./company.ts";
 import { hiring } from "./hiring.ts";
 import { certifications, LEGAL_PAGES, legalPage } from "./legalSecurity.ts";
@@ -29,6 +30,7 @@ export const RULES: readonly RuleInfo[] = [
   integration,
   feedItem,
   entries,
+  newRepository,
   page,
   navigationBulk,
   domain,
@@ -105,7 +107,8 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         page(r, c);
         break;
       case "feed_item_added":
-        feedItem(r, c);
+        if (ctx.pageKind === GITHUB_ORG) newRepository(r, c);
+        else feedItem(r, c);
         break;
       case "hero_changed":
         // a pricing page's lead whose amounts alone changed is a price in its text (below), not messaging

@@ -12,7 +12,18 @@ import { type PageRenderer, visibleHtml } from "../render/index.ts";
 import { boardsInHtml } from "../sources/boards/detect.ts";
 import { readJobBoard as readBoard } from "../sources/boards/read.ts";
 import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
-import { type FeedItem, githubReleasesFeedUrl, githubReposFrom, parseFeed } from "../sources/feeds.ts";
+import { type FeedItem, githubOrgsFrom, githubReposFrom, parseFeed } from "../sources/feeds.ts";
+import {
+  fetchGithub,
+  type GithubRelease,
+  type GithubRepo,
+  githubOrgReposUrl,
+  githubReleaseItems,
+  githubReleasesApiUrl,
+  githubReleasesRepoOf,
+  parseGithubReleases,
+  parseGithubRepos,
+} from "../sources/github.ts";
 import {
   boardKey,
   detectJobBoard,
@@ -79,6 +90,8 @@ interface ReadPage {
 const HTML = /html|xhtml/i;
 const MAX_FEEDS = 4;
 const MAX_REPOS = 2;
+/** GitHub organisations research reads (GitHub answers 60 requests an hour to a caller without a token). */
+const MAX_GITHUB_ORGS = 2;
 /** How many further pages of an integrations directory research follows (next pages, category pages). */
 export const MAX_DIRECTORY_PAGES = 10;
 
@@ -220,11 +233,12 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
 
   // Feeds, the job board, GitHub releases and security.txt live on different hosts: read side by side (the
   // fetcher keeps each host to one request at a time).
-  const [feeds, board, releaseFeeds, securityTxt] = await Promise.all([
+  const [feeds, board, releaseFeeds, securityTxt, githubOrgs] = await Promise.all([
     readFeeds(),
     readJobBoard(),
     readReleases(),
     readSecurityTxt(),
+    readGithubOrgs(),
   ]);
   const secUrl = new URL("/.well-known/security.txt", site).href;
 
@@ -278,17 +292,49 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     return unread;
   }
 
-  /** Release feeds of the GitHub repositories the site links. */
-  async function readReleases() {
+  /** The releases of the GitHub repositories the site links, through GitHub's REST API. */
+  async function readReleases(): Promise<Parts["releaseFeeds"]> {
     const repos = githubReposFrom(all.flatMap((p) => allLinks(p.extract))).slice(0, MAX_REPOS);
-    const out: { url: string; items: FeedItem[] }[] = [];
+    const out: Parts["releaseFeeds"] = [];
     for (const repo of repos) {
-      const url = githubReleasesFeedUrl(repo);
-      const r = await get(url);
-      if (!r.ok) continue;
-      try {
-        out.push({ url, items: parseFeed(r.text, url) });
-      } catch {}
+      const url = githubReleasesApiUrl(repo);
+      fetched++;
+      const r = await fetchGithub(o.fetcher, url, {});
+      o.onFetched?.(r);
+      if (!r.ok) {
+        failed.push({ url, error: r.error });
+        continue;
+      }
+      const releases = parseGithubReleases(r.text);
+      if (!releases) {
+        failed.push({ url, error: "unsupported_content" });
+        continue;
+      }
+      out.push({ url, repo, items: githubReleaseItems(releases), releases });
+    }
+    return out;
+  }
+
+  /** The public repositories of the GitHub organisations the site itself links (its pages' links and its
+   * JSON-LD sameAs): an organisation found any other way is not the competitor's by its own word. */
+  async function readGithubOrgs(): Promise<Parts["githubOrgs"]> {
+    const orgs = githubOrgsFrom([
+      ...all.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
+      ...all.flatMap((p) => p.extract.jsonLd.flatMap((j) => sameAsOf(j))),
+    ]).slice(0, MAX_GITHUB_ORGS);
+    const out: Parts["githubOrgs"] = [];
+    for (const org of orgs) {
+      const url = githubOrgReposUrl(org);
+      fetched++;
+      const r = await fetchGithub(o.fetcher, url, {});
+      o.onFetched?.(r);
+      if (!r.ok) {
+        failed.push({ url, error: r.error });
+        continue;
+      }
+      const repos = parseGithubRepos(r.text);
+      if (repos) out.push({ url, org, repos });
+      else failed.push({ url, error: "unsupported_content" });
     }
     return out;
   }
@@ -308,6 +354,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     releaseFeeds,
     securityTxt,
     secUrl,
+    githubOrgs,
     now,
     discovered: disc.pages,
     directory,
@@ -348,13 +395,60 @@ interface Parts {
   feeds: { url: string; title?: string; items: FeedItem[] }[];
   /** `failed`: the board answered with something other than its list (no hiring read comes from it). */
   board?: { provider: JobBoardProvider; token: string; url: string; jobs: Job[]; failed?: string };
-  releaseFeeds: { url: string; items: FeedItem[] }[];
+  /** The releases of the GitHub repositories the site links (`items`: the stable ones). */
+  releaseFeeds: { url: string; repo?: string; items: FeedItem[]; releases?: GithubRelease[] }[];
   securityTxt?: NonNullable<ReturnType<typeof parseSecurityTxt>>;
   secUrl: string;
+  /** The GitHub organisations the site links, read through GitHub's REST API. */
+  githubOrgs?: { url: string; org: string; repos: GithubRepo[] }[];
   now: Date;
   discovered: DiscoveredPage[];
   /** Further pages of the integrations directory (read for names, not watched). */
   directory?: ReadPage[];
+}
+
+/** The release cadence of each channel research read: the changelog page, the changelog's feed, and each
+ * GitHub repository's stable releases and, apart, its pre-releases. */
+function releaseChannels(x: Parts, changelog: ReadPage | undefined, now: Date): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const add = (channel: string, dates: string[], source: string, extra: Record<string, unknown> = {}) => {
+    const c = dates.length ? releaseCadence(dates, now, source) : null;
+    if (c) out.push({ channel, ...c, ...extra });
+  };
+  if (changelog)
+    add(
+      "changelog",
+      changelogEntries(changelog.extract, changelog.url).map((e) => e.date),
+      changelog.url,
+    );
+  const feed = x.feeds.find((f) => /change|release|update/i.test(`${f.url} ${f.title ?? ""}`));
+  if (feed)
+    add(
+      "changelog feed",
+      feed.items.flatMap((i) => (i.published ? [i.published] : [])),
+      feed.url,
+    );
+  for (const f of x.releaseFeeds) {
+    const name = f.repo ?? f.url;
+    add(
+      `${name} releases`,
+      f.items.flatMap((i) => (i.published ? [i.published] : [])),
+      f.url,
+    );
+    const pre = (f.releases ?? []).filter((r) => r.prerelease && r.publishedAt).map((r) => r.publishedAt!);
+    add(`${name} pre-releases`, pre, f.url, { prerelease: true });
+  }
+  return out;
+}
+
+/** The addresses a JSON-LD node's sameAs declares. */
+function sameAsOf(j: Record<string, unknown>): string[] {
+  const v = j.sameAs;
+  return Array.isArray(v)
+    ? v.filter((u): u is string => typeof u === "string")
+    : typeof v === "string"
+      ? [v]
+      : [];
 }
 
 function compactObj(o: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -452,7 +546,8 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   }
   if (dates.length && source) {
     const cadence = releaseCadence(dates, x.now, source);
-    if (cadence) reads.release_cadence = cadence;
+    const channels = releaseChannels(x, changelog, x.now);
+    if (cadence) reads.release_cadence = channels.length > 1 ? { ...cadence, channels } : cadence;
   }
 
   // hiring: the job board's public JSON, else the careers page's list.
@@ -520,11 +615,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   }
   const social = [
     ...all.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
-    ...all.flatMap((p) =>
-      p.extract.jsonLd.flatMap((j) =>
-        Array.isArray(j.sameAs) ? (j.sameAs as string[]) : typeof j.sameAs === "string" ? [j.sameAs] : [],
-      ),
-    ),
+    ...all.flatMap((p) => p.extract.jsonLd.flatMap((j) => sameAsOf(j))),
   ];
   for (const [key, re] of SOCIAL) {
     if (urls[key]) continue;
@@ -550,8 +641,14 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       ...x.discovered.filter((d) => d.via !== "standard").map((d) => ({ url: d.url, kind: d.kind })),
       ...x.feeds.map((f) => ({ url: f.url, kind: SOURCE_KINDS.feed.name })),
       ...(x.board ? [{ url: x.board.url, kind: jobBoardKind(x.board.provider) }] : []),
-      ...x.releaseFeeds.map((f) => ({ url: f.url, kind: SOURCE_KINDS.releases_feed.name })),
+      ...x.releaseFeeds.map((f) => ({
+        url: f.url,
+        kind: githubReleasesRepoOf(f.url)
+          ? SOURCE_KINDS.github_releases.name
+          : SOURCE_KINDS.releases_feed.name,
+      })),
       ...(x.securityTxt ? [{ url: x.secUrl, kind: SOURCE_KINDS.security_txt.name }] : []),
+      ...(x.githubOrgs ?? []).map((g) => ({ url: g.url, kind: SOURCE_KINDS.github_org.name })),
     ],
     (s) => s.url,
   );

@@ -156,7 +156,7 @@ export function observeSource(
 ): SourceObservation {
   const o: SourceObservation = { url: src.url, kind: src.kind };
   const kind = sourceKind(src.kind).name;
-  if (kind === "feed" || kind === "releases_feed") {
+  if (kind === "feed" || kind === "releases_feed" || kind === "github_releases") {
     const cadence = now.itemDates?.length ? releaseCadence(now.itemDates, at, src.url) : null;
     if (cadence) o.release_cadence = { ...cadence };
     return o;

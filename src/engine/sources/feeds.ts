@@ -300,6 +300,30 @@ export function githubReposFrom(links: readonly { url: string }[]): string[] {
   return out;
 }
 
+/** Every GitHub organisation (or user) the links name: github.com/{org} and the owner of github.com/{org}/{repo}
+ * links, deduplicated, in the order first named. */
+export function githubOrgsFrom(urls: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const url of Array.isArray(urls) ? urls : []) {
+    if (typeof url !== "string") continue;
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      continue;
+    }
+    const host = u.hostname.toLowerCase();
+    if (host !== "github.com" && host !== "www.github.com") continue;
+    const org = u.pathname.split("/").filter(Boolean)[0];
+    if (!org || GITHUB_RESERVED.has(org.toLowerCase()) || !GITHUB_NAME.test(org)) continue;
+    if (seen.has(org.toLowerCase())) continue;
+    seen.add(org.toLowerCase());
+    out.push(org);
+  }
+  return out;
+}
+
 /** The Atom feed of a repository's releases: `https://github.com/{org}/{repo}/releases.atom`. */
 export function githubReleasesFeedUrl(repo: string): string {
   return `https://github.com/${repo}/releases.atom`;

@@ -7,6 +7,13 @@ import type { Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { type BoardRead, readJobBoard } from "./boards/read.ts";
 import { notAFeed, parseFeed } from "./feeds.ts";
+import {
+  fetchGithub,
+  githubReleasesSnapshot,
+  githubReposSnapshot,
+  parseGithubReleases,
+  parseGithubRepos,
+} from "./github.ts";
 import { detectJobBoard } from "./jobBoards.ts";
 import { parseSecurityTxt } from "./securityTxt.ts";
 
@@ -24,7 +31,14 @@ export interface Validators {
   lastModified?: string;
 }
 
-export type SourceKindName = "page" | "feed" | "releases_feed" | "job_board" | "security_txt";
+export type SourceKindName =
+  | "page"
+  | "feed"
+  | "releases_feed"
+  | "job_board"
+  | "security_txt"
+  | "github_org"
+  | "github_releases";
 
 export interface SourceKind {
   name: SourceKindName;
@@ -93,6 +107,33 @@ export const SOURCE_KINDS: Record<SourceKindName, SourceKind> = {
     snapshot: "structured",
     classifyAs: "security",
     label: () => "security.txt",
+  },
+  // The public repositories of a GitHub organisation the site links (github.ts): a new one is a new item.
+  github_org: {
+    name: "github_org",
+    fetch: fetchGithub,
+    parse(read, url) {
+      const repos = parseGithubRepos(read.text);
+      return repos ? { snapshot: githubReposSnapshot(url, repos) } : { error: "unsupported_content" };
+    },
+    snapshot: "feed",
+    classifyAs: "github_org",
+    label: () => "GitHub organisation",
+  },
+  // The releases of a GitHub repository the site links, through GitHub's REST API (github.ts): its stable
+  // releases are feed items, read by the announcement rules as the release feed's are.
+  github_releases: {
+    name: "github_releases",
+    fetch: fetchGithub,
+    parse(read, url) {
+      const releases = parseGithubReleases(read.text);
+      return releases
+        ? { snapshot: githubReleasesSnapshot(url, releases) }
+        : { error: "unsupported_content" };
+    },
+    snapshot: "feed",
+    classifyAs: "feed",
+    label: () => "GitHub releases",
   },
 };
 

@@ -27,6 +27,8 @@ test("each kind's snapshot kind, the page kind its rules read, and its name in a
     "releases_feed",
     jobBoardKind("lever"),
     "security_txt",
+    "github_org",
+    "github_releases",
   ].map((k) => {
     const row = sourceKind(k);
     return [k, row.name, row.snapshot, row.classifyAs ?? k, row.label(k)];
@@ -39,6 +41,8 @@ test("each kind's snapshot kind, the page kind its rules read, and its name in a
     ["releases_feed", "releases_feed", "feed", "feed", "release feed"],
     ["job_board:lever", "job_board", "jobs", "jobs", "job board (lever)"],
     ["security_txt", "security_txt", "structured", "security", "security.txt"],
+    ["github_org", "github_org", "feed", "github_org", "GitHub organisation"],
+    ["github_releases", "github_releases", "feed", "feed", "GitHub releases"],
   ]);
   // a kind without its provider, or a name an object inherits, is a page
   expect(sourceKind("job_board").name).toBe("page");
