@@ -330,6 +330,44 @@ describe("a cycle's observations on the dossier", () => {
     expect(d.reads.release_cadence).toEqual(cadence);
   });
 
+  test("each release channel follows its own source; a repository's pre-releases stay research's", () => {
+    const gh = "https://api.github.com/repos/globex-insights/globex-js/releases?per_page=30";
+    const chan = (channel: string, source: string, at: string, extra = {}) => ({
+      channel,
+      source,
+      releases_last_90_days: 1,
+      last_release_at: at,
+      ...extra,
+    });
+    const old = "2026-11-04T18:22:10.000Z";
+    const record = {
+      ...researched,
+      reads: {
+        ...researched.reads,
+        release_cadence: {
+          releases_last_90_days: 1,
+          last_release_at: "2026-11-05T00:00:00.000Z",
+          source: "https://globex.example/changelog",
+          channels: [
+            chan("changelog", "https://globex.example/changelog", "2026-11-05T00:00:00.000Z"),
+            chan("globex-js releases", gh, old),
+            chan("globex-js pre-releases", gh, "2026-11-12T10:31:44.000Z", { prerelease: true }),
+          ],
+        },
+      },
+    };
+    const now = { releases_last_90_days: 2, last_release_at: "2026-11-19T17:05:00.000Z", source: gh };
+    const [e] = decide(record, [{ url: gh, kind: "github_releases", release_cadence: now }]);
+    const c = (e!.data as Record<string, any>).reads.release_cadence;
+    // the headline cadence is the changelog's still; the repository's stable channel moves, its pre-releases not
+    expect(c.source).toBe("https://globex.example/changelog");
+    expect(c.channels).toEqual([
+      chan("changelog", "https://globex.example/changelog", "2026-11-05T00:00:00.000Z"),
+      { channel: "globex-js releases", ...now },
+      chan("globex-js pre-releases", gh, "2026-11-12T10:31:44.000Z", { prerelease: true }),
+    ]);
+  });
+
   test("a pricing page that lists no plans now takes the pricing read away; nothing new decides nothing", () => {
     const [e] = decide(researched, [{ url: "https://globex.example/pricing", kind: "pricing" }]);
     expect((e!.data as Record<string, any>).removed).toEqual(["pricing"]);
