@@ -260,7 +260,6 @@ export function mcpEndpoint(
         version: SERVER_INFO.version,
         description:
           "Competitive intelligence for one workspace: tracked competitors, evidence-backed signals, digests and battlecards, with write tools for the team and four public tools; dossiers, battlecards and digests as resources (Markdown and JSON); prompts for a sales call, the weekly brief, a pricing review and what to watch.",
-        documentationUrl: `${base}/developers`,
         websiteUrl: base,
         remotes: [
           { type: "streamable-http", url: resource, supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS },
@@ -279,6 +278,7 @@ export function mcpEndpoint(
         })),
         prompts: listPrompts().map((p) => ({ name: p.name, title: p.title, arguments: p.arguments ?? [] })),
         _meta: {
+          "rivals/documentation": `${base}/developers`,
           "rivals/rate-limits": {
             window_seconds: 60,
             requests_per_credential: s.config.mcpRateLimitPerMinute,
