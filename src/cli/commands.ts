@@ -32,7 +32,9 @@ export const USAGE = `Usage: rivals <command> [options]
                                       planted changes → v3 noise only); the next cycle reads it
   org create --slug S --name N --plan P [--website URL]
   org set-plan --org S --plan trial|free|starter|growth|enterprise
-  org connect-chat --org S --webhook URL   connect team chat (incoming webhook) for cycle delivery
+  org connect-chat --org S --webhook URL [--provider slack|teams]
+                                      connect team chat (a Slack incoming webhook, or a Microsoft Teams
+                                      Workflows webhook) for cycle delivery
   key create --org S [--name N] [--scopes read,write,spend]
   key revoke --org S --id ID
   key list --org S
@@ -165,6 +167,7 @@ export async function run(argv: string[]): Promise<number> {
         plan: { type: "string" },
         website: { type: "string" },
         webhook: { type: "string" },
+        provider: { type: "string" },
         org: { type: "string" },
       });
       if (sub === "create")
@@ -184,7 +187,10 @@ export async function run(argv: string[]): Promise<number> {
           print(await setPlan(s.store, required(values.org, "org"), required(values.plan, "plan")));
           return 0;
         });
-      if (sub === "connect-chat")
+      if (sub === "connect-chat") {
+        const provider = values.provider ?? "slack";
+        if (provider !== "slack" && provider !== "teams")
+          throw new UsageError("--provider is slack or teams");
         return withServices(async (s) => {
           print(
             await connectChat(
@@ -193,10 +199,12 @@ export async function run(argv: string[]): Promise<number> {
               required(values.webhook, "webhook"),
               {},
               s.config.unsafeWebhookOrigins,
+              provider,
             ),
           );
           return 0;
         });
+      }
       throw new UsageError("org takes create, set-plan or connect-chat");
     }
     case "key": {

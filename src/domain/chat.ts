@@ -57,7 +57,8 @@ export async function connectChat(
     const org = await requireOrg(w.tx, orgSlug);
     const st = await loadSettings(w.tx, org.id);
     const events = decideConnectChat(st, webhookUrl, w.now, unsafeOrigins, provider);
-    return { events, result: { org: org.slug, chat_connected: true, connected_at: w.now.toISOString() } };
+    const connected = provider === "teams" ? { teams_connected: true } : { chat_connected: true };
+    return { events, result: { org: org.slug, ...connected, connected_at: w.now.toISOString() } };
   }, metadata);
   return result;
 }

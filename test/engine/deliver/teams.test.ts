@@ -4,6 +4,7 @@
 // card's date functions defused; the monitoring page connects Teams and sends its test card.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { run } from "../../../src/cli/commands.ts";
 import { connectChat } from "../../../src/domain/chat.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { composeTeams } from "../../../src/engine/deliver/compose.ts";
@@ -155,5 +156,31 @@ describe("delivery", () => {
     const st = await call("get_delivery_settings");
     expect(st).toMatchObject({ teams: false, teams_connected: false });
     expect(st.notes.join(" ")).toContain("Microsoft Teams delivery is switched on but inactive");
+  });
+
+  test("rivals org connect-chat --provider teams connects Teams; another provider is a usage error", async () => {
+    const prev = process.env.RIVALS_DB;
+    process.env.RIVALS_DB = `file:${t.dir}/rivals.db`;
+    const write = process.stdout.write.bind(process.stdout);
+    const lines: string[] = [];
+    process.stdout.write = ((x: string) => {
+      lines.push(String(x));
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      expect(
+        await run(["org", "connect-chat", "--org", "acme", "--webhook", TEAMS, "--provider", "teams"]),
+      ).toBe(0);
+      await expect(
+        run(["org", "connect-chat", "--org", "acme", "--webhook", TEAMS, "--provider", "skype"]),
+      ).rejects.toThrow("--provider is slack or teams");
+    } finally {
+      process.stdout.write = write;
+      if (prev === undefined) delete process.env.RIVALS_DB;
+      else process.env.RIVALS_DB = prev;
+    }
+    expect(JSON.parse(lines[0])).toMatchObject({ org: "acme", teams_connected: true });
+    const st = await call("get_delivery_settings");
+    expect(st).toMatchObject({ teams_connected: true, chat_connected: false });
   });
 });
