@@ -8,7 +8,7 @@
 //
 // Cycles: 1. the first (every page a baseline); with BENCH_CALIBRATE (default on) one cycle of each answer alone
 // — every page 304, every page the same bytes again (200), every page changed (a price and a paragraph) — for
-// the CPU per page of each kind; then BENCH_CYCLES (default 3) hourly cycles of the realistic mix (~90% 304, 8%
+// the CPU per page of each kind (BENCH_KINDS chooses among them); then BENCH_CYCLES (default 3) hourly cycles of the realistic mix (~90% 304, 8%
 // unchanged 200, 2% changed), the first of them while GET /api/v1/signals is asked one request at a time (p50,
 // p99). CPU is this process's (main thread and the extraction Worker pool); peak RSS is sampled every 20 ms per
 // cycle; the database's size is its used pages (WAL included). A month of hourly cycles is the size after the
@@ -36,6 +36,8 @@ const WORKSPACES = Math.ceil(N / PER_WORKSPACE);
 const DELAY_MS = process.env.BENCH_DELAY_MS ?? "1000";
 const MIXED = Number(process.env.BENCH_CYCLES ?? 3);
 const CALIBRATE = process.env.BENCH_CALIBRATE !== "0";
+/** The calibration cycles run (BENCH_KINDS=304,200 leaves out the costly every-page-changed one). */
+const KINDS = (process.env.BENCH_KINDS ?? "304,200,changed").split(",");
 const slug = (w: number) => `scale${w}`;
 const site = (i: number) => `https://s${i}.scale.example`;
 
@@ -238,9 +240,9 @@ async function main() {
   const cycles = [await cycle("first (every page a baseline)", "200")];
   const afterFirst = await used();
   if (CALIBRATE) {
-    cycles.push(await cycle("every page 304", "304"));
-    cycles.push(await cycle("every page the same bytes (200)", "200"));
-    cycles.push(await cycle("every page changed", "changed"));
+    if (KINDS.includes("304")) cycles.push(await cycle("every page 304", "304"));
+    if (KINDS.includes("200")) cycles.push(await cycle("every page the same bytes (200)", "200"));
+    if (KINDS.includes("changed")) cycles.push(await cycle("every page changed", "changed"));
   }
   const mixed = [];
   for (let i = 0; i < MIXED; i++) mixed.push(await cycle(`hourly mix ${i + 1}`, "mix", i === 0));
