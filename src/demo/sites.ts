@@ -399,6 +399,17 @@ import f287 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" wit
 import f288 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
 import f289 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
 import f290 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
+import f291 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
+import f292 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
+import f293 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with {
+  type: "text",
+};
+import f294 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with {
+  type: "text",
+};
+import f295 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with {
+  type: "text",
+};
 
 /** `host/vN/path` → file text. */
 export const SITE_FILES: Record<string, string> = {
@@ -693,4 +704,9 @@ export const SITE_FILES: Record<string, string> = {
   "quantive.example/v3/product.html": f288,
   "quantive.example/v3/security.html": f289,
   "tallyhq.example/v1/index.html": f290,
+  "www.wikidata.org/v1/_headers.json": f291,
+  "www.wikidata.org/v1/w/api.php": f292,
+  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f293,
+  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f294,
+  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f295,
 };

@@ -286,27 +286,73 @@ export function IntegrationsView({ integ }: { integ: Obj }): JSX.Element {
   );
 }
 
+/** Where a release cadence was read, in a word. */
+const cadenceSource = (href: unknown) =>
+  typeof href === "string" && /^https:\/\/(?:api\.)?github\.com\//.test(href)
+    ? "GitHub releases"
+    : "changelog";
+
+/** The page a person opens for a cadence's source: a repository's releases on github.com, not GitHub's API. */
+const cadenceHref = (href: unknown) => {
+  const m =
+    typeof href === "string"
+      ? /^https:\/\/api\.github\.com\/repos\/([^/?#]+\/[^/?#]+)\/releases/.exec(href)
+      : null;
+  return m ? `https://github.com/${m[1]}/releases` : href;
+};
+
 export function ReleaseCadenceView({ rel }: { rel: Obj }): JSX.Element {
   const n = num(rel.releases_last_90_days);
   const median = num(rel.median_days_between);
+  // Each channel research read (a changelog, a repository's releases, its pre-releases), when there are several.
+  const channels = Array.isArray(rel.channels) ? rel.channels.filter(isObj) : [];
   return (
-    <p>
-      {n !== undefined ? (
-        <strong>{Html.escapeHtml(`${n} release${n === 1 ? "" : "s"} in 90 days`)}</strong>
+    <>
+      <p>
+        {n !== undefined ? (
+          <strong>{Html.escapeHtml(`${n} release${n === 1 ? "" : "s"} in 90 days`)}</strong>
+        ) : (
+          ""
+        )}
+        {median !== undefined ? <span>{Html.escapeHtml(`, typically ${median} days apart`)}</span> : ""}
+        {str(rel.last_release_at) ? (
+          <span>
+            {"; the latest "}
+            <Time ts={rel.last_release_at} />
+          </span>
+        ) : (
+          ""
+        )}
+        <Source href={cadenceHref(rel.source)} text={cadenceSource(rel.source)} />
+      </p>
+      {channels.length ? (
+        <ul class="release-channels">
+          {channels.map((ch) => {
+            const k = num(ch.releases_last_90_days);
+            const m = num(ch.median_days_between);
+            return (
+              <li>
+                <span safe>{str(ch.channel) ?? ""}</span>
+                {Html.escapeHtml(
+                  `: ${k ?? 0} in 90 days${m !== undefined ? `, typically ${m} days apart` : ""}`,
+                )}
+                {str(ch.last_release_at) ? (
+                  <span>
+                    {"; the latest "}
+                    <Time ts={ch.last_release_at} />
+                  </span>
+                ) : (
+                  ""
+                )}
+                <Source href={cadenceHref(ch.source)} text={cadenceSource(ch.source)} />
+              </li>
+            );
+          })}
+        </ul>
       ) : (
         ""
       )}
-      {median !== undefined ? <span>{Html.escapeHtml(`, typically ${median} days apart`)}</span> : ""}
-      {str(rel.last_release_at) ? (
-        <span>
-          {"; the latest "}
-          <Time ts={rel.last_release_at} />
-        </span>
-      ) : (
-        ""
-      )}
-      <Source href={rel.source} text="changelog" />
-    </p>
+    </>
   );
 }
 

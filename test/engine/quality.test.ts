@@ -196,6 +196,36 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   expect(ghMatched.length).toBe(ghPlanted.length);
   expect(ghFound.length).toBe(ghPlanted.length);
 
+  // The Wikidata item Quantive's JSON-LD sameAs declares (its official website quantive.example): a source, the
+  // fact the site does not state (its parent organisation) filled with the item as its source, and the new chief
+  // executive as its own signal.
+  const quantive = [...siteOf].find(([, site]) => site === "quantive.example")![0];
+  const wd = await t.services.database.client.execute({
+    sql: "SELECT url FROM research_sources WHERE org_id = ? AND competitor_id = ? AND kind = 'wikidata'",
+    args: [orgId, quantive],
+  });
+  expect(wd.rows.map((r) => String(r.url))).toEqual([
+    "https://www.wikidata.org/wiki/Special:EntityData/Q130512784.json",
+  ]);
+  const detail = await t.services.database.client.execute({
+    sql: "SELECT state FROM competitors WHERE org_id = ? AND id = ?",
+    args: [orgId, quantive],
+  });
+  const record = JSON.parse(String(detail.rows[0].state));
+  // Toronto and 2021 are the site's own words; the parent only Wikidata states, with the item as its source
+  expect(record.headquarters).toEqual({ city: "Toronto", country: "Canada" });
+  expect(record.ownership).toEqual({ parent_company_name: "Halvorsen Group" });
+  expect(record.internal?.profile_evidence?.ownership?.url).toBe("https://www.wikidata.org/wiki/Q130512784");
+  const onWikidata = (urls: string[]) => urls.some((u) => u.startsWith("https://www.wikidata.org/"));
+  const wdPlanted = PLANTED.filter((p) => onWikidata(p.urls));
+  const wdFound = found.filter((s) => onWikidata(s.evidence.map((e) => e.source_url)));
+  const wdMatched = wdPlanted.filter((p) => matched.has(p));
+  console.log(
+    `Wikidata: precision ${(wdFound.length ? wdMatched.length / wdFound.length : 0).toFixed(3)} (${wdMatched.length}/${wdFound.length} signals), recall ${(wdMatched.length / wdPlanted.length).toFixed(3)} (${wdMatched.length}/${wdPlanted.length} planted changes)`,
+  );
+  expect(wdMatched.length).toBe(1);
+  expect(wdFound.length).toBe(1);
+
   // Titles state the change with its values.
   expect(found.find((s) => s.type === "price_increase")?.title).toContain("from $59 to $69");
   expect(found.find((s) => s.type === "funding")?.title).toContain("$40 million");
@@ -219,6 +249,9 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   for (const s of noise) console.log(`  signal from noise: ${siteOf.get(s.competitor_id)} ${s.title}`);
   console.log(
     `GitHub on v3 (stars, forks, issue counts, reactions, download counts, push times moved): ${noise.filter((s) => s.evidence.some((e) => /^https:\/\/(api\.)?github\.com\//.test(e.source_url))).length} signals from noise`,
+  );
+  console.log(
+    `Wikidata on v3 (a revision adding translations and an identifier): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://www.wikidata.org/"))).length} signals from noise`,
   );
   expect(noise).toEqual([]);
   expect(third.signals_created).toBe(0);

@@ -7,6 +7,7 @@ import type { Change } from "../compare/types.ts";
 import { entries, feedItem, NEWS_PAGES } from "./announcements.ts";
 import { GITHUB_ORG, newRepository } from "./code.ts";
 import { address, offices, people } from "./company.ts";
+import { chiefExecutive, WIKIDATA } from "./facts.ts";
 import { hiring } from "./hiring.ts";
 import { certifications, LEGAL_PAGES, legalPage } from "./legalSecurity.ts";
 import { copyEdits, hero, meta } from "./marketing.ts";
@@ -31,6 +32,7 @@ export const RULES: readonly RuleInfo[] = [
   feedItem,
   entries,
   newRepository,
+  chiefExecutive,
   page,
   navigationBulk,
   domain,
@@ -132,7 +134,8 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         else if (!heroChange) meta(r, c);
         break;
       case "field_changed":
-        if (/address\./.test(c.subject)) addressFields.push(c);
+        if (ctx.pageKind === WIKIDATA) chiefExecutive(r, c);
+        else if (/address\./.test(c.subject)) addressFields.push(c);
         else if (/(^|\.)(url|final_url)$/i.test(c.subject)) domain(r, c);
         break;
       default:

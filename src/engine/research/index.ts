@@ -34,6 +34,15 @@ import {
 import { jobBoardKind, SOURCE_KINDS } from "../sources/kinds.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
+import {
+  isOfficialSite,
+  readWikidata,
+  type WikidataFacts,
+  wikidataEntityUrl,
+  wikidataFactsOf,
+  wikidataItemFrom,
+  wikidataItemPage,
+} from "../sources/wikidata.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
 import { blockTexts, pageRead, plansAcross, pricingOf, readsTech, summaryOf } from "./reads.ts";
 import {
@@ -233,12 +242,13 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
 
   // Feeds, the job board, GitHub releases and security.txt live on different hosts: read side by side (the
   // fetcher keeps each host to one request at a time).
-  const [feeds, board, releaseFeeds, securityTxt, githubOrgs] = await Promise.all([
+  const [feeds, board, releaseFeeds, securityTxt, githubOrgs, wikidata] = await Promise.all([
     readFeeds(),
     readJobBoard(),
     readReleases(),
     readSecurityTxt(),
     readGithubOrgs(),
+    readWikidataItem(),
   ]);
   const secUrl = new URL("/.well-known/security.txt", site).href;
 
@@ -339,6 +349,36 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     return out;
   }
 
+  /** The Wikidata item the site declares as itself (its JSON-LD sameAs, else a link on its pages), used only when
+   * the item's official website is this site. */
+  async function readWikidataItem(): Promise<Parts["wikidata"]> {
+    const item = wikidataItemFrom([
+      ...all.flatMap((p) => p.extract.jsonLd.flatMap((j) => sameAsOf(j))),
+      ...all.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
+    ]);
+    if (!item) return undefined;
+    const url = wikidataEntityUrl(item);
+    const counting: Fetcher = {
+      fetch: async (req) => {
+        fetched++;
+        const r = await o.fetcher.fetch(req);
+        o.onFetched?.(r);
+        return r;
+      },
+    };
+    const r = await readWikidata(counting, url, {});
+    if (!r.ok) {
+      failed.push({ url, error: r.error });
+      return undefined;
+    }
+    const facts = wikidataFactsOf(r.text);
+    if (!facts || !isOfficialSite(facts, site.href)) {
+      failed.push({ url, error: "not_official_website" });
+      return undefined;
+    }
+    return { url, facts };
+  }
+
   async function readSecurityTxt() {
     const r = await get(new URL("/.well-known/security.txt", site).href);
     return (r.ok && parseSecurityTxt(r.text)) || undefined;
@@ -355,6 +395,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     securityTxt,
     secUrl,
     githubOrgs,
+    wikidata,
     now,
     discovered: disc.pages,
     directory,
@@ -401,6 +442,8 @@ interface Parts {
   secUrl: string;
   /** The GitHub organisations the site links, read through GitHub's REST API. */
   githubOrgs?: { url: string; org: string; repos: GithubRepo[] }[];
+  /** The Wikidata item the site declares as itself, its official website this site. */
+  wikidata?: { url: string; facts: WikidataFacts };
   now: Date;
   discovered: DiscoveredPage[];
   /** Further pages of the integrations directory (read for names, not watched). */
@@ -439,6 +482,47 @@ function releaseChannels(x: Parts, changelog: ReadPage | undefined, now: Date): 
     add(`${name} pre-releases`, pre, f.url, { prerelease: true });
   }
   return out;
+}
+
+/** The company facts the site does not state itself, from its Wikidata item, each with the item as its source:
+ * founding year, headquarters, parent organisation and stock ticker (a ticker: publicly traded). */
+function fillFromWikidata(
+  p: ResearchProfile,
+  evidence: Record<string, { url: string; excerpt: string }>,
+  f: WikidataFacts,
+): void {
+  const url = wikidataItemPage(f.item);
+  const said = (field: string, excerpt: string) => {
+    evidence[field] = { url, excerpt: `${excerpt} (Wikidata ${f.item})` };
+  };
+  if (p.founding_year === undefined && f.inception_year) {
+    p.founding_year = f.inception_year;
+    said("founding_year", `inception: ${f.inception_year}`);
+  }
+  if (!p.headquarters && f.headquarters) {
+    p.headquarters = { city: f.headquarters, ...(f.country ? { country: f.country } : {}) };
+    said("headquarters", `headquarters location: ${f.headquarters}${f.country ? `, ${f.country}` : ""}`);
+  }
+  const own = p.ownership ?? {};
+  const parent = !own.parent_company_name && f.parent_organization;
+  // A site that says it is not publicly traded is not contradicted.
+  const ticker = !own.ticker && own.public !== false && f.ticker;
+  if (parent || ticker) {
+    p.ownership = {
+      ...own,
+      ...(parent ? { parent_company_name: f.parent_organization } : {}),
+      ...(ticker ? { ticker: f.ticker, public: true } : {}),
+    };
+    said(
+      "ownership",
+      [
+        parent ? `parent organization: ${f.parent_organization}` : "",
+        ticker ? `ticker symbol: ${f.ticker}` : "",
+      ]
+        .filter(Boolean)
+        .join("; "),
+    );
+  }
 }
 
 /** The addresses a JSON-LD node's sameAs declares. */
@@ -624,7 +708,10 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   }
   const { urls: profileUrls, ...profileFields } = profile;
   for (const [k, v] of Object.entries(profileUrls ?? {})) if (!urls[k]) urls[k] = v;
-  const evidence = (profile as { evidence?: Record<string, { url: string; excerpt: string }> }).evidence;
+  const evidence: Record<string, { url: string; excerpt: string }> = {
+    ...(profile as { evidence?: Record<string, { url: string; excerpt: string }> }).evidence,
+  };
+  if (x.wikidata) fillFromWikidata(profileFields, evidence, x.wikidata.facts);
   // hiring.estimated_headcount: the size the site itself states (JSON-LD numberOfEmployees, an about page).
   if (typeof profileFields.company_size === "number")
     reads.hiring = {
@@ -649,6 +736,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       })),
       ...(x.securityTxt ? [{ url: x.secUrl, kind: SOURCE_KINDS.security_txt.name }] : []),
       ...(x.githubOrgs ?? []).map((g) => ({ url: g.url, kind: SOURCE_KINDS.github_org.name })),
+      ...(x.wikidata ? [{ url: x.wikidata.url, kind: SOURCE_KINDS.wikidata.name }] : []),
     ],
     (s) => s.url,
   );
@@ -657,7 +745,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     urls,
     reads,
     sources,
-    ...(evidence && Object.keys(evidence).length ? { profile_evidence: { ...evidence } } : {}),
+    ...(Object.keys(evidence).length ? { profile_evidence: { ...evidence } } : {}),
     read_sources: readSources,
   };
 }

@@ -16,6 +16,7 @@ import {
 } from "./github.ts";
 import { detectJobBoard } from "./jobBoards.ts";
 import { parseSecurityTxt } from "./securityTxt.ts";
+import { readWikidata, wikidataFactsOf, wikidataFields } from "./wikidata.ts";
 
 /** What reading a source now gave. */
 export type SourceRead =
@@ -38,7 +39,8 @@ export type SourceKindName =
   | "job_board"
   | "security_txt"
   | "github_org"
-  | "github_releases";
+  | "github_releases"
+  | "wikidata";
 
 export interface SourceKind {
   name: SourceKindName;
@@ -134,6 +136,20 @@ export const SOURCE_KINDS: Record<SourceKindName, SourceKind> = {
     snapshot: "feed",
     classifyAs: "feed",
     label: () => "GitHub releases",
+  },
+  // The Wikidata item the site declares as itself (wikidata.ts): its facts in words, compared field by field.
+  wikidata: {
+    name: "wikidata",
+    fetch: readWikidata,
+    parse(read, url) {
+      const facts = wikidataFactsOf(read.text);
+      return facts
+        ? { snapshot: normaliseStructured(url, wikidataFields(facts)) }
+        : { error: "unsupported_content" };
+    },
+    snapshot: "structured",
+    classifyAs: "wikidata",
+    label: () => "Wikidata",
   },
 };
 

@@ -29,6 +29,7 @@ test("each kind's snapshot kind, the page kind its rules read, and its name in a
     "security_txt",
     "github_org",
     "github_releases",
+    "wikidata",
   ].map((k) => {
     const row = sourceKind(k);
     return [k, row.name, row.snapshot, row.classifyAs ?? k, row.label(k)];
@@ -43,6 +44,7 @@ test("each kind's snapshot kind, the page kind its rules read, and its name in a
     ["security_txt", "security_txt", "structured", "security", "security.txt"],
     ["github_org", "github_org", "feed", "github_org", "GitHub organisation"],
     ["github_releases", "github_releases", "feed", "feed", "GitHub releases"],
+    ["wikidata", "wikidata", "structured", "wikidata", "Wikidata"],
   ]);
   // a kind without its provider, or a name an object inherits, is a page
   expect(sourceKind("job_board").name).toBe("page");
