@@ -4,7 +4,7 @@
 
 import { type CardInfo, cardsIn, type Walk } from "./blocks.ts";
 import { attr, descendants, type El } from "./dom.ts";
-import { similarGroups } from "./groups.ts";
+import { similarGroups, textWithin } from "./groups.ts";
 import { offersFromJsonLd } from "./offers.ts";
 import {
   annualFromAttributes,
@@ -41,8 +41,9 @@ function selectedBilling(grid: El): "annual" | "monthly" | null {
   let node: El | null = grid;
   for (let level = 0; node && level < 3; level++, node = node.parentElement) {
     for (let sib = node.previousElementSibling, i = 0; sib && i < 3; sib = sib.previousElementSibling, i++) {
+      if (!textWithin(sib, 400)) continue;
       const text = sib.textContent ?? "";
-      if (text.length > 400 || !ANNUAL_WORD.test(text) || !MONTHLY_WORD.test(text)) continue;
+      if (!ANNUAL_WORD.test(text) || !MONTHLY_WORD.test(text)) continue;
       for (const el of [sib, ...descendants(sib)]) {
         const chosen =
           attr(el, "aria-pressed") === "true" ||

@@ -316,10 +316,12 @@ export function cardTitle(card: El): { el: El; text: string } | null {
   const namedHeading = named && findFirst(named, (e) => HEADING.has(e.tagName) && !!textOf(e));
   if (namedHeading) return { el: namedHeading, text: textOf(namedHeading) };
   if (named && textOf(named).length <= 60) return { el: named, text: textOf(named) };
-  // a plan form's fieldset legend names it ahead of its headings (which state quotas)
-  const legend = findFirst(card, (e) => e.tagName === "LEGEND" && !!textOf(e));
-  if (legend && textOf(legend).length <= 60) return { el: legend, text: textOf(legend) };
   const h = findFirst(card, (e) => HEADING.has(e.tagName) && !!textOf(e));
+  // a plan form's fieldset legend names it ahead of a heading that states a quota ("50 Runs/mo")
+  if (!h || /^\d/.test(textOf(h))) {
+    const legend = findFirst(card, (e) => e.tagName === "LEGEND" && !!textOf(e));
+    if (legend && textOf(legend).length <= 60) return { el: legend, text: textOf(legend) };
+  }
   if (h) return { el: h, text: textOf(h) };
   for (const el of descendants(card)) {
     const cls = attr(el, "class");
@@ -361,6 +363,7 @@ const REGULAR_RE = new RegExp(
   String.raw`\b(?:usually|normally|regularly|originally|was|regular(?:\s+price)?|list\s+price|renews\s+at|renewing\s+at)\s*:?\s*(${SYM}\s?${NUM}(?:\s*(?:\/\s*|per\s+)(?:mo|month|yr|year)\b\.?)?)`,
   "iu",
 );
+const REGULAR_HINT = /usually|normally|regular|originally|\bwas\b|list\s+price|renew/i;
 /** The term of a sale or introductory price ("for 3 months", "for the first year", "first month"). */
 const SALE_TERM_RE =
   /^(?:for\s+(?:the\s+)?(?:first\s+)?(?:\d+|one|two|three|six|twelve)?\s*(?:months?|years?|term)|(?:the\s+)?first\s+(?:\d+\s+)?(?:months?|years?|term))\b[^.]{0,20}$/i;
@@ -374,7 +377,7 @@ function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead 
     let line = ls[i]!;
     if (line.length > 160) continue;
     // "Usually $25/mo": the regular price; the price in force follows
-    const reg = REGULAR_RE.exec(line);
+    const reg = REGULAR_HINT.test(line) ? REGULAR_RE.exec(line) : null;
     if (reg) {
       const r = readPrice(reg[1]!);
       if (r?.amount != null) regular = r.amount;
@@ -402,7 +405,7 @@ function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead 
       let term: string | undefined;
       for (let j = i + 1; j < Math.min(ls.length, i + 5); j++) {
         const l = ls[j]!;
-        const rr = REGULAR_RE.exec(l);
+        const rr = REGULAR_HINT.test(l) ? REGULAR_RE.exec(l) : null;
         if (rr && regular === undefined) {
           const v = readPrice(rr[1]!);
           if (v?.amount != null) regular = v.amount;
@@ -543,6 +546,7 @@ function withoutAlternatives(card: El): El {
 
 /** The first struck-through price of a card (the "was" price of a discount). */
 function struckPrice(card: El): PriceRead | null {
+  if (!findFirst(card, isTag("del", "s", "strike"))) return null;
   for (const el of descendants(card).filter(isTag("del", "s", "strike"))) {
     const r = readPrice(textOf(el));
     if (r?.amount != null) return r;
@@ -623,9 +627,14 @@ export function planFromCard(cardIn: El, loose = false, hidden: HiddenAlternativ
     }
   }
   // both billing terms stated in words: the monthly-billed price is the plan's, the yearly-billed its alternative
-  const text = leafLines(card, title.el ?? null).join(" | ");
+  // the card's lines, read only when it names another billing term at all
+  let lines: string | undefined;
+  const text = () => {
+    lines ??= BILLING_WORDS.test(card.textContent ?? "") ? leafLines(card, title.el ?? null).join(" | ") : "";
+    return lines;
+  };
   if (read.amount !== null && read.period === "year" && read.yearly !== undefined) {
-    const monthly = billedMonthlyIn(text, read.amount);
+    const monthly = billedMonthlyIn(text(), read.amount);
     if (monthly !== null) {
       const yearly = read;
       const m: PriceRead = { ...read, amount: monthly, period: "month" };
@@ -638,11 +647,12 @@ export function planFromCard(cardIn: El, loose = false, hidden: HiddenAlternativ
   const plan = planOf(name, read, cardFeatures(card, title.text));
   if (read.amount !== null && read.period !== "year" && read.period !== "one_time") {
     withAnnual(plan, readView(otherPeriodView(cardIn, hidden, "annual")));
-    if (!plan.annual && read.period === "month") withAnnual(plan, billedYearlyIn(text, read.amount));
+    if (!plan.annual && read.period === "month") withAnnual(plan, billedYearlyIn(text(), read.amount));
   }
   return plan;
 }
 
+const BILLING_WORDS = /annual|yearly|monthly|month-to-month|\/\s*y(?:ea)?r\b|per\s+year/i;
 const BILLED_MONTHLY_AFTER =
   /^\s*(?:(?:\/\s*|per\s+)(?:mo|month)\b\.?)?\s*,?\s*(?:(?:when|if)\s+)?(?:(?:billed|paid|charged)\s+monthly|month[- ]to[- ]month|monthly\s+billing)/i;
 const BILLED_MONTHLY_BEFORE = /(?:pay|billed|paid)\s+monthly\s*:?\s*\|?\s*$/i;
