@@ -123,6 +123,9 @@ export const CompetitorReads = T.Object(
     traffic: freeForm("Traffic read."),
     market: freeForm("Market read."),
     regulation: freeForm("Regulation read."),
+    packages: freeForm(
+      "Packages read: the npm packages the competitor's site links that are its own (repository or homepage), each with its latest version and last week's downloads (weekly_downloads).",
+    ),
     tech_stack: freeForm("Technology stack read."),
     integrations: freeForm("Integrations read."),
     release_cadence: freeForm("Release cadence read."),

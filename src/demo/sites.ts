@@ -46,368 +46,386 @@ import f14 from "../../fixtures/web/sites/api.github.com/v3/repos/quantive-labs/
 import f15 from "../../fixtures/web/sites/api.lever.co/v1/v0/postings/brightloop.json" with { type: "text" };
 import f16 from "../../fixtures/web/sites/api.lever.co/v2/v0/postings/brightloop.json" with { type: "text" };
 import f17 from "../../fixtures/web/sites/api.lever.co/v3/v0/postings/brightloop.json" with { type: "text" };
-import f18 from "../../fixtures/web/sites/api.smartrecruiters.com/v1/v1/companies/KestrelSystems/postings.json" with {
+import f18 from "../../fixtures/web/sites/api.npmjs.org/v1/downloads/point/last-week/globex-js.json" with {
   type: "text",
 };
-import f19 from "../../fixtures/web/sites/api.smartrecruiters.com/v2/v1/companies/KestrelSystems/postings.json" with {
+import f19 from "../../fixtures/web/sites/api.npmjs.org/v1/downloads/point/last-week/globex-legacy.json" with {
   type: "text",
 };
-import f20 from "../../fixtures/web/sites/api.smartrecruiters.com/v3/v1/companies/KestrelSystems/postings.json" with {
+import f20 from "../../fixtures/web/sites/api.npmjs.org/v3/downloads/point/last-week/globex-js.json" with {
   type: "text",
 };
-import f21 from "../../fixtures/web/sites/apply.workable.com/v1/api/v1/widget/accounts/fernway.json" with {
+import f21 from "../../fixtures/web/sites/api.npmjs.org/v3/downloads/point/last-week/globex-legacy.json" with {
   type: "text",
 };
-import f22 from "../../fixtures/web/sites/apply.workable.com/v2/api/v1/widget/accounts/driftwood.json" with {
+import f22 from "../../fixtures/web/sites/api.smartrecruiters.com/v1/v1/companies/KestrelSystems/postings.json" with {
   type: "text",
 };
-import f23 from "../../fixtures/web/sites/apply.workable.com/v2/api/v1/widget/accounts/fernway.json" with {
+import f23 from "../../fixtures/web/sites/api.smartrecruiters.com/v2/v1/companies/KestrelSystems/postings.json" with {
   type: "text",
 };
-import f24 from "../../fixtures/web/sites/apply.workable.com/v3/api/v1/widget/accounts/driftwood.json" with {
+import f24 from "../../fixtures/web/sites/api.smartrecruiters.com/v3/v1/companies/KestrelSystems/postings.json" with {
   type: "text",
 };
-import f25 from "../../fixtures/web/sites/apply.workable.com/v3/api/v1/widget/accounts/fernway.json" with {
+import f25 from "../../fixtures/web/sites/apply.workable.com/v1/api/v1/widget/accounts/fernway.json" with {
   type: "text",
 };
-import f29 from "../../fixtures/web/sites/boards.greenhouse.io/v1/globex.html" with { type: "text" };
-import f26 from "../../fixtures/web/sites/boards-api.greenhouse.io/v1/v1/boards/globex/jobs.json" with {
+import f26 from "../../fixtures/web/sites/apply.workable.com/v2/api/v1/widget/accounts/driftwood.json" with {
   type: "text",
 };
-import f27 from "../../fixtures/web/sites/boards-api.greenhouse.io/v2/v1/boards/globex/jobs.json" with {
+import f27 from "../../fixtures/web/sites/apply.workable.com/v2/api/v1/widget/accounts/fernway.json" with {
   type: "text",
 };
-import f28 from "../../fixtures/web/sites/boards-api.greenhouse.io/v3/v1/boards/globex/jobs.json" with {
+import f28 from "../../fixtures/web/sites/apply.workable.com/v3/api/v1/widget/accounts/driftwood.json" with {
   type: "text",
 };
-import f30 from "../../fixtures/web/sites/brightloop.example/v1/.well-known/security.txt" with {
+import f29 from "../../fixtures/web/sites/apply.workable.com/v3/api/v1/widget/accounts/fernway.json" with {
   type: "text",
 };
-import f31 from "../../fixtures/web/sites/brightloop.example/v1/_headers.json" with { type: "text" };
-import f32 from "../../fixtures/web/sites/brightloop.example/v1/about.html" with { type: "text" };
-import f33 from "../../fixtures/web/sites/brightloop.example/v1/blog/feed" with { type: "text" };
-import f34 from "../../fixtures/web/sites/brightloop.example/v1/blog.html" with { type: "text" };
-import f35 from "../../fixtures/web/sites/brightloop.example/v1/changelog/feed.atom" with { type: "text" };
-import f36 from "../../fixtures/web/sites/brightloop.example/v1/changelog.html" with { type: "text" };
-import f37 from "../../fixtures/web/sites/brightloop.example/v1/demo.html" with { type: "text" };
-import f38 from "../../fixtures/web/sites/brightloop.example/v1/index.html" with { type: "text" };
-import f39 from "../../fixtures/web/sites/brightloop.example/v1/integrations.html" with { type: "text" };
-import f40 from "../../fixtures/web/sites/brightloop.example/v1/jobs.html" with { type: "text" };
-import f41 from "../../fixtures/web/sites/brightloop.example/v1/newsroom.html" with { type: "text" };
-import f42 from "../../fixtures/web/sites/brightloop.example/v1/pricing.html" with { type: "text" };
-import f43 from "../../fixtures/web/sites/brightloop.example/v1/privacy-policy.html" with { type: "text" };
-import f44 from "../../fixtures/web/sites/brightloop.example/v1/product/heatmaps.html" with { type: "text" };
-import f45 from "../../fixtures/web/sites/brightloop.example/v1/product/session-replay.html" with {
+import f33 from "../../fixtures/web/sites/boards.greenhouse.io/v1/globex.html" with { type: "text" };
+import f30 from "../../fixtures/web/sites/boards-api.greenhouse.io/v1/v1/boards/globex/jobs.json" with {
   type: "text",
 };
-import f46 from "../../fixtures/web/sites/brightloop.example/v1/product.html" with { type: "text" };
-import f47 from "../../fixtures/web/sites/brightloop.example/v1/robots.txt" with { type: "text" };
-import f48 from "../../fixtures/web/sites/brightloop.example/v1/security.html" with { type: "text" };
-import f49 from "../../fixtures/web/sites/brightloop.example/v1/sitemap.xml" with { type: "text" };
-import f50 from "../../fixtures/web/sites/brightloop.example/v1/terms.html" with { type: "text" };
-import f51 from "../../fixtures/web/sites/brightloop.example/v2/blog/feed" with { type: "text" };
-import f52 from "../../fixtures/web/sites/brightloop.example/v2/blog.html" with { type: "text" };
-import f53 from "../../fixtures/web/sites/brightloop.example/v2/index.html" with { type: "text" };
-import f54 from "../../fixtures/web/sites/brightloop.example/v2/newsroom.html" with { type: "text" };
-import f55 from "../../fixtures/web/sites/brightloop.example/v2/pricing.html" with { type: "text" };
-import f56 from "../../fixtures/web/sites/brightloop.example/v2/security.html" with { type: "text" };
-import f57 from "../../fixtures/web/sites/brightloop.example/v3/.well-known/security.txt" with {
+import f31 from "../../fixtures/web/sites/boards-api.greenhouse.io/v2/v1/boards/globex/jobs.json" with {
   type: "text",
 };
-import f58 from "../../fixtures/web/sites/brightloop.example/v3/about.html" with { type: "text" };
-import f59 from "../../fixtures/web/sites/brightloop.example/v3/blog/feed" with { type: "text" };
-import f60 from "../../fixtures/web/sites/brightloop.example/v3/blog.html" with { type: "text" };
-import f61 from "../../fixtures/web/sites/brightloop.example/v3/changelog/feed.atom" with { type: "text" };
-import f62 from "../../fixtures/web/sites/brightloop.example/v3/changelog.html" with { type: "text" };
-import f63 from "../../fixtures/web/sites/brightloop.example/v3/demo.html" with { type: "text" };
-import f64 from "../../fixtures/web/sites/brightloop.example/v3/index.html" with { type: "text" };
-import f65 from "../../fixtures/web/sites/brightloop.example/v3/integrations.html" with { type: "text" };
-import f66 from "../../fixtures/web/sites/brightloop.example/v3/jobs.html" with { type: "text" };
-import f67 from "../../fixtures/web/sites/brightloop.example/v3/pricing.html" with { type: "text" };
-import f68 from "../../fixtures/web/sites/brightloop.example/v3/privacy-policy.html" with { type: "text" };
-import f69 from "../../fixtures/web/sites/brightloop.example/v3/product/heatmaps.html" with { type: "text" };
-import f70 from "../../fixtures/web/sites/brightloop.example/v3/product/session-replay.html" with {
+import f32 from "../../fixtures/web/sites/boards-api.greenhouse.io/v3/v1/boards/globex/jobs.json" with {
   type: "text",
 };
-import f71 from "../../fixtures/web/sites/brightloop.example/v3/product.html" with { type: "text" };
-import f72 from "../../fixtures/web/sites/brightloop.example/v3/security.html" with { type: "text" };
-import f73 from "../../fixtures/web/sites/brightloop.example/v3/sitemap.xml" with { type: "text" };
-import f74 from "../../fixtures/web/sites/brightloop.example/v3/terms.html" with { type: "text" };
-import f75 from "../../fixtures/web/sites/docs.globex.example/v1/index.html" with { type: "text" };
-import f76 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog/rss.xml" with { type: "text" };
-import f77 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog.html" with { type: "text" };
-import f78 from "../../fixtures/web/sites/docs.quantive.example/v1/getting-started.html" with {
+import f34 from "../../fixtures/web/sites/brightloop.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f79 from "../../fixtures/web/sites/docs.quantive.example/v1/index.html" with { type: "text" };
-import f80 from "../../fixtures/web/sites/docs.quantive.example/v1/robots.txt" with { type: "text" };
-import f81 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog/rss.xml" with { type: "text" };
-import f82 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog.html" with { type: "text" };
-import f83 from "../../fixtures/web/sites/docs.quantive.example/v3/getting-started.html" with {
+import f35 from "../../fixtures/web/sites/brightloop.example/v1/_headers.json" with { type: "text" };
+import f36 from "../../fixtures/web/sites/brightloop.example/v1/about.html" with { type: "text" };
+import f37 from "../../fixtures/web/sites/brightloop.example/v1/blog/feed" with { type: "text" };
+import f38 from "../../fixtures/web/sites/brightloop.example/v1/blog.html" with { type: "text" };
+import f39 from "../../fixtures/web/sites/brightloop.example/v1/changelog/feed.atom" with { type: "text" };
+import f40 from "../../fixtures/web/sites/brightloop.example/v1/changelog.html" with { type: "text" };
+import f41 from "../../fixtures/web/sites/brightloop.example/v1/demo.html" with { type: "text" };
+import f42 from "../../fixtures/web/sites/brightloop.example/v1/index.html" with { type: "text" };
+import f43 from "../../fixtures/web/sites/brightloop.example/v1/integrations.html" with { type: "text" };
+import f44 from "../../fixtures/web/sites/brightloop.example/v1/jobs.html" with { type: "text" };
+import f45 from "../../fixtures/web/sites/brightloop.example/v1/newsroom.html" with { type: "text" };
+import f46 from "../../fixtures/web/sites/brightloop.example/v1/pricing.html" with { type: "text" };
+import f47 from "../../fixtures/web/sites/brightloop.example/v1/privacy-policy.html" with { type: "text" };
+import f48 from "../../fixtures/web/sites/brightloop.example/v1/product/heatmaps.html" with { type: "text" };
+import f49 from "../../fixtures/web/sites/brightloop.example/v1/product/session-replay.html" with {
   type: "text",
 };
-import f84 from "../../fixtures/web/sites/docs.quantive.example/v3/index.html" with { type: "text" };
-import f85 from "../../fixtures/web/sites/driftwood.example/v1/about.html" with { type: "text" };
-import f86 from "../../fixtures/web/sites/driftwood.example/v1/careers.html" with { type: "text" };
-import f87 from "../../fixtures/web/sites/driftwood.example/v1/index.html" with { type: "text" };
-import f88 from "../../fixtures/web/sites/driftwood.example/v1/product.html" with { type: "text" };
-import f89 from "../../fixtures/web/sites/driftwood.example/v1/robots.txt" with { type: "text" };
-import f90 from "../../fixtures/web/sites/driftwood.example/v2/careers.html" with { type: "text" };
-import f91 from "../../fixtures/web/sites/fernway.example/v1/about.html" with { type: "text" };
-import f92 from "../../fixtures/web/sites/fernway.example/v1/careers.html" with { type: "text" };
-import f93 from "../../fixtures/web/sites/fernway.example/v1/index.html" with { type: "text" };
-import f94 from "../../fixtures/web/sites/fernway.example/v1/product.html" with { type: "text" };
-import f95 from "../../fixtures/web/sites/fernway.example/v1/robots.txt" with { type: "text" };
-import f96 from "../../fixtures/web/sites/github.com/v1/globex-insights/globex-js/releases.atom" with {
+import f50 from "../../fixtures/web/sites/brightloop.example/v1/product.html" with { type: "text" };
+import f51 from "../../fixtures/web/sites/brightloop.example/v1/robots.txt" with { type: "text" };
+import f52 from "../../fixtures/web/sites/brightloop.example/v1/security.html" with { type: "text" };
+import f53 from "../../fixtures/web/sites/brightloop.example/v1/sitemap.xml" with { type: "text" };
+import f54 from "../../fixtures/web/sites/brightloop.example/v1/terms.html" with { type: "text" };
+import f55 from "../../fixtures/web/sites/brightloop.example/v2/blog/feed" with { type: "text" };
+import f56 from "../../fixtures/web/sites/brightloop.example/v2/blog.html" with { type: "text" };
+import f57 from "../../fixtures/web/sites/brightloop.example/v2/index.html" with { type: "text" };
+import f58 from "../../fixtures/web/sites/brightloop.example/v2/newsroom.html" with { type: "text" };
+import f59 from "../../fixtures/web/sites/brightloop.example/v2/pricing.html" with { type: "text" };
+import f60 from "../../fixtures/web/sites/brightloop.example/v2/security.html" with { type: "text" };
+import f61 from "../../fixtures/web/sites/brightloop.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f97 from "../../fixtures/web/sites/github.com/v1/quantive-labs/quantive-cli/releases.atom" with {
+import f62 from "../../fixtures/web/sites/brightloop.example/v3/about.html" with { type: "text" };
+import f63 from "../../fixtures/web/sites/brightloop.example/v3/blog/feed" with { type: "text" };
+import f64 from "../../fixtures/web/sites/brightloop.example/v3/blog.html" with { type: "text" };
+import f65 from "../../fixtures/web/sites/brightloop.example/v3/changelog/feed.atom" with { type: "text" };
+import f66 from "../../fixtures/web/sites/brightloop.example/v3/changelog.html" with { type: "text" };
+import f67 from "../../fixtures/web/sites/brightloop.example/v3/demo.html" with { type: "text" };
+import f68 from "../../fixtures/web/sites/brightloop.example/v3/index.html" with { type: "text" };
+import f69 from "../../fixtures/web/sites/brightloop.example/v3/integrations.html" with { type: "text" };
+import f70 from "../../fixtures/web/sites/brightloop.example/v3/jobs.html" with { type: "text" };
+import f71 from "../../fixtures/web/sites/brightloop.example/v3/pricing.html" with { type: "text" };
+import f72 from "../../fixtures/web/sites/brightloop.example/v3/privacy-policy.html" with { type: "text" };
+import f73 from "../../fixtures/web/sites/brightloop.example/v3/product/heatmaps.html" with { type: "text" };
+import f74 from "../../fixtures/web/sites/brightloop.example/v3/product/session-replay.html" with {
   type: "text",
 };
-import f98 from "../../fixtures/web/sites/github.com/v2/globex-insights/globex-js/releases.atom" with {
+import f75 from "../../fixtures/web/sites/brightloop.example/v3/product.html" with { type: "text" };
+import f76 from "../../fixtures/web/sites/brightloop.example/v3/security.html" with { type: "text" };
+import f77 from "../../fixtures/web/sites/brightloop.example/v3/sitemap.xml" with { type: "text" };
+import f78 from "../../fixtures/web/sites/brightloop.example/v3/terms.html" with { type: "text" };
+import f79 from "../../fixtures/web/sites/docs.globex.example/v1/index.html" with { type: "text" };
+import f80 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog/rss.xml" with { type: "text" };
+import f81 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog.html" with { type: "text" };
+import f82 from "../../fixtures/web/sites/docs.quantive.example/v1/getting-started.html" with {
   type: "text",
 };
-import f99 from "../../fixtures/web/sites/github.com/v3/globex-insights/globex-js/releases.atom" with {
+import f83 from "../../fixtures/web/sites/docs.quantive.example/v1/index.html" with { type: "text" };
+import f84 from "../../fixtures/web/sites/docs.quantive.example/v1/robots.txt" with { type: "text" };
+import f85 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog/rss.xml" with { type: "text" };
+import f86 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog.html" with { type: "text" };
+import f87 from "../../fixtures/web/sites/docs.quantive.example/v3/getting-started.html" with {
   type: "text",
 };
-import f100 from "../../fixtures/web/sites/github.com/v3/quantive-labs/quantive-cli/releases.atom" with {
+import f88 from "../../fixtures/web/sites/docs.quantive.example/v3/index.html" with { type: "text" };
+import f89 from "../../fixtures/web/sites/driftwood.example/v1/about.html" with { type: "text" };
+import f90 from "../../fixtures/web/sites/driftwood.example/v1/careers.html" with { type: "text" };
+import f91 from "../../fixtures/web/sites/driftwood.example/v1/index.html" with { type: "text" };
+import f92 from "../../fixtures/web/sites/driftwood.example/v1/product.html" with { type: "text" };
+import f93 from "../../fixtures/web/sites/driftwood.example/v1/robots.txt" with { type: "text" };
+import f94 from "../../fixtures/web/sites/driftwood.example/v2/careers.html" with { type: "text" };
+import f95 from "../../fixtures/web/sites/fernway.example/v1/about.html" with { type: "text" };
+import f96 from "../../fixtures/web/sites/fernway.example/v1/careers.html" with { type: "text" };
+import f97 from "../../fixtures/web/sites/fernway.example/v1/index.html" with { type: "text" };
+import f98 from "../../fixtures/web/sites/fernway.example/v1/product.html" with { type: "text" };
+import f99 from "../../fixtures/web/sites/fernway.example/v1/robots.txt" with { type: "text" };
+import f100 from "../../fixtures/web/sites/github.com/v1/globex-insights/globex-js/releases.atom" with {
   type: "text",
 };
-import f101 from "../../fixtures/web/sites/globex.example/v1/.well-known/security.txt" with { type: "text" };
-import f102 from "../../fixtures/web/sites/globex.example/v1/_headers.json" with { type: "text" };
-import f103 from "../../fixtures/web/sites/globex.example/v1/about.html" with { type: "text" };
-import f104 from "../../fixtures/web/sites/globex.example/v1/blog/feed.atom" with { type: "text" };
-import f105 from "../../fixtures/web/sites/globex.example/v1/blog/globex-ask-general-availability.html" with {
+import f101 from "../../fixtures/web/sites/github.com/v1/quantive-labs/quantive-cli/releases.atom" with {
   type: "text",
 };
-import f106 from "../../fixtures/web/sites/globex.example/v1/blog.html" with { type: "text" };
-import f107 from "../../fixtures/web/sites/globex.example/v1/careers.html" with { type: "text" };
-import f108 from "../../fixtures/web/sites/globex.example/v1/changelog/rss.xml" with { type: "text" };
-import f109 from "../../fixtures/web/sites/globex.example/v1/changelog.html" with { type: "text" };
-import f110 from "../../fixtures/web/sites/globex.example/v1/customers.html" with { type: "text" };
-import f111 from "../../fixtures/web/sites/globex.example/v1/demo.html" with { type: "text" };
-import f112 from "../../fixtures/web/sites/globex.example/v1/index.html" with { type: "text" };
-import f113 from "../../fixtures/web/sites/globex.example/v1/integrations.html" with { type: "text" };
-import f114 from "../../fixtures/web/sites/globex.example/v1/legal/privacy.html" with { type: "text" };
-import f115 from "../../fixtures/web/sites/globex.example/v1/legal/terms.html" with { type: "text" };
-import f116 from "../../fixtures/web/sites/globex.example/v1/pricing.html" with { type: "text" };
-import f117 from "../../fixtures/web/sites/globex.example/v1/product.html" with { type: "text" };
-import f118 from "../../fixtures/web/sites/globex.example/v1/robots.txt" with { type: "text" };
-import f119 from "../../fixtures/web/sites/globex.example/v1/security.html" with { type: "text" };
-import f122 from "../../fixtures/web/sites/globex.example/v1/sitemap_index.xml" with { type: "text" };
-import f120 from "../../fixtures/web/sites/globex.example/v1/sitemap-blog.xml" with { type: "text" };
-import f121 from "../../fixtures/web/sites/globex.example/v1/sitemap-pages.xml" with { type: "text" };
-import f123 from "../../fixtures/web/sites/globex.example/v2/blog/feed.atom" with { type: "text" };
-import f124 from "../../fixtures/web/sites/globex.example/v2/blog.html" with { type: "text" };
-import f125 from "../../fixtures/web/sites/globex.example/v2/customers.html" with { type: "text" };
-import f126 from "../../fixtures/web/sites/globex.example/v2/pricing.html" with { type: "text" };
-import f127 from "../../fixtures/web/sites/globex.example/v3/.well-known/security.txt" with { type: "text" };
-import f128 from "../../fixtures/web/sites/globex.example/v3/about.html" with { type: "text" };
-import f129 from "../../fixtures/web/sites/globex.example/v3/blog/feed.atom" with { type: "text" };
-import f130 from "../../fixtures/web/sites/globex.example/v3/blog/globex-ask-general-availability.html" with {
+import f102 from "../../fixtures/web/sites/github.com/v2/globex-insights/globex-js/releases.atom" with {
   type: "text",
 };
-import f131 from "../../fixtures/web/sites/globex.example/v3/blog.html" with { type: "text" };
-import f132 from "../../fixtures/web/sites/globex.example/v3/careers.html" with { type: "text" };
-import f133 from "../../fixtures/web/sites/globex.example/v3/changelog.html" with { type: "text" };
-import f134 from "../../fixtures/web/sites/globex.example/v3/customers.html" with { type: "text" };
-import f135 from "../../fixtures/web/sites/globex.example/v3/demo.html" with { type: "text" };
-import f136 from "../../fixtures/web/sites/globex.example/v3/index.html" with { type: "text" };
-import f137 from "../../fixtures/web/sites/globex.example/v3/integrations.html" with { type: "text" };
-import f138 from "../../fixtures/web/sites/globex.example/v3/legal/privacy.html" with { type: "text" };
-import f139 from "../../fixtures/web/sites/globex.example/v3/legal/terms.html" with { type: "text" };
-import f140 from "../../fixtures/web/sites/globex.example/v3/pricing.html" with { type: "text" };
-import f141 from "../../fixtures/web/sites/globex.example/v3/product.html" with { type: "text" };
-import f142 from "../../fixtures/web/sites/globex.example/v3/security.html" with { type: "text" };
-import f145 from "../../fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
-import f143 from "../../fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
-import f144 from "../../fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
-import f146 from "../../fixtures/web/sites/halcyon.example/v1/index.html" with { type: "text" };
-import f147 from "../../fixtures/web/sites/halcyon.example/v1/integrations/category/warehouses.html" with {
+import f103 from "../../fixtures/web/sites/github.com/v3/globex-insights/globex-js/releases.atom" with {
   type: "text",
 };
-import f148 from "../../fixtures/web/sites/halcyon.example/v1/integrations/page/2.html" with { type: "text" };
-import f149 from "../../fixtures/web/sites/halcyon.example/v1/integrations.html" with { type: "text" };
-import f150 from "../../fixtures/web/sites/halcyon.example/v1/pricing.html" with { type: "text" };
-import f151 from "../../fixtures/web/sites/halcyon.example/v1/robots.txt" with { type: "text" };
-import f152 from "../../fixtures/web/sites/halcyon.example/v2/integrations.html" with { type: "text" };
-import f153 from "../../fixtures/web/sites/halcyon.example/v2/pricing.html" with { type: "text" };
-import f154 from "../../fixtures/web/sites/halcyon.example/v3/index.html" with { type: "text" };
-import f155 from "../../fixtures/web/sites/halcyon.example/v3/integrations.html" with { type: "text" };
-import f156 from "../../fixtures/web/sites/halcyon.example/v3/pricing.html" with { type: "text" };
-import f157 from "../../fixtures/web/sites/help.brightloop.example/v1/index.html" with { type: "text" };
-import f158 from "../../fixtures/web/sites/jobs.ashbyhq.com/v1/quantive.html" with { type: "text" };
-import f159 from "../../fixtures/web/sites/jobs.lever.co/v1/brightloop.html" with { type: "text" };
-import f160 from "../../fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
-import f161 from "../../fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
-import f162 from "../../fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
-import f163 from "../../fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
-import f164 from "../../fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
-import f165 from "../../fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
-import f166 from "../../fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
-import f167 from "../../fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
-import f168 from "../../fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
-import f169 from "../../fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
-import f170 from "../../fixtures/web/sites/lumora.recruitee.com/v1/api/offers.json" with { type: "text" };
-import f171 from "../../fixtures/web/sites/lumora.recruitee.com/v2/api/offers.html" with { type: "text" };
-import f172 from "../../fixtures/web/sites/lumora.recruitee.com/v3/api/offers.json" with { type: "text" };
-import f173 from "../../fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
+import f104 from "../../fixtures/web/sites/github.com/v3/quantive-labs/quantive-cli/releases.atom" with {
   type: "text",
 };
-import f174 from "../../fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
-import f175 from "../../fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
-import f176 from "../../fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
-import f177 from "../../fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
-import f178 from "../../fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
+import f105 from "../../fixtures/web/sites/globex.example/v1/.well-known/security.txt" with { type: "text" };
+import f106 from "../../fixtures/web/sites/globex.example/v1/_headers.json" with { type: "text" };
+import f107 from "../../fixtures/web/sites/globex.example/v1/about.html" with { type: "text" };
+import f108 from "../../fixtures/web/sites/globex.example/v1/blog/feed.atom" with { type: "text" };
+import f109 from "../../fixtures/web/sites/globex.example/v1/blog/globex-ask-general-availability.html" with {
   type: "text",
 };
-import f179 from "../../fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
+import f110 from "../../fixtures/web/sites/globex.example/v1/blog.html" with { type: "text" };
+import f111 from "../../fixtures/web/sites/globex.example/v1/careers.html" with { type: "text" };
+import f112 from "../../fixtures/web/sites/globex.example/v1/changelog/rss.xml" with { type: "text" };
+import f113 from "../../fixtures/web/sites/globex.example/v1/changelog.html" with { type: "text" };
+import f114 from "../../fixtures/web/sites/globex.example/v1/customers.html" with { type: "text" };
+import f115 from "../../fixtures/web/sites/globex.example/v1/demo.html" with { type: "text" };
+import f116 from "../../fixtures/web/sites/globex.example/v1/index.html" with { type: "text" };
+import f117 from "../../fixtures/web/sites/globex.example/v1/integrations.html" with { type: "text" };
+import f118 from "../../fixtures/web/sites/globex.example/v1/legal/privacy.html" with { type: "text" };
+import f119 from "../../fixtures/web/sites/globex.example/v1/legal/terms.html" with { type: "text" };
+import f120 from "../../fixtures/web/sites/globex.example/v1/pricing.html" with { type: "text" };
+import f121 from "../../fixtures/web/sites/globex.example/v1/product.html" with { type: "text" };
+import f122 from "../../fixtures/web/sites/globex.example/v1/robots.txt" with { type: "text" };
+import f123 from "../../fixtures/web/sites/globex.example/v1/security.html" with { type: "text" };
+import f126 from "../../fixtures/web/sites/globex.example/v1/sitemap_index.xml" with { type: "text" };
+import f124 from "../../fixtures/web/sites/globex.example/v1/sitemap-blog.xml" with { type: "text" };
+import f125 from "../../fixtures/web/sites/globex.example/v1/sitemap-pages.xml" with { type: "text" };
+import f127 from "../../fixtures/web/sites/globex.example/v2/blog/feed.atom" with { type: "text" };
+import f128 from "../../fixtures/web/sites/globex.example/v2/blog.html" with { type: "text" };
+import f129 from "../../fixtures/web/sites/globex.example/v2/customers.html" with { type: "text" };
+import f130 from "../../fixtures/web/sites/globex.example/v2/pricing.html" with { type: "text" };
+import f131 from "../../fixtures/web/sites/globex.example/v3/.well-known/security.txt" with { type: "text" };
+import f132 from "../../fixtures/web/sites/globex.example/v3/about.html" with { type: "text" };
+import f133 from "../../fixtures/web/sites/globex.example/v3/blog/feed.atom" with { type: "text" };
+import f134 from "../../fixtures/web/sites/globex.example/v3/blog/globex-ask-general-availability.html" with {
   type: "text",
 };
-import f180 from "../../fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
+import f135 from "../../fixtures/web/sites/globex.example/v3/blog.html" with { type: "text" };
+import f136 from "../../fixtures/web/sites/globex.example/v3/careers.html" with { type: "text" };
+import f137 from "../../fixtures/web/sites/globex.example/v3/changelog.html" with { type: "text" };
+import f138 from "../../fixtures/web/sites/globex.example/v3/customers.html" with { type: "text" };
+import f139 from "../../fixtures/web/sites/globex.example/v3/demo.html" with { type: "text" };
+import f140 from "../../fixtures/web/sites/globex.example/v3/index.html" with { type: "text" };
+import f141 from "../../fixtures/web/sites/globex.example/v3/integrations.html" with { type: "text" };
+import f142 from "../../fixtures/web/sites/globex.example/v3/legal/privacy.html" with { type: "text" };
+import f143 from "../../fixtures/web/sites/globex.example/v3/legal/terms.html" with { type: "text" };
+import f144 from "../../fixtures/web/sites/globex.example/v3/pricing.html" with { type: "text" };
+import f145 from "../../fixtures/web/sites/globex.example/v3/product.html" with { type: "text" };
+import f146 from "../../fixtures/web/sites/globex.example/v3/security.html" with { type: "text" };
+import f149 from "../../fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
+import f147 from "../../fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
+import f148 from "../../fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
+import f150 from "../../fixtures/web/sites/halcyon.example/v1/index.html" with { type: "text" };
+import f151 from "../../fixtures/web/sites/halcyon.example/v1/integrations/category/warehouses.html" with {
   type: "text",
 };
-import f181 from "../../fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
-import f182 from "../../fixtures/web/sites/northwind.example/v1/changelog/feed.json" with { type: "text" };
-import f183 from "../../fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
-import f184 from "../../fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
-import f185 from "../../fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
-import f186 from "../../fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
-import f187 from "../../fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
-import f188 from "../../fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
-import f189 from "../../fixtures/web/sites/northwind.example/v1/legal/privacy.html" with { type: "text" };
-import f190 from "../../fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
-import f191 from "../../fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
-import f192 from "../../fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
-import f193 from "../../fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
-import f194 from "../../fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
-import f195 from "../../fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
-import f196 from "../../fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
-import f197 from "../../fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
-import f198 from "../../fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
-import f199 from "../../fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
-import f200 from "../../fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
+import f152 from "../../fixtures/web/sites/halcyon.example/v1/integrations/page/2.html" with { type: "text" };
+import f153 from "../../fixtures/web/sites/halcyon.example/v1/integrations.html" with { type: "text" };
+import f154 from "../../fixtures/web/sites/halcyon.example/v1/pricing.html" with { type: "text" };
+import f155 from "../../fixtures/web/sites/halcyon.example/v1/robots.txt" with { type: "text" };
+import f156 from "../../fixtures/web/sites/halcyon.example/v2/integrations.html" with { type: "text" };
+import f157 from "../../fixtures/web/sites/halcyon.example/v2/pricing.html" with { type: "text" };
+import f158 from "../../fixtures/web/sites/halcyon.example/v3/index.html" with { type: "text" };
+import f159 from "../../fixtures/web/sites/halcyon.example/v3/integrations.html" with { type: "text" };
+import f160 from "../../fixtures/web/sites/halcyon.example/v3/pricing.html" with { type: "text" };
+import f161 from "../../fixtures/web/sites/help.brightloop.example/v1/index.html" with { type: "text" };
+import f162 from "../../fixtures/web/sites/jobs.ashbyhq.com/v1/quantive.html" with { type: "text" };
+import f163 from "../../fixtures/web/sites/jobs.lever.co/v1/brightloop.html" with { type: "text" };
+import f164 from "../../fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
+import f165 from "../../fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
+import f166 from "../../fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
+import f167 from "../../fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
+import f168 from "../../fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
+import f169 from "../../fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
+import f170 from "../../fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
+import f171 from "../../fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
+import f172 from "../../fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
+import f173 from "../../fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
+import f174 from "../../fixtures/web/sites/lumora.recruitee.com/v1/api/offers.json" with { type: "text" };
+import f175 from "../../fixtures/web/sites/lumora.recruitee.com/v2/api/offers.html" with { type: "text" };
+import f176 from "../../fixtures/web/sites/lumora.recruitee.com/v3/api/offers.json" with { type: "text" };
+import f177 from "../../fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f201 from "../../fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
+import f178 from "../../fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
+import f179 from "../../fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
+import f180 from "../../fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
+import f181 from "../../fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
+import f182 from "../../fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f202 from "../../fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
+import f183 from "../../fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f203 from "../../fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
-import f204 from "../../fixtures/web/sites/northwind.example/v2/changelog/feed.json" with { type: "text" };
-import f205 from "../../fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
+import f184 from "../../fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f206 from "../../fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
-import f207 from "../../fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
-import f208 from "../../fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
-import f209 from "../../fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
-import f210 from "../../fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
-import f211 from "../../fixtures/web/sites/northwind.example/v2/legal/privacy.html" with { type: "text" };
-import f212 from "../../fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
-import f213 from "../../fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
-import f214 from "../../fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
-import f215 from "../../fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
-import f216 from "../../fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
+import f185 from "../../fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
+import f186 from "../../fixtures/web/sites/northwind.example/v1/changelog/feed.json" with { type: "text" };
+import f187 from "../../fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
+import f188 from "../../fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
+import f189 from "../../fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
+import f190 from "../../fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
+import f191 from "../../fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
+import f192 from "../../fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
+import f193 from "../../fixtures/web/sites/northwind.example/v1/legal/privacy.html" with { type: "text" };
+import f194 from "../../fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
+import f195 from "../../fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
+import f196 from "../../fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
+import f197 from "../../fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
+import f198 from "../../fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
+import f199 from "../../fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
+import f200 from "../../fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
+import f201 from "../../fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
+import f202 from "../../fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
+import f203 from "../../fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
+import f204 from "../../fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f217 from "../../fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
-import f218 from "../../fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
-import f219 from "../../fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
+import f205 from "../../fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f220 from "../../fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
+import f206 from "../../fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f221 from "../../fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
+import f207 from "../../fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
+import f208 from "../../fixtures/web/sites/northwind.example/v2/changelog/feed.json" with { type: "text" };
+import f209 from "../../fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f222 from "../../fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
-import f223 from "../../fixtures/web/sites/northwind.example/v3/changelog/feed.json" with { type: "text" };
-import f224 from "../../fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
+import f210 from "../../fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
+import f211 from "../../fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
+import f212 from "../../fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
+import f213 from "../../fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
+import f214 from "../../fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
+import f215 from "../../fixtures/web/sites/northwind.example/v2/legal/privacy.html" with { type: "text" };
+import f216 from "../../fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
+import f217 from "../../fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
+import f218 from "../../fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
+import f219 from "../../fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
+import f220 from "../../fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f225 from "../../fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
-import f226 from "../../fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
-import f227 from "../../fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
-import f228 from "../../fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
-import f229 from "../../fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
-import f230 from "../../fixtures/web/sites/northwind.example/v3/legal/privacy.html" with { type: "text" };
-import f231 from "../../fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
-import f232 from "../../fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
-import f233 from "../../fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
-import f234 from "../../fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
-import f235 from "../../fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
-import f236 from "../../fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
-import f237 from "../../fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
-import f238 from "../../fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
-import f239 from "../../fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
-import f240 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/_headers.json" with { type: "text" };
-import f241 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/xml" with { type: "text" };
-import f242 from "../../fixtures/web/sites/ostara.jobs.personio.de/v2/xml" with { type: "text" };
-import f243 from "../../fixtures/web/sites/ostara.jobs.personio.de/v3/xml" with { type: "text" };
-import f244 from "../../fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
-import f245 from "../../fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
-import f246 from "../../fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
-import f247 from "../../fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
-import f248 from "../../fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
-import f249 from "../../fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
-import f250 from "../../fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
-import f251 from "../../fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
-import f252 from "../../fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
-import f253 from "../../fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
+import f221 from "../../fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
+import f222 from "../../fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
+import f223 from "../../fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f254 from "../../fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
-import f255 from "../../fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
-import f256 from "../../fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
-import f257 from "../../fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
-import f258 from "../../fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
-import f259 from "../../fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
-import f260 from "../../fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
-import f261 from "../../fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
-import f262 from "../../fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
-import f263 from "../../fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
-import f264 from "../../fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
-import f265 from "../../fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
-import f266 from "../../fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
-import f267 from "../../fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
-import f268 from "../../fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
-import f269 from "../../fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
-import f270 from "../../fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
-import f271 from "../../fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
-import f272 from "../../fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
-import f273 from "../../fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
-import f274 from "../../fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
-import f275 from "../../fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
-import f276 from "../../fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
-import f277 from "../../fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
-import f278 from "../../fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
+import f224 from "../../fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f279 from "../../fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
-import f280 from "../../fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
-import f281 from "../../fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
-import f282 from "../../fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
-import f283 from "../../fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
-import f284 from "../../fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
-import f285 from "../../fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
-import f286 from "../../fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
-import f287 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
-import f288 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
-import f289 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
-import f290 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
-import f291 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
-import f292 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
-import f293 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with {
+import f225 from "../../fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f294 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with {
+import f226 from "../../fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
+import f227 from "../../fixtures/web/sites/northwind.example/v3/changelog/feed.json" with { type: "text" };
+import f228 from "../../fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f295 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with {
+import f229 from "../../fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
+import f230 from "../../fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
+import f231 from "../../fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
+import f232 from "../../fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
+import f233 from "../../fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
+import f234 from "../../fixtures/web/sites/northwind.example/v3/legal/privacy.html" with { type: "text" };
+import f235 from "../../fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
+import f236 from "../../fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
+import f237 from "../../fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
+import f238 from "../../fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
+import f239 from "../../fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
+import f240 from "../../fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
+import f241 from "../../fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
+import f242 from "../../fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
+import f243 from "../../fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
+import f244 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/_headers.json" with { type: "text" };
+import f245 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/xml" with { type: "text" };
+import f246 from "../../fixtures/web/sites/ostara.jobs.personio.de/v2/xml" with { type: "text" };
+import f247 from "../../fixtures/web/sites/ostara.jobs.personio.de/v3/xml" with { type: "text" };
+import f248 from "../../fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
+import f249 from "../../fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
+import f250 from "../../fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
+import f251 from "../../fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
+import f252 from "../../fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
+import f253 from "../../fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
+import f254 from "../../fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
+import f255 from "../../fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
+import f256 from "../../fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
+import f257 from "../../fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
+  type: "text",
+};
+import f258 from "../../fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
+import f259 from "../../fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
+import f260 from "../../fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
+import f261 from "../../fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
+import f262 from "../../fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
+import f263 from "../../fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
+import f264 from "../../fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
+import f265 from "../../fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
+import f266 from "../../fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
+import f267 from "../../fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
+import f268 from "../../fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
+import f269 from "../../fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
+import f270 from "../../fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
+import f271 from "../../fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
+import f272 from "../../fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
+import f273 from "../../fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
+import f274 from "../../fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
+import f275 from "../../fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
+import f276 from "../../fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
+import f277 from "../../fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
+import f278 from "../../fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
+import f279 from "../../fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
+import f280 from "../../fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
+import f281 from "../../fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
+import f282 from "../../fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
+  type: "text",
+};
+import f283 from "../../fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
+import f284 from "../../fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
+import f285 from "../../fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
+import f286 from "../../fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
+import f287 from "../../fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
+import f288 from "../../fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
+import f289 from "../../fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
+import f290 from "../../fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
+import f291 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
+import f292 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
+import f293 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
+import f294 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-js.json" with { type: "text" };
+import f295 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-legacy.json" with { type: "text" };
+import f296 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-js.json" with { type: "text" };
+import f297 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-legacy.json" with { type: "text" };
+import f298 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-js.json" with { type: "text" };
+import f299 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-legacy.json" with { type: "text" };
+import f300 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
+import f301 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
+import f302 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
+import f303 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with {
+  type: "text",
+};
+import f304 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with {
+  type: "text",
+};
+import f305 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with {
   type: "text",
 };
 
@@ -431,282 +449,292 @@ export const SITE_FILES: Record<string, string> = {
   "api.lever.co/v1/v0/postings/brightloop.json": f15,
   "api.lever.co/v2/v0/postings/brightloop.json": f16,
   "api.lever.co/v3/v0/postings/brightloop.json": f17,
-  "api.smartrecruiters.com/v1/v1/companies/KestrelSystems/postings.json": f18,
-  "api.smartrecruiters.com/v2/v1/companies/KestrelSystems/postings.json": f19,
-  "api.smartrecruiters.com/v3/v1/companies/KestrelSystems/postings.json": f20,
-  "apply.workable.com/v1/api/v1/widget/accounts/fernway.json": f21,
-  "apply.workable.com/v2/api/v1/widget/accounts/driftwood.json": f22,
-  "apply.workable.com/v2/api/v1/widget/accounts/fernway.json": f23,
-  "apply.workable.com/v3/api/v1/widget/accounts/driftwood.json": f24,
-  "apply.workable.com/v3/api/v1/widget/accounts/fernway.json": f25,
-  "boards-api.greenhouse.io/v1/v1/boards/globex/jobs.json": f26,
-  "boards-api.greenhouse.io/v2/v1/boards/globex/jobs.json": f27,
-  "boards-api.greenhouse.io/v3/v1/boards/globex/jobs.json": f28,
-  "boards.greenhouse.io/v1/globex.html": f29,
-  "brightloop.example/v1/.well-known/security.txt": f30,
-  "brightloop.example/v1/_headers.json": f31,
-  "brightloop.example/v1/about.html": f32,
-  "brightloop.example/v1/blog/feed": f33,
-  "brightloop.example/v1/blog.html": f34,
-  "brightloop.example/v1/changelog/feed.atom": f35,
-  "brightloop.example/v1/changelog.html": f36,
-  "brightloop.example/v1/demo.html": f37,
-  "brightloop.example/v1/index.html": f38,
-  "brightloop.example/v1/integrations.html": f39,
-  "brightloop.example/v1/jobs.html": f40,
-  "brightloop.example/v1/newsroom.html": f41,
-  "brightloop.example/v1/pricing.html": f42,
-  "brightloop.example/v1/privacy-policy.html": f43,
-  "brightloop.example/v1/product/heatmaps.html": f44,
-  "brightloop.example/v1/product/session-replay.html": f45,
-  "brightloop.example/v1/product.html": f46,
-  "brightloop.example/v1/robots.txt": f47,
-  "brightloop.example/v1/security.html": f48,
-  "brightloop.example/v1/sitemap.xml": f49,
-  "brightloop.example/v1/terms.html": f50,
-  "brightloop.example/v2/blog/feed": f51,
-  "brightloop.example/v2/blog.html": f52,
-  "brightloop.example/v2/index.html": f53,
-  "brightloop.example/v2/newsroom.html": f54,
-  "brightloop.example/v2/pricing.html": f55,
-  "brightloop.example/v2/security.html": f56,
-  "brightloop.example/v3/.well-known/security.txt": f57,
-  "brightloop.example/v3/about.html": f58,
-  "brightloop.example/v3/blog/feed": f59,
-  "brightloop.example/v3/blog.html": f60,
-  "brightloop.example/v3/changelog/feed.atom": f61,
-  "brightloop.example/v3/changelog.html": f62,
-  "brightloop.example/v3/demo.html": f63,
-  "brightloop.example/v3/index.html": f64,
-  "brightloop.example/v3/integrations.html": f65,
-  "brightloop.example/v3/jobs.html": f66,
-  "brightloop.example/v3/pricing.html": f67,
-  "brightloop.example/v3/privacy-policy.html": f68,
-  "brightloop.example/v3/product/heatmaps.html": f69,
-  "brightloop.example/v3/product/session-replay.html": f70,
-  "brightloop.example/v3/product.html": f71,
-  "brightloop.example/v3/security.html": f72,
-  "brightloop.example/v3/sitemap.xml": f73,
-  "brightloop.example/v3/terms.html": f74,
-  "docs.globex.example/v1/index.html": f75,
-  "docs.quantive.example/v1/changelog/rss.xml": f76,
-  "docs.quantive.example/v1/changelog.html": f77,
-  "docs.quantive.example/v1/getting-started.html": f78,
-  "docs.quantive.example/v1/index.html": f79,
-  "docs.quantive.example/v1/robots.txt": f80,
-  "docs.quantive.example/v3/changelog/rss.xml": f81,
-  "docs.quantive.example/v3/changelog.html": f82,
-  "docs.quantive.example/v3/getting-started.html": f83,
-  "docs.quantive.example/v3/index.html": f84,
-  "driftwood.example/v1/about.html": f85,
-  "driftwood.example/v1/careers.html": f86,
-  "driftwood.example/v1/index.html": f87,
-  "driftwood.example/v1/product.html": f88,
-  "driftwood.example/v1/robots.txt": f89,
-  "driftwood.example/v2/careers.html": f90,
-  "fernway.example/v1/about.html": f91,
-  "fernway.example/v1/careers.html": f92,
-  "fernway.example/v1/index.html": f93,
-  "fernway.example/v1/product.html": f94,
-  "fernway.example/v1/robots.txt": f95,
-  "github.com/v1/globex-insights/globex-js/releases.atom": f96,
-  "github.com/v1/quantive-labs/quantive-cli/releases.atom": f97,
-  "github.com/v2/globex-insights/globex-js/releases.atom": f98,
-  "github.com/v3/globex-insights/globex-js/releases.atom": f99,
-  "github.com/v3/quantive-labs/quantive-cli/releases.atom": f100,
-  "globex.example/v1/.well-known/security.txt": f101,
-  "globex.example/v1/_headers.json": f102,
-  "globex.example/v1/about.html": f103,
-  "globex.example/v1/blog/feed.atom": f104,
-  "globex.example/v1/blog/globex-ask-general-availability.html": f105,
-  "globex.example/v1/blog.html": f106,
-  "globex.example/v1/careers.html": f107,
-  "globex.example/v1/changelog/rss.xml": f108,
-  "globex.example/v1/changelog.html": f109,
-  "globex.example/v1/customers.html": f110,
-  "globex.example/v1/demo.html": f111,
-  "globex.example/v1/index.html": f112,
-  "globex.example/v1/integrations.html": f113,
-  "globex.example/v1/legal/privacy.html": f114,
-  "globex.example/v1/legal/terms.html": f115,
-  "globex.example/v1/pricing.html": f116,
-  "globex.example/v1/product.html": f117,
-  "globex.example/v1/robots.txt": f118,
-  "globex.example/v1/security.html": f119,
-  "globex.example/v1/sitemap-blog.xml": f120,
-  "globex.example/v1/sitemap-pages.xml": f121,
-  "globex.example/v1/sitemap_index.xml": f122,
-  "globex.example/v2/blog/feed.atom": f123,
-  "globex.example/v2/blog.html": f124,
-  "globex.example/v2/customers.html": f125,
-  "globex.example/v2/pricing.html": f126,
-  "globex.example/v3/.well-known/security.txt": f127,
-  "globex.example/v3/about.html": f128,
-  "globex.example/v3/blog/feed.atom": f129,
-  "globex.example/v3/blog/globex-ask-general-availability.html": f130,
-  "globex.example/v3/blog.html": f131,
-  "globex.example/v3/careers.html": f132,
-  "globex.example/v3/changelog.html": f133,
-  "globex.example/v3/customers.html": f134,
-  "globex.example/v3/demo.html": f135,
-  "globex.example/v3/index.html": f136,
-  "globex.example/v3/integrations.html": f137,
-  "globex.example/v3/legal/privacy.html": f138,
-  "globex.example/v3/legal/terms.html": f139,
-  "globex.example/v3/pricing.html": f140,
-  "globex.example/v3/product.html": f141,
-  "globex.example/v3/security.html": f142,
-  "globex.example/v3/sitemap-blog.xml": f143,
-  "globex.example/v3/sitemap-pages.xml": f144,
-  "globex.example/v3/sitemap_index.xml": f145,
-  "halcyon.example/v1/index.html": f146,
-  "halcyon.example/v1/integrations/category/warehouses.html": f147,
-  "halcyon.example/v1/integrations/page/2.html": f148,
-  "halcyon.example/v1/integrations.html": f149,
-  "halcyon.example/v1/pricing.html": f150,
-  "halcyon.example/v1/robots.txt": f151,
-  "halcyon.example/v2/integrations.html": f152,
-  "halcyon.example/v2/pricing.html": f153,
-  "halcyon.example/v3/index.html": f154,
-  "halcyon.example/v3/integrations.html": f155,
-  "halcyon.example/v3/pricing.html": f156,
-  "help.brightloop.example/v1/index.html": f157,
-  "jobs.ashbyhq.com/v1/quantive.html": f158,
-  "jobs.lever.co/v1/brightloop.html": f159,
-  "kestrel.example/v1/about.html": f160,
-  "kestrel.example/v1/careers.html": f161,
-  "kestrel.example/v1/index.html": f162,
-  "kestrel.example/v1/product.html": f163,
-  "kestrel.example/v1/robots.txt": f164,
-  "lumora.example/v1/about.html": f165,
-  "lumora.example/v1/careers.html": f166,
-  "lumora.example/v1/index.html": f167,
-  "lumora.example/v1/product.html": f168,
-  "lumora.example/v1/robots.txt": f169,
-  "lumora.recruitee.com/v1/api/offers.json": f170,
-  "lumora.recruitee.com/v2/api/offers.html": f171,
-  "lumora.recruitee.com/v3/api/offers.json": f172,
-  "northwind.example/v1/.well-known/security.txt": f173,
-  "northwind.example/v1/_headers.json": f174,
-  "northwind.example/v1/about.html": f175,
-  "northwind.example/v1/blog/rss.xml": f176,
-  "northwind.example/v1/blog.html": f177,
-  "northwind.example/v1/careers/customer-success-manager.html": f178,
-  "northwind.example/v1/careers/full-stack-engineer.html": f179,
-  "northwind.example/v1/careers/senior-data-scientist.html": f180,
-  "northwind.example/v1/careers.html": f181,
-  "northwind.example/v1/changelog/feed.json": f182,
-  "northwind.example/v1/changelog.html": f183,
-  "northwind.example/v1/customers.html": f184,
-  "northwind.example/v1/demo.html": f185,
-  "northwind.example/v1/index.html": f186,
-  "northwind.example/v1/integrations.html": f187,
-  "northwind.example/v1/legal/dpa.html": f188,
-  "northwind.example/v1/legal/privacy.html": f189,
-  "northwind.example/v1/legal/terms.html": f190,
-  "northwind.example/v1/platform.html": f191,
-  "northwind.example/v1/pricing.html": f192,
-  "northwind.example/v1/robots.txt": f193,
-  "northwind.example/v1/security.html": f194,
-  "northwind.example/v1/sitemap.xml": f195,
-  "northwind.example/v2/_deleted": f196,
-  "northwind.example/v2/about.html": f197,
-  "northwind.example/v2/blog/rss.xml": f198,
-  "northwind.example/v2/blog.html": f199,
-  "northwind.example/v2/careers/customer-success-manager.html": f200,
-  "northwind.example/v2/careers/full-stack-engineer.html": f201,
-  "northwind.example/v2/careers/senior-data-scientist.html": f202,
-  "northwind.example/v2/careers.html": f203,
-  "northwind.example/v2/changelog/feed.json": f204,
-  "northwind.example/v2/changelog/renewal-forecasts.html": f205,
-  "northwind.example/v2/changelog.html": f206,
-  "northwind.example/v2/demo.html": f207,
-  "northwind.example/v2/index.html": f208,
-  "northwind.example/v2/integrations.html": f209,
-  "northwind.example/v2/legal/dpa.html": f210,
-  "northwind.example/v2/legal/privacy.html": f211,
-  "northwind.example/v2/legal/terms.html": f212,
-  "northwind.example/v2/platform.html": f213,
-  "northwind.example/v2/pricing.html": f214,
-  "northwind.example/v2/security.html": f215,
-  "northwind.example/v3/.well-known/security.txt": f216,
-  "northwind.example/v3/about.html": f217,
-  "northwind.example/v3/blog.html": f218,
-  "northwind.example/v3/careers/customer-success-manager.html": f219,
-  "northwind.example/v3/careers/full-stack-engineer.html": f220,
-  "northwind.example/v3/careers/senior-data-scientist.html": f221,
-  "northwind.example/v3/careers.html": f222,
-  "northwind.example/v3/changelog/feed.json": f223,
-  "northwind.example/v3/changelog/renewal-forecasts.html": f224,
-  "northwind.example/v3/changelog.html": f225,
-  "northwind.example/v3/demo.html": f226,
-  "northwind.example/v3/index.html": f227,
-  "northwind.example/v3/integrations.html": f228,
-  "northwind.example/v3/legal/dpa.html": f229,
-  "northwind.example/v3/legal/privacy.html": f230,
-  "northwind.example/v3/legal/terms.html": f231,
-  "northwind.example/v3/platform.html": f232,
-  "northwind.example/v3/pricing.html": f233,
-  "northwind.example/v3/security.html": f234,
-  "ostara.example/v1/about.html": f235,
-  "ostara.example/v1/careers.html": f236,
-  "ostara.example/v1/index.html": f237,
-  "ostara.example/v1/product.html": f238,
-  "ostara.example/v1/robots.txt": f239,
-  "ostara.jobs.personio.de/v1/_headers.json": f240,
-  "ostara.jobs.personio.de/v1/xml": f241,
-  "ostara.jobs.personio.de/v2/xml": f242,
-  "ostara.jobs.personio.de/v3/xml": f243,
-  "parcelhub.example/v1/index.html": f244,
-  "parcelhub.example/v1/integrations.html": f245,
-  "parcelhub.example/v1/pricing.html": f246,
-  "parcelhub.example/v1/robots.txt": f247,
-  "parcelhub.example/v2/integrations.html": f248,
-  "parcelhub.example/v2/pricing.html": f249,
-  "parcelhub.example/v3/index.html": f250,
-  "parcelhub.example/v3/integrations.html": f251,
-  "parcelhub.example/v3/pricing.html": f252,
-  "quantive.example/v1/.well-known/security.txt": f253,
-  "quantive.example/v1/_headers.json": f254,
-  "quantive.example/v1/blog.html": f255,
-  "quantive.example/v1/careers.html": f256,
-  "quantive.example/v1/company.html": f257,
-  "quantive.example/v1/index.html": f258,
-  "quantive.example/v1/integrations.html": f259,
-  "quantive.example/v1/legal/privacy.html": f260,
-  "quantive.example/v1/legal/terms.html": f261,
-  "quantive.example/v1/pricing.html": f262,
-  "quantive.example/v1/product.html": f263,
-  "quantive.example/v1/robots.txt": f264,
-  "quantive.example/v1/security.html": f265,
-  "quantive.example/v1/sitemap.xml": f266,
-  "quantive.example/v2/blog.html": f267,
-  "quantive.example/v2/careers.html": f268,
-  "quantive.example/v2/company.html": f269,
-  "quantive.example/v2/customers.html": f270,
-  "quantive.example/v2/index.html": f271,
-  "quantive.example/v2/integrations.html": f272,
-  "quantive.example/v2/legal/privacy.html": f273,
-  "quantive.example/v2/legal/terms.html": f274,
-  "quantive.example/v2/pricing.html": f275,
-  "quantive.example/v2/product.html": f276,
-  "quantive.example/v2/security.html": f277,
-  "quantive.example/v3/.well-known/security.txt": f278,
-  "quantive.example/v3/blog.html": f279,
-  "quantive.example/v3/careers.html": f280,
-  "quantive.example/v3/company.html": f281,
-  "quantive.example/v3/customers.html": f282,
-  "quantive.example/v3/index.html": f283,
-  "quantive.example/v3/integrations.html": f284,
-  "quantive.example/v3/legal/privacy.html": f285,
-  "quantive.example/v3/legal/terms.html": f286,
-  "quantive.example/v3/pricing.html": f287,
-  "quantive.example/v3/product.html": f288,
-  "quantive.example/v3/security.html": f289,
-  "tallyhq.example/v1/index.html": f290,
-  "www.wikidata.org/v1/_headers.json": f291,
-  "www.wikidata.org/v1/w/api.php": f292,
-  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f293,
-  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f294,
-  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f295,
+  "api.npmjs.org/v1/downloads/point/last-week/globex-js.json": f18,
+  "api.npmjs.org/v1/downloads/point/last-week/globex-legacy.json": f19,
+  "api.npmjs.org/v3/downloads/point/last-week/globex-js.json": f20,
+  "api.npmjs.org/v3/downloads/point/last-week/globex-legacy.json": f21,
+  "api.smartrecruiters.com/v1/v1/companies/KestrelSystems/postings.json": f22,
+  "api.smartrecruiters.com/v2/v1/companies/KestrelSystems/postings.json": f23,
+  "api.smartrecruiters.com/v3/v1/companies/KestrelSystems/postings.json": f24,
+  "apply.workable.com/v1/api/v1/widget/accounts/fernway.json": f25,
+  "apply.workable.com/v2/api/v1/widget/accounts/driftwood.json": f26,
+  "apply.workable.com/v2/api/v1/widget/accounts/fernway.json": f27,
+  "apply.workable.com/v3/api/v1/widget/accounts/driftwood.json": f28,
+  "apply.workable.com/v3/api/v1/widget/accounts/fernway.json": f29,
+  "boards-api.greenhouse.io/v1/v1/boards/globex/jobs.json": f30,
+  "boards-api.greenhouse.io/v2/v1/boards/globex/jobs.json": f31,
+  "boards-api.greenhouse.io/v3/v1/boards/globex/jobs.json": f32,
+  "boards.greenhouse.io/v1/globex.html": f33,
+  "brightloop.example/v1/.well-known/security.txt": f34,
+  "brightloop.example/v1/_headers.json": f35,
+  "brightloop.example/v1/about.html": f36,
+  "brightloop.example/v1/blog/feed": f37,
+  "brightloop.example/v1/blog.html": f38,
+  "brightloop.example/v1/changelog/feed.atom": f39,
+  "brightloop.example/v1/changelog.html": f40,
+  "brightloop.example/v1/demo.html": f41,
+  "brightloop.example/v1/index.html": f42,
+  "brightloop.example/v1/integrations.html": f43,
+  "brightloop.example/v1/jobs.html": f44,
+  "brightloop.example/v1/newsroom.html": f45,
+  "brightloop.example/v1/pricing.html": f46,
+  "brightloop.example/v1/privacy-policy.html": f47,
+  "brightloop.example/v1/product/heatmaps.html": f48,
+  "brightloop.example/v1/product/session-replay.html": f49,
+  "brightloop.example/v1/product.html": f50,
+  "brightloop.example/v1/robots.txt": f51,
+  "brightloop.example/v1/security.html": f52,
+  "brightloop.example/v1/sitemap.xml": f53,
+  "brightloop.example/v1/terms.html": f54,
+  "brightloop.example/v2/blog/feed": f55,
+  "brightloop.example/v2/blog.html": f56,
+  "brightloop.example/v2/index.html": f57,
+  "brightloop.example/v2/newsroom.html": f58,
+  "brightloop.example/v2/pricing.html": f59,
+  "brightloop.example/v2/security.html": f60,
+  "brightloop.example/v3/.well-known/security.txt": f61,
+  "brightloop.example/v3/about.html": f62,
+  "brightloop.example/v3/blog/feed": f63,
+  "brightloop.example/v3/blog.html": f64,
+  "brightloop.example/v3/changelog/feed.atom": f65,
+  "brightloop.example/v3/changelog.html": f66,
+  "brightloop.example/v3/demo.html": f67,
+  "brightloop.example/v3/index.html": f68,
+  "brightloop.example/v3/integrations.html": f69,
+  "brightloop.example/v3/jobs.html": f70,
+  "brightloop.example/v3/pricing.html": f71,
+  "brightloop.example/v3/privacy-policy.html": f72,
+  "brightloop.example/v3/product/heatmaps.html": f73,
+  "brightloop.example/v3/product/session-replay.html": f74,
+  "brightloop.example/v3/product.html": f75,
+  "brightloop.example/v3/security.html": f76,
+  "brightloop.example/v3/sitemap.xml": f77,
+  "brightloop.example/v3/terms.html": f78,
+  "docs.globex.example/v1/index.html": f79,
+  "docs.quantive.example/v1/changelog/rss.xml": f80,
+  "docs.quantive.example/v1/changelog.html": f81,
+  "docs.quantive.example/v1/getting-started.html": f82,
+  "docs.quantive.example/v1/index.html": f83,
+  "docs.quantive.example/v1/robots.txt": f84,
+  "docs.quantive.example/v3/changelog/rss.xml": f85,
+  "docs.quantive.example/v3/changelog.html": f86,
+  "docs.quantive.example/v3/getting-started.html": f87,
+  "docs.quantive.example/v3/index.html": f88,
+  "driftwood.example/v1/about.html": f89,
+  "driftwood.example/v1/careers.html": f90,
+  "driftwood.example/v1/index.html": f91,
+  "driftwood.example/v1/product.html": f92,
+  "driftwood.example/v1/robots.txt": f93,
+  "driftwood.example/v2/careers.html": f94,
+  "fernway.example/v1/about.html": f95,
+  "fernway.example/v1/careers.html": f96,
+  "fernway.example/v1/index.html": f97,
+  "fernway.example/v1/product.html": f98,
+  "fernway.example/v1/robots.txt": f99,
+  "github.com/v1/globex-insights/globex-js/releases.atom": f100,
+  "github.com/v1/quantive-labs/quantive-cli/releases.atom": f101,
+  "github.com/v2/globex-insights/globex-js/releases.atom": f102,
+  "github.com/v3/globex-insights/globex-js/releases.atom": f103,
+  "github.com/v3/quantive-labs/quantive-cli/releases.atom": f104,
+  "globex.example/v1/.well-known/security.txt": f105,
+  "globex.example/v1/_headers.json": f106,
+  "globex.example/v1/about.html": f107,
+  "globex.example/v1/blog/feed.atom": f108,
+  "globex.example/v1/blog/globex-ask-general-availability.html": f109,
+  "globex.example/v1/blog.html": f110,
+  "globex.example/v1/careers.html": f111,
+  "globex.example/v1/changelog/rss.xml": f112,
+  "globex.example/v1/changelog.html": f113,
+  "globex.example/v1/customers.html": f114,
+  "globex.example/v1/demo.html": f115,
+  "globex.example/v1/index.html": f116,
+  "globex.example/v1/integrations.html": f117,
+  "globex.example/v1/legal/privacy.html": f118,
+  "globex.example/v1/legal/terms.html": f119,
+  "globex.example/v1/pricing.html": f120,
+  "globex.example/v1/product.html": f121,
+  "globex.example/v1/robots.txt": f122,
+  "globex.example/v1/security.html": f123,
+  "globex.example/v1/sitemap-blog.xml": f124,
+  "globex.example/v1/sitemap-pages.xml": f125,
+  "globex.example/v1/sitemap_index.xml": f126,
+  "globex.example/v2/blog/feed.atom": f127,
+  "globex.example/v2/blog.html": f128,
+  "globex.example/v2/customers.html": f129,
+  "globex.example/v2/pricing.html": f130,
+  "globex.example/v3/.well-known/security.txt": f131,
+  "globex.example/v3/about.html": f132,
+  "globex.example/v3/blog/feed.atom": f133,
+  "globex.example/v3/blog/globex-ask-general-availability.html": f134,
+  "globex.example/v3/blog.html": f135,
+  "globex.example/v3/careers.html": f136,
+  "globex.example/v3/changelog.html": f137,
+  "globex.example/v3/customers.html": f138,
+  "globex.example/v3/demo.html": f139,
+  "globex.example/v3/index.html": f140,
+  "globex.example/v3/integrations.html": f141,
+  "globex.example/v3/legal/privacy.html": f142,
+  "globex.example/v3/legal/terms.html": f143,
+  "globex.example/v3/pricing.html": f144,
+  "globex.example/v3/product.html": f145,
+  "globex.example/v3/security.html": f146,
+  "globex.example/v3/sitemap-blog.xml": f147,
+  "globex.example/v3/sitemap-pages.xml": f148,
+  "globex.example/v3/sitemap_index.xml": f149,
+  "halcyon.example/v1/index.html": f150,
+  "halcyon.example/v1/integrations/category/warehouses.html": f151,
+  "halcyon.example/v1/integrations/page/2.html": f152,
+  "halcyon.example/v1/integrations.html": f153,
+  "halcyon.example/v1/pricing.html": f154,
+  "halcyon.example/v1/robots.txt": f155,
+  "halcyon.example/v2/integrations.html": f156,
+  "halcyon.example/v2/pricing.html": f157,
+  "halcyon.example/v3/index.html": f158,
+  "halcyon.example/v3/integrations.html": f159,
+  "halcyon.example/v3/pricing.html": f160,
+  "help.brightloop.example/v1/index.html": f161,
+  "jobs.ashbyhq.com/v1/quantive.html": f162,
+  "jobs.lever.co/v1/brightloop.html": f163,
+  "kestrel.example/v1/about.html": f164,
+  "kestrel.example/v1/careers.html": f165,
+  "kestrel.example/v1/index.html": f166,
+  "kestrel.example/v1/product.html": f167,
+  "kestrel.example/v1/robots.txt": f168,
+  "lumora.example/v1/about.html": f169,
+  "lumora.example/v1/careers.html": f170,
+  "lumora.example/v1/index.html": f171,
+  "lumora.example/v1/product.html": f172,
+  "lumora.example/v1/robots.txt": f173,
+  "lumora.recruitee.com/v1/api/offers.json": f174,
+  "lumora.recruitee.com/v2/api/offers.html": f175,
+  "lumora.recruitee.com/v3/api/offers.json": f176,
+  "northwind.example/v1/.well-known/security.txt": f177,
+  "northwind.example/v1/_headers.json": f178,
+  "northwind.example/v1/about.html": f179,
+  "northwind.example/v1/blog/rss.xml": f180,
+  "northwind.example/v1/blog.html": f181,
+  "northwind.example/v1/careers/customer-success-manager.html": f182,
+  "northwind.example/v1/careers/full-stack-engineer.html": f183,
+  "northwind.example/v1/careers/senior-data-scientist.html": f184,
+  "northwind.example/v1/careers.html": f185,
+  "northwind.example/v1/changelog/feed.json": f186,
+  "northwind.example/v1/changelog.html": f187,
+  "northwind.example/v1/customers.html": f188,
+  "northwind.example/v1/demo.html": f189,
+  "northwind.example/v1/index.html": f190,
+  "northwind.example/v1/integrations.html": f191,
+  "northwind.example/v1/legal/dpa.html": f192,
+  "northwind.example/v1/legal/privacy.html": f193,
+  "northwind.example/v1/legal/terms.html": f194,
+  "northwind.example/v1/platform.html": f195,
+  "northwind.example/v1/pricing.html": f196,
+  "northwind.example/v1/robots.txt": f197,
+  "northwind.example/v1/security.html": f198,
+  "northwind.example/v1/sitemap.xml": f199,
+  "northwind.example/v2/_deleted": f200,
+  "northwind.example/v2/about.html": f201,
+  "northwind.example/v2/blog/rss.xml": f202,
+  "northwind.example/v2/blog.html": f203,
+  "northwind.example/v2/careers/customer-success-manager.html": f204,
+  "northwind.example/v2/careers/full-stack-engineer.html": f205,
+  "northwind.example/v2/careers/senior-data-scientist.html": f206,
+  "northwind.example/v2/careers.html": f207,
+  "northwind.example/v2/changelog/feed.json": f208,
+  "northwind.example/v2/changelog/renewal-forecasts.html": f209,
+  "northwind.example/v2/changelog.html": f210,
+  "northwind.example/v2/demo.html": f211,
+  "northwind.example/v2/index.html": f212,
+  "northwind.example/v2/integrations.html": f213,
+  "northwind.example/v2/legal/dpa.html": f214,
+  "northwind.example/v2/legal/privacy.html": f215,
+  "northwind.example/v2/legal/terms.html": f216,
+  "northwind.example/v2/platform.html": f217,
+  "northwind.example/v2/pricing.html": f218,
+  "northwind.example/v2/security.html": f219,
+  "northwind.example/v3/.well-known/security.txt": f220,
+  "northwind.example/v3/about.html": f221,
+  "northwind.example/v3/blog.html": f222,
+  "northwind.example/v3/careers/customer-success-manager.html": f223,
+  "northwind.example/v3/careers/full-stack-engineer.html": f224,
+  "northwind.example/v3/careers/senior-data-scientist.html": f225,
+  "northwind.example/v3/careers.html": f226,
+  "northwind.example/v3/changelog/feed.json": f227,
+  "northwind.example/v3/changelog/renewal-forecasts.html": f228,
+  "northwind.example/v3/changelog.html": f229,
+  "northwind.example/v3/demo.html": f230,
+  "northwind.example/v3/index.html": f231,
+  "northwind.example/v3/integrations.html": f232,
+  "northwind.example/v3/legal/dpa.html": f233,
+  "northwind.example/v3/legal/privacy.html": f234,
+  "northwind.example/v3/legal/terms.html": f235,
+  "northwind.example/v3/platform.html": f236,
+  "northwind.example/v3/pricing.html": f237,
+  "northwind.example/v3/security.html": f238,
+  "ostara.example/v1/about.html": f239,
+  "ostara.example/v1/careers.html": f240,
+  "ostara.example/v1/index.html": f241,
+  "ostara.example/v1/product.html": f242,
+  "ostara.example/v1/robots.txt": f243,
+  "ostara.jobs.personio.de/v1/_headers.json": f244,
+  "ostara.jobs.personio.de/v1/xml": f245,
+  "ostara.jobs.personio.de/v2/xml": f246,
+  "ostara.jobs.personio.de/v3/xml": f247,
+  "parcelhub.example/v1/index.html": f248,
+  "parcelhub.example/v1/integrations.html": f249,
+  "parcelhub.example/v1/pricing.html": f250,
+  "parcelhub.example/v1/robots.txt": f251,
+  "parcelhub.example/v2/integrations.html": f252,
+  "parcelhub.example/v2/pricing.html": f253,
+  "parcelhub.example/v3/index.html": f254,
+  "parcelhub.example/v3/integrations.html": f255,
+  "parcelhub.example/v3/pricing.html": f256,
+  "quantive.example/v1/.well-known/security.txt": f257,
+  "quantive.example/v1/_headers.json": f258,
+  "quantive.example/v1/blog.html": f259,
+  "quantive.example/v1/careers.html": f260,
+  "quantive.example/v1/company.html": f261,
+  "quantive.example/v1/index.html": f262,
+  "quantive.example/v1/integrations.html": f263,
+  "quantive.example/v1/legal/privacy.html": f264,
+  "quantive.example/v1/legal/terms.html": f265,
+  "quantive.example/v1/pricing.html": f266,
+  "quantive.example/v1/product.html": f267,
+  "quantive.example/v1/robots.txt": f268,
+  "quantive.example/v1/security.html": f269,
+  "quantive.example/v1/sitemap.xml": f270,
+  "quantive.example/v2/blog.html": f271,
+  "quantive.example/v2/careers.html": f272,
+  "quantive.example/v2/company.html": f273,
+  "quantive.example/v2/customers.html": f274,
+  "quantive.example/v2/index.html": f275,
+  "quantive.example/v2/integrations.html": f276,
+  "quantive.example/v2/legal/privacy.html": f277,
+  "quantive.example/v2/legal/terms.html": f278,
+  "quantive.example/v2/pricing.html": f279,
+  "quantive.example/v2/product.html": f280,
+  "quantive.example/v2/security.html": f281,
+  "quantive.example/v3/.well-known/security.txt": f282,
+  "quantive.example/v3/blog.html": f283,
+  "quantive.example/v3/careers.html": f284,
+  "quantive.example/v3/company.html": f285,
+  "quantive.example/v3/customers.html": f286,
+  "quantive.example/v3/index.html": f287,
+  "quantive.example/v3/integrations.html": f288,
+  "quantive.example/v3/legal/privacy.html": f289,
+  "quantive.example/v3/legal/terms.html": f290,
+  "quantive.example/v3/pricing.html": f291,
+  "quantive.example/v3/product.html": f292,
+  "quantive.example/v3/security.html": f293,
+  "registry.npmjs.org/v1/globex-js.json": f294,
+  "registry.npmjs.org/v1/globex-legacy.json": f295,
+  "registry.npmjs.org/v2/globex-js.json": f296,
+  "registry.npmjs.org/v2/globex-legacy.json": f297,
+  "registry.npmjs.org/v3/globex-js.json": f298,
+  "registry.npmjs.org/v3/globex-legacy.json": f299,
+  "tallyhq.example/v1/index.html": f300,
+  "www.wikidata.org/v1/_headers.json": f301,
+  "www.wikidata.org/v1/w/api.php": f302,
+  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f303,
+  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f304,
+  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f305,
 };

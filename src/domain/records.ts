@@ -121,6 +121,7 @@ const READ_DOMAINS = [
   "traffic",
   "market",
   "regulation",
+  "packages",
   "tech_stack",
   "integrations",
   "release_cadence",

@@ -55,4 +55,5 @@ export const RESEARCH_READ_DOMAINS = [
   "hiring",
   "funding",
   "regulation",
+  "packages",
 ] as const;

@@ -356,6 +356,30 @@ export function ReleaseCadenceView({ rel }: { rel: Obj }): JSX.Element {
   );
 }
 
+/** The npm packages the site links that are the competitor's: the latest version, a deprecation, last week's
+ * downloads. */
+export function PackagesView({ packages }: { packages: Obj }): JSX.Element {
+  const list = (Array.isArray(packages.packages) ? packages.packages : []).filter(isObj);
+  return (
+    <ul class="packages">
+      {list.map((p) => {
+        const downloads = num(p.weekly_downloads);
+        return (
+          <li>
+            <strong safe>{str(p.name) ?? ""}</strong>
+            {Html.escapeHtml(` ${str(p.latest) ?? ""}`)}
+            {str(p.deprecated) ? <span safe>{` — deprecated: ${str(p.deprecated)}`}</span> : ""}
+            {downloads !== undefined
+              ? Html.escapeHtml(` · ${downloads.toLocaleString("en-US")} downloads last week`)
+              : ""}
+            <Source href={p.page} text="npm" />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 export function RegulationView({ reg }: { reg: Obj }): JSX.Element {
   const certs = strs(reg.certifications);
   const sec = isObj(reg.security_txt) ? reg.security_txt : undefined;

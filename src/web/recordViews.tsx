@@ -24,6 +24,7 @@ import {
   FundingView,
   HiringView,
   IntegrationsView,
+  PackagesView,
   Positioning,
   RegulationView,
   ReleaseCadenceView,
@@ -103,6 +104,7 @@ const READ_VIEWS: Record<string, [string, (v: Obj, c: Obj, x: DossierExtras) => 
   tech_stack: ["Tech stack", (v) => <TechStackView tech={v} />],
   integrations: ["Integrations", (v) => <IntegrationsView integ={v} />],
   release_cadence: ["Release cadence", (v) => <ReleaseCadenceView rel={v} />],
+  packages: ["Packages", (v) => <PackagesView packages={v} />],
   regulation: ["Security and compliance", (v) => <RegulationView reg={v} />],
   funding: ["Funding and ownership", (v, c) => <FundingView funding={v} ownership={obj(c.ownership)} />],
 };

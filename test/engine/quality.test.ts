@@ -226,6 +226,35 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   expect(wdMatched.length).toBe(1);
   expect(wdFound.length).toBe(1);
 
+  // The npm packages Globex's footer links (their repositories under the organisation it links): sources, the
+  // packages read with last week's downloads, and the deprecation as its own signal.
+  const npmSources = await t.services.database.client.execute({
+    sql: "SELECT url FROM research_sources WHERE org_id = ? AND kind = 'npm_package' ORDER BY url",
+    args: [orgId],
+  });
+  expect(npmSources.rows.map((r) => String(r.url))).toEqual([
+    "https://registry.npmjs.org/globex-js",
+    "https://registry.npmjs.org/globex-legacy",
+  ]);
+  const globexState = await t.services.database.client.execute({
+    sql: "SELECT state FROM competitors WHERE org_id = ? AND id = ?",
+    args: [orgId, [...siteOf].find(([, site]) => site === "globex.example")![0]],
+  });
+  const packages = JSON.parse(String(globexState.rows[0].state)).reads.packages.packages;
+  expect(packages.map((p: Record<string, unknown>) => [p.name, p.weekly_downloads])).toEqual([
+    ["globex-js", 18412],
+    ["globex-legacy", 903],
+  ]);
+  const onNpm = (urls: string[]) => urls.some((u) => u.startsWith("https://www.npmjs.com/"));
+  const npmPlanted = PLANTED.filter((p) => onNpm(p.urls));
+  const npmFound = found.filter((s) => onNpm(s.evidence.map((e) => e.source_url)));
+  const npmMatched = npmPlanted.filter((p) => matched.has(p));
+  console.log(
+    `npm: precision ${(npmFound.length ? npmMatched.length / npmFound.length : 0).toFixed(3)} (${npmMatched.length}/${npmFound.length} signals), recall ${(npmMatched.length / npmPlanted.length).toFixed(3)} (${npmMatched.length}/${npmPlanted.length} planted changes)`,
+  );
+  expect(npmMatched.length).toBe(1);
+  expect(npmFound.length).toBe(1);
+
   // Titles state the change with its values.
   expect(found.find((s) => s.type === "price_increase")?.title).toContain("from $59 to $69");
   expect(found.find((s) => s.type === "funding")?.title).toContain("$40 million");
@@ -252,6 +281,9 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   );
   console.log(
     `Wikidata on v3 (a revision adding translations and an identifier): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://www.wikidata.org/"))).length} signals from noise`,
+  );
+  console.log(
+    `npm on v3 (downloads, maintainers, revisions moved): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://www.npmjs.com/"))).length} signals from noise`,
   );
   expect(noise).toEqual([]);
   expect(third.signals_created).toBe(0);

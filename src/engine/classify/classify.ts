@@ -5,7 +5,7 @@
 import { severityRank } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { entries, feedItem, NEWS_PAGES } from "./announcements.ts";
-import { GITHUB_ORG, newRepository } from "./code.ts";
+import { GITHUB_ORG, NPM_PACKAGE, newRepository, npmPackage } from "./code.ts";
 import { address, offices, people } from "./company.ts";
 import { chiefExecutive, WIKIDATA } from "./facts.ts";
 import { hiring } from "./hiring.ts";
@@ -32,6 +32,7 @@ export const RULES: readonly RuleInfo[] = [
   feedItem,
   entries,
   newRepository,
+  npmPackage,
   chiefExecutive,
   page,
   navigationBulk,
@@ -135,6 +136,7 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         break;
       case "field_changed":
         if (ctx.pageKind === WIKIDATA) chiefExecutive(r, c);
+        else if (ctx.pageKind === NPM_PACKAGE) npmPackage(r, c);
         else if (/address\./.test(c.subject)) addressFields.push(c);
         else if (/(^|\.)(url|final_url)$/i.test(c.subject)) domain(r, c);
         break;

@@ -1,9 +1,13 @@
-// Code rules: a GitHub organisation the competitor's site links (sources/github.ts). A new public repository is
-// a low signal with the repository as its evidence; its stars and push times are not in the snapshot, so they
-// never reach a rule.
+// Code rules: a GitHub organisation the competitor's site links (sources/github.ts) and the npm packages it links
+// (sources/npm.ts). A new public repository is a low signal with the repository as its evidence; a package's new
+// major version or its deprecation is a medium one with its npm page. Stars, push times and download counts are
+// not in the snapshots, so they never reach a rule.
 import type { Change } from "../compare/types.ts";
 import { evidence, push, type Rules, rule } from "./rule.ts";
 import { clip, slug } from "./wording.ts";
+
+/** The page kind the classifier reads an npm package as. */
+export const NPM_PACKAGE = "npm_package";
 
 /** The page kind the classifier reads a GitHub organisation's repositories as. */
 export const GITHUB_ORG = "github_org";
@@ -37,5 +41,59 @@ export const newRepository = rule(
       evidence: [evidence(r, c, text, c.link ?? c.url, `${org} on GitHub`)],
       subject: `${org}/${name}`,
     });
+  },
+);
+
+export const npmPackage = rule(
+  {
+    id: "npmPackage",
+    family: "code",
+    reads: ["field_changed"],
+    gives: { product: ["release", "feature_removed"] },
+    severity: "medium",
+    when: "An npm package the site links (its repository or homepage the competitor's) gets a new major version as its latest, or its latest version is deprecated.",
+  },
+  function npmPackage(r: Rules, c: Change): boolean {
+    const name = r.ctx.snapshot?.fields?.name ?? /registry\.npmjs\.org\/(.+)$/.exec(c.url)?.[1];
+    if (!name) return false;
+    const pkg = decodeURIComponent(name);
+    const page = `https://www.npmjs.com/package/${pkg}`;
+    if (c.subject === "latest_major" && c.before && c.after && Number(c.after) > Number(c.before)) {
+      const latest = r.ctx.snapshot?.fields?.latest;
+      const version = latest && /^\d/.test(latest) ? latest : `${c.after}.x`;
+      push(r, {
+        key: `product:release:npm-${slug(pkg)}-v${c.after}`,
+        category: "product",
+        type: "release",
+        severity: "medium",
+        severity_reasons: [`a new major version (${c.before} → ${c.after}): breaking changes for its users`],
+        confidence: 0.9,
+        confidence_reasons: ["the npm registry's latest dist-tag"],
+        title: `${r.name} released ${pkg} ${version} on npm, a new major version`,
+        summary: `${r.name}'s npm package ${pkg} moved from major version ${c.before} to ${c.after} (${version}).`,
+        evidence: [
+          evidence(r, c, `${pkg}: latest ${version} (major ${c.before} → ${c.after})`, page, `${pkg} on npm`),
+        ],
+        subject: `${pkg} ${version}`,
+      });
+      return true;
+    }
+    if (c.subject === "deprecated" && c.after && !c.before) {
+      push(r, {
+        key: `product:feature_removed:npm-${slug(pkg)}`,
+        category: "product",
+        type: "feature_removed",
+        severity: "medium",
+        severity_reasons: ["a package its users depend on is deprecated"],
+        confidence: 0.9,
+        confidence_reasons: ["the npm registry marks the latest version deprecated"],
+        title: `${r.name} deprecated its npm package ${pkg}`,
+        summary: `${r.name} deprecated ${pkg} on npm: ${clip(c.after, 300)}`,
+        evidence: [evidence(r, c, `${pkg} deprecated: ${c.after}`, page, `${pkg} on npm`)],
+        subject: pkg,
+      });
+      return true;
+    }
+    return false;
   },
 );

@@ -32,6 +32,16 @@ import {
   type JobBoardProvider,
 } from "../sources/jobBoards.ts";
 import { jobBoardKind, SOURCE_KINDS } from "../sources/kinds.ts";
+import {
+  isCompetitorsPackage,
+  type NpmPackage,
+  npmDownloadsUrl,
+  npmPackagesFrom,
+  npmPage,
+  npmRegistryUrl,
+  parseNpmDownloads,
+  parseNpmPackage,
+} from "../sources/npm.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import {
@@ -101,6 +111,8 @@ const MAX_FEEDS = 4;
 const MAX_REPOS = 2;
 /** GitHub organisations research reads (GitHub answers 60 requests an hour to a caller without a token). */
 const MAX_GITHUB_ORGS = 2;
+/** npm packages research reads. */
+const MAX_NPM_PACKAGES = 4;
 /** How many further pages of an integrations directory research follows (next pages, category pages). */
 export const MAX_DIRECTORY_PAGES = 10;
 
@@ -242,13 +254,14 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
 
   // Feeds, the job board, GitHub releases and security.txt live on different hosts: read side by side (the
   // fetcher keeps each host to one request at a time).
-  const [feeds, board, releaseFeeds, securityTxt, githubOrgs, wikidata] = await Promise.all([
+  const [feeds, board, releaseFeeds, securityTxt, githubOrgs, wikidata, npm] = await Promise.all([
     readFeeds(),
     readJobBoard(),
     readReleases(),
     readSecurityTxt(),
     readGithubOrgs(),
     readWikidataItem(),
+    readNpmPackages(),
   ]);
   const secUrl = new URL("/.well-known/security.txt", site).href;
 
@@ -379,6 +392,44 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     return { url, facts };
   }
 
+  /** The npm packages the site links, each used only when its registry metadata ties it to the competitor (its
+   * repository under a GitHub organisation the site links, or its homepage on the site's domain); with last
+   * week's downloads. */
+  async function readNpmPackages(): Promise<Parts["npm"]> {
+    const linked = [
+      ...all.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
+      ...all.flatMap((p) => p.extract.jsonLd.flatMap((j) => sameAsOf(j))),
+    ];
+    const orgs = githubOrgsFrom(linked);
+    const out: NonNullable<Parts["npm"]> = [];
+    for (const name of npmPackagesFrom(linked).slice(0, MAX_NPM_PACKAGES)) {
+      const url = npmRegistryUrl(name);
+      fetched++;
+      const r = await o.fetcher.fetch({ url, headers: { accept: "application/json" } });
+      o.onFetched?.(r);
+      if (!r.ok) {
+        failed.push({ url, error: r.error });
+        continue;
+      }
+      const pkg = parseNpmPackage(r.text);
+      if (!pkg) {
+        failed.push({ url, error: "unsupported_content" });
+        continue;
+      }
+      if (!isCompetitorsPackage(pkg, site.href, orgs)) {
+        failed.push({ url, error: "not_competitors_package" });
+        continue;
+      }
+      const downloadsUrl = npmDownloadsUrl(pkg.name);
+      fetched++;
+      const d = await o.fetcher.fetch({ url: downloadsUrl, headers: { accept: "application/json" } });
+      if (!d.ok) failed.push({ url: downloadsUrl, error: d.error });
+      const downloads = d.ok ? parseNpmDownloads(d.text) : null;
+      out.push({ url, pkg, ...(downloads ? { downloads, downloadsUrl } : {}) });
+    }
+    return out;
+  }
+
   async function readSecurityTxt() {
     const r = await get(new URL("/.well-known/security.txt", site).href);
     return (r.ok && parseSecurityTxt(r.text)) || undefined;
@@ -396,6 +447,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     secUrl,
     githubOrgs,
     wikidata,
+    npm,
     now,
     discovered: disc.pages,
     directory,
@@ -444,6 +496,13 @@ interface Parts {
   githubOrgs?: { url: string; org: string; repos: GithubRepo[] }[];
   /** The Wikidata item the site declares as itself, its official website this site. */
   wikidata?: { url: string; facts: WikidataFacts };
+  /** The npm packages the site links that are the competitor's, with last week's downloads when read. */
+  npm?: {
+    url: string;
+    pkg: NpmPackage;
+    downloads?: { downloads: number; start: string; end: string };
+    downloadsUrl?: string;
+  }[];
   now: Date;
   discovered: DiscoveredPage[];
   /** Further pages of the integrations directory (read for names, not watched). */
@@ -634,6 +693,27 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     if (cadence) reads.release_cadence = channels.length > 1 ? { ...cadence, channels } : cadence;
   }
 
+  // packages: the npm packages the site links that are the competitor's.
+  if (x.npm?.length)
+    reads.packages = {
+      packages: x.npm.map((n) => ({
+        name: n.pkg.name,
+        registry: "npm",
+        latest: n.pkg.latest,
+        ...(n.pkg.latestAt ? { latest_at: n.pkg.latestAt } : {}),
+        ...(n.pkg.deprecated ? { deprecated: n.pkg.deprecated } : {}),
+        ...(n.downloads
+          ? {
+              weekly_downloads: n.downloads.downloads,
+              downloads_week: { start: n.downloads.start, end: n.downloads.end },
+              downloads_source: n.downloadsUrl,
+            }
+          : {}),
+        page: npmPage(n.pkg.name),
+        source: n.url,
+      })),
+    };
+
   // hiring: the job board's public JSON, else the careers page's list.
   if (x.board && !x.board.failed)
     reads.hiring = { ...hiringRead(x.board.jobs, x.board.provider), source: x.board.url };
@@ -737,6 +817,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       ...(x.securityTxt ? [{ url: x.secUrl, kind: SOURCE_KINDS.security_txt.name }] : []),
       ...(x.githubOrgs ?? []).map((g) => ({ url: g.url, kind: SOURCE_KINDS.github_org.name })),
       ...(x.wikidata ? [{ url: x.wikidata.url, kind: SOURCE_KINDS.wikidata.name }] : []),
+      ...(x.npm ?? []).map((n) => ({ url: n.url, kind: SOURCE_KINDS.npm_package.name })),
     ],
     (s) => s.url,
   );

@@ -123,15 +123,19 @@ export function githubReleasesRepoOf(url: string): string | undefined {
 
 /** Release notes (GitHub Markdown) as the plain text a person reads. */
 function plainNotes(md: string): string {
-  return md
-    .replace(/<!--[\s\S]*?-->/g, " ")
-    .replace(/```[\s\S]*?```/g, " ")
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-    .replace(/^\s{0,3}(?:#{1,6}|[-*+]|\d+\.)\s+/gm, "")
-    .replace(/[*_`>]+/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
+  return (
+    md
+      .replace(/<!--[\s\S]*?-->/g, " ")
+      // GitHub's generated compare link and contributor lines are no news
+      .replace(/^\s*\**(?:Full Changelog|New Contributors)\**:?.*$/gim, " ")
+      .replace(/```[\s\S]*?```/g, " ")
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+      .replace(/^\s{0,3}(?:#{1,6}|[-*+]|\d+\.)\s+/gm, "")
+      .replace(/[*_`>]+/g, "")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
 
 /** The published releases of GitHub's answer, newest first as it lists them, or null when the answer is not

@@ -15,6 +15,7 @@ import {
   parseGithubRepos,
 } from "./github.ts";
 import { detectJobBoard } from "./jobBoards.ts";
+import { npmFields, parseNpmPackage } from "./npm.ts";
 import { parseSecurityTxt } from "./securityTxt.ts";
 import { readWikidata, wikidataFactsOf, wikidataFields } from "./wikidata.ts";
 
@@ -40,7 +41,8 @@ export type SourceKindName =
   | "security_txt"
   | "github_org"
   | "github_releases"
-  | "wikidata";
+  | "wikidata"
+  | "npm_package";
 
 export interface SourceKind {
   name: SourceKindName;
@@ -150,6 +152,19 @@ export const SOURCE_KINDS: Record<SourceKindName, SourceKind> = {
     snapshot: "structured",
     classifyAs: "wikidata",
     label: () => "Wikidata",
+  },
+  // An npm package the site links (npm.ts): its version line and deprecation, never its download counts.
+  npm_package: {
+    name: "npm_package",
+    fetch: (fetcher, url, validators) =>
+      fetcher.fetch({ url, ...validators, headers: { accept: "application/json" } }),
+    parse(read, url) {
+      const p = parseNpmPackage(read.text);
+      return p ? { snapshot: normaliseStructured(url, npmFields(p)) } : { error: "unsupported_content" };
+    },
+    snapshot: "structured",
+    classifyAs: "npm_package",
+    label: () => "npm package",
   },
 };
 
