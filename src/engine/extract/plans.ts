@@ -66,6 +66,17 @@ function selectedBilling(grid: El): "annual" | "monthly" | null {
   return null;
 }
 
+const PLAN_SECTION = /\b(?:pricing|plans?|prices?|packages?|tiers?|subscriptions?|editions?)\b/i;
+
+/** Outside a pricing page, a card group is plans only when it offers them: a recurring price or a custom tier,
+ *  or a section heading about plans ("Simple pricing", "Scheduler plans") — not tiles that say "Free". */
+function readsAsOffer(ps: Plan[], section: string | undefined): boolean {
+  if (section && PLAN_SECTION.test(section)) return true;
+  return ps.some(
+    (p) => p.custom || (p.price !== null && p.price > 0 && (p.period === "month" || p.period === "year")),
+  );
+}
+
 /** True when a plan card sits in a container marked as the annual alternative (a yearly tab panel). */
 function inAnnualPanel(el: El): boolean {
   let e: El | null = el.parentElement;
@@ -174,8 +185,9 @@ export function readPlans(
       .filter((p): p is Plan => p !== null);
     const priced = ps.filter((p) => p.price !== null).length;
     if (
-      (ps.length >= 2 && priced >= 1 && ps.length >= g.length / 2) ||
-      (isPricing && ps.length === 1 && g.length <= 2 && priced === 1)
+      ((ps.length >= 2 && priced >= 1 && ps.length >= g.length / 2) ||
+        (isPricing && ps.length === 1 && g.length <= 2 && priced === 1)) &&
+      (isPricing || readsAsOffer(ps, g[0]!.block.section))
     )
       candidates.push({ g, ps, annual: inAnnualPanel(g[0]!.el) });
   }

@@ -73,3 +73,30 @@ test("billing terms in words, sale and regular prices, financing", () => {
   );
   expect(f).toEqual({ name: "Solo", price: 4990, currency: "USD", financing: true });
 });
+
+test("outside a pricing page, a card group is plans only when it offers them", () => {
+  const home = "https://example.com/";
+  // tiles that say "Free" are no plans
+  expect(
+    plansOf(
+      `<h1>Work together</h1><h2>Connect your tools</h2><div class="t"><div class="c"><h3>Slack</h3><p>Free</p></div><div class="c"><h3>Zapier</h3><p>Free</p></div></div>`,
+      home,
+    ),
+  ).toEqual([]);
+  // a plan section on the home page, or recurring prices, are
+  expect(
+    plansOf(
+      `<h1>Work together</h1><h2>Simple pricing</h2><div class="t"><div class="c"><h3>Free</h3><p>$0</p></div><div class="c"><h3>Pro</h3><p>$8</p></div></div>`,
+      home,
+    ).map((p) => [p.name, p.price]),
+  ).toEqual([
+    ["Free", 0],
+    ["Pro", 8],
+  ]);
+  expect(
+    plansOf(
+      `<h1>Scheduler</h1><div class="t"><div class="c"><h3>Basic</h3><p>Starts at $20/mo</p></div><div class="c"><h3>Enterprise</h3><p>Custom pricing</p></div></div>`,
+      "https://example.com/products/scheduler",
+    ).map((p) => p.name),
+  ).toEqual(["Basic", "Enterprise"]);
+});
