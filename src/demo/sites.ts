@@ -145,287 +145,296 @@ import f75 from "../../fixtures/web/sites/brightloop.example/v3/product.html" wi
 import f76 from "../../fixtures/web/sites/brightloop.example/v3/security.html" with { type: "text" };
 import f77 from "../../fixtures/web/sites/brightloop.example/v3/sitemap.xml" with { type: "text" };
 import f78 from "../../fixtures/web/sites/brightloop.example/v3/terms.html" with { type: "text" };
-import f79 from "../../fixtures/web/sites/docs.globex.example/v1/index.html" with { type: "text" };
-import f80 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog/rss.xml" with { type: "text" };
-import f81 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog.html" with { type: "text" };
-import f82 from "../../fixtures/web/sites/docs.quantive.example/v1/getting-started.html" with {
+import f79 from "../../fixtures/web/sites/data.sec.gov/v1/submissions/CIK0001987654.json" with {
   type: "text",
 };
-import f83 from "../../fixtures/web/sites/docs.quantive.example/v1/index.html" with { type: "text" };
-import f84 from "../../fixtures/web/sites/docs.quantive.example/v1/robots.txt" with { type: "text" };
-import f85 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog/rss.xml" with { type: "text" };
-import f86 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog.html" with { type: "text" };
-import f87 from "../../fixtures/web/sites/docs.quantive.example/v3/getting-started.html" with {
+import f80 from "../../fixtures/web/sites/data.sec.gov/v2/submissions/CIK0001987654.json" with {
   type: "text",
 };
-import f88 from "../../fixtures/web/sites/docs.quantive.example/v3/index.html" with { type: "text" };
-import f89 from "../../fixtures/web/sites/driftwood.example/v1/about.html" with { type: "text" };
-import f90 from "../../fixtures/web/sites/driftwood.example/v1/careers.html" with { type: "text" };
-import f91 from "../../fixtures/web/sites/driftwood.example/v1/index.html" with { type: "text" };
-import f92 from "../../fixtures/web/sites/driftwood.example/v1/product.html" with { type: "text" };
-import f93 from "../../fixtures/web/sites/driftwood.example/v1/robots.txt" with { type: "text" };
-import f94 from "../../fixtures/web/sites/driftwood.example/v2/careers.html" with { type: "text" };
-import f95 from "../../fixtures/web/sites/fernway.example/v1/about.html" with { type: "text" };
-import f96 from "../../fixtures/web/sites/fernway.example/v1/careers.html" with { type: "text" };
-import f97 from "../../fixtures/web/sites/fernway.example/v1/index.html" with { type: "text" };
-import f98 from "../../fixtures/web/sites/fernway.example/v1/product.html" with { type: "text" };
-import f99 from "../../fixtures/web/sites/fernway.example/v1/robots.txt" with { type: "text" };
-import f100 from "../../fixtures/web/sites/github.com/v1/globex-insights/globex-js/releases.atom" with {
+import f81 from "../../fixtures/web/sites/data.sec.gov/v3/submissions/CIK0001987654.json" with {
   type: "text",
 };
-import f101 from "../../fixtures/web/sites/github.com/v1/quantive-labs/quantive-cli/releases.atom" with {
+import f82 from "../../fixtures/web/sites/docs.globex.example/v1/index.html" with { type: "text" };
+import f83 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog/rss.xml" with { type: "text" };
+import f84 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog.html" with { type: "text" };
+import f85 from "../../fixtures/web/sites/docs.quantive.example/v1/getting-started.html" with {
   type: "text",
 };
-import f102 from "../../fixtures/web/sites/github.com/v2/globex-insights/globex-js/releases.atom" with {
+import f86 from "../../fixtures/web/sites/docs.quantive.example/v1/index.html" with { type: "text" };
+import f87 from "../../fixtures/web/sites/docs.quantive.example/v1/robots.txt" with { type: "text" };
+import f88 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog/rss.xml" with { type: "text" };
+import f89 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog.html" with { type: "text" };
+import f90 from "../../fixtures/web/sites/docs.quantive.example/v3/getting-started.html" with {
   type: "text",
 };
-import f103 from "../../fixtures/web/sites/github.com/v3/globex-insights/globex-js/releases.atom" with {
+import f91 from "../../fixtures/web/sites/docs.quantive.example/v3/index.html" with { type: "text" };
+import f92 from "../../fixtures/web/sites/driftwood.example/v1/about.html" with { type: "text" };
+import f93 from "../../fixtures/web/sites/driftwood.example/v1/careers.html" with { type: "text" };
+import f94 from "../../fixtures/web/sites/driftwood.example/v1/index.html" with { type: "text" };
+import f95 from "../../fixtures/web/sites/driftwood.example/v1/product.html" with { type: "text" };
+import f96 from "../../fixtures/web/sites/driftwood.example/v1/robots.txt" with { type: "text" };
+import f97 from "../../fixtures/web/sites/driftwood.example/v2/careers.html" with { type: "text" };
+import f98 from "../../fixtures/web/sites/fernway.example/v1/about.html" with { type: "text" };
+import f99 from "../../fixtures/web/sites/fernway.example/v1/careers.html" with { type: "text" };
+import f100 from "../../fixtures/web/sites/fernway.example/v1/index.html" with { type: "text" };
+import f101 from "../../fixtures/web/sites/fernway.example/v1/product.html" with { type: "text" };
+import f102 from "../../fixtures/web/sites/fernway.example/v1/robots.txt" with { type: "text" };
+import f103 from "../../fixtures/web/sites/github.com/v1/globex-insights/globex-js/releases.atom" with {
   type: "text",
 };
-import f104 from "../../fixtures/web/sites/github.com/v3/quantive-labs/quantive-cli/releases.atom" with {
+import f104 from "../../fixtures/web/sites/github.com/v1/quantive-labs/quantive-cli/releases.atom" with {
   type: "text",
 };
-import f105 from "../../fixtures/web/sites/globex.example/v1/.well-known/security.txt" with { type: "text" };
-import f106 from "../../fixtures/web/sites/globex.example/v1/_headers.json" with { type: "text" };
-import f107 from "../../fixtures/web/sites/globex.example/v1/about.html" with { type: "text" };
-import f108 from "../../fixtures/web/sites/globex.example/v1/blog/feed.atom" with { type: "text" };
-import f109 from "../../fixtures/web/sites/globex.example/v1/blog/globex-ask-general-availability.html" with {
+import f105 from "../../fixtures/web/sites/github.com/v2/globex-insights/globex-js/releases.atom" with {
   type: "text",
 };
-import f110 from "../../fixtures/web/sites/globex.example/v1/blog.html" with { type: "text" };
-import f111 from "../../fixtures/web/sites/globex.example/v1/careers.html" with { type: "text" };
-import f112 from "../../fixtures/web/sites/globex.example/v1/changelog/rss.xml" with { type: "text" };
-import f113 from "../../fixtures/web/sites/globex.example/v1/changelog.html" with { type: "text" };
-import f114 from "../../fixtures/web/sites/globex.example/v1/customers.html" with { type: "text" };
-import f115 from "../../fixtures/web/sites/globex.example/v1/demo.html" with { type: "text" };
-import f116 from "../../fixtures/web/sites/globex.example/v1/index.html" with { type: "text" };
-import f117 from "../../fixtures/web/sites/globex.example/v1/integrations.html" with { type: "text" };
-import f118 from "../../fixtures/web/sites/globex.example/v1/legal/privacy.html" with { type: "text" };
-import f119 from "../../fixtures/web/sites/globex.example/v1/legal/terms.html" with { type: "text" };
-import f120 from "../../fixtures/web/sites/globex.example/v1/pricing.html" with { type: "text" };
-import f121 from "../../fixtures/web/sites/globex.example/v1/product.html" with { type: "text" };
-import f122 from "../../fixtures/web/sites/globex.example/v1/robots.txt" with { type: "text" };
-import f123 from "../../fixtures/web/sites/globex.example/v1/security.html" with { type: "text" };
-import f126 from "../../fixtures/web/sites/globex.example/v1/sitemap_index.xml" with { type: "text" };
-import f124 from "../../fixtures/web/sites/globex.example/v1/sitemap-blog.xml" with { type: "text" };
-import f125 from "../../fixtures/web/sites/globex.example/v1/sitemap-pages.xml" with { type: "text" };
-import f127 from "../../fixtures/web/sites/globex.example/v2/blog/feed.atom" with { type: "text" };
-import f128 from "../../fixtures/web/sites/globex.example/v2/blog.html" with { type: "text" };
-import f129 from "../../fixtures/web/sites/globex.example/v2/customers.html" with { type: "text" };
-import f130 from "../../fixtures/web/sites/globex.example/v2/pricing.html" with { type: "text" };
-import f131 from "../../fixtures/web/sites/globex.example/v3/.well-known/security.txt" with { type: "text" };
-import f132 from "../../fixtures/web/sites/globex.example/v3/about.html" with { type: "text" };
-import f133 from "../../fixtures/web/sites/globex.example/v3/blog/feed.atom" with { type: "text" };
-import f134 from "../../fixtures/web/sites/globex.example/v3/blog/globex-ask-general-availability.html" with {
+import f106 from "../../fixtures/web/sites/github.com/v3/globex-insights/globex-js/releases.atom" with {
   type: "text",
 };
-import f135 from "../../fixtures/web/sites/globex.example/v3/blog.html" with { type: "text" };
-import f136 from "../../fixtures/web/sites/globex.example/v3/careers.html" with { type: "text" };
-import f137 from "../../fixtures/web/sites/globex.example/v3/changelog.html" with { type: "text" };
-import f138 from "../../fixtures/web/sites/globex.example/v3/customers.html" with { type: "text" };
-import f139 from "../../fixtures/web/sites/globex.example/v3/demo.html" with { type: "text" };
-import f140 from "../../fixtures/web/sites/globex.example/v3/index.html" with { type: "text" };
-import f141 from "../../fixtures/web/sites/globex.example/v3/integrations.html" with { type: "text" };
-import f142 from "../../fixtures/web/sites/globex.example/v3/legal/privacy.html" with { type: "text" };
-import f143 from "../../fixtures/web/sites/globex.example/v3/legal/terms.html" with { type: "text" };
-import f144 from "../../fixtures/web/sites/globex.example/v3/pricing.html" with { type: "text" };
-import f145 from "../../fixtures/web/sites/globex.example/v3/product.html" with { type: "text" };
-import f146 from "../../fixtures/web/sites/globex.example/v3/security.html" with { type: "text" };
-import f149 from "../../fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
-import f147 from "../../fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
-import f148 from "../../fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
-import f150 from "../../fixtures/web/sites/halcyon.example/v1/index.html" with { type: "text" };
-import f151 from "../../fixtures/web/sites/halcyon.example/v1/integrations/category/warehouses.html" with {
+import f107 from "../../fixtures/web/sites/github.com/v3/quantive-labs/quantive-cli/releases.atom" with {
   type: "text",
 };
-import f152 from "../../fixtures/web/sites/halcyon.example/v1/integrations/page/2.html" with { type: "text" };
-import f153 from "../../fixtures/web/sites/halcyon.example/v1/integrations.html" with { type: "text" };
-import f154 from "../../fixtures/web/sites/halcyon.example/v1/pricing.html" with { type: "text" };
-import f155 from "../../fixtures/web/sites/halcyon.example/v1/robots.txt" with { type: "text" };
-import f156 from "../../fixtures/web/sites/halcyon.example/v2/integrations.html" with { type: "text" };
-import f157 from "../../fixtures/web/sites/halcyon.example/v2/pricing.html" with { type: "text" };
-import f158 from "../../fixtures/web/sites/halcyon.example/v3/index.html" with { type: "text" };
-import f159 from "../../fixtures/web/sites/halcyon.example/v3/integrations.html" with { type: "text" };
-import f160 from "../../fixtures/web/sites/halcyon.example/v3/pricing.html" with { type: "text" };
-import f161 from "../../fixtures/web/sites/help.brightloop.example/v1/index.html" with { type: "text" };
-import f162 from "../../fixtures/web/sites/jobs.ashbyhq.com/v1/quantive.html" with { type: "text" };
-import f163 from "../../fixtures/web/sites/jobs.lever.co/v1/brightloop.html" with { type: "text" };
-import f164 from "../../fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
-import f165 from "../../fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
-import f166 from "../../fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
-import f167 from "../../fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
-import f168 from "../../fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
-import f169 from "../../fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
-import f170 from "../../fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
-import f171 from "../../fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
-import f172 from "../../fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
-import f173 from "../../fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
-import f174 from "../../fixtures/web/sites/lumora.recruitee.com/v1/api/offers.json" with { type: "text" };
-import f175 from "../../fixtures/web/sites/lumora.recruitee.com/v2/api/offers.html" with { type: "text" };
-import f176 from "../../fixtures/web/sites/lumora.recruitee.com/v3/api/offers.json" with { type: "text" };
-import f177 from "../../fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
+import f108 from "../../fixtures/web/sites/globex.example/v1/.well-known/security.txt" with { type: "text" };
+import f109 from "../../fixtures/web/sites/globex.example/v1/_headers.json" with { type: "text" };
+import f110 from "../../fixtures/web/sites/globex.example/v1/about.html" with { type: "text" };
+import f111 from "../../fixtures/web/sites/globex.example/v1/blog/feed.atom" with { type: "text" };
+import f112 from "../../fixtures/web/sites/globex.example/v1/blog/globex-ask-general-availability.html" with {
   type: "text",
 };
-import f178 from "../../fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
-import f179 from "../../fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
-import f180 from "../../fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
-import f181 from "../../fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
-import f182 from "../../fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
+import f113 from "../../fixtures/web/sites/globex.example/v1/blog.html" with { type: "text" };
+import f114 from "../../fixtures/web/sites/globex.example/v1/careers.html" with { type: "text" };
+import f115 from "../../fixtures/web/sites/globex.example/v1/changelog/rss.xml" with { type: "text" };
+import f116 from "../../fixtures/web/sites/globex.example/v1/changelog.html" with { type: "text" };
+import f117 from "../../fixtures/web/sites/globex.example/v1/customers.html" with { type: "text" };
+import f118 from "../../fixtures/web/sites/globex.example/v1/demo.html" with { type: "text" };
+import f119 from "../../fixtures/web/sites/globex.example/v1/index.html" with { type: "text" };
+import f120 from "../../fixtures/web/sites/globex.example/v1/integrations.html" with { type: "text" };
+import f121 from "../../fixtures/web/sites/globex.example/v1/legal/privacy.html" with { type: "text" };
+import f122 from "../../fixtures/web/sites/globex.example/v1/legal/terms.html" with { type: "text" };
+import f123 from "../../fixtures/web/sites/globex.example/v1/pricing.html" with { type: "text" };
+import f124 from "../../fixtures/web/sites/globex.example/v1/product.html" with { type: "text" };
+import f125 from "../../fixtures/web/sites/globex.example/v1/robots.txt" with { type: "text" };
+import f126 from "../../fixtures/web/sites/globex.example/v1/security.html" with { type: "text" };
+import f129 from "../../fixtures/web/sites/globex.example/v1/sitemap_index.xml" with { type: "text" };
+import f127 from "../../fixtures/web/sites/globex.example/v1/sitemap-blog.xml" with { type: "text" };
+import f128 from "../../fixtures/web/sites/globex.example/v1/sitemap-pages.xml" with { type: "text" };
+import f130 from "../../fixtures/web/sites/globex.example/v2/blog/feed.atom" with { type: "text" };
+import f131 from "../../fixtures/web/sites/globex.example/v2/blog.html" with { type: "text" };
+import f132 from "../../fixtures/web/sites/globex.example/v2/customers.html" with { type: "text" };
+import f133 from "../../fixtures/web/sites/globex.example/v2/pricing.html" with { type: "text" };
+import f134 from "../../fixtures/web/sites/globex.example/v3/.well-known/security.txt" with { type: "text" };
+import f135 from "../../fixtures/web/sites/globex.example/v3/about.html" with { type: "text" };
+import f136 from "../../fixtures/web/sites/globex.example/v3/blog/feed.atom" with { type: "text" };
+import f137 from "../../fixtures/web/sites/globex.example/v3/blog/globex-ask-general-availability.html" with {
   type: "text",
 };
-import f183 from "../../fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
+import f138 from "../../fixtures/web/sites/globex.example/v3/blog.html" with { type: "text" };
+import f139 from "../../fixtures/web/sites/globex.example/v3/careers.html" with { type: "text" };
+import f140 from "../../fixtures/web/sites/globex.example/v3/changelog.html" with { type: "text" };
+import f141 from "../../fixtures/web/sites/globex.example/v3/customers.html" with { type: "text" };
+import f142 from "../../fixtures/web/sites/globex.example/v3/demo.html" with { type: "text" };
+import f143 from "../../fixtures/web/sites/globex.example/v3/index.html" with { type: "text" };
+import f144 from "../../fixtures/web/sites/globex.example/v3/integrations.html" with { type: "text" };
+import f145 from "../../fixtures/web/sites/globex.example/v3/legal/privacy.html" with { type: "text" };
+import f146 from "../../fixtures/web/sites/globex.example/v3/legal/terms.html" with { type: "text" };
+import f147 from "../../fixtures/web/sites/globex.example/v3/pricing.html" with { type: "text" };
+import f148 from "../../fixtures/web/sites/globex.example/v3/product.html" with { type: "text" };
+import f149 from "../../fixtures/web/sites/globex.example/v3/security.html" with { type: "text" };
+import f152 from "../../fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
+import f150 from "../../fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
+import f151 from "../../fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
+import f153 from "../../fixtures/web/sites/halcyon.example/v1/index.html" with { type: "text" };
+import f154 from "../../fixtures/web/sites/halcyon.example/v1/integrations/category/warehouses.html" with {
   type: "text",
 };
-import f184 from "../../fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
+import f155 from "../../fixtures/web/sites/halcyon.example/v1/integrations/page/2.html" with { type: "text" };
+import f156 from "../../fixtures/web/sites/halcyon.example/v1/integrations.html" with { type: "text" };
+import f157 from "../../fixtures/web/sites/halcyon.example/v1/pricing.html" with { type: "text" };
+import f158 from "../../fixtures/web/sites/halcyon.example/v1/robots.txt" with { type: "text" };
+import f159 from "../../fixtures/web/sites/halcyon.example/v2/integrations.html" with { type: "text" };
+import f160 from "../../fixtures/web/sites/halcyon.example/v2/pricing.html" with { type: "text" };
+import f161 from "../../fixtures/web/sites/halcyon.example/v3/index.html" with { type: "text" };
+import f162 from "../../fixtures/web/sites/halcyon.example/v3/integrations.html" with { type: "text" };
+import f163 from "../../fixtures/web/sites/halcyon.example/v3/pricing.html" with { type: "text" };
+import f164 from "../../fixtures/web/sites/help.brightloop.example/v1/index.html" with { type: "text" };
+import f165 from "../../fixtures/web/sites/jobs.ashbyhq.com/v1/quantive.html" with { type: "text" };
+import f166 from "../../fixtures/web/sites/jobs.lever.co/v1/brightloop.html" with { type: "text" };
+import f167 from "../../fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
+import f168 from "../../fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
+import f169 from "../../fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
+import f170 from "../../fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
+import f171 from "../../fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
+import f172 from "../../fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
+import f173 from "../../fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
+import f174 from "../../fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
+import f175 from "../../fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
+import f176 from "../../fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
+import f177 from "../../fixtures/web/sites/lumora.recruitee.com/v1/api/offers.json" with { type: "text" };
+import f178 from "../../fixtures/web/sites/lumora.recruitee.com/v2/api/offers.html" with { type: "text" };
+import f179 from "../../fixtures/web/sites/lumora.recruitee.com/v3/api/offers.json" with { type: "text" };
+import f180 from "../../fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f185 from "../../fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
-import f186 from "../../fixtures/web/sites/northwind.example/v1/changelog/feed.json" with { type: "text" };
-import f187 from "../../fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
-import f188 from "../../fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
-import f189 from "../../fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
-import f190 from "../../fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
-import f191 from "../../fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
-import f192 from "../../fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
-import f193 from "../../fixtures/web/sites/northwind.example/v1/legal/privacy.html" with { type: "text" };
-import f194 from "../../fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
-import f195 from "../../fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
-import f196 from "../../fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
-import f197 from "../../fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
-import f198 from "../../fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
-import f199 from "../../fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
-import f200 from "../../fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
-import f201 from "../../fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
-import f202 from "../../fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
-import f203 from "../../fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
-import f204 from "../../fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
+import f181 from "../../fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
+import f182 from "../../fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
+import f183 from "../../fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
+import f184 from "../../fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
+import f185 from "../../fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f205 from "../../fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
+import f186 from "../../fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f206 from "../../fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
+import f187 from "../../fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f207 from "../../fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
-import f208 from "../../fixtures/web/sites/northwind.example/v2/changelog/feed.json" with { type: "text" };
-import f209 from "../../fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
+import f188 from "../../fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
+import f189 from "../../fixtures/web/sites/northwind.example/v1/changelog/feed.json" with { type: "text" };
+import f190 from "../../fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
+import f191 from "../../fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
+import f192 from "../../fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
+import f193 from "../../fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
+import f194 from "../../fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
+import f195 from "../../fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
+import f196 from "../../fixtures/web/sites/northwind.example/v1/legal/privacy.html" with { type: "text" };
+import f197 from "../../fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
+import f198 from "../../fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
+import f199 from "../../fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
+import f200 from "../../fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
+import f201 from "../../fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
+import f202 from "../../fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
+import f203 from "../../fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
+import f204 from "../../fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
+import f205 from "../../fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
+import f206 from "../../fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
+import f207 from "../../fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f210 from "../../fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
-import f211 from "../../fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
-import f212 from "../../fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
-import f213 from "../../fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
-import f214 from "../../fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
-import f215 from "../../fixtures/web/sites/northwind.example/v2/legal/privacy.html" with { type: "text" };
-import f216 from "../../fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
-import f217 from "../../fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
-import f218 from "../../fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
-import f219 from "../../fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
-import f220 from "../../fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
+import f208 from "../../fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f221 from "../../fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
-import f222 from "../../fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
-import f223 from "../../fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
+import f209 from "../../fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f224 from "../../fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
+import f210 from "../../fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
+import f211 from "../../fixtures/web/sites/northwind.example/v2/changelog/feed.json" with { type: "text" };
+import f212 from "../../fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f225 from "../../fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
+import f213 from "../../fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
+import f214 from "../../fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
+import f215 from "../../fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
+import f216 from "../../fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
+import f217 from "../../fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
+import f218 from "../../fixtures/web/sites/northwind.example/v2/legal/privacy.html" with { type: "text" };
+import f219 from "../../fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
+import f220 from "../../fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
+import f221 from "../../fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
+import f222 from "../../fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
+import f223 from "../../fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f226 from "../../fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
-import f227 from "../../fixtures/web/sites/northwind.example/v3/changelog/feed.json" with { type: "text" };
-import f228 from "../../fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
+import f224 from "../../fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
+import f225 from "../../fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
+import f226 from "../../fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f229 from "../../fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
-import f230 from "../../fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
-import f231 from "../../fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
-import f232 from "../../fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
-import f233 from "../../fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
-import f234 from "../../fixtures/web/sites/northwind.example/v3/legal/privacy.html" with { type: "text" };
-import f235 from "../../fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
-import f236 from "../../fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
-import f237 from "../../fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
-import f238 from "../../fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
-import f239 from "../../fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
-import f240 from "../../fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
-import f241 from "../../fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
-import f242 from "../../fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
-import f243 from "../../fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
-import f244 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/_headers.json" with { type: "text" };
-import f245 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/xml" with { type: "text" };
-import f246 from "../../fixtures/web/sites/ostara.jobs.personio.de/v2/xml" with { type: "text" };
-import f247 from "../../fixtures/web/sites/ostara.jobs.personio.de/v3/xml" with { type: "text" };
-import f248 from "../../fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
-import f249 from "../../fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
-import f250 from "../../fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
-import f251 from "../../fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
-import f252 from "../../fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
-import f253 from "../../fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
-import f254 from "../../fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
-import f255 from "../../fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
-import f256 from "../../fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
-import f257 from "../../fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
+import f227 from "../../fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f258 from "../../fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
-import f259 from "../../fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
-import f260 from "../../fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
-import f261 from "../../fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
-import f262 from "../../fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
-import f263 from "../../fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
-import f264 from "../../fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
-import f265 from "../../fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
-import f266 from "../../fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
-import f267 from "../../fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
-import f268 from "../../fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
-import f269 from "../../fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
-import f270 from "../../fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
-import f271 from "../../fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
-import f272 from "../../fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
-import f273 from "../../fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
-import f274 from "../../fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
-import f275 from "../../fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
-import f276 from "../../fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
-import f277 from "../../fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
-import f278 from "../../fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
-import f279 from "../../fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
-import f280 from "../../fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
-import f281 from "../../fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
-import f282 from "../../fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
+import f228 from "../../fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f283 from "../../fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
-import f284 from "../../fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
-import f285 from "../../fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
-import f286 from "../../fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
-import f287 from "../../fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
-import f288 from "../../fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
-import f289 from "../../fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
-import f290 from "../../fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
-import f291 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
-import f292 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
-import f293 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
-import f294 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-js.json" with { type: "text" };
-import f295 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-legacy.json" with { type: "text" };
-import f296 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-js.json" with { type: "text" };
-import f297 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-legacy.json" with { type: "text" };
-import f298 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-js.json" with { type: "text" };
-import f299 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-legacy.json" with { type: "text" };
-import f300 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
-import f301 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
-import f302 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
-import f303 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with {
+import f229 from "../../fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
+import f230 from "../../fixtures/web/sites/northwind.example/v3/changelog/feed.json" with { type: "text" };
+import f231 from "../../fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f304 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with {
+import f232 from "../../fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
+import f233 from "../../fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
+import f234 from "../../fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
+import f235 from "../../fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
+import f236 from "../../fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
+import f237 from "../../fixtures/web/sites/northwind.example/v3/legal/privacy.html" with { type: "text" };
+import f238 from "../../fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
+import f239 from "../../fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
+import f240 from "../../fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
+import f241 from "../../fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
+import f242 from "../../fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
+import f243 from "../../fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
+import f244 from "../../fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
+import f245 from "../../fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
+import f246 from "../../fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
+import f247 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/_headers.json" with { type: "text" };
+import f248 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/xml" with { type: "text" };
+import f249 from "../../fixtures/web/sites/ostara.jobs.personio.de/v2/xml" with { type: "text" };
+import f250 from "../../fixtures/web/sites/ostara.jobs.personio.de/v3/xml" with { type: "text" };
+import f251 from "../../fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
+import f252 from "../../fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
+import f253 from "../../fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
+import f254 from "../../fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
+import f255 from "../../fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
+import f256 from "../../fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
+import f257 from "../../fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
+import f258 from "../../fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
+import f259 from "../../fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
+import f260 from "../../fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f305 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with {
+import f261 from "../../fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
+import f262 from "../../fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
+import f263 from "../../fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
+import f264 from "../../fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
+import f265 from "../../fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
+import f266 from "../../fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
+import f267 from "../../fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
+import f268 from "../../fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
+import f269 from "../../fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
+import f270 from "../../fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
+import f271 from "../../fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
+import f272 from "../../fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
+import f273 from "../../fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
+import f274 from "../../fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
+import f275 from "../../fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
+import f276 from "../../fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
+import f277 from "../../fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
+import f278 from "../../fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
+import f279 from "../../fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
+import f280 from "../../fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
+import f281 from "../../fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
+import f282 from "../../fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
+import f283 from "../../fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
+import f284 from "../../fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
+import f285 from "../../fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
+  type: "text",
+};
+import f286 from "../../fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
+import f287 from "../../fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
+import f288 from "../../fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
+import f289 from "../../fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
+import f290 from "../../fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
+import f291 from "../../fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
+import f292 from "../../fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
+import f293 from "../../fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
+import f294 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
+import f295 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
+import f296 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
+import f297 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-js.json" with { type: "text" };
+import f298 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-legacy.json" with { type: "text" };
+import f299 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-js.json" with { type: "text" };
+import f300 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-legacy.json" with { type: "text" };
+import f301 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-js.json" with { type: "text" };
+import f302 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-legacy.json" with { type: "text" };
+import f303 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
+import f304 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
+import f305 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
+import f306 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with {
+  type: "text",
+};
+import f307 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with {
+  type: "text",
+};
+import f308 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with {
   type: "text",
 };
 
@@ -510,231 +519,234 @@ export const SITE_FILES: Record<string, string> = {
   "brightloop.example/v3/security.html": f76,
   "brightloop.example/v3/sitemap.xml": f77,
   "brightloop.example/v3/terms.html": f78,
-  "docs.globex.example/v1/index.html": f79,
-  "docs.quantive.example/v1/changelog/rss.xml": f80,
-  "docs.quantive.example/v1/changelog.html": f81,
-  "docs.quantive.example/v1/getting-started.html": f82,
-  "docs.quantive.example/v1/index.html": f83,
-  "docs.quantive.example/v1/robots.txt": f84,
-  "docs.quantive.example/v3/changelog/rss.xml": f85,
-  "docs.quantive.example/v3/changelog.html": f86,
-  "docs.quantive.example/v3/getting-started.html": f87,
-  "docs.quantive.example/v3/index.html": f88,
-  "driftwood.example/v1/about.html": f89,
-  "driftwood.example/v1/careers.html": f90,
-  "driftwood.example/v1/index.html": f91,
-  "driftwood.example/v1/product.html": f92,
-  "driftwood.example/v1/robots.txt": f93,
-  "driftwood.example/v2/careers.html": f94,
-  "fernway.example/v1/about.html": f95,
-  "fernway.example/v1/careers.html": f96,
-  "fernway.example/v1/index.html": f97,
-  "fernway.example/v1/product.html": f98,
-  "fernway.example/v1/robots.txt": f99,
-  "github.com/v1/globex-insights/globex-js/releases.atom": f100,
-  "github.com/v1/quantive-labs/quantive-cli/releases.atom": f101,
-  "github.com/v2/globex-insights/globex-js/releases.atom": f102,
-  "github.com/v3/globex-insights/globex-js/releases.atom": f103,
-  "github.com/v3/quantive-labs/quantive-cli/releases.atom": f104,
-  "globex.example/v1/.well-known/security.txt": f105,
-  "globex.example/v1/_headers.json": f106,
-  "globex.example/v1/about.html": f107,
-  "globex.example/v1/blog/feed.atom": f108,
-  "globex.example/v1/blog/globex-ask-general-availability.html": f109,
-  "globex.example/v1/blog.html": f110,
-  "globex.example/v1/careers.html": f111,
-  "globex.example/v1/changelog/rss.xml": f112,
-  "globex.example/v1/changelog.html": f113,
-  "globex.example/v1/customers.html": f114,
-  "globex.example/v1/demo.html": f115,
-  "globex.example/v1/index.html": f116,
-  "globex.example/v1/integrations.html": f117,
-  "globex.example/v1/legal/privacy.html": f118,
-  "globex.example/v1/legal/terms.html": f119,
-  "globex.example/v1/pricing.html": f120,
-  "globex.example/v1/product.html": f121,
-  "globex.example/v1/robots.txt": f122,
-  "globex.example/v1/security.html": f123,
-  "globex.example/v1/sitemap-blog.xml": f124,
-  "globex.example/v1/sitemap-pages.xml": f125,
-  "globex.example/v1/sitemap_index.xml": f126,
-  "globex.example/v2/blog/feed.atom": f127,
-  "globex.example/v2/blog.html": f128,
-  "globex.example/v2/customers.html": f129,
-  "globex.example/v2/pricing.html": f130,
-  "globex.example/v3/.well-known/security.txt": f131,
-  "globex.example/v3/about.html": f132,
-  "globex.example/v3/blog/feed.atom": f133,
-  "globex.example/v3/blog/globex-ask-general-availability.html": f134,
-  "globex.example/v3/blog.html": f135,
-  "globex.example/v3/careers.html": f136,
-  "globex.example/v3/changelog.html": f137,
-  "globex.example/v3/customers.html": f138,
-  "globex.example/v3/demo.html": f139,
-  "globex.example/v3/index.html": f140,
-  "globex.example/v3/integrations.html": f141,
-  "globex.example/v3/legal/privacy.html": f142,
-  "globex.example/v3/legal/terms.html": f143,
-  "globex.example/v3/pricing.html": f144,
-  "globex.example/v3/product.html": f145,
-  "globex.example/v3/security.html": f146,
-  "globex.example/v3/sitemap-blog.xml": f147,
-  "globex.example/v3/sitemap-pages.xml": f148,
-  "globex.example/v3/sitemap_index.xml": f149,
-  "halcyon.example/v1/index.html": f150,
-  "halcyon.example/v1/integrations/category/warehouses.html": f151,
-  "halcyon.example/v1/integrations/page/2.html": f152,
-  "halcyon.example/v1/integrations.html": f153,
-  "halcyon.example/v1/pricing.html": f154,
-  "halcyon.example/v1/robots.txt": f155,
-  "halcyon.example/v2/integrations.html": f156,
-  "halcyon.example/v2/pricing.html": f157,
-  "halcyon.example/v3/index.html": f158,
-  "halcyon.example/v3/integrations.html": f159,
-  "halcyon.example/v3/pricing.html": f160,
-  "help.brightloop.example/v1/index.html": f161,
-  "jobs.ashbyhq.com/v1/quantive.html": f162,
-  "jobs.lever.co/v1/brightloop.html": f163,
-  "kestrel.example/v1/about.html": f164,
-  "kestrel.example/v1/careers.html": f165,
-  "kestrel.example/v1/index.html": f166,
-  "kestrel.example/v1/product.html": f167,
-  "kestrel.example/v1/robots.txt": f168,
-  "lumora.example/v1/about.html": f169,
-  "lumora.example/v1/careers.html": f170,
-  "lumora.example/v1/index.html": f171,
-  "lumora.example/v1/product.html": f172,
-  "lumora.example/v1/robots.txt": f173,
-  "lumora.recruitee.com/v1/api/offers.json": f174,
-  "lumora.recruitee.com/v2/api/offers.html": f175,
-  "lumora.recruitee.com/v3/api/offers.json": f176,
-  "northwind.example/v1/.well-known/security.txt": f177,
-  "northwind.example/v1/_headers.json": f178,
-  "northwind.example/v1/about.html": f179,
-  "northwind.example/v1/blog/rss.xml": f180,
-  "northwind.example/v1/blog.html": f181,
-  "northwind.example/v1/careers/customer-success-manager.html": f182,
-  "northwind.example/v1/careers/full-stack-engineer.html": f183,
-  "northwind.example/v1/careers/senior-data-scientist.html": f184,
-  "northwind.example/v1/careers.html": f185,
-  "northwind.example/v1/changelog/feed.json": f186,
-  "northwind.example/v1/changelog.html": f187,
-  "northwind.example/v1/customers.html": f188,
-  "northwind.example/v1/demo.html": f189,
-  "northwind.example/v1/index.html": f190,
-  "northwind.example/v1/integrations.html": f191,
-  "northwind.example/v1/legal/dpa.html": f192,
-  "northwind.example/v1/legal/privacy.html": f193,
-  "northwind.example/v1/legal/terms.html": f194,
-  "northwind.example/v1/platform.html": f195,
-  "northwind.example/v1/pricing.html": f196,
-  "northwind.example/v1/robots.txt": f197,
-  "northwind.example/v1/security.html": f198,
-  "northwind.example/v1/sitemap.xml": f199,
-  "northwind.example/v2/_deleted": f200,
-  "northwind.example/v2/about.html": f201,
-  "northwind.example/v2/blog/rss.xml": f202,
-  "northwind.example/v2/blog.html": f203,
-  "northwind.example/v2/careers/customer-success-manager.html": f204,
-  "northwind.example/v2/careers/full-stack-engineer.html": f205,
-  "northwind.example/v2/careers/senior-data-scientist.html": f206,
-  "northwind.example/v2/careers.html": f207,
-  "northwind.example/v2/changelog/feed.json": f208,
-  "northwind.example/v2/changelog/renewal-forecasts.html": f209,
-  "northwind.example/v2/changelog.html": f210,
-  "northwind.example/v2/demo.html": f211,
-  "northwind.example/v2/index.html": f212,
-  "northwind.example/v2/integrations.html": f213,
-  "northwind.example/v2/legal/dpa.html": f214,
-  "northwind.example/v2/legal/privacy.html": f215,
-  "northwind.example/v2/legal/terms.html": f216,
-  "northwind.example/v2/platform.html": f217,
-  "northwind.example/v2/pricing.html": f218,
-  "northwind.example/v2/security.html": f219,
-  "northwind.example/v3/.well-known/security.txt": f220,
-  "northwind.example/v3/about.html": f221,
-  "northwind.example/v3/blog.html": f222,
-  "northwind.example/v3/careers/customer-success-manager.html": f223,
-  "northwind.example/v3/careers/full-stack-engineer.html": f224,
-  "northwind.example/v3/careers/senior-data-scientist.html": f225,
-  "northwind.example/v3/careers.html": f226,
-  "northwind.example/v3/changelog/feed.json": f227,
-  "northwind.example/v3/changelog/renewal-forecasts.html": f228,
-  "northwind.example/v3/changelog.html": f229,
-  "northwind.example/v3/demo.html": f230,
-  "northwind.example/v3/index.html": f231,
-  "northwind.example/v3/integrations.html": f232,
-  "northwind.example/v3/legal/dpa.html": f233,
-  "northwind.example/v3/legal/privacy.html": f234,
-  "northwind.example/v3/legal/terms.html": f235,
-  "northwind.example/v3/platform.html": f236,
-  "northwind.example/v3/pricing.html": f237,
-  "northwind.example/v3/security.html": f238,
-  "ostara.example/v1/about.html": f239,
-  "ostara.example/v1/careers.html": f240,
-  "ostara.example/v1/index.html": f241,
-  "ostara.example/v1/product.html": f242,
-  "ostara.example/v1/robots.txt": f243,
-  "ostara.jobs.personio.de/v1/_headers.json": f244,
-  "ostara.jobs.personio.de/v1/xml": f245,
-  "ostara.jobs.personio.de/v2/xml": f246,
-  "ostara.jobs.personio.de/v3/xml": f247,
-  "parcelhub.example/v1/index.html": f248,
-  "parcelhub.example/v1/integrations.html": f249,
-  "parcelhub.example/v1/pricing.html": f250,
-  "parcelhub.example/v1/robots.txt": f251,
-  "parcelhub.example/v2/integrations.html": f252,
-  "parcelhub.example/v2/pricing.html": f253,
-  "parcelhub.example/v3/index.html": f254,
-  "parcelhub.example/v3/integrations.html": f255,
-  "parcelhub.example/v3/pricing.html": f256,
-  "quantive.example/v1/.well-known/security.txt": f257,
-  "quantive.example/v1/_headers.json": f258,
-  "quantive.example/v1/blog.html": f259,
-  "quantive.example/v1/careers.html": f260,
-  "quantive.example/v1/company.html": f261,
-  "quantive.example/v1/index.html": f262,
-  "quantive.example/v1/integrations.html": f263,
-  "quantive.example/v1/legal/privacy.html": f264,
-  "quantive.example/v1/legal/terms.html": f265,
-  "quantive.example/v1/pricing.html": f266,
-  "quantive.example/v1/product.html": f267,
-  "quantive.example/v1/robots.txt": f268,
-  "quantive.example/v1/security.html": f269,
-  "quantive.example/v1/sitemap.xml": f270,
-  "quantive.example/v2/blog.html": f271,
-  "quantive.example/v2/careers.html": f272,
-  "quantive.example/v2/company.html": f273,
-  "quantive.example/v2/customers.html": f274,
-  "quantive.example/v2/index.html": f275,
-  "quantive.example/v2/integrations.html": f276,
-  "quantive.example/v2/legal/privacy.html": f277,
-  "quantive.example/v2/legal/terms.html": f278,
-  "quantive.example/v2/pricing.html": f279,
-  "quantive.example/v2/product.html": f280,
-  "quantive.example/v2/security.html": f281,
-  "quantive.example/v3/.well-known/security.txt": f282,
-  "quantive.example/v3/blog.html": f283,
-  "quantive.example/v3/careers.html": f284,
-  "quantive.example/v3/company.html": f285,
-  "quantive.example/v3/customers.html": f286,
-  "quantive.example/v3/index.html": f287,
-  "quantive.example/v3/integrations.html": f288,
-  "quantive.example/v3/legal/privacy.html": f289,
-  "quantive.example/v3/legal/terms.html": f290,
-  "quantive.example/v3/pricing.html": f291,
-  "quantive.example/v3/product.html": f292,
-  "quantive.example/v3/security.html": f293,
-  "registry.npmjs.org/v1/globex-js.json": f294,
-  "registry.npmjs.org/v1/globex-legacy.json": f295,
-  "registry.npmjs.org/v2/globex-js.json": f296,
-  "registry.npmjs.org/v2/globex-legacy.json": f297,
-  "registry.npmjs.org/v3/globex-js.json": f298,
-  "registry.npmjs.org/v3/globex-legacy.json": f299,
-  "tallyhq.example/v1/index.html": f300,
-  "www.wikidata.org/v1/_headers.json": f301,
-  "www.wikidata.org/v1/w/api.php": f302,
-  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f303,
-  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f304,
-  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f305,
+  "data.sec.gov/v1/submissions/CIK0001987654.json": f79,
+  "data.sec.gov/v2/submissions/CIK0001987654.json": f80,
+  "data.sec.gov/v3/submissions/CIK0001987654.json": f81,
+  "docs.globex.example/v1/index.html": f82,
+  "docs.quantive.example/v1/changelog/rss.xml": f83,
+  "docs.quantive.example/v1/changelog.html": f84,
+  "docs.quantive.example/v1/getting-started.html": f85,
+  "docs.quantive.example/v1/index.html": f86,
+  "docs.quantive.example/v1/robots.txt": f87,
+  "docs.quantive.example/v3/changelog/rss.xml": f88,
+  "docs.quantive.example/v3/changelog.html": f89,
+  "docs.quantive.example/v3/getting-started.html": f90,
+  "docs.quantive.example/v3/index.html": f91,
+  "driftwood.example/v1/about.html": f92,
+  "driftwood.example/v1/careers.html": f93,
+  "driftwood.example/v1/index.html": f94,
+  "driftwood.example/v1/product.html": f95,
+  "driftwood.example/v1/robots.txt": f96,
+  "driftwood.example/v2/careers.html": f97,
+  "fernway.example/v1/about.html": f98,
+  "fernway.example/v1/careers.html": f99,
+  "fernway.example/v1/index.html": f100,
+  "fernway.example/v1/product.html": f101,
+  "fernway.example/v1/robots.txt": f102,
+  "github.com/v1/globex-insights/globex-js/releases.atom": f103,
+  "github.com/v1/quantive-labs/quantive-cli/releases.atom": f104,
+  "github.com/v2/globex-insights/globex-js/releases.atom": f105,
+  "github.com/v3/globex-insights/globex-js/releases.atom": f106,
+  "github.com/v3/quantive-labs/quantive-cli/releases.atom": f107,
+  "globex.example/v1/.well-known/security.txt": f108,
+  "globex.example/v1/_headers.json": f109,
+  "globex.example/v1/about.html": f110,
+  "globex.example/v1/blog/feed.atom": f111,
+  "globex.example/v1/blog/globex-ask-general-availability.html": f112,
+  "globex.example/v1/blog.html": f113,
+  "globex.example/v1/careers.html": f114,
+  "globex.example/v1/changelog/rss.xml": f115,
+  "globex.example/v1/changelog.html": f116,
+  "globex.example/v1/customers.html": f117,
+  "globex.example/v1/demo.html": f118,
+  "globex.example/v1/index.html": f119,
+  "globex.example/v1/integrations.html": f120,
+  "globex.example/v1/legal/privacy.html": f121,
+  "globex.example/v1/legal/terms.html": f122,
+  "globex.example/v1/pricing.html": f123,
+  "globex.example/v1/product.html": f124,
+  "globex.example/v1/robots.txt": f125,
+  "globex.example/v1/security.html": f126,
+  "globex.example/v1/sitemap-blog.xml": f127,
+  "globex.example/v1/sitemap-pages.xml": f128,
+  "globex.example/v1/sitemap_index.xml": f129,
+  "globex.example/v2/blog/feed.atom": f130,
+  "globex.example/v2/blog.html": f131,
+  "globex.example/v2/customers.html": f132,
+  "globex.example/v2/pricing.html": f133,
+  "globex.example/v3/.well-known/security.txt": f134,
+  "globex.example/v3/about.html": f135,
+  "globex.example/v3/blog/feed.atom": f136,
+  "globex.example/v3/blog/globex-ask-general-availability.html": f137,
+  "globex.example/v3/blog.html": f138,
+  "globex.example/v3/careers.html": f139,
+  "globex.example/v3/changelog.html": f140,
+  "globex.example/v3/customers.html": f141,
+  "globex.example/v3/demo.html": f142,
+  "globex.example/v3/index.html": f143,
+  "globex.example/v3/integrations.html": f144,
+  "globex.example/v3/legal/privacy.html": f145,
+  "globex.example/v3/legal/terms.html": f146,
+  "globex.example/v3/pricing.html": f147,
+  "globex.example/v3/product.html": f148,
+  "globex.example/v3/security.html": f149,
+  "globex.example/v3/sitemap-blog.xml": f150,
+  "globex.example/v3/sitemap-pages.xml": f151,
+  "globex.example/v3/sitemap_index.xml": f152,
+  "halcyon.example/v1/index.html": f153,
+  "halcyon.example/v1/integrations/category/warehouses.html": f154,
+  "halcyon.example/v1/integrations/page/2.html": f155,
+  "halcyon.example/v1/integrations.html": f156,
+  "halcyon.example/v1/pricing.html": f157,
+  "halcyon.example/v1/robots.txt": f158,
+  "halcyon.example/v2/integrations.html": f159,
+  "halcyon.example/v2/pricing.html": f160,
+  "halcyon.example/v3/index.html": f161,
+  "halcyon.example/v3/integrations.html": f162,
+  "halcyon.example/v3/pricing.html": f163,
+  "help.brightloop.example/v1/index.html": f164,
+  "jobs.ashbyhq.com/v1/quantive.html": f165,
+  "jobs.lever.co/v1/brightloop.html": f166,
+  "kestrel.example/v1/about.html": f167,
+  "kestrel.example/v1/careers.html": f168,
+  "kestrel.example/v1/index.html": f169,
+  "kestrel.example/v1/product.html": f170,
+  "kestrel.example/v1/robots.txt": f171,
+  "lumora.example/v1/about.html": f172,
+  "lumora.example/v1/careers.html": f173,
+  "lumora.example/v1/index.html": f174,
+  "lumora.example/v1/product.html": f175,
+  "lumora.example/v1/robots.txt": f176,
+  "lumora.recruitee.com/v1/api/offers.json": f177,
+  "lumora.recruitee.com/v2/api/offers.html": f178,
+  "lumora.recruitee.com/v3/api/offers.json": f179,
+  "northwind.example/v1/.well-known/security.txt": f180,
+  "northwind.example/v1/_headers.json": f181,
+  "northwind.example/v1/about.html": f182,
+  "northwind.example/v1/blog/rss.xml": f183,
+  "northwind.example/v1/blog.html": f184,
+  "northwind.example/v1/careers/customer-success-manager.html": f185,
+  "northwind.example/v1/careers/full-stack-engineer.html": f186,
+  "northwind.example/v1/careers/senior-data-scientist.html": f187,
+  "northwind.example/v1/careers.html": f188,
+  "northwind.example/v1/changelog/feed.json": f189,
+  "northwind.example/v1/changelog.html": f190,
+  "northwind.example/v1/customers.html": f191,
+  "northwind.example/v1/demo.html": f192,
+  "northwind.example/v1/index.html": f193,
+  "northwind.example/v1/integrations.html": f194,
+  "northwind.example/v1/legal/dpa.html": f195,
+  "northwind.example/v1/legal/privacy.html": f196,
+  "northwind.example/v1/legal/terms.html": f197,
+  "northwind.example/v1/platform.html": f198,
+  "northwind.example/v1/pricing.html": f199,
+  "northwind.example/v1/robots.txt": f200,
+  "northwind.example/v1/security.html": f201,
+  "northwind.example/v1/sitemap.xml": f202,
+  "northwind.example/v2/_deleted": f203,
+  "northwind.example/v2/about.html": f204,
+  "northwind.example/v2/blog/rss.xml": f205,
+  "northwind.example/v2/blog.html": f206,
+  "northwind.example/v2/careers/customer-success-manager.html": f207,
+  "northwind.example/v2/careers/full-stack-engineer.html": f208,
+  "northwind.example/v2/careers/senior-data-scientist.html": f209,
+  "northwind.example/v2/careers.html": f210,
+  "northwind.example/v2/changelog/feed.json": f211,
+  "northwind.example/v2/changelog/renewal-forecasts.html": f212,
+  "northwind.example/v2/changelog.html": f213,
+  "northwind.example/v2/demo.html": f214,
+  "northwind.example/v2/index.html": f215,
+  "northwind.example/v2/integrations.html": f216,
+  "northwind.example/v2/legal/dpa.html": f217,
+  "northwind.example/v2/legal/privacy.html": f218,
+  "northwind.example/v2/legal/terms.html": f219,
+  "northwind.example/v2/platform.html": f220,
+  "northwind.example/v2/pricing.html": f221,
+  "northwind.example/v2/security.html": f222,
+  "northwind.example/v3/.well-known/security.txt": f223,
+  "northwind.example/v3/about.html": f224,
+  "northwind.example/v3/blog.html": f225,
+  "northwind.example/v3/careers/customer-success-manager.html": f226,
+  "northwind.example/v3/careers/full-stack-engineer.html": f227,
+  "northwind.example/v3/careers/senior-data-scientist.html": f228,
+  "northwind.example/v3/careers.html": f229,
+  "northwind.example/v3/changelog/feed.json": f230,
+  "northwind.example/v3/changelog/renewal-forecasts.html": f231,
+  "northwind.example/v3/changelog.html": f232,
+  "northwind.example/v3/demo.html": f233,
+  "northwind.example/v3/index.html": f234,
+  "northwind.example/v3/integrations.html": f235,
+  "northwind.example/v3/legal/dpa.html": f236,
+  "northwind.example/v3/legal/privacy.html": f237,
+  "northwind.example/v3/legal/terms.html": f238,
+  "northwind.example/v3/platform.html": f239,
+  "northwind.example/v3/pricing.html": f240,
+  "northwind.example/v3/security.html": f241,
+  "ostara.example/v1/about.html": f242,
+  "ostara.example/v1/careers.html": f243,
+  "ostara.example/v1/index.html": f244,
+  "ostara.example/v1/product.html": f245,
+  "ostara.example/v1/robots.txt": f246,
+  "ostara.jobs.personio.de/v1/_headers.json": f247,
+  "ostara.jobs.personio.de/v1/xml": f248,
+  "ostara.jobs.personio.de/v2/xml": f249,
+  "ostara.jobs.personio.de/v3/xml": f250,
+  "parcelhub.example/v1/index.html": f251,
+  "parcelhub.example/v1/integrations.html": f252,
+  "parcelhub.example/v1/pricing.html": f253,
+  "parcelhub.example/v1/robots.txt": f254,
+  "parcelhub.example/v2/integrations.html": f255,
+  "parcelhub.example/v2/pricing.html": f256,
+  "parcelhub.example/v3/index.html": f257,
+  "parcelhub.example/v3/integrations.html": f258,
+  "parcelhub.example/v3/pricing.html": f259,
+  "quantive.example/v1/.well-known/security.txt": f260,
+  "quantive.example/v1/_headers.json": f261,
+  "quantive.example/v1/blog.html": f262,
+  "quantive.example/v1/careers.html": f263,
+  "quantive.example/v1/company.html": f264,
+  "quantive.example/v1/index.html": f265,
+  "quantive.example/v1/integrations.html": f266,
+  "quantive.example/v1/legal/privacy.html": f267,
+  "quantive.example/v1/legal/terms.html": f268,
+  "quantive.example/v1/pricing.html": f269,
+  "quantive.example/v1/product.html": f270,
+  "quantive.example/v1/robots.txt": f271,
+  "quantive.example/v1/security.html": f272,
+  "quantive.example/v1/sitemap.xml": f273,
+  "quantive.example/v2/blog.html": f274,
+  "quantive.example/v2/careers.html": f275,
+  "quantive.example/v2/company.html": f276,
+  "quantive.example/v2/customers.html": f277,
+  "quantive.example/v2/index.html": f278,
+  "quantive.example/v2/integrations.html": f279,
+  "quantive.example/v2/legal/privacy.html": f280,
+  "quantive.example/v2/legal/terms.html": f281,
+  "quantive.example/v2/pricing.html": f282,
+  "quantive.example/v2/product.html": f283,
+  "quantive.example/v2/security.html": f284,
+  "quantive.example/v3/.well-known/security.txt": f285,
+  "quantive.example/v3/blog.html": f286,
+  "quantive.example/v3/careers.html": f287,
+  "quantive.example/v3/company.html": f288,
+  "quantive.example/v3/customers.html": f289,
+  "quantive.example/v3/index.html": f290,
+  "quantive.example/v3/integrations.html": f291,
+  "quantive.example/v3/legal/privacy.html": f292,
+  "quantive.example/v3/legal/terms.html": f293,
+  "quantive.example/v3/pricing.html": f294,
+  "quantive.example/v3/product.html": f295,
+  "quantive.example/v3/security.html": f296,
+  "registry.npmjs.org/v1/globex-js.json": f297,
+  "registry.npmjs.org/v1/globex-legacy.json": f298,
+  "registry.npmjs.org/v2/globex-js.json": f299,
+  "registry.npmjs.org/v2/globex-legacy.json": f300,
+  "registry.npmjs.org/v3/globex-js.json": f301,
+  "registry.npmjs.org/v3/globex-legacy.json": f302,
+  "tallyhq.example/v1/index.html": f303,
+  "www.wikidata.org/v1/_headers.json": f304,
+  "www.wikidata.org/v1/w/api.php": f305,
+  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f306,
+  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f307,
+  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f308,
 };

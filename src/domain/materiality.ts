@@ -32,7 +32,7 @@ export const MOVE_KINDS: { kind: string; types: string[] }[] = [
       "open_source",
     ],
   },
-  { kind: "market", types: ["partnership", "certification", "office_opening"] },
+  { kind: "market", types: ["partnership", "certification", "office_opening", "filing"] },
   { kind: "hiring", types: ["hiring_surge", "hiring_slowdown", "key_role_opening", "new_location"] },
   {
     kind: "pages and wording",

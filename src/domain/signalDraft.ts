@@ -29,6 +29,7 @@ export type SignalType =
   | "leadership_change"
   | "funding"
   | "acquisition"
+  | "filing"
   | "partnership"
   | "office_opening"
   | "security_incident"

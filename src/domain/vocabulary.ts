@@ -5,13 +5,7 @@
 import type { SignalCategory, SignalType } from "./signalDraft.ts";
 
 /** Kinds of news the engine does not detect but imported history records. */
-export type ImportedOnlyType =
-  | "feature_update"
-  | "customer_win"
-  | "layoffs"
-  | "event"
-  | "open_source"
-  | "outage";
+export type ImportedOnlyType = "feature_update" | "customer_win" | "layoffs" | "event" | "outage";
 
 /** A price change whose direction the record does not state. */
 export type VocabularyType = SignalType | ImportedOnlyType | "price_change";
@@ -55,6 +49,7 @@ export const TYPES: Record<VocabularyType, { label: string; category: SignalCate
   leadership_change: { label: "Leadership change", category: "company" },
   funding: { label: "Funding", category: "company" },
   acquisition: { label: "Acquisition", category: "company" },
+  filing: { label: "SEC filing", category: "company" },
   partnership: { label: "Partnership", category: "company" },
   office_opening: { label: "Office opening", category: "company" },
   customer_win: { label: "Customer win", category: "company" },

@@ -62,7 +62,7 @@ function contactLine(contact: string | undefined, baseUrl: string): JSX.Element 
 
 function BotPage({ s, user }: { s: Services; user?: string }): JSX.Element {
   const c = s.config;
-  const ua = userAgentFor(c.baseUrl);
+  const ua = userAgentFor(c.baseUrl, c.botContact);
   const pause = c.fetchDelayMs;
   return (
     <Layout title="RivalsBot, the crawler of this Rivals instance" user={user}>

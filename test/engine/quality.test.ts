@@ -255,6 +255,24 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   expect(npmMatched.length).toBe(1);
   expect(npmFound.length).toBe(1);
 
+  // EDGAR, by the CIK Quantive's Wikidata item states: a source, and the new 8-K's item 5.02 its own signal.
+  const secSources = await t.services.database.client.execute({
+    sql: "SELECT url FROM research_sources WHERE org_id = ? AND kind = 'sec_filings'",
+    args: [orgId],
+  });
+  expect(secSources.rows.map((r) => String(r.url))).toEqual([
+    "https://data.sec.gov/submissions/CIK0001987654.json",
+  ]);
+  const onEdgar = (urls: string[]) => urls.some((u) => u.startsWith("https://www.sec.gov/"));
+  const secPlanted = PLANTED.filter((p) => onEdgar(p.urls));
+  const secFound = found.filter((s) => onEdgar(s.evidence.map((e) => e.source_url)));
+  const secMatched = secPlanted.filter((p) => matched.has(p));
+  console.log(
+    `EDGAR: precision ${(secFound.length ? secMatched.length / secFound.length : 0).toFixed(3)} (${secMatched.length}/${secFound.length} signals), recall ${(secMatched.length / secPlanted.length).toFixed(3)} (${secMatched.length}/${secPlanted.length} planted changes)`,
+  );
+  expect(secMatched.length).toBe(1);
+  expect(secFound.length).toBe(1);
+
   // Titles state the change with its values.
   expect(found.find((s) => s.type === "price_increase")?.title).toContain("from $59 to $69");
   expect(found.find((s) => s.type === "funding")?.title).toContain("$40 million");
@@ -284,6 +302,9 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   );
   console.log(
     `npm on v3 (downloads, maintainers, revisions moved): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://www.npmjs.com/"))).length} signals from noise`,
+  );
+  console.log(
+    `EDGAR on v3 (the submissions' phone number rewritten): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://www.sec.gov/"))).length} signals from noise`,
   );
   expect(noise).toEqual([]);
   expect(third.signals_created).toBe(0);

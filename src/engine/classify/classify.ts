@@ -7,7 +7,7 @@ import type { Change } from "../compare/types.ts";
 import { entries, feedItem, NEWS_PAGES } from "./announcements.ts";
 import { GITHUB_ORG, NPM_PACKAGE, newRepository, npmPackage } from "./code.ts";
 import { address, offices, people } from "./company.ts";
-import { chiefExecutive, WIKIDATA } from "./facts.ts";
+import { chiefExecutive, SEC_FILINGS, secFiling, WIKIDATA } from "./facts.ts";
 import { hiring } from "./hiring.ts";
 import { certifications, LEGAL_PAGES, legalPage } from "./legalSecurity.ts";
 import { copyEdits, hero, meta } from "./marketing.ts";
@@ -34,6 +34,7 @@ export const RULES: readonly RuleInfo[] = [
   newRepository,
   npmPackage,
   chiefExecutive,
+  secFiling,
   page,
   navigationBulk,
   domain,
@@ -111,6 +112,7 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         break;
       case "feed_item_added":
         if (ctx.pageKind === GITHUB_ORG) newRepository(r, c);
+        else if (ctx.pageKind === SEC_FILINGS) secFiling(r, c);
         else feedItem(r, c);
         break;
       case "hero_changed":

@@ -1,10 +1,21 @@
-// Facts rules: the Wikidata item the competitor's site declares as itself (sources/wikidata.ts). A new chief
-// executive is a leadership signal with the item as evidence; the other facts (founding year, headquarters,
-// parent, ticker, CIK) fill the dossier at research and are no signal when edited (Wikidata is edited by anyone:
-// only the change that matters is reported).
+// Facts rules: the Wikidata item the competitor's site declares as itself (sources/wikidata.ts) and the SEC
+// filings of the CIK it states (sources/sec.ts). A new chief executive is a leadership signal with the item as
+// evidence; the other facts fill the dossier at research and are no signal when edited (Wikidata is edited by
+// anyone: only the change that matters is reported). A new 8-K is a signal by its items, a 10-K or 10-Q a low one.
 import type { Change } from "../compare/types.ts";
 import { evidence, push, type Rules, rule, stateChange } from "./rule.ts";
+import type { SignalCategory, SignalType } from "./types.ts";
 import { slug } from "./wording.ts";
+
+/** The page kind the classifier reads a company's EDGAR filings as. */
+export const SEC_FILINGS = "sec_filings";
+
+/** 8-K items that are news, most material first: the signal each gives. */
+const ITEMS: [string, SignalCategory, SignalType, "high" | "medium", string][] = [
+  ["2.01", "company", "acquisition", "high", "completed an acquisition or disposition of assets"],
+  ["5.02", "company", "leadership_change", "high", "reported a change of directors or officers"],
+  ["1.01", "company", "partnership", "medium", "entered into a material definitive agreement"],
+];
 
 /** The page kind the classifier reads a Wikidata item as. */
 export const WIKIDATA = "wikidata";
@@ -43,6 +54,62 @@ export const chiefExecutive = rule(
         : `Wikidata now names ${c.after} as ${r.name}'s chief executive officer.`,
       evidence: [evidence(r, c, text, page, "Wikidata")],
       subject: c.after,
+    });
+    return true;
+  },
+);
+
+export const secFiling = rule(
+  {
+    id: "secFiling",
+    family: "facts",
+    reads: ["feed_item_added"],
+    gives: { company: ["acquisition", "leadership_change", "partnership", "filing"] },
+    severity: "high (8-K item 2.01, 5.02), medium (1.01), low (10-K, 10-Q)",
+    when: "A new filing on EDGAR under the CIK of the Wikidata item the site declares: an 8-K by its items (2.01 acquisition, 5.02 officers, 1.01 material agreement), a 10-K or 10-Q as a low filing signal; other 8-K items (2.02 results, 7.01, 8.01, 9.01) give nothing.",
+  },
+  function secFiling(r: Rules, c: Change): boolean {
+    const m = /^(8-K|10-K|10-Q)(\/A)?(?: \(items ([\d., ]+)\))?$/.exec(c.subject);
+    if (!m) return false;
+    const [, form, amended, list] = m;
+    const items = (list ?? "").split(",").map((x) => x.trim());
+    const accession = /accession (\d{10}-\d{2}-\d{6})/.exec(c.context ?? "")?.[1] ?? c.subject;
+    const url = c.link ?? c.url;
+    const filed = c.published ? ` on ${c.published.slice(0, 10)}` : "";
+    const text = `Form ${form}${amended ?? ""}${list ? `, items ${list}` : ""}, filed${filed} (accession ${accession})`;
+    const ev = evidence(r, c, text, url, `${r.name} on EDGAR`);
+    if (form === "8-K") {
+      const hit = ITEMS.find(([item]) => items.includes(item));
+      if (!hit) return false;
+      const [item, category, type, severity, said] = hit;
+      push(r, {
+        key: `${category}:${type}:sec-${slug(accession)}`,
+        category,
+        type,
+        severity,
+        severity_reasons: [`8-K item ${item}: the company ${said}`],
+        confidence: 0.95,
+        confidence_reasons: ["a filing with the SEC under the company's CIK"],
+        title: `${r.name} ${said} (8-K, item ${item})`,
+        summary: `${r.name} filed a Form 8-K${filed} reporting item ${item}: it ${said}.`,
+        evidence: [ev],
+        subject: `8-K ${accession}`,
+      });
+      return true;
+    }
+    const what = form === "10-K" ? "annual report" : "quarterly report";
+    push(r, {
+      key: `company:filing:sec-${slug(accession)}`,
+      category: "company",
+      type: "filing",
+      severity: "low",
+      severity_reasons: [`a periodic ${what}`],
+      confidence: 0.95,
+      confidence_reasons: ["a filing with the SEC under the company's CIK"],
+      title: `${r.name} filed its ${what} (${form}${amended ?? ""})`,
+      summary: `${r.name} filed a Form ${form}${amended ?? ""}${filed}: its ${what}.`,
+      evidence: [ev],
+      subject: `${form} ${accession}`,
     });
     return true;
   },

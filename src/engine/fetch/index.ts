@@ -729,9 +729,10 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
   };
 }
 
-/** The User-Agent of every request: names the bot and where it explains itself. */
-export function userAgentFor(baseUrl: string): string {
-  return `RivalsBot/1.0 (+${baseUrl}/bot)`;
+/** The User-Agent of every request: names the bot, where it explains itself and, when the operator gave one
+ * (RIVALS_BOT_CONTACT), whom to contact — SEC's EDGAR refuses automated requests that declare no contact. */
+export function userAgentFor(baseUrl: string, contact?: string): string {
+  return `RivalsBot/1.0 (+${baseUrl}/bot${contact ? `; ${contact.replace(/[()\r\n;]/g, "")}` : ""})`;
 }
 
 /** Who a request is made for. Each caller has its own exemptions from the address guard, and only its
@@ -751,7 +752,7 @@ function exemptionsOf(config: Config, caller: FetchCaller): string[] {
 /** The fetcher options a configuration gives one caller. */
 export function fetcherOptions(config: Config, caller: FetchCaller = "tenant"): FetcherOptions {
   return {
-    userAgent: userAgentFor(config.baseUrl),
+    userAgent: userAgentFor(config.baseUrl, config.botContact),
     // A sign-in makes a few requests to its provider in a row: the politeness delay is for crawling sites.
     delayMs: caller === "sso" ? 0 : config.fetchDelayMs,
     hostDelays: { [ARCHIVE_HOST]: config.archiveDelayMs },

@@ -43,6 +43,7 @@ import {
   parseNpmPackage,
 } from "../sources/npm.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
+import { cikOf, secSubmissionsUrl } from "../sources/sec.ts";
 import { parseSecurityTxt } from "../sources/securityTxt.ts";
 import {
   isOfficialSite,
@@ -584,6 +585,12 @@ function fillFromWikidata(
   }
 }
 
+/** The EDGAR filings source of a CIK, when there is one. */
+function secSource(cik: string | undefined): ResearchSource[] {
+  const c = cik ? cikOf(cik) : undefined;
+  return c ? [{ url: secSubmissionsUrl(c), kind: SOURCE_KINDS.sec_filings.name }] : [];
+}
+
 /** The addresses a JSON-LD node's sameAs declares. */
 function sameAsOf(j: Record<string, unknown>): string[] {
   const v = j.sameAs;
@@ -817,6 +824,8 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       ...(x.securityTxt ? [{ url: x.secUrl, kind: SOURCE_KINDS.security_txt.name }] : []),
       ...(x.githubOrgs ?? []).map((g) => ({ url: g.url, kind: SOURCE_KINDS.github_org.name })),
       ...(x.wikidata ? [{ url: x.wikidata.url, kind: SOURCE_KINDS.wikidata.name }] : []),
+      // A public company's EDGAR filings, by the CIK its Wikidata item states (read from the first cycle's baseline).
+      ...secSource(x.wikidata?.facts.cik),
       ...(x.npm ?? []).map((n) => ({ url: n.url, kind: SOURCE_KINDS.npm_package.name })),
     ],
     (s) => s.url,

@@ -16,6 +16,7 @@ import {
 } from "./github.ts";
 import { detectJobBoard } from "./jobBoards.ts";
 import { npmFields, parseNpmPackage } from "./npm.ts";
+import { parseSubmissions, secFilingsSnapshot } from "./sec.ts";
 import { parseSecurityTxt } from "./securityTxt.ts";
 import { readWikidata, wikidataFactsOf, wikidataFields } from "./wikidata.ts";
 
@@ -42,7 +43,8 @@ export type SourceKindName =
   | "github_org"
   | "github_releases"
   | "wikidata"
-  | "npm_package";
+  | "npm_package"
+  | "sec_filings";
 
 export interface SourceKind {
   name: SourceKindName;
@@ -165,6 +167,19 @@ export const SOURCE_KINDS: Record<SourceKindName, SourceKind> = {
     snapshot: "structured",
     classifyAs: "npm_package",
     label: () => "npm package",
+  },
+  // A public company's EDGAR filings (sec.ts), by the CIK its Wikidata item states.
+  sec_filings: {
+    name: "sec_filings",
+    fetch: (fetcher, url, validators) =>
+      fetcher.fetch({ url, ...validators, headers: { accept: "application/json" } }),
+    parse(read, url) {
+      const parsed = parseSubmissions(read.text);
+      return parsed ? { snapshot: secFilingsSnapshot(url, parsed) } : { error: "unsupported_content" };
+    },
+    snapshot: "feed",
+    classifyAs: "sec_filings",
+    label: () => "SEC filings",
   },
 };
 

@@ -86,6 +86,7 @@ test("the item's facts in words, two requests, and the official website that pro
     country: "Canada",
     chief_executive: "Priya Raman",
     parent_organization: "Halvorsen Group",
+    cik: "0001987654",
   });
   expect(asked.map((u) => new URL(u).pathname)).toEqual([
     "/wiki/Special:EntityData/Q130512784.json",
