@@ -36,7 +36,7 @@ export const MOVE_KINDS: { kind: string; types: string[] }[] = [
   { kind: "hiring", types: ["hiring_surge", "hiring_slowdown", "key_role_opening", "new_location"] },
   {
     kind: "pages and wording",
-    types: ["messaging_change", "page_added", "page_removed", "domain_change", "policy_change"],
+    types: ["messaging_change", "page_added", "page_removed", "domain_change", "policy_change", "mention"],
   },
 ];
 

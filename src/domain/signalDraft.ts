@@ -22,6 +22,7 @@ export type SignalType =
   | "page_added"
   | "page_removed"
   | "domain_change"
+  | "mention"
   | "hiring_surge"
   | "hiring_slowdown"
   | "key_role_opening"

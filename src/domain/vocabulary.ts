@@ -40,6 +40,7 @@ export const TYPES: Record<VocabularyType, { label: string; category: SignalCate
   page_added: { label: "Page added", category: "marketing" },
   page_removed: { label: "Page removed", category: "marketing" },
   domain_change: { label: "Domain change", category: "marketing" },
+  mention: { label: "Mention", category: "marketing" },
   event: { label: "Event", category: "marketing" },
   hiring_surge: { label: "Hiring surge", category: "hiring" },
   hiring_slowdown: { label: "Hiring slowdown", category: "hiring" },

@@ -273,6 +273,17 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   expect(secMatched.length).toBe(1);
   expect(secFound.length).toBe(1);
 
+  // Hacker News stories on each site's own domain past 50 points (Algolia's search API).
+  const onHn = (urls: string[]) => urls.some((u) => u.startsWith("https://news.ycombinator.com/"));
+  const hnPlanted = PLANTED.filter((p) => onHn(p.urls));
+  const hnFound = found.filter((s) => onHn(s.evidence.map((e) => e.source_url)));
+  const hnMatched = hnPlanted.filter((p) => matched.has(p));
+  console.log(
+    `Hacker News: precision ${(hnFound.length ? hnMatched.length / hnFound.length : 0).toFixed(3)} (${hnMatched.length}/${hnFound.length} signals), recall ${(hnMatched.length / hnPlanted.length).toFixed(3)} (${hnMatched.length}/${hnPlanted.length} planted changes)`,
+  );
+  expect(hnMatched.length).toBe(1);
+  expect(hnFound.length).toBe(1);
+
   // Titles state the change with its values.
   expect(found.find((s) => s.type === "price_increase")?.title).toContain("from $59 to $69");
   expect(found.find((s) => s.type === "funding")?.title).toContain("$40 million");
@@ -305,6 +316,9 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   );
   console.log(
     `EDGAR on v3 (the submissions' phone number rewritten): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://www.sec.gov/"))).length} signals from noise`,
+  );
+  console.log(
+    `Hacker News on v3 (points and comments grew, a 9-point story): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://news.ycombinator.com/"))).length} signals from noise`,
   );
   expect(noise).toEqual([]);
   expect(third.signals_created).toBe(0);

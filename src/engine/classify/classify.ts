@@ -11,6 +11,7 @@ import { chiefExecutive, SEC_FILINGS, secFiling, WIKIDATA } from "./facts.ts";
 import { hiring } from "./hiring.ts";
 import { certifications, LEGAL_PAGES, legalPage } from "./legalSecurity.ts";
 import { copyEdits, hero, meta } from "./marketing.ts";
+import { HACKER_NEWS, hackerNewsStory } from "./mentions.ts";
 import { domain, navigationBulk, page, pageGone, pageLink } from "./presence.ts";
 import { amounts, numberless, planFeatures, planPresence, planPrice, priceText } from "./pricing.ts";
 import { BULK, feature, featuresBulk, integration, renames } from "./product.ts";
@@ -35,6 +36,7 @@ export const RULES: readonly RuleInfo[] = [
   npmPackage,
   chiefExecutive,
   secFiling,
+  hackerNewsStory,
   page,
   navigationBulk,
   domain,
@@ -113,6 +115,7 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
       case "feed_item_added":
         if (ctx.pageKind === GITHUB_ORG) newRepository(r, c);
         else if (ctx.pageKind === SEC_FILINGS) secFiling(r, c);
+        else if (ctx.pageKind === HACKER_NEWS) hackerNewsStory(r, c);
         else feedItem(r, c);
         break;
       case "hero_changed":

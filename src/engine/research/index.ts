@@ -24,6 +24,7 @@ import {
   parseGithubReleases,
   parseGithubRepos,
 } from "../sources/github.ts";
+import { hnSearchUrl } from "../sources/hackernews.ts";
 import {
   boardKey,
   detectJobBoard,
@@ -826,6 +827,8 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       ...(x.wikidata ? [{ url: x.wikidata.url, kind: SOURCE_KINDS.wikidata.name }] : []),
       // A public company's EDGAR filings, by the CIK its Wikidata item states (read from the first cycle's baseline).
       ...secSource(x.wikidata?.facts.cik),
+      // Hacker News stories on the site's own domain (read from the first cycle's baseline).
+      { url: hnSearchUrl(x.site.hostname.replace(/^www\./, "")), kind: SOURCE_KINDS.hn_mentions.name },
       ...(x.npm ?? []).map((n) => ({ url: n.url, kind: SOURCE_KINDS.npm_package.name })),
     ],
     (s) => s.url,

@@ -14,6 +14,7 @@ import {
   parseGithubReleases,
   parseGithubRepos,
 } from "./github.ts";
+import { hnDomainOf, hnSnapshot, parseHnSearch } from "./hackernews.ts";
 import { detectJobBoard } from "./jobBoards.ts";
 import { npmFields, parseNpmPackage } from "./npm.ts";
 import { parseSubmissions, secFilingsSnapshot } from "./sec.ts";
@@ -44,7 +45,8 @@ export type SourceKindName =
   | "github_releases"
   | "wikidata"
   | "npm_package"
-  | "sec_filings";
+  | "sec_filings"
+  | "hn_mentions";
 
 export interface SourceKind {
   name: SourceKindName;
@@ -180,6 +182,20 @@ export const SOURCE_KINDS: Record<SourceKindName, SourceKind> = {
     snapshot: "feed",
     classifyAs: "sec_filings",
     label: () => "SEC filings",
+  },
+  // Hacker News stories on the competitor's domain (hackernews.ts), past the points threshold.
+  hn_mentions: {
+    name: "hn_mentions",
+    fetch: (fetcher, url, validators) =>
+      fetcher.fetch({ url, ...validators, headers: { accept: "application/json" } }),
+    parse(read, url) {
+      const domain = hnDomainOf(url);
+      const stories = domain ? parseHnSearch(read.text, domain) : null;
+      return stories ? { snapshot: hnSnapshot(url, stories) } : { error: "unsupported_content" };
+    },
+    snapshot: "feed",
+    classifyAs: "hacker_news",
+    label: () => "Hacker News",
   },
 };
 

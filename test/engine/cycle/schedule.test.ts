@@ -164,7 +164,8 @@ describe("two schedulers on one database", () => {
     const st = await cycleStatus(a, orgId, new Date("2026-11-20T19:30:00Z"));
     expect(st.cadence).toBe("hourly");
     expect(st.scheduler).toBe("on");
-    expect(st.last_cycle).toMatchObject({ trigger: "schedule", pages_checked: 1, signals_created: 0 });
+    // its home page and the Hacker News search of its domain
+    expect(st.last_cycle).toMatchObject({ trigger: "schedule", pages_checked: 2, signals_created: 0 });
     expect(st.running_since).toBeUndefined();
     // The 19:00 slot ran: the next is 20:00 plus this workspace's jitter.
     expect(st.next_cycle_due_at).toBe(
