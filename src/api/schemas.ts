@@ -123,6 +123,9 @@ export const CompetitorReads = T.Object(
     traffic: freeForm("Traffic read."),
     market: freeForm("Market read."),
     regulation: freeForm("Regulation read."),
+    apps: freeForm(
+      "Apps read: the App Store apps the competitor's site links, each with its version, rating and rating count.",
+    ),
     packages: freeForm(
       "Packages read: the npm packages the competitor's site links that are its own (repository or homepage), each with its latest version and last week's downloads (weekly_downloads).",
     ),

@@ -266,184 +266,187 @@ import f166 from "../../fixtures/web/sites/hn.algolia.com/v2/api/v1/search_by_da
 import f167 from "../../fixtures/web/sites/hn.algolia.com/v3/api/v1/search_by_date.json" with {
   type: "text",
 };
-import f168 from "../../fixtures/web/sites/jobs.ashbyhq.com/v1/quantive.html" with { type: "text" };
-import f169 from "../../fixtures/web/sites/jobs.lever.co/v1/brightloop.html" with { type: "text" };
-import f170 from "../../fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
-import f171 from "../../fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
-import f172 from "../../fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
-import f173 from "../../fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
-import f174 from "../../fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
-import f175 from "../../fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
-import f176 from "../../fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
-import f177 from "../../fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
-import f178 from "../../fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
-import f179 from "../../fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
-import f180 from "../../fixtures/web/sites/lumora.recruitee.com/v1/api/offers.json" with { type: "text" };
-import f181 from "../../fixtures/web/sites/lumora.recruitee.com/v2/api/offers.html" with { type: "text" };
-import f182 from "../../fixtures/web/sites/lumora.recruitee.com/v3/api/offers.json" with { type: "text" };
-import f183 from "../../fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
+import f168 from "../../fixtures/web/sites/itunes.apple.com/v1/lookup.json" with { type: "text" };
+import f169 from "../../fixtures/web/sites/itunes.apple.com/v2/lookup.json" with { type: "text" };
+import f170 from "../../fixtures/web/sites/itunes.apple.com/v3/lookup.json" with { type: "text" };
+import f171 from "../../fixtures/web/sites/jobs.ashbyhq.com/v1/quantive.html" with { type: "text" };
+import f172 from "../../fixtures/web/sites/jobs.lever.co/v1/brightloop.html" with { type: "text" };
+import f173 from "../../fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
+import f174 from "../../fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
+import f175 from "../../fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
+import f176 from "../../fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
+import f177 from "../../fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
+import f178 from "../../fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
+import f179 from "../../fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
+import f180 from "../../fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
+import f181 from "../../fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
+import f182 from "../../fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
+import f183 from "../../fixtures/web/sites/lumora.recruitee.com/v1/api/offers.json" with { type: "text" };
+import f184 from "../../fixtures/web/sites/lumora.recruitee.com/v2/api/offers.html" with { type: "text" };
+import f185 from "../../fixtures/web/sites/lumora.recruitee.com/v3/api/offers.json" with { type: "text" };
+import f186 from "../../fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f184 from "../../fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
-import f185 from "../../fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
-import f186 from "../../fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
-import f187 from "../../fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
-import f188 from "../../fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
+import f187 from "../../fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
+import f188 from "../../fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
+import f189 from "../../fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
+import f190 from "../../fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
+import f191 from "../../fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f189 from "../../fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
+import f192 from "../../fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f190 from "../../fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
+import f193 from "../../fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f191 from "../../fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
-import f192 from "../../fixtures/web/sites/northwind.example/v1/changelog/feed.json" with { type: "text" };
-import f193 from "../../fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
-import f194 from "../../fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
-import f195 from "../../fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
-import f196 from "../../fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
-import f197 from "../../fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
-import f198 from "../../fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
-import f199 from "../../fixtures/web/sites/northwind.example/v1/legal/privacy.html" with { type: "text" };
-import f200 from "../../fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
-import f201 from "../../fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
-import f202 from "../../fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
-import f203 from "../../fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
-import f204 from "../../fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
-import f205 from "../../fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
-import f206 from "../../fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
-import f207 from "../../fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
-import f208 from "../../fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
-import f209 from "../../fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
-import f210 from "../../fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
+import f194 from "../../fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
+import f195 from "../../fixtures/web/sites/northwind.example/v1/changelog/feed.json" with { type: "text" };
+import f196 from "../../fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
+import f197 from "../../fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
+import f198 from "../../fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
+import f199 from "../../fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
+import f200 from "../../fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
+import f201 from "../../fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
+import f202 from "../../fixtures/web/sites/northwind.example/v1/legal/privacy.html" with { type: "text" };
+import f203 from "../../fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
+import f204 from "../../fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
+import f205 from "../../fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
+import f206 from "../../fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
+import f207 from "../../fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
+import f208 from "../../fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
+import f209 from "../../fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
+import f210 from "../../fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
+import f211 from "../../fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
+import f212 from "../../fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
+import f213 from "../../fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f211 from "../../fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
+import f214 from "../../fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f212 from "../../fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
+import f215 from "../../fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f213 from "../../fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
-import f214 from "../../fixtures/web/sites/northwind.example/v2/changelog/feed.json" with { type: "text" };
-import f215 from "../../fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
+import f216 from "../../fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
+import f217 from "../../fixtures/web/sites/northwind.example/v2/changelog/feed.json" with { type: "text" };
+import f218 from "../../fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f216 from "../../fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
-import f217 from "../../fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
-import f218 from "../../fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
-import f219 from "../../fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
-import f220 from "../../fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
-import f221 from "../../fixtures/web/sites/northwind.example/v2/legal/privacy.html" with { type: "text" };
-import f222 from "../../fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
-import f223 from "../../fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
-import f224 from "../../fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
-import f225 from "../../fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
-import f226 from "../../fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
+import f219 from "../../fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
+import f220 from "../../fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
+import f221 from "../../fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
+import f222 from "../../fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
+import f223 from "../../fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
+import f224 from "../../fixtures/web/sites/northwind.example/v2/legal/privacy.html" with { type: "text" };
+import f225 from "../../fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
+import f226 from "../../fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
+import f227 from "../../fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
+import f228 from "../../fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
+import f229 from "../../fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f227 from "../../fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
-import f228 from "../../fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
-import f229 from "../../fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
+import f230 from "../../fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
+import f231 from "../../fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
+import f232 from "../../fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with {
   type: "text",
 };
-import f230 from "../../fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
+import f233 from "../../fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with {
   type: "text",
 };
-import f231 from "../../fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
+import f234 from "../../fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with {
   type: "text",
 };
-import f232 from "../../fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
-import f233 from "../../fixtures/web/sites/northwind.example/v3/changelog/feed.json" with { type: "text" };
-import f234 from "../../fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
+import f235 from "../../fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
+import f236 from "../../fixtures/web/sites/northwind.example/v3/changelog/feed.json" with { type: "text" };
+import f237 from "../../fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with {
   type: "text",
 };
-import f235 from "../../fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
-import f236 from "../../fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
-import f237 from "../../fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
-import f238 from "../../fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
-import f239 from "../../fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
-import f240 from "../../fixtures/web/sites/northwind.example/v3/legal/privacy.html" with { type: "text" };
-import f241 from "../../fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
-import f242 from "../../fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
-import f243 from "../../fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
-import f244 from "../../fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
-import f245 from "../../fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
-import f246 from "../../fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
-import f247 from "../../fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
-import f248 from "../../fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
-import f249 from "../../fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
-import f250 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/_headers.json" with { type: "text" };
-import f251 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/xml" with { type: "text" };
-import f252 from "../../fixtures/web/sites/ostara.jobs.personio.de/v2/xml" with { type: "text" };
-import f253 from "../../fixtures/web/sites/ostara.jobs.personio.de/v3/xml" with { type: "text" };
-import f254 from "../../fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
-import f255 from "../../fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
-import f256 from "../../fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
-import f257 from "../../fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
-import f258 from "../../fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
-import f259 from "../../fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
-import f260 from "../../fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
-import f261 from "../../fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
-import f262 from "../../fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
-import f263 from "../../fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
+import f238 from "../../fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
+import f239 from "../../fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
+import f240 from "../../fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
+import f241 from "../../fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
+import f242 from "../../fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
+import f243 from "../../fixtures/web/sites/northwind.example/v3/legal/privacy.html" with { type: "text" };
+import f244 from "../../fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
+import f245 from "../../fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
+import f246 from "../../fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
+import f247 from "../../fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
+import f248 from "../../fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
+import f249 from "../../fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
+import f250 from "../../fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
+import f251 from "../../fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
+import f252 from "../../fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
+import f253 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/_headers.json" with { type: "text" };
+import f254 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/xml" with { type: "text" };
+import f255 from "../../fixtures/web/sites/ostara.jobs.personio.de/v2/xml" with { type: "text" };
+import f256 from "../../fixtures/web/sites/ostara.jobs.personio.de/v3/xml" with { type: "text" };
+import f257 from "../../fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
+import f258 from "../../fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
+import f259 from "../../fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
+import f260 from "../../fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
+import f261 from "../../fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
+import f262 from "../../fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
+import f263 from "../../fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
+import f264 from "../../fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
+import f265 from "../../fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
+import f266 from "../../fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with {
   type: "text",
 };
-import f264 from "../../fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
-import f265 from "../../fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
-import f266 from "../../fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
-import f267 from "../../fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
-import f268 from "../../fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
-import f269 from "../../fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
-import f270 from "../../fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
-import f271 from "../../fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
-import f272 from "../../fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
-import f273 from "../../fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
-import f274 from "../../fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
-import f275 from "../../fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
-import f276 from "../../fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
-import f277 from "../../fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
-import f278 from "../../fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
-import f279 from "../../fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
-import f280 from "../../fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
-import f281 from "../../fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
-import f282 from "../../fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
-import f283 from "../../fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
-import f284 from "../../fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
-import f285 from "../../fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
-import f286 from "../../fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
-import f287 from "../../fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
-import f288 from "../../fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
+import f267 from "../../fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
+import f268 from "../../fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
+import f269 from "../../fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
+import f270 from "../../fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
+import f271 from "../../fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
+import f272 from "../../fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
+import f273 from "../../fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
+import f274 from "../../fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
+import f275 from "../../fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
+import f276 from "../../fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
+import f277 from "../../fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
+import f278 from "../../fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
+import f279 from "../../fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
+import f280 from "../../fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
+import f281 from "../../fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
+import f282 from "../../fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
+import f283 from "../../fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
+import f284 from "../../fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
+import f285 from "../../fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
+import f286 from "../../fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
+import f287 from "../../fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
+import f288 from "../../fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
+import f289 from "../../fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
+import f290 from "../../fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
+import f291 from "../../fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with {
   type: "text",
 };
-import f289 from "../../fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
-import f290 from "../../fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
-import f291 from "../../fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
-import f292 from "../../fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
-import f293 from "../../fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
-import f294 from "../../fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
-import f295 from "../../fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
-import f296 from "../../fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
-import f297 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
-import f298 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
-import f299 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
-import f300 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-js.json" with { type: "text" };
-import f301 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-legacy.json" with { type: "text" };
-import f302 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-js.json" with { type: "text" };
-import f303 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-legacy.json" with { type: "text" };
-import f304 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-js.json" with { type: "text" };
-import f305 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-legacy.json" with { type: "text" };
-import f306 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
-import f307 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
-import f308 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
-import f309 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with {
+import f292 from "../../fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
+import f293 from "../../fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
+import f294 from "../../fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
+import f295 from "../../fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
+import f296 from "../../fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
+import f297 from "../../fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
+import f298 from "../../fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
+import f299 from "../../fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
+import f300 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
+import f301 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
+import f302 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
+import f303 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-js.json" with { type: "text" };
+import f304 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-legacy.json" with { type: "text" };
+import f305 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-js.json" with { type: "text" };
+import f306 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-legacy.json" with { type: "text" };
+import f307 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-js.json" with { type: "text" };
+import f308 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-legacy.json" with { type: "text" };
+import f309 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
+import f310 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
+import f311 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
+import f312 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with {
   type: "text",
 };
-import f310 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with {
+import f313 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with {
   type: "text",
 };
-import f311 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with {
+import f314 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with {
   type: "text",
 };
 
@@ -617,148 +620,151 @@ export const SITE_FILES: Record<string, string> = {
   "hn.algolia.com/v1/api/v1/search_by_date.json": f165,
   "hn.algolia.com/v2/api/v1/search_by_date.json": f166,
   "hn.algolia.com/v3/api/v1/search_by_date.json": f167,
-  "jobs.ashbyhq.com/v1/quantive.html": f168,
-  "jobs.lever.co/v1/brightloop.html": f169,
-  "kestrel.example/v1/about.html": f170,
-  "kestrel.example/v1/careers.html": f171,
-  "kestrel.example/v1/index.html": f172,
-  "kestrel.example/v1/product.html": f173,
-  "kestrel.example/v1/robots.txt": f174,
-  "lumora.example/v1/about.html": f175,
-  "lumora.example/v1/careers.html": f176,
-  "lumora.example/v1/index.html": f177,
-  "lumora.example/v1/product.html": f178,
-  "lumora.example/v1/robots.txt": f179,
-  "lumora.recruitee.com/v1/api/offers.json": f180,
-  "lumora.recruitee.com/v2/api/offers.html": f181,
-  "lumora.recruitee.com/v3/api/offers.json": f182,
-  "northwind.example/v1/.well-known/security.txt": f183,
-  "northwind.example/v1/_headers.json": f184,
-  "northwind.example/v1/about.html": f185,
-  "northwind.example/v1/blog/rss.xml": f186,
-  "northwind.example/v1/blog.html": f187,
-  "northwind.example/v1/careers/customer-success-manager.html": f188,
-  "northwind.example/v1/careers/full-stack-engineer.html": f189,
-  "northwind.example/v1/careers/senior-data-scientist.html": f190,
-  "northwind.example/v1/careers.html": f191,
-  "northwind.example/v1/changelog/feed.json": f192,
-  "northwind.example/v1/changelog.html": f193,
-  "northwind.example/v1/customers.html": f194,
-  "northwind.example/v1/demo.html": f195,
-  "northwind.example/v1/index.html": f196,
-  "northwind.example/v1/integrations.html": f197,
-  "northwind.example/v1/legal/dpa.html": f198,
-  "northwind.example/v1/legal/privacy.html": f199,
-  "northwind.example/v1/legal/terms.html": f200,
-  "northwind.example/v1/platform.html": f201,
-  "northwind.example/v1/pricing.html": f202,
-  "northwind.example/v1/robots.txt": f203,
-  "northwind.example/v1/security.html": f204,
-  "northwind.example/v1/sitemap.xml": f205,
-  "northwind.example/v2/_deleted": f206,
-  "northwind.example/v2/about.html": f207,
-  "northwind.example/v2/blog/rss.xml": f208,
-  "northwind.example/v2/blog.html": f209,
-  "northwind.example/v2/careers/customer-success-manager.html": f210,
-  "northwind.example/v2/careers/full-stack-engineer.html": f211,
-  "northwind.example/v2/careers/senior-data-scientist.html": f212,
-  "northwind.example/v2/careers.html": f213,
-  "northwind.example/v2/changelog/feed.json": f214,
-  "northwind.example/v2/changelog/renewal-forecasts.html": f215,
-  "northwind.example/v2/changelog.html": f216,
-  "northwind.example/v2/demo.html": f217,
-  "northwind.example/v2/index.html": f218,
-  "northwind.example/v2/integrations.html": f219,
-  "northwind.example/v2/legal/dpa.html": f220,
-  "northwind.example/v2/legal/privacy.html": f221,
-  "northwind.example/v2/legal/terms.html": f222,
-  "northwind.example/v2/platform.html": f223,
-  "northwind.example/v2/pricing.html": f224,
-  "northwind.example/v2/security.html": f225,
-  "northwind.example/v3/.well-known/security.txt": f226,
-  "northwind.example/v3/about.html": f227,
-  "northwind.example/v3/blog.html": f228,
-  "northwind.example/v3/careers/customer-success-manager.html": f229,
-  "northwind.example/v3/careers/full-stack-engineer.html": f230,
-  "northwind.example/v3/careers/senior-data-scientist.html": f231,
-  "northwind.example/v3/careers.html": f232,
-  "northwind.example/v3/changelog/feed.json": f233,
-  "northwind.example/v3/changelog/renewal-forecasts.html": f234,
-  "northwind.example/v3/changelog.html": f235,
-  "northwind.example/v3/demo.html": f236,
-  "northwind.example/v3/index.html": f237,
-  "northwind.example/v3/integrations.html": f238,
-  "northwind.example/v3/legal/dpa.html": f239,
-  "northwind.example/v3/legal/privacy.html": f240,
-  "northwind.example/v3/legal/terms.html": f241,
-  "northwind.example/v3/platform.html": f242,
-  "northwind.example/v3/pricing.html": f243,
-  "northwind.example/v3/security.html": f244,
-  "ostara.example/v1/about.html": f245,
-  "ostara.example/v1/careers.html": f246,
-  "ostara.example/v1/index.html": f247,
-  "ostara.example/v1/product.html": f248,
-  "ostara.example/v1/robots.txt": f249,
-  "ostara.jobs.personio.de/v1/_headers.json": f250,
-  "ostara.jobs.personio.de/v1/xml": f251,
-  "ostara.jobs.personio.de/v2/xml": f252,
-  "ostara.jobs.personio.de/v3/xml": f253,
-  "parcelhub.example/v1/index.html": f254,
-  "parcelhub.example/v1/integrations.html": f255,
-  "parcelhub.example/v1/pricing.html": f256,
-  "parcelhub.example/v1/robots.txt": f257,
-  "parcelhub.example/v2/integrations.html": f258,
-  "parcelhub.example/v2/pricing.html": f259,
-  "parcelhub.example/v3/index.html": f260,
-  "parcelhub.example/v3/integrations.html": f261,
-  "parcelhub.example/v3/pricing.html": f262,
-  "quantive.example/v1/.well-known/security.txt": f263,
-  "quantive.example/v1/_headers.json": f264,
-  "quantive.example/v1/blog.html": f265,
-  "quantive.example/v1/careers.html": f266,
-  "quantive.example/v1/company.html": f267,
-  "quantive.example/v1/index.html": f268,
-  "quantive.example/v1/integrations.html": f269,
-  "quantive.example/v1/legal/privacy.html": f270,
-  "quantive.example/v1/legal/terms.html": f271,
-  "quantive.example/v1/pricing.html": f272,
-  "quantive.example/v1/product.html": f273,
-  "quantive.example/v1/robots.txt": f274,
-  "quantive.example/v1/security.html": f275,
-  "quantive.example/v1/sitemap.xml": f276,
-  "quantive.example/v2/blog.html": f277,
-  "quantive.example/v2/careers.html": f278,
-  "quantive.example/v2/company.html": f279,
-  "quantive.example/v2/customers.html": f280,
-  "quantive.example/v2/index.html": f281,
-  "quantive.example/v2/integrations.html": f282,
-  "quantive.example/v2/legal/privacy.html": f283,
-  "quantive.example/v2/legal/terms.html": f284,
-  "quantive.example/v2/pricing.html": f285,
-  "quantive.example/v2/product.html": f286,
-  "quantive.example/v2/security.html": f287,
-  "quantive.example/v3/.well-known/security.txt": f288,
-  "quantive.example/v3/blog.html": f289,
-  "quantive.example/v3/careers.html": f290,
-  "quantive.example/v3/company.html": f291,
-  "quantive.example/v3/customers.html": f292,
-  "quantive.example/v3/index.html": f293,
-  "quantive.example/v3/integrations.html": f294,
-  "quantive.example/v3/legal/privacy.html": f295,
-  "quantive.example/v3/legal/terms.html": f296,
-  "quantive.example/v3/pricing.html": f297,
-  "quantive.example/v3/product.html": f298,
-  "quantive.example/v3/security.html": f299,
-  "registry.npmjs.org/v1/globex-js.json": f300,
-  "registry.npmjs.org/v1/globex-legacy.json": f301,
-  "registry.npmjs.org/v2/globex-js.json": f302,
-  "registry.npmjs.org/v2/globex-legacy.json": f303,
-  "registry.npmjs.org/v3/globex-js.json": f304,
-  "registry.npmjs.org/v3/globex-legacy.json": f305,
-  "tallyhq.example/v1/index.html": f306,
-  "www.wikidata.org/v1/_headers.json": f307,
-  "www.wikidata.org/v1/w/api.php": f308,
-  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f309,
-  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f310,
-  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f311,
+  "itunes.apple.com/v1/lookup.json": f168,
+  "itunes.apple.com/v2/lookup.json": f169,
+  "itunes.apple.com/v3/lookup.json": f170,
+  "jobs.ashbyhq.com/v1/quantive.html": f171,
+  "jobs.lever.co/v1/brightloop.html": f172,
+  "kestrel.example/v1/about.html": f173,
+  "kestrel.example/v1/careers.html": f174,
+  "kestrel.example/v1/index.html": f175,
+  "kestrel.example/v1/product.html": f176,
+  "kestrel.example/v1/robots.txt": f177,
+  "lumora.example/v1/about.html": f178,
+  "lumora.example/v1/careers.html": f179,
+  "lumora.example/v1/index.html": f180,
+  "lumora.example/v1/product.html": f181,
+  "lumora.example/v1/robots.txt": f182,
+  "lumora.recruitee.com/v1/api/offers.json": f183,
+  "lumora.recruitee.com/v2/api/offers.html": f184,
+  "lumora.recruitee.com/v3/api/offers.json": f185,
+  "northwind.example/v1/.well-known/security.txt": f186,
+  "northwind.example/v1/_headers.json": f187,
+  "northwind.example/v1/about.html": f188,
+  "northwind.example/v1/blog/rss.xml": f189,
+  "northwind.example/v1/blog.html": f190,
+  "northwind.example/v1/careers/customer-success-manager.html": f191,
+  "northwind.example/v1/careers/full-stack-engineer.html": f192,
+  "northwind.example/v1/careers/senior-data-scientist.html": f193,
+  "northwind.example/v1/careers.html": f194,
+  "northwind.example/v1/changelog/feed.json": f195,
+  "northwind.example/v1/changelog.html": f196,
+  "northwind.example/v1/customers.html": f197,
+  "northwind.example/v1/demo.html": f198,
+  "northwind.example/v1/index.html": f199,
+  "northwind.example/v1/integrations.html": f200,
+  "northwind.example/v1/legal/dpa.html": f201,
+  "northwind.example/v1/legal/privacy.html": f202,
+  "northwind.example/v1/legal/terms.html": f203,
+  "northwind.example/v1/platform.html": f204,
+  "northwind.example/v1/pricing.html": f205,
+  "northwind.example/v1/robots.txt": f206,
+  "northwind.example/v1/security.html": f207,
+  "northwind.example/v1/sitemap.xml": f208,
+  "northwind.example/v2/_deleted": f209,
+  "northwind.example/v2/about.html": f210,
+  "northwind.example/v2/blog/rss.xml": f211,
+  "northwind.example/v2/blog.html": f212,
+  "northwind.example/v2/careers/customer-success-manager.html": f213,
+  "northwind.example/v2/careers/full-stack-engineer.html": f214,
+  "northwind.example/v2/careers/senior-data-scientist.html": f215,
+  "northwind.example/v2/careers.html": f216,
+  "northwind.example/v2/changelog/feed.json": f217,
+  "northwind.example/v2/changelog/renewal-forecasts.html": f218,
+  "northwind.example/v2/changelog.html": f219,
+  "northwind.example/v2/demo.html": f220,
+  "northwind.example/v2/index.html": f221,
+  "northwind.example/v2/integrations.html": f222,
+  "northwind.example/v2/legal/dpa.html": f223,
+  "northwind.example/v2/legal/privacy.html": f224,
+  "northwind.example/v2/legal/terms.html": f225,
+  "northwind.example/v2/platform.html": f226,
+  "northwind.example/v2/pricing.html": f227,
+  "northwind.example/v2/security.html": f228,
+  "northwind.example/v3/.well-known/security.txt": f229,
+  "northwind.example/v3/about.html": f230,
+  "northwind.example/v3/blog.html": f231,
+  "northwind.example/v3/careers/customer-success-manager.html": f232,
+  "northwind.example/v3/careers/full-stack-engineer.html": f233,
+  "northwind.example/v3/careers/senior-data-scientist.html": f234,
+  "northwind.example/v3/careers.html": f235,
+  "northwind.example/v3/changelog/feed.json": f236,
+  "northwind.example/v3/changelog/renewal-forecasts.html": f237,
+  "northwind.example/v3/changelog.html": f238,
+  "northwind.example/v3/demo.html": f239,
+  "northwind.example/v3/index.html": f240,
+  "northwind.example/v3/integrations.html": f241,
+  "northwind.example/v3/legal/dpa.html": f242,
+  "northwind.example/v3/legal/privacy.html": f243,
+  "northwind.example/v3/legal/terms.html": f244,
+  "northwind.example/v3/platform.html": f245,
+  "northwind.example/v3/pricing.html": f246,
+  "northwind.example/v3/security.html": f247,
+  "ostara.example/v1/about.html": f248,
+  "ostara.example/v1/careers.html": f249,
+  "ostara.example/v1/index.html": f250,
+  "ostara.example/v1/product.html": f251,
+  "ostara.example/v1/robots.txt": f252,
+  "ostara.jobs.personio.de/v1/_headers.json": f253,
+  "ostara.jobs.personio.de/v1/xml": f254,
+  "ostara.jobs.personio.de/v2/xml": f255,
+  "ostara.jobs.personio.de/v3/xml": f256,
+  "parcelhub.example/v1/index.html": f257,
+  "parcelhub.example/v1/integrations.html": f258,
+  "parcelhub.example/v1/pricing.html": f259,
+  "parcelhub.example/v1/robots.txt": f260,
+  "parcelhub.example/v2/integrations.html": f261,
+  "parcelhub.example/v2/pricing.html": f262,
+  "parcelhub.example/v3/index.html": f263,
+  "parcelhub.example/v3/integrations.html": f264,
+  "parcelhub.example/v3/pricing.html": f265,
+  "quantive.example/v1/.well-known/security.txt": f266,
+  "quantive.example/v1/_headers.json": f267,
+  "quantive.example/v1/blog.html": f268,
+  "quantive.example/v1/careers.html": f269,
+  "quantive.example/v1/company.html": f270,
+  "quantive.example/v1/index.html": f271,
+  "quantive.example/v1/integrations.html": f272,
+  "quantive.example/v1/legal/privacy.html": f273,
+  "quantive.example/v1/legal/terms.html": f274,
+  "quantive.example/v1/pricing.html": f275,
+  "quantive.example/v1/product.html": f276,
+  "quantive.example/v1/robots.txt": f277,
+  "quantive.example/v1/security.html": f278,
+  "quantive.example/v1/sitemap.xml": f279,
+  "quantive.example/v2/blog.html": f280,
+  "quantive.example/v2/careers.html": f281,
+  "quantive.example/v2/company.html": f282,
+  "quantive.example/v2/customers.html": f283,
+  "quantive.example/v2/index.html": f284,
+  "quantive.example/v2/integrations.html": f285,
+  "quantive.example/v2/legal/privacy.html": f286,
+  "quantive.example/v2/legal/terms.html": f287,
+  "quantive.example/v2/pricing.html": f288,
+  "quantive.example/v2/product.html": f289,
+  "quantive.example/v2/security.html": f290,
+  "quantive.example/v3/.well-known/security.txt": f291,
+  "quantive.example/v3/blog.html": f292,
+  "quantive.example/v3/careers.html": f293,
+  "quantive.example/v3/company.html": f294,
+  "quantive.example/v3/customers.html": f295,
+  "quantive.example/v3/index.html": f296,
+  "quantive.example/v3/integrations.html": f297,
+  "quantive.example/v3/legal/privacy.html": f298,
+  "quantive.example/v3/legal/terms.html": f299,
+  "quantive.example/v3/pricing.html": f300,
+  "quantive.example/v3/product.html": f301,
+  "quantive.example/v3/security.html": f302,
+  "registry.npmjs.org/v1/globex-js.json": f303,
+  "registry.npmjs.org/v1/globex-legacy.json": f304,
+  "registry.npmjs.org/v2/globex-js.json": f305,
+  "registry.npmjs.org/v2/globex-legacy.json": f306,
+  "registry.npmjs.org/v3/globex-js.json": f307,
+  "registry.npmjs.org/v3/globex-legacy.json": f308,
+  "tallyhq.example/v1/index.html": f309,
+  "www.wikidata.org/v1/_headers.json": f310,
+  "www.wikidata.org/v1/w/api.php": f311,
+  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f312,
+  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f313,
+  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f314,
 };

@@ -30,6 +30,7 @@ export const MOVE_KINDS: { kind: string; types: string[] }[] = [
       "integration_added",
       "integration_removed",
       "open_source",
+      "rating_drop",
     ],
   },
   { kind: "market", types: ["partnership", "certification", "office_opening", "filing"] },

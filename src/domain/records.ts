@@ -122,6 +122,7 @@ const READ_DOMAINS = [
   "market",
   "regulation",
   "packages",
+  "apps",
   "tech_stack",
   "integrations",
   "release_cadence",

@@ -56,4 +56,5 @@ export const RESEARCH_READ_DOMAINS = [
   "funding",
   "regulation",
   "packages",
+  "apps",
 ] as const;

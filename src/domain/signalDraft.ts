@@ -15,6 +15,7 @@ export type SignalType =
   | "feature_launch"
   | "feature_removed"
   | "release"
+  | "rating_drop"
   | "open_source"
   | "integration_added"
   | "integration_removed"

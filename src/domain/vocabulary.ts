@@ -32,6 +32,7 @@ export const TYPES: Record<VocabularyType, { label: string; category: SignalCate
   feature_update: { label: "Feature update", category: "product" },
   feature_removed: { label: "Feature removed", category: "product" },
   release: { label: "Release", category: "product" },
+  rating_drop: { label: "Rating drop", category: "product" },
   integration_added: { label: "Integration added", category: "product" },
   integration_removed: { label: "Integration removed", category: "product" },
   open_source: { label: "Open source", category: "product" },

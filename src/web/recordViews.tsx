@@ -105,6 +105,7 @@ const READ_VIEWS: Record<string, [string, (v: Obj, c: Obj, x: DossierExtras) => 
   integrations: ["Integrations", (v) => <IntegrationsView integ={v} />],
   release_cadence: ["Release cadence", (v) => <ReleaseCadenceView rel={v} />],
   packages: ["Packages", (v) => <PackagesView packages={v} />],
+  apps: ["Apps", (v) => <Value value={v} />],
   regulation: ["Security and compliance", (v) => <RegulationView reg={v} />],
   funding: ["Funding and ownership", (v, c) => <FundingView funding={v} ownership={obj(c.ownership)} />],
 };

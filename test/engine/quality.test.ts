@@ -284,6 +284,17 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   expect(hnMatched.length).toBe(1);
   expect(hnFound.length).toBe(1);
 
+  // The App Store app Northwind's home page badge links (the lookup API): a new version and a rating drop.
+  const onApps = (urls: string[]) => urls.some((u) => u.startsWith("https://apps.apple.com/"));
+  const appPlanted = PLANTED.filter((p) => onApps(p.urls));
+  const appFound = found.filter((s) => onApps(s.evidence.map((e) => e.source_url)));
+  const appMatched = appPlanted.filter((p) => matched.has(p));
+  console.log(
+    `App Store: precision ${(appFound.length ? appMatched.length / appFound.length : 0).toFixed(3)} (${appMatched.length}/${appFound.length} signals), recall ${(appMatched.length / appPlanted.length).toFixed(3)} (${appMatched.length}/${appPlanted.length} planted changes)`,
+  );
+  expect(appMatched.length).toBe(2);
+  expect(appFound.length).toBe(2);
+
   // Titles state the change with its values.
   expect(found.find((s) => s.type === "price_increase")?.title).toContain("from $59 to $69");
   expect(found.find((s) => s.type === "funding")?.title).toContain("$40 million");
@@ -319,6 +330,9 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   );
   console.log(
     `Hacker News on v3 (points and comments grew, a 9-point story): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://news.ycombinator.com/"))).length} signals from noise`,
+  );
+  console.log(
+    `App Store on v3 (the rating count grew, the rating within its tenth): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://apps.apple.com/"))).length} signals from noise`,
   );
   expect(noise).toEqual([]);
   expect(third.signals_created).toBe(0);

@@ -5,6 +5,7 @@
 import { severityRank } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { entries, feedItem, NEWS_PAGES } from "./announcements.ts";
+import { APP_STORE, appStoreApp } from "./apps.ts";
 import { GITHUB_ORG, NPM_PACKAGE, newRepository, npmPackage } from "./code.ts";
 import { address, offices, people } from "./company.ts";
 import { chiefExecutive, SEC_FILINGS, secFiling, WIKIDATA } from "./facts.ts";
@@ -37,6 +38,7 @@ export const RULES: readonly RuleInfo[] = [
   chiefExecutive,
   secFiling,
   hackerNewsStory,
+  appStoreApp,
   page,
   navigationBulk,
   domain,
@@ -142,6 +144,7 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
       case "field_changed":
         if (ctx.pageKind === WIKIDATA) chiefExecutive(r, c);
         else if (ctx.pageKind === NPM_PACKAGE) npmPackage(r, c);
+        else if (ctx.pageKind === APP_STORE) appStoreApp(r, c);
         else if (/address\./.test(c.subject)) addressFields.push(c);
         else if (/(^|\.)(url|final_url)$/i.test(c.subject)) domain(r, c);
         break;

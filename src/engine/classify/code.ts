@@ -2,6 +2,7 @@
 // (sources/npm.ts). A new public repository is a low signal with the repository as its evidence; a package's new
 // major version or its deprecation is a medium one with its npm page. Stars, push times and download counts are
 // not in the snapshots, so they never reach a rule.
+import { possessive } from "../../domain/prose.ts";
 import type { Change } from "../compare/types.ts";
 import { evidence, push, type Rules, rule } from "./rule.ts";
 import { clip, slug } from "./wording.ts";
@@ -70,7 +71,7 @@ export const npmPackage = rule(
         confidence: 0.9,
         confidence_reasons: ["the npm registry's latest dist-tag"],
         title: `${r.name} released ${pkg} ${version} on npm, a new major version`,
-        summary: `${r.name}'s npm package ${pkg} moved from major version ${c.before} to ${c.after} (${version}).`,
+        summary: `${possessive(r.name)} npm package ${pkg} moved from major version ${c.before} to ${c.after} (${version}).`,
         evidence: [
           evidence(r, c, `${pkg}: latest ${version} (major ${c.before} → ${c.after})`, page, `${pkg} on npm`),
         ],

@@ -2,6 +2,7 @@
 // filings of the CIK it states (sources/sec.ts). A new chief executive is a leadership signal with the item as
 // evidence; the other facts fill the dossier at research and are no signal when edited (Wikidata is edited by
 // anyone: only the change that matters is reported). A new 8-K is a signal by its items, a 10-K or 10-Q a low one.
+import { possessive } from "../../domain/prose.ts";
 import type { Change } from "../compare/types.ts";
 import { evidence, push, type Rules, rule, stateChange } from "./rule.ts";
 import type { SignalCategory, SignalType } from "./types.ts";
@@ -48,10 +49,10 @@ export const chiefExecutive = rule(
       ],
       title: c.before
         ? `${r.name} has a new chief executive: ${c.after} (was ${c.before})`
-        : `${r.name}'s chief executive is ${c.after}`,
+        : `${possessive(r.name)} chief executive is ${c.after}`,
       summary: c.before
-        ? `Wikidata now names ${c.after} as ${r.name}'s chief executive officer, in place of ${c.before}.`
-        : `Wikidata now names ${c.after} as ${r.name}'s chief executive officer.`,
+        ? `Wikidata now names ${c.after} as ${possessive(r.name)} chief executive officer, in place of ${c.before}.`
+        : `Wikidata now names ${c.after} as ${possessive(r.name)} chief executive officer.`,
       evidence: [evidence(r, c, text, page, "Wikidata")],
       subject: c.after,
     });

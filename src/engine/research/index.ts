@@ -9,6 +9,7 @@ import type { Link, PageExtract } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { type PageRenderer, visibleHtml } from "../render/index.ts";
+import { type AppRead, appLookupUrl, appStoreAppsFrom, parseAppLookup } from "../sources/appStore.ts";
 import { boardsInHtml } from "../sources/boards/detect.ts";
 import { readJobBoard as readBoard } from "../sources/boards/read.ts";
 import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
@@ -256,7 +257,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
 
   // Feeds, the job board, GitHub releases and security.txt live on different hosts: read side by side (the
   // fetcher keeps each host to one request at a time).
-  const [feeds, board, releaseFeeds, securityTxt, githubOrgs, wikidata, npm] = await Promise.all([
+  const [feeds, board, releaseFeeds, securityTxt, githubOrgs, wikidata, npm, apps] = await Promise.all([
     readFeeds(),
     readJobBoard(),
     readReleases(),
@@ -264,6 +265,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     readGithubOrgs(),
     readWikidataItem(),
     readNpmPackages(),
+    readApps(),
   ]);
   const secUrl = new URL("/.well-known/security.txt", site).href;
 
@@ -432,6 +434,26 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     return out;
   }
 
+  /** The App Store apps the site links (its app-store badges), through the lookup API (at most two). */
+  async function readApps(): Promise<Parts["apps"]> {
+    const out: NonNullable<Parts["apps"]> = [];
+    const linked = all.flatMap((p) => allLinks(p.extract).map((l) => l.url));
+    for (const a of appStoreAppsFrom(linked).slice(0, 2)) {
+      const url = appLookupUrl(a.id, a.country);
+      fetched++;
+      const r = await o.fetcher.fetch({ url, headers: { accept: "application/json" } });
+      o.onFetched?.(r);
+      if (!r.ok) {
+        failed.push({ url, error: r.error });
+        continue;
+      }
+      const app = parseAppLookup(r.text);
+      if (app) out.push({ url, app });
+      else failed.push({ url, error: "unsupported_content" });
+    }
+    return out;
+  }
+
   async function readSecurityTxt() {
     const r = await get(new URL("/.well-known/security.txt", site).href);
     return (r.ok && parseSecurityTxt(r.text)) || undefined;
@@ -450,6 +472,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     githubOrgs,
     wikidata,
     npm,
+    apps,
     now,
     discovered: disc.pages,
     directory,
@@ -498,6 +521,8 @@ interface Parts {
   githubOrgs?: { url: string; org: string; repos: GithubRepo[] }[];
   /** The Wikidata item the site declares as itself, its official website this site. */
   wikidata?: { url: string; facts: WikidataFacts };
+  /** The App Store apps the site links. */
+  apps?: { url: string; app: AppRead }[];
   /** The npm packages the site links that are the competitor's, with last week's downloads when read. */
   npm?: {
     url: string;
@@ -722,6 +747,21 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       })),
     };
 
+  // apps: the App Store apps the site links.
+  if (x.apps?.length)
+    reads.apps = {
+      apps: x.apps.map(({ url, app }) => ({
+        name: app.name,
+        version: app.version,
+        ...(app.releasedAt ? { released_at: app.releasedAt } : {}),
+        ...(app.rating !== undefined ? { rating: Math.round(app.rating * 100) / 100 } : {}),
+        ...(app.ratingCount !== undefined ? { rating_count: app.ratingCount } : {}),
+        ...(app.seller ? { seller: app.seller } : {}),
+        page: app.url ?? `https://apps.apple.com/app/id${app.id}`,
+        source: url,
+      })),
+    };
+
   // hiring: the job board's public JSON, else the careers page's list.
   if (x.board && !x.board.failed)
     reads.hiring = { ...hiringRead(x.board.jobs, x.board.provider), source: x.board.url };
@@ -830,6 +870,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       // Hacker News stories on the site's own domain (read from the first cycle's baseline).
       { url: hnSearchUrl(x.site.hostname.replace(/^www\./, "")), kind: SOURCE_KINDS.hn_mentions.name },
       ...(x.npm ?? []).map((n) => ({ url: n.url, kind: SOURCE_KINDS.npm_package.name })),
+      ...(x.apps ?? []).map((a) => ({ url: a.url, kind: SOURCE_KINDS.app_store.name })),
     ],
     (s) => s.url,
   );

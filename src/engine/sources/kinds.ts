@@ -5,6 +5,7 @@
 import { normaliseFeed, normaliseJobs, normaliseStructured } from "../compare/normalise.ts";
 import type { Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
+import { appSnapshot, parseAppLookup } from "./appStore.ts";
 import { type BoardRead, readJobBoard } from "./boards/read.ts";
 import { notAFeed, parseFeed } from "./feeds.ts";
 import {
@@ -46,7 +47,8 @@ export type SourceKindName =
   | "wikidata"
   | "npm_package"
   | "sec_filings"
-  | "hn_mentions";
+  | "hn_mentions"
+  | "app_store";
 
 export interface SourceKind {
   name: SourceKindName;
@@ -196,6 +198,19 @@ export const SOURCE_KINDS: Record<SourceKindName, SourceKind> = {
     snapshot: "feed",
     classifyAs: "hacker_news",
     label: () => "Hacker News",
+  },
+  // An App Store app the site links (appStore.ts): its version, notes and rating, never its rating count.
+  app_store: {
+    name: "app_store",
+    fetch: (fetcher, url, validators) =>
+      fetcher.fetch({ url, ...validators, headers: { accept: "application/json" } }),
+    parse(read, url) {
+      const app = parseAppLookup(read.text);
+      return app ? { snapshot: appSnapshot(url, app) } : { error: "unsupported_content" };
+    },
+    snapshot: "structured",
+    classifyAs: "app_store",
+    label: () => "App Store app",
   },
 };
 
