@@ -116,6 +116,7 @@ type Kind =
   | "certification"
   | "messaging"
   | "customer"
+  | "rating_drop"
   | "other";
 
 /** The kind of move a signal reports: its engine type, else read from an imported signal's words. */
@@ -160,7 +161,13 @@ function kindOf(s: BattlecardSignal): Kind {
     case "domain_change":
     case "office_opening":
     case "policy_change":
+    // a new repository, a filing, a story on Hacker News: what their titles quote is no move of their own
+    case "open_source":
+    case "filing":
+    case "mention":
       return "other";
+    case "rating_drop":
+      return "rating_drop";
   }
   const title = s.title;
   if (/\bmoves?\b.+\bto (?:the )?\w+ (?:plan|tier)\b/i.test(title)) return "tier_move";
@@ -207,6 +214,7 @@ const STANCE: Record<Kind, Stance> = {
   certification: "strength",
   messaging: "neutral",
   customer: "strength",
+  rating_drop: "weakness",
   other: "neutral",
 };
 
@@ -232,6 +240,7 @@ const KIND_WEIGHT: Record<Kind, number> = {
   certification: 45,
   hiring: 40,
   customer: 35,
+  rating_drop: 50,
   leadership: 30,
   messaging: 30,
   other: 10,
@@ -509,6 +518,17 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
         point: `${cap(what)}${on}.`,
         talk: `${said}: ask whether it is on the buyer's requirements list; if it is, show how we answer the same need in the demo, if not, keep the evaluation on their criteria.`,
       };
+    case "rating_drop": {
+      const m = /from (\d(?:\.\d)?) to (\d(?:\.\d)?)/.exec(s.title);
+      return {
+        ...base,
+        topic: `rating:${slug(s.subject ?? what).slice(0, 60)}`,
+        point: `${cap(what)}${on}.`,
+        talk: m
+          ? `${said}: if the buyer's team will use it on their phones, ask what its users say since the rating fell from ${m[1]} to ${m[2]} stars, and show ours.`
+          : `${said}: ask what its users say about it, and show ours.`,
+      };
+    }
     case "customer":
       return {
         ...base,
