@@ -1,5 +1,12 @@
 // The event catalog: every fact the system records, with its payload shape. Version 1 throughout;
 // a changed payload gets a new type name or an upcaster here, never an edit in place.
+
+import type {
+  BattlecardEditedData,
+  BattlecardProposalAcceptedData,
+  BattlecardProposedData,
+} from "../src/domain/battlecardProposals.ts";
+import type { Evidence, ReadSources } from "../src/domain/observation.ts";
 import type {
   BattlecardRecord,
   CompetitorRecord,
@@ -7,12 +14,6 @@ import type {
   EvidenceItem,
   SignalRecord,
 } from "../src/domain/records.ts";
-import type {
-  BattlecardEditedData,
-  BattlecardProposalAcceptedData,
-  BattlecardProposedData,
-} from "../src/domain/battlecardProposals.ts";
-import type { Evidence, ReadSources } from "../src/domain/observation.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
 import type { DeliveryRules } from "../src/domain/deliveryRules.ts";
 import type { WebhookFilter } from "../src/domain/webhooks.ts";
@@ -94,11 +95,34 @@ export interface EventPayloads {
     id: number;
     company_name?: string;
     website_url?: string;
-    /** The website's host name, by which requests share one brief (absent on requests without a website). */
+    /** The company's domain, by which requests share one brief: the website's registrable domain (its host
+     * name on requests from before subdomains counted as one company; absent on requests without a website). */
     domain?: string;
-    email: string;
+    /** The address the brief is emailed to once it confirms; absent when none was given or it is withheld. */
+    email?: string;
+    /** A confirmation email is to be sent to `email` (double opt-in); absent on older requests. */
+    confirm?: boolean;
+    /** Why the address given is not written to (FREE_BRIEF's limits): the thank-you page shows the brief. */
+    email_withheld?: "company" | "recipient" | "network";
+    /** SHA-256 digest of the requesting browser's token: only that browser sees the request's state. */
+    viewer_digest?: string;
+    /** SHA-256 digest of the client's network (an IPv4 address, an IPv6 /64), which its email limit counts. */
+    network?: string;
     requested_at: string;
   };
+  /** One try to send a request's confirmation email; a sent one carries its link token's digest and expiry. */
+  FreeBriefConfirmationEmailed: {
+    id: number;
+    ok: boolean;
+    at: string;
+    error?: string;
+    next_attempt_at?: string;
+    gave_up?: boolean;
+    confirm_digest?: string;
+    expires_at?: string;
+  };
+  /** The requester followed the confirmation link: the answer may be emailed to the address. */
+  FreeBriefConfirmed: { id: number; confirmed_at: string };
   /** A free-brief request answered: a brief researched for it (`published`), a brief of its domain from the
    * period already in the library (`existing`), or no brief and why (`failed`). */
   FreeBriefAnswered: {
@@ -153,7 +177,17 @@ export interface EventPayloads {
   /** update_icp's re-read of one competitor's overlap with the ICP; null removes it. */
   CompetitorIcpOverlapComputed: { id: number; icp_overlap: Record<string, unknown> | null };
   // The public library (no org).
-  PublicBriefRecorded: { id: number; company_slug: string; slug: string; record: PublicBriefRecord };
+  /** `held`: a free brief written while RIVALS_FREE_BRIEF_REVIEW holds new briefs; not served publicly until
+   * an operator publishes it (PublicBriefReviewed). */
+  PublicBriefRecorded: {
+    id: number;
+    company_slug: string;
+    slug: string;
+    record: PublicBriefRecord;
+    held?: boolean;
+  };
+  /** An operator's review of a held brief: published (served publicly from now on) or rejected (never). */
+  PublicBriefReviewed: { id: number; decision: "published" | "rejected"; reviewed_at: string };
   GuideRecorded: { id: number; slug: string; record: GuideRecord };
   // The core watchlist (competitor stream; projections/watchlist.ts).
   /** add_competitor: a new competitor on the core watchlist. */
@@ -384,6 +418,8 @@ export const eventTypes = [
   "FreeBriefRequested",
   "FreeBriefAnswered",
   "FreeBriefEmailed",
+  "FreeBriefConfirmationEmailed",
+  "FreeBriefConfirmed",
   "UserRegistered",
   "UserPasswordSet",
   "UserNameChanged",
@@ -404,6 +440,7 @@ export const eventTypes = [
   "FirstBriefFinished",
   "CompetitorIcpOverlapComputed",
   "PublicBriefRecorded",
+  "PublicBriefReviewed",
   "GuideRecorded",
   "CompetitorAdded",
   "CompetitorRenamed",
