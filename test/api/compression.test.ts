@@ -34,7 +34,7 @@ function app() {
   return { a, big, push: (s: string) => push(s), close: () => close() };
 }
 
-const get = (a: Elysia, path: string, encoding = "gzip") =>
+const get = (a: { handle: (r: Request) => Promise<Response> }, path: string, encoding = "gzip") =>
   a.handle(new Request(`http://localhost${path}`, { headers: { "accept-encoding": encoding } }));
 
 test("JSON of a kilobyte and more is compressed; less goes as it is", async () => {
