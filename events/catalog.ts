@@ -6,6 +6,7 @@ import type {
   BattlecardProposalAcceptedData,
   BattlecardProposedData,
 } from "../src/domain/battlecardProposals.ts";
+import type { DeliveryRules } from "../src/domain/deliveryRules.ts";
 import type { Evidence, ReadSources } from "../src/domain/observation.ts";
 import type {
   BattlecardRecord,
@@ -15,7 +16,6 @@ import type {
   SignalRecord,
 } from "../src/domain/records.ts";
 import type { ResearchDossier, ResearchTrigger } from "../src/domain/researchTypes.ts";
-import type { DeliveryRules } from "../src/domain/deliveryRules.ts";
 import type { WebhookFilter } from "../src/domain/webhooks.ts";
 import type { CompanyProfileChanges, GuideRecord, PublicBriefRecord } from "../src/domain/workspaceTypes.ts";
 
@@ -385,7 +385,13 @@ export interface EventPayloads {
     queued_at: string;
   };
   /** An Atom feed of the workspace's signals (or one competitor's) at a secret URL; only its token's digest. */
-  FeedCreated: { id: number; token_hash: string; competitor_id?: number; created_by: string; created_at: string };
+  FeedCreated: {
+    id: number;
+    token_hash: string;
+    competitor_id?: number;
+    created_by: string;
+    created_at: string;
+  };
   FeedRevoked: { id: number; revoked_at: string };
   WebhookAttempted: {
     id: number;
