@@ -2,6 +2,7 @@
 // filings of the CIK it states (sources/sec.ts). A new chief executive is a leadership signal with the item as
 // evidence; the other facts fill the dossier at research and are no signal when edited (Wikidata is edited by
 // anyone: only the change that matters is reported). A new 8-K is a signal by its items, a 10-K or 10-Q a low one.
+import { formatDay } from "../../domain/dates.ts";
 import { possessive } from "../../domain/prose.ts";
 import type { Change } from "../compare/types.ts";
 import { evidence, push, type Rules, rule, stateChange } from "./rule.ts";
@@ -76,7 +77,7 @@ export const secFiling = rule(
     const items = (list ?? "").split(",").map((x) => x.trim());
     const accession = /accession (\d{10}-\d{2}-\d{6})/.exec(c.context ?? "")?.[1] ?? c.subject;
     const url = c.link ?? c.url;
-    const filed = c.published ? ` on ${c.published.slice(0, 10)}` : "";
+    const filed = c.published ? ` on ${formatDay(c.published)}` : "";
     const text = `Form ${form}${amended ?? ""}${list ? `, items ${list}` : ""}, filed${filed} (accession ${accession})`;
     const ev = evidence(r, c, text, url, `${r.name} on EDGAR`);
     if (form === "8-K") {

@@ -121,21 +121,27 @@ export function githubReleasesRepoOf(url: string): string | undefined {
   return REPO_RELEASES.exec(url)?.[1];
 }
 
-/** Release notes (GitHub Markdown) as the plain text a person reads. */
+/** Release notes (GitHub Markdown) as the plain text a person reads: a heading leads what follows it
+ * ("What's new: …"), list items and paragraphs are separated, so two lines never run into one phrase. */
 function plainNotes(md: string): string {
-  return (
-    md
-      .replace(/<!--[\s\S]*?-->/g, " ")
-      // GitHub's generated compare link and contributor lines are no news
-      .replace(/^\s*\**(?:Full Changelog|New Contributors)\**:?.*$/gim, " ")
-      .replace(/```[\s\S]*?```/g, " ")
-      .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-      .replace(/^\s{0,3}(?:#{1,6}|[-*+]|\d+\.)\s+/gm, "")
+  const text = md
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    // GitHub's generated compare link and contributor lines are no news
+    .replace(/^\s*\**(?:Full Changelog|New Contributors)\**:?.*$/gim, " ")
+    .replace(/```[\s\S]*?```/g, " ")
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, " ")
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1");
+  const parts: string[] = [];
+  for (const raw of text.split("\n")) {
+    const heading = /^\s{0,3}#{1,6}\s+/.test(raw);
+    const line = raw
+      .replace(/^\s{0,3}(?:#{1,6}|[-*+]|\d+\.)\s+/, "")
       .replace(/[*_`>]+/g, "")
       .replace(/\s+/g, " ")
-      .trim()
-  );
+      .trim();
+    if (line) parts.push(heading && !/[.:;!?]$/.test(line) ? `${line}:` : line);
+  }
+  return parts.reduce((out, p) => (out ? `${out}${/[.:;!?]$/.test(out) ? " " : "; "}${p}` : p), "");
 }
 
 /** The published releases of GitHub's answer, newest first as it lists them, or null when the answer is not

@@ -100,7 +100,7 @@ test("a repository's releases: title, tag page, notes as plain text, publication
     tag: "v4.3.0",
     title: "v4.3.0",
     url: "https://github.com/globex-insights/globex-js/releases/tag/v4.3.0",
-    notes: "What's new New: streaming answers in the Ask API New: track() batching options",
+    notes: "What's new: New: streaming answers in the Ask API; New: track() batching options",
     publishedAt: "2026-11-19T17:05:00Z",
     prerelease: false,
   });
