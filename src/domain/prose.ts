@@ -56,7 +56,11 @@ function endsSentence(text: string, at: number, punct: string): boolean {
   const token = `${word.replace(/^["'“‘(]+/, "")}.`.toLowerCase();
   if (NEVER_ENDS.has(token)) return false;
   // An initial ("J. Smith") or a letter-dot abbreviation ("e.g.", "a.m.") inside a name.
-  if (/^\p{Lu}$/u.test(word)) return false;
+  if (/^\p{Lu}$/u.test(word)) {
+    // "Series B." or "Plan A." ends a sentence: the letter is a name, not an initial.
+    const before = /(\S+)\s+\S+$/.exec(text.slice(0, at))?.[1] ?? "";
+    return /^(?:series|plan|tier|round|class|type|phase|stage|option)$/i.test(before);
+  }
   if (/^(?:\p{L}\.)+\p{L}$/u.test(word) && !/^(?:U\.S|U\.K|E\.U)$/.test(word)) return false;
   return true;
 }

@@ -26,6 +26,15 @@ test("a dot inside a domain, URL, decimal or version, or after an abbreviation, 
   ]);
   expect(sentences('He said "it ships." Then it did.')).toEqual(['He said "it ships."', "Then it did."]);
   expect(sentences("  ")).toEqual([]);
+  // A letter that names a round or a plan ends its sentence; an initial does not.
+  expect(
+    sentences("Brightloop raises a $40 million Series B. Parcelhub cuts Pro. Ask for Plan A. J. Doe left."),
+  ).toEqual([
+    "Brightloop raises a $40 million Series B.",
+    "Parcelhub cuts Pro.",
+    "Ask for Plan A.",
+    "J. Doe left.",
+  ]);
 });
 
 test("firstSentences keeps whole sentences within the limit", () => {
