@@ -1,7 +1,7 @@
 // "Advance the demo sites" shows everything it promises, as `npm start` runs it (archive history on, no mail
 // server): research and the baseline cycle at start, then the button moves the demo's fictional web to v2 and
-// its cycle finds every change planted on the demo competitors' sites — their pages, feeds, job boards and
-// GitHub releases — with no source failing and no request leaving the fixture web (every request the process
+// its cycle finds every change planted on the demo competitors' sites — their pages, feeds and job boards, and the
+// open sources they link or declare: GitHub, npm, Hacker News, Wikidata and EDGAR — with no source failing and no request leaving the fixture web (every request the process
 // makes is counted as it leaves: only the demo web's listener and the app itself are reached, and the guard never
 // looks a name up). The panel's status line and the delivery settings agree with what happened.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -122,10 +122,34 @@ function matches(s: SignalRow, p: PlantedChange): boolean {
 }
 
 describe("every change planted on the demo competitors' sites is a signal after one advance", () => {
-  test("eighteen of them, and nothing else", () => {
-    expect(DEMO_PLANTED.length).toBe(18);
-    expect(found.length).toBe(18);
-    expect(advanceCycle?.signals_created).toBe(18);
+  test("twenty-three of them, and nothing else", () => {
+    expect(DEMO_PLANTED.map((p) => `${p.site} ${p.type}: ${p.value}`)).toEqual([
+      "globex.example price_increase: $69",
+      "globex.example packaging_change: Warehouse sync",
+      "globex.example key_role_opening: VP of Engineering",
+      "globex.example release: v4.3.0", // GitHub's REST API
+      "globex.example open_source: globex-mcp-server", // GitHub's REST API, the organisation's repositories
+      "globex.example feature_removed: globex-legacy", // npm
+      "globex.example partnership: Snowflake",
+      "brightloop.example partnership: Fivetran",
+      "brightloop.example price_decrease: $99",
+      "brightloop.example free_tier_change: Free",
+      "brightloop.example messaging_change: Fix the bugs that cost you revenue",
+      "brightloop.example funding: $40 million",
+      "brightloop.example mention: Brightloop raises $40M", // Hacker News (Algolia)
+      "brightloop.example certification: SOC 2",
+      "quantive.example plan_added: Growth",
+      "quantive.example integration_added: Microsoft Power BI",
+      "quantive.example integration_removed: Amazon Redshift",
+      "quantive.example hiring_surge: Backend Engineer, Query Engine",
+      "quantive.example acquisition: Lumen",
+      "quantive.example page_added: Customers",
+      "quantive.example leadership_change: Marcus Oyelaran", // Wikidata
+      "quantive.example leadership_change: 5.02", // EDGAR
+      "brightloop.example hiring_surge: Support Engineer",
+    ]);
+    expect(found.length).toBe(23);
+    expect(advanceCycle?.signals_created).toBe(23);
   });
   for (const p of DEMO_PLANTED)
     test(`${p.site}: ${p.what}`, () => {
@@ -170,15 +194,30 @@ test("a demo competitor whose site the fixture web does not serve fails closed, 
   );
 });
 
-test("no request leaves the fixture web: the job boards and GitHub feeds come from the demo's listener", () => {
+test("no request leaves the fixture web: the sites, job boards and open sources' APIs come from the demo's listener", () => {
   const app = new URL(t.base).origin;
   const outside = sent.filter((r) => r.origin !== web.origin && r.origin !== app);
   expect(outside).toEqual([]);
-  const hosts = new Set(sent.filter((r) => r.origin === web.origin).map((r) => r.host));
-  for (const h of ["boards-api.greenhouse.io", "api.lever.co", "api.ashbyhq.com", "github.com"]) {
-    expect(DEMO_HOSTS).toContain(h);
-    expect(hosts).toContain(h);
-  }
+  // Exactly the hosts the demo competitors' research and cycles read (GitHub through its REST API only).
+  const hosts = [...new Set(sent.filter((r) => r.origin === web.origin).map((r) => r.host))].sort();
+  expect(hosts).toEqual([
+    "api.ashbyhq.com",
+    "api.github.com",
+    "api.lever.co",
+    "api.npmjs.org",
+    "boards-api.greenhouse.io",
+    "brightloop.example",
+    "data.sec.gov",
+    "docs.globex.example",
+    "docs.quantive.example",
+    "globex.example",
+    "help.brightloop.example",
+    "hn.algolia.com",
+    "quantive.example",
+    "registry.npmjs.org",
+    "www.wikidata.org",
+  ]);
+  for (const h of hosts) expect(DEMO_HOSTS).toContain(h);
   // The guard never ran: no name was looked up. What the demo workspace asked outside its web (the web
   // archive's history) was refused before any look-up or connection.
   expect(logged.filter((l) => l.msg === "fetch refused")).toEqual([]);
@@ -194,16 +233,16 @@ test("the status line says what the cycles since the advance found, also after a
       /<section class="notice demo-sites"[\s\S]*?<\/section>/,
     )?.[0] ?? "";
   const after = await panel();
-  expect(after).toContain('data-since-advance="18"');
-  expect(after).toContain("the monitoring cycle found 18 new signals</span> (in the feed below).");
+  expect(after).toContain('data-since-advance="23"');
+  expect(after).toContain("the monitoring cycle found 23 new signals</span> (in the feed below).");
   expect(after).not.toMatch(/\b0 new signals/);
 
   // The next scheduled cycle finds nothing new: the line still counts the advance's signals, then the last cycle.
   t.clock.advance(3_600_000);
   expect((await runCycle(t.services, orgId, { trigger: "schedule" })).signals_created).toBe(0);
   const later = await panel();
-  expect(later).toContain('data-since-advance="18"');
-  expect(later).toContain("2 monitoring cycles found 18 new signals</span> (in the feed below).");
+  expect(later).toContain('data-since-advance="23"');
+  expect(later).toContain("2 monitoring cycles found 23 new signals</span> (in the feed below).");
   expect(later).toMatch(
     /The last one finished <time[^>]*>[^<]*<\/time><span>: \d+ pages checked, 0 pages changed, no new signal<\/span>\./,
   );

@@ -106,13 +106,15 @@ test("the competitor page: signals per week by severity and plan prices over tim
   const charts = html.slice(html.indexOf('<section class="charts"'));
   expect(charts).not.toContain("<script");
   expect(html.match(/<script[^>]*>/g) ?? []).toEqual(['<script src="/assets/page.js" defer>']);
-  // Globex's v2: price increase + packaging (high), VP role (high), partnership (medium), release (low or medium).
+  // Globex's v2: price increase + packaging (high), VP role (high), Snowflake partnership (medium), globex-js
+  // v4.3.0 with release notes (medium), the globex-legacy npm package deprecated (medium), a new public
+  // repository under its GitHub organisation (low).
   const weeks = await signalsPerWeek(t.services, orgId, g, t.clock.now);
   expect(weeks.length).toBe(12);
   const last = weeks[11];
-  expect(last.high + last.medium + last.low).toBe(5);
+  expect({ high: last.high, medium: last.medium, low: last.low }).toEqual({ high: 3, medium: 3, low: 1 });
   expect(weeks.slice(0, 11).every((w) => w.high + w.medium + w.low === 0)).toBe(true);
-  expect(html).toContain("Signals per week by severity, last 12 weeks: 5 in all");
+  expect(html).toContain("Signals per week by severity, last 12 weeks: 7 in all");
   expect(html).toMatch(/<title>Week of \d{1,2} [A-Z][a-z]{2} \d{4}: \d+ high<\/title>/);
   // Prices from the two stored versions of the pricing page: Team $59 then $69, Free $0 throughout.
   const prices = await planPriceHistory(t.services, orgId, g, "https://globex.example/pricing");
