@@ -85,7 +85,9 @@ test("pressed during the start-up research, the advance is queued, then applied:
   expect(after).toContain('data-demo-engine="ready"');
   expect(after).not.toContain("data-demo-queued");
   expect(after).toMatch(/[1-9]\d* new signals<\/span> \(in the feed below\)/);
-  expect(after).toContain("raises Team plan price from $59 to $69");
+  // The advance finds more than a feed page holds: the price rise is among the pricing signals.
+  const pricing = await (await admin.request("/app?org=demo&category=pricing")).text();
+  expect(pricing).toContain("raises Team plan price from $59 to $69");
   // Two cycles: the baseline (nothing found) and the queued advance's (what was planted).
   const cycles = await t.services.database.client.execute({
     sql: "SELECT summary FROM cycles WHERE org_id = ? AND finished_at IS NOT NULL ORDER BY id",
