@@ -5,18 +5,11 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { EDIT_MAX_LINES } from "../domain/battlecardProposals.ts";
+import { SECTION_ORDER } from "./battlecardExtras.tsx";
 import { Csrf } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
 type Obj = Record<string, unknown>;
-const SECTIONS: [string, string][] = [
-  ["overview", "Overview"],
-  ["strengths", "Strengths"],
-  ["weaknesses", "Weaknesses"],
-  ["talk_tracks", "Talk tracks"],
-  ["landmines", "Landmines"],
-  ["recent_moves", "Recent moves"],
-];
 const text = (v: unknown) =>
   typeof v === "string" ? v : Array.isArray(v) ? v.filter((x) => typeof x === "string").join("\n") : "";
 
@@ -37,7 +30,7 @@ export function EditCard(p: { id: unknown; sections: Obj; org: string; csrf: str
             `One line per item, at most ${EDIT_MAX_LINES} a section. What you change is kept as the team's words: a monitoring cycle only proposes changes to it, and generating the card again leaves it as written.`,
           )}
         </p>
-        {SECTIONS.map(([k, title]) => (
+        {SECTION_ORDER.map(([k, title]) => (
           <>
             <label for={`edit-${k}`} safe>
               {title}
