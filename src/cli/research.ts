@@ -4,6 +4,7 @@
 // reading it, waiting for that to end), then one JSON summary of it.
 import { loadConfig } from "../config.ts";
 import { DomainError } from "../domain/errors.ts";
+import { PROFILE_FIELDS } from "../domain/observation.ts";
 import { requireOrg } from "../domain/state.ts";
 import { readHistory } from "../engine/archive/run.ts";
 import { startResearch } from "../engine/research/runner.ts";
@@ -56,18 +57,7 @@ export async function researchCommand(argv: string[]): Promise<number> {
       args: [report.competitor_id],
     });
     const record = JSON.parse(String(r.rows[0].state));
-    const profileKeys = [
-      "description",
-      "category",
-      "industry",
-      "business_model",
-      "company_type",
-      "company_size",
-      "founding_year",
-      "headquarters",
-      "target_customer",
-      "ownership",
-    ].filter((k) => record[k] !== undefined);
+    const profileKeys = PROFILE_FIELDS.filter((k) => record[k] !== undefined);
     print({
       status: "finished",
       org: org.slug,

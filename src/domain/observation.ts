@@ -46,7 +46,7 @@ export interface Evidence {
 }
 
 /** The company facts a page can state (the record's profile fields). */
-const PROFILE_FIELDS = [
+export const PROFILE_FIELDS = [
   "description",
   "category",
   "industry",
