@@ -21,7 +21,8 @@ import { composeEmail, composeSlack, composeTeams, type DeliverySignal } from ".
 const CLAIM_MS = 120_000;
 const INSTANCE = randomUUID();
 
-async function adminEmails(s: Services, orgId: number): Promise<string[]> {
+/** The org's admins' addresses: whom the server tells by email what needs an admin. */
+export async function adminEmails(s: Services, orgId: number): Promise<string[]> {
   const r = await s.database.client.execute({
     sql: `SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
           WHERE m.org_id = ? AND m.role = 'admin' ORDER BY u.email LIMIT 100`,

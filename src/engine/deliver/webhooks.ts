@@ -27,6 +27,7 @@ import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import type { AfterCycleStep, FinishedCycle } from "../cycle/types.ts";
 import { fetcherFor } from "../fetch/index.ts";
+import { adminEmails } from "./outbox.ts";
 import { webhookHeaders } from "./webhookSign.ts";
 
 /** How long a claim on an endpoint lasts: renewed before each message, it outlives one send (the fetcher's
@@ -301,15 +302,6 @@ async function release(s: Services, webhookId: number) {
     sql: "DELETE FROM delivery_claims WHERE delivery_id = ? AND holder = ?",
     args: [webhookId, instanceOf(s).name],
   });
-}
-
-async function adminEmails(s: Services, orgId: number): Promise<string[]> {
-  const r = await s.database.client.execute({
-    sql: `SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
-          WHERE m.org_id = ? AND m.role = 'admin' ORDER BY u.email LIMIT 100`,
-    args: [orgId],
-  });
-  return r.rows.map((x) => String(x.email));
 }
 
 /** The admins are told by email (where the server sends email) that an endpoint was disabled; the
