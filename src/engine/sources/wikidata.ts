@@ -82,16 +82,22 @@ interface Entity {
   cik?: string;
 }
 
-/** An entity JSON's item and the statements read from it, or null when it is not an item's entity JSON. */
-export function parseEntity(text: string): Entity | null {
+/** The `entities` object of a Wikidata answer (entity JSON or wbgetentities), or null when the text is not one. */
+function entitiesOf(text: string): Obj | null {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
     return null;
   }
-  if (!isObj(data) || !isObj(data.entities)) return null;
-  const e = Object.values(data.entities).find((x) => isObj(x) && x.type === "item");
+  return isObj(data) && isObj(data.entities) ? data.entities : null;
+}
+
+/** An entity JSON's item and the statements read from it, or null when it is not an item's entity JSON. */
+export function parseEntity(text: string): Entity | null {
+  const entities = entitiesOf(text);
+  if (!entities) return null;
+  const e = Object.values(entities).find((x) => isObj(x) && x.type === "item");
   if (!isObj(e) || typeof e.id !== "string" || !isObj(e.claims)) return null;
   const claims = e.claims;
   const first = (prop: string) => snakValue(current(claims, prop)[0]?.mainsnak);
@@ -125,15 +131,10 @@ export function parseEntity(text: string): Entity | null {
 
 /** The English labels of a wbgetentities answer. */
 export function parseLabels(text: string): Record<string, string> | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isObj(data) || !isObj(data.entities)) return null;
+  const entities = entitiesOf(text);
+  if (!entities) return null;
   const out: Record<string, string> = {};
-  for (const [id, e] of Object.entries(data.entities)) {
+  for (const [id, e] of Object.entries(entities)) {
     const v = isObj(e) && isObj(e.labels) && isObj(e.labels.en) ? str(e.labels.en.value) : undefined;
     if (v) out[id] = v;
   }
