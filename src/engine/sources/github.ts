@@ -50,16 +50,22 @@ export function fetchGithub(fetcher: Fetcher, url: string, validators: Validator
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 
-/** The public repositories of GitHub's answer (forks and archived ones left out: neither is the organisation's
- * new work), or null when the answer is not GitHub's list of repositories (an error object, a page). */
-export function parseGithubRepos(text: string): GithubRepo[] | null {
+/** The JSON array GitHub's list endpoints answer with, or null when the text is not one (an error object, a page). */
+function jsonArray(text: string): unknown[] | null {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
     return null;
   }
-  if (!Array.isArray(data)) return null;
+  return Array.isArray(data) ? data : null;
+}
+
+/** The public repositories of GitHub's answer (forks and archived ones left out: neither is the organisation's
+ * new work), or null when the answer is not GitHub's list of repositories (an error object, a page). */
+export function parseGithubRepos(text: string): GithubRepo[] | null {
+  const data = jsonArray(text);
+  if (!data) return null;
   const out: GithubRepo[] = [];
   for (const r of data) {
     if (!r || typeof r !== "object") return null;
@@ -147,13 +153,8 @@ function plainNotes(md: string): string {
 /** The published releases of GitHub's answer, newest first as it lists them, or null when the answer is not
  * GitHub's list of releases. */
 export function parseGithubReleases(text: string): GithubRelease[] | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(data)) return null;
+  const data = jsonArray(text);
+  if (!data) return null;
   const out: GithubRelease[] = [];
   for (const r of data) {
     if (!r || typeof r !== "object") return null;
