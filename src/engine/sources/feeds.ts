@@ -271,23 +271,27 @@ const GITHUB_RESERVED = new Set([
 const GITHUB_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/;
 
+/** The path segments of a github.com URL, or undefined when `url` is not one. */
+function githubPath(url: unknown): string[] | undefined {
+  if (typeof url !== "string") return undefined;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const host = u.hostname.toLowerCase();
+  if (host !== "github.com" && host !== "www.github.com") return undefined;
+  return u.pathname.split("/").filter(Boolean);
+}
+
 /** `org/repo` of every GitHub repository among `links` (github.com/{org}/{repo}[/…]), deduplicated. */
 export function githubReposFrom(links: readonly { url: string }[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   if (!Array.isArray(links)) return out;
   for (const link of links) {
-    const url = typeof link === "string" ? link : link?.url;
-    if (typeof url !== "string") continue;
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      continue;
-    }
-    const host = u.hostname.toLowerCase();
-    if (host !== "github.com" && host !== "www.github.com") continue;
-    const [org, repoRaw] = u.pathname.split("/").filter(Boolean);
+    const [org, repoRaw] = githubPath(typeof link === "string" ? link : link?.url) ?? [];
     if (!org || !repoRaw) continue;
     const repo = repoRaw.replace(/\.git$/i, "");
     if (GITHUB_RESERVED.has(org.toLowerCase()) || !GITHUB_NAME.test(org)) continue;
@@ -306,16 +310,7 @@ export function githubOrgsFrom(urls: readonly string[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const url of Array.isArray(urls) ? urls : []) {
-    if (typeof url !== "string") continue;
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      continue;
-    }
-    const host = u.hostname.toLowerCase();
-    if (host !== "github.com" && host !== "www.github.com") continue;
-    const org = u.pathname.split("/").filter(Boolean)[0];
+    const org = githubPath(url)?.[0];
     if (!org || GITHUB_RESERVED.has(org.toLowerCase()) || !GITHUB_NAME.test(org)) continue;
     if (seen.has(org.toLowerCase())) continue;
     seen.add(org.toLowerCase());
