@@ -113,6 +113,34 @@ function StatusTable({
   );
 }
 
+/** A connected chat channel: since when, where to, and its test and disconnect buttons. */
+function ConnectedChannel(p: {
+  path: "chat" | "teams";
+  at: unknown;
+  to: string;
+  hidden: JSX.Element;
+}): JSX.Element {
+  return (
+    <div class="card">
+      <p>
+        Connected <Time ts={p.at} /> to {p.to}.
+      </p>
+      <form method="post" action={`${PATH}/${p.path}/test`} class="inline">
+        {p.hidden}
+        <button type="submit" class="secondary">
+          Send a test message
+        </button>
+      </form>{" "}
+      <form method="post" action={`${PATH}/${p.path}/disconnect`} class="inline">
+        {p.hidden}
+        <button type="submit" class="secondary danger">
+          Disconnect
+        </button>
+      </form>
+    </div>
+  );
+}
+
 /** One channel's rules: its list of competitors, its categories and its least severity. */
 function RulesForm(p: {
   channel: DeliveryChannel | `webhook:${number}`;
@@ -309,23 +337,12 @@ export function monitoringSettingsPages(s: Services) {
 
         <h2>Team chat</h2>
         {view.chat_connected ? (
-          <div class="card">
-            <p>
-              Connected <Time ts={st.chatConnectedAt} /> to a Slack incoming webhook.
-            </p>
-            <form method="post" action={`${PATH}/chat/test`} class="inline">
-              {hidden}
-              <button type="submit" class="secondary">
-                Send a test message
-              </button>
-            </form>{" "}
-            <form method="post" action={`${PATH}/chat/disconnect`} class="inline">
-              {hidden}
-              <button type="submit" class="secondary danger">
-                Disconnect
-              </button>
-            </form>
-          </div>
+          <ConnectedChannel
+            path="chat"
+            at={st.chatConnectedAt}
+            to="a Slack incoming webhook"
+            hidden={hidden}
+          />
         ) : (
           ""
         )}
@@ -348,23 +365,12 @@ export function monitoringSettingsPages(s: Services) {
 
         <h2>Microsoft Teams</h2>
         {view.teams_connected ? (
-          <div class="card">
-            <p>
-              Connected <Time ts={st.teamsConnectedAt} /> to a Teams Workflows webhook.
-            </p>
-            <form method="post" action={`${PATH}/teams/test`} class="inline">
-              {hidden}
-              <button type="submit" class="secondary">
-                Send a test message
-              </button>
-            </form>{" "}
-            <form method="post" action={`${PATH}/teams/disconnect`} class="inline">
-              {hidden}
-              <button type="submit" class="secondary danger">
-                Disconnect
-              </button>
-            </form>
-          </div>
+          <ConnectedChannel
+            path="teams"
+            at={st.teamsConnectedAt}
+            to="a Teams Workflows webhook"
+            hidden={hidden}
+          />
         ) : (
           ""
         )}
