@@ -1,6 +1,6 @@
 // The demo's fictional web, served by the `serve --demo` process itself on a second loopback listener: the
-// whole fixture web (embedded by src/demo/sites.ts: the .example company sites and the job boards and GitHub
-// release feeds they link), at the version the database's demo_sites row names (1 until `rivals demo advance`
+// whole fixture web (embedded by src/demo/sites.ts: the .example company sites, the job boards and the open
+// sources' APIs they link), at the version the database's demo_sites row names (1 until `rivals demo advance`
 // or the app's button moves it: v1 → v2 planted changes → v3 noise only). `serve --demo` makes this listener
 // the demo workspace's whole web (Config.demoSites, engine/fetch workspaceFetcher): research and cycles read
 // these hosts like any website (the recorded URLs stay https://<host>/…) and reach no other host.
