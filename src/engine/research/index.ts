@@ -1,6 +1,7 @@
 // One research run (ENGINE.md "Research"): fetch the home page through the one fetcher, discover the site's
 // pages, fetch and extract them (extraction in the Worker pool), read feeds, the job board's public JSON,
-// GitHub release feeds and security.txt, then assemble the dossier: profile fields, `urls`, `reads` and the
+// the open sources the site links (GitHub, npm, Wikidata, EDGAR, Hacker News, the App Store) and
+// security.txt, then assemble the dossier: profile fields, `urls`, `reads` and the
 // sources to watch. A field no source states stays absent. A home page that cannot be read fails the run
 // with the reason; nothing partial is returned.
 import { FEATURE_LIMIT, type ReadSources } from "../../domain/observation.ts";
@@ -168,10 +169,17 @@ function failure(url: string, r: Extract<FetchResult, { ok: false }>): { code: s
 export async function researchSite(website: string, o: ResearchOptions): Promise<ResearchResult> {
   const failed: ResearchSummary["failed"] = [];
   let fetched = 0;
+  // Every fetch of the research counted and reported as it completes.
+  const counting: Fetcher = {
+    fetch: async (req) => {
+      fetched++;
+      const r = await o.fetcher.fetch(req);
+      o.onFetched?.(r);
+      return r;
+    },
+  };
   const get = async (url: string, accept?: string): Promise<FetchResult> => {
-    fetched++;
-    const r = await o.fetcher.fetch({ url, ...(accept ? { headers: { accept } } : {}) });
-    o.onFetched?.(r);
+    const r = await counting.fetch({ url, ...(accept ? { headers: { accept } } : {}) });
     if (!r.ok) failed.push({ url, error: r.error });
     if (!r.ok || r.notModified || !HTML.test(r.contentType)) return r;
     const v = await visibleHtml(o.renderer, r);
@@ -325,9 +333,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     const out: Parts["releaseFeeds"] = [];
     for (const repo of repos) {
       const url = githubReleasesApiUrl(repo);
-      fetched++;
-      const r = await fetchGithub(o.fetcher, url, {});
-      o.onFetched?.(r);
+      const r = await fetchGithub(counting, url, {});
       if (!r.ok) {
         failed.push({ url, error: r.error });
         continue;
@@ -352,9 +358,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     const out: Parts["githubOrgs"] = [];
     for (const org of orgs) {
       const url = githubOrgReposUrl(org);
-      fetched++;
-      const r = await fetchGithub(o.fetcher, url, {});
-      o.onFetched?.(r);
+      const r = await fetchGithub(counting, url, {});
       if (!r.ok) {
         failed.push({ url, error: r.error });
         continue;
@@ -375,14 +379,6 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     ]);
     if (!item) return undefined;
     const url = wikidataEntityUrl(item);
-    const counting: Fetcher = {
-      fetch: async (req) => {
-        fetched++;
-        const r = await o.fetcher.fetch(req);
-        o.onFetched?.(r);
-        return r;
-      },
-    };
     const r = await readWikidata(counting, url, {});
     if (!r.ok) {
       failed.push({ url, error: r.error });
@@ -408,9 +404,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     const out: NonNullable<Parts["npm"]> = [];
     for (const name of npmPackagesFrom(linked).slice(0, MAX_NPM_PACKAGES)) {
       const url = npmRegistryUrl(name);
-      fetched++;
-      const r = await o.fetcher.fetch({ url, headers: { accept: "application/json" } });
-      o.onFetched?.(r);
+      const r = await counting.fetch({ url, headers: { accept: "application/json" } });
       if (!r.ok) {
         failed.push({ url, error: r.error });
         continue;
@@ -440,9 +434,7 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     const linked = all.flatMap((p) => allLinks(p.extract).map((l) => l.url));
     for (const a of appStoreAppsFrom(linked).slice(0, 2)) {
       const url = appLookupUrl(a.id, a.country);
-      fetched++;
-      const r = await o.fetcher.fetch({ url, headers: { accept: "application/json" } });
-      o.onFetched?.(r);
+      const r = await counting.fetch({ url, headers: { accept: "application/json" } });
       if (!r.ok) {
         failed.push({ url, error: r.error });
         continue;
