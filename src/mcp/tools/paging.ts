@@ -39,3 +39,11 @@ export function pageOfList<T>(all: readonly T[], limit: number, cursor: string |
   const end = offset + items.length;
   return { items, total: all.length, next_cursor: end < all.length ? String(end) : undefined };
 }
+
+/** One page of rows read `limit + 1` at a time from `offset`: the row past the page says more follow. */
+export function pageOfRows<T>(rows: readonly T[], limit: number, offset: number) {
+  return {
+    items: rows.slice(0, limit),
+    next_cursor: rows.length > limit ? String(offset + limit) : undefined,
+  };
+}

@@ -34,7 +34,7 @@ import {
 } from "../schemas.ts";
 import { defineTool, READ_ONLY, ToolError } from "../tool.ts";
 import { notesCursorArg, notesPageShape, readNotes } from "./notes.ts";
-import { offsetOf, pageArgs, pageOfList, pageShape } from "./paging.ts";
+import { offsetOf, pageArgs, pageOfList, pageOfRows, pageShape } from "./paging.ts";
 
 const id = (what: string) => z.number().int().positive().describe(`Id of the ${what}.`);
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
@@ -145,10 +145,8 @@ export const searchSignalsTool = defineTool({
       },
       base,
     );
-    return {
-      signals: found.slice(0, a.limit).map(signalItem),
-      next_cursor: found.length > a.limit ? String(offset + a.limit) : undefined,
-    };
+    const page = pageOfRows(found, a.limit, offset);
+    return { signals: page.items.map(signalItem), next_cursor: page.next_cursor };
   },
 });
 
@@ -189,10 +187,8 @@ export const listDigestsTool = defineTool({
       { type: a.type, limit: a.limit + 1, offset },
       base,
     );
-    return {
-      digests: found.slice(0, a.limit).map(digestItem),
-      next_cursor: found.length > a.limit ? String(offset + a.limit) : undefined,
-    };
+    const page = pageOfRows(found, a.limit, offset);
+    return { digests: page.items.map(digestItem), next_cursor: page.next_cursor };
   },
 });
 
