@@ -7,6 +7,7 @@
 // dimension's score is (full matches + ½ partial matches) / entries; the overall score is the mean of the
 // dimensions the ICP has. Levels: high ≥ 0.67, medium ≥ 0.34, low > 0, none = 0; `unknown` when the dossier
 // has no text to compare yet.
+import type { NewEvent } from "../../events/catalog.ts";
 import type { CompetitorRecord } from "./records.ts";
 import type { IcpDimension, IcpProfile } from "./workspaceTypes.ts";
 
@@ -213,4 +214,26 @@ export function computeIcpOverlap(icp: IcpProfile, r: CompetitorRecord): Obj | n
   }
   const score = round2(total / dims.length);
   return { score, level: level(score), ...out };
+}
+
+/** The event that records a competitor's overlap with the ICP as read from `after`, or none when it is the
+ * overlap already recorded (`previous`). */
+export function overlapChange(
+  orgId: number,
+  competitorId: number,
+  icp: IcpProfile,
+  after: CompetitorRecord,
+  previous: unknown,
+): NewEvent[] {
+  const overlap = computeIcpOverlap(icp, after);
+  if (JSON.stringify(overlap ?? null) === JSON.stringify(previous ?? null)) return [];
+  return [
+    {
+      type: "CompetitorIcpOverlapComputed",
+      orgId,
+      streamType: "competitor",
+      streamId: String(competitorId),
+      data: { id: competitorId, icp_overlap: overlap },
+    },
+  ];
 }

@@ -4,7 +4,7 @@
 // certifications and the release cadence — read from each source as research reads it — so research and cycles
 // keep one state. Pure: the engine reads the pages, this decides.
 import type { NewEvent } from "../../events/catalog.ts";
-import { computeIcpOverlap } from "./icpOverlap.ts";
+import { overlapChange } from "./icpOverlap.ts";
 import { pagePlans, pricingRead, statesPlans } from "./pricingRead.ts";
 import type { CompetitorRecord } from "./records.ts";
 import type { IcpProfile } from "./workspaceTypes.ts";
@@ -319,15 +319,5 @@ function overlapAfter(
   if (!cmd.icp) return [];
   const after = { ...record, ...facts.set, reads } as CompetitorRecord & Obj;
   for (const k of facts.removed) delete after[k];
-  const overlap = computeIcpOverlap(cmd.icp, after);
-  if (same(overlap, record.workspace?.icp_overlap)) return [];
-  return [
-    {
-      type: "CompetitorIcpOverlapComputed",
-      orgId: cmd.orgId,
-      streamType: "competitor",
-      streamId: String(cmd.competitorId),
-      data: { id: cmd.competitorId, icp_overlap: overlap },
-    },
-  ];
+  return overlapChange(cmd.orgId, cmd.competitorId, cmd.icp, after, record.workspace?.icp_overlap);
 }

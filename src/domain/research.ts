@@ -7,7 +7,7 @@ import type { Tx, WriteContext } from "../../events/store.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
 import { decideFirstBrief } from "./firstBrief.ts";
-import { computeIcpOverlap, icpIsSet } from "./icpOverlap.ts";
+import { icpIsSet, overlapChange } from "./icpOverlap.ts";
 import { cheapestPaidPlan, dailyCapReached, planOf } from "./plans.ts";
 import { pricingRead } from "./pricingRead.ts";
 import type { CompetitorRecord } from "./records.ts";
@@ -421,17 +421,7 @@ function overlapAfter(
   for (const k of RESEARCH_READ_DOMAINS) delete reads[k];
   Object.assign(reads, dossier.reads);
   const after: CompetitorRecord = { ...before, ...dossier.profile, reads };
-  const overlap = computeIcpOverlap(st.icp, after);
-  if (JSON.stringify(overlap ?? null) === JSON.stringify(before.workspace?.icp_overlap ?? null)) return [];
-  return [
-    {
-      type: "CompetitorIcpOverlapComputed",
-      orgId: run.org_id,
-      streamType: "competitor",
-      streamId: String(run.competitor_id),
-      data: { id: run.competitor_id, icp_overlap: overlap },
-    },
-  ];
+  return overlapChange(run.org_id, run.competitor_id, st.icp, after, before.workspace?.icp_overlap);
 }
 
 export const INTERRUPTED =
