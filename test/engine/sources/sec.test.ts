@@ -60,7 +60,7 @@ test("an 8-K by its items; a 10-Q a low filing signal; results (2.02) and a rewr
     ],
   ]);
   expect(drafts[0].evidence[0]).toMatchObject({
-    text: "Form 8-K, items 5.02, 9.01, filed on 2026-11-18 (accession 0001987654-26-000031)",
+    text: "Form 8-K, items 5.02, 9.01, filed on 18 Nov 2026 (accession 0001987654-26-000031)",
     source_url: "https://www.sec.gov/Archives/edgar/data/1987654/000198765426000031/q8k-20261117.htm",
   });
   expect(snapshotHash(snap(raw(3)))).toBe(snapshotHash(snap(raw(2))));
