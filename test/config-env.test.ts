@@ -1,4 +1,4 @@
-// Every environment variable is read in src/config.ts and listed in the README's configuration table.
+// Every environment variable is read in src/config.ts and listed in docs/configuration.md's table.
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -24,15 +24,15 @@ test("nothing in src/ but config.ts reads the environment", () => {
   expect(readers).toEqual([]);
 });
 
-test("every variable config.ts reads is in the README's configuration table", () => {
+test("every variable config.ts reads is in the configuration table (docs/configuration.md)", () => {
   const config = readFileSync(join(ROOT, "src/config.ts"), "utf8");
   const read = new Set([
     ...[...config.matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]),
     ...[...config.matchAll(/"((?:RIVALS_)[A-Z0-9_]+)"/g)].map((m) => m[1]),
   ]);
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const table = readFileSync(join(ROOT, "docs/configuration.md"), "utf8");
   const listed = new Set(
-    readme
+    table
       .split("\n")
       .filter((l) => l.startsWith("| `"))
       .flatMap((l) => [...(l.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1])),
