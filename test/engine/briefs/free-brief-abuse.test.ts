@@ -509,10 +509,14 @@ describe("research is bounded", () => {
       // Both at once, each given up at its budget: well before one slow answer (3 s) arrives.
       expect(performance.now() - started).toBeLessThan(2500);
       expect(hostile.most()).toBeGreaterThanOrEqual(2);
-      for (const d of ["slow1.example", "slow2.example"])
-        expect(await b.html(`/free-brief/thanks?domain=${d}`)).toContain(
-          FAILURE_REASONS.out_of_time.replaceAll("'", "&#x27;"),
-        );
+      // Our own words for it: the budget spent, or (a connection the slow site dropped first) not reached.
+      const ours = [FAILURE_REASONS.out_of_time, FAILURE_REASONS.unreachable].map((x) =>
+        x.replaceAll("'", "&#x27;"),
+      );
+      for (const d of ["slow1.example", "slow2.example"]) {
+        const page = await b.html(`/free-brief/thanks?domain=${d}`);
+        expect(ours.some((x) => page.includes(x))).toBe(true);
+      }
     } finally {
       await slow.close();
     }
