@@ -45,6 +45,11 @@ let web: FixtureWeb;
 let t: TestServer;
 let orgId: number;
 const siteOf = new Map<number, string>();
+/** What research read of each competitor (its dossier before any cycle): the cycles' v2 pages drop names. */
+const researched = new Map<
+  number,
+  { integrations?: { names?: string[] }; pricing?: { has_enterprise?: boolean } }
+>();
 
 async function signalsAfter(id: number): Promise<SignalRow[]> {
   const r = await t.services.database.client.execute({
@@ -104,6 +109,11 @@ beforeAll(async () => {
   );
   const reports = await started.done;
   expect(reports.map((r) => r.status)).toEqual(SITES.map(() => "finished"));
+  const states = await t.services.database.client.execute({
+    sql: "SELECT id, state FROM competitors WHERE org_id = ?",
+    args: [orgId],
+  });
+  for (const row of states.rows) researched.set(Number(row.id), JSON.parse(String(row.state)).reads ?? {});
 });
 
 afterAll(async () => {
@@ -392,11 +402,7 @@ test("integration-name recall of research (the directory's further pages followe
   for (const [id, site] of siteOf) {
     const want = OFFERED_INTEGRATIONS[site];
     if (!want) continue;
-    const r = await t.services.database.client.execute({
-      sql: "SELECT state FROM competitors WHERE id = ? AND org_id = ?",
-      args: [id, orgId],
-    });
-    const reads = JSON.parse(String(r.rows[0].state)).reads ?? {};
+    const reads = researched.get(id) ?? {};
     const names: string[] = reads.integrations?.names ?? [];
     const hit = want.filter((n) => names.includes(n));
     found += hit.length;
