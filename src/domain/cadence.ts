@@ -4,7 +4,9 @@ import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { cheapestPaidPlan, PLAN_NAMES, PLANS, type PlanName, planOf } from "./plans.ts";
+import { listOf } from "./prose.ts";
 import { InvalidInput } from "./validate.ts";
+import { labelInText } from "./vocabulary.ts";
 import { loadSettings, orgStream, type WorkspaceSettings } from "./workspace.ts";
 
 /** Every cadence some plan offers, slowest first, in plan-table order. */
@@ -18,7 +20,13 @@ export function lowestPlanWithCadence(cadence: string): PlanName | undefined {
 export function decideSetCadence(st: WorkspaceSettings, cadence: string): NewEvent[] {
   const plan = planOf(st.plan);
   if (!ALL_CADENCES.includes(cadence))
-    throw new InvalidInput(`cadence must be one of ${ALL_CADENCES.join(", ")}`, "cadence");
+    throw new InvalidInput(
+      `cadence must be one of ${listOf(
+        ALL_CADENCES.map((c) => (labelInText(c) === c ? c : `${c} (${labelInText(c)})`)),
+        "or",
+      )}`,
+      "cadence",
+    );
   if (!plan.paid)
     throw new DomainError(
       "plan_required",
@@ -29,7 +37,7 @@ export function decideSetCadence(st: WorkspaceSettings, cadence: string): NewEve
     const needed = lowestPlanWithCadence(cadence)!;
     throw new DomainError(
       "plan_required",
-      `The ${cadence} cadence is not in the ${plan.label} plan, which allows ${plan.cadences.join(", ")}; ${cadence} comes with the ${PLANS[needed].label} plan or higher.`,
+      `Running cycles ${labelInText(cadence)} is not in the ${plan.label} plan, which runs them ${listOf(plan.cadences.map(labelInText), "or")}; running them ${labelInText(cadence)} comes with the ${PLANS[needed].label} plan or higher.`,
       { cadence, allowed_cadences: plan.cadences, plan_needed: needed, plan: plan.name },
     );
   }

@@ -6,6 +6,7 @@ import { checkRules, type DeliveryRules } from "./deliveryRules.ts";
 import { DomainError } from "./errors.ts";
 import { effectiveCadence, LOWEST_PAID, planOf } from "./plans.ts";
 import { InvalidInput } from "./validate.ts";
+import { labelInText } from "./vocabulary.ts";
 import { loadSettings, orgStream, type WorkspaceSettings } from "./workspace.ts";
 
 export interface DeliveryView {
@@ -37,7 +38,7 @@ export function deliveryView(st: WorkspaceSettings, mail: boolean): DeliveryView
   const cadence = effectiveCadence(plan, st.cadence);
   if (st.cadence && st.cadence !== cadence)
     notes.push(
-      `The ${st.cadence} cadence chosen earlier is not in the ${plan.label} plan; cycles run ${cadence} instead.`,
+      `Running cycles ${labelInText(st.cadence)}, as chosen earlier, is not in the ${plan.label} plan; cycles run ${labelInText(cadence)} instead.`,
     );
   const connected = st.chatConnectedAt !== null;
   const available = plan.paid && connected;

@@ -560,7 +560,8 @@ describe("delivery settings", () => {
   test("set_monitoring_cadence: a cadence the plan lacks names the allowed ones and the plan that has it", async () => {
     const e = await err(admin, "set_monitoring_cadence", { cadence: "hourly" });
     expect(e.code).toBe("plan_required");
-    expect(e.message).toContain("weekly, daily, twice_daily");
+    expect(e.message).toContain("which runs them weekly, daily or twice a day; running them hourly");
+    expect(e.message).not.toContain("twice_daily");
     expect(e.message).toContain("Enterprise");
     expect(e).toMatchObject({ plan_needed: "enterprise", allowed_cadences: PLANS.growth.cadences });
     const s = await err(starterClient, "set_monitoring_cadence", { cadence: "twice_daily" });
@@ -618,7 +619,7 @@ describe("delivery settings", () => {
     const r = await ok(downgraded, "get_delivery_settings");
     expect(r.cadence).toBe("daily");
     expect(r.slack).toBe(true);
-    expect(r.notes[0]).toContain("twice_daily");
+    expect(r.notes[0]).toContain("Running cycles twice a day, as chosen earlier, is not in the Starter plan");
     await setPlan(t.services.store, "acme", "free");
     const free = await ok(await mcpClient(t.base, await t.key("acme")), "get_delivery_settings");
     expect(free.slack).toBe(false);
