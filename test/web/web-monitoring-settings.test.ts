@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { loadSettings } from "../../src/domain/workspace.ts";
 import type { FinishedCycle } from "../../src/engine/cycle/types.ts";
 import { queueCycleDelivery } from "../../src/engine/deliver/outbox.ts";
+import { type SlackHook, startSlackHook } from "../support/delivery-world.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { type Browser, formValues, member, parseForms, signedIn } from "../support/oauth-helpers.ts";
 
@@ -14,40 +15,15 @@ setDefaultTimeout(30_000);
 const PAGE = "/app/settings/monitoring";
 const HOOK_URL = "https://hooks.slack.com/services/T0/B0/secret";
 
-interface Hook {
-  origin: string;
-  received: { text: string; blocks: unknown[] }[];
-  failing: boolean;
-  stop(): void;
-}
-
-function startHook(): Hook {
-  const hook: Hook = { origin: "", received: [], failing: false, stop: () => {} };
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      if (req.method !== "POST" || new URL(req.url).pathname !== "/services/T0/B0/secret")
-        return new Response("no", { status: 404 });
-      if (hook.failing) return new Response("upstream trouble", { status: 500 });
-      hook.received.push(await req.json());
-      return new Response("ok");
-    },
-  });
-  hook.origin = `http://127.0.0.1:${server.port}`;
-  hook.stop = () => server.stop(true);
-  return hook;
-}
-
 let t: TestServer;
-let hook: Hook;
+let hook: SlackHook;
 let ann: Browser; // admin of acme (growth)
 let bob: Browser; // member of acme
 let fay: Browser; // admin of freeco (free plan)
 let acmeId: number;
 
 beforeAll(async () => {
-  hook = startHook();
+  hook = startSlackHook();
   t = await startTestServer({
     RIVALS_FETCH_REWRITE: `https://hooks.slack.com=${hook.origin}`,
     RIVALS_FETCH_DELAY_MS: "0",
@@ -60,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  hook.stop();
+  await hook.stop();
 });
 
 async function page(b: Browser, org = "acme"): Promise<string> {

@@ -3,71 +3,37 @@
 // with findings, none for a quiet cycle, none twice (a second pass, a "restarted" process), a failing receiver
 // retried with backoff and reported in get_delivery_settings.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectChat } from "../../../src/domain/chat.ts";
 import { addMember } from "../../../src/domain/members.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { deliverDue } from "../../../src/engine/deliver/outbox.ts";
-import { startResearch } from "../../../src/engine/research/runner.ts";
 import { openServices } from "../../../src/services.ts";
-import { type CycleWeb, startCycleWeb } from "../../support/engine-cycle-web.ts";
-import { startTestServer, type TestServer } from "../../support/helpers.ts";
-import { body, mcpClient } from "../../support/mcp-helpers.ts";
-import { startSmtp, type TestSmtp } from "../../support/smtp-helpers.ts";
+import {
+  addResearched,
+  type DeliveryWorld,
+  type SlackHook,
+  startDeliveryWorld,
+  startSlackHook,
+  teamPrice,
+} from "../../support/delivery-world.ts";
+import type { CycleWeb } from "../../support/engine-cycle-web.ts";
+import type { TestServer } from "../../support/helpers.ts";
+import type { TestSmtp } from "../../support/smtp-helpers.ts";
 
 setDefaultTimeout(60_000);
 
-interface Hook {
-  origin: string;
-  received: { blocks: { type: string; text?: { text: string } }[]; text: string }[];
-  failing: boolean;
-  stop(): Promise<void>;
-}
-
-function startHook(): Hook {
-  const hook: Hook = { origin: "", received: [], failing: false, stop: async () => {} };
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      if (req.method !== "POST" || new URL(req.url).pathname !== "/services/T0/B0/secret")
-        return new Response("no", { status: 404 });
-      if (hook.failing) return new Response("upstream trouble", { status: 500 });
-      hook.received.push(await req.json());
-      return new Response("ok");
-    },
-  });
-  hook.origin = `http://127.0.0.1:${server.port}`;
-  hook.stop = () => server.stop(true);
-  return hook;
-}
-
+let w: DeliveryWorld;
 let web: CycleWeb;
-let hook: Hook;
+let hook: SlackHook;
 let smtp: TestSmtp;
 let t: TestServer;
-let acme: Client;
-let orgId: number;
-
-const call = async (name: string, args: Record<string, unknown> = {}) =>
-  body(await acme.callTool({ name, arguments: args }));
-const price = (from: string, to: string) => (b: string) =>
-  b
-    .replace(`<span class="amount">$${from}</span>`, `<span class="amount">$${to}</span>`)
-    .replace(`Team is $${from}`, `Team is $${to}`)
-    .replace(`"price": "${from}.00"`, `"price": "${to}.00"`);
+let call: DeliveryWorld["call"];
 
 beforeAll(async () => {
-  web = startCycleWeb();
-  hook = startHook();
-  smtp = await startSmtp();
-  t = await startTestServer({
-    RIVALS_FETCH_REWRITE: `https://hooks.slack.com=${hook.origin},${web.rewrite}`,
-    RIVALS_FETCH_DELAY_MS: "0",
-    RIVALS_SMTP_URL: smtp.url,
-  });
-  orgId = (await t.org("acme")).id;
-  acme = await mcpClient(t.base, await t.key("acme"));
+  hook = startSlackHook();
+  w = await startDeliveryWorld({ rewrite: `https://hooks.slack.com=${hook.origin}`, smtp: true });
+  ({ web, t, call } = w);
+  smtp = w.smtp!;
   await addMember(t.services.store, { org: "acme", email: "ada@acme.test", role: "admin" });
   await addMember(t.services.store, { org: "acme", email: "bob@acme.test", role: "admin" });
   await addMember(t.services.store, { org: "acme", email: "cy@acme.test", role: "member" });
@@ -76,26 +42,16 @@ beforeAll(async () => {
     email: true,
     slack: true,
   });
-  const globex = (await call("add_competitor", { website_url: "https://globex.example" })).competitor.id;
-  const { done } = await startResearch(
-    t.services,
-    { orgId, actor: "operator" },
-    { kind: "one", competitor_id: globex },
-    "operator",
-    { usesAllowance: false },
-  );
-  expect((await done)[0].status).toBe("finished");
+  await addResearched(w, "https://globex.example");
 });
 afterAll(async () => {
-  await t.close();
-  await web.stop();
+  await w.stop();
   await hook.stop();
-  await smtp.close();
 });
 
 describe("delivery of finished cycles", () => {
   test("a quiet cycle delivers nothing", async () => {
-    const s = await runCycle(t.services, orgId, { trigger: "operator" });
+    const s = await runCycle(t.services, w.orgId, { trigger: "operator" });
     expect(s.signals_created).toBe(0);
     expect(s.deliveries).toBe(0);
     expect(smtp.mails).toHaveLength(0);
@@ -104,8 +60,8 @@ describe("delivery of finished cycles", () => {
 
   test("a cycle with findings: one email per admin (text and HTML, links) and one chat message, exactly once", async () => {
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("59", "69") });
-    const s = await runCycle(t.services, orgId, { trigger: "operator" });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "69") });
+    const s = await runCycle(t.services, w.orgId, { trigger: "operator" });
     expect(s.signals_created).toBe(1);
     expect(s.deliveries).toBe(3);
     expect(smtp.mails.map((m) => m.to[0]).sort()).toEqual(["ada@acme.test", "bob@acme.test"]);
@@ -139,8 +95,8 @@ describe("delivery of finished cycles", () => {
   test("a failing receiver is retried with backoff and reported; a restarted process sends it once", async () => {
     hook.failing = true;
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("59", "79") });
-    const s = await runCycle(t.services, orgId, { trigger: "operator" });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "79") });
+    const s = await runCycle(t.services, w.orgId, { trigger: "operator" });
     expect(s.signals_created).toBe(1);
     expect(s.deliveries).toBe(2); // the two emails; the chat message failed
     expect(smtp.mails).toHaveLength(4);
@@ -184,8 +140,8 @@ describe("delivery of finished cycles", () => {
   test("a receiver that keeps failing is given up after the last try, and said so", async () => {
     hook.failing = true;
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("59", "89") });
-    await runCycle(t.services, orgId, { trigger: "operator" });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "89") });
+    await runCycle(t.services, w.orgId, { trigger: "operator" });
     for (const minutes of [1, 5, 30, 120, 360]) {
       t.clock.advance(minutes * 60_000 + 1_000);
       await deliverDue(t.services);

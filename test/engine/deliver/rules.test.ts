@@ -3,19 +3,22 @@
 // monitoring page, shown by get_delivery_settings; tested with a cycle of the fixture web, real SMTP and a
 // Slack-style receiver on loopback.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectChat } from "../../../src/domain/chat.ts";
 import { decideSetDeliveryChannels } from "../../../src/domain/delivery.ts";
 import { checkRules, signalMatches } from "../../../src/domain/deliveryRules.ts";
 import { addMember } from "../../../src/domain/members.ts";
 import { loadSettings } from "../../../src/domain/workspace.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
-import { startResearch } from "../../../src/engine/research/runner.ts";
-import { type CycleWeb, startCycleWeb } from "../../support/engine-cycle-web.ts";
-import { startTestServer, type TestServer } from "../../support/helpers.ts";
-import { body, mcpClient } from "../../support/mcp-helpers.ts";
+import {
+  addResearched,
+  type DeliveryWorld,
+  startDeliveryWorld,
+  teamPrice,
+} from "../../support/delivery-world.ts";
+import type { CycleWeb } from "../../support/engine-cycle-web.ts";
+import type { TestServer } from "../../support/helpers.ts";
 import { formValues, member, parseForms, signedIn } from "../../support/oauth-helpers.ts";
-import { startSmtp, type TestSmtp } from "../../support/smtp-helpers.ts";
+import type { TestSmtp } from "../../support/smtp-helpers.ts";
 
 setDefaultTimeout(60_000);
 
@@ -45,46 +48,27 @@ const hook = Bun.serve({
   },
 });
 
+let w: DeliveryWorld;
 let web: CycleWeb;
 let smtp: TestSmtp;
 let t: TestServer;
-let acme: Client;
 let orgId: number;
-const call = async (name: string, args: Record<string, unknown> = {}) =>
-  body(await acme.callTool({ name, arguments: args }));
-const price = (to: string) => (b: string) =>
-  b
-    .replace('<span class="amount">$59</span>', `<span class="amount">$${to}</span>`)
-    .replace("Team is $59", `Team is $${to}`)
-    .replace('"price": "59.00"', `"price": "${to}.00"`);
+let call: DeliveryWorld["call"];
 
 beforeAll(async () => {
-  web = startCycleWeb();
-  smtp = await startSmtp();
-  t = await startTestServer({
-    RIVALS_FETCH_REWRITE: `https://hooks.slack.com=http://127.0.0.1:${hook.port},${web.rewrite}`,
-    RIVALS_FETCH_DELAY_MS: "0",
-    RIVALS_SMTP_URL: smtp.url,
+  w = await startDeliveryWorld({
+    rewrite: `https://hooks.slack.com=http://127.0.0.1:${hook.port}`,
+    smtp: true,
   });
-  orgId = (await t.org("acme")).id;
-  acme = await mcpClient(t.base, await t.key("acme"));
+  ({ web, t, orgId, call } = w);
+  smtp = w.smtp!;
   await addMember(t.services.store, { org: "acme", email: "ada@acme.test", role: "admin" });
   await connectChat(t.services.store, "acme", "https://hooks.slack.com/services/T0/B0/x");
   await call("set_delivery_channels", { email: true, slack: true });
-  const globex = (await call("add_competitor", { website_url: "https://globex.example" })).competitor.id;
-  const { done } = await startResearch(
-    t.services,
-    { orgId, actor: "operator" },
-    { kind: "one", competitor_id: globex },
-    "operator",
-    { usesAllowance: false },
-  );
-  expect((await done)[0].status).toBe("finished");
+  await addResearched(w, "https://globex.example");
 });
 afterAll(async () => {
-  await t.close();
-  await web.stop();
-  await smtp.close();
+  await w.stop();
   hook.stop(true);
 });
 
@@ -94,7 +78,7 @@ describe("channels with rules", () => {
     expect(r.rules).toEqual({ email: { categories: ["product"] } });
     expect(r.changed).toBe(true);
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("69") });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "69") });
     const s = await runCycle(t.services, orgId, { trigger: "operator" });
     expect(s.signals_created).toBe(1);
     expect(s.deliveries).toBe(1);
@@ -107,7 +91,7 @@ describe("channels with rules", () => {
     await call("set_delivery_channels", { rules: { email: null } });
     expect((await loadSettings(t.services.database.client, orgId)).rules).toEqual({});
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("79") });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "79") });
     await runCycle(t.services, orgId, { trigger: "operator" });
     expect(smtp.mails.map((m) => m.to[0])).toEqual(["ada@acme.test"]);
     expect(received).toHaveLength(2);

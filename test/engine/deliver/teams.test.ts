@@ -3,15 +3,18 @@
 // shape as a Teams workflow reads it and refuses one that is not a card; text is plain TextRuns, with the
 // card's date functions defused; the monitoring page connects Teams and sends its test card.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { run } from "../../../src/cli/commands.ts";
 import { connectChat } from "../../../src/domain/chat.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { composeTeams } from "../../../src/engine/deliver/compose.ts";
-import { startResearch } from "../../../src/engine/research/runner.ts";
-import { type CycleWeb, startCycleWeb } from "../../support/engine-cycle-web.ts";
-import { startTestServer, type TestServer } from "../../support/helpers.ts";
-import { body, mcpClient } from "../../support/mcp-helpers.ts";
+import {
+  addResearched,
+  type DeliveryWorld,
+  startDeliveryWorld,
+  teamPrice,
+} from "../../support/delivery-world.ts";
+import type { CycleWeb } from "../../support/engine-cycle-web.ts";
+import type { TestServer } from "../../support/helpers.ts";
 import { formValues, member, parseForms, signedIn } from "../../support/oauth-helpers.ts";
 
 setDefaultTimeout(60_000);
@@ -81,34 +84,22 @@ describe("the card", () => {
   });
 });
 
+let w: DeliveryWorld;
 let web: CycleWeb;
 let t: TestServer;
-let acme: Client;
 let orgId: number;
-const call = async (name: string, args: Obj = {}) => body(await acme.callTool({ name, arguments: args }));
+let call: DeliveryWorld["call"];
 const TEAMS = "https://prod-00.westus.logic.azure.com/workflows/abc/triggers/manual/paths/invoke";
 
 beforeAll(async () => {
-  web = startCycleWeb();
-  t = await startTestServer({
-    RIVALS_FETCH_REWRITE: `https://prod-00.westus.logic.azure.com=http://127.0.0.1:${listener.port},${web.rewrite}`,
-    RIVALS_FETCH_DELAY_MS: "0",
+  w = await startDeliveryWorld({
+    rewrite: `https://prod-00.westus.logic.azure.com=http://127.0.0.1:${listener.port}`,
   });
-  orgId = (await t.org("acme")).id;
-  acme = await mcpClient(t.base, await t.key("acme"));
-  const globex = (await call("add_competitor", { website_url: "https://globex.example" })).competitor.id;
-  const { done } = await startResearch(
-    t.services,
-    { orgId, actor: "operator" },
-    { kind: "one", competitor_id: globex },
-    "operator",
-    { usesAllowance: false },
-  );
-  expect((await done)[0].status).toBe("finished");
+  ({ web, t, orgId, call } = w);
+  await addResearched(w, "https://globex.example");
 });
 afterAll(async () => {
-  await t.close();
-  await web.stop();
+  await w.stop();
   listener.stop(true);
 });
 
@@ -122,11 +113,7 @@ describe("delivery", () => {
     expect(set).toMatchObject({ teams: true, teams_connected: true, slack: false, changed: true });
     t.clock.advance(3_600_000);
     web.set("globex.example", "/pricing", {
-      transform: (b) =>
-        b
-          .replace('<span class="amount">$59</span>', '<span class="amount">$69</span>')
-          .replace("Team is $59", "Team is $69")
-          .replace('"price": "59.00"', '"price": "69.00"'),
+      transform: teamPrice("59", "69"),
     });
     const s = await runCycle(t.services, orgId, { trigger: "operator" });
     expect(s.signals_created).toBe(1);

@@ -7,6 +7,7 @@ import { addWebhook } from "../../../src/domain/webhookEndpoints.ts";
 import { newWebhookSecret } from "../../../src/engine/deliver/webhookSign.ts";
 import { webhookRound } from "../../../src/engine/deliver/webhooks.ts";
 import { type Cluster, startCluster } from "../../support/cluster.ts";
+import { importedDigest } from "../../support/delivery-world.ts";
 
 setDefaultTimeout(60_000);
 
@@ -27,20 +28,6 @@ const server = Bun.serve({
 });
 const clock = { now: new Date("2026-11-20T12:00:00Z") };
 let c: Cluster;
-
-const digest = (n: number) => ({
-  kind: "digest",
-  org: "acme",
-  key: `d-${n}`,
-  slug: `day-${n}`,
-  type: "daily_digest",
-  status: "generated",
-  title: `Day ${n}`,
-  coverage_period_start: "2026-11-19T00:00:00Z",
-  coverage_period_end: "2026-11-20T00:00:00Z",
-  generated_at: "2026-11-20T06:00:00Z",
-  markdown: `# Day ${n}`,
-});
 
 beforeAll(async () => {
   c = await startCluster(
@@ -68,7 +55,7 @@ afterAll(async () => {
 
 test("three instances: each digest.generated reaches each endpoint once, in log order", async () => {
   const s = c.instances[0].services;
-  await importNdjson(s.store, [1, 2, 3, 4, 5].map((n) => JSON.stringify(digest(n))).join("\n"));
+  await importNdjson(s.store, [1, 2, 3, 4, 5].map((n) => JSON.stringify(importedDigest(n))).join("\n"));
   await Promise.all(c.instances.flatMap((i) => [webhookRound(i.services), webhookRound(i.services)]));
   // A last round by each, for whatever a losing instance left due.
   for (const i of c.instances) await webhookRound(i.services);

@@ -12,6 +12,7 @@ import { addWebhook } from "../../../src/domain/webhookEndpoints.ts";
 import { newWebhookSecret } from "../../../src/engine/deliver/webhookSign.ts";
 import { openServices } from "../../../src/services.ts";
 import { freePort } from "../../e2e/harness.ts";
+import { importedDigest } from "../../support/delivery-world.ts";
 
 setDefaultTimeout(60_000);
 
@@ -87,20 +88,7 @@ beforeAll(async () => {
     { url: "https://hooks.zapier.com/in", event_types: ["digest.generated"] },
     newWebhookSecret(),
   );
-  const digest = (n: number) => ({
-    kind: "digest",
-    org: "acme",
-    key: `d-${n}`,
-    slug: `day-${n}`,
-    type: "daily_digest",
-    status: "generated",
-    title: `Day ${n}`,
-    coverage_period_start: "2026-11-19T00:00:00Z",
-    coverage_period_end: "2026-11-20T00:00:00Z",
-    generated_at: "2026-11-20T06:00:00Z",
-    markdown: `# Day ${n}`,
-  });
-  await importNdjson(s.store, [1, 2, 3].map((n) => JSON.stringify(digest(n))).join("\n"));
+  await importNdjson(s.store, [1, 2, 3].map((n) => JSON.stringify(importedDigest(n))).join("\n"));
   s.close();
 });
 afterAll(() => {

@@ -6,7 +6,6 @@
 // (webhooks-cluster.test.ts: several instances).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { addMember } from "../../../src/domain/members.ts";
 import {
   checkEventTypes,
@@ -19,12 +18,17 @@ import {
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { webhookSignature } from "../../../src/engine/deliver/webhookSign.ts";
 import { deliverWebhooks, webhookRound } from "../../../src/engine/deliver/webhooks.ts";
-import { startResearch } from "../../../src/engine/research/runner.ts";
 import { openServices } from "../../../src/services.ts";
-import { type CycleWeb, startCycleWeb } from "../../support/engine-cycle-web.ts";
-import { startTestServer, type TestServer } from "../../support/helpers.ts";
-import { body, mcpClient } from "../../support/mcp-helpers.ts";
-import { startSmtp, type TestSmtp } from "../../support/smtp-helpers.ts";
+import {
+  addResearched,
+  type DeliveryWorld,
+  researchAsOperator,
+  startDeliveryWorld,
+  teamPrice,
+} from "../../support/delivery-world.ts";
+import type { CycleWeb } from "../../support/engine-cycle-web.ts";
+import type { TestServer } from "../../support/helpers.ts";
+import type { TestSmtp } from "../../support/smtp-helpers.ts";
 
 setDefaultTimeout(60_000);
 
@@ -136,53 +140,30 @@ describe("the rules", () => {
   });
 });
 
+let w: DeliveryWorld;
 let web: CycleWeb;
 let rx: Receiver;
 let smtp: TestSmtp;
 let t: TestServer;
-let acme: Client;
 let orgId: number;
+let call: DeliveryWorld["call"];
 let globex: number;
 let secret: string;
 let hookId: number;
-
-const call = async (name: string, args: Record<string, unknown> = {}) =>
-  body(await acme.callTool({ name, arguments: args }));
-const price = (from: string, to: string) => (b: string) =>
-  b
-    .replace(`<span class="amount">$${from}</span>`, `<span class="amount">$${to}</span>`)
-    .replace(`Team is $${from}`, `Team is $${to}`)
-    .replace(`"price": "${from}.00"`, `"price": "${to}.00"`);
 const HOOK = "https://hooks.zapier.com/hooks/rivals";
 
 beforeAll(async () => {
-  web = startCycleWeb();
   rx = startReceiver();
-  smtp = await startSmtp();
-  t = await startTestServer({
-    RIVALS_FETCH_REWRITE: `https://hooks.zapier.com=${rx.origin},${web.rewrite}`,
-    RIVALS_FETCH_DELAY_MS: "0",
-    RIVALS_SMTP_URL: smtp.url,
-  });
-  orgId = (await t.org("acme")).id;
-  acme = await mcpClient(t.base, await t.key("acme"));
+  w = await startDeliveryWorld({ rewrite: `https://hooks.zapier.com=${rx.origin}`, smtp: true });
+  ({ web, t, orgId, call } = w);
+  smtp = w.smtp!;
   await addMember(t.services.store, { org: "acme", email: "ada@acme.test", role: "admin" });
   await call("set_delivery_channels", { email: false });
-  globex = (await call("add_competitor", { website_url: "https://globex.example" })).competitor.id;
-  const { done } = await startResearch(
-    t.services,
-    { orgId, actor: "operator" },
-    { kind: "one", competitor_id: globex },
-    "operator",
-    { usesAllowance: false },
-  );
-  expect((await done)[0].status).toBe("finished");
+  globex = await addResearched(w, "https://globex.example");
 });
 afterAll(async () => {
-  await t.close();
-  await web.stop();
+  await w.stop();
   await rx.stop();
-  await smtp.close();
 });
 
 describe("webhook endpoints through the tools", () => {
@@ -222,7 +203,7 @@ describe("webhook endpoints through the tools", () => {
 describe("delivery", () => {
   test("a cycle's signal events, signed, with the read API's object, before its cycle.finished", async () => {
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("59", "69") });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "69") });
     const s = await runCycle(t.services, orgId, { trigger: "operator" });
     expect(s.signals_created).toBe(1);
     const types = rx.received.map((m) => m.json.type);
@@ -246,14 +227,7 @@ describe("delivery", () => {
 
   test("a research run's competitor.researched carries the competitor the read API serves", async () => {
     rx.received.length = 0;
-    const { done } = await startResearch(
-      t.services,
-      { orgId, actor: "operator" },
-      { kind: "one", competitor_id: globex },
-      "operator",
-      { usesAllowance: false },
-    );
-    expect((await done)[0].status).toBe("finished");
+    await researchAsOperator(t.services, orgId, globex);
     await webhookRound(t.services);
     expect(rx.received.map((m) => m.json.type)).toEqual(["competitor.researched"]);
     const rest = await (
@@ -267,7 +241,7 @@ describe("delivery", () => {
     rx.received.length = 0;
     rx.failing = { status: 503, retryAfter: "120" };
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("59", "79") });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "79") });
     await runCycle(t.services, orgId, { trigger: "operator" });
     expect(rx.received).toHaveLength(0);
     let list = (await call("list_webhooks")).webhooks[0];
@@ -288,7 +262,7 @@ describe("delivery", () => {
   test("a message left claimed by a stopped instance is sent once by another after the claim expires", async () => {
     rx.received.length = 0;
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("59", "89") });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "89") });
     // The receiver is down while the cycle ends; an instance then takes the endpoint and stops mid-delivery.
     rx.failing = { status: 500 };
     await runCycle(t.services, orgId, { trigger: "operator" });
@@ -317,7 +291,7 @@ describe("delivery", () => {
     rx.received.length = 0;
     rx.failing = { status: 500 };
     t.clock.advance(3_600_000);
-    web.set("globex.example", "/pricing", { transform: price("59", "109") });
+    web.set("globex.example", "/pricing", { transform: teamPrice("59", "109") });
     await runCycle(t.services, orgId, { trigger: "operator" });
     for (const sec of WEBHOOK_BACKOFF_SECONDS) {
       t.clock.advance(sec * 1000 + 1000);
