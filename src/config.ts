@@ -59,7 +59,7 @@ export interface Config {
   /** Largest delay after a cadence slot's start before a workspace's cycle is due (RIVALS_SCHEDULER_JITTER_MS;
    * at most a tenth of the cadence's period). */
   schedulerJitterMs: number;
-  /** The optional language-model writer (docs/engine.md): an OpenAI-compatible endpoint, when all three of
+  /** The optional language-model writer (docs/engine/write.md): an OpenAI-compatible endpoint, when all three of
    * RIVALS_LLM_BASE_URL, RIVALS_LLM_MODEL and RIVALS_LLM_API_KEY are set. The key is never logged. */
   llm?: { baseUrl: string; model: string; apiKey: string };
   /** The public free-brief form takes requests (RIVALS_FREE_BRIEFS=off turns it off; default on). */
@@ -87,7 +87,7 @@ export interface Config {
    * first, 1 to 4; at most 16). */
   workers: number;
   /** RIVALS_BROWSER: a Chromium executable for pages that only a browser can read, started by this process with
-   * no network of its own (docs/engine.md, "Pages that need a browser"; docs/security.md). */
+   * no network of its own (docs/engine/render.md; docs/security.md). */
   browser?: string;
 }
 

@@ -19,10 +19,10 @@ export async function startServer(s: Services) {
   console.log(
     JSON.stringify({ listening: true, port, base_url: s.config.baseUrl, database: s.config.dbUrl }),
   );
-  // Monitoring cycles at each workspace's cadence (docs/engine.md "Cycles and scheduling"); RIVALS_SCHEDULER=off.
+  // Monitoring cycles at each workspace's cadence (docs/engine/cycles.md); RIVALS_SCHEDULER=off.
   const scheduler = s.config.scheduler ? new Scheduler(s).start() : undefined;
   if (scheduler) console.log(JSON.stringify({ scheduler: scheduler.instance, started: true }));
-  // Deliveries left pending by a stop or waiting for a retry (docs/engine.md "Delivery"): at start, then every 30 s.
+  // Deliveries left pending by a stop or waiting for a retry (docs/engine/deliver.md): at start, then every 30 s.
   const deliveries = s.config.scheduler ? startDeliveryLoop(s) : undefined;
   if (deliveries) void deliverDue(s).catch(() => {});
   // Webhook messages (docs/webhooks.md): the log's new events queued and due messages sent, every 5 s.

@@ -1,7 +1,7 @@
 // docs/layout.md is a map a newcomer checks against the tree: every path it names exists.
 import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -41,9 +41,10 @@ test("the README's code map names paths that exist, and every link of the README
   expect(named.length).toBeGreaterThan(15);
   expect(named.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
 
-  const pages = ["README.md", ...readdirSync(join(ROOT, "docs")).map((f) => `docs/${f}`)].filter((f) =>
-    f.endsWith(".md"),
-  );
+  const pages = [
+    "README.md",
+    ...readdirSync(join(ROOT, "docs"), { recursive: true }).map((f) => `docs/${f}`),
+  ].filter((f) => f.endsWith(".md"));
   const anchors = (file: string) =>
     new Set(
       readFileSync(join(ROOT, file), "utf8")
@@ -57,7 +58,7 @@ test("the README's code map names paths that exist, and every link of the README
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       if (/^[a-z]+:/i.test(target!)) continue;
       const [path, anchor] = target!.split("#");
-      const file = path ? join(page.includes("/") ? "docs" : "", path).replace(/^docs\/\.\.\//, "") : page;
+      const file = path ? join(dirname(page), path) : page;
       if (!existsSync(join(ROOT, file))) broken.push(`${page}: ${target}`);
       else if (anchor && file.endsWith(".md") && !anchors(file).has(anchor))
         broken.push(`${page}: ${target}`);

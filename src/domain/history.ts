@@ -1,4 +1,4 @@
-// The decider for what the web-archive history does to signals besides detecting them (docs/engine.md "History
+// The decider for what the web-archive history does to signals besides detecting them (docs/engine/archive.md "History
 // from the web archive"): history replays a competitor's past in time order, so a signal it opened that was not
 // seen again for RIVALS_SIGNAL_TTL_DAYS closes as expired — at the time it would have expired, as a cycle running
 // back then would have closed it. A historical signal older than the TTL is thus recorded closed.

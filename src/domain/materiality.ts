@@ -1,5 +1,5 @@
 // Which competitor move matters most: the one order a digest's headline, its TL;DR and its lists follow
-// (docs/engine.md, "Digests"). Pure: it reads what the signal says of itself and of its competitor.
+// (docs/engine/write.md, "Digests"). Pure: it reads what the signal says of itself and of its competitor.
 import { severityRank } from "./records.ts";
 
 /** What the order reads of a signal. */

@@ -1,4 +1,4 @@
-// The outbox of a finished cycle (docs/engine.md "Delivery"; the channels a workspace chose are
+// The outbox of a finished cycle (docs/engine/deliver.md; the channels a workspace chose are
 // domain/delivery.ts): which deliveries are queued, and what one try records. engine/deliver/outbox.ts finds
 // the recipients and sends; these decide the events.
 import type { EventPayloads, NewEvent } from "../../events/catalog.ts";

@@ -1,4 +1,4 @@
-// The decider for signals the engine detects (docs/engine.md "Classification and signals"): given the open
+// The decider for signals the engine detects (docs/engine/classify.md): given the open
 // engine signals of one competitor and the drafts a cycle classified, which signals open, which gain evidence
 // and which close. One real-world event (same dedup key, or the same named launch on another source) is one
 // signal; a change that restores an open signal's old value reverts (closes) it; a change to another value

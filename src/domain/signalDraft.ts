@@ -1,5 +1,5 @@
 // What the engine's classification proposes and the domain decides on (domain/signalDetection.ts): a signal
-// draft in the taxonomy of docs/engine.md, with its evidence. Declared here, where the decision is made; the
+// draft in the taxonomy of docs/engine/classify.md, with its evidence. Declared here, where the decision is made; the
 // classifier (engine/classify) produces them.
 import type { EvidenceItem, Severity } from "./records.ts";
 

@@ -1,5 +1,5 @@
 // One vocabulary of signal categories and types for imported history, the engine, the filters, the API and
-// the tools (docs/engine.md's taxonomy, plus the kinds of news only imported history carries), the names
+// the tools (docs/engine/classify.md's taxonomy, plus the kinds of news only imported history carries), the names
 // other tools use for the same things mapped onto it, and the one label a person reads for every slug
 // (categories, types, cadences, digest types, severities).
 import type { SignalCategory, SignalType } from "./signalDraft.ts";

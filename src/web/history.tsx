@@ -1,6 +1,5 @@
 // The competitor page's web-archive history: how far reading it has got ("reading history: 34 of 96 captures"), and
-// the signals it found — closed ones too, newest first — each linking to the signal (docs/engine.md "History from
-// the web archive").
+// the signals it found — closed ones too, newest first — each linking to the signal (docs/engine/archive.md).
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */

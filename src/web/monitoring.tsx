@@ -1,6 +1,6 @@
 // The monitoring part of a competitor page: when its sources were last checked in a cycle, how many changed,
 // and the sources failing now (the error, failed checks in a row, since when). From the dossier's `freshness`,
-// which each cycle's CompetitorChecked event sets (docs/engine.md "Cycles and scheduling").
+// which each cycle's CompetitorChecked event sets (docs/engine/cycles.md).
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */

@@ -1,4 +1,4 @@
--- Monitoring cycles (docs/engine.md "Cycles and scheduling").
+-- Monitoring cycles (docs/engine/cycles.md).
 
 -- One monitoring cycle of one workspace: a projection of CycleStarted / CycleFinished (org stream).
 CREATE TABLE cycles (

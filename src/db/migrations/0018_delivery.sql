@@ -1,4 +1,4 @@
--- Delivery of finished cycles by email and team chat (docs/engine.md "Delivery").
+-- Delivery of finished cycles by email and team chat (docs/engine/deliver.md).
 
 -- The outbox, a projection of DeliveryQueued / DeliveryAttempted: one row per cycle, channel and recipient, so a
 -- cycle is delivered once per channel and recipient however often its after-step or the retry loop runs.

@@ -1,4 +1,4 @@
--- Cycles and research runs whose process died (docs/engine.md "Cycles and scheduling").
+-- Cycles and research runs whose process died (docs/engine/cycles.md).
 
 -- A cycle's record is no longer a projection of CycleStarted / CycleFinished (an unchanged cycle appends only one
 -- CompetitorChecked per competitor): the cycle writes its row itself, with its holder (the instance running it)

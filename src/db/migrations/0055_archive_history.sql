@@ -1,4 +1,4 @@
--- A competitor's history from the Internet Archive (docs/engine.md "History from the web archive"), outside the
+-- A competitor's history from the Internet Archive (docs/engine/archive.md), outside the
 -- event log like a cycle's record: the run (its lease, progress and counts), the key pages whose captures were
 -- listed, and each capture to read (one per page and calendar month) with what became of it. The signals it
 -- finds are events; the versions it reads are snapshot versions dated at their capture time.

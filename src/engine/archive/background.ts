@@ -1,4 +1,4 @@
-// History runs in the background (docs/engine.md "History from the web archive"): started when research of a
+// History runs in the background (docs/engine/archive.md): started when research of a
 // competitor finishes and when a page is added to watch, one run per competitor in this process (a start while it
 // runs reads the new pages after it), and taken up again by `rivals serve` when a run's instance stopped or died.
 import type { Services } from "../../services.ts";

@@ -1,4 +1,4 @@
-// The Internet Archive's Wayback CDX index and capture addresses (docs/engine.md "History from the web archive").
+// The Internet Archive's Wayback CDX index and capture addresses (docs/engine/archive.md).
 // The index answers output=json with an array of rows whose first row names the fields (urlkey, timestamp,
 // original, mimetype, statuscode, digest, length — or those asked for with `fl`), an empty array when nothing
 // was captured. Timestamps are UTC, YYYYMMDDhhmmss.

@@ -1,4 +1,4 @@
-// A competitor's history from the Internet Archive (docs/engine.md "History from the web archive"): the captures of
+// A competitor's history from the Internet Archive (docs/engine/archive.md): the captures of
 // its key pages over the last RIVALS_ARCHIVE_MONTHS months, listed from the CDX index (one per page and calendar
 // month) and read oldest first through the one fetcher, go through the cycle's path — extraction in the Worker
 // pool, comparison with the page's version before (rotation rule included), classification, the signal decider —

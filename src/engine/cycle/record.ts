@@ -1,7 +1,7 @@
 // A cycle's own record (the cycles table), kept outside the event log: an unchanged cycle appends only one
 // CompetitorChecked per competitor (ENGINE.md "Targets"); what a cycle found is in the log (signals,
 // CompetitorChecked with its cycle_id, digests, DeliveryQueued), its start, heartbeat and summary are the running
-// instance's bookkeeping, like the scheduler's lease (docs/engine.md "Cycles and scheduling"). Logs written before
+// instance's bookkeeping, like the scheduler's lease (docs/engine/cycles.md). Logs written before
 // this still carry CycleStarted / CycleFinished, which projections/cycles.ts turns into the same rows.
 //
 // A running cycle moves its heartbeat (`expires_at`) on; one whose process died stops doing so, and once the
@@ -74,15 +74,41 @@ export async function openCycle(
     });
     return { id, startedAt, abandoned };
   });
-  const beat = heartbeat(Math.floor(HEARTBEAT_MS / 3), `cycle ${opened.id}`, () =>
+  return { ...opened, stop: keepAlive(s, opened.id).stop };
+}
+
+function keepAlive(s: Services, id: number): { stop(): void } {
+  return heartbeat(Math.floor(HEARTBEAT_MS / 3), `cycle ${id}`, () =>
     s.store.writeTables(({ later, now }) =>
       later.execute({
         sql: "UPDATE cycles SET expires_at = ? WHERE id = ? AND finished_at IS NULL AND abandoned_at IS NULL",
-        args: [until(now), opened.id],
+        args: [until(now), id],
       }),
     ),
   );
-  return { ...opened, stop: beat.stop };
+}
+
+/** Takes over the unfinished scheduled cycle of (workspace, slot) whose instance died (schedule/shares.ts: the
+ * competitors it checked stay checked) and keeps its heartbeat; null when there is none. */
+export async function adoptCycle(
+  s: Services,
+  orgId: number,
+  slot: string,
+): Promise<(OpenedCycle & { stop(): void }) | null> {
+  const holder = instanceOf(s);
+  const adopted = await s.store.writeTables(async ({ tx, now }) => {
+    const r = await tx.execute({
+      sql: `UPDATE cycles SET holder = ?, expires_at = ?, abandoned_at = NULL
+            WHERE id = (SELECT id FROM cycles WHERE org_id = ? AND slot = ? AND trigger = 'schedule'
+              AND finished_at IS NULL ORDER BY id DESC LIMIT 1)
+            RETURNING id, started_at`,
+      args: [holder, until(now), orgId, slot],
+    });
+    const row = r.rows[0];
+    return row ? { id: Number(row.id), startedAt: String(row.started_at), abandoned: [] } : null;
+  });
+  if (!adopted) return null;
+  return { ...adopted, stop: keepAlive(s, adopted.id).stop };
 }
 
 /** Records the cycle's end and its summary (`finished_at` is set to the commit's time). */

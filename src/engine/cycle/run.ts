@@ -1,20 +1,21 @@
-// One monitoring cycle of one workspace (ENGINE.md "Cycles, scheduling, delivery"; docs/engine.md "Cycles and
-// scheduling"), as orchestration: the cycle's record opened (record.ts), the core competitors checked two at a
-// time — their sources (sources.ts), each source checked (check.ts: a conditional GET, extraction in the Worker
+// One monitoring cycle of one workspace (docs/engine/cycles.md), as orchestration: the cycle's record opened
+// (record.ts), the core competitors checked two at a time — their sources (sources.ts), each source checked (check.ts: a conditional GET, extraction in the Worker
 // pool, the comparison with its history), what they show classified and recorded with one CompetitorChecked
 // event per competitor (competitor.ts, results.ts) — then expired signals closed, the after-cycle steps
 // (after.ts), and the summary on the cycle's record. An unchanged source adds no snapshot bytes, an unchanged
 // cycle one event per competitor; a 304 answer is not even extracted.
 
+import type { Clock } from "../../clock.ts";
 import { MAX_FAILURES_LISTED } from "../../domain/cycles.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
 import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
+import { dropShares, offerShares, type ShareResult, shareResults, workShares } from "../schedule/shares.ts";
 import { closeExpiredSignals } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
 import { checkCompetitor } from "./competitor.ts";
 import type { Lanes } from "./lanes.ts";
-import { finishCycle, type OpenedCycle, openCycle } from "./record.ts";
+import { adoptCycle, finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CompetitorResult } from "./results.ts";
 import { competitorSources } from "./sources.ts";
 import type { CompetitorRow, CycleSummary, CycleTrigger, FinishedCycle, Source } from "./types.ts";
@@ -36,6 +37,10 @@ export interface CycleOptions {
   lanes?: Lanes;
   /** The fetcher (default: the process-wide one for the services' config). */
   fetcher?: Fetcher;
+  /** A scheduled cycle shared with the other instances on the database (schedule/shares.ts): its competitors
+   * are claimed a few at a time by whichever instance has free lanes, and an unfinished cycle of the same slot
+   * whose instance died is taken over, its checked competitors not checked again. Needs `slot` and `lanes`. */
+  share?: { holder: string; clock: Clock; pollMs?: number };
 }
 
 const running = new WeakMap<Services, Map<number, Promise<unknown>>>();
@@ -58,24 +63,31 @@ export async function runCycle(s: Services, orgId: number, opts: CycleOptions): 
   return mine;
 }
 
-async function cycle(s: Services, orgId: number, opts: CycleOptions): Promise<CycleSummary> {
-  const c = s.database.client;
-  const org = (await c.execute({ sql: "SELECT slug FROM orgs WHERE id = ?", args: [orgId] })).rows[0];
-  if (!org) throw new DomainError("not_found", `no workspace ${orgId}`);
-  const comps = (
-    await c.execute({
+/** The workspace's core competitors in the cycle's order (or the one asked for). */
+async function coreCompetitors(s: Services, orgId: number, competitorId?: number): Promise<CompetitorRow[]> {
+  return (
+    await s.database.client.execute({
       sql: `SELECT id, name, state FROM competitors WHERE org_id = ? AND listed = 1 AND watch = 'core'
-            ${opts.competitorId !== undefined ? "AND id = ?" : ""} ORDER BY priority_sort, tracked_sort, id`,
-      args: opts.competitorId !== undefined ? [orgId, opts.competitorId] : [orgId],
+            ${competitorId !== undefined ? "AND id = ?" : ""} ORDER BY priority_sort, tracked_sort, id`,
+      args: competitorId !== undefined ? [orgId, competitorId] : [orgId],
     })
   ).rows.map((r): CompetitorRow => {
     const state = JSON.parse(String(r.state)) as { freshness?: { research_state?: string } };
     return { id: Number(r.id), name: String(r.name), researchState: state.freshness?.research_state };
   });
+}
+
+async function cycle(s: Services, orgId: number, opts: CycleOptions): Promise<CycleSummary> {
+  const c = s.database.client;
+  const org = (await c.execute({ sql: "SELECT slug FROM orgs WHERE id = ?", args: [orgId] })).rows[0];
+  if (!org) throw new DomainError("not_found", `no workspace ${orgId}`);
+  const comps = await coreCompetitors(s, orgId, opts.competitorId);
   if (opts.competitorId !== undefined && comps.length === 0)
     throw new DomainError("not_found", `no core competitor ${opts.competitorId} in this workspace`);
 
-  const started = await openCycle(s, orgId, opts);
+  const started =
+    (opts.share && opts.slot !== undefined ? await adoptCycle(s, orgId, opts.slot) : null) ??
+    (await openCycle(s, orgId, opts));
   try {
     return await checkAll(s, orgId, String(org.slug), comps, started, opts);
   } finally {
@@ -110,44 +122,53 @@ async function checkAll(
     work.push({ comp, sources });
   }
   const results: CompetitorResult[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < work.length) {
-      const w = work[next++];
-      try {
-        const check = () => checkCompetitor(s, orgId, started.id, w.comp, w.sources, fetcher);
-        const r = await (opts.lanes ? opts.lanes.run(check) : check());
-        results.push(r);
-        // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
-        // pages were read, so they sit in the old generation until a full one (docs/engine.md, cycle "Memory").
-        // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
-        // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
-        // a failure. A body read only to find the same bytes counts: 200 competitors' ~100 KB bodies left to
-        // JSC's own pacing made the unchanged-200 cycle the bench's highest (386 MB).
-        const bodies = r.checked - r.notModified - r.failed;
-        if (bodies > 0 && process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
-      } catch (e) {
-        console.error(
-          JSON.stringify({
-            level: "error",
-            cycle: started.id,
-            competitor_id: w.comp.id,
-            error: String((e as Error)?.stack ?? e),
-          }),
-        );
-        skipped.push({
-          competitor_id: w.comp.id,
-          name: w.comp.name,
-          reason: "internal error; retried next cycle",
-        });
-      }
-    }
+  const keep = (r: ShareResult) => {
+    // A competitor removed from the watch list while its cycle was shared gives an empty result: left out.
+    if ("result" in r) {
+      if (r.result.checked > 0) results.push(r.result);
+    } else skipped.push(r.skipped);
   };
-  // Two competitors at a time by default: without a pause between requests (a local site) the extraction pool
-  // is the bound, and more lanes only hold more pages in memory while they wait for it (200 × 10 pages: 4 lanes
-  // 108 s and 449 MB, 2 lanes 76 s and 428 MB; docs/engine.md "Cycle benchmark"). The scheduler passes more,
-  // bounded by the process's lanes: with a second between two requests to a host, hosts at once is the speed.
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 2, work.length)) }, lane));
+  if (opts.share && opts.lanes) {
+    // Whichever instance claims a competitor checks it; the rows hold every result until all are done.
+    await offerShares(
+      s,
+      started.id,
+      orgId,
+      work.map((w) => w.comp.id),
+    );
+    const byId = new Map(work.map((w) => [w.comp.id, w]));
+    await workShares(s, {
+      cycleId: started.id,
+      holder: opts.share.holder,
+      clock: opts.share.clock,
+      lanes: opts.lanes,
+      wait: true,
+      pollMs: opts.share.pollMs,
+      check: (id) => {
+        const w = byId.get(id);
+        return w
+          ? checkOne(s, orgId, started.id, w.comp, w.sources, fetcher)
+          : checkCycleCompetitor(s, orgId, started.id, id, fetcher);
+      },
+    });
+    for (const r of await shareResults(s, started.id)) keep(r);
+  } else {
+    let next = 0;
+    const lane = async () => {
+      while (next < work.length) {
+        const w = work[next++];
+        const check = () => checkOne(s, orgId, started.id, w.comp, w.sources, fetcher);
+        keep(await (opts.lanes ? opts.lanes.run(check) : check()));
+      }
+    };
+    // Two competitors at a time by default: without a pause between requests (a local site) the extraction pool
+    // is the bound, and more lanes only hold more pages in memory while they wait for it (200 × 10 pages: 4 lanes
+    // 108 s and 449 MB, 2 lanes 76 s and 428 MB; docs/engine/speed.md). The scheduler passes more,
+    // bounded by the process's lanes: with a second between two requests to a host, hosts at once is the speed.
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 2, work.length)) }, lane),
+    );
+  }
 
   const expired = await closeExpiredSignals(s, orgId, s.clock());
   const sum = (f: (r: CompetitorResult) => number) => results.reduce((n, r) => n + f(r), 0);
@@ -210,5 +231,70 @@ async function checkAll(
   }
   if (errors.length) summary.errors = errors;
   await finishCycle(s, started.id, summary);
+  if (opts.share) await dropShares(s, started.id);
   return summary;
 }
+
+/** Checks one competitor of a cycle: its result, or (an internal error) why it was not checked. */
+async function checkOne(
+  s: Services,
+  orgId: number,
+  cycleId: number,
+  comp: CompetitorRow,
+  sources: Source[],
+  fetcher: Fetcher,
+): Promise<ShareResult> {
+  try {
+    const r = await checkCompetitor(s, orgId, cycleId, comp, sources, fetcher);
+    // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
+    // pages were read, so they sit in the old generation until a full one (docs/engine/speed.md, "Memory").
+    // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
+    // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
+    // a failure. A body read only to find the same bytes counts: 200 competitors' ~100 KB bodies left to
+    // JSC's own pacing made the unchanged-200 cycle the bench's highest (386 MB).
+    const bodies = r.checked - r.notModified - r.failed;
+    if (bodies > 0 && process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
+    return { result: r };
+  } catch (e) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        cycle: cycleId,
+        competitor_id: comp.id,
+        error: String((e as Error)?.stack ?? e),
+      }),
+    );
+    return {
+      skipped: { competitor_id: comp.id, name: comp.name, reason: "internal error; retried next cycle" },
+    };
+  }
+}
+
+/** Checks one competitor of another instance's shared cycle (schedule/shares.ts), read from the database. */
+export async function checkCycleCompetitor(
+  s: Services,
+  orgId: number,
+  cycleId: number,
+  competitorId: number,
+  fetcher?: Fetcher,
+): Promise<ShareResult> {
+  const [comp] = await coreCompetitors(s, orgId, competitorId);
+  // Removed from the watch list since the cycle began: nothing to check, nothing to report.
+  if (!comp) return { result: emptyResult(competitorId) };
+  const sources = await competitorSources(s, orgId, comp.id);
+  if (sources.length === 0) return { result: emptyResult(competitorId) };
+  return checkOne(s, orgId, cycleId, comp, sources, fetcher ?? (await workspaceFetcher(s, orgId)).fetcher);
+}
+
+const emptyResult = (competitorId: number): CompetitorResult => ({
+  competitorId,
+  checked: 0,
+  changed: 0,
+  failed: 0,
+  notModified: 0,
+  baseline: 0,
+  created: [],
+  updated: [],
+  closed: [],
+  failures: [],
+});

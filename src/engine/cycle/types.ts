@@ -1,4 +1,4 @@
-// The shapes of a monitoring cycle (docs/engine.md "Cycles and scheduling").
+// The shapes of a monitoring cycle (docs/engine/cycles.md).
 import type { Services } from "../../services.ts";
 
 /** What started a cycle. */

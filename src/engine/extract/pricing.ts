@@ -1,6 +1,6 @@
 // Pricing plans from plan cards and comparison tables.
 //
-// The price rule (documented in docs/engine.md, "Extraction"): `price` is a monthly figure.
+// The price rule (documented in docs/engine/extract.md): `price` is a monthly figure.
 // - "$59 / month", "$59/mo", "$59 per seat per month": price 59, period "month".
 // - A monthly figure the card says is "billed annually" ("$49/mo, billed annually") stays 49; period "year".
 // - A yearly figure ("$24,000 / year", "$588 billed annually", "per annum") is divided by 12 (rounded to

@@ -446,7 +446,7 @@ function ownershipFrom(value: string, fact: boolean): Ownership | undefined {
 
 // ---- business model from plans -------------------------------------------------------------------------
 
-/** A business model phrase from the pricing plans the site publishes (see docs/engine.md). */
+/** A business model phrase from the pricing plans the site publishes (see docs/engine/extract.md, "Profile"). */
 export function businessModelFrom(plans: Plan[]): string | undefined {
   const paid = plans.filter((p) => p.price !== null && p.price > 0 && p.period && p.period !== "one_time");
   const free = plans.some((p) => p.price === 0);

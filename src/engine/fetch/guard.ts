@@ -1,4 +1,4 @@
-// The address guard of every outbound request (docs/engine.md, "Fetch"): only public unicast addresses
+// The address guard of every outbound request (docs/engine/fetch.md): only public unicast addresses
 // may be connected to. The host's form is judged by the one hostname rule (domain/hostname.ts), then
 // every address its name resolves to; an IPv6 address that carries an IPv4 address (IPv4-compatible ::/96,
 // mapped ::ffff:0:0/96, NAT64 64:ff9b::/96) is judged as that IPv4 address; 6to4, Teredo, local-use NAT64

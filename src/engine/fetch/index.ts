@@ -1,4 +1,4 @@
-// The one fetcher for all outbound HTTP (docs/engine.md, "Fetch"): manual redirects re-checked at every
+// The one fetcher for all outbound HTTP (docs/engine/fetch.md): manual redirects re-checked at every
 // hop, the address guard with the DNS answer pinned for the connection, the rewrite table, robots.txt,
 // one request at a time per host, a time limit over headers and body, a streaming byte cap and charset
 // decoding. A hostile or broken site costs one failed fetch: every failure is a result, never a throw.

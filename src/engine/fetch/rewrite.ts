@@ -1,7 +1,7 @@
 // RIVALS_FETCH_REWRITE: comma-separated FROM=TO origin pairs (FROM may be `*`). A request to a matching
 // origin is sent to TO with the original Host header, path and query; results keep the original URL;
 // a rewritten request is exempt from the address guard, and only a rewritten one: a request naming a TO
-// origin itself is guarded like any other (docs/engine.md, "Fetch").
+// origin itself is guarded like any other (docs/engine/fetch.md).
 
 export interface RewriteRule {
   /** An origin (`https://example.com`, `http://host:8080`) or `*` for every origin. */

@@ -1,4 +1,4 @@
-// The optional language-model writer (docs/engine.md, "Optional language-model writer"): an OpenAI-compatible
+// The optional language-model writer (docs/engine/write.md, "Optional language-model writer"): an OpenAI-compatible
 // endpoint (POST {base}/chat/completions, through the one fetcher) may rephrase the deterministic sentences of a
 // digest's TL;DR. It only rephrases: every sentence it returns must cite signals, only signals the deterministic
 // sentences cite, and every number in it must be one the evidence states (the cited signals' titles or the

@@ -3,8 +3,7 @@
 // flattened target sessions: commands are answered by id, events go to the listeners of their session. No
 // TCP port is opened, so nothing else on the machine can drive the browser, and the browser exits when the
 // pipe closes (this process ended, however it ended). The renderer needs a dozen commands; a protocol library
-// (playwright-core) does not survive `bun build --compile`'s bundling as this file does (docs/engine.md,
-// "Pages that need a browser").
+// (playwright-core) does not survive `bun build --compile`'s bundling as this file does (docs/engine/render.md).
 import type { Readable, Writable } from "node:stream";
 
 type Listener = (params: Record<string, unknown>) => void;

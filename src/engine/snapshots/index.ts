@@ -1,4 +1,4 @@
-// The snapshot store (docs/engine.md, "Snapshots and comparison").
+// The snapshot store (docs/engine/compare.md).
 import type { Services } from "../../services.ts";
 import type { Snapshot } from "../compare/types.ts";
 import { SnapshotStore } from "./store.ts";

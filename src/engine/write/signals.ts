@@ -1,9 +1,9 @@
-// Writing the engine's signals (docs/engine.md "Classification and signals"): drafts from
+// Writing the engine's signals (docs/engine/classify.md): drafts from
 // the classifier become SignalDetected / SignalEvidenceAdded / SignalClosed events through the single writer,
 // projected into the same `signals` read table imported signals use (REST, MCP, app pages, search).
 import type { WriteContext } from "../../../events/store.ts";
 import { icpIsSet } from "../../domain/icpOverlap.ts";
-import { decideObservation, type SourceObservation } from "../../domain/observation.ts";
+import { decideObservation, type SourceObservation, type StatedRound } from "../../domain/observation.ts";
 import { type CompetitorRecord, type SignalRecord, severityRank } from "../../domain/records.ts";
 import {
   decideDetectSignals,
@@ -14,6 +14,7 @@ import {
 import { loadSettings } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
 import type { SignalDraft } from "../classify/types.ts";
+import { fundingRounds } from "../research/statements.ts";
 
 export interface RecordResult {
   created: number[];
@@ -64,6 +65,15 @@ function ordered(drafts: SignalDraft[]): SignalDraft[] {
     .map((x) => x.d);
 }
 
+/** The rounds the funding drafts' evidence announces, read sentence by sentence as research reads a page
+ * (a sentence about the company itself that names a round and a raise). */
+function announcedRounds(drafts: SignalDraft[], name: string): StatedRound[] {
+  const texts = drafts
+    .filter((d) => d.type === "funding")
+    .flatMap((d) => d.evidence.flatMap((e) => (e.text && e.source_url ? [{ url: e.source_url, text: e.text }] : [])));
+  return texts.length ? fundingRounds(texts, [name]) : [];
+}
+
 /** Records one competitor's classified drafts of a cycle: new signals, evidence appended to open ones (same
  * dedup key or the same named launch), and signals closed by a revert or a superseding change; in the same
  * command, what its changed sources say now on its dossier (`observed`, domain/observation.ts). */
@@ -101,6 +111,7 @@ export async function recordDrafts(
         orgId,
         competitorId,
         observed,
+        funding: announcedRounds(drafts, String(c.rows[0].name)),
         signalsSeen: out.created.length + out.updated.length > 0,
         now: at,
         ...(icpIsSet(icp) ? { icp } : {}),

@@ -1,10 +1,10 @@
-// docs/engine.md's classification rules table is the rules' own declarations: every rule the classifier runs
+// docs/engine/classify.md's classification rules table is the rules' own declarations: every rule the classifier runs
 // is listed, none that it does not, with the change kinds it reads and the signals it gives.
 import { expect, test } from "bun:test";
 import { cells, documentedTable, rulesTable } from "../../../scripts/rules-table.ts";
 import { RULES } from "../../../src/engine/classify/classify.ts";
 
-test("the rules table in docs/engine.md lists exactly the rules in the code (else: bun scripts/rules-table.ts)", () => {
+test("the rules table in docs/engine/classify.md lists exactly the rules in the code (else: bun scripts/rules-table.ts)", () => {
   expect(cells(documentedTable() ?? "")).toEqual(cells(rulesTable()));
   const listed = [...(documentedTable() ?? "").matchAll(/^\| `(\w+)`/gm)].map((m) => m[1]);
   expect(listed).toEqual(RULES.map((r) => r.id));

@@ -1,4 +1,4 @@
-// The one fetcher (docs/engine.md, "Fetch") against real servers on 127.0.0.1, reached through the
+// The one fetcher (docs/engine/fetch.md) against real servers on 127.0.0.1, reached through the
 // rewrite table as the fictional origins http://site.test and http://other.test: redirects, the address
 // guard, time limits, byte caps, charsets, robots.txt, conditional GET and per-host pacing.
 
