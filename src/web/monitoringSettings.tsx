@@ -114,6 +114,46 @@ function StatusTable({
 }
 
 /** A connected chat channel: since when, where to, and its test and disconnect buttons. */
+/** A chat channel's section: its connection (test, disconnect) when there is one, and the form that connects
+ * or replaces its webhook URL. */
+function ChatChannel(p: {
+  heading: string;
+  path: "chat" | "teams";
+  connected: boolean;
+  at: unknown;
+  to: string;
+  label: string;
+  replace: string;
+  inputId: string;
+  value: string | undefined;
+  placeholder: string;
+  hint?: string;
+  button: string;
+  hidden: JSX.Element;
+}): JSX.Element {
+  return (
+    <>
+      <h2>{p.heading}</h2>
+      {p.connected ? <ConnectedChannel path={p.path} at={p.at} to={p.to} hidden={p.hidden} /> : ""}
+      <form method="post" action={`${PATH}/${p.path}`} class="card">
+        {p.hidden}
+        <label for={p.inputId}>{p.connected ? p.replace : p.label}</label>
+        <input
+          id={p.inputId}
+          name="webhook"
+          type="url"
+          required
+          maxlength="2000"
+          value={p.value ?? ""}
+          placeholder={p.placeholder}
+        />
+        {p.hint ? <p class="muted small">{p.hint}</p> : ""}
+        <button type="submit">{p.button}</button>
+      </form>
+    </>
+  );
+}
+
 function ConnectedChannel(p: {
   path: "chat" | "teams";
   at: unknown;
@@ -335,65 +375,37 @@ export function monitoringSettingsPages(s: Services) {
           ""
         )}
 
-        <h2>Team chat</h2>
-        {view.chat_connected ? (
-          <ConnectedChannel
-            path="chat"
-            at={st.chatConnectedAt}
-            to="a Slack incoming webhook"
-            hidden={hidden}
-          />
-        ) : (
-          ""
-        )}
-        <form method="post" action={`${PATH}/chat`} class="card">
-          {hidden}
-          <label for="webhook">
-            {view.chat_connected ? "Replace the webhook URL" : "Slack incoming webhook URL"}
-          </label>
-          <input
-            id="webhook"
-            name="webhook"
-            type="url"
-            required
-            maxlength="2000"
-            value={opts.webhook ?? ""}
-            placeholder="https://hooks.slack.com/services/…"
-          />
-          <button type="submit">Connect</button>
-        </form>
-
-        <h2>Microsoft Teams</h2>
-        {view.teams_connected ? (
-          <ConnectedChannel
-            path="teams"
-            at={st.teamsConnectedAt}
-            to="a Teams Workflows webhook"
-            hidden={hidden}
-          />
-        ) : (
-          ""
-        )}
-        <form method="post" action={`${PATH}/teams`} class="card">
-          {hidden}
-          <label for="teams-webhook">
-            {view.teams_connected ? "Replace the Teams webhook URL" : "Teams Workflows webhook URL"}
-          </label>
-          <input
-            id="teams-webhook"
-            name="webhook"
-            type="url"
-            required
-            maxlength="2000"
-            value={opts.teamsWebhook ?? ""}
-            placeholder="https://…/workflows/…"
-          />
-          <p class="muted small">
-            In Teams, add the workflow "Post to a channel when a webhook request is received" and paste its
-            URL.
-          </p>
-          <button type="submit">Connect Teams</button>
-        </form>
+        <ChatChannel
+          heading="Team chat"
+          path="chat"
+          connected={view.chat_connected}
+          at={st.chatConnectedAt}
+          to="a Slack incoming webhook"
+          label="Slack incoming webhook URL"
+          replace="Replace the webhook URL"
+          inputId="webhook"
+          value={opts.webhook}
+          placeholder="https://hooks.slack.com/services/…"
+          button="Connect"
+          hidden={hidden}
+        />
+        <ChatChannel
+          heading="Microsoft Teams"
+          path="teams"
+          connected={view.teams_connected}
+          at={st.teamsConnectedAt}
+          to="a Teams Workflows webhook"
+          label="Teams Workflows webhook URL"
+          replace="Replace the Teams webhook URL"
+          inputId="teams-webhook"
+          value={opts.teamsWebhook}
+          placeholder="https://…/workflows/…"
+          hint={
+            'In Teams, add the workflow "Post to a channel when a webhook request is received" and paste its URL.'
+          }
+          button="Connect Teams"
+          hidden={hidden}
+        />
 
         <h2>Delivery status</h2>
         <StatusTable status={delivery} on={{ email: view.email, slack: view.slack, teams: view.teams }} />
