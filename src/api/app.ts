@@ -29,7 +29,7 @@ export function wantsHtml(request: Request): boolean {
 }
 
 /** Elysia validates only path parameters here (queries go through api/query.ts): a path value that is
- * not a valid id names no record, so it is 404 (DESIGN decisions). */
+ * not a valid id names no record, so it is 404 (docs/decisions.md). */
 function validationProblem(): [ProblemCode, string] {
   return ["not_found", "No record with that id in this workspace."];
 }
@@ -86,8 +86,8 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
     }
     if (code === "NOT_FOUND") {
       if (wantsHtml(request)) return htmlErrorPage(s, request, 404, requestId);
-      // The read API is GET-only: another method on it is answered as "nothing here" (the spec's codes
-      // have no 405), but says why and names the methods that are served.
+      // The read API is GET-only: another method on it is answered as "nothing here" (the read API's
+      // problem codes have no 405), but says why and names the methods that are served.
       if (path.startsWith("/api/") && request.method !== "GET" && request.method !== "HEAD")
         return problemResponse(
           "not_found",

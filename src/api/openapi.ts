@@ -1,5 +1,5 @@
 // The OpenAPI 3.1.0 description of the read API, served as JSON at /openapi.json and as YAML at
-// /developers/openapi.yaml (spec 1 and 9). No authentication, no rate limit, no docs UI.
+// /developers/openapi.yaml (docs/api.md). No authentication, no rate limit, no docs UI.
 //
 // Built here from the route declarations (path, `params`, and the `detail` from api/schemas.ts that each route
 // spreads in) and the TypeBox schemas of api/schemas.ts, rather than by @elysiajs/openapi, because that plugin

@@ -1,4 +1,4 @@
-// The read API, one route per row of the spec's endpoint table (section 4).
+// The read API, one route per endpoint (docs/api.md; /openapi.json describes each).
 import { Type as T } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
 import type { ApiKeyResolver } from "../auth/apiKeys.ts";
@@ -21,7 +21,7 @@ import { docs } from "./schemas.ts";
 
 const idParam = t.Object({ id: t.Integer({ description: "Numeric id." }) });
 /** Integer path ids are plain decimal digits. Runs before Elysia's numeric coercion, which would also
- * accept `0x3e9`, `1e3`, `+1` or ` 1` and find a record under a non-numeric id (DESIGN: 404). */
+ * accept `0x3e9`, `1e3`, `+1` or ` 1` and find a record under a non-numeric id (docs/decisions.md: 404). */
 const idRoute = {
   params: idParam,
   transform({ params }: { params: Record<string, unknown> }) {

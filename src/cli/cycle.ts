@@ -1,5 +1,5 @@
 // `rivals cycle --org S [--competitor ID]`: one monitoring cycle now (the operator's), printing its JSON summary
-// (ENGINE.md "Interfaces"): pages_checked, pages_changed, signals_created, signals_updated, signals_closed,
+// (docs/operations.md): pages_checked, pages_changed, signals_created, signals_updated, signals_closed,
 // battlecards_written, digests_written, deliveries, and the rest of docs/engine/cycles.md's summary.
 import { loadConfig } from "../config.ts";
 import { requireOrg } from "../domain/state.ts";

@@ -30,9 +30,9 @@ export interface ResearchSource {
 
 export interface ResearchDossier {
   profile: ResearchProfile;
-  /** Keys of the spec's `urls` map (pricing, docs, changelog, careers, linkedin, github, x, …). */
+  /** Keys of the dossier's `urls` map (pricing, docs, changelog, careers, linkedin, github, x, …). */
   urls: Record<string, string>;
-  /** The `reads` domains research fills (ENGINE.md's research table); a domain no source states is absent. */
+  /** The `reads` domains research fills (docs/engine/research.md); a domain no source states is absent. */
   reads: Record<string, unknown>;
   sources: ResearchSource[];
   /** Where each profile field was read: the page and an excerpt (kept internal, not served). */

@@ -1,16 +1,15 @@
-// DESIGN (idempotency): same key + same tool + same org within 24 h returns the first result and does no
-// new work; the same key with other arguments is an error; concurrent duplicates run once — on every instance
-// that shares the database, so the rule lives in the database, here and nowhere else.
-//
-// The key is claimed by a plain INSERT (it fails on conflict) in the transaction of the first command the call
-// commits (events/store.ts withFirstCommand), so the claim exists exactly when the work does, and is completed
-// with the result just after. Two instances racing one key: the database serializes their write transactions,
-// the second INSERT fails, its command rolls back with it (no events), and that call waits for the first
-// one's result instead. While its work runs, the claim's owner renews a short lease on it; an incomplete claim
+// Idempotency (docs/decisions.md): same key + same tool + same org within 24 h returns the first result and
+// does no new work; the same key with other arguments is an error; concurrent duplicates run once — on every
+// instance that shares the database, so the rule lives in the database, here and nowhere else.  The key is
+// claimed by a plain INSERT (it fails on conflict) in the transaction of the first command the call commits
+// (events/store.ts withFirstCommand), so the claim exists exactly when the work does, and is completed with
+// the result just after. Two instances racing one key: the database serializes their write transactions, the
+// second INSERT fails, its command rolls back with it (no events), and that call waits for the first one's
+// result instead. While its work runs, the claim's owner renews a short lease on it; an incomplete claim
 // whose lease ran out means its owner stopped between the work and the result: a retry is told the work was
 // done rather than doing it again. An incomplete claim whose lease holds is still running: a duplicate waits
-// a few seconds for its result, then is told to retry. A call that fails after its command committed withdraws
-// its claim, as a failed call records nothing and may be retried.
+// a few seconds for its result, then is told to retry. A call that fails after its command committed
+// withdraws its claim, as a failed call records nothing and may be retried.
 
 import { type FirstCommandHook, type Tx, withFirstCommand } from "../../events/store.ts";
 import { sha256 } from "../auth/tokens.ts";

@@ -40,7 +40,7 @@ export interface Tool<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRa
   annotations: ToolAnnotations;
   access: Access;
   adminOnly?: boolean;
-  /** Accepts `idempotency_key` (DESIGN: idempotency). */
+  /** Accepts `idempotency_key` (src/mcp/idempotency.ts). */
   idempotent?: boolean;
   /** Fields of the result that quote competitors' websites (`signals[].title`, `[]` for each item): each
    * result names the ones it holds in `untrusted_content`, the description says so, and openWorldHint is

@@ -1,4 +1,4 @@
-// RFC 6749 error bodies for the token, registration and revocation endpoints (spec 5.7): JSON with
+// RFC 6749 error bodies for the token, registration and revocation endpoints (docs/decisions.md): JSON with
 // `error` and `error_description`, never cached.
 
 export type OAuthErrorCode =

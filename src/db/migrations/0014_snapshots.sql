@@ -1,4 +1,4 @@
--- The engine's snapshot store (ENGINE.md, "Snapshots"), outside the event log. A blob is the compressed,
+-- The engine's snapshot store (docs/engine/compare.md), outside the event log. A blob is the compressed,
 -- normalised content of one source at one time, keyed by the SHA-256 of its serialisation, so identical
 -- content is stored once. A source is one URL the engine reads for one competitor of one workspace; its
 -- versions are rows of snapshot_versions (the last RIVALS_SNAPSHOTS_KEPT are kept). An unchanged check only

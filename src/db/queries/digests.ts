@@ -6,7 +6,8 @@ import { appLinks, withUrl } from "./links.ts";
 type Obj = Record<string, unknown>;
 const listed = sql`${digests.listed} = 1`;
 
-/** Generated digests, newest coverage period first. The list leaves out `items` and `markdown` (spec 4, rule 9). */
+/** Generated digests, newest coverage period first. The list leaves out `items` and `markdown`
+ * (docs/decisions.md). */
 export async function listDigests(
   db: Db,
   orgId: number,

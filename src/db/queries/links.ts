@@ -1,4 +1,4 @@
-// App links the API objects carry (DESIGN: app links).
+// App links the API objects carry (docs/decisions.md: app links).
 export const appLinks = {
   competitor: (base: string, id: number) => `${base}/app/competitors/${id}`,
   signal: (base: string, id: number) => `${base}/app/signals/${id}`,

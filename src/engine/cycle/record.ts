@@ -1,10 +1,9 @@
 // A cycle's own record (the cycles table), kept outside the event log: an unchanged cycle appends only one
-// CompetitorChecked per competitor (ENGINE.md "Targets"); what a cycle found is in the log (signals,
-// CompetitorChecked with its cycle_id, digests, DeliveryQueued), its start, heartbeat and summary are the running
-// instance's bookkeeping, like the scheduler's lease (docs/engine/cycles.md). Logs written before
-// this still carry CycleStarted / CycleFinished, which projections/cycles.ts turns into the same rows.
-//
-// A running cycle moves its heartbeat (`expires_at`) on; one whose process died stops doing so, and once the
+// CompetitorChecked per competitor (docs/decisions.md); what a cycle found is in the log (signals,
+// CompetitorChecked with its cycle_id, digests, DeliveryQueued), its start, heartbeat and summary are the
+// running instance's bookkeeping, like the scheduler's lease (docs/engine/cycles.md). Logs written before
+// this still carry CycleStarted / CycleFinished, which projections/cycles.ts turns into the same rows.  A
+// running cycle moves its heartbeat (`expires_at`) on; one whose process died stops doing so, and once the
 // heartbeat has expired the next cycle of the workspace (or the scheduler's check) marks it abandoned, so the
 // status never shows a dead cycle as running.
 import type { Tx } from "../../../events/store.ts";

@@ -1,9 +1,10 @@
 // One monitoring cycle of one workspace (docs/engine/cycles.md), as orchestration: the cycle's record opened
-// (record.ts), the core competitors checked two at a time — their sources (sources.ts), each source checked (check.ts: a conditional GET, extraction in the Worker
-// pool, the comparison with its history), what they show classified and recorded with one CompetitorChecked
-// event per competitor (competitor.ts, results.ts) — then expired signals closed, the after-cycle steps
-// (after.ts), and the summary on the cycle's record. An unchanged source adds no snapshot bytes, an unchanged
-// cycle one event per competitor; a 304 answer is not even extracted.
+// (record.ts), the core competitors checked two at a time — their sources (sources.ts), each source checked
+// (check.ts: a conditional GET, extraction in the Worker pool, the comparison with its history), what they
+// show classified and recorded with one CompetitorChecked event per competitor (competitor.ts, results.ts) —
+// then expired signals closed, the after-cycle steps (after.ts), and the summary on the cycle's record. An
+// unchanged source adds no snapshot bytes, an unchanged cycle one event per competitor; a 304 answer is not
+// even extracted.
 
 import type { Clock } from "../../clock.ts";
 import { MAX_FAILURES_LISTED } from "../../domain/cycles.ts";
@@ -20,8 +21,9 @@ import type { CompetitorResult } from "./results.ts";
 import { competitorSources } from "./sources.ts";
 import type { CompetitorRow, CycleSummary, CycleTrigger, FinishedCycle, Source } from "./types.ts";
 
-/** The main thread's heap size above which the cycle collects garbage after a competitor whose bodies were read
- * (a size check, about 10 µs): the process stays under the 400 MB a cycle may peak at (ENGINE.md "Targets"). */
+/** The main thread's heap size above which the cycle collects garbage after a competitor whose bodies were
+ * read (a size check, about 10 µs): the process stays under the peak memory a cycle may reach
+ * (docs/decisions.md). */
 const COLLECT_ABOVE_HEAP_BYTES = 64 * 1024 * 1024;
 
 export type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
@@ -162,9 +164,9 @@ async function checkAll(
       }
     };
     // Two competitors at a time by default: without a pause between requests (a local site) the extraction pool
-    // is the bound, and more lanes only hold more pages in memory while they wait for it (200 × 10 pages: 4 lanes
-    // 108 s and 449 MB, 2 lanes 76 s and 428 MB; docs/engine/speed.md). The scheduler passes more,
-    // bounded by the process's lanes: with a second between two requests to a host, hosts at once is the speed.
+    // is the bound, and more lanes only hold more pages in memory while they wait for it (docs/engine/speed.md,
+    // "Cycles", compares the two). The scheduler passes more, bounded by the process's lanes: with a second
+    // between two requests to a host, hosts at once is the speed.
     await Promise.all(
       Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 2, work.length)) }, lane),
     );
@@ -250,8 +252,8 @@ async function checkOne(
     // pages were read, so they sit in the old generation until a full one (docs/engine/speed.md, "Memory").
     // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
     // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
-    // a failure. A body read only to find the same bytes counts: 200 competitors' ~100 KB bodies left to
-    // JSC's own pacing made the unchanged-200 cycle the bench's highest (386 MB).
+    // a failure. A body read only to find the same bytes counts: left to JSC's own pacing, bodies read only
+    // to be found unchanged raised the peak of an unchanged cycle above a changed one's.
     const bodies = r.checked - r.notModified - r.failed;
     if (bodies > 0 && process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
     return { result: r };

@@ -1,8 +1,8 @@
-// Delivery of a finished cycle (ENGINE.md "Cycles, scheduling, delivery"): an outbox in the event log. The
-// cycle's after-step queues one delivery per channel and recipient (DeliveryQueued: unique per cycle, channel and
-// recipient), then every due delivery is sent by whichever instance claims it (delivery_claims), and each try is
-// recorded (DeliveryAttempted) with the next try's time (backoff) or the final failure. A delivery is recorded
-// sent only after the receiver accepted it; a stop between sending and recording is the one window where it could
+// Delivery of a finished cycle (docs/engine/deliver.md): an outbox in the event log. The cycle's after-step
+// queues one delivery per channel and recipient (DeliveryQueued: unique per cycle, channel and recipient),
+// then every due delivery is sent by whichever instance claims it (delivery_claims), and each try is recorded
+// (DeliveryAttempted) with the next try's time (backoff) or the final failure. A delivery is recorded sent
+// only after the receiver accepted it; a stop between sending and recording is the one window where it could
 // be sent again.
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../../../events/catalog.ts";

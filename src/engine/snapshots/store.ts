@@ -1,6 +1,6 @@
-// The snapshot store (ENGINE.md, "Snapshots"): content-addressed, zstd-compressed blobs of normalised content
-// outside the event log, and per source the last N versions. Reads are scoped by org in SQL; writes go through
-// the event store's single writer (a command that appends no events), so they never meet SQLITE_BUSY.
+// The snapshot store (docs/engine/compare.md): content-addressed, zstd-compressed blobs of normalised content
+// outside the event log, and per source the last N versions. Reads are scoped by org in SQL; writes go
+// through the event store's single writer (a command that appends no events), so they never meet SQLITE_BUSY.
 import type { Client, InValue, Row } from "@libsql/client";
 import type { EventStore, Tx } from "../../../events/store.ts";
 import type { Clock } from "../../clock.ts";

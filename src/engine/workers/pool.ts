@@ -1,6 +1,7 @@
-// A small pool of Bun Workers for CPU work off the request path (ENGINE.md: "CPU work runs off the request
-// path"). Tasks queue FIFO; each worker runs one task at a time; workers are started on first use and unref'd,
-// so an idle pool never keeps the process alive. Its size is the configuration's (RIVALS_WORKERS, config.ts).
+// A small pool of Bun Workers for CPU work off the request path, so a cycle never stalls the API
+// (docs/decisions.md). Tasks queue FIFO; each worker runs one task at a time; workers are started on first
+// use and unref'd, so an idle pool never keeps the process alive. Its size is the configuration's
+// (RIVALS_WORKERS, config.ts).
 
 interface Task {
   id: number;
