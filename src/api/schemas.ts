@@ -1,5 +1,5 @@
-// The read API's response objects (spec sections 2 and 7), declared once as TypeBox schemas, and the OpenAPI
-// details of each route. `required` follows the spec's 'Req' column exactly (the first argument of `fields`);
+// The read API's response objects and its problem body, declared once as TypeBox schemas, and the OpenAPI
+// details of each route. `required` lists the fields the contract requires (the first argument of `fields`);
 // every other field is omitted when blank. api/openapi.ts turns these into the served document: a schema with
 // an `$id` is named under components.schemas and becomes a `$ref` wherever it is used. The tests validate real
 // responses against that document.
@@ -45,7 +45,7 @@ function fields<P extends TProperties>(required: (keyof P & string)[], props: P)
 /** An object whose fields are all optional (omitted when blank). */
 const optionalObject = (props: TProperties, description?: string): TObject =>
   T.Object(fields([], props), opts(description));
-/** A free-form object: clients must tolerate keys added over time (spec 9.4). */
+/** A free-form object: clients must tolerate keys added over time (docs/decisions.md). */
 const freeForm = (description: string, props: TProperties = {}): TObject =>
   T.Object(fields([], props), { additionalProperties: true, description });
 const watch = T.Union([T.Literal("core"), T.Literal("horizon")], {
@@ -446,7 +446,7 @@ function operation(
   };
 }
 
-// Route details, spread into each route's declaration in api/routes.ts (one per row of spec section 4).
+// Route details, spread into each route's declaration in api/routes.ts (one per endpoint).
 export const docs = {
   listCompetitors: operation(
     {
