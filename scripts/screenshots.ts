@@ -78,6 +78,11 @@ async function main() {
       ["battlecard", `/app/battlecards/${card}`],
       ["digests", "/app/digests"],
       ["settings-monitoring", "/app/settings/monitoring"],
+      ["settings-integrations", "/app/settings/integrations"],
+      ["settings-members", "/app/settings/members"],
+      ["settings-account", "/app/settings/account"],
+      ["developers", "/developers"],
+      ["guides", "/guides"],
     ];
     mkdirSync(OUT, { recursive: true });
     for (const [width, viewport] of Object.entries(WIDTHS)) {

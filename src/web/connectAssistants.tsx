@@ -91,11 +91,11 @@ export function ConnectAssistants({ base }: { base: string }): JSX.Element {
           <h3 safe>{s.client}</h3>
           <p safe>{s.where}</p>
           <p>With OAuth:</p>
-          <pre>
+          <pre tabindex="0">
             <code safe>{s.oauth}</code>
           </pre>
           <p>With an API key:</p>
-          <pre>
+          <pre tabindex="0">
             <code safe>{s.key}</code>
           </pre>
         </div>

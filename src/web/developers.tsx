@@ -267,7 +267,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
           A read-only JSON API over one workspace: its competitors, signals, digests and battlecards. Base
           URL:
         </p>
-        <pre>
+        <pre tabindex="0">
           <code safe>{`${base}/api/v1`}</code>
         </pre>
         <ul>
@@ -298,7 +298,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
           on the server). The key is shown once; only its SHA-256 digest is stored. Keys start with{" "}
           <code safe>{API_KEY_PREFIX}</code> and carry a checksum. Send the key in either header:
         </p>
-        <pre>
+        <pre tabindex="0">
           <code safe>{`Authorization: Bearer ${API_KEY_PREFIX}…\nX-API-Key: ${API_KEY_PREFIX}…`}</code>
         </pre>
         <p>
@@ -307,7 +307,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
           ; a key of a workspace without a paid plan gets{" "}
           <a href="#errors-paid_plan_required">402 paid_plan_required</a>.
         </p>
-        <pre>
+        <pre tabindex="0">
           <code safe>{`curl -H "X-API-Key: $RIVALS_API_KEY" ${base}/api/v1/competitors`}</code>
         </pre>
       </section>
@@ -384,7 +384,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
           <code>detail</code>. A JSON request for a missing page anywhere on the site gets{" "}
           <code>not_found</code> in this shape too.
         </p>
-        <pre>
+        <pre tabindex="0">
           <code safe>{problemExample}</code>
         </pre>
         <div class="scroll">
@@ -500,7 +500,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
             </tbody>
           </table>
         </div>
-        <pre>
+        <pre tabindex="0">
           <code safe>{`curl -X POST ${base}/mcp \\
   -H "Authorization: Bearer $RIVALS_API_KEY" \\
   -H "Content-Type: application/json" -H "Accept: application/json, text/event-stream" \\
