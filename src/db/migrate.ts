@@ -13,7 +13,7 @@ import m0013 from "./migrations/0013_research.sql" with { type: "text" };
 import m0014 from "./migrations/0014_snapshots.sql" with { type: "text" };
 import m0015 from "./migrations/0015_signals_engine.sql" with { type: "text" };
 import m0016 from "./migrations/0016_cycles.sql" with { type: "text" };
-import m0016b from "./migrations/0016_cycles_body_hash.sql" with { type: "text" };
+import m0017 from "./migrations/0017_cycles_body_hash.sql" with { type: "text" };
 import m0018 from "./migrations/0018_delivery.sql" with { type: "text" };
 import m0019 from "./migrations/0019_demo_sites.sql" with { type: "text" };
 import m0021 from "./migrations/0021_data_changes.sql" with { type: "text" };
@@ -37,7 +37,9 @@ import m0093 from "./migrations/0093_teams_delivery.sql" with { type: "text" };
 import m0094 from "./migrations/0094_feeds.sql" with { type: "text" };
 import m0095 from "./migrations/0095_delivery_rules.sql" with { type: "text" };
 
-const migrations: { id: string; sql: string }[] = [
+/** In order. `formerly`: the id a migration was recorded under before it was renumbered (two once shared
+ * the number 0016); a database that applied it under that id does not run it again. */
+const migrations: { id: string; sql: string; formerly?: string }[] = [
   { id: "0001_init", sql: m0001 },
   { id: "0002_mcp", sql: m0002 },
   { id: "0003_workspace", sql: m0003 },
@@ -51,7 +53,7 @@ const migrations: { id: string; sql: string }[] = [
   { id: "0014_snapshots", sql: m0014 },
   { id: "0015_signals_engine", sql: m0015 },
   { id: "0016_cycles", sql: m0016 },
-  { id: "0016_cycles_body_hash", sql: m0016b },
+  { id: "0017_cycles_body_hash", sql: m0017, formerly: "0016_cycles_body_hash" },
   { id: "0018_delivery", sql: m0018 },
   { id: "0019_demo_sites", sql: m0019 },
   { id: "0021_data_changes", sql: m0021 },
@@ -86,12 +88,16 @@ export async function migrate(client: Client): Promise<string[]> {
   );
   const applied: string[] = [];
   for (const m of migrations) {
-    if (done.has(m.id)) continue;
+    const ids = m.formerly ? [m.id, m.formerly] : [m.id];
+    if (ids.some((id) => done.has(id))) continue;
     const tx = await client.transaction("write");
     try {
       // Asked again inside the write transaction: instances starting at once on one server (sqld) take
       // turns here, and each migration runs once.
-      const taken = await tx.execute({ sql: "SELECT 1 FROM schema_migrations WHERE id = ?", args: [m.id] });
+      const taken = await tx.execute({
+        sql: `SELECT 1 FROM schema_migrations WHERE id IN (${ids.map(() => "?").join(", ")})`,
+        args: ids,
+      });
       if (taken.rows.length > 0) {
         await tx.commit();
         continue;
