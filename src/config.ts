@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { FREE_BRIEF } from "./domain/limits.ts";
+import { PROCESS_LANES } from "./engine/cycle/lanes.ts";
 import { parseRewrite, type RewriteRule } from "./engine/fetch/rewrite.ts";
 
 /** The demo workspace's slug: its engine work reads only the demo's fictional web (`Config.demoSites`). */
@@ -59,6 +60,8 @@ export interface Config {
   /** Largest delay after a cadence slot's start before a workspace's cycle is due (RIVALS_SCHEDULER_JITTER_MS;
    * at most a tenth of the cadence's period). */
   schedulerJitterMs: number;
+  /** Competitors one instance's scheduler checks at once over all its cycles (RIVALS_SCHEDULER_LANES). */
+  schedulerLanes: number;
   /** The optional language-model writer (docs/engine/write.md): an OpenAI-compatible endpoint, when all three of
    * RIVALS_LLM_BASE_URL, RIVALS_LLM_MODEL and RIVALS_LLM_API_KEY are set. The key is never logged. */
   llm?: { baseUrl: string; model: string; apiKey: string };
@@ -220,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     archiveDelayMs: intVar(env, "RIVALS_ARCHIVE_DELAY_MS", 1000, 0),
     scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),
     schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
+    schedulerLanes: intVar(env, "RIVALS_SCHEDULER_LANES", PROCESS_LANES, 1),
     freeBriefs: !["off", "0", "false", "no"].includes((env.RIVALS_FREE_BRIEFS ?? "").trim().toLowerCase()),
     freeBriefReview: !["off", "0", "false", "no"].includes(
       (env.RIVALS_FREE_BRIEF_REVIEW ?? "").trim().toLowerCase(),

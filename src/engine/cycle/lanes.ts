@@ -4,7 +4,8 @@
 // waits in memory (bodies queued for the extraction pool, outcomes before they are recorded) the same whatever
 // the number of competitors and cycles.
 
-/** Competitors checked at once by one process, over all its cycles (`rivals serve`'s scheduler). */
+/** Competitors checked at once by one process, over all its cycles (`rivals serve`'s scheduler); the default of
+ * RIVALS_SCHEDULER_LANES. */
 export const PROCESS_LANES = 48;
 
 /** A counting semaphore: `run` waits for a free slot, holds it while `fn` runs. */

@@ -4,17 +4,21 @@
 // finished, claims the slot's lease (lease.ts) and runs the cycle. Several instances on one database run each due
 // cycle once; a cycle missed while every instance was down is due at the next start (the current slot only: once,
 // not once per missed slot). Its cycles check many competitors (hosts) at once, bounded over all of them by the
-// instance's lanes (cycle/lanes.ts); the fetcher keeps each host's pause and robots.txt.
+// instance's lanes (cycle/lanes.ts); the fetcher keeps each host's pause and robots.txt. A cycle's competitors
+// are shared with the other instances (shares.ts): every few seconds each instance with free lanes claims some
+// of any running cycle's, and takes over the lease of a cycle whose instance died (the lease lasts 45 s, renewed
+// every 15 s), so a dead instance's share is checked again within a minute.
 // RIVALS_SCHEDULER=off leaves it out of `serve`.
 import { Cron } from "croner";
 import type { Clock } from "../../clock.ts";
 import { effectiveCadence, planOf } from "../../domain/plans.ts";
 import type { Services } from "../../services.ts";
-import { Lanes, PROCESS_LANES } from "../cycle/lanes.ts";
+import { Lanes } from "../cycle/lanes.ts";
 import { abandonExpiredCycles } from "../cycle/record.ts";
-import { type CycleSummary, runCycle } from "../cycle/run.ts";
+import { type CycleSummary, checkCycleCompetitor, runCycle } from "../cycle/run.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 import { claimLease, finishLease, type Lease, leaseStates, pruneLeases, renewLease } from "./lease.ts";
+import { claimableCycles, pruneShares, workShares } from "./shares.ts";
 import { jitterOf, slotOf } from "./slots.ts";
 
 export interface SchedulerOptions {
@@ -24,14 +28,19 @@ export interface SchedulerOptions {
   instance?: string;
   /** croner pattern of the checks (default every minute). */
   pattern?: string;
-  /** Lease lifetime; renewed every third of it while the cycle runs (default 5 minutes). */
+  /** Lease lifetime; renewed every third of it while the cycle runs (default 45 s). */
   leaseMs?: number;
   /** Largest jitter after a slot's start (default config.schedulerJitterMs; at most a tenth of the period). */
   jitterMs?: number;
   /** Cycles run at once by this instance (default 8). */
   concurrency?: number;
-  /** Competitors checked at once by this instance over all its cycles (default cycle/lanes.ts PROCESS_LANES). */
+  /** Competitors checked at once by this instance over all its cycles (default config.schedulerLanes). */
   lanes?: number;
+  /** How often this instance looks for other instances' cycles to help with and for leases whose holder died
+   * (default 5 s; 0: only when asked, `help()`). */
+  helpMs?: number;
+  /** How often a cycle's lead looks again while other instances hold its last competitors (default 1 s). */
+  pollMs?: number;
   /** Called with each cycle this instance ran (logging, tests). */
   onCycle?: (orgId: number, slot: string, summary: CycleSummary | Error) => void;
 }
@@ -59,6 +68,11 @@ export class Scheduler {
   private lanes: Lanes;
   private cron: Cron | undefined;
   private running = new Map<number, Promise<void>>();
+  /** Other instances' cycles this instance is checking competitors of. */
+  private helping = new Map<number, Promise<void>>();
+  private poller: ReturnType<typeof setInterval> | undefined;
+  /** Competitors this instance checked through help(): of other instances' cycles (or of its own, with lanes free). */
+  helped = 0;
   private ticking: Promise<TickReport> | undefined;
   private stopped = false;
 
@@ -68,10 +82,10 @@ export class Scheduler {
   ) {
     this.clock = opts.clock ?? s.clock;
     this.instance = opts.instance ?? instanceOf(s);
-    this.leaseMs = opts.leaseMs ?? 5 * 60_000;
+    this.leaseMs = opts.leaseMs ?? 45_000;
     this.jitterMs = opts.jitterMs ?? s.config.schedulerJitterMs;
     this.concurrency = opts.concurrency ?? 8;
-    this.lanes = new Lanes(opts.lanes ?? PROCESS_LANES);
+    this.lanes = new Lanes(opts.lanes ?? s.config.schedulerLanes);
   }
 
   /** Checks now (a cycle missed while down runs at start), then on the pattern. */
@@ -85,7 +99,56 @@ export class Scheduler {
         this.log("error", { scheduler_tick: String((e as Error)?.stack ?? e) });
       }
     });
+    const every = this.opts.helpMs ?? 5000;
+    if (every > 0) {
+      this.poller = setInterval(() => {
+        void this.poll().catch((e) => this.log("error", { scheduler_poll: String(e?.stack ?? e) }));
+      }, every);
+      this.poller.unref?.();
+    }
     return this;
+  }
+
+  /** Takes over a lease whose holder died (a check), then helps with other instances' cycles. */
+  private async poll(): Promise<void> {
+    if (this.stopped) return;
+    const now = this.clock();
+    const r = await this.s.database.client.execute({
+      sql: `SELECT 1 FROM cycle_leases WHERE finished_at IS NULL AND expires_at <= ? AND expires_at > ? LIMIT 1`,
+      args: [now.toISOString(), new Date(now.getTime() - 4 * this.leaseMs).toISOString()],
+    });
+    if (r.rows.length > 0) await this.tick();
+    await this.help();
+  }
+
+  /** Claims and checks competitors of running cycles (this instance's or others') while its lanes are free. */
+  async help(): Promise<number> {
+    if (this.stopped || this.lanes.busy >= this.lanes.size) return 0;
+    const open = await claimableCycles(this.s, this.clock());
+    let joined = 0;
+    for (const { cycleId, orgId } of open) {
+      if (this.helping.has(cycleId) || this.lanes.busy >= this.lanes.size) continue;
+      joined++;
+      const done = workShares(this.s, {
+        cycleId,
+        holder: this.instance,
+        clock: this.clock,
+        lanes: this.lanes,
+        wait: false,
+        check: (id) => checkCycleCompetitor(this.s, orgId, cycleId, id),
+      })
+        .then((n) => {
+          this.helped += n;
+          if (n > 0) this.log("info", { cycle: cycleId, instance: this.instance, competitors_helped: n });
+        })
+        .catch((e) => this.log("error", { cycle: cycleId, helping: String((e as Error)?.stack ?? e) }))
+        .finally(() => {
+          this.helping.delete(cycleId);
+          if (!this.stopped) void this.help().catch(() => undefined);
+        });
+      this.helping.set(cycleId, done);
+    }
+    return joined;
   }
 
   /** Stops checking; with `wait` (default) resolves when this instance's running cycles have ended. Without,
@@ -93,6 +156,7 @@ export class Scheduler {
   async stop(opts: { wait?: boolean } = {}): Promise<void> {
     this.stopped = true;
     this.cron?.stop();
+    if (this.poller) clearInterval(this.poller);
     if (opts.wait === false) return;
     await this.ticking?.catch(() => undefined);
     await this.idle();
@@ -100,7 +164,8 @@ export class Scheduler {
 
   /** Resolves when no cycle this instance started is running. */
   async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.allSettled([...this.running.values()]);
+    while (this.running.size > 0 || this.helping.size > 0)
+      await Promise.allSettled([...this.running.values(), ...this.helping.values()]);
   }
 
   /** The workspaces with something to monitor, their cadence's current slot and when it is due. */
@@ -168,7 +233,10 @@ export class Scheduler {
       });
       this.running.set(w.orgId, done);
     }
-    if (now.getUTCMinutes() === 0) await pruneLeases(this.s, now).catch(() => undefined);
+    if (now.getUTCMinutes() === 0) {
+      await pruneLeases(this.s, now).catch(() => undefined);
+      await pruneShares(this.s).catch(() => undefined);
+    }
     return report;
   }
 
@@ -184,6 +252,7 @@ export class Scheduler {
         // Every competitor of the cycle may run at once; the instance's lanes bound them over all its cycles.
         concurrency: this.lanes.size,
         lanes: this.lanes,
+        share: { holder: this.instance, clock: this.clock, pollMs: this.opts.pollMs },
       });
       cycleId = summary.cycle_id;
       this.log("info", {

@@ -1,0 +1,195 @@
+// A scheduled cycle's competitors shared by the instances on one database (migration 0096, cycle_shares). The
+// instance holding the slot's lease leads the cycle: it offers one row per competitor, and every instance with
+// free lanes — the lead included — claims a few at a time (as many as it can check at once), checks them,
+// records each one's result on its row and marks it done. A claim lasts SHARE_TTL_MS and is renewed while its
+// holder checks; a holder that died stops renewing, its claims expire and are claimed again, so a dead
+// instance's share is checked within a minute and a competitor is never checked by two living instances. The
+// lead waits until every row is done, then sums the results for the cycle's summary and deletes the rows.
+import type { Clock } from "../../clock.ts";
+import type { Services } from "../../services.ts";
+import type { Lanes } from "../cycle/lanes.ts";
+import type { CompetitorResult } from "../cycle/results.ts";
+import { heartbeat } from "../instance.ts";
+
+/** How long a claim lasts without renewal; renewed every third of it. */
+export const SHARE_TTL_MS = 30_000;
+
+/** What a shared competitor came to: its result, or why it was not checked. */
+export type ShareResult =
+  | { result: CompetitorResult }
+  | { skipped: { competitor_id: number; name: string; reason: string } };
+
+const iso = (now: Date, plusMs = 0) => new Date(now.getTime() + plusMs).toISOString();
+
+/** Offers the cycle's competitors in order (rows already there, of a cycle taken over, are kept). */
+export async function offerShares(s: Services, cycleId: number, orgId: number, ids: number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 200) {
+    const part = ids.slice(i, i + 200);
+    await s.store.writeTables(({ later }) =>
+      later.execute({
+        sql: `INSERT OR IGNORE INTO cycle_shares (cycle_id, competitor_id, org_id, position) VALUES ${part
+          .map(() => "(?, ?, ?, ?)")
+          .join(", ")}`,
+        args: part.flatMap((id, k) => [cycleId, id, orgId, i + k]),
+      }),
+    );
+  }
+}
+
+/** Claims up to `n` of the cycle's competitors nobody holds (or whose holder let the claim expire), in the
+ * cycle's order. Returns their ids. */
+export async function claimShares(
+  s: Services,
+  cycleId: number,
+  holder: string,
+  now: Date,
+  n: number,
+): Promise<number[]> {
+  if (n <= 0) return [];
+  return s.store.writeTables(async ({ tx }) => {
+    const r = await tx.execute({
+      sql: `UPDATE cycle_shares SET holder = ?, expires_at = ?, claims = claims + 1
+            WHERE cycle_id = ? AND competitor_id IN (
+              SELECT competitor_id FROM cycle_shares WHERE cycle_id = ? AND done_at IS NULL
+                AND (holder IS NULL OR expires_at <= ?) ORDER BY position LIMIT ?)
+            RETURNING competitor_id`,
+      args: [holder, iso(now, SHARE_TTL_MS), cycleId, cycleId, iso(now), n],
+    });
+    return r.rows.map((row) => Number(row.competitor_id));
+  });
+}
+
+/** Moves on the expiry of every claim `holder` has on the cycle. */
+function renewShares(s: Services, cycleId: number, holder: string, now: Date): Promise<unknown> {
+  return s.store.writeTables(({ later }) =>
+    later.execute({
+      sql: "UPDATE cycle_shares SET expires_at = ? WHERE cycle_id = ? AND holder = ? AND done_at IS NULL",
+      args: [iso(now, SHARE_TTL_MS), cycleId, holder],
+    }),
+  );
+}
+
+/** Records a claimed competitor's result. False when the claim was lost (it expired and was taken). */
+async function finishShare(
+  s: Services,
+  cycleId: number,
+  competitorId: number,
+  holder: string,
+  now: Date,
+  result: ShareResult,
+): Promise<boolean> {
+  return s.store.writeTables(async ({ tx }) => {
+    const r = await tx.execute({
+      sql: `UPDATE cycle_shares SET done_at = ?, result = ? WHERE cycle_id = ? AND competitor_id = ? AND holder = ?
+              AND done_at IS NULL`,
+      args: [iso(now), JSON.stringify(result), cycleId, competitorId, holder],
+    });
+    return r.rowsAffected === 1;
+  });
+}
+
+/** The cycles with a competitor free to claim now (nobody holds it, or its claim expired). */
+export async function claimableCycles(s: Services, now: Date): Promise<{ cycleId: number; orgId: number }[]> {
+  const r = await s.database.client.execute({
+    sql: `SELECT DISTINCT cycle_id, org_id FROM cycle_shares WHERE done_at IS NULL
+            AND (holder IS NULL OR expires_at <= ?)`,
+    args: [iso(now)],
+  });
+  return r.rows.map((row) => ({ cycleId: Number(row.cycle_id), orgId: Number(row.org_id) }));
+}
+
+async function openCount(s: Services, cycleId: number): Promise<number> {
+  const r = await s.database.client.execute({
+    sql: "SELECT COUNT(*) AS n FROM cycle_shares WHERE cycle_id = ? AND done_at IS NULL",
+    args: [cycleId],
+  });
+  return Number(r.rows[0].n);
+}
+
+/** Every competitor's result, in the cycle's order (once none is open). */
+export async function shareResults(s: Services, cycleId: number): Promise<ShareResult[]> {
+  const r = await s.database.client.execute({
+    sql: "SELECT result FROM cycle_shares WHERE cycle_id = ? AND done_at IS NOT NULL ORDER BY position",
+    args: [cycleId],
+  });
+  return r.rows.map((row) => JSON.parse(String(row.result)) as ShareResult);
+}
+
+/** Deletes the cycle's rows (its summary carries what they said). */
+export async function dropShares(s: Services, cycleId: number): Promise<void> {
+  await s.store.writeTables(({ later }) =>
+    later.execute({ sql: "DELETE FROM cycle_shares WHERE cycle_id = ?", args: [cycleId] }),
+  );
+}
+
+/** Deletes the rows of cycles no longer open (a lead that died after the last check left them). */
+export async function pruneShares(s: Services): Promise<void> {
+  await s.store.writeTables(({ later }) =>
+    later.execute({
+      sql: `DELETE FROM cycle_shares WHERE cycle_id IN (SELECT DISTINCT x.cycle_id FROM cycle_shares x
+              JOIN cycles c ON c.id = x.cycle_id WHERE c.finished_at IS NOT NULL OR c.abandoned_at IS NOT NULL)`,
+    }),
+  );
+}
+
+export interface ShareWork {
+  cycleId: number;
+  holder: string;
+  clock: Clock;
+  lanes: Lanes;
+  /** Checks one competitor of the cycle (in a lane already). */
+  check(competitorId: number): Promise<ShareResult>;
+  /** The lead waits for the other instances' claims (and takes over those that expire); a helper stops when
+   * nothing is left to claim. */
+  wait: boolean;
+  /** How often the lead looks again while others hold the rest (default 1 s). */
+  pollMs?: number;
+}
+
+/** Claims and checks the cycle's competitors while there are any; returns how many this call checked. */
+export async function workShares(s: Services, w: ShareWork): Promise<number> {
+  const beat = heartbeat(Math.floor(SHARE_TTL_MS / 3), `cycle ${w.cycleId} shares`, () =>
+    renewShares(s, w.cycleId, w.holder, w.clock()),
+  );
+  const running = new Set<Promise<void>>();
+  let checked = 0;
+  const one = async (id: number) => {
+    try {
+      const result = await w.lanes.run(() => w.check(id));
+      if (await finishShare(s, w.cycleId, id, w.holder, w.clock(), result)) checked++;
+      else throw new Error("the claim was lost before the check ended");
+    } catch (e) {
+      // Left claimed: it expires and is checked again, here or by another instance.
+      console.error(
+        JSON.stringify({
+          level: "warn",
+          cycle: w.cycleId,
+          competitor_id: id,
+          share: String((e as Error)?.message ?? e),
+        }),
+      );
+    }
+  };
+  try {
+    for (;;) {
+      // As many as this instance's lanes can take now: what it claims and cannot start is left to the others.
+      const free = w.lanes.size - w.lanes.busy;
+      const got = free > 0 ? await claimShares(s, w.cycleId, w.holder, w.clock(), free) : [];
+      for (const id of got) {
+        const p: Promise<void> = one(id).finally(() => running.delete(p));
+        running.add(p);
+      }
+      if (got.length > 0 && w.lanes.size - w.lanes.busy > 0) continue;
+      if (running.size > 0) {
+        await Promise.race(running);
+        continue;
+      }
+      if (!w.wait || (await openCount(s, w.cycleId)) === 0) break;
+      await Bun.sleep(w.pollMs ?? 1000);
+    }
+  } finally {
+    await Promise.allSettled(running);
+    beat.stop();
+  }
+  return checked;
+}
