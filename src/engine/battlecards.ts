@@ -15,7 +15,9 @@
 // - recent_moves: the period's other dated moves (positioning, leadership …) not already on the card.
 // - a card with a person's sections: a section they wrote gets only facts first seen after their version (an
 //   empty one any fact they do not already state), and a person's line a newer fact contradicts (the old price
-//   of a plan, a free plan that ended) is named so a member can drop it; their lines are never changed here.
+//   of a plan, a free plan that ended) or that names what the dossier no longer states (a plan the page no
+//   longer lists, a plan's old price, a feature under a plan that no longer includes it: battlecardStale.ts) is
+//   named so a member can drop it; their lines are never changed here.
 // - team notes are never mixed into the sections above: they appear only under `team_framing`, each
 //   labelled as an unverified team note, and are counted in `evidence.team_notes`.
 
@@ -30,6 +32,7 @@ import { byMateriality } from "../domain/materiality.ts";
 import { firstSentences, fixArticles, undoubled } from "../domain/prose.ts";
 import type { CompetitorRecord } from "../domain/records.ts";
 import { dayText, type Fact, newestPerTopic, readFacts, signalFact } from "./battlecardFacts.ts";
+import { staleAgainstDossier } from "./battlecardStale.ts";
 
 export type {
   BattlecardInput,
@@ -175,6 +178,13 @@ export function composeBattlecard(input: BattlecardInput): ComposedBattlecard {
             outdated.push(o);
             outdatedBy.set(f, [...(outdatedBy.get(f) ?? []), o]);
           }
+  // A person's line naming a plan, a price or a plan's feature the dossier no longer states.
+  if (hasTeam)
+    for (const o of staleAgainstDossier(
+      c,
+      Object.fromEntries(LIST_SECTIONS.map((k) => [k, teamLines(team, k)])),
+    ))
+      if (!outdated.some((x) => x.text === o.text)) outdated.push(o);
 
   const lines: CardLine[] = [];
   const kinds = new Map<CardLine, string>();
