@@ -62,6 +62,13 @@ export function dayText(ts?: string): string | undefined {
 }
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** A person's line that still offers `thing` (one that says it went is right). */
+const offers = (thing: string) => [
+  new RegExp(
+    `^(?!.*\\b(?:dropped|drops|removed|removes|no longer|ended|gone|discontinued|lost|sunset)\\b).*\\b${esc(thing)}\\b`,
+    "i",
+  ),
+];
 const slug = (s: string) =>
   s
     .toLowerCase()
@@ -398,6 +405,7 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
         ...base,
         topic: `price:${planKey ?? slug(what)}`,
         point: `Dropped ${plan ? `its ${plan} plan` : "a plan"}${on}.`,
+        ...(plan ? { outdates: offers(`${plan} plan`) } : {}),
         landmine: `Ask whether the buyer was quoted ${plan ? `${name}'s ${plan} plan` : "a plan"} ${name} no longer lists${since}: the quote may not be honoured at renewal.`,
       };
     case "tier_move": {
@@ -415,6 +423,7 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
         ...base,
         topic: `feature:${slug(s.subject ?? what)}`,
         point: `Removed ${s.subject ?? what}${on}.`,
+        ...(s.subject && s.subject.length >= 4 ? { outdates: offers(s.subject) } : {}),
         landmine: `Ask whether the buyer relies on ${s.subject ?? "it"}: ${name} removed it${on}.`,
       };
     case "integration_added":
@@ -431,6 +440,7 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
             }
           : {
               landmine: `Ask whether the buyer uses ${subject}: ${name} dropped its integration with it${on}.`,
+              ...(subject.length >= 3 ? { outdates: offers(subject) } : {}),
             }),
       };
     }

@@ -145,3 +145,39 @@ test("through a cycle the curated line stays and its drop is proposed with the d
     ...(p.sections.weaknesses as string[]).slice(1),
   ]);
 });
+
+test("a team line still offering an integration or a feature a newer signal says went is named; one saying it went is not", () => {
+  const composed = composeBattlecard({
+    competitorId: 1,
+    competitor: { ...globex, reads: {} },
+    signals: [
+      {
+        id: 41,
+        title: "Globex removes Amazon Redshift integration",
+        category: "product",
+        type: "integration_removed",
+        subject: "Amazon Redshift",
+        severity: "medium",
+        first_seen_at: "2026-11-20T09:00:00.000Z",
+        evidence: [{ text: "Amazon Redshift", source_url: "https://globex.example/integrations" }],
+      },
+    ],
+    notes: [],
+    now: "2026-11-21T12:00:00.000Z",
+    team: {
+      sections: {
+        strengths: ["Syncs both ways with Amazon Redshift", "Fast UI"],
+        landmines: ["Globex dropped Amazon Redshift: ask whether the buyer relies on it"],
+      },
+      at: "2026-11-18T09:00:00.000Z",
+    },
+  });
+  expect(composed.outdated).toEqual([
+    {
+      section: "strengths",
+      text: "Syncs both ways with Amazon Redshift",
+      because: expect.stringContaining("Amazon Redshift"),
+      signal_id: 41,
+    },
+  ]);
+});
