@@ -8,6 +8,8 @@ export interface Move {
   /** The competitor's watch (`core`, `horizon`); absent for a company not on the watchlist. */
   watch?: string | null;
   type?: string;
+  /** The signal's category: ranks a move whose type is not a known kind (an imported signal's). */
+  category?: string;
   severity?: string;
   /** A price move's size, signed (+17 for a rise of 17%). A free tier that starts or ends is ±100. */
   percent?: number;
@@ -43,9 +45,23 @@ export const MOVE_KINDS: { kind: string; types: string[] }[] = [
 
 const KIND_RANK = new Map(MOVE_KINDS.flatMap((k, i) => k.types.map((t) => [t, i] as const)));
 
-/** The kind's place in MOVE_KINDS (0 is the most material). */
-export function kindRank(type: string | undefined): number {
-  return KIND_RANK.get(type ?? "") ?? MOVE_KINDS.length - 1;
+/** The kind a category's moves belong to when their type is not one of MOVE_KINDS'. */
+const CATEGORY_KIND: Record<string, string> = {
+  pricing: "prices",
+  product: "product",
+  company: "company",
+  legal_security: "market",
+  hiring: "hiring",
+  marketing: "pages and wording",
+};
+
+/** The kind's place in MOVE_KINDS (0 is the most material); a type not listed is ranked by its category. */
+export function kindRank(type: string | undefined, category?: string): number {
+  const known = KIND_RANK.get(type ?? "");
+  if (known !== undefined) return known;
+  const kind = CATEGORY_KIND[category ?? ""];
+  const i = MOVE_KINDS.findIndex((k) => k.kind === kind);
+  return i >= 0 ? i : MOVE_KINDS.length - 1;
 }
 
 const watchRank = (w: string | null | undefined) => (w === "core" ? 2 : w === "horizon" ? 1 : 0);
@@ -65,7 +81,7 @@ export function byMateriality(a: Move, b: Move): number {
   return (
     watchRank(b.watch) - watchRank(a.watch) ||
     severityRank(b.severity) - severityRank(a.severity) ||
-    kindRank(a.type) - kindRank(b.type) ||
+    kindRank(a.type, a.category) - kindRank(b.type, b.category) ||
     moveSize(b) - moveSize(a) ||
     (b.confidence ?? 0) - (a.confidence ?? 0) ||
     b.first_seen_at.localeCompare(a.first_seen_at) ||

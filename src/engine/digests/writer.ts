@@ -79,9 +79,13 @@ const clean = (s: string) => undoubled(s.replace(/\s+/g, " ").trim()).replace(/[
  * predicate; undefined when it does not ("Globex leadership change: …"). */
 function predicate(s: DigestSignal): string | undefined {
   const t = clean(s.title);
-  if (!t.startsWith(`${s.competitor} `)) return undefined;
-  const rest = t.slice(s.competitor.length + 1);
-  return /^(?:is|has|[a-z]+s)\b/.test(rest) ? rest : undefined;
+  // A title may name the company by its first word ("Globex moves SSO …" for Globex Insights).
+  for (const name of new Set([s.competitor, s.competitor.split(" ")[0]])) {
+    if (!t.startsWith(`${name} `)) continue;
+    const rest = t.slice(name.length + 1);
+    if (/^(?:is|has|[a-z]+s)\b/.test(rest)) return rest;
+  }
+  return undefined;
 }
 
 /** "A and B", "A, B and C", or with semicolons when a part holds a comma of its own (one between digits or in
@@ -94,18 +98,24 @@ function joined(parts: string[]): string {
 
 const link = (text: string, s: DigestSignal) => `[${mdEscape(text)}](${mdUrl(s.url)})`;
 
-/** One competitor's material moves in one sentence: "Globex raises …, moves … and is hiring …". */
+/** One competitor's material moves in one sentence: "Globex raises …, moves … and is hiring …". A move whose
+ * title does not read as a predicate of the company follows in a sentence of its own. */
 function competitorSentence(moves: DigestSignal[]): Told {
   const name = moves[0].competitor;
   const preds = moves.map((m) => ({ m, p: predicate(m) }));
-  const told = preds.map(({ m, p }) => ({ plain: p ?? clean(m.title), md: link(p ?? clean(m.title), m) }));
-  const startsWithName = preds[0].p !== undefined;
-  const lead = startsWithName ? `${name} ` : "";
-  return {
-    text: withStop(`${lead}${joined(told.map((t) => t.plain))}`),
-    md: withStop(`${startsWithName ? `${mdEscape(name)} ` : ""}${joined(told.map((t) => t.md))}`),
-    ids: moves.map((m) => m.id),
-  };
+  const said = preds.filter((x) => x.p !== undefined);
+  const titled = preds.filter((x) => x.p === undefined).map(({ m }) => ({ m, t: clean(m.title) }));
+  const text: string[] = [];
+  const md: string[] = [];
+  if (said.length) {
+    text.push(withStop(`${name} ${joined(said.map((x) => x.p!))}`));
+    md.push(withStop(`${mdEscape(name)} ${joined(said.map((x) => link(x.p!, x.m)))}`));
+  }
+  if (titled.length) {
+    text.push(withStop(joined(titled.map((x) => x.t))));
+    md.push(withStop(joined(titled.map((x) => link(x.t, x.m)))));
+  }
+  return { text: text.join(" "), md: md.join(" "), ids: [...said, ...titled].map((x) => x.m.id) };
 }
 
 /** The most material move of each of several competitors, in one sentence: "Elsewhere, Halcyon raises …". */
@@ -123,7 +133,7 @@ function restSentence(rest: DigestSignal[], omitted: number, onlyMinor: boolean)
   if (rest.length === 0) return undefined;
   const byTheme = new Map<number, DigestSignal[]>();
   for (const s of rest) {
-    const k = kindRank(s.type);
+    const k = kindRank(s.type, s.category);
     byTheme.set(k, [...(byTheme.get(k) ?? []), s]);
   }
   const themes = [...byTheme.entries()].sort((a, b) => b[1].length - a[1].length || a[0] - b[0]);

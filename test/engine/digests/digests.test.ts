@@ -221,6 +221,25 @@ describe("the digest writer", () => {
     ]);
   });
 
+  test("a title naming the company by its first word reads as its move; one that does not is told on its own; an imported type is themed by its category", () => {
+    const g = { competitor: "Globex Insights", severity: "high" };
+    const told = sentences(
+      writeDigest(
+        input([
+          sig(1, { ...g, title: "Globex Insights raises Team plan price (+17%)", type: "price_increase" }),
+          sig(2, { ...g, title: "Globex moves SSO to the Enterprise plan", type: "packaging_change" }),
+          sig(3, { ...g, title: "Globex leadership change: a new CFO", type: "leadership_change" }),
+          sig(4, { ...g, severity: "low", title: "Globex trims its pricing page", category: "pricing" }),
+        ]),
+      )!.record.tldr!,
+    );
+    expect(told).toEqual([
+      "Globex Insights raises Team plan price (+17%) and moves SSO to the Enterprise plan.",
+      "Globex leadership change: a new CFO.",
+      "Also in this digest: price changes at Globex Insights.",
+    ]);
+  });
+
   test("more competitors than sentences: two told alone, the next ones' first moves in one, the rest by theme", () => {
     const many = [
       ...moves(),
