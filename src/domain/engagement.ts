@@ -11,7 +11,24 @@ import { type Caller, requireTrackedCompetitor } from "./watchlist.ts";
 type Exec = Pick<Tx, "execute">;
 type Decision<T> = { events: NewEvent[]; result: T };
 
+/** The most characters a note, a rating's comment or a digest's "what is missing" may hold. */
 export const NOTE_MAX = 2000;
+/** A text's length as a person counts characters: in code points, so an emoji or another character outside
+ * the Basic Multilingual Plane counts once (a JavaScript string's `length` counts its two UTF-16 units). */
+export function noteLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+/** The one rule of a note's length, for the deciders and for a tool's argument schema alike. */
+export const fitsNote = (text: string): boolean => noteLength(text) <= NOTE_MAX;
+/** A form field's `maxlength` for a note. Browsers count UTF-16 units, so at twice NOTE_MAX every note the
+ * rule allows fits, and the server's count decides the rest. */
+export const NOTE_MAX_UTF16 = NOTE_MAX * 2;
+
+function checkNote(text: string, field: string): void {
+  if (!fitsNote(text)) throw new InvalidInput(`${field} is longer than ${NOTE_MAX} characters`, field);
+}
 export const RATING_REASONS = [
   "not_relevant",
   "inaccurate",
@@ -89,7 +106,7 @@ function listedDigest(d: DigestEngagement | undefined): DigestEngagement {
 function noteBody(body: string): string {
   const b = body.trim();
   if (!b) throw new InvalidInput("body must not be empty", "body");
-  if ([...b].length > NOTE_MAX) throw new InvalidInput(`body is longer than ${NOTE_MAX} characters`, "body");
+  checkNote(b, "body");
   return b;
 }
 
@@ -178,8 +195,7 @@ export function decideRateSignal(
       "reasons and comment are only for a rating with useful=false",
       cmd.reasons?.length ? "reasons" : "comment",
     );
-  if (comment && [...comment].length > NOTE_MAX)
-    throw new InvalidInput(`comment is longer than ${NOTE_MAX} characters`, "comment");
+  if (comment) checkNote(comment, "comment");
   const reasons = [...new Set(cmd.reasons ?? [])];
   for (const r of reasons)
     if (!(RATING_REASONS as readonly string[]).includes(r))
@@ -259,8 +275,7 @@ export function decideRateDigest(
     throw new InvalidInput("Give a score (1 to 5), what is missing, or both.", "score");
   if (cmd.score !== undefined && (!Number.isInteger(cmd.score) || cmd.score < 1 || cmd.score > 5))
     throw new InvalidInput("score must be an integer from 1 to 5", "score");
-  if (missing && [...missing].length > NOTE_MAX)
-    throw new InvalidInput(`missing is longer than ${NOTE_MAX} characters`, "missing");
+  if (missing) checkNote(missing, "missing");
   const d = listedDigest(digest);
   return {
     events: [

@@ -7,6 +7,7 @@
 import type { Client } from "@libsql/client";
 import type { NoteView } from "../db/queries/engagement.ts";
 import { formatDay } from "../domain/dates.ts";
+import { NOTE_MAX_UTF16 } from "../domain/engagement.ts";
 import { mdEscape, mdUrl } from "../domain/markdown.ts";
 import { Csrf, TeamNote, Time } from "./components.tsx";
 import { Html } from "./layout.tsx";
@@ -198,7 +199,7 @@ export function TeamNotes(p: {
           <input type="hidden" name="org" value={form.org} />
           <input type="hidden" name="back" value={form.back} />
           <label for="bc-note">Add a note for the team</label>
-          <textarea id="bc-note" name="body" rows="2" maxlength="2000" required></textarea>
+          <textarea id="bc-note" name="body" rows="2" maxlength={String(NOTE_MAX_UTF16)} required></textarea>
           <button type="submit">Add note</button>
         </form>
       ) : (

@@ -13,7 +13,7 @@ import { handleEditCard, handleProposal, LIST_SECTIONS } from "../domain/battlec
 import {
   addBattlecardNote,
   addSignalNote,
-  NOTE_MAX,
+  NOTE_MAX_UTF16,
   pinSignal,
   RATING_REASONS,
   rateSignal,
@@ -119,7 +119,12 @@ export function SignalEngagementPanel(p: {
             </label>
           ))}
           <label for="rate-comment">Comment (optional, for a not-useful rating)</label>
-          <input id="rate-comment" name="comment" maxlength={String(NOTE_MAX)} value={rated?.comment ?? ""} />
+          <input
+            id="rate-comment"
+            name="comment"
+            maxlength={String(NOTE_MAX_UTF16)}
+            value={rated?.comment ?? ""}
+          />
           <button type="submit">Rate</button>
         </fieldset>
       </form>
@@ -136,7 +141,7 @@ export function SignalEngagementPanel(p: {
       <form method="post" action={`/app/signals/${p.id}/notes`} class="stack">
         {hidden}
         <label for="note-body">Add a note for the team</label>
-        <textarea id="note-body" name="body" rows="3" maxlength={String(NOTE_MAX)} required></textarea>
+        <textarea id="note-body" name="body" rows="3" maxlength={String(NOTE_MAX_UTF16)} required></textarea>
         <button type="submit">Add note</button>
       </form>
     </section>

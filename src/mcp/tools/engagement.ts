@@ -6,6 +6,7 @@ import {
   addBattlecardNote,
   addDigestNote,
   addSignalNote,
+  fitsNote,
   NOTE_MAX,
   pinDigest,
   pinSignal,
@@ -42,6 +43,8 @@ async function addedNote(ctx: AuthedContext, id: number) {
   return n;
 }
 
+/** Notes, comments and what a digest misses are counted as the deciders count them (domain/engagement.ts). */
+const NOTE_TOO_LONG = `at most ${NOTE_MAX} characters`;
 const signalId = z.number().int().positive().describe("From search_signals or what_changed.");
 const digestId = z
   .union([z.number().int().positive(), z.string().min(1).max(200)])
@@ -49,7 +52,7 @@ const digestId = z
 const body = z
   .string()
   .min(1)
-  .max(NOTE_MAX)
+  .refine(fitsNote, NOTE_TOO_LONG)
   .describe(`The note, 1 to ${NOTE_MAX} characters; the whole team sees it.`);
 
 const signalState = {
@@ -154,7 +157,7 @@ export const rateSignalTool = defineTool({
     comment: z
       .string()
       .min(1)
-      .max(NOTE_MAX)
+      .refine(fitsNote, NOTE_TOO_LONG)
       .optional()
       .describe(`Only with useful=false: what was wrong, 1 to ${NOTE_MAX} characters.`),
   },
@@ -206,7 +209,7 @@ export const rateDigestTool = defineTool({
     missing: z
       .string()
       .min(1)
-      .max(NOTE_MAX)
+      .refine(fitsNote, NOTE_TOO_LONG)
       .optional()
       .describe(`What the digest should have covered, 1 to ${NOTE_MAX} characters.`),
   },
