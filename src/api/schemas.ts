@@ -138,6 +138,14 @@ export const CompetitorReads = T.Object(
     funding: freeForm("Funding read; includes estimated_revenue_text and ownership_summary when known.", {
       estimated_revenue_text: para("Estimated revenue, as text."),
       ownership_summary: T.Unknown({ description: "Summary of the ownership, when known." }),
+      conflicts: list(
+        freeForm("A round the sources size differently.", {
+          round: str('The round ("Series B").'),
+          text: para("The sentence a reader is shown."),
+        }),
+        20,
+        "Rounds the sources size differently, each once; `claims` holds each size with the sentence and the page (`source`) or signal (`signal_id`) that states it.",
+      ),
     }),
     fortnight: optionalObject(
       {

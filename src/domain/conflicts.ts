@@ -1,7 +1,7 @@
 // Facts that disagree: two open signals of one competitor that report the same funding round with different
 // amounts ("a $32M Series B" and "raises $40 million Series B") are one round reported twice, and a reader
 // is told the sources disagree instead of being shown two facts. Read from each signal's own title and
-// summary; nothing is estimated.
+// summary, or from the sentences the dossier's funding read keeps; nothing is estimated.
 import { formatAmount } from "./money.ts";
 
 export interface RoundClaim {
@@ -84,4 +84,79 @@ export function conflictsOf(s: ClaimSignal, others: readonly ClaimSignal[]): Con
     out.push({ signal: o, round: mine.round, says: claimAmount(mine), other: claimAmount(theirs) });
   }
   return out;
+}
+
+/** One source's word on a round's size: the amount as written, the sentence, the page (or the signal) it is in. */
+export interface RoundStatement {
+  amount_text?: string;
+  amount?: number;
+  currency?: string;
+  text?: string;
+  source?: string;
+  signal_id?: number;
+}
+
+/** A round the sources size differently (the dossier's `reads.funding.conflicts`): the round, a sentence for a
+ * reader, and what each source says. */
+export interface RoundConflict {
+  round: string;
+  text: string;
+  claims: RoundStatement[];
+}
+
+const sameSize = (a: RoundStatement, b: RoundStatement) =>
+  a.amount === b.amount && (a.currency ?? "USD") === (b.currency ?? "USD");
+
+/** A stated round's claim on its size (its round name and date left out). */
+export function statementOf(r: RoundStatement): RoundStatement {
+  const out: RoundStatement = {};
+  for (const k of ["amount_text", "amount", "currency", "text", "source", "signal_id"] as const)
+    if (r[k] !== undefined) (out as Record<string, unknown>)[k] = r[k];
+  return out;
+}
+
+/** `claims` with `claim` added, unless a claim of its size is there already (the first source stands for it). */
+export function addClaim(claims: readonly RoundStatement[], claim: RoundStatement): RoundStatement[] {
+  return claim.amount === undefined || claims.some((c) => sameSize(c, claim))
+    ? [...claims]
+    : [...claims, claim];
+}
+
+/** The conflict over `round` when its claims give two sizes or more; undefined while they agree. */
+export function roundConflict(round: string, claims: readonly RoundStatement[]): RoundConflict | undefined {
+  const sized = claims.filter((c) => c.amount !== undefined);
+  if (sized.length < 2) return undefined;
+  const amounts = sized.map((c) => claimAmount({ round, amount: c.amount!, currency: c.currency }));
+  return {
+    round,
+    text: `Sources disagree on the size of the ${round}: ${amounts.slice(0, -1).join(", ")} or ${amounts.at(-1)}.`,
+    claims: sized,
+  };
+}
+
+/** The dossier's round conflicts with what the open signals say added: a signal that sizes a round otherwise
+ * than the dossier's read or another signal. */
+export function roundConflicts(
+  recorded: readonly RoundConflict[],
+  rounds: readonly (RoundStatement & { round: string })[],
+  signals: readonly ClaimSignal[],
+): RoundConflict[] {
+  const claims = new Map<string, RoundStatement[]>(recorded.map((c) => [c.round, [...c.claims]]));
+  for (const r of rounds)
+    if (!claims.has(r.round) && r.amount !== undefined) claims.set(r.round, [statementOf(r)]);
+  for (const s of signals) {
+    const c = roundClaim(`${s.title} ${s.summary ?? ""}`);
+    if (!c) continue;
+    claims.set(
+      c.round,
+      addClaim(claims.get(c.round) ?? [], {
+        amount_text: claimAmount(c),
+        amount: c.amount,
+        ...(c.currency ? { currency: c.currency } : {}),
+        text: s.title,
+        signal_id: s.id,
+      }),
+    );
+  }
+  return [...claims].flatMap(([round, list]) => roundConflict(round, list) ?? []);
 }

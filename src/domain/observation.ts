@@ -4,6 +4,13 @@
 // certifications and the release cadence — read from each source as research reads it — so research and cycles
 // keep one state. Pure: the engine reads the pages, this decides.
 import type { NewEvent } from "../../events/catalog.ts";
+import {
+  addClaim,
+  type RoundConflict,
+  type RoundStatement,
+  roundConflict,
+  statementOf,
+} from "./conflicts.ts";
 import { overlapChange } from "./icpOverlap.ts";
 import { pagePlans, pricingRead, statesPlans } from "./pricingRead.ts";
 import type { CompetitorRecord } from "./records.ts";
@@ -81,11 +88,22 @@ function uniq(xs: string[]): string[] {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** A funding round a source announces (a funding signal's evidence, read sentence by sentence as research
+ * reads the about, press and blog pages). */
+export interface StatedRound extends RoundStatement {
+  round: string;
+  date?: string;
+  text: string;
+  source: string;
+}
+
 export interface ObserveCommand {
   orgId: number;
   competitorId: number;
   /** The changed sources of this cycle, read now. */
   observed: SourceObservation[];
+  /** The funding rounds this cycle's funding signals announce. */
+  funding?: StatedRound[];
   /** The cycle opened or updated signals of the competitor. */
   signalsSeen: boolean;
   now: string;
@@ -97,6 +115,7 @@ export interface ObserveCommand {
 function applyObservations(
   record: CompetitorRecord,
   observed: SourceObservation[],
+  funding: StatedRound[] = [],
 ): { reads: Obj; sources: ReadSources } {
   const reads: Obj = { ...(record.reads ?? {}) };
   const had = (isObj(record.internal?.read_sources) ? record.internal.read_sources : {}) as ReadSources;
@@ -220,7 +239,40 @@ function applyObservations(
     if (all.length) reads.integrations = { ...integ, names: all, count: all.length };
     else delete reads.integrations;
   }
+  if (funding.length) reads.funding = withRounds(isObj(reads.funding) ? reads.funding : undefined, funding);
   return { reads, sources };
+}
+
+/** The funding read with the rounds a cycle saw announced: a round not known yet is added (in the order
+ * announced), a round known without a size takes the one stated, and a round stated with another size stays
+ * as read and is recorded as a conflict (`conflicts`: the sources disagree), never as a second round. */
+function withRounds(funding: Obj | undefined, stated: StatedRound[]): Obj {
+  const f: Obj = { ...(funding ?? {}) };
+  const rounds = (Array.isArray(f.rounds) ? f.rounds : []).filter(isObj).map((r) => ({ ...r }));
+  const conflicts = new Map(
+    (Array.isArray(f.conflicts) ? f.conflicts : [])
+      .filter(isObj)
+      .map((c) => [String(c.round), c as unknown as RoundConflict]),
+  );
+  for (const s of stated) {
+    const known = rounds.find((r) => r.round === s.round);
+    if (!known) {
+      rounds.push({ ...s });
+      continue;
+    }
+    if (s.amount === undefined) continue;
+    if (known.amount === undefined) {
+      for (const k of ["amount_text", "amount", "currency"] as const) if (s[k] !== undefined) known[k] = s[k];
+      continue;
+    }
+    const had = conflicts.get(s.round)?.claims ?? [statementOf(known as RoundStatement)];
+    const c = roundConflict(s.round, addClaim(had, statementOf(s)));
+    if (c) conflicts.set(s.round, c);
+  }
+  f.rounds = rounds;
+  if (conflicts.size) f.conflicts = [...conflicts.values()];
+  f.sources = uniq([...strs(f.sources), ...stated.map((s) => s.source)]);
+  return f;
 }
 
 /** The company facts research read from a changed page, as the page states them now: each fact whose evidence
@@ -259,7 +311,7 @@ function observedFacts(
 /** CompetitorObserved when the changed sources change the dossier's reads or company facts, or the cycle saw
  * signals of the competitor (its `freshness.last_signal_at`); nothing otherwise. */
 export function decideObservation(record: CompetitorRecord, cmd: ObserveCommand): NewEvent[] {
-  const { reads, sources } = applyObservations(record, cmd.observed);
+  const { reads, sources } = applyObservations(record, cmd.observed, cmd.funding);
   const facts = observedFacts(record, cmd.observed);
   // The headcount the site states is the hiring read's too (as research records it).
   const size = facts.set.company_size ?? (facts.removed.includes("company_size") ? null : undefined);

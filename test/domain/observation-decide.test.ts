@@ -379,3 +379,90 @@ describe("a cycle's observations on the dossier", () => {
     expect(decide(later, [], true)).toEqual([]);
   });
 });
+
+describe("funding rounds a cycle sees announced", () => {
+  const seriesA = {
+    round: "Series A",
+    amount_text: "$12 million",
+    amount: 12_000_000,
+    currency: "USD",
+    text: "Brightloop raised a $12 million Series A in 2024.",
+    source: "https://brightloop.example/newsroom",
+  };
+  const researched: CompetitorRecord = {
+    ...base,
+    reads: { funding: { rounds: [seriesA], sources: [seriesA.source] } },
+  };
+  const seriesB = (amount: number, source: string) => ({
+    round: "Series B",
+    amount_text: `$${amount / 1e6} million`,
+    amount,
+    currency: "USD",
+    text: `Brightloop raises $${amount / 1e6} million Series B.`,
+    source,
+  });
+  const observe = (record: CompetitorRecord, funding: ReturnType<typeof seriesB>[]) =>
+    decideObservation(record, {
+      orgId: 1,
+      competitorId: 7,
+      observed: [],
+      funding,
+      signalsSeen: true,
+      now: NOW,
+    });
+  const fundingOf = (events: ReturnType<typeof observe>) =>
+    (events[0]!.data as { reads?: { funding?: Record<string, any> } }).reads?.funding;
+
+  test("a new round joins the rounds research read, with its sentence and page", () => {
+    const f = fundingOf(observe(researched, [seriesB(40e6, "https://brightloop.example/blog/series-b/")]));
+    expect(f?.rounds).toEqual([seriesA, seriesB(40e6, "https://brightloop.example/blog/series-b/")]);
+    expect(f?.sources).toEqual([seriesA.source, "https://brightloop.example/blog/series-b/"]);
+    expect(f?.conflicts).toBeUndefined();
+  });
+
+  test("a round seen again at its size changes nothing but the signal's time", () => {
+    const once = {
+      ...researched,
+      reads: { funding: fundingOf(observe(researched, [seriesB(40e6, "https://b/1")])) },
+    };
+    const again = observe(once, [seriesB(40e6, "https://b/2")]);
+    expect(again[0]!.data).toEqual({
+      competitor_id: 7,
+      observed_at: NOW,
+      last_signal_at: NOW,
+      reads: { funding: { ...once.reads.funding, sources: [seriesA.source, "https://b/1", "https://b/2"] } },
+    });
+  });
+
+  test("two sizes of one round are one round and a conflict naming both, never two rounds", () => {
+    const once = {
+      ...researched,
+      reads: { funding: fundingOf(observe(researched, [seriesB(32e6, "https://b/1")])) },
+    };
+    const f = fundingOf(observe(once, [seriesB(40e6, "https://b/2")]));
+    expect(f?.rounds.map((r: { round: string }) => r.round)).toEqual(["Series A", "Series B"]);
+    expect(f?.rounds[1].amount).toBe(32e6);
+    expect(f?.conflicts).toEqual([
+      {
+        round: "Series B",
+        text: "Sources disagree on the size of the Series B: $32 million or $40 million.",
+        claims: [
+          {
+            amount_text: "$32 million",
+            amount: 32e6,
+            currency: "USD",
+            text: "Brightloop raises $32 million Series B.",
+            source: "https://b/1",
+          },
+          {
+            amount_text: "$40 million",
+            amount: 40e6,
+            currency: "USD",
+            text: "Brightloop raises $40 million Series B.",
+            source: "https://b/2",
+          },
+        ],
+      },
+    ]);
+  });
+});

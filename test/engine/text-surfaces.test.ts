@@ -208,6 +208,7 @@ test("signal titles, summaries and evidence read as prose", async () => {
 test("imported history and the engine share one vocabulary; one round at two amounts is shown as a conflict", async () => {
   const all = await signals();
   const byTitle = (t: string) => all.find((s) => s.doc.title === t)?.doc;
+  const byTitleId = (t: string) => all.find((s) => s.doc.title === t)?.id;
   expect(byTitle("Brightloop raises a $32M Series B")).toMatchObject({
     category: "company",
     type: "funding",
@@ -240,6 +241,37 @@ test("imported history and the engine share one vocabulary; one round at two amo
   expect(funding).toContain(
     "Sources disagree: Brightloop raises a $32M Series B reports the Series B at $32 million, this one at $40 million.",
   );
+  // The dossier says it too, over REST and to the tools: one Series B (the blog's $40 million, read by the
+  // cycle) and the conflict the imported signal makes, each size with its page or signal.
+  const key = await t.key("acme");
+  const rest = await (
+    await fetch(`${t.base}/api/v1/competitors/${competitors[1]}`, {
+      headers: { authorization: `Bearer ${key}` },
+    })
+  ).json();
+  const dossier = rest.data.reads.funding;
+  expect(dossier.rounds.filter((r: { round: string }) => r.round === "Series B")).toHaveLength(1);
+  expect(dossier.conflicts).toEqual([
+    {
+      round: "Series B",
+      text: "Sources disagree on the size of the Series B: $40 million or $32 million.",
+      claims: [
+        expect.objectContaining({
+          amount: 40e6,
+          source: expect.stringContaining("https://brightloop.example/blog/"),
+        }),
+        expect.objectContaining({ amount: 32e6, signal_id: byTitleId("Brightloop raises a $32M Series B") }),
+      ],
+    },
+  ]);
+  expectProse([{ where: "the dossier's conflict", text: dossier.conflicts[0].text }]);
+  const tool = body(
+    await (await mcpClient(t.base, key)).callTool({
+      name: "get_competitor",
+      arguments: { competitor_id: competitors[1] },
+    }),
+  );
+  expect(tool.competitor.reads.funding.conflicts).toEqual(dossier.conflicts);
   // The feed's filters offer each name once.
   const types = [...feed.matchAll(/Price increase/g)];
   expect(types.length).toBeGreaterThan(0);

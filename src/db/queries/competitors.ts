@@ -1,8 +1,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { type RoundConflict, type RoundStatement, roundConflicts } from "../../domain/conflicts.ts";
 import { LIST } from "../../domain/limits.ts";
 import type { Db } from "../client.ts";
 import { competitors } from "../schema.ts";
 import { cacheOf } from "./cache.ts";
+import { competitorFundingSignals } from "./conflicts.ts";
 import { appLinks, withUrl } from "./links.ts";
 import { selectRows } from "./localReader.ts";
 
@@ -44,10 +46,26 @@ async function loadCompetitor(db: Db, orgId: number, id: number, base: string): 
     .where(and(eq(competitors.id, id), eq(competitors.orgId, orgId), listed));
   if (!row) return undefined;
   const o = JSON.parse(row.doc) as Obj;
+  await withSignalConflicts(db, orgId, id, o);
   o.links = {
     signals: `/api/v1/signals?competitor_id=${id}`,
     ...(row.battlecardId !== null ? { battlecard_id: row.battlecardId } : {}),
     url: appLinks.competitor(base, id),
   };
   return o;
+}
+
+/** The round conflicts the competitor's open funding signals show beside those its funding read records (a
+ * round two signals, or a signal and the read, size differently), in `reads.funding.conflicts`. */
+async function withSignalConflicts(db: Db, orgId: number, id: number, o: Obj): Promise<void> {
+  const signals = await competitorFundingSignals(db, orgId, id);
+  if (!signals.length) return;
+  const reads = (o.reads ?? {}) as Obj;
+  const funding = (reads.funding ?? {}) as {
+    rounds?: (RoundStatement & { round: string })[];
+    conflicts?: RoundConflict[];
+  };
+  const conflicts = roundConflicts(funding.conflicts ?? [], funding.rounds ?? [], signals);
+  if (!conflicts.length) return;
+  o.reads = { ...reads, funding: { ...funding, conflicts } };
 }

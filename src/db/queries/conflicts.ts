@@ -2,8 +2,33 @@
 // funding signals, newest first, read through the signals_by_type index and bounded.
 import type { Client } from "@libsql/client";
 import type { ClaimSignal } from "../../domain/conflicts.ts";
+import { selectSql } from "./localReader.ts";
 
 const MAX = 200;
+
+function claimOf(id: unknown, doc: unknown): ClaimSignal {
+  const d = JSON.parse(String(doc)) as { title?: string; summary?: string; first_seen_at?: string };
+  const s: ClaimSignal = { id: Number(id), title: String(d.title ?? "") };
+  if (d.summary) s.summary = d.summary;
+  if (d.first_seen_at) s.first_seen_at = d.first_seen_at;
+  return s;
+}
+
+/** One competitor's listed funding signals, newest first (the dossier's round conflicts, read with it). */
+export async function competitorFundingSignals(
+  db: object,
+  orgId: number,
+  competitorId: number,
+): Promise<ClaimSignal[]> {
+  const rows = await selectSql<[number, string]>(
+    db,
+    `SELECT id, doc FROM signals
+     WHERE org_id = ? AND listed = 1 AND json_extract(doc, '$.type') = 'funding' AND competitor_id = ?
+     ORDER BY first_seen_at DESC, id DESC LIMIT ?`,
+    [orgId, competitorId, MAX],
+  );
+  return rows.map(([id, doc]) => claimOf(id, doc));
+}
 
 /** The workspace's listed funding signals of the given competitors, by competitor. */
 export async function fundingSignals(
@@ -23,11 +48,7 @@ export async function fundingSignals(
   for (const row of r.rows) {
     const cid = Number(row.competitor_id);
     if (!wanted.has(cid)) continue;
-    const doc = JSON.parse(String(row.doc)) as { title?: string; summary?: string; first_seen_at?: string };
-    const s: ClaimSignal = { id: Number(row.id), title: String(doc.title ?? "") };
-    if (doc.summary) s.summary = doc.summary;
-    if (doc.first_seen_at) s.first_seen_at = doc.first_seen_at;
-    out.set(cid, [...(out.get(cid) ?? []), s]);
+    out.set(cid, [...(out.get(cid) ?? []), claimOf(row.id, row.doc)]);
   }
   return out;
 }

@@ -70,7 +70,9 @@ function ordered(drafts: SignalDraft[]): SignalDraft[] {
 function announcedRounds(drafts: SignalDraft[], name: string): StatedRound[] {
   const texts = drafts
     .filter((d) => d.type === "funding")
-    .flatMap((d) => d.evidence.flatMap((e) => (e.text && e.source_url ? [{ url: e.source_url, text: e.text }] : [])));
+    .flatMap((d) =>
+      d.evidence.flatMap((e) => (e.text && e.source_url ? [{ url: e.source_url, text: e.text }] : [])),
+    );
   return texts.length ? fundingRounds(texts, [name]) : [];
 }
 

@@ -89,6 +89,7 @@ async function facts(): Promise<Record<string, Obj>> {
   return out;
 }
 let factsAtV1: Record<string, Obj> = {};
+let fundingAtV1: Obj | undefined;
 let factsAtV2: Record<string, Obj> = {};
 
 async function cycle(): Promise<Obj> {
@@ -190,6 +191,8 @@ describe("the dossier after each cycle of the fixture web", () => {
     await cycle();
     await expectPricingAt(1);
     factsAtV1 = await facts();
+    fundingAtV1 = (await rest(t, key, `/api/v1/competitors/${ids.get("brightloop.example")}`)).json.data.reads
+      .funding;
     expect(Object.keys(factsAtV1["globex.example"]!).length).toBeGreaterThan(3);
     const quantive = (await rest(t, key, `/api/v1/competitors/${ids.get("quantive.example")}`)).json.data;
     // An annual-only plan: billed 24,000 a year, 2,000 a month its equivalent — never 2,000 "a year".
@@ -236,6 +239,25 @@ describe("the dossier after each cycle of the fixture web", () => {
     expect(brightloop.reads.pricing.plans.map((p: Obj) => p.name)).not.toContain("Free");
     expect(brightloop.reads.pricing.free_tier).toBe(false);
     expect(brightloop.reads.positioning).toBe(positioningOf(pageAt("https://brightloop.example/", 2).hero));
+
+    // The Series B the blog announces (its post and its feed) joins the funding research read from the press
+    // page, with the sentence and the page that state it; the rounds research read stay as they were.
+    const rounds: Obj[] = brightloop.reads.funding.rounds;
+    expect(fundingAtV1?.rounds.map((r: Obj) => r.round)).toEqual(["Series A"]);
+    expect(rounds.slice(0, -1)).toEqual(fundingAtV1!.rounds);
+    const seriesB = rounds.at(-1)!;
+    expect(seriesB).toMatchObject({ round: "Series B", amount: 40_000_000, currency: "USD" });
+    expect(seriesB.text).toContain("Brightloop raises $40 million Series B");
+    expect(seriesB.source).toStartWith("https://brightloop.example/blog/");
+    expect(brightloop.reads.funding.sources).toContain(seriesB.source);
+    expect(brightloop.reads.funding.conflicts).toBeUndefined();
+    const tool = body(
+      await mcp.callTool({
+        name: "get_competitor",
+        arguments: { competitor_id: ids.get("brightloop.example") },
+      }),
+    );
+    expect(tool.competitor.reads.funding).toEqual(brightloop.reads.funding);
 
     const quantive = (await rest(t, key, `/api/v1/competitors/${ids.get("quantive.example")}`)).json.data;
     // The integrations page's names now: Power BI added, Redshift gone.
