@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { loadSettings } from "../../src/domain/workspace.ts";
 import type { FinishedCycle } from "../../src/engine/cycle/types.ts";
 import { queueCycleDelivery } from "../../src/engine/deliver/outbox.ts";
-import { type SlackHook, startSlackHook } from "../support/delivery-world.ts";
+import { type SlackHook, startSlackHook } from "../support/fixture-workspace.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { type Browser, formValues, member, parseForms, signedIn } from "../support/oauth-helpers.ts";
 

@@ -7,31 +7,32 @@ import { connectChat } from "../../../src/domain/chat.ts";
 import { addMember } from "../../../src/domain/members.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { deliverDue } from "../../../src/engine/deliver/outbox.ts";
+import { linkBase, recordServingBase } from "../../../src/engine/linkBase.ts";
 import { openServices } from "../../../src/services.ts";
+import type { CycleWeb } from "../../support/engine-cycle-web.ts";
 import {
   addResearched,
-  type DeliveryWorld,
+  type FixtureWorkspace,
   type SlackHook,
-  startDeliveryWorld,
+  startFixtureWorkspace,
   startSlackHook,
   teamPrice,
-} from "../../support/delivery-world.ts";
-import type { CycleWeb } from "../../support/engine-cycle-web.ts";
+} from "../../support/fixture-workspace.ts";
 import type { TestServer } from "../../support/helpers.ts";
 import type { TestSmtp } from "../../support/smtp-helpers.ts";
 
 setDefaultTimeout(60_000);
 
-let w: DeliveryWorld;
+let w: FixtureWorkspace;
 let web: CycleWeb;
 let hook: SlackHook;
 let smtp: TestSmtp;
 let t: TestServer;
-let call: DeliveryWorld["call"];
+let call: FixtureWorkspace["call"];
 
 beforeAll(async () => {
   hook = startSlackHook();
-  w = await startDeliveryWorld({ rewrite: `https://hooks.slack.com=${hook.origin}`, smtp: true });
+  w = await startFixtureWorkspace({ rewrite: `https://hooks.slack.com=${hook.origin}`, smtp: true });
   ({ web, t, call } = w);
   smtp = w.smtp!;
   await addMember(t.services.store, { org: "acme", email: "ada@acme.test", role: "admin" });
@@ -153,5 +154,44 @@ describe("delivery of finished cycles", () => {
     hook.failing = false;
     t.clock.advance(3_600_000);
     expect(await deliverDue(t.services)).toBe(0);
+  });
+
+  test("a cycle run from a shell without RIVALS_BASE_URL links where the serving instance answers", async () => {
+    // What `rivals serve` records when it starts; a shell's configuration has only the default address.
+    await recordServingBase(t.services, t.base);
+    const shell = await openServices(
+      { ...t.services.config, baseUrl: "http://localhost:3000", baseUrlSet: false },
+      () => t.clock.now,
+    );
+    const mails = smtp.mails.length;
+    const messages = hook.received.length;
+    try {
+      expect(await linkBase(shell)).toBe(t.base);
+      t.clock.advance(3_600_000);
+      web.set("globex.example", "/pricing", { transform: teamPrice("59", "99") });
+      const s = await runCycle(shell, w.orgId, { trigger: "operator" });
+      expect(s.signals_created).toBe(1);
+    } finally {
+      shell.close();
+    }
+    const sent = smtp.mails.slice(mails).map((m) => m.decoded);
+    expect(sent).toHaveLength(2);
+    for (const mail of sent) {
+      expect(mail).toContain(`${t.base}/app/signals/`);
+      expect(mail).not.toContain("localhost:3000");
+    }
+    const chat = JSON.stringify(hook.received.slice(messages));
+    expect(chat).toContain(`${t.base}/app/signals/`);
+    expect(chat).not.toContain("localhost:3000");
+    // An operator's RIVALS_BASE_URL is the address links use, whatever the serving instance recorded.
+    const configured = await openServices(
+      { ...t.services.config, baseUrl: "https://rivals.acme.test", baseUrlSet: true },
+      () => t.clock.now,
+    );
+    try {
+      expect(await linkBase(configured)).toBe("https://rivals.acme.test");
+    } finally {
+      configured.close();
+    }
   });
 });

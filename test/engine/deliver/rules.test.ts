@@ -9,13 +9,13 @@ import { checkRules, signalMatches } from "../../../src/domain/deliveryRules.ts"
 import { addMember } from "../../../src/domain/members.ts";
 import { loadSettings } from "../../../src/domain/workspace.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
+import type { CycleWeb } from "../../support/engine-cycle-web.ts";
 import {
   addResearched,
-  type DeliveryWorld,
-  startDeliveryWorld,
+  type FixtureWorkspace,
+  startFixtureWorkspace,
   teamPrice,
-} from "../../support/delivery-world.ts";
-import type { CycleWeb } from "../../support/engine-cycle-web.ts";
+} from "../../support/fixture-workspace.ts";
 import type { TestServer } from "../../support/helpers.ts";
 import { formValues, member, parseForms, signedIn } from "../../support/oauth-helpers.ts";
 import type { TestSmtp } from "../../support/smtp-helpers.ts";
@@ -48,15 +48,15 @@ const hook = Bun.serve({
   },
 });
 
-let w: DeliveryWorld;
+let w: FixtureWorkspace;
 let web: CycleWeb;
 let smtp: TestSmtp;
 let t: TestServer;
 let orgId: number;
-let call: DeliveryWorld["call"];
+let call: FixtureWorkspace["call"];
 
 beforeAll(async () => {
-  w = await startDeliveryWorld({
+  w = await startFixtureWorkspace({
     rewrite: `https://hooks.slack.com=http://127.0.0.1:${hook.port}`,
     smtp: true,
   });

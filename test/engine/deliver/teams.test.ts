@@ -7,13 +7,13 @@ import { run } from "../../../src/cli/commands.ts";
 import { connectChat } from "../../../src/domain/chat.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { composeTeams } from "../../../src/engine/deliver/compose.ts";
+import type { CycleWeb } from "../../support/engine-cycle-web.ts";
 import {
   addResearched,
-  type DeliveryWorld,
-  startDeliveryWorld,
+  type FixtureWorkspace,
+  startFixtureWorkspace,
   teamPrice,
-} from "../../support/delivery-world.ts";
-import type { CycleWeb } from "../../support/engine-cycle-web.ts";
+} from "../../support/fixture-workspace.ts";
 import type { TestServer } from "../../support/helpers.ts";
 import { formValues, member, parseForms, signedIn } from "../../support/oauth-helpers.ts";
 
@@ -84,15 +84,15 @@ describe("the card", () => {
   });
 });
 
-let w: DeliveryWorld;
+let w: FixtureWorkspace;
 let web: CycleWeb;
 let t: TestServer;
 let orgId: number;
-let call: DeliveryWorld["call"];
+let call: FixtureWorkspace["call"];
 const TEAMS = "https://prod-00.westus.logic.azure.com/workflows/abc/triggers/manual/paths/invoke";
 
 beforeAll(async () => {
-  w = await startDeliveryWorld({
+  w = await startFixtureWorkspace({
     rewrite: `https://prod-00.westus.logic.azure.com=http://127.0.0.1:${listener.port}`,
   });
   ({ web, t, orgId, call } = w);

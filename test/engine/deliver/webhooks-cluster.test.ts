@@ -7,7 +7,7 @@ import { addWebhook } from "../../../src/domain/webhookEndpoints.ts";
 import { newWebhookSecret } from "../../../src/engine/deliver/webhookSign.ts";
 import { webhookRound } from "../../../src/engine/deliver/webhooks.ts";
 import { type Cluster, startCluster } from "../../support/cluster.ts";
-import { importedDigest } from "../../support/delivery-world.ts";
+import { importedDigest } from "../../support/fixture-workspace.ts";
 
 setDefaultTimeout(60_000);
 

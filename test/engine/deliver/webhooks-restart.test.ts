@@ -12,7 +12,7 @@ import { addWebhook } from "../../../src/domain/webhookEndpoints.ts";
 import { newWebhookSecret } from "../../../src/engine/deliver/webhookSign.ts";
 import { openServices } from "../../../src/services.ts";
 import { freePort } from "../../e2e/harness.ts";
-import { importedDigest } from "../../support/delivery-world.ts";
+import { importedDigest } from "../../support/fixture-workspace.ts";
 
 setDefaultTimeout(60_000);
 

@@ -19,14 +19,14 @@ import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { webhookSignature } from "../../../src/engine/deliver/webhookSign.ts";
 import { deliverWebhooks, webhookRound } from "../../../src/engine/deliver/webhooks.ts";
 import { openServices } from "../../../src/services.ts";
+import type { CycleWeb } from "../../support/engine-cycle-web.ts";
 import {
   addResearched,
-  type DeliveryWorld,
+  type FixtureWorkspace,
   researchAsOperator,
-  startDeliveryWorld,
+  startFixtureWorkspace,
   teamPrice,
-} from "../../support/delivery-world.ts";
-import type { CycleWeb } from "../../support/engine-cycle-web.ts";
+} from "../../support/fixture-workspace.ts";
 import type { TestServer } from "../../support/helpers.ts";
 import type { TestSmtp } from "../../support/smtp-helpers.ts";
 
@@ -140,13 +140,13 @@ describe("the rules", () => {
   });
 });
 
-let w: DeliveryWorld;
+let w: FixtureWorkspace;
 let web: CycleWeb;
 let rx: Receiver;
 let smtp: TestSmtp;
 let t: TestServer;
 let orgId: number;
-let call: DeliveryWorld["call"];
+let call: FixtureWorkspace["call"];
 let globex: number;
 let secret: string;
 let hookId: number;
@@ -154,7 +154,7 @@ const HOOK = "https://hooks.zapier.com/hooks/rivals";
 
 beforeAll(async () => {
   rx = startReceiver();
-  w = await startDeliveryWorld({ rewrite: `https://hooks.zapier.com=${rx.origin}`, smtp: true });
+  w = await startFixtureWorkspace({ rewrite: `https://hooks.zapier.com=${rx.origin}`, smtp: true });
   ({ web, t, orgId, call } = w);
   smtp = w.smtp!;
   await addMember(t.services.store, { org: "acme", email: "ada@acme.test", role: "admin" });

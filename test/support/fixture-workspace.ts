@@ -1,4 +1,4 @@
-// The world the delivery tests share: workspace "acme" on a test server over the fixture web (receivers of
+// The world the delivery and monitoring tests share: workspace "acme" on a test server over the fixture web (receivers of
 // Slack, Teams or webhooks reached through RIVALS_FETCH_REWRITE), an MCP client, an SMTP server when mail is
 // part of the test, and Globex researched as the operator so a cycle can find its planted changes.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from "./helpers.ts";
 import { body, mcpClient } from "./mcp-helpers.ts";
 import { startSmtp, type TestSmtp } from "./smtp-helpers.ts";
 
-export interface DeliveryWorld {
+export interface FixtureWorkspace {
   web: CycleWeb;
   t: TestServer;
   acme: Client;
@@ -21,9 +21,9 @@ export interface DeliveryWorld {
   stop(): Promise<void>;
 }
 
-export async function startDeliveryWorld(
+export async function startFixtureWorkspace(
   o: { rewrite?: string; smtp?: boolean } = {},
-): Promise<DeliveryWorld> {
+): Promise<FixtureWorkspace> {
   const web = startCycleWeb();
   const smtp = o.smtp ? await startSmtp() : undefined;
   const t = await startTestServer({
@@ -49,7 +49,7 @@ export async function startDeliveryWorld(
 }
 
 /** Adds a competitor through add_competitor and researches it as the operator (no allowance); its id. */
-export async function addResearched(w: DeliveryWorld, websiteUrl: string): Promise<number> {
+export async function addResearched(w: FixtureWorkspace, websiteUrl: string): Promise<number> {
   const id: number = (await w.call("add_competitor", { website_url: websiteUrl })).competitor.id;
   await researchAsOperator(w.t.services, w.orgId, id);
   return id;
