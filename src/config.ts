@@ -13,6 +13,8 @@ export interface Config {
   dbUrl: string;
   port: number;
   baseUrl: string;
+  /** RIVALS_BASE_URL is set: `baseUrl` is the operator's, not the default http://localhost:PORT. */
+  baseUrlSet: boolean;
   trustProxy: boolean;
   /** One JSON line per request on stdout (RIVALS_ACCESS_LOG). */
   accessLog: boolean;
@@ -202,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbUrl: env.RIVALS_DB || "file:./data/rivals.db",
     port,
     baseUrl,
+    baseUrlSet: Boolean(env.RIVALS_BASE_URL),
     trustProxy: isOn(env.RIVALS_TRUST_PROXY),
     accessLog: isOn(env.RIVALS_ACCESS_LOG),
     rateLimitPerMinute: rate,

@@ -4,6 +4,7 @@ import { startFreeBriefLoop } from "./engine/briefs/freeBriefs.ts";
 import { deliverDue } from "./engine/deliver/outbox.ts";
 import { startWebhookLoop } from "./engine/deliver/webhookLoop.ts";
 import { startDeliveryLoop } from "./engine/deliver/worker.ts";
+import { recordServingBase } from "./engine/linkBase.ts";
 import { startResearchRecovery } from "./engine/research/lease.ts";
 import { Scheduler } from "./engine/schedule/scheduler.ts";
 import type { Services } from "./services.ts";
@@ -16,6 +17,8 @@ export async function startServer(s: Services) {
   const { app } = createApp(s);
   app.listen({ port: s.config.port, hostname: s.config.host });
   const port = app.server?.port;
+  // Links a shell command writes (a cycle's emails and chat messages) point here (engine/linkBase.ts).
+  await recordServingBase(s, s.config.baseUrlSet ? s.config.baseUrl : `http://localhost:${port}`);
   console.log(
     JSON.stringify({ listening: true, port, base_url: s.config.baseUrl, database: s.config.dbUrl }),
   );

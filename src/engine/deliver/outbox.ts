@@ -15,6 +15,7 @@ import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import type { AfterCycleStep } from "../cycle/types.ts";
 import { digestSignalsOf } from "../digests/signals.ts";
+import { linkBase } from "../linkBase.ts";
 import { postToChat } from "./chat.ts";
 import { composeEmail, composeSlack, composeTeams, type DeliverySignal } from "./compose.ts";
 
@@ -120,19 +121,20 @@ async function send(
 ): Promise<void> {
   const st = await loadSettings(s.database.client, orgId);
   const signals = await signalsOf(s, orgId, ids);
+  const base = await linkBase(s);
   if (channel === "email") {
-    const mail = composeEmail(st.name, signals, s.config.baseUrl);
+    const mail = composeEmail(st.name, signals, base);
     await sendMail(s.config, { to: recipient, ...mail });
     return;
   }
   if (channel === "teams") {
-    const res = await postToChat(s, orgId, composeTeams(st.name, signals, s.config.baseUrl), "teams");
+    const res = await postToChat(s, orgId, composeTeams(st.name, signals, base), "teams");
     if (!res)
       throw new Error("no Microsoft Teams connection (connect one in the app under Settings → Monitoring)");
     if (!res.ok) throw new Error(`the webhook answered ${res.status ?? res.error}: ${res.message}`);
     return;
   }
-  const res = await postToChat(s, orgId, composeSlack(st.name, signals, s.config.baseUrl));
+  const res = await postToChat(s, orgId, composeSlack(st.name, signals, base));
   if (!res)
     throw new Error("no team-chat connection (connect one in the app or with rivals org connect-chat)");
   if (!res.ok) throw new Error(`the webhook answered ${res.status ?? res.error}: ${res.message}`);

@@ -27,6 +27,7 @@ import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import type { AfterCycleStep, FinishedCycle } from "../cycle/types.ts";
 import { fetcherFor } from "../fetch/index.ts";
+import { linkBase } from "../linkBase.ts";
 import { adminEmails } from "./outbox.ts";
 import { webhookHeaders } from "./webhookSign.ts";
 
@@ -109,7 +110,7 @@ async function subjectOf(
   data: Obj,
 ): Promise<{ data: Obj; subject: WebhookSubject } | undefined> {
   const db = s.database.db;
-  const base = s.config.baseUrl;
+  const base = await linkBase(s);
   let doc: Obj | undefined;
   if (type.startsWith("signal.")) doc = await getSignal(db, orgId, Number(data.id), base);
   else if (type === "digest.generated") doc = await getDigest(db, orgId, String(data.id), base);
@@ -215,7 +216,7 @@ export async function fanOut(s: Services): Promise<number> {
 }
 
 /** A cycle's cycle.finished: what it checked and the signals it opened, updated and closed. */
-function cycleData(s: Services, c: FinishedCycle): Obj {
+function cycleData(base: string, c: FinishedCycle): Obj {
   return {
     id: c.id,
     started_at: c.startedAt,
@@ -224,7 +225,7 @@ function cycleData(s: Services, c: FinishedCycle): Obj {
     signals_opened: c.signalIds.created,
     signals_updated: c.signalIds.updated,
     signals_closed: c.signalIds.closed,
-    url: `${s.config.baseUrl}/app/`,
+    url: `${base}/app/`,
   };
 }
 
@@ -237,7 +238,7 @@ export const queueCycleWebhooks: AfterCycleStep = async (s, cycle) => {
   );
   let queued = await fanOut(s);
   if (wanting.length) {
-    const data = cycleData(s, cycle);
+    const data = cycleData(await linkBase(s), cycle);
     const msgs = wanting.map((h) => {
       const id = msgId();
       return {
@@ -275,7 +276,7 @@ export async function sendTestEvent(s: Services, orgId: number, webhookId: numbe
   const body = messageBody(WEBHOOK_TEST_TYPE, id, s.clock().toISOString(), {
     webhook_id: webhookId,
     message: "A test event from Rivals: this endpoint receives and verifies its messages.",
-    url: `${s.config.baseUrl}/app/settings/integrations`,
+    url: `${await linkBase(s)}/app/settings/integrations`,
   });
   await commit(s, [{ orgId, m: { webhook_id: webhookId, msg_id: id, type: WEBHOOK_TEST_TYPE, body } }]);
   await deliverWebhooks(s, { orgId });
@@ -309,7 +310,7 @@ async function release(s: Services, webhookId: number) {
 async function tellDisabled(s: Services, orgId: number, url: string, reason: string) {
   if (!mailConfigured(s.config)) return;
   const st = await loadSettings(s.database.client, orgId);
-  const page = `${s.config.baseUrl}/app/settings/integrations`;
+  const page = `${await linkBase(s)}/app/settings/integrations`;
   for (const to of await adminEmails(s, orgId)) {
     try {
       await sendMail(s.config, {
