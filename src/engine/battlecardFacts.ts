@@ -418,14 +418,17 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
         landmine: `Ask whether the buyer needs ${feature}: at ${name} it now takes the ${m?.to ?? "higher"} plan${since}, so get that quote before comparing ${m?.from ?? "entry"} prices.`,
       };
     }
-    case "feature_removed":
+    case "feature_removed": {
+      // A deprecated package still installs: it is not "removed".
+      const verb = /\bdeprecat/i.test(s.title) ? "deprecated" : "removed";
       return {
         ...base,
         topic: `feature:${slug(s.subject ?? what)}`,
-        point: `Removed ${s.subject ?? what}${on}.`,
+        point: `${cap(verb)} ${s.subject ?? what}${on}.`,
         ...(s.subject && s.subject.length >= 4 ? { outdates: offers(s.subject) } : {}),
-        landmine: `Ask whether the buyer relies on ${s.subject ?? "it"}: ${name} removed it${on}.`,
+        landmine: `Ask whether the buyer relies on ${s.subject ?? "it"}: ${name} ${verb} it${on}.`,
       };
+    }
     case "integration_added":
     case "integration_removed": {
       const added = kind === "integration_added";

@@ -34,8 +34,8 @@ test("a rating drop is a weakness with a talk track that states the figures", ()
 test("a Hacker News story, a filing and a new repository are neutral, never a funding round", () => {
   for (const [type, title] of [
     ["mention", 'Northwind on Hacker News: "Northwind raises $40M to fix renewals"'],
-    ["filing", "Northwind filed its annual report (10-K)"],
-    ["open_source", "Northwind published a new public repository on GitHub: northwind/renewals-sdk"],
+    ["filing", "Northwind files its annual report (10-K)"],
+    ["open_source", "Northwind publishes a new public repository on GitHub: northwind/renewals-sdk"],
   ] as const) {
     const f = signalFact(
       { id: 2, title, category: "company", type, first_seen_at: at, evidence: [{ text: title }] },
@@ -43,4 +43,26 @@ test("a Hacker News story, a filing and a new repository are neutral, never a fu
     );
     expect([type, f.stance, f.kind]).toEqual([type, "neutral", "other"]);
   }
+});
+
+test("a deprecated package is said deprecated, not removed", () => {
+  const f = signalFact(
+    {
+      id: 3,
+      title: "Northwind deprecates its npm package northwind-legacy",
+      category: "product",
+      type: "feature_removed",
+      severity: "medium",
+      first_seen_at: at,
+      subject: "northwind-legacy",
+      evidence: [
+        { text: "northwind-legacy deprecated", source_url: "https://www.npmjs.com/package/northwind-legacy" },
+      ],
+    },
+    c,
+  );
+  expect(f.point).toBe("Deprecated northwind-legacy on 20 Nov 2026.");
+  expect(f.landmine).toBe(
+    "Ask whether the buyer relies on northwind-legacy: Northwind deprecated it on 20 Nov 2026.",
+  );
 });
