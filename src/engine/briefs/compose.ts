@@ -8,7 +8,7 @@ import type {
   PublicBriefRecord,
   PublicBriefSource,
 } from "../../domain/workspaceTypes.ts";
-import { sourceKind } from "../sources/kinds.ts";
+import { sourceKind } from "../sources/kinds/index.ts";
 
 type Obj = Record<string, unknown>;
 

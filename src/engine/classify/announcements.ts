@@ -30,12 +30,8 @@ export function announcement(
   link: string | undefined,
   extra: EvidenceItem[] = [],
 ): boolean {
-  const kind =
-    c.source === "feed" && /github\.com\/.+\/releases/.test(c.url)
-      ? "github"
-      : c.source === "feed" && /changelog|release|updates|whats-?new/i.test(c.url)
-        ? "changelog"
-        : r.ctx.pageKind;
+  // A feed is read as its source kind declares (sources/kinds/): GitHub releases, a changelog's feed, a feed.
+  const kind = r.ctx.pageKind;
   const n = readNews(title, body, r.name, kind);
   if (!n) return false;
   let severity = n.severity;
@@ -46,8 +42,7 @@ export function announcement(
   }
   const versionOnly = n.type === "release" && /^v\d/.test(n.subject);
   // A repository's release names the repository: "globex-js v4.3.0".
-  const repo =
-    kind === "github" ? /github\.com\/(?:repos\/)?[^/]+\/([^/]+)\/releases/.exec(c.url)?.[1] : undefined;
+  const repo = kind === "github" ? r.ctx.sourceName : undefined;
   if (versionOnly && repo) n.subject = `${repo} ${n.subject}`;
   const keyPart =
     n.type === "feature_launch" || (n.type === "release" && !versionOnly)

@@ -7,9 +7,6 @@ import { RATING_DROP } from "../sources/appStore.ts";
 import { evidence, push, type Rules, rule } from "./rule.ts";
 import { clip, slug } from "./wording.ts";
 
-/** The page kind the classifier reads an App Store app as. */
-export const APP_STORE = "app_store";
-
 export const appStoreApp = rule(
   {
     id: "appStoreApp",

@@ -5,14 +5,14 @@
 import { severityRank } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { entries, feedItem, NEWS_PAGES } from "./announcements.ts";
-import { APP_STORE, appStoreApp } from "./apps.ts";
-import { GITHUB_ORG, NPM_PACKAGE, newRepository, npmPackage } from "./code.ts";
+import { appStoreApp } from "./apps.ts";
+import { newRepository, npmPackage } from "./code.ts";
 import { address, offices, people } from "./company.ts";
-import { chiefExecutive, SEC_FILINGS, secFiling, WIKIDATA } from "./facts.ts";
+import { chiefExecutive, secFiling } from "./facts.ts";
 import { hiring } from "./hiring.ts";
 import { certifications, LEGAL_PAGES, legalPage } from "./legalSecurity.ts";
 import { copyEdits, hero, meta } from "./marketing.ts";
-import { HACKER_NEWS, hackerNewsStory } from "./mentions.ts";
+import { hackerNewsStory } from "./mentions.ts";
 import { domain, navigationBulk, page, pageGone, pageLink } from "./presence.ts";
 import { amounts, numberless, planFeatures, planPresence, planPrice, priceText } from "./pricing.ts";
 import { BULK, feature, featuresBulk, integration, renames } from "./product.ts";
@@ -87,6 +87,12 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
   }
   for (const c of real) {
     if (skipNames.has(c)) continue;
+    // A source kind's own rule takes its changes of the kinds it reads.
+    const own = ctx.rules?.find((x) => x.info.reads.includes(c.kind));
+    if (own) {
+      own(r, c);
+      continue;
+    }
     switch (c.kind) {
       case "plan_price_changed":
         planPrice(r, c);
@@ -115,10 +121,7 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         page(r, c);
         break;
       case "feed_item_added":
-        if (ctx.pageKind === GITHUB_ORG) newRepository(r, c);
-        else if (ctx.pageKind === SEC_FILINGS) secFiling(r, c);
-        else if (ctx.pageKind === HACKER_NEWS) hackerNewsStory(r, c);
-        else feedItem(r, c);
+        feedItem(r, c);
         break;
       case "hero_changed":
         // a pricing page's lead whose amounts alone changed is a price in its text (below), not messaging
@@ -142,10 +145,7 @@ export function classify(changes: Change[], ctx: ClassifyContext): SignalDraft[]
         else if (!heroChange) meta(r, c);
         break;
       case "field_changed":
-        if (ctx.pageKind === WIKIDATA) chiefExecutive(r, c);
-        else if (ctx.pageKind === NPM_PACKAGE) npmPackage(r, c);
-        else if (ctx.pageKind === APP_STORE) appStoreApp(r, c);
-        else if (/address\./.test(c.subject)) addressFields.push(c);
+        if (/address\./.test(c.subject)) addressFields.push(c);
         else if (/(^|\.)(url|final_url)$/i.test(c.subject)) domain(r, c);
         break;
       default:

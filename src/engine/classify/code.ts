@@ -7,12 +7,6 @@ import type { Change } from "../compare/types.ts";
 import { evidence, push, type Rules, rule } from "./rule.ts";
 import { clip, slug } from "./wording.ts";
 
-/** The page kind the classifier reads an npm package as. */
-export const NPM_PACKAGE = "npm_package";
-
-/** The page kind the classifier reads a GitHub organisation's repositories as. */
-export const GITHUB_ORG = "github_org";
-
 export const newRepository = rule(
   {
     id: "newRepository",

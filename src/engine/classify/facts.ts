@@ -9,18 +9,12 @@ import { evidence, push, type Rules, rule, stateChange } from "./rule.ts";
 import type { SignalCategory, SignalType } from "./types.ts";
 import { slug } from "./wording.ts";
 
-/** The page kind the classifier reads a company's EDGAR filings as. */
-export const SEC_FILINGS = "sec_filings";
-
 /** 8-K items that are news, most material first: the signal each gives. */
 const ITEMS: [string, SignalCategory, SignalType, "high" | "medium", string][] = [
   ["2.01", "company", "acquisition", "high", "completed an acquisition or disposition of assets"],
   ["5.02", "company", "leadership_change", "high", "reported a change of directors or officers"],
   ["1.01", "company", "partnership", "medium", "entered into a material definitive agreement"],
 ];
-
-/** The page kind the classifier reads a Wikidata item as. */
-export const WIKIDATA = "wikidata";
 
 export const chiefExecutive = rule(
   {

@@ -5,9 +5,6 @@ import { HN_POINTS } from "../sources/hackernews.ts";
 import { evidence, push, type Rules, rule } from "./rule.ts";
 import { slug } from "./wording.ts";
 
-/** The page kind the classifier reads the Hacker News search as. */
-export const HACKER_NEWS = "hacker_news";
-
 export const hackerNewsStory = rule(
   {
     id: "hackerNewsStory",

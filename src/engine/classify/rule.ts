@@ -48,6 +48,9 @@ export interface RuleInfo {
 /** A rule: its function, with its declaration attached. */
 export type Rule<F> = F & { info: RuleInfo };
 
+/** A rule of one source kind (sources/kinds/): it reads that kind's changes one at a time. */
+export type SourceRule = Rule<(r: Rules, c: Change) => unknown>;
+
 export function rule<F extends (...args: never[]) => unknown>(info: RuleInfo, fn: F): Rule<F> {
   return Object.assign(fn, { info });
 }

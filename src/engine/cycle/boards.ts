@@ -7,7 +7,7 @@
 import type { SourceState } from "../snapshots/store.ts";
 import { boardsInHtml } from "../sources/boards/detect.ts";
 import { boardKey, detectJobBoard, type JobBoard, jobBoardApiUrl } from "../sources/jobBoards.ts";
-import { jobBoardKind } from "../sources/kinds.ts";
+import { jobBoardKind } from "../sources/kinds/index.ts";
 import type { Source } from "./types.ts";
 
 export interface BoardFollow {

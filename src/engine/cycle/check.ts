@@ -11,7 +11,7 @@ import { tenantRenderer, visibleHtml } from "../render/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
 import type { SourceState } from "../snapshots/store.ts";
-import { sourceKind } from "../sources/kinds.ts";
+import { sourceKind } from "../sources/kinds/index.ts";
 import { snapshotPool } from "../workers/extract.ts";
 import type { Source } from "./types.ts";
 

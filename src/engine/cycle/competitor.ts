@@ -6,7 +6,7 @@ import { reportedGone } from "../classify/presence.ts";
 import type { Fetcher } from "../fetch/index.ts";
 import { type PageRead, pageRead, readsTech } from "../research/reads.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
-import { sourceKind } from "../sources/kinds.ts";
+import { sourceKind } from "../sources/kinds/index.ts";
 import { extractPool } from "../workers/extract.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { type CheckOptions, checkSource, keyOf } from "./check.ts";

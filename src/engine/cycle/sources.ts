@@ -2,7 +2,7 @@
 // source).
 import type { Services } from "../../services.ts";
 import { classifyUrl, pageKey } from "../sources/discover.ts";
-import { sourceKind } from "../sources/kinds.ts";
+import { sourceKind } from "../sources/kinds/index.ts";
 import type { Source } from "./types.ts";
 
 /** The sources of one competitor: research's, then the monitored pages (a page research also found once). */

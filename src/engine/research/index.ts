@@ -6,57 +6,23 @@
 // with the reason; nothing partial is returned.
 import { FEATURE_LIMIT, type ReadSources } from "../../domain/observation.ts";
 import type { ResearchDossier, ResearchProfile, ResearchSource } from "../../domain/researchTypes.ts";
-import type { Link, PageExtract } from "../extract/page.ts";
+import type { PageExtract } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { type PageRenderer, visibleHtml } from "../render/index.ts";
-import { type AppRead, appLookupUrl, appStoreAppsFrom, parseAppLookup } from "../sources/appStore.ts";
-import { boardsInHtml } from "../sources/boards/detect.ts";
-import { readJobBoard as readBoard } from "../sources/boards/read.ts";
 import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
-import { type FeedItem, githubOrgsFrom, githubReposFrom, parseFeed } from "../sources/feeds.ts";
+import { hiringRead } from "../sources/jobBoards.ts";
+import { discoverAll, discoveredReads, discoveredSources, type Found } from "../sources/kinds/index.ts";
 import {
-  fetchGithub,
-  type GithubRelease,
-  type GithubRepo,
-  githubOrgReposUrl,
-  githubReleaseItems,
-  githubReleasesApiUrl,
-  githubReleasesRepoOf,
-  parseGithubReleases,
-  parseGithubRepos,
-} from "../sources/github.ts";
-import { hnSearchUrl } from "../sources/hackernews.ts";
-import {
-  boardKey,
-  detectJobBoard,
-  hiringRead,
-  type Job,
-  type JobBoardProvider,
-} from "../sources/jobBoards.ts";
-import { jobBoardKind, SOURCE_KINDS } from "../sources/kinds.ts";
-import {
-  isCompetitorsPackage,
-  type NpmPackage,
-  npmDownloadsUrl,
-  npmPackagesFrom,
-  npmPage,
-  npmRegistryUrl,
-  parseNpmDownloads,
-  parseNpmPackage,
-} from "../sources/npm.ts";
+  allLinks,
+  type ReadPage,
+  type ResearchIo,
+  type SiteRead,
+  sameAsOf,
+  uniq,
+} from "../sources/kinds/kind.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
-import { cikOf, secSubmissionsUrl } from "../sources/sec.ts";
-import { parseSecurityTxt } from "../sources/securityTxt.ts";
-import {
-  isOfficialSite,
-  readWikidata,
-  type WikidataFacts,
-  wikidataEntityUrl,
-  wikidataFactsOf,
-  wikidataItemFrom,
-  wikidataItemPage,
-} from "../sources/wikidata.ts";
+import { type WikidataFacts, wikidataItemPage } from "../sources/wikidata.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
 import { blockTexts, pageRead, plansAcross, pricingOf, readsTech, summaryOf } from "./reads.ts";
 import {
@@ -102,21 +68,7 @@ export type ResearchResult =
     }
   | { ok: false; code: string; reason: string };
 
-interface ReadPage {
-  url: string;
-  kind: PageKind | "home";
-  extract: PageExtract;
-  tech: { name: string; category: string }[];
-  html: string;
-}
-
 const HTML = /html|xhtml/i;
-const MAX_FEEDS = 4;
-const MAX_REPOS = 2;
-/** GitHub organisations research reads (GitHub answers 60 requests an hour to a caller without a token). */
-const MAX_GITHUB_ORGS = 2;
-/** npm packages research reads. */
-const MAX_NPM_PACKAGES = 4;
 /** How many further pages of an integrations directory research follows (next pages, category pages). */
 export const MAX_DIRECTORY_PAGES = 10;
 
@@ -129,20 +81,6 @@ const SOCIAL: [string, RegExp][] = [
   ["tiktok", /^https?:\/\/(www\.)?tiktok\.com\/@[^/?#]+\/?$/i],
   ["github", /^https?:\/\/(www\.)?github\.com\/[A-Za-z0-9-]+\/?$/i],
 ];
-
-function uniq<T>(xs: T[], key: (x: T) => string = (x) => String(x)): T[] {
-  const seen = new Set<string>();
-  return xs.filter((x) => {
-    const k = key(x).toLowerCase();
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
-function allLinks(p: PageExtract): Link[] {
-  return [...p.links.nav, ...p.links.footer, ...p.links.body];
-}
 
 function failure(url: string, r: Extract<FetchResult, { ok: false }>): { code: string; reason: string } {
   const what =
@@ -263,212 +201,24 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     return out;
   }
 
-  // Feeds, the job board, GitHub releases and security.txt live on different hosts: read side by side (the
-  // fetcher keeps each host to one request at a time).
-  const [feeds, board, releaseFeeds, securityTxt, githubOrgs, wikidata, npm, apps] = await Promise.all([
-    readFeeds(),
-    readJobBoard(),
-    readReleases(),
-    readSecurityTxt(),
-    readGithubOrgs(),
-    readWikidataItem(),
-    readNpmPackages(),
-    readApps(),
-  ]);
-  const secUrl = new URL("/.well-known/security.txt", site).href;
-
-  /** Feeds the home page, the changelog and the blog name. */
-  async function readFeeds() {
-    const refs = uniq(
-      [home, first("changelog"), first("blog"), first("press")].flatMap((p) => p?.extract.feeds ?? []),
-      (f) => f.url,
-    ).slice(0, MAX_FEEDS);
-    const out: { url: string; title?: string; items: FeedItem[] }[] = [];
-    for (const f of refs) {
-      const r = await get(f.url);
-      if (!r.ok) continue;
-      try {
-        out.push({ url: f.url, title: f.title, items: parseFeed(r.text, f.url) });
-      } catch {
-        failed.push({ url: f.url, error: "unsupported_content" });
-      }
-    }
-    return out;
-  }
-
-  /** The job board the careers page names (links, iframes, embed scripts, inline configuration), else one the
-   * home page or any page read links, read through its public API (at most three boards tried). A board that
-   * answers with something other than its list stays a source to watch, with no hiring read from it. */
-  async function readJobBoard(): Promise<Parts["board"]> {
-    const careers = first("careers");
-    const boards = uniq(
-      [
-        ...(careers ? boardsInHtml(careers.html) : []),
-        ...[
-          ...(careers ? allLinks(careers.extract).map((l) => l.url) : []),
-          ...(careers?.extract.scripts ?? []),
-          ...allLinks(home.extract).map((l) => l.url),
-          ...pages.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
-        ].flatMap((u) => {
-          const b = detectJobBoard(u);
-          return b ? [b] : [];
-        }),
-      ],
-      boardKey,
-    ).slice(0, 3);
-    let unread: Parts["board"];
-    for (const b of boards) {
+  // Each source kind's discovery reads what the site names of it: on different hosts, side by side (the fetcher
+  // keeps each host to one request at a time).
+  const siteRead: SiteRead = { site, home, pages, discovered: disc.pages };
+  const io: ResearchIo = {
+    fetcher: o.fetcher,
+    counting,
+    get,
+    count: () => {
       fetched++;
-      const r = await readBoard(o.fetcher, b);
-      if (r.ok) return { ...b, url: r.url, jobs: r.jobs };
-      failed.push({ url: r.url, error: r.error });
-      unread ??= { ...b, url: r.url, jobs: [], failed: r.error };
-    }
-    return unread;
-  }
-
-  /** The releases of the GitHub repositories the site links, through GitHub's REST API. */
-  async function readReleases(): Promise<Parts["releaseFeeds"]> {
-    const repos = githubReposFrom(all.flatMap((p) => allLinks(p.extract))).slice(0, MAX_REPOS);
-    const out: Parts["releaseFeeds"] = [];
-    for (const repo of repos) {
-      const url = githubReleasesApiUrl(repo);
-      const r = await fetchGithub(counting, url, {});
-      if (!r.ok) {
-        failed.push({ url, error: r.error });
-        continue;
-      }
-      const releases = parseGithubReleases(r.text);
-      if (!releases) {
-        failed.push({ url, error: "unsupported_content" });
-        continue;
-      }
-      out.push({ url, repo, items: githubReleaseItems(releases), releases });
-    }
-    return out;
-  }
-
-  /** The public repositories of the GitHub organisations the site itself links (its pages' links and its
-   * JSON-LD sameAs): an organisation found any other way is not the competitor's by its own word. */
-  async function readGithubOrgs(): Promise<Parts["githubOrgs"]> {
-    const orgs = githubOrgsFrom([
-      ...all.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
-      ...all.flatMap((p) => p.extract.jsonLd.flatMap((j) => sameAsOf(j))),
-    ]).slice(0, MAX_GITHUB_ORGS);
-    const out: Parts["githubOrgs"] = [];
-    for (const org of orgs) {
-      const url = githubOrgReposUrl(org);
-      const r = await fetchGithub(counting, url, {});
-      if (!r.ok) {
-        failed.push({ url, error: r.error });
-        continue;
-      }
-      const repos = parseGithubRepos(r.text);
-      if (repos) out.push({ url, org, repos });
-      else failed.push({ url, error: "unsupported_content" });
-    }
-    return out;
-  }
-
-  /** The Wikidata item the site declares as itself (its JSON-LD sameAs, else a link on its pages), used only when
-   * the item's official website is this site. */
-  async function readWikidataItem(): Promise<Parts["wikidata"]> {
-    const item = wikidataItemFrom([
-      ...all.flatMap((p) => p.extract.jsonLd.flatMap((j) => sameAsOf(j))),
-      ...all.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
-    ]);
-    if (!item) return undefined;
-    const url = wikidataEntityUrl(item);
-    const r = await readWikidata(counting, url, {});
-    if (!r.ok) {
-      failed.push({ url, error: r.error });
-      return undefined;
-    }
-    const facts = wikidataFactsOf(r.text);
-    if (!facts || !isOfficialSite(facts, site.href)) {
-      failed.push({ url, error: "not_official_website" });
-      return undefined;
-    }
-    return { url, facts };
-  }
-
-  /** The npm packages the site links, each used only when its registry metadata ties it to the competitor (its
-   * repository under a GitHub organisation the site links, or its homepage on the site's domain); with last
-   * week's downloads. */
-  async function readNpmPackages(): Promise<Parts["npm"]> {
-    const linked = [
-      ...all.flatMap((p) => allLinks(p.extract).map((l) => l.url)),
-      ...all.flatMap((p) => p.extract.jsonLd.flatMap((j) => sameAsOf(j))),
-    ];
-    const orgs = githubOrgsFrom(linked);
-    const out: NonNullable<Parts["npm"]> = [];
-    for (const name of npmPackagesFrom(linked).slice(0, MAX_NPM_PACKAGES)) {
-      const url = npmRegistryUrl(name);
-      const r = await counting.fetch({ url, headers: { accept: "application/json" } });
-      if (!r.ok) {
-        failed.push({ url, error: r.error });
-        continue;
-      }
-      const pkg = parseNpmPackage(r.text);
-      if (!pkg) {
-        failed.push({ url, error: "unsupported_content" });
-        continue;
-      }
-      if (!isCompetitorsPackage(pkg, site.href, orgs)) {
-        failed.push({ url, error: "not_competitors_package" });
-        continue;
-      }
-      const downloadsUrl = npmDownloadsUrl(pkg.name);
-      fetched++;
-      const d = await o.fetcher.fetch({ url: downloadsUrl, headers: { accept: "application/json" } });
-      if (!d.ok) failed.push({ url: downloadsUrl, error: d.error });
-      const downloads = d.ok ? parseNpmDownloads(d.text) : null;
-      out.push({ url, pkg, ...(downloads ? { downloads, downloadsUrl } : {}) });
-    }
-    return out;
-  }
-
-  /** The App Store apps the site links (its app-store badges), through the lookup API (at most two). */
-  async function readApps(): Promise<Parts["apps"]> {
-    const out: NonNullable<Parts["apps"]> = [];
-    const linked = all.flatMap((p) => allLinks(p.extract).map((l) => l.url));
-    for (const a of appStoreAppsFrom(linked).slice(0, 2)) {
-      const url = appLookupUrl(a.id, a.country);
-      const r = await counting.fetch({ url, headers: { accept: "application/json" } });
-      if (!r.ok) {
-        failed.push({ url, error: r.error });
-        continue;
-      }
-      const app = parseAppLookup(r.text);
-      if (app) out.push({ url, app });
-      else failed.push({ url, error: "unsupported_content" });
-    }
-    return out;
-  }
-
-  async function readSecurityTxt() {
-    const r = await get(new URL("/.well-known/security.txt", site).href);
-    return (r.ok && parseSecurityTxt(r.text)) || undefined;
-  }
+    },
+    failed: (url, error) => {
+      failed.push({ url, error });
+    },
+  };
+  const found = await discoverAll(siteRead, io);
 
   const now = o.now();
-  const dossier = assemble({
-    site,
-    home,
-    pages,
-    feeds,
-    board,
-    releaseFeeds,
-    securityTxt,
-    secUrl,
-    githubOrgs,
-    wikidata,
-    npm,
-    apps,
-    now,
-    discovered: disc.pages,
-    directory,
-  });
+  const dossier = assemble({ ...siteRead, found, now, directory });
   return {
     ok: true,
     dossier: { ...dossier, fetched },
@@ -476,8 +226,8 @@ export async function researchSite(website: string, o: ResearchOptions): Promise
     summary: {
       pages_found: disc.pages.length + 1,
       pages_read: all.length + directory.length,
-      feeds_read: feeds.length + releaseFeeds.length,
-      ...(board && !board.failed ? { job_board: board.provider } : {}),
+      feeds_read: found.feed.length + found.github_releases.length,
+      ...(found.job_board && !found.job_board.failed ? { job_board: found.job_board.provider } : {}),
       fetched,
       failed,
     },
@@ -498,32 +248,9 @@ function siteName(p: PageExtract): { name?: string } {
   return title ? { name: title } : {};
 }
 
-interface Parts {
-  site: URL;
-  home: ReadPage;
-  pages: ReadPage[];
-  feeds: { url: string; title?: string; items: FeedItem[] }[];
-  /** `failed`: the board answered with something other than its list (no hiring read comes from it). */
-  board?: { provider: JobBoardProvider; token: string; url: string; jobs: Job[]; failed?: string };
-  /** The releases of the GitHub repositories the site links (`items`: the stable ones). */
-  releaseFeeds: { url: string; repo?: string; items: FeedItem[]; releases?: GithubRelease[] }[];
-  securityTxt?: NonNullable<ReturnType<typeof parseSecurityTxt>>;
-  secUrl: string;
-  /** The GitHub organisations the site links, read through GitHub's REST API. */
-  githubOrgs?: { url: string; org: string; repos: GithubRepo[] }[];
-  /** The Wikidata item the site declares as itself, its official website this site. */
-  wikidata?: { url: string; facts: WikidataFacts };
-  /** The App Store apps the site links. */
-  apps?: { url: string; app: AppRead }[];
-  /** The npm packages the site links that are the competitor's, with last week's downloads when read. */
-  npm?: {
-    url: string;
-    pkg: NpmPackage;
-    downloads?: { downloads: number; start: string; end: string };
-    downloadsUrl?: string;
-  }[];
+interface Parts extends SiteRead {
+  found: Found;
   now: Date;
-  discovered: DiscoveredPage[];
   /** Further pages of the integrations directory (read for names, not watched). */
   directory?: ReadPage[];
 }
@@ -542,14 +269,14 @@ function releaseChannels(x: Parts, changelog: ReadPage | undefined, now: Date): 
       changelogEntries(changelog.extract, changelog.url).map((e) => e.date),
       changelog.url,
     );
-  const feed = x.feeds.find((f) => /change|release|update/i.test(`${f.url} ${f.title ?? ""}`));
+  const feed = x.found.feed.find((f) => /change|release|update/i.test(`${f.url} ${f.title ?? ""}`));
   if (feed)
     add(
       "changelog feed",
       feed.items.flatMap((i) => (i.published ? [i.published] : [])),
       feed.url,
     );
-  for (const f of x.releaseFeeds) {
+  for (const f of x.found.github_releases) {
     const name = f.repo ?? f.url;
     add(
       `${name} releases`,
@@ -601,22 +328,6 @@ function fillFromWikidata(
         .join("; "),
     );
   }
-}
-
-/** The EDGAR filings source of a CIK, when there is one. */
-function secSource(cik: string | undefined): ResearchSource[] {
-  const c = cik ? cikOf(cik) : undefined;
-  return c ? [{ url: secSubmissionsUrl(c), kind: SOURCE_KINDS.sec_filings.name }] : [];
-}
-
-/** The addresses a JSON-LD node's sameAs declares. */
-function sameAsOf(j: Record<string, unknown>): string[] {
-  const v = j.sameAs;
-  return Array.isArray(v)
-    ? v.filter((u): u is string => typeof u === "string")
-    : typeof v === "string"
-      ? [v]
-      : [];
 }
 
 function compactObj(o: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -697,7 +408,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     source = changelog.url;
   }
   if (dates.length === 0) {
-    const feed = x.feeds.find(
+    const feed = x.found.feed.find(
       (f) => /change|release|update/i.test(`${f.url} ${f.title ?? ""}`) && f.items.some((i) => i.published),
     );
     if (feed) {
@@ -706,7 +417,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     }
   }
   if (dates.length === 0) {
-    const gh = x.releaseFeeds.find((f) => f.items.some((i) => i.published));
+    const gh = x.found.github_releases.find((f) => f.items.some((i) => i.published));
     if (gh) {
       dates = gh.items.flatMap((i) => (i.published ? [i.published] : []));
       source = gh.url;
@@ -718,45 +429,12 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
     if (cadence) reads.release_cadence = channels.length > 1 ? { ...cadence, channels } : cadence;
   }
 
-  // packages: the npm packages the site links that are the competitor's.
-  if (x.npm?.length)
-    reads.packages = {
-      packages: x.npm.map((n) => ({
-        name: n.pkg.name,
-        registry: "npm",
-        latest: n.pkg.latest,
-        ...(n.pkg.latestAt ? { latest_at: n.pkg.latestAt } : {}),
-        ...(n.pkg.deprecated ? { deprecated: n.pkg.deprecated } : {}),
-        ...(n.downloads
-          ? {
-              weekly_downloads: n.downloads.downloads,
-              downloads_week: { start: n.downloads.start, end: n.downloads.end },
-              downloads_source: n.downloadsUrl,
-            }
-          : {}),
-        page: npmPage(n.pkg.name),
-        source: n.url,
-      })),
-    };
-
-  // apps: the App Store apps the site links.
-  if (x.apps?.length)
-    reads.apps = {
-      apps: x.apps.map(({ url, app }) => ({
-        name: app.name,
-        version: app.version,
-        ...(app.releasedAt ? { released_at: app.releasedAt } : {}),
-        ...(app.rating !== undefined ? { rating: Math.round(app.rating * 100) / 100 } : {}),
-        ...(app.ratingCount !== undefined ? { rating_count: app.ratingCount } : {}),
-        ...(app.seller ? { seller: app.seller } : {}),
-        page: app.url ?? `https://apps.apple.com/app/id${app.id}`,
-        source: url,
-      })),
-    };
+  // what each source kind's discovery gives the dossier (packages, apps).
+  Object.assign(reads, discoveredReads(x.found));
 
   // hiring: the job board's public JSON, else the careers page's list.
-  if (x.board && !x.board.failed)
-    reads.hiring = { ...hiringRead(x.board.jobs, x.board.provider), source: x.board.url };
+  const board = x.found.job_board;
+  if (board && !board.failed) reads.hiring = { ...hiringRead(board.jobs, board.provider), source: board.url };
   else {
     const careers = first("careers");
     if (careers?.extract.jobs.length)
@@ -767,7 +445,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   const texts: StatedText[] = [...byKind("about"), ...byKind("blog"), ...byKind("press"), home].flatMap((p) =>
     blockTexts(p.extract).map((text) => ({ url: p.url, text })),
   );
-  for (const f of x.feeds)
+  for (const f of x.found.feed)
     for (const i of f.items) if (i.url) texts.push({ url: i.url, text: `${i.title}. ${i.summary ?? ""}` });
   const names = uniq(
     [home.extract.meta["og:site_name"], ...home.extract.jsonLd.map((j) => j.name)].filter(
@@ -797,11 +475,11 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   const regulation = compactObj({
     certifications: certs.map((c) => c.name),
     page: security && certs.length ? security.url : undefined,
-    security_txt: x.securityTxt
+    security_txt: x.found.security_txt
       ? compactObj({
-          ...(x.securityTxt as unknown as Record<string, unknown>),
-          signed: x.securityTxt.signed || undefined,
-          source: x.secUrl,
+          ...(x.found.security_txt.txt as unknown as Record<string, unknown>),
+          signed: x.found.security_txt.txt.signed || undefined,
+          source: x.found.security_txt.url,
         })
       : undefined,
   });
@@ -831,7 +509,7 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   const evidence: Record<string, { url: string; excerpt: string }> = {
     ...(profile as { evidence?: Record<string, { url: string; excerpt: string }> }).evidence,
   };
-  if (x.wikidata) fillFromWikidata(profileFields, evidence, x.wikidata.facts);
+  if (x.found.wikidata) fillFromWikidata(profileFields, evidence, x.found.wikidata.facts);
   // hiring.estimated_headcount: the size the site itself states (JSON-LD numberOfEmployees, an about page).
   if (typeof profileFields.company_size === "number")
     reads.hiring = {
@@ -840,32 +518,8 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       ...(evidence?.company_size ? { headcount_source: evidence.company_size.url } : {}),
     };
 
-  const sources: ResearchSource[] = uniq(
-    [
-      { url: home.url, kind: "home" },
-      ...pages.map((p) => ({ url: p.url, kind: p.kind })),
-      // Pages the site links that could not be read now stay sources to watch; guessed standard paths do not.
-      ...x.discovered.filter((d) => d.via !== "standard").map((d) => ({ url: d.url, kind: d.kind })),
-      ...x.feeds.map((f) => ({ url: f.url, kind: SOURCE_KINDS.feed.name })),
-      ...(x.board ? [{ url: x.board.url, kind: jobBoardKind(x.board.provider) }] : []),
-      ...x.releaseFeeds.map((f) => ({
-        url: f.url,
-        kind: githubReleasesRepoOf(f.url)
-          ? SOURCE_KINDS.github_releases.name
-          : SOURCE_KINDS.releases_feed.name,
-      })),
-      ...(x.securityTxt ? [{ url: x.secUrl, kind: SOURCE_KINDS.security_txt.name }] : []),
-      ...(x.githubOrgs ?? []).map((g) => ({ url: g.url, kind: SOURCE_KINDS.github_org.name })),
-      ...(x.wikidata ? [{ url: x.wikidata.url, kind: SOURCE_KINDS.wikidata.name }] : []),
-      // A public company's EDGAR filings, by the CIK its Wikidata item states (read from the first cycle's baseline).
-      ...secSource(x.wikidata?.facts.cik),
-      // Hacker News stories on the site's own domain (read from the first cycle's baseline).
-      { url: hnSearchUrl(x.site.hostname.replace(/^www\./, "")), kind: SOURCE_KINDS.hn_mentions.name },
-      ...(x.npm ?? []).map((n) => ({ url: n.url, kind: SOURCE_KINDS.npm_package.name })),
-      ...(x.apps ?? []).map((a) => ({ url: a.url, kind: SOURCE_KINDS.app_store.name })),
-    ],
-    (s) => s.url,
-  );
+  // Every kind's sources, in the registry's order (an address named twice is one source).
+  const sources: ResearchSource[] = uniq(discoveredSources(x.found, x), (s) => s.url);
   return {
     profile: profileFields,
     urls,

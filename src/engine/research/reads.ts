@@ -7,7 +7,7 @@ import type { PageExtract, Plan } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Technology } from "../extract/tech.ts";
 import { hiringRead, type Job, type JobBoardProvider } from "../sources/jobBoards.ts";
-import { sourceKind } from "../sources/kinds.ts";
+import { sourceKind } from "../sources/kinds/index.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { certifications } from "./statements.ts";
 

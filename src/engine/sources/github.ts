@@ -7,7 +7,7 @@ import { normaliseFeed } from "../compare/normalise.ts";
 import type { Snapshot } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import type { FeedItem } from "./feeds.ts";
-import type { Validators } from "./kinds.ts";
+import type { Validators } from "./kinds/kind.ts";
 
 /** One public repository as the snapshot keeps it. */
 export interface GithubRepo {

@@ -4,7 +4,7 @@
 // and SEC CIK (P5531). Read through the one fetcher: the item's entity JSON (Special:EntityData), then the English
 // labels of the items it names (wbgetentities), composed into one answer whose text is the facts.
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
-import type { Validators } from "./kinds.ts";
+import type { Validators } from "./kinds/kind.ts";
 
 /** What the item states, in words (the items it names by their English labels). */
 export interface WikidataFacts {

@@ -17,6 +17,7 @@ import type { Change, Snapshot } from "../../../src/engine/compare/types.ts";
 import { extractPage } from "../../../src/engine/extract/page.ts";
 import { parseFeed } from "../../../src/engine/sources/feeds.ts";
 import type { Job } from "../../../src/engine/sources/jobBoards.ts";
+import { sourceKind } from "../../../src/engine/sources/kinds/index.ts";
 
 const WEB = join(import.meta.dir, "..", "..", "..", "fixtures/web/sites");
 const DIR = join(WEB, "globex.example/v1");
@@ -571,7 +572,9 @@ describe("announcements (feeds, blog, about and security pages)", () => {
     const run = (v: string, body: string) => {
       const prev = normaliseFeed(url, parseFeed(atom, url));
       const next = normaliseFeed(url, parseFeed(atom.replace("<entry>", entry(v, body)), url));
-      return one(classify(compare(prev, next, seenOf([prev])), context("feed")));
+      // read as its source kind says: a GitHub repository's releases, named by the repository
+      const as = sourceKind("releases_feed").classifyAs("releases_feed", url);
+      return one(classify(compare(prev, next, seenOf([prev])), { ...context("feed"), ...as }));
     };
     const minor = run("v4.3.0", "&lt;ul&gt;&lt;li&gt;New: funnels API&lt;/li&gt;&lt;/ul&gt;");
     expect(minor).toMatchObject({

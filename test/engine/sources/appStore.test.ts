@@ -13,7 +13,7 @@ import {
   appStoreAppsFrom,
   parseAppLookup,
 } from "../../../src/engine/sources/appStore.ts";
-import { sourceKind } from "../../../src/engine/sources/kinds.ts";
+import { sourceKind } from "../../../src/engine/sources/kinds/index.ts";
 
 const URL_ = appLookupUrl("6449012345", "gb");
 const raw = (v: number) => readFileSync(join(SITES_DIR, "itunes.apple.com", `v${v}`, "lookup.json"), "utf8");
@@ -21,7 +21,7 @@ const snap = (text: string): Snapshot => appSnapshot(URL_, parseAppLookup(text)!
 const run = (prev: Snapshot, next: Snapshot) =>
   classify(compare(prev, next, seenOf([prev])), {
     competitor: { id: 5, name: "Northwind" },
-    pageKind: sourceKind("app_store").classifyAs!,
+    ...sourceKind("app_store").classifyAs("app_store", ""),
     observedAt: "2026-11-20T00:00:00.000Z",
     previous: prev,
     snapshot: next,

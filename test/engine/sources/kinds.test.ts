@@ -2,7 +2,7 @@
 // any other kind is a page.
 import { expect, test } from "bun:test";
 import type { Fetcher, FetchResult } from "../../../src/engine/fetch/index.ts";
-import { jobBoardKind, type SourceReadOk, sourceKind } from "../../../src/engine/sources/kinds.ts";
+import { jobBoardKind, type SourceReadOk, sourceKind } from "../../../src/engine/sources/kinds/index.ts";
 
 const answer = (url: string, text: string, contentType = "text/plain"): SourceReadOk => ({
   ok: true,
@@ -32,7 +32,7 @@ test("each kind's snapshot kind, the page kind its rules read, and its name in a
     "wikidata",
   ].map((k) => {
     const row = sourceKind(k);
-    return [k, row.name, row.snapshot, row.classifyAs ?? k, row.label(k)];
+    return [k, row.name, row.snapshot, row.classifyAs(k, "https://a.test/x.xml").pageKind, row.label(k)];
   });
   expect(rows).toEqual([
     ["home", "page", "page", "home", "page"],
@@ -43,13 +43,34 @@ test("each kind's snapshot kind, the page kind its rules read, and its name in a
     ["job_board:lever", "job_board", "jobs", "jobs", "job board (lever)"],
     ["security_txt", "security_txt", "structured", "security", "security.txt"],
     ["github_org", "github_org", "feed", "github_org", "GitHub organisation"],
-    ["github_releases", "github_releases", "feed", "feed", "GitHub releases"],
+    ["github_releases", "github_releases", "feed", "github", "GitHub releases"],
     ["wikidata", "wikidata", "structured", "wikidata", "Wikidata"],
   ]);
   // a kind without its provider, or a name an object inherits, is a page
   expect(sourceKind("job_board").name).toBe("page");
   expect(sourceKind("toString").name).toBe("page");
   expect(sourceKind("home").parse).toBeUndefined();
+});
+
+test("a feed is read by the announcement rules as a repository's releases, a changelog's feed or a feed", () => {
+  const feed = sourceKind("feed");
+  expect(feed.classifyAs("feed", "https://github.com/globex/globex-js/releases.atom")).toEqual({
+    pageKind: "github",
+    sourceName: "globex-js",
+  });
+  expect(feed.classifyAs("feed", "https://a.test/changelog/rss.xml")).toEqual({ pageKind: "changelog" });
+  expect(feed.classifyAs("feed", "https://a.test/blog/rss.xml")).toEqual({ pageKind: "feed" });
+  const api = "https://api.github.com/repos/globex/globex-js/releases?per_page=30";
+  expect(sourceKind("github_releases").classifyAs("github_releases", api)).toEqual({
+    pageKind: "github",
+    sourceName: "globex-js",
+  });
+  // a kind with its own rules routes its changes to them
+  expect(
+    sourceKind("wikidata")
+      .classifyAs("wikidata", "")
+      .rules?.map((r) => r.info.id),
+  ).toEqual(["chiefExecutive"]);
 });
 
 test("a feed that is no feed and a security.txt without fields are errors, not empty snapshots", () => {

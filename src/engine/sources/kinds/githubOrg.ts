@@ -1,0 +1,49 @@
+// The public repositories of a GitHub organisation the site itself links (its pages' links and its JSON-LD
+// sameAs), through GitHub's REST API (../github.ts): a new one is a new item, read by its own rule.
+import { newRepository } from "../../classify/code.ts";
+import { githubOrgsFrom } from "../feeds.ts";
+import {
+  fetchGithub,
+  type GithubRepo,
+  githubOrgReposUrl,
+  githubReposSnapshot,
+  parseGithubRepos,
+} from "../github.ts";
+import { linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
+
+/** GitHub organisations research reads (GitHub answers 60 requests an hour to a caller without a token). */
+const MAX_GITHUB_ORGS = 2;
+
+export type GithubOrgsFound = { url: string; org: string; repos: GithubRepo[] }[];
+
+export const githubOrg: SourceKind<GithubOrgsFound, "github_org"> = {
+  name: "github_org",
+  fetch: fetchGithub,
+  parse(read, url) {
+    const repos = parseGithubRepos(read.text);
+    return repos ? { snapshot: githubReposSnapshot(url, repos) } : { error: "unsupported_content" };
+  },
+  snapshot: "feed",
+  classifyAs: () => ({ pageKind: "github_org", rules: [newRepository] }),
+  label: () => "GitHub organisation",
+  discovery: {
+    /** An organisation found any other way than the site's own links is not the competitor's by its own word. */
+    async read(s, io) {
+      const orgs = githubOrgsFrom([...linkedUrls(s), ...sameAsUrls(s)]).slice(0, MAX_GITHUB_ORGS);
+      const out: GithubOrgsFound = [];
+      for (const org of orgs) {
+        const url = githubOrgReposUrl(org);
+        const r = await fetchGithub(io.counting, url, {});
+        if (!r.ok) {
+          io.failed(url, r.error);
+          continue;
+        }
+        const repos = parseGithubRepos(r.text);
+        if (repos) out.push({ url, org, repos });
+        else io.failed(url, "unsupported_content");
+      }
+      return out;
+    },
+    sources: (orgs) => orgs.map((g) => ({ url: g.url, kind: "github_org" })),
+  },
+};
