@@ -365,3 +365,97 @@ test("projections rebuild reproduces battlecards and the generation log", async 
   await rebuildProjections(t.services.store);
   expect(await dumpReadTables(t)).toEqual(before);
 });
+
+describe("review_battlecard", () => {
+  let client: Client;
+  let rival: number;
+  let bare: number;
+  const stale = "Rival's Starter plan is the cheapest way in";
+  beforeAll(async () => {
+    await t.org("reviewco", "growth");
+    await t.load([
+      researched("reviewco", "rival", "Rival", {
+        reads: {
+          pricing: {
+            page: "https://rival.example/pricing",
+            plans: [
+              { name: "Team", price: 69, amount: 69, period: "month", currency: "USD" },
+              { name: "Enterprise", custom: true },
+            ],
+          },
+        },
+      }),
+      {
+        kind: "battlecard",
+        org: "reviewco",
+        key: "rival-card",
+        competitor: "rival",
+        generated_at: "2026-11-01T09:00:00Z",
+        sections: { weaknesses: [stale, "Slow support"], talk_tracks: ["Lead with onboarding time"] },
+      },
+      researched("reviewco", "nocard", "No Card"),
+    ]);
+    client = await mcpClient(t.base, await t.key("reviewco", "read,write,spend"));
+    rival = await idOfKey(t, "competitors", "rival");
+    bare = await idOfKey(t, "competitors", "nocard");
+    // Generating keeps the team's line and proposes its drop (the pricing page no longer lists a Starter plan).
+    const g = await call(client, "generate_battlecard", { competitor_id: rival });
+    expect(g.battlecard.sections.weaknesses).toContain(stale);
+  });
+
+  test("needs the write scope: HTTP 403 insufficient_scope without it", async () => {
+    const readOnly = await t.key("reviewco", "read");
+    const r = await rawPost(
+      t.base,
+      toolsCall("review_battlecard", { competitor_id: rival, decision: "dismiss" }),
+      { authorization: `Bearer ${readOnly}` },
+    );
+    expect(r.status).toBe(403);
+    expect(r.headers.get("www-authenticate")).toContain('scope="write"');
+  });
+
+  test("accept makes the proposal the card, once per idempotency key; then nothing is pending", async () => {
+    const pending = await call(client, "get_battlecard", { competitor_id: rival });
+    expect(pending.proposal.drop).toEqual([
+      expect.objectContaining({
+        section: "weaknesses",
+        text: stale,
+        because: expect.stringContaining("Starter"),
+      }),
+    ]);
+    // A proposal that changed since it was read is refused, and changes nothing.
+    const old = await call(client, "review_battlecard", {
+      competitor_id: rival,
+      decision: "accept",
+      proposed_at: "2026-01-01T00:00:00.000Z",
+    });
+    expect(old.error.code).toBe("conflict");
+    const n = await countEvents(t, "BattlecardProposalAccepted");
+    const args = {
+      competitor_id: rival,
+      decision: "accept",
+      proposed_at: pending.proposal.proposed_at,
+      idempotency_key: "accept-1",
+    };
+    const a = await call(client, "review_battlecard", args);
+    expect(a.decision).toBe("accept");
+    expect(a.battlecard.sections.weaknesses).not.toContain(stale);
+    expect(a.battlecard.sections.weaknesses).toContain("Slow support");
+    expect(a.battlecard.sections.talk_tracks).toContain("Lead with onboarding time");
+    expect(await call(client, "review_battlecard", args)).toEqual(a);
+    expect(await countEvents(t, "BattlecardProposalAccepted")).toBe(n + 1);
+    expect((await call(client, "get_battlecard", { competitor_id: rival })).proposal).toBeUndefined();
+    const again = await call(client, "review_battlecard", { competitor_id: rival, decision: "dismiss" });
+    expect(again.error.code).toBe("conflict");
+    expect(again.error.message).toContain("no proposed update");
+  });
+
+  test("a competitor without a card, or of another workspace, is not found", async () => {
+    expect(
+      (await call(client, "review_battlecard", { competitor_id: bare, decision: "accept" })).error.code,
+    ).toBe("not_found");
+    expect(
+      (await call(client, "review_battlecard", { competitor_id: ids.hidden, decision: "accept" })).error.code,
+    ).toBe("not_found");
+  });
+});

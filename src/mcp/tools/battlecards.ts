@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { getBattlecard } from "../../db/queries/battlecards.ts";
 import { handleGenerateBattlecard } from "../../domain/battlecardGeneration.ts";
+import { handleProposal } from "../../domain/battlecardProposals.ts";
 import { composeBattlecard } from "../../engine/battlecards.ts";
 import { battlecard } from "../schemas.ts";
 import { defineTool, ToolError } from "../tool.ts";
@@ -60,4 +61,38 @@ export const generateBattlecardTool = defineTool({
   },
 });
 
-export const battlecardTools = [generateBattlecardTool];
+export const reviewBattlecardTool = defineTool({
+  name: "review_battlecard",
+  siteText: ["battlecard"],
+  title: "Review a battlecard update",
+  description: "Accepts or dismisses a battlecard's pending proposal (get_battlecard).",
+  input: {
+    competitor_id: competitorIdArg,
+    decision: z.enum(["accept", "dismiss"]),
+    proposed_at: z.string().max(40).optional().describe("Refused if the proposal changed since."),
+  },
+  output: { battlecard, decision: z.enum(["accept", "dismiss"]) },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  access: "write",
+  idempotent: true,
+  run: async (ctx, a) => {
+    const { s, principal, base } = ctx;
+    const card = await getBattlecard(s.database.db, principal.orgId, a.competitor_id, base, "competitor");
+    if (!card) throw new ToolError("not_found", "This competitor has no battlecard in this workspace.");
+    const r = await runCommand(
+      ctx,
+      (w, c) =>
+        handleProposal(w, c.orgId, {
+          battlecard_id: card.id as number,
+          decision: a.decision,
+          ...(a.proposed_at ? { proposed_at: a.proposed_at } : {}),
+        }),
+      (a as { idempotency_key?: string }).idempotency_key,
+    );
+    const now = await getBattlecard(s.database.db, principal.orgId, r.battlecard_id, base, "battlecard");
+    if (!now) throw new ToolError("internal_error", "The battlecard was updated but could not be read back.");
+    return { battlecard: now, decision: r.decision };
+  },
+});
+
+export const battlecardTools = [generateBattlecardTool, reviewBattlecardTool];
