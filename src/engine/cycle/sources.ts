@@ -1,7 +1,7 @@
 // What a cycle checks for one competitor: research's sources, then its monitored pages (a page both name is one
 // source).
 import type { Services } from "../../services.ts";
-import { classifyUrl, pageKey } from "../sources/discover.ts";
+import { pageKey, pageKindOf } from "../sources/discover.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
 import type { Source } from "./types.ts";
 
@@ -38,7 +38,7 @@ export async function competitorSources(s: Services, orgId: number, competitorId
   for (const r of research.rows) add({ url: String(r.url), kind: String(r.kind), monitored: false });
   for (const r of monitored.rows) {
     const url = String(r.url);
-    add({ url, kind: classifyUrl(url) ?? "monitored", monitored: true, render: Number(r.render) === 1 });
+    add({ url, kind: pageKindOf(url) ?? "monitored", monitored: true, render: Number(r.render) === 1 });
   }
   return out;
 }

@@ -142,7 +142,7 @@ const ASSET =
   /\.(png|jpe?g|gif|svg|webp|ico|css|js|mjs|pdf|zip|gz|mp4|webm|mp3|woff2?|ttf|xml|json|txt|rss|atom)$/i;
 
 /** The page kind a URL (and its link text) names, if any. Localised prefixes (/en/, /de-de/) are skipped. */
-export function classifyUrl(url: string, text = ""): PageKind | undefined {
+export function pageKindOf(url: string, text = ""): PageKind | undefined {
   let u: URL;
   try {
     u = new URL(url);
@@ -205,7 +205,7 @@ export function linkCandidates(home: PageExtract, site: URL): DiscoveredPage[] {
   for (const [via, links] of groups)
     for (const l of links) {
       if (!/^https?:/.test(l.url) || !sameSite(l.url, site)) continue;
-      const kind = classifyUrl(l.url, l.text);
+      const kind = pageKindOf(l.url, l.text);
       if (kind) out.push({ url: l.url, kind, via });
     }
   return out;
@@ -286,7 +286,7 @@ export async function discover(opts: {
   const sm = await sitemapUrls(fetcher, site);
   for (const url of sm.urls) {
     if (!sameSite(url, site)) continue;
-    const kind = classifyUrl(url);
+    const kind = pageKindOf(url);
     if (kind) candidates.push({ url, kind, via: "sitemap" });
   }
   const found = new Set(candidates.map((c) => c.kind));

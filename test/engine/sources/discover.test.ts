@@ -12,14 +12,14 @@ import {
   revenueSentence,
 } from "../../../src/engine/research/statements.ts";
 import {
-  classifyUrl,
   type DiscoveredPage,
   MAX_PAGES,
+  pageKindOf,
   sameSite,
   selectPages,
 } from "../../../src/engine/sources/discover.ts";
 
-describe("classifyUrl", () => {
+describe("pageKindOf", () => {
   test.each([
     ["https://x.com/pricing", "pricing"],
     ["https://x.com/en-us/pricing/", "pricing"],
@@ -36,14 +36,14 @@ describe("classifyUrl", () => {
     ["https://x.com/trust", "security"],
     ["https://x.com/case-studies", "customers"],
     ["https://x.com/marketplace", "integrations"],
-  ])("%s → %s", (url, kind) => expect(classifyUrl(url)).toBe(kind as never));
+  ])("%s → %s", (url, kind) => expect(pageKindOf(url)).toBe(kind as never));
 
   test("link text names a kind the path does not; assets and unknown pages are not pages of a kind", () => {
-    expect(classifyUrl("https://x.com/p/123", "See plans")).toBe("pricing");
-    expect(classifyUrl("https://x.com/logo.png")).toBeUndefined();
-    expect(classifyUrl("https://x.com/sitemap.xml")).toBeUndefined();
-    expect(classifyUrl("https://x.com/some-landing-page")).toBeUndefined();
-    expect(classifyUrl("https://status.x.com/")).toBeUndefined();
+    expect(pageKindOf("https://x.com/p/123", "See plans")).toBe("pricing");
+    expect(pageKindOf("https://x.com/logo.png")).toBeUndefined();
+    expect(pageKindOf("https://x.com/sitemap.xml")).toBeUndefined();
+    expect(pageKindOf("https://x.com/some-landing-page")).toBeUndefined();
+    expect(pageKindOf("https://status.x.com/")).toBeUndefined();
   });
 });
 
