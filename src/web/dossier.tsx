@@ -420,9 +420,16 @@ export function FundingView({ funding, ownership }: { funding?: Obj; ownership?:
     own.public === true ? `public${str(own.ticker) ? ` (${own.ticker})` : ""}` : undefined,
   ].filter(Boolean);
   const sources = strs(funding?.sources);
+  // A round the sources size differently is one round and a notice (domain/conflicts.ts), never two rounds.
+  const conflicts = (Array.isArray(funding?.conflicts) ? funding.conflicts : []).filter(isObj);
   return (
     <div>
       {ownText.length ? <p safe>{`Ownership: ${ownText.join(", ")}`}</p> : ""}
+      {conflicts.map((c) => (
+        <p class="notice conflict" safe>
+          {String(c.text ?? "")}
+        </p>
+      ))}
       {rounds.length ? (
         <ul>
           {rounds.map((r) => (

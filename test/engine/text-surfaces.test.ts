@@ -272,6 +272,11 @@ test("imported history and the engine share one vocabulary; one round at two amo
     }),
   );
   expect(tool.competitor.reads.funding.conflicts).toEqual(dossier.conflicts);
+  // The competitor page says it once, in the dossier's funding section.
+  const brightloopPage = await page(`/app/competitors/${competitors[1]}?org=acme`);
+  expect(
+    brightloopPage.split("Sources disagree on the size of the Series B: $40 million or $32 million."),
+  ).toHaveLength(2);
   // The feed's filters offer each name once.
   const types = [...feed.matchAll(/Price increase/g)];
   expect(types.length).toBeGreaterThan(0);
