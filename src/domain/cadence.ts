@@ -3,7 +3,7 @@
 import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
-import { cheapestPaidPlan, PLAN_NAMES, PLANS, type PlanName, planOf } from "./plans.ts";
+import { cheapestPaidPlan, PLAN_NAMES, PLANS, type PlanName, planOf, requirePaid } from "./plans.ts";
 import { listOf } from "./prose.ts";
 import { InvalidInput } from "./validate.ts";
 import { labelInText } from "./vocabulary.ts";
@@ -27,12 +27,7 @@ export function decideSetCadence(st: WorkspaceSettings, cadence: string): NewEve
       )}`,
       "cadence",
     );
-  if (!plan.paid)
-    throw new DomainError(
-      "plan_required",
-      `Setting the monitoring cadence needs a paid plan; this workspace is on ${plan.label}.`,
-      { plan_needed: lowestPlanWithCadence(cadence), plan: plan.name },
-    );
+  requirePaid(plan, "set_monitoring_cadence", lowestPlanWithCadence(cadence));
   if (!plan.cadences.includes(cadence)) {
     const needed = lowestPlanWithCadence(cadence)!;
     throw new DomainError(

@@ -6,7 +6,7 @@ import type { EventStore, Tx } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
 import { DomainError } from "./errors.ts";
 import { decideMembership, decideUser, findRole, findUserByEmail, normalizeEmail } from "./members.ts";
-import { LOWEST_PAID, PLANS, type Plan, planOf } from "./plans.ts";
+import { type Plan, paidOnlyRefusal, planOf, requirePaid } from "./plans.ts";
 import { InvalidInput } from "./validate.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -37,8 +37,7 @@ async function pendingFor(tx: Pick<Tx, "execute">, orgId: number, email: string)
 
 /** Why a workspace on this plan cannot invite anyone (invite_member is paid only), or undefined. */
 export function invitePlanRefusal(plan: Plan): string | undefined {
-  if (plan.paid) return undefined;
-  return `Inviting people needs a paid plan (${PLANS[LOWEST_PAID].label} or higher); this workspace is on ${plan.label}.`;
+  return paidOnlyRefusal(plan, "invite_member");
 }
 
 export interface InviteResult {
@@ -69,9 +68,7 @@ export async function inviteMember(
       const org = o.rows[0];
       if (!org) throw new DomainError("not_found", "This workspace no longer exists.");
       const plan = planOf(String(org.plan));
-      const unpaid = invitePlanRefusal(plan);
-      if (unpaid)
-        throw new DomainError("plan_required", unpaid, { plan_needed: LOWEST_PAID, plan: plan.name });
+      requirePaid(plan, "invite_member");
       const email = normalizeEmail(rawEmail);
       const user = await findUserByEmail(w.tx, email);
       if (user && (await findRole(w.tx, by.orgId, user.id)))

@@ -18,18 +18,22 @@ export interface Plan {
   paidOnlyFeatures: string[];
 }
 
-/** What only a paid plan may use: the MCP tools by name (the tool call refuses them on an unpaid plan) and
- * features of the app and API by description. Shown on the pricing page and by get_plan_and_limits. */
-export const PAID_ONLY_FEATURES: readonly string[] = [
-  "read API",
-  "remove_competitor",
-  "add_monitored_page",
-  "remove_monitored_page",
-  "set_monitoring_cadence",
-  "team chat delivery",
-  "invite_member",
-  "OAuth app approval",
-];
+/** What only a paid plan may use, with the words its refusal starts with: commands by their tool's name (the
+ * app's pages and the CLI run the same commands) and features of the app and API by description. The one table
+ * of the rule: a paid-only command's decider refuses through `requirePaid`, and the pricing page,
+ * get_plan_and_limits and the tool descriptions list it. */
+const PAID_ONLY = {
+  "read API": "The read API",
+  remove_competitor: "Removing a competitor from the watchlist",
+  add_monitored_page: "Adding a monitored page",
+  remove_monitored_page: "Removing a monitored page",
+  set_monitoring_cadence: "Setting the monitoring cadence",
+  "team chat delivery": "Team chat delivery",
+  invite_member: "Inviting people",
+  "OAuth app approval": "Approving an app",
+} as const;
+export type PaidOnlyFeature = keyof typeof PAID_ONLY;
+export const PAID_ONLY_FEATURES = Object.keys(PAID_ONLY) as readonly PaidOnlyFeature[];
 
 const base = { monitoredPagesPerCompetitor: 10, paidOnlyFeatures: [...PAID_ONLY_FEATURES] };
 
@@ -125,8 +129,25 @@ export function cheapestPaidPlan(ok: (p: Plan) => boolean = () => true): Plan | 
 export const LOWEST_PAID: PlanName = cheapestPaidPlan()!.name;
 
 /** True for a tool or feature only paid plans may use. */
-export function isPaidOnly(feature: string): boolean {
-  return PAID_ONLY_FEATURES.includes(feature);
+export function isPaidOnly(feature: string): feature is PaidOnlyFeature {
+  return Object.hasOwn(PAID_ONLY, feature);
+}
+
+/** Why a workspace on `plan` may not use a paid-only feature, naming the plan it needs; undefined on a paid
+ * plan. */
+export function paidOnlyRefusal(
+  plan: Plan,
+  feature: PaidOnlyFeature,
+  needed: PlanName = LOWEST_PAID,
+): string | undefined {
+  if (plan.paid) return undefined;
+  return `${PAID_ONLY[feature]} needs a paid plan (${PLANS[needed].label} or higher); this workspace is on ${plan.label}.`;
+}
+
+/** The paid-only gate of every command: `plan_required` with the plan needed, on an unpaid plan. */
+export function requirePaid(plan: Plan, feature: PaidOnlyFeature, needed: PlanName = LOWEST_PAID): void {
+  const why = paidOnlyRefusal(plan, feature, needed);
+  if (why) throw new DomainError("plan_required", why, { plan_needed: needed, plan: plan.name });
 }
 
 const DAILY_CAPS = {

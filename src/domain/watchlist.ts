@@ -6,7 +6,7 @@ import type { NewEvent } from "../../events/catalog.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { hostRefusal, isIpLiteral, normaliseHost } from "./hostname.ts";
-import { cheapestPaidPlan, planOf } from "./plans.ts";
+import { cheapestPaidPlan, planOf, requirePaid } from "./plans.ts";
 import { coreSlotsUsed } from "./planUsage.ts";
 import type { CompetitorRecord } from "./records.ts";
 import { InvalidInput } from "./validate.ts";
@@ -66,6 +66,15 @@ export function urlKey(u: URL): string {
   const port = u.port ? `:${u.port}` : "";
   const path = u.pathname.replace(/\/+$/, "");
   return `${host}${port}${path}${u.search}`;
+}
+
+/** The key of a watched URL a command names, or undefined when it is no web address (its decider says why). */
+function urlKeyOrUndefined(input: string): string | undefined {
+  try {
+    return urlKey(parseWebUrl(input, "url", { keepQuery: true }));
+  } catch {
+    return undefined;
+  }
 }
 
 function siteKeyOf(stored: string | null): string | undefined {
@@ -360,16 +369,18 @@ export async function handleRemoveCompetitor(
   c: Caller,
   cmd: { competitor_id: number },
 ): Promise<{ events: NewEvent[]; result: { id: number; name: string; website_url: string | null } }> {
-  return decideRemoveCompetitor(await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id), c, w.now);
+  const comp = await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
+  return decideRemoveCompetitor({ comp, org: await loadOrg(w.tx, c.orgId) }, c, w.now);
 }
 
 /** `comp`: the competitor the command names, as findTrackedCompetitor reads it. */
 export function decideRemoveCompetitor(
-  comp: CompetitorRow | undefined,
+  st: { comp: CompetitorRow | undefined; org: OrgRow },
   c: Caller,
   now: Date,
 ): { events: NewEvent[]; result: { id: number; name: string; website_url: string | null } } {
-  const core = refuseNonCore(comp, "remove_competitor");
+  requirePaid(planOf(st.org.plan), "remove_competitor");
+  const core = refuseNonCore(st.comp, "remove_competitor");
   return {
     events: [
       {
@@ -456,9 +467,10 @@ export function decideAddMonitoredPage(
   now: Date,
   id: number,
 ): { events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage; limit: number } } {
+  const plan = planOf(st.org.plan);
+  requirePaid(plan, "add_monitored_page");
   const url = parseWebUrl(cmd.url, "url", { keepQuery: true });
   const comp = refuseNonCore(st.comp, "add_monitored_page");
-  const plan = planOf(st.org.plan);
   const key = urlKey(url);
   const dup = st.pages.find((p) => p.url_key === key);
   if (dup)
@@ -505,6 +517,7 @@ export interface RemoveMonitoredPageCommand {
 
 export interface RemoveMonitoredPageState {
   comp: CompetitorRow | undefined;
+  org: OrgRow;
   /** The page the command names on that competitor, if it is watched. */
   page: { id: number; url: string; added_at: string } | undefined;
 }
@@ -515,8 +528,11 @@ export async function loadRemoveMonitoredPage(
   cmd: RemoveMonitoredPageCommand,
 ): Promise<RemoveMonitoredPageState> {
   const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id);
-  // Neither or both of page_id and url: refused before any page is looked up.
-  if (!comp || (cmd.page_id === undefined) === (cmd.url === undefined)) return { comp, page: undefined };
+  const org = await loadOrg(tx, c.orgId);
+  // Neither or both of page_id and url, or a url that is none: refused by the decider, after the plan.
+  const key = cmd.url === undefined ? undefined : urlKeyOrUndefined(cmd.url);
+  if (!comp || (cmd.page_id === undefined) === (cmd.url === undefined) || (cmd.url !== undefined && !key))
+    return { comp, org, page: undefined };
   const r =
     cmd.page_id !== undefined
       ? await tx.execute({
@@ -525,11 +541,12 @@ export async function loadRemoveMonitoredPage(
         })
       : await tx.execute({
           sql: "SELECT id, url, added_at FROM monitored_pages WHERE url_key = ? AND org_id = ? AND competitor_id = ?",
-          args: [urlKey(parseWebUrl(cmd.url!, "url", { keepQuery: true })), c.orgId, comp.id],
+          args: [key!, c.orgId, comp.id],
         });
   const row = r.rows[0];
   return {
     comp,
+    org,
     page: row ? { id: Number(row.id), url: String(row.url), added_at: String(row.added_at) } : undefined,
   };
 }
@@ -548,6 +565,7 @@ export function decideRemoveMonitoredPage(
   cmd: RemoveMonitoredPageCommand,
   now: Date,
 ): { events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage } } {
+  requirePaid(planOf(st.org.plan), "remove_monitored_page");
   if ((cmd.page_id === undefined) === (cmd.url === undefined))
     throw new InvalidInput(
       "Give exactly one of page_id or url.",

@@ -1,10 +1,10 @@
-// The one place a tool call is checked and run: role, plan, idempotency, and how failures are reported.
+// The one place a tool call is checked and run: role, idempotency, and how failures are reported (a paid-only
+// command is refused by its decider, through the domain's one gate, src/domain/plans.ts `requirePaid`).
 
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { clientLogOf, describeError } from "../api/clientLog.ts";
 import { DomainError } from "../domain/errors.ts";
-import { isPaidOnly, LOWEST_PAID, planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { competitorArg, resolveCompetitor } from "./competitorArg.ts";
 import { once } from "./idempotency.ts";
@@ -128,12 +128,6 @@ export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): 
         throw new ToolError(
           "forbidden",
           `${tool.name} is for workspace admins only; your role is ${p.role}.`,
-        );
-      if (isPaidOnly(tool.name) && !planOf(p.plan).paid)
-        throw new ToolError(
-          "plan_required",
-          `${tool.name} needs a paid plan (${LOWEST_PAID} or higher); this workspace is on ${planOf(p.plan).label}.`,
-          { plan_needed: LOWEST_PAID, plan: p.plan },
         );
     }
     if (p) args = await withCompetitorId(tool, ctx as AuthedContext, args);

@@ -1,5 +1,5 @@
 // The plan table's derived rules, each written once: the cheapest paid plan that allows something (named in
-// every refusal) and the paid-only list, which is also what gates the MCP tools.
+// every refusal) and the paid-only list, which is also what the paid-only commands' deciders refuse by.
 import { expect, test } from "bun:test";
 import { lowestPlanWithCadence } from "../../src/domain/cadence.ts";
 import {

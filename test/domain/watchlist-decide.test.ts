@@ -191,7 +191,7 @@ describe("rename and remove", () => {
   });
 
   test("remove: CompetitorRemoved for a core competitor; horizon is invalid_argument, unknown not_found", () => {
-    const out = decideRemoveCompetitor(competitor({ id: 3 }), caller, NOW);
+    const out = decideRemoveCompetitor({ comp: competitor({ id: 3 }), org: org("starter") }, caller, NOW);
     expect(out.events).toEqual([
       {
         type: "CompetitorRemoved",
@@ -203,13 +203,21 @@ describe("rename and remove", () => {
     ]);
     expect(out.result).toEqual({ id: 3, name: "Globex", website_url: "https://globex.example/" });
     const horizon = refusal(() =>
-      decideRemoveCompetitor(competitor({ id: 3, watch: "horizon" }), caller, NOW),
+      decideRemoveCompetitor(
+        { comp: competitor({ id: 3, watch: "horizon" }), org: org("starter") },
+        caller,
+        NOW,
+      ),
     ) as DomainError;
     expect(horizon.code).toBe("invalid_argument");
     expect(horizon.message).toContain("remove_competitor");
-    expect((refusal(() => decideRemoveCompetitor(undefined, caller, NOW)) as DomainError).code).toBe(
-      "not_found",
-    );
+    expect(
+      (
+        refusal(() =>
+          decideRemoveCompetitor({ comp: undefined, org: org("starter") }, caller, NOW),
+        ) as DomainError
+      ).code,
+    ).toBe("not_found");
   });
 });
 
@@ -296,7 +304,7 @@ describe("monitored pages", () => {
   test("remove: MonitoredPageRemoved for the page found; exactly one of page_id and url; unknown page", () => {
     const found = { id: 20, url: "https://globex.example/pricing", added_at: "2026-02-01T00:00:00.000Z" };
     const out = decideRemoveMonitoredPage(
-      { comp, page: found },
+      { comp, org: org("starter"), page: found },
       caller,
       { competitor_id: 3, page_id: 20 },
       NOW,
@@ -313,7 +321,7 @@ describe("monitored pages", () => {
     expect(out.result).toEqual({ competitor_id: 3, page: found });
     const both = refusal(() =>
       decideRemoveMonitoredPage(
-        { comp, page: found },
+        { comp, org: org("starter"), page: found },
         caller,
         { competitor_id: 3, page_id: 20, url: found.url },
         NOW,
@@ -323,13 +331,18 @@ describe("monitored pages", () => {
     expect(
       (
         refusal(() =>
-          decideRemoveMonitoredPage({ comp, page: found }, caller, { competitor_id: 3 }, NOW),
+          decideRemoveMonitoredPage(
+            { comp, org: org("starter"), page: found },
+            caller,
+            { competitor_id: 3 },
+            NOW,
+          ),
         ) as InvalidInput
       ).field,
     ).toBe("page_id");
     const missing = refusal(() =>
       decideRemoveMonitoredPage(
-        { comp, page: undefined },
+        { comp, org: org("starter"), page: undefined },
         caller,
         { competitor_id: 3, url: "globex.example/x" },
         NOW,
@@ -343,7 +356,7 @@ describe("monitored pages", () => {
       (
         refusal(() =>
           decideRemoveMonitoredPage(
-            { comp: undefined, page: undefined },
+            { comp: undefined, org: org("starter"), page: undefined },
             caller,
             { competitor_id: 3, page_id: 1 },
             NOW,
@@ -352,4 +365,32 @@ describe("monitored pages", () => {
       ).code,
     ).toBe("not_found");
   });
+});
+
+test("the paid-only commands are refused on trial and free plans by their deciders, before anything else", () => {
+  const comp = competitor({ id: 3 });
+  for (const plan of ["trial", "free"]) {
+    const refusals = [
+      () => decideRemoveCompetitor({ comp: undefined, org: org(plan) }, caller, NOW),
+      () =>
+        decideAddMonitoredPage(
+          { comp, org: org(plan), pages: [] },
+          caller,
+          { competitor_id: 3, url: "not a url" },
+          NOW,
+          30,
+        ),
+      () =>
+        decideRemoveMonitoredPage(
+          { comp, org: org(plan), page: undefined },
+          caller,
+          { competitor_id: 3, page_id: 1 },
+          NOW,
+        ),
+    ].map((decide) => refusal(decide) as DomainError);
+    for (const r of refusals) {
+      expect([r.code, r.extra.plan_needed, r.extra.plan]).toEqual(["plan_required", "starter", plan]);
+      expect(r.message).toContain("needs a paid plan (Starter or higher)");
+    }
+  }
 });

@@ -245,7 +245,7 @@ describe("remove_competitor", () => {
     const r = await call(freebie, "remove_competitor", { competitor_id: list[0].id });
     expect(r.error.code).toBe("plan_required");
     expect(r.error.plan_needed).toBe("starter");
-    expect(r.error.message).toContain("starter");
+    expect(r.error.message).toContain("Starter");
   });
 
   test("a horizon competitor is not on the core watchlist; unknown, other org, member", async () => {
