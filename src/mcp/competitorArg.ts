@@ -9,12 +9,8 @@ import { LIST } from "../domain/limits.ts";
 import type { Services } from "../services.ts";
 import { ToolError } from "./tool.ts";
 
-export const competitorArg = z
-  .string()
-  .min(1)
-  .max(300)
-  .optional()
-  .describe("Its name or domain, instead of competitor_id.");
+// Undescribed: the server's instructions say once that competitor takes a name or domain for competitor_id.
+export const competitorArg = z.string().min(1).max(300).optional();
 
 interface Candidate {
   id: number;

@@ -27,7 +27,7 @@ import { SCOPES } from "../domain/apiKeys.ts";
 import type { Services } from "../services.ts";
 import { callTool } from "./call.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
-import { toolList, toolsByName } from "./registry.ts";
+import { toolCards, toolList, toolsByName } from "./registry.ts";
 import { listResources, RESOURCE_TEMPLATES, readResource } from "./resources.ts";
 import { UNTRUSTED_INSTRUCTIONS } from "./untrusted.ts";
 
@@ -270,13 +270,11 @@ export function mcpEndpoint(
           protectedResourceMetadata: resourceMetadataUrl(base),
         },
         capabilities: CAPABILITIES,
-        tools: toolList.map((t) => ({ name: t.name, title: t.title })),
-        resourceTemplates: RESOURCE_TEMPLATES.map((r) => ({
-          uriTemplate: r.uriTemplate,
-          title: r.title,
-          mimeType: r.mimeType,
-        })),
-        prompts: listPrompts().map((p) => ({ name: p.name, title: p.title, arguments: p.arguments ?? [] })),
+        // What tools/list, resources/templates/list and prompts/list answer, with each tool's title and all
+        // four hints: a registry or a person reads the card without connecting.
+        tools: toolCards,
+        resourceTemplates: RESOURCE_TEMPLATES,
+        prompts: listPrompts().map((p) => ({ ...p, arguments: p.arguments ?? [] })),
         _meta: {
           "rivals/documentation": `${base}/developers`,
           "rivals/rate-limits": {

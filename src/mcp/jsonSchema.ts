@@ -12,11 +12,16 @@ import { z } from "zod";
 const SAFE = Number.MAX_SAFE_INTEGER;
 /** Levels of properties an output schema keeps: the result's fields, then one level below them. */
 const OUTPUT_DEPTH = 1;
+/** From this length on, a string argument's maxLength is left out of its schema. */
+const LONG = 100;
 
 type Schema = Record<string, unknown>;
 
 export function inputJsonSchema(shape: z.ZodType): Schema {
-  return shared(compact(z.toJSONSchema(shape, { io: "input" }) as Schema, "input", 0));
+  const s = shared(compact(z.toJSONSchema(shape, { io: "input" }) as Schema, "input", 0));
+  // A tool without arguments: `{type: "object"}` says it.
+  if (s.properties && Object.keys(s.properties).length === 0) delete s.properties;
+  return s;
 }
 
 export function outputJsonSchema(shape: z.ZodType): Schema {
@@ -28,19 +33,26 @@ function compact(s: Schema, kind: "input" | "output", depth: number): Schema {
   for (const [k, v] of Object.entries(s)) {
     if (k === "$schema") continue;
     if ((k === "minimum" && v === -SAFE) || (k === "maximum" && v === SAFE)) continue;
-    // .int().positive(): "at least 1" reads plainer than "more than 0".
-    if (k === "exclusiveMinimum" && v === 0 && s.type === "integer") {
-      out.minimum = 1;
+    // .int().positive() is an id's: the id comes from another tool's result, so its bound tells a client
+    // nothing (the server refuses 0 naming the tool that lists valid ids). A count's .min(1) stays.
+    if (k === "exclusiveMinimum" && v === 0 && s.type === "integer") continue;
+    // The format says it: an ISO 8601 date-time.
+    if (k === "description" && v === "ISO 8601 date-time") {
+      if (kind === "input") out.format = "date-time";
       continue;
     }
-    if (k === "description" && v === "ISO 8601 date-time") {
-      out.format = "date-time";
-      if (kind === "output") continue;
-    }
-    if (kind === "input" && k === "additionalProperties" && v === false && depth > 0) continue;
+    // The server refuses an argument a tool does not take, naming the ones it does, and an empty string,
+    // saying so: neither needs saying in every schema.
+    if (kind === "input" && k === "additionalProperties" && v === false) continue;
+    if (kind === "input" && k === "minLength" && v === 1) continue;
+    // A generous length bound (notes, URLs, names, keys) is the server's to enforce: it names the bound.
+    if (kind === "input" && k === "maxLength" && typeof v === "number" && v >= LONG) continue;
     if (kind === "output") {
       if (k === "description" || k === "additionalProperties") continue;
-      if (k === "required" && depth > 0) continue;
+      // An array's name says what it holds (get_… tools give records whole); only a closed set of values
+      // is worth listing.
+      if (k === "items" && !(v as Schema)?.enum) continue;
+      if (k === "required") continue;
       if (k === "properties" && depth >= OUTPUT_DEPTH) continue;
     }
     if (k === "properties" && v && typeof v === "object") {

@@ -5,12 +5,12 @@ import { RULE_CATEGORIES } from "../domain/deliveryRules.ts";
 import { SEVERITY, WATCH } from "../domain/records.ts";
 
 export const rulesShape = z.object({
-  competitor_ids: z.array(z.number().int()).max(100).optional().describe("Only these competitors."),
-  watch: z.enum(WATCH).optional().describe("Only competitors on this list (core or horizon)."),
+  competitor_ids: z.array(z.number().int()).max(100).optional(),
+  watch: z.enum(WATCH).optional(),
   categories: z
     .array(z.string().max(40))
     .max(20)
     .optional()
-    .describe(`Signals of these categories only (${RULE_CATEGORIES.join(", ")}).`),
-  min_severity: z.enum(SEVERITY).optional().describe("Signals of at least this severity only."),
+    .describe(`Of ${RULE_CATEGORIES.join(", ")}.`),
+  min_severity: z.enum(SEVERITY).optional(),
 });

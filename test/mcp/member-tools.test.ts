@@ -61,8 +61,8 @@ describe("tools/list", () => {
     expect(list.annotations.readOnlyHint).toBe(true);
     expect(invite.annotations.readOnlyHint).toBe(false);
     expect(invite.annotations.openWorldHint).toBe(true);
-    expect(invite.description).toContain("Workspace admins only.");
-    expect(invite.description).toContain("Needs a paid plan.");
+    expect(invite.description).toContain("Admins only.");
+    expect(invite.description).toContain("Paid plans only.");
     expect(invite.description).toContain("Needs scope write.");
     const schema = invite.inputSchema as { properties: Record<string, unknown>; required: string[] };
     expect(Object.keys(schema.properties).sort()).toEqual(["email", "idempotency_key"]);

@@ -177,8 +177,29 @@ test("the server card lists tools, resource templates and prompts", async () => 
   const card = await (await fetch(`${t.base}/.well-known/mcp/server-card.json`)).json();
   expect(card.capabilities.resources).toBeDefined();
   expect(card.capabilities.prompts).toBeDefined();
-  expect(card.tools.map((x: { name: string }) => x.name)).toContain("what_changed");
+  // Every tool the list has, as listed, with its title and all four hints.
+  const { tools } = await acme.listTools();
+  expect(card.tools.map((x: { name: string }) => x.name)).toEqual(tools.map((x) => x.name));
+  for (const tool of card.tools) {
+    const listed = tools.find((x) => x.name === tool.name)!;
+    expect(tool.description).toBe(listed.description);
+    expect(tool.inputSchema).toEqual(listed.inputSchema);
+    expect(tool.outputSchema).toEqual(listed.outputSchema);
+    expect(tool.title.length).toBeGreaterThan(3);
+    expect(Object.keys(tool.annotations).sort()).toEqual([
+      "destructiveHint",
+      "idempotentHint",
+      "openWorldHint",
+      "readOnlyHint",
+    ]);
+    expect(tool.annotations).toMatchObject(listed.annotations ?? {});
+  }
+  const { resourceTemplates } = await acme.listResourceTemplates();
+  expect(card.resourceTemplates).toEqual(resourceTemplates);
   expect(card.resourceTemplates).toHaveLength(6);
+  const { prompts } = await acme.listPrompts();
+  expect(card.prompts.map((p: { name: string }) => p.name)).toEqual(prompts.map((p) => p.name));
+  for (const p of card.prompts) expect(p.description.length).toBeGreaterThan(20);
   expect(card.prompts.map((p: { name: string }) => p.name)).toEqual([
     "prepare_call",
     "weekly_brief",

@@ -152,7 +152,7 @@ describe("tools/list", () => {
     const cadence = byName.get("set_monitoring_cadence")!.inputSchema as any;
     expect(cadence.required).toEqual(["cadence"]);
     expect(cadence.properties.cadence.enum).toEqual(["weekly", "daily", "twice_daily", "hourly"]);
-    expect(byName.get("set_delivery_channels")!.description).toContain("Workspace admins only.");
+    expect(byName.get("set_delivery_channels")!.description).toContain("Admins only.");
   });
 });
 

@@ -25,7 +25,7 @@ const fromHtml = (s: string) =>
 /** The text of every code block of the connect section. */
 function blocks(): string[] {
   const section = html.slice(html.indexOf('id="connect"'));
-  return [...section.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => fromHtml(m[1]!));
+  return [...section.matchAll(/<pre[^>]*><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => fromHtml(m[1]!));
 }
 
 test("Claude Code, Claude Desktop, Cursor and VS Code, each with OAuth and with an API key", () => {

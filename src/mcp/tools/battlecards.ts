@@ -12,9 +12,9 @@ import { competitorIdArg, runCommand } from "./competitors.ts";
 export const generateBattlecardTool = defineTool({
   name: "generate_battlecard",
   siteText: ["battlecard", "replaced"],
-  title: "Write or rewrite a competitor's battlecard",
+  title: "Generate a battlecard",
   description:
-    "Writes or rewrites a researched core competitor's battlecard now from its dossier, signals and team notes, keeping lines people wrote. Counts toward a daily cap.",
+    "Writes or rewrites a researched core competitor's battlecard, keeping lines people wrote. Counts toward a daily cap.",
   input: { competitor_id: competitorIdArg },
   output: {
     battlecard,

@@ -37,7 +37,7 @@ export async function runCommand<T>(
   return result;
 }
 
-export const competitorIdArg = z.number().int().positive().describe("From list_competitors.");
+export const competitorIdArg = z.number().int().positive();
 
 async function dossier(ctx: AuthedContext, id: number) {
   const c = await getCompetitor(ctx.s.database.db, ctx.principal.orgId, id, ctx.base);
@@ -74,21 +74,12 @@ const pagesOut = {
 export const addCompetitorTool = defineTool({
   name: "add_competitor",
   siteText: ["competitor"],
-  title: "Add a competitor to the core watchlist",
+  title: "Add a competitor",
   description:
-    "Adds a company to the core watchlist from its website (a removed one returns with its history). Run research_competitor next.",
+    "Adds a company to the core watchlist by its website (a removed one returns with its history). Then research_competitor.",
   input: {
-    website_url: z
-      .string()
-      .min(1)
-      .max(2048)
-      .describe("The competitor's website: an http(s) URL or a bare domain such as globex.com."),
-    name: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe("Display name; derived from the domain when omitted."),
+    website_url: z.string().min(1).max(2048).describe("A URL or a domain such as globex.com."),
+    name: z.string().min(1).max(200).optional().describe("Default: from the domain."),
   },
   output: {
     competitor: competitorDetail,
@@ -107,10 +98,10 @@ export const addCompetitorTool = defineTool({
 export const renameCompetitorTool = defineTool({
   name: "rename_competitor",
   title: "Rename a competitor",
-  description: "Changes a competitor's display name everywhere it appears.",
+  description: "Changes a competitor's display name.",
   input: {
     competitor_id: competitorIdArg,
-    name: z.string().min(1).max(200).describe("The new display name (1 to 200 characters)."),
+    name: z.string().min(1).max(200),
   },
   output: {
     competitor: competitorDetail,
@@ -127,9 +118,9 @@ export const renameCompetitorTool = defineTool({
 
 export const removeCompetitorTool = defineTool({
   name: "remove_competitor",
-  title: "Remove a competitor from the core watchlist",
+  title: "Remove a competitor",
   description:
-    "Takes a core competitor off the watchlist, freeing a slot; its history is kept for add_competitor to bring back.",
+    "Takes a core competitor off the watchlist, freeing a slot; add_competitor brings it back with its history.",
   input: { competitor_id: competitorIdArg },
   output: {
     competitor_id: z.number().int(),
@@ -155,16 +146,12 @@ export const removeCompetitorTool = defineTool({
 
 export const addMonitoredPageTool = defineTool({
   name: "add_monitored_page",
-  title: "Watch one more page of a core competitor",
-  description:
-    "Watches one more public page of a core competitor (pricing, changelog, careers …); up to 10 per competitor.",
+  title: "Watch a page",
+  description: "Watches one more page of a core competitor (pricing, changelog …); up to 10 each.",
   input: {
     competitor_id: competitorIdArg,
-    url: z.string().min(1).max(2048).describe("The page's http(s) URL."),
-    render: z
-      .boolean()
-      .optional()
-      .describe("Always read the page in a browser (for pages scripts fill in); needs the server's browser."),
+    url: z.string().min(1).max(2048),
+    render: z.boolean().optional().describe("Always read it in a browser (a page scripts fill in)."),
   },
   output: { ...pagesOut, page: page.describe("The page just added.") },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -185,12 +172,12 @@ export const addMonitoredPageTool = defineTool({
 
 export const removeMonitoredPageTool = defineTool({
   name: "remove_monitored_page",
-  title: "Stop watching an added page",
+  title: "Stop watching a page",
   description: "Stops watching a page added with add_monitored_page, named by page_id or by url.",
   input: {
     competitor_id: competitorIdArg,
-    page_id: z.number().int().positive().optional().describe("Id of the page (from add_monitored_page)."),
-    url: z.string().min(1).max(2048).optional().describe("The page's URL as added."),
+    page_id: z.number().int().positive().optional(),
+    url: z.string().min(1).max(2048).optional().describe("Its URL as added."),
   },
   output: { ...pagesOut, removed: page.describe("The page no longer watched.") },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -45,15 +45,11 @@ async function addedNote(ctx: AuthedContext, id: number) {
 
 /** Notes, comments and what a digest misses are counted as the deciders count them (domain/engagement.ts). */
 const NOTE_TOO_LONG = `at most ${NOTE_MAX} characters`;
-const signalId = z.number().int().positive().describe("From search_signals or what_changed.");
+const signalId = z.number().int().positive();
 const digestId = z
   .union([z.number().int().positive(), z.string().min(1).max(200)])
-  .describe("The digest's numeric id or its slug (from list_digests).");
-const body = z
-  .string()
-  .min(1)
-  .refine(fitsNote, NOTE_TOO_LONG)
-  .describe(`The note, 1 to ${NOTE_MAX} characters; the whole team sees it.`);
+  .describe("Its id or slug.");
+const body = z.string().min(1).refine(fitsNote, NOTE_TOO_LONG);
 
 const signalState = {
   signal_id: z.number().int(),
@@ -95,9 +91,9 @@ const ofDigest = (ctx: AuthedContext, id: number) =>
 
 export const pinSignalTool = defineTool({
   name: "pin_signal",
-  title: "Pin or unpin a signal for the team",
+  title: "Pin a signal",
   description: "Pins a signal for the team, or unpins it.",
-  input: { signal_id: signalId, pinned: z.boolean().describe("true to pin, false to unpin.") },
+  input: { signal_id: signalId, pinned: z.boolean() },
   output: signalState,
   annotations: SETS_STATE,
   access: "write",
@@ -109,12 +105,12 @@ export const pinSignalTool = defineTool({
 
 export const saveSignalTool = defineTool({
   name: "save_signal",
-  title: "Save a signal to your own list",
+  title: "Save a signal",
   description:
-    "Saves a signal to your own list, or removes it (search_signals with saved=true reads the list).",
+    "Saves a signal to your own list, or removes it; search_signals with saved=true reads the list.",
   input: {
     signal_id: signalId,
-    saved: z.boolean().describe("true to save, false to remove from your list."),
+    saved: z.boolean(),
   },
   output: signalState,
   annotations: SETS_STATE,
@@ -127,7 +123,7 @@ export const saveSignalTool = defineTool({
 
 export const addSignalNoteTool = defineTool({
   name: "add_signal_note",
-  title: "Add a talking point to a signal",
+  title: "Add a note to a signal",
   description: "Adds a team-visible talking point to a signal.",
   input: { signal_id: signalId, body },
   output: { ...signalState, note: note.describe("The note just added.") },
@@ -142,24 +138,23 @@ export const addSignalNoteTool = defineTool({
 
 export const rateSignalTool = defineTool({
   name: "rate_signal",
-  title: "Rate whether a signal was useful",
-  description:
-    "Records whether a signal was useful to you (with reasons and a comment when not); replaces your earlier rating.",
+  title: "Rate a signal",
+  description: "Records whether a signal was useful to you (if not, why); replaces your earlier rating.",
   input: {
     signal_id: signalId,
-    useful: z.boolean().describe("Was the signal useful to you?"),
+    useful: z.boolean(),
     reasons: z
       .array(z.enum(RATING_REASONS))
       .min(1)
       .max(RATING_REASONS.length)
       .optional()
-      .describe("Only with useful=false; other: say what in comment."),
+      .describe("With useful=false; other: explain in comment."),
     comment: z
       .string()
       .min(1)
       .refine(fitsNote, NOTE_TOO_LONG)
       .optional()
-      .describe(`Only with useful=false: what was wrong, 1 to ${NOTE_MAX} characters.`),
+      .describe("With useful=false: what was wrong."),
   },
   output: signalState,
   annotations: SETS_STATE,
@@ -172,9 +167,9 @@ export const rateSignalTool = defineTool({
 
 export const pinDigestTool = defineTool({
   name: "pin_digest",
-  title: "Pin or unpin a digest for the team",
+  title: "Pin a digest",
   description: "Pins a digest for the team, or unpins it.",
-  input: { digest_id: digestId, pinned: z.boolean().describe("true to pin, false to unpin.") },
+  input: { digest_id: digestId, pinned: z.boolean() },
   output: digestState,
   annotations: SETS_STATE,
   access: "write",
@@ -186,7 +181,7 @@ export const pinDigestTool = defineTool({
 
 export const addDigestNoteTool = defineTool({
   name: "add_digest_note",
-  title: "Add a talking point to a digest",
+  title: "Add a note to a digest",
   description: "Adds a team-visible talking point to a digest.",
   input: { digest_id: digestId, body },
   output: { ...digestState, note: note.describe("The note just added.") },
@@ -211,7 +206,7 @@ export const rateDigestTool = defineTool({
       .min(1)
       .refine(fitsNote, NOTE_TOO_LONG)
       .optional()
-      .describe(`What the digest should have covered, 1 to ${NOTE_MAX} characters.`),
+      .describe("What the digest should have covered."),
   },
   output: digestState,
   annotations: SETS_STATE,
@@ -226,9 +221,9 @@ export const rateDigestTool = defineTool({
 
 export const addBattlecardNoteTool = defineTool({
   name: "add_battlecard_note",
-  title: "Add team knowledge for a competitor's battlecard",
+  title: "Add a battlecard note",
   description:
-    "Adds what the team hears in deals about a competitor; the next generate_battlecard shows it as team framing, never as fact.",
+    "Adds what the team hears in deals about a competitor; generate_battlecard uses it as framing, never as fact.",
   input: { competitor_id: competitorIdArg, body },
   output: {
     competitor_id: z.number().int(),
@@ -249,9 +244,9 @@ export const addBattlecardNoteTool = defineTool({
 
 export const createShareLinkTool = defineTool({
   name: "create_share_link",
-  title: "Make a public link to a signal",
+  title: "Share a signal",
   description:
-    "Makes a public page for one signal until it expires (duration like 24h or 7d, or a time; the plan caps it). The URL is shown once.",
+    "Makes a public page for one signal until it expires (the plan caps it), replacing its earlier link. The URL is shown once.",
   input: {
     signal_id: signalId,
     expiry: z
@@ -259,11 +254,8 @@ export const createShareLinkTool = defineTool({
       .min(1)
       .max(64)
       .default(DEFAULT_EXPIRY)
-      .describe('How long the link works: "24h", "7d", "2w", or an ISO 8601 time (default 24h).'),
-    include_notes: z
-      .boolean()
-      .default(false)
-      .describe("Show the team's notes on the public page too (default false)."),
+      .describe('"24h", "7d", "2w" or an ISO 8601 time.'),
+    include_notes: z.boolean().default(false).describe("Show the team's notes on the page."),
   },
   output: {
     url: z.string().optional().describe("The public link; shown only in the first answer."),

@@ -7,11 +7,11 @@ import { defineTool } from "../tool.ts";
 
 export const createFeedTool = defineTool({
   name: "create_feed",
-  title: "Create an Atom feed",
+  title: "Create a feed",
   description:
-    "Makes an Atom feed of the workspace's open signals, newest first (or of one competitor's, with competitor_id), for a feed reader. Answers the feed's secret URL this once; only a digest of it is kept. Anyone with the URL reads the feed until a member revokes it on the Integrations page.",
+    "Makes an Atom feed of open signals (all or one competitor's). Its secret URL is shown once; revoke it on the Integrations page.",
   input: {
-    competitor_id: z.number().int().optional().describe("Only this competitor's signals (list_competitors)."),
+    competitor_id: z.number().int().optional(),
   },
   output: {
     id: z.number().int(),

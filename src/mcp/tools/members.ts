@@ -26,7 +26,7 @@ const invitation = z.object({
 
 export const listMembersTool = defineTool({
   name: "list_members",
-  title: "List workspace members",
+  title: "List members",
   description: "The workspace's people and roles; admins also see pending invitations.",
   input: pageArgs(100),
   output: {
@@ -47,10 +47,9 @@ export const listMembersTool = defineTool({
 export const inviteMemberTool = defineTool({
   name: "invite_member",
   title: "Invite a member",
-  description:
-    "Emails an invitation to join the workspace (valid 7 days, once); inviting again sends a fresh link.",
+  description: "Emails an invitation to join the workspace, valid 7 days; inviting again sends a fresh one.",
   input: {
-    email: z.string().min(3).max(254).describe("Email address of the person to invite."),
+    email: z.string().min(3).max(254),
   },
   output: {
     invitation,

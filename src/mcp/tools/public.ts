@@ -32,12 +32,11 @@ const slugArg = (what: string) =>
 export const searchPublicBriefsTool = defineTool({
   name: "search_public_briefs",
   siteText: ["briefs[]"],
-  title: "Search public competitive briefs",
-  description:
-    "Searches published public briefs by words or company (name, slug or domain), newest first; no arguments lists the newest.",
+  title: "Search public briefs",
+  description: "Public competitive briefs by words or company, newest first; no arguments lists the newest.",
   input: {
-    query: textArg("Words that must all appear, e.g. 'pricing seats'."),
-    company: textArg("Company name, slug or domain, e.g. 'Globex', 'globex' or 'globex.example'."),
+    query: textArg("Words that must all appear."),
+    company: textArg("Name, slug or domain."),
     limit: z.number().int().min(1).max(50).default(10),
   },
   output: { briefs: z.array(briefListItem) },
@@ -83,17 +82,11 @@ export const getPublicBriefTool = defineTool({
   name: "get_public_brief",
   siteText: ["brief"],
   title: "Get a public brief",
-  description:
-    "One public brief (summary, findings, numbered sources), by page URL or company_slug and slug.",
+  description: "One public brief (summary, findings, numbered sources) by URL, or company_slug and slug.",
   input: {
-    url: z
-      .string()
-      .min(1)
-      .max(2048)
-      .optional()
-      .describe("The brief's page URL, as search_public_briefs returns it."),
-    company_slug: slugArg("The company's slug, e.g. 'globex'."),
-    slug: slugArg("The brief's slug within the company, e.g. 'pricing-shift-2026'. Needs company_slug."),
+    url: z.string().min(1).max(2048).optional().describe("As search_public_briefs gives it."),
+    company_slug: slugArg("e.g. globex."),
+    slug: slugArg("With company_slug."),
   },
   output: {
     brief: z.object({
@@ -147,10 +140,10 @@ export const getPublicBriefTool = defineTool({
 
 export const searchGuidesTool = defineTool({
   name: "search_guides",
-  title: "Search the guide library",
-  description: "Searches the public guide library on competitive intelligence, best match first.",
+  title: "Search guides",
+  description: "The public guide library on competitive intelligence, best match first.",
   input: {
-    query: textArg("What you are looking for, e.g. 'battlecard objections'."),
+    query: textArg("e.g. battlecard objections."),
     limit: z.number().int().min(1).max(20).default(5),
   },
   output: {
@@ -171,8 +164,8 @@ export const searchGuidesTool = defineTool({
 
 export const getFreeBriefLinkTool = defineTool({
   name: "get_free_brief_link",
-  title: "Get the free brief, sign-up and pricing links",
-  description: "Links for a person to request a free brief, sign up or compare plans; sends nothing.",
+  title: "Get free brief links",
+  description: "Links to request a free brief, sign up or compare plans; sends nothing.",
   input: {},
   output: {
     free_brief_url: z.string().describe("Request a free competitive brief."),

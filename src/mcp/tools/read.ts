@@ -10,7 +10,7 @@ import {
 import { getCompetitor, listCompetitors } from "../../db/queries/competitors.ts";
 import { digestsWrittenSince, getDigest, listDigests, newestDigest } from "../../db/queries/digests.ts";
 import { getSignal, getSignals, listSignals } from "../../db/queries/signals.ts";
-import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../../domain/searchText.ts";
+import { MAX_SEARCH_TEXT, searchText } from "../../domain/searchText.ts";
 import { parseTimestamp } from "../../domain/validate.ts";
 import { historyFoundSince, historyProgress } from "../../engine/archive/state.ts";
 import { cycleStatus } from "../../engine/cycle/status.ts";
@@ -36,9 +36,9 @@ import { defineTool, READ_ONLY, ToolError } from "../tool.ts";
 import { notesCursorArg, notesPageShape, readNotes } from "./notes.ts";
 import { offsetOf, pageArgs, pageOfList, pageOfRows, pageShape } from "./paging.ts";
 
-const id = (what: string) => z.number().int().positive().describe(`Id of the ${what}.`);
+const id = () => z.number().int().positive();
 const limit = (max: number, dflt: number) => z.number().int().min(1).max(max).default(dflt);
-const sinceArg = z.string().describe("ISO 8601 time, e.g. 2026-11-01T00:00:00Z.");
+const sinceArg = isoTime;
 
 function since(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
@@ -68,7 +68,7 @@ export const listCompetitorsTool = defineTool({
   siteText: ["competitors[]"],
   title: "List tracked competitors",
   description:
-    "The workspace's tracked competitors (id, name, website, watch level), a page at a time. Use it to find a competitor_id.",
+    "Tracked competitors (id, name, website, watch), a page at a time. Use it to find a competitor_id.",
   input: pageArgs(50),
   output: { competitors: z.array(competitorSummary), ...pageShape },
   annotations: READ_ONLY,
@@ -84,8 +84,8 @@ export const getCompetitorTool = defineTool({
   siteText: ["competitor"],
   title: "Get a competitor dossier",
   description:
-    "One competitor's dossier: company facts, what its pages state now (positioning, pricing, hiring, funding) and freshness. Use it before a call or a pricing review.",
-  input: { competitor_id: id("competitor (from list_competitors)") },
+    "A competitor's dossier: facts, positioning, pricing, hiring, funding, freshness. Use it before a call.",
+  input: { competitor_id: id() },
   output: { competitor: competitorDetail },
   annotations: READ_ONLY,
   access: "read",
@@ -105,23 +105,18 @@ export const searchSignalsTool = defineTool({
   siteText: ["signals[]"],
   title: "Search signals",
   description:
-    "Find open signals (evidenced competitor moves), newest first, by competitor, severity, text, date or your saved list; compact items, a page at a time. Read one whole with get_signal.",
+    "Open signals, newest first, by competitor, severity, text, date or your saved list. Read one with get_signal.",
   input: {
-    competitor_id: id("competitor").optional(),
-    severity: z.enum(["low", "medium", "high"]).optional().describe("Only signals of this severity."),
+    competitor_id: id().optional(),
+    severity: z.enum(["low", "medium", "high"]).optional(),
     query: z
       .string()
       .min(1)
       .max(MAX_SEARCH_TEXT)
       .optional()
-      .describe(
-        `Text to find in title or summary (case-insensitive, matched literally); ${CONTROL_CHARACTERS_REFUSED}.`,
-      ),
+      .describe("Words in the title or summary, matched literally."),
     since: sinceArg.optional(),
-    saved: z
-      .boolean()
-      .optional()
-      .describe("true: only the signals you saved with save_signal (your own list; nobody else sees it)."),
+    saved: z.boolean().optional().describe("Only the signals you saved (save_signal)."),
     limit: limit(50, 20),
     cursor: pageArgs(20).cursor,
   },
@@ -154,9 +149,8 @@ export const getSignalTool = defineTool({
   name: "get_signal",
   siteText: ["signal"],
   title: "Get a signal",
-  description:
-    "One whole signal (open or closed): summary, category, severity, dates, topics and its evidence. Use it on an item of what_changed or search_signals.",
-  input: { signal_id: id("signal (from what_changed or search_signals)") },
+  description: "One whole signal with its evidence. Use it on an item of what_changed or search_signals.",
+  input: { signal_id: id() },
   output: { signal },
   annotations: READ_ONLY,
   access: "read",
@@ -169,10 +163,9 @@ export const listDigestsTool = defineTool({
   name: "list_digests",
   siteText: ["digests[]"],
   title: "List digests",
-  description:
-    "Digests (briefs over a period), newest first, as compact items a page at a time. Read one whole with get_digest.",
+  description: "Digests (briefs over a period), newest first. Read one with get_digest.",
   input: {
-    type: z.string().min(1).max(100).optional().describe("Debrief type, e.g. daily_digest or weekly_tldr."),
+    type: z.string().min(1).max(100).optional().describe("e.g. daily_digest, weekly_tldr."),
     limit: limit(50, 10),
     cursor: pageArgs(10).cursor,
   },
@@ -196,14 +189,13 @@ export const getDigestTool = defineTool({
   name: "get_digest",
   siteText: ["digest"],
   title: "Get a digest",
-  description:
-    "One digest with its items and Markdown (by slug or id; the newest when no id is given). Use it for a weekly brief.",
+  description: "One digest with its items and Markdown. Use it for a weekly brief.",
   input: {
     id: z
       .union([z.string().min(1).max(200), z.number().int().positive()])
       .optional()
-      .describe("Digest slug or numeric id. Omit for the newest."),
-    type: z.string().min(1).max(100).optional().describe("With no id: the newest digest of this type."),
+      .describe("Slug or id; none: the newest."),
+    type: z.string().min(1).max(100).optional().describe("With no id: the newest of this type."),
     notes_cursor: notesCursorArg,
   },
   output: { digest, ...notesPageShape("get_digest") },
@@ -225,8 +217,7 @@ export const listBattlecardsTool = defineTool({
   name: "list_battlecards",
   siteText: ["battlecards[]"],
   title: "List battlecards",
-  description:
-    "The battlecards of the competitors that have one, as compact items a page at a time. Read one whole with get_battlecard.",
+  description: "Battlecards, one per competitor that has one. Read one with get_battlecard.",
   input: pageArgs(20),
   output: { battlecards: z.array(battlecardItemShape), ...pageShape },
   annotations: READ_ONLY,
@@ -242,10 +233,10 @@ export const getBattlecardTool = defineTool({
   siteText: ["battlecard", "proposal"],
   title: "Get a battlecard",
   description:
-    "One battlecard (by battlecard_id or competitor_id) with talk tracks, landmines and each line's evidence, plus any pending engine proposal. Use it to answer a competitor in a deal.",
+    "A battlecard: talk tracks, landmines, evidence, pending proposal. Use it to answer a competitor in a deal.",
   input: {
-    battlecard_id: id("battlecard").optional(),
-    competitor_id: id("competitor").optional(),
+    battlecard_id: id().optional(),
+    competitor_id: id().optional(),
     notes_cursor: notesCursorArg,
   },
   output: {
@@ -287,9 +278,8 @@ export const getEvidenceTool = defineTool({
   name: "get_evidence",
   siteText: ["title", "evidence[]"],
   title: "Get the evidence behind a signal",
-  description:
-    "The evidence behind one signal: excerpts with source URL and date, and the team's notes on it. Use it to cite a move.",
-  input: { signal_id: id("signal"), notes_cursor: notesCursorArg },
+  description: "A signal's evidence (excerpt, URL, date) and the team's notes. Use it to cite a move.",
+  input: { signal_id: id(), notes_cursor: notesCursorArg },
   output: {
     signal_id: z.number().int(),
     title: z.string(),
@@ -317,7 +307,7 @@ export const whatChangedTool = defineTool({
   siteText: ["signals[]", "digests[]", "battlecards[]"],
   title: "What changed since a time",
   description:
-    "What is new since a time, as compact items up to limit each (more names a list that has more): signals first seen, digests and battlecards written, and monitoring cycles. Start here for 'what changed this week'; read an item whole with get_signal, get_digest or get_battlecard.",
+    "What is new since a time: signals, digests, battlecards (up to limit each; more names a cut list) and cycles. Start here for 'what changed this week'.",
   input: { since: sinceArg, limit: limit(50, 10) },
   output: {
     since: isoTime,

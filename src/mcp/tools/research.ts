@@ -66,9 +66,9 @@ async function dossier(ctx: AuthedContext, id: number) {
 export const researchCompetitorTool = defineTool({
   name: "research_competitor",
   siteText: ["competitor"],
-  title: "Research a new competitor",
+  title: "Research a competitor",
   description:
-    "Runs the first research of a core competitor (site, pages, feeds, job board) into its dossier; uses one weekly research update. Use refresh_watchlist for later updates.",
+    "First research of a core competitor into its dossier; uses one weekly research update. Later: refresh_watchlist.",
   input: { competitor_id: competitorIdArg },
   output: {
     status: statusShape,
@@ -127,9 +127,8 @@ function runView(r: RunReport) {
 export const refreshWatchlistTool = defineTool({
   name: "refresh_watchlist",
   siteText: ["runs[].name", "skipped[].name"],
-  title: "Refresh research on the core watchlist",
-  description:
-    "Re-runs research on every core competitor now; uses one weekly research update for the whole watchlist.",
+  title: "Refresh the watchlist",
+  description: "Re-runs research on every core competitor now; uses one weekly research update in all.",
   input: {},
   output: {
     status: z
@@ -167,9 +166,9 @@ const list = z.array(z.string());
 
 export const draftPositioningTool = defineTool({
   name: "draft_positioning",
-  title: "Draft positioning from the company's website",
+  title: "Draft positioning",
   description:
-    "Drafts the empty positioning fields of the company profile from the workspace's own website; filled fields stay.",
+    "Drafts the company profile's empty positioning fields from its own website; filled fields stay.",
   input: {},
   output: {
     filled: z

@@ -12,7 +12,7 @@ import { type AuthedContext, defineTool, READ_ONLY } from "../tool.ts";
 const meta = (ctx: AuthedContext) => ({ actor: ctx.principal.actor, request_id: ctx.requestId });
 
 const filterShape = rulesShape.describe(
-  "Which events go to the endpoint: signals by competitor, list, category and severity; battlecards and research by competitor; digests and cycles always.",
+  "Signals match all of it; battlecards and research the competitor; digests and cycles always.",
 );
 
 const webhookShape = z.object({
@@ -31,9 +31,9 @@ const webhookShape = z.object({
 export const addWebhookTool = defineTool({
   name: "add_webhook",
   title: "Add a webhook endpoint",
-  description: `Adds an endpoint that receives the workspace's events as signed JSON POSTs (Standard Webhooks: headers webhook-id, webhook-timestamp, webhook-signature). Event types: ${WEBHOOK_EVENT_TYPES.join(", ")}; each message is {type, id, created_at, data} with data the read API's object. Answers the signing secret (whsec_…) this once: store it to verify messages. At most ${MAX_WEBHOOKS} endpoints; the URL must be https on a public host.`,
+  description: `Adds an https endpoint that gets the workspace's events as signed JSON (Standard Webhooks). Its secret is shown once. At most ${MAX_WEBHOOKS}.`,
   input: {
-    url: z.string().max(2048).describe("The https address that receives the events."),
+    url: z.string().max(2048).describe("https, on a public host."),
     event_types: z
       .array(z.string().max(40))
       .min(1)
@@ -70,7 +70,7 @@ export const listWebhooksTool = defineTool({
   name: "list_webhooks",
   title: "List webhook endpoints",
   description:
-    "The workspace's webhook endpoints: address, event types, filter, whether it is active or was disabled after failing for a day (and why), messages waiting, and a masked hint of the secret (never the secret).",
+    "Webhook endpoints: address, events, filter, state (and why disabled), messages waiting, secret hint.",
   input: {},
   output: { webhooks: z.array(webhookShape) },
   annotations: READ_ONLY,
@@ -82,8 +82,8 @@ export const listWebhooksTool = defineTool({
 export const removeWebhookTool = defineTool({
   name: "remove_webhook",
   title: "Remove a webhook endpoint",
-  description: "Removes a webhook endpoint: nothing more is sent to it, including messages still waiting.",
-  input: { webhook_id: z.number().int().describe("The endpoint's id (list_webhooks).") },
+  description: "Removes a webhook endpoint and its waiting messages.",
+  input: { webhook_id: z.number().int().positive() },
   output: { id: z.number().int(), removed: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   access: "write",

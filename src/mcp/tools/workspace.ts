@@ -133,9 +133,9 @@ const channelStatus = z.object({
 
 export const getWorkspaceTool = defineTool({
   name: "get_workspace",
-  title: "Get the workspace and the caller",
+  title: "Get the workspace",
   description:
-    "Who is calling: workspace, role, scopes held and plan. Call it first to learn which tools you may use.",
+    "Who is calling: workspace, role, scopes and plan. Call it first to learn which tools you may use.",
   input: {},
   output: {
     workspace: z.object({
@@ -175,9 +175,9 @@ export const getWorkspaceTool = defineTool({
 
 export const getPlanAndLimitsTool = defineTool({
   name: "get_plan_and_limits",
-  title: "Get the plan and its limits",
+  title: "Get plan and limits",
   description:
-    "The plan's limits and today's use (slots, research allowance, daily caps, cadences, seats), every other plan's, and rate limits. Use it to explain a limit_reached or plan_required answer.",
+    "The plan's limits and their use, other plans, rate limits. Use it to explain limit_reached or plan_required.",
   input: {},
   output: {
     plan: planShape,
@@ -255,7 +255,7 @@ export const getPlanAndLimitsTool = defineTool({
 export const getCompanyProfileTool = defineTool({
   name: "get_company_profile",
   title: "Get the company profile",
-  description: "The workspace's own company profile, positioning and ideal customer profile (ICP).",
+  description: "The workspace's own company profile, positioning and ICP.",
   input: {},
   output: { profile: profileShape },
   annotations: READ_ONLY,
@@ -265,9 +265,9 @@ export const getCompanyProfileTool = defineTool({
 
 export const getDeliverySettingsTool = defineTool({
   name: "get_delivery_settings",
-  title: "Get monitoring and delivery settings",
+  title: "Get delivery settings",
   description:
-    "Monitoring cadence, allowed cadences, email, team-chat (Slack) and Microsoft Teams delivery with their last results, and the monitoring cycles.",
+    "Monitoring cadence, delivery by email, Slack, Teams and webhooks with last results, and cycles.",
   input: {},
   output: {
     ...deliveryShape,
@@ -303,27 +303,22 @@ export const getDeliverySettingsTool = defineTool({
 
 // ---------------------------------------------------------------- write tools
 
-const listArg = (what: string) =>
-  z
-    .array(z.string().max(MAX_LIST_ITEM_LENGTH))
-    .max(MAX_LIST_ITEMS)
-    .optional()
-    .describe(`${what} Replaces the stored list; [] clears it.`);
-const textArg = (what: string) =>
-  z.string().max(MAX_TEXT_LENGTH).optional().describe(`${what} "" clears it.`);
+const list = z.array(z.string().max(MAX_LIST_ITEM_LENGTH)).max(MAX_LIST_ITEMS).optional();
+const listArg = (what?: string) => (what ? list.describe(what) : list);
+const textArg = (what: string) => z.string().max(MAX_TEXT_LENGTH).optional().describe(what);
 
 export const updateCompanyProfileTool = defineTool({
   name: "update_company_profile",
   title: "Update the company profile",
   description:
-    "Changes the fields of the company profile you send (a list replaces the old one). The ICP is changed with update_icp.",
+    'Changes the profile fields sent; a list replaces the old one; "" or [] clears. update_icp changes the ICP.',
   input: {
-    description: textArg("What the company does, in a sentence or two."),
-    category: textArg("The market category, e.g. 'Product analytics'."),
-    target_customer: textArg("Who the company sells to, e.g. 'Mid-market B2B SaaS product teams'."),
-    value_propositions: listArg("Value propositions."),
-    differentiators: listArg("What sets the company apart from competitors."),
-    exclusions: listArg("Customers, markets or claims the company does not go after."),
+    description: textArg("What the company does."),
+    category: textArg("Its market, e.g. Product analytics."),
+    target_customer: textArg("Who it sells to."),
+    value_propositions: listArg(),
+    differentiators: listArg("What sets it apart."),
+    exclusions: listArg("Who or what it is not for."),
   },
   output: { profile: profileShape, changed: stringList.describe("Fields whose stored value changed.") },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -340,12 +335,12 @@ const ICP_COMPETITORS_SHOWN = 50;
 
 export const updateIcpTool = defineTool({
   name: "update_icp",
-  title: "Update the ideal customer profile",
+  title: "Update the ICP",
   description:
-    "Sets the ideal customer profile (dimensions sent change, [] clears one), then re-reads each competitor's ICP overlap. Counts toward a daily cap.",
+    "Sets the ICP (only dimensions sent change; [] clears one) and re-reads competitors' overlap. Counts toward a daily cap.",
   input: {
-    industries: listArg("Industries of the ideal customer, e.g. ['Fintech', 'Healthcare']."),
-    buyer_roles: listArg("Roles that buy, e.g. ['VP of Sales', 'RevOps lead']."),
+    industries: listArg("e.g. Fintech, Healthcare."),
+    buyer_roles: listArg("e.g. VP of Sales, RevOps lead."),
   },
   output: {
     ideal_customer_profile: z.object({ industries: stringList, buyer_roles: stringList }),
@@ -388,10 +383,10 @@ export const updateIcpTool = defineTool({
 
 export const setMonitoringCadenceTool = defineTool({
   name: "set_monitoring_cadence",
-  title: "Set the monitoring cadence",
-  description: `Sets how often monitoring runs (${ALL_CADENCES.join(", ")}) as the plan allows.`,
+  title: "Set monitoring cadence",
+  description: "Sets how often monitoring runs; get_delivery_settings lists the plan's cadences.",
   input: {
-    cadence: z.enum(ALL_CADENCES as [string, ...string[]]).describe("How often a monitoring cycle runs."),
+    cadence: z.enum(ALL_CADENCES as [string, ...string[]]),
   },
   output: { cadence: z.string(), allowed_cadences: stringList, changed: z.boolean() },
   annotations: SETTING,
@@ -408,14 +403,11 @@ export const setDeliveryChannelsTool = defineTool({
   name: "set_delivery_channels",
   title: "Set delivery channels",
   description:
-    "Turns delivery of finished cycles by email, team chat (slack) or Microsoft Teams (teams) on or off and sets which signals each gets (rules); only what is sent changes.",
+    "Turns delivery by email, Slack or Teams on or off and sets which signals each gets; only what is sent changes.",
   input: {
-    email: z.boolean().optional().describe("Deliver finished cycles by email."),
-    slack: z.boolean().optional().describe("Deliver finished cycles to the connected team chat."),
-    teams: z
-      .boolean()
-      .optional()
-      .describe("Deliver finished cycles to the connected Microsoft Teams channel."),
+    email: z.boolean().optional(),
+    slack: z.boolean().optional().describe("The connected team chat."),
+    teams: z.boolean().optional().describe("The connected Microsoft Teams channel."),
     rules: z
       .object({
         email: rulesShape.nullable().optional(),
@@ -423,16 +415,12 @@ export const setDeliveryChannelsTool = defineTool({
         teams: rulesShape.nullable().optional(),
       })
       .optional()
-      .describe(
-        "Which signals a channel gets (competitors, categories, least severity); null: every signal.",
-      ),
+      .describe("Which signals a channel gets; null: all."),
     webhook_rules: z
       .array(z.object({ webhook_id: z.number().int(), rules: rulesShape.nullable() }))
       .max(20)
       .optional()
-      .describe(
-        "Rules of webhook endpoints (list_webhooks), each replacing the endpoint's filter; null: every event.",
-      ),
+      .describe("Each replaces an endpoint's filter (list_webhooks); null: all events."),
   },
   output: { ...deliveryShape, changed: z.boolean() },
   annotations: SETTING,

@@ -337,7 +337,7 @@ test("tools/list has every tool, the research tools with schemas and truthful an
     const tool = tools.find((x) => x.name === name)!;
     expect(tool.outputSchema?.type).toBe("object");
     expect(tool.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
-    expect(tool.description).toContain("Needs scope spend. Workspace admins only.");
+    expect(tool.description).toContain("Needs scope spend. Admins only.");
     expect(JSON.stringify(tool.inputSchema)).toContain("idempotency_key");
   }
 });
