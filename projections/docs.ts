@@ -1,7 +1,7 @@
 // Renders the stored API objects (without the parts that depend on the base URL) from records, each fitted
-// to the bounds its OpenAPI schema states (api/fit.ts).
-import { fit } from "../src/api/fit.ts";
-import { Battlecard, CompetitorDetail, CompetitorSummary, Digest, Signal } from "../src/api/schemas.ts";
+// to the bounds its OpenAPI schema states (src/contract/fit.ts).
+import { fit } from "../src/contract/fit.ts";
+import { Battlecard, CompetitorDetail, CompetitorSummary, Digest, Signal } from "../src/contract/schemas.ts";
 import type {
   BattlecardRecord,
   CompetitorRecord,

@@ -3,8 +3,8 @@ import type { Server } from "bun";
 import type { ApiKeyResolver } from "../auth/apiKeys.ts";
 import { presentedToken } from "../auth/apiKeys.ts";
 import type { Principal } from "../auth/principal.ts";
+import { Problem } from "../contract/problem.ts";
 import { planOf } from "../domain/plans.ts";
-import { Problem } from "./problem.ts";
 import { type Limiter, rateLimitHeaders } from "./rateLimit.ts";
 
 const ADDRESS = Symbol("rivals.clientAddress");

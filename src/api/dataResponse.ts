@@ -9,8 +9,9 @@
 // X-API-Key is not the Authorization header caches already know to keep private), and a private one revalidates
 // with the ETag. The request id and RateLimit-* headers that hooks put in `set.headers` go into the one
 // Response built here (takeHeaders).
+
+import type { Page } from "../contract/pagination.ts";
 import { jsonOf } from "../db/queries/cache.ts";
-import type { Page } from "./pagination.ts";
 
 const JSON_TYPE = "application/json;charset=utf-8";
 const CACHE_CONTROL = "private, no-cache";

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1.0 description of the read API, served as JSON at /openapi.json and as YAML at
 // /developers/openapi.yaml (docs/api.md). No authentication, no rate limit, no docs UI.
 //
-// Built here from the route declarations (path, `params`, and the `detail` from api/schemas.ts that each route
-// spreads in) and the TypeBox schemas of api/schemas.ts, rather than by @elysiajs/openapi, because that plugin
+// Built here from the route declarations (path, `params`, and the `detail` from contract/schemas.ts that each route
+// spreads in) and the TypeBox schemas of contract/schemas.ts, rather than by @elysiajs/openapi, because that plugin
 // (1.4.16), measured on these routes:
 // - describes Elysia's `t.Integer` path id as `anyOf: [{type: string, format: integer, default: 0}, {type:
 //   integer}]` (a made-up string format and a default id of 0) instead of an integer;
@@ -14,14 +14,14 @@
 // What remained for it to do (copy `detail` into `paths`) is the loop below.
 import type { Elysia, InternalRoute } from "elysia";
 import { MAX_RATE_LIMIT } from "../config.ts";
+import { PROBLEMS, type ProblemCode, problemBody } from "../contract/problem.ts";
+import { errorResponses, namedSchemas, Problem } from "../contract/schemas.ts";
 import { MAX_ID, REQUEST_ID_MAX, TEXT } from "../domain/limits.ts";
 import { isLoopbackHost } from "../engine/fetch/guard.ts";
 import type { Services } from "../services.ts";
 import { ETAG_MAX, IF_NONE_MATCH_MAX } from "./dataResponse.ts";
-import { PROBLEMS, type ProblemCode, problemBody } from "./problem.ts";
 import type { QuerySpec } from "./query.ts";
 import { digestQuery, signalQuery } from "./routes.ts";
-import { errorResponses, namedSchemas, Problem } from "./schemas.ts";
 
 export const OPENAPI_JSON_PATH = "/openapi.json";
 export const OPENAPI_YAML_PATH = "/developers/openapi.yaml";

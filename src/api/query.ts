@@ -3,7 +3,7 @@
 // because its errors on coerced integers do not say which parameter failed.
 import { type Static, type TObject, type TProperties, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { Problem } from "./problem.ts";
+import { Problem } from "../contract/problem.ts";
 
 export interface QuerySpec<P extends TProperties> {
   schema: TObject<P>;

@@ -2,6 +2,9 @@
 import { Type as T } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
 import type { ApiKeyResolver } from "../auth/apiKeys.ts";
+import { type Page, pageOf, pageQuery } from "../contract/pagination.ts";
+import { Problem } from "../contract/problem.ts";
+import { docs } from "../contract/schemas.ts";
 import { getBattlecard, listBattlecards } from "../db/queries/battlecards.ts";
 import { getCompetitor, listCompetitors } from "../db/queries/competitors.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
@@ -13,11 +16,8 @@ import type { Services } from "../services.ts";
 import { clientAddress, readAccess } from "./access.ts";
 import { CorsPolicy } from "./cors.ts";
 import { dataResponse, type HeaderSet } from "./dataResponse.ts";
-import { type Page, pageOf, pageQuery } from "./pagination.ts";
-import { Problem } from "./problem.ts";
 import { querySpec } from "./query.ts";
 import type { Limiter } from "./rateLimit.ts";
-import { docs } from "./schemas.ts";
 
 const idParam = t.Object({ id: t.Integer({ description: "Numeric id." }) });
 /** Integer path ids are plain decimal digits. Runs before Elysia's numeric coercion, which would also

@@ -1,4 +1,4 @@
-// Fits a stored API object to its schema's bounds (api/schemas.ts, domain/limits.ts) when it is projected:
+// Fits a stored API object to its schema's bounds (contract/schemas.ts, domain/limits.ts) when it is projected:
 // a longer string is cut with an ellipsis, a longer list keeps its first items, and a URL or time too long
 // to cut meaningfully is left out (every such field is optional). So the document's maxLength and maxItems
 // hold for whatever wrote the record: the importer, the tools or the engine.

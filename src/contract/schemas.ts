@@ -5,7 +5,7 @@
 // responses against that document.
 //
 // Every string, integer and array carries the bound the implementation holds it to (domain/limits.ts): the
-// importer refuses longer input and api/fit.ts fits every projected object to these schemas.
+// importer refuses longer input and contract/fit.ts fits every projected object to these schemas.
 import { Type as T, type TObject, type TProperties, type TSchema } from "@sinclair/typebox";
 import {
   LIST,

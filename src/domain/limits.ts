@@ -1,6 +1,6 @@
-// The sizes of what the read API returns: the OpenAPI document states them (api/schemas.ts), the importer
+// The sizes of what the read API returns: the OpenAPI document states them (contract/schemas.ts), the importer
 // refuses records that exceed them (domain/records.ts), and every stored API object is fitted to them when
-// it is projected (api/fit.ts), so what the engine writes holds them too.
+// it is projected (contract/fit.ts), so what the engine writes holds them too.
 
 /** Longest strings, in characters (UTF-16 code units, as JSON Schema's maxLength counts them). */
 export const TEXT = {

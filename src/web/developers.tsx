@@ -4,9 +4,9 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { MAX_PER_PAGE } from "../api/pagination.ts";
-import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from "../api/problem.ts";
 import { API_KEY_PREFIX } from "../auth/tokens.ts";
+import { MAX_PER_PAGE } from "../contract/pagination.ts";
+import { PROBLEM_CODES, PROBLEMS, type ProblemCode } from "../contract/problem.ts";
 import type { Services } from "../services.ts";
 import { ConnectAssistants } from "./connectAssistants.tsx";
 import { Html, Layout } from "./layout.tsx";

@@ -10,7 +10,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { createApp } from "../../src/api/app.ts";
 import { openApiDocument } from "../../src/api/openapi.ts";
-import { PROBLEM_CODES, PROBLEMS } from "../../src/api/problem.ts";
+import { PROBLEM_CODES, PROBLEMS } from "../../src/contract/problem.ts";
 import { READ_API_PATHS, startTestServer, type TestServer } from "../support/helpers.ts";
 
 type Obj = Record<string, any>;

@@ -2,8 +2,8 @@
 // 404 both ways, CSRF refusals, tenancy, the integrations page's key life cycle, the public forms.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rebuildProjections } from "../../projections/rebuild.ts";
-import { PROBLEM_CODES } from "../../src/api/problem.ts";
 import { createSession } from "../../src/auth/session.ts";
+import { PROBLEM_CODES } from "../../src/contract/problem.ts";
 import { PLAN_NAMES, PLANS } from "../../src/domain/plans.ts";
 import { labelInText } from "../../src/domain/vocabulary.ts";
 import { freeBriefsIdle } from "../../src/engine/briefs/freeBriefs.ts";
