@@ -81,13 +81,21 @@ function titleRound(r: string): string {
   return t[0].toUpperCase() + t.slice(1);
 }
 
-/** A sentence about the company itself: first person ("we raised"), or naming it. Keeps a blog post about a
- * customer's round ("Acme, a customer, raised a Series A") out of the competitor's funding. */
+/** A sentence about the company itself: first person ("we raised"), or naming it (not as someone's vendor: "a
+ * Globex customer"). Keeps a blog post about a customer's round ("Acme, a customer, raised a Series A") out of
+ * the competitor's funding. */
 function aboutItself(s: string, names: string[]): boolean {
   if (/\bwe('ve| have| are|'re)?\b/i.test(s)) return true;
   if (/\bour (pre-seed|seed|series|funding|round|investors|backers|latest|new)\b/i.test(s)) return true;
-  const lower = s.toLowerCase();
-  return names.some((n) => n.length > 1 && lower.includes(n.toLowerCase()));
+  // Named as itself, not as a customer's or partner's vendor ("Acme, a Globex customer, raised …").
+  return names.some(
+    (n) =>
+      n.length > 1 &&
+      new RegExp(
+        `(?<![\\p{L}\\d])${n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\d])(?!\\s+(?:customers?|clients?|partners?|users?|resellers?)\\b)`,
+        "iu",
+      ).test(s),
+  );
 }
 
 /** Funding rounds the pages state: a round name and a raise in one sentence about the company itself. One per

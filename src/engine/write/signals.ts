@@ -65,15 +65,26 @@ function ordered(drafts: SignalDraft[]): SignalDraft[] {
     .map((x) => x.d);
 }
 
+/** The names a sentence about the company itself uses: its name, the name's first word ("Globex" of "Globex
+ * Insights") and its domain's label ("globex" of globex.example). */
+function namesOf(name: string, website: unknown): string[] {
+  const first = name.split(/\s+/)[0] ?? "";
+  let label = "";
+  try {
+    label = new URL(String(website)).hostname.replace(/^www\./, "").split(".")[0] ?? "";
+  } catch {}
+  return [...new Set([name, first, label].filter((n) => n.length >= 4))];
+}
+
 /** The rounds the funding drafts' evidence announces, read sentence by sentence as research reads a page
  * (a sentence about the company itself that names a round and a raise). */
-function announcedRounds(drafts: SignalDraft[], name: string): StatedRound[] {
+function announcedRounds(drafts: SignalDraft[], names: string[]): StatedRound[] {
   const texts = drafts
     .filter((d) => d.type === "funding")
     .flatMap((d) =>
       d.evidence.flatMap((e) => (e.text && e.source_url ? [{ url: e.source_url, text: e.text }] : [])),
     );
-  return texts.length ? fundingRounds(texts, [name]) : [];
+  return texts.length ? fundingRounds(texts, names) : [];
 }
 
 /** Records one competitor's classified drafts of a cycle: new signals, evidence appended to open ones (same
@@ -92,7 +103,7 @@ export async function recordDrafts(
   const { result } = await services.store.execute<RecordResult>(
     async (w) => {
       const c = await w.tx.execute({
-        sql: "SELECT id, name, state FROM competitors WHERE id = ? AND org_id = ?",
+        sql: "SELECT id, name, website_url, state FROM competitors WHERE id = ? AND org_id = ?",
         args: [competitorId, orgId],
       });
       if (!c.rows[0]) throw new Error(`competitor ${competitorId} is not in workspace ${orgId}`);
@@ -113,7 +124,7 @@ export async function recordDrafts(
         orgId,
         competitorId,
         observed,
-        funding: announcedRounds(drafts, String(c.rows[0].name)),
+        funding: announcedRounds(drafts, namesOf(String(c.rows[0].name), c.rows[0].website_url)),
         signalsSeen: out.created.length + out.updated.length > 0,
         now: at,
         ...(icpIsSet(icp) ? { icp } : {}),
