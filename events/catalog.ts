@@ -270,8 +270,14 @@ export interface EventPayloads {
   BattlecardProposed: BattlecardProposedData;
   /** A member accepted the pending proposal: the card becomes the proposal's (battlecard stream). */
   BattlecardProposalAccepted: BattlecardProposalAcceptedData;
-  /** A member dismissed the pending proposal: the card stays as it was (battlecard stream). */
-  BattlecardProposalDismissed: { id: number; competitor_id: number; proposed_at: string };
+  /** A member dismissed the pending proposal: the card stays as it was (battlecard stream). `kept`: the team's
+   * lines whose drop was dismissed, with the fact behind it (the same fact proposes it no more). */
+  BattlecardProposalDismissed: {
+    id: number;
+    competitor_id: number;
+    proposed_at: string;
+    kept?: { section: string; text: string; because: string }[];
+  };
   /** A member edited the card on its page: the sections sent are the team's words from now on (battlecard
    * stream); a pending proposal is dropped. */
   BattlecardEdited: BattlecardEditedData;

@@ -1,5 +1,6 @@
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
+import { keptWith, type StoredCard } from "../src/domain/battlecardProposals.ts";
 import type { BattlecardRecord } from "../src/domain/records.ts";
 import { battlecardDoc } from "./docs.ts";
 
@@ -17,12 +18,21 @@ export async function projectBattlecards(e: StoredEvent, tx: Tx): Promise<void> 
       sql: "UPDATE battlecards SET state = json_set(state, '$.proposal', json(?)) WHERE id = ? AND org_id = ?",
       args: [JSON.stringify(e.data.proposal), e.data.id, e.orgId],
     });
-  else if (e.type === "BattlecardProposalDismissed")
-    await tx.execute({
-      sql: `UPDATE battlecards SET state = json_remove(state, '$.proposal')
+  else if (e.type === "BattlecardProposalDismissed") {
+    // The team's lines whose drop was dismissed are remembered with the fact behind it (domain `keptWith`).
+    const r = await tx.execute({
+      sql: `SELECT state FROM battlecards
             WHERE id = ? AND org_id = ? AND json_extract(state, '$.proposal.proposed_at') = ?`,
       args: [e.data.id, e.orgId, e.data.proposed_at],
     });
+    if (!r.rows[0]) return;
+    const { proposal: _p, ...state } = JSON.parse(String(r.rows[0].state)) as StoredCard;
+    const kept = keptWith(state, e.data.kept ?? []);
+    await tx.execute({
+      sql: "UPDATE battlecards SET state = ? WHERE id = ? AND org_id = ?",
+      args: [JSON.stringify(kept.length ? { ...state, kept } : state), e.data.id, e.orgId],
+    });
+  }
 }
 
 /** Writes a battlecard row and keeps its competitor's `battlecard_id` in step (imports and generate_battlecard). */

@@ -60,11 +60,43 @@ export interface BattlecardProposal {
   team?: Obj;
 }
 
+/** A team line whose drop a member dismissed, and the fact that proposed it. */
+export interface KeptLine {
+  section: string;
+  text: string;
+  because: string;
+}
+
+/** How many dismissed drops a card remembers (the newest). */
+const KEPT_MAX = 50;
+
 /** The card as stored (projections/battlecards.ts `state`). */
 export interface StoredCard extends BattlecardRecord {
   team?: Obj;
   team_at?: string;
   proposal?: BattlecardProposal;
+  /** Drops a member dismissed: the line stays, and the same fact does not propose its drop again. */
+  kept?: KeptLine[];
+}
+
+/** The card's dismissed drops with `more` added, newest last, bounded. */
+export function keptWith(card: StoredCard | undefined, more: readonly KeptLine[] = []): KeptLine[] {
+  const all = [...(card?.kept ?? [])];
+  for (const k of more)
+    if (!all.some((x) => x.section === k.section && x.text === k.text && x.because === k.because))
+      all.push(k);
+  return all.slice(-KEPT_MAX);
+}
+
+/** The outdated lines a member has not already kept against the same fact. */
+function notKept(outdated: readonly OutdatedLine[], card: StoredCard | undefined): OutdatedLine[] {
+  const kept = card?.kept ?? [];
+  return outdated.filter(
+    (o) =>
+      !kept.some(
+        (k) => k.section === o.section && k.text === o.text && k.because === `Newer fact: ${o.because}`,
+      ),
+  );
 }
 
 const lines = (v: unknown): string[] =>
@@ -200,13 +232,9 @@ export function decideCardProposal(
   opts: { now: Date; cycle_id?: number },
 ): { type: "BattlecardProposed"; data: BattlecardProposedData } | undefined {
   const team = teamOf(card.stored);
-  const merged = mergeCard(team?.sections, composed, { drop: composed.outdated });
-  const { add, drop } = diffCard(
-    card.stored.sections ?? {},
-    merged.sections,
-    composed.outdated,
-    merged.lines,
-  );
+  const outdated = notKept(composed.outdated, card.stored);
+  const merged = mergeCard(team?.sections, composed, { drop: outdated });
+  const { add, drop } = diffCard(card.stored.sections ?? {}, merged.sections, outdated, merged.lines);
   if (!add.length && !drop.length) return undefined;
   const pending = card.stored.proposal;
   if (pending && sameLines(pending.add, add) && sameLines(pending.drop, drop)) return undefined;
@@ -252,9 +280,10 @@ export function generatedCard(
   const merged = mergeCard(team?.sections, composed, { hold });
   const evidence = cardEvidence(composed, merged.lines, previous);
   let proposal: BattlecardProposal | undefined;
-  if (composed.outdated.length) {
-    const full = mergeCard(team?.sections, composed, { drop: composed.outdated });
-    const { add, drop } = diffCard(merged.sections, full.sections, composed.outdated, full.lines);
+  const outdated = notKept(composed.outdated, previous);
+  if (outdated.length) {
+    const full = mergeCard(team?.sections, composed, { drop: outdated });
+    const { add, drop } = diffCard(merged.sections, full.sections, outdated, full.lines);
     if (add.length || drop.length)
       proposal = {
         proposed_at: now.toISOString(),
@@ -273,6 +302,7 @@ export function generatedCard(
     evidence,
     ...(team ? { team: merged.team ?? {}, ...(team.at ? { team_at: team.at } : {}) } : {}),
     ...(proposal ? { proposal } : {}),
+    ...(previous?.kept?.length ? { kept: previous.kept } : {}),
   };
   if (!previous) return { record };
   const { add, drop } = diffCard(previous.sections ?? {}, merged.sections, [], merged.lines);
@@ -320,6 +350,7 @@ export function decideAcceptProposal(
     evidence: p.evidence,
     ...(p.team ? { team: p.team } : {}),
     ...(card!.stored.team_at || p.team ? { team_at: card!.stored.team_at ?? card!.stored.generated_at } : {}),
+    ...(card!.stored.kept?.length ? { kept: card!.stored.kept } : {}),
   };
   return {
     type: "BattlecardProposalAccepted",
@@ -345,11 +376,21 @@ export interface BattlecardProposalAcceptedData {
 export function decideDismissProposal(
   card: { id: number; competitor_id: number; stored: StoredCard } | undefined,
   cmd: { proposed_at?: string },
-): { type: "BattlecardProposalDismissed"; data: { id: number; competitor_id: number; proposed_at: string } } {
+) {
   const p = pendingProposal(card, cmd);
+  // The team's lines it would have dropped stay; the facts behind those drops propose them no more.
+  const teamLines = teamOf(card!.stored)?.sections ?? {};
+  const kept = p.drop
+    .filter((d) => d.because && lines(teamLines[d.section]).includes(d.text))
+    .map((d) => ({ section: d.section, text: d.text, because: d.because! }));
   return {
-    type: "BattlecardProposalDismissed",
-    data: { id: card!.id, competitor_id: card!.competitor_id, proposed_at: p.proposed_at },
+    type: "BattlecardProposalDismissed" as const,
+    data: {
+      id: card!.id,
+      competitor_id: card!.competitor_id,
+      proposed_at: p.proposed_at,
+      ...(kept.length ? { kept } : {}),
+    },
   };
 }
 

@@ -233,7 +233,32 @@ describe("a curated card through a cycle", () => {
       { ...card, stored },
       { proposed_at: stored.proposal.proposed_at },
     );
-    expect(dismissed.data).toEqual({ id: 9, competitor_id: 1, proposed_at: NOW.toISOString() });
+    // The team's line whose drop was dismissed is kept, with the fact behind it.
+    const kept = {
+      section: "weaknesses",
+      text: "Team plan now $59 per seat, 20% more than in October",
+      because: "Newer fact: Team plan raised from $59 to $69 per seat/month (+17%) on 21 Nov 2026.",
+    };
+    expect(dismissed.data).toEqual({ id: 9, competitor_id: 1, proposed_at: NOW.toISOString(), kept: [kept] });
+    // The next cycle does not propose that drop again for the same fact; the engine's lines still come.
+    const next = decideCardProposal(
+      { ...card, stored: { ...globex, kept: [kept] } },
+      compose("globex", true),
+      {
+        now: new Date("2026-11-23T12:00:00.000Z"),
+        cycle_id: 6,
+      },
+    );
+    expect(next!.data.proposal.drop).toEqual([]);
+    expect(next!.data.proposal.add.length).toBeGreaterThan(0);
+    expect(next!.data.proposal.sections.weaknesses).toContain(kept.text);
+    // Accepting a later proposal keeps the memory.
+    const acceptedLater = decideAcceptProposal(
+      { ...card, stored: { ...globex, kept: [kept], proposal: next!.data.proposal } },
+      {},
+      later,
+    );
+    expect(acceptedLater.data.record.kept).toEqual([kept]);
     expect(() => decideAcceptProposal({ ...card, stored: globex }, {}, later)).toThrow("no proposed update");
     expect(() =>
       decideAcceptProposal({ ...card, stored }, { proposed_at: "2026-01-01T00:00:00.000Z" }, later),

@@ -450,6 +450,32 @@ describe("review_battlecard", () => {
     expect(again.error.message).toContain("no proposed update");
   });
 
+  test("dismiss keeps the team's line, and generating again does not propose its drop for the same fact", async () => {
+    await t.load([
+      {
+        kind: "battlecard",
+        org: "reviewco",
+        key: "rival-card",
+        competitor: "rival",
+        generated_at: "2026-11-02T09:00:00Z",
+        sections: { weaknesses: [stale, "Slow support"] },
+      },
+    ]);
+    await call(client, "generate_battlecard", { competitor_id: rival });
+    const pending = await call(client, "get_battlecard", { competitor_id: rival });
+    expect(pending.proposal.drop.map((d: { text: string }) => d.text)).toEqual([stale]);
+    const d = await call(client, "review_battlecard", { competitor_id: rival, decision: "dismiss" });
+    expect(d.decision).toBe("dismiss");
+    expect(d.battlecard.sections.weaknesses).toContain(stale);
+    const again = await call(client, "generate_battlecard", { competitor_id: rival });
+    expect(again.battlecard.sections.weaknesses).toContain(stale);
+    expect((await call(client, "get_battlecard", { competitor_id: rival })).proposal).toBeUndefined();
+    // The memory is in the log: a rebuild of the read tables gives the same cards.
+    const before = await dumpReadTables(t);
+    await rebuildProjections(t.services.store);
+    expect(await dumpReadTables(t)).toEqual(before);
+  });
+
   test("a competitor without a card, or of another workspace, is not found", async () => {
     expect(
       (await call(client, "review_battlecard", { competitor_id: bare, decision: "accept" })).error.code,
