@@ -6,7 +6,7 @@
 //    calls/s, p50/p99 and the ratio to the file.
 // 2. The worst stall: three instances on sqld under that load; one is paused (SIGSTOP) for 3 s mid-run, then
 //    resumed; later another is killed (SIGKILL). Prints the slowest call the other instances answered meanwhile.
-// 3. The shared rate limit's cost (src/api/rateLeases.ts): the read API on one sqld instance under load with
+// 3. The shared rate limit's cost (src/http/rateLeases.ts): the read API on one sqld instance under load with
 //    the limit out of reach (requests/s and the leases it took), and how many leases (round trips) one
 //    address's 600 requests a minute spread over two instances take.
 // The figures depend on the machine: it prints the load average with them.
@@ -14,11 +14,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
-import { SharedRateLimiter } from "../src/api/rateLeases.ts";
-import { RateLimiter } from "../src/api/rateLimit.ts";
 import { loadConfig, MAX_RATE_LIMIT } from "../src/config.ts";
 import { createApiKey } from "../src/domain/apiKeys.ts";
 import { importNdjson } from "../src/domain/imports.ts";
+import { SharedRateLimiter } from "../src/http/rateLeases.ts";
+import { RateLimiter } from "../src/http/rateLimit.ts";
 import { openServices } from "../src/services.ts";
 import { startSqld } from "../test/support/sqld.ts";
 

@@ -3,7 +3,7 @@
 // list every time). Prints server CPU µs per request (process.cpuUsage, garbage collection included), for
 // trying changes to the request path one at a time; `bun --cpu-prof` on it shows where the time goes.
 // The database must hold the org `bench` (made by `BENCH_DB=<file> npm run bench`).
-import { createApp } from "../src/api/app.ts";
+import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
 import { openServices } from "../src/services.ts";

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import demoData from "../examples/demo.ndjson" with { type: "text" };
-import { createApp } from "../src/api/app.ts";
+import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
 import { importNdjson } from "../src/domain/imports.ts";

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sampleWorkspace } from "../scripts/sampleWorkspace.ts";
-import { createApp } from "../src/api/app.ts";
+import { createApp } from "../src/app.ts";
 import { createSession } from "../src/auth/session.ts";
 import { loadConfig } from "../src/config.ts";
 import { addBattlecardNote, pinSignal } from "../src/domain/engagement.ts";

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createApp } from "../src/api/app.ts";
+import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { addBattlecardNote, addSignalNote, pinSignal } from "../src/domain/engagement.ts";
 import { importNdjson } from "../src/domain/imports.ts";

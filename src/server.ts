@@ -1,4 +1,4 @@
-import { createApp } from "./api/app.ts";
+import { createApp } from "./app.ts";
 import { startHistoryLoop } from "./engine/archive/background.ts";
 import { startFreeBriefLoop } from "./engine/briefs/freeBriefs.ts";
 import { deliverDue } from "./engine/deliver/outbox.ts";

@@ -12,12 +12,12 @@ import { getSignal, listSignalsJson, type SignalFilter } from "../db/queries/sig
 import { MAX_ID, TEXT } from "../domain/limits.ts";
 import { CONTROL_CHARACTERS_REFUSED, MAX_SEARCH_TEXT, searchText } from "../domain/searchText.ts";
 import { parseTimestamp } from "../domain/validate.ts";
+import { cors } from "../http/cors.ts";
+import { type Limiter, rateLimit } from "../http/rateLimit.ts";
 import type { Services } from "../services.ts";
-import { clientAddress, readAccess } from "./access.ts";
-import { CorsPolicy } from "./cors.ts";
+import { keyAccess } from "./access.ts";
 import { dataResponse, type HeaderSet } from "./dataResponse.ts";
 import { querySpec } from "./query.ts";
-import type { Limiter } from "./rateLimit.ts";
 
 const idParam = t.Object({ id: t.Integer({ description: "Numeric id." }) });
 /** Integer path ids are plain decimal digits. Runs before Elysia's numeric coercion, which would also
@@ -105,33 +105,20 @@ function found(request: Request, set: HeaderSet, v: object | undefined, kind: st
 export function readApi(s: Services, limiter: Limiter, keys: ApiKeyResolver) {
   const db = s.database.db;
   const base = s.config.baseUrl;
-  // The derive takes the address as the app's onRequest hook kept it (api/app.ts), not `server` from the
-  // context: Elysia would define a getter on every request's context for a hook that asks for it.
-  // CORS preflights carry no key and are not counted against the rate limit; any other OPTIONS gets the
-  // read API's "GET only" answer.
-  const cors = new CorsPolicy(s.config.corsOrigins);
+  // In this order, before any route: CORS preflights (no key, not counted; any other OPTIONS gets the read
+  // API's "GET only" answer) and the CORS headers, then the rate limit, then the key.
   return new Elysia({ prefix: "/api/v1" })
-    .options("/*", ({ request }) => {
-      const answer = cors.preflight(request);
-      if (answer) return answer;
-      throw new Problem(
-        "not_found",
-        `The read API answers GET only; nothing is served for OPTIONS ${new URL(request.url).pathname}.`,
-        { allow: "GET, HEAD" },
-      );
-    })
-    .derive(async ({ request, set }) => {
-      cors.actual(request, set.headers);
-      return {
-        principal: await readAccess(
-          request,
-          clientAddress(request, null, s.config.trustProxy),
-          limiter,
-          keys,
-          set.headers as Record<string, string>,
-        ),
-      };
-    })
+    .use(
+      cors(s.config.corsOrigins, (request) => {
+        throw new Problem(
+          "not_found",
+          `The read API answers GET only; nothing is served for OPTIONS ${new URL(request.url).pathname}.`,
+          { allow: "GET, HEAD" },
+        );
+      }),
+    )
+    .use(rateLimit(limiter, s.config.trustProxy))
+    .use(keyAccess(keys))
     .get(
       "/competitors",
       async ({ principal, request, set }) =>

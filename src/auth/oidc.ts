@@ -13,9 +13,9 @@ import {
   errors as joseErrors,
   jwtVerify,
 } from "jose";
-import { clientAddress } from "../api/access.ts";
-import { clientLogOf, describeError } from "../api/clientLog.ts";
 import { fetcherFor } from "../engine/fetch/index.ts";
+import { clientAddress } from "../http/address.ts";
+import { clientLogOf, describeError } from "../http/clientLog.ts";
 import type { Services } from "../services.ts";
 import { isSecure, readCookie } from "./session.ts";
 import { randomSecret } from "./tokens.ts";
@@ -175,7 +175,7 @@ export class OidcSignIn {
 
   /** Finishes the flow on the callback: checks state against the cookie, redeems the code with the
    * verifier, verifies the ID token and returns the verified identity and where to go next. */
-  /** The client's address, for the client log (api/clientLog.ts: a line a minute per address). */
+  /** The client's address, for the client log (http/clientLog.ts: a line a minute per address). */
   private address(request: Request): string {
     return clientAddress(request, null, this.s.config.trustProxy);
   }

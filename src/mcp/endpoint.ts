@@ -17,13 +17,13 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Server as HttpServer } from "bun";
 import { Elysia } from "elysia";
-import { clientAddress } from "../api/access.ts";
-import { limiterFor } from "../api/rateLeases.ts";
-import { type Limiter, pauseBeforeRefusal, type RateDecision, rateLimitHeaders } from "../api/rateLimit.ts";
 import { presentedToken } from "../auth/apiKeys.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
 import { hasScope, type Principal } from "../auth/principal.ts";
 import { SCOPES } from "../domain/apiKeys.ts";
+import { clientAddress } from "../http/address.ts";
+import { limiterFor } from "../http/rateLeases.ts";
+import { type Limiter, pauseBeforeRefusal, type RateDecision, rateLimitHeaders } from "../http/rateLimit.ts";
 import type { Services } from "../services.ts";
 import { callTool } from "./call.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
@@ -140,7 +140,7 @@ export function mcpEndpoint(
 
   const handle = async (request: Request, requestId: string, address: string): Promise<Response> => {
     // Every POST spends one unit of a budget before anything else is looked at: the credential's when it
-    // is valid, otherwise the address's (src/api/rateLimit.ts, the read API's limiter).
+    // is valid, otherwise the address's (src/http/rateLimit.ts, the read API's limiter).
     const cred = await credentials.resolve(presentedToken(request.headers), resource);
     const principal: Principal | null = cred.kind === "ok" ? cred.principal : null;
     const budget = budgetKey(principal, address);

@@ -15,7 +15,7 @@ export interface ToolContext {
   base: string;
   now: Date;
   /** The client's address over HTTP (its failures are logged at most once a minute per address:
-   * api/clientLog.ts); absent for a call made in-process. */
+   * http/clientLog.ts); absent for a call made in-process. */
   address?: string;
 }
 

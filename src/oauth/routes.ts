@@ -2,12 +2,12 @@
 // authorization endpoint with its consent page (authorize.tsx). docs/oauth.md describes all of it.
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import { clientAddress } from "../api/access.ts";
-import { clientLogOf, describeError, isUnreadableBody } from "../api/clientLog.ts";
-import { limiterFor } from "../api/rateLeases.ts";
-import type { Limiter } from "../api/rateLimit.ts";
 import type { CredentialResolver } from "../auth/credentials.ts";
 import { createFetcher, fetcherOptions } from "../engine/fetch/index.ts";
+import { clientAddress } from "../http/address.ts";
+import { clientLogOf, describeError, isUnreadableBody } from "../http/clientLog.ts";
+import { limiterFor } from "../http/rateLeases.ts";
+import type { Limiter } from "../http/rateLimit.ts";
 import type { Services } from "../services.ts";
 import { authorizeRoutes } from "./authorize.tsx";
 import { allowHostRules, ClientMetadataDocuments } from "./cimd.ts";
@@ -105,7 +105,7 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
   const grants = new Grants(s, members.active);
   credentials.addResolver(oauthTokenResolver(grants, members));
   /** OAuth errors as OAuth error responses; a body the client broke, or a failure of ours, in the client
-   * log (api/clientLog.ts: at most a line a minute per address). */
+   * log (http/clientLog.ts: at most a line a minute per address). */
   const guarded = (c: Call, fn: () => Promise<Response>): Promise<Response> =>
     fn()
       .catch((e) => {

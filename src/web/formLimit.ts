@@ -1,13 +1,13 @@
 // Per-client-network limits on the public forms that create something without an account — sign-up
 // (a workspace, a user, an argon2id hash) and the free-brief request — so one network cannot flood them. A
 // network is an IPv4 address or an IPv6 /64 (domain/network.ts): a host picks any address of its /64.
-// The read API's sliding-window limiter (src/api/rateLimit.ts) over an hour; every submission with a valid
+// The read API's sliding-window limiter (src/http/rateLimit.ts) over an hour; every submission with a valid
 // form token counts, refused ones too (each costs the same work). Shared by every instance on one database
-// server (src/api/rateLeases.ts), like sign-in's slow-down.
+// server (src/http/rateLeases.ts), like sign-in's slow-down.
 import type { Server } from "bun";
-import { clientAddress } from "../api/access.ts";
-import { limiterFor } from "../api/rateLeases.ts";
 import { clientNetwork } from "../domain/network.ts";
+import { clientAddress } from "../http/address.ts";
+import { limiterFor } from "../http/rateLeases.ts";
 import type { Services } from "../services.ts";
 import { refusalPage } from "./errors.tsx";
 

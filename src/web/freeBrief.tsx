@@ -8,7 +8,6 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { clientAddress } from "../api/access.ts";
 import { isSecure, readCookie } from "../auth/session.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { publicLinks } from "../db/queries/publicLibrary.ts";
@@ -28,6 +27,7 @@ import { clientNetwork } from "../domain/network.ts";
 import { normalizeDomain } from "../domain/publicLibrary.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { kickFreeBriefs } from "../engine/briefs/freeBriefs.ts";
+import { clientAddress } from "../http/address.ts";
 import { mailConfigured } from "../mail/mailer.ts";
 import type { Services } from "../services.ts";
 import { Time } from "./components.tsx";

@@ -3,7 +3,6 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { clientAddress } from "../api/access.ts";
 import { OidcSignIn, SSO_CALLBACK_PATH, SsoError } from "../auth/oidc.ts";
 import {
   createSession,
@@ -26,6 +25,7 @@ import {
   PASSWORD_MIN,
 } from "../domain/members.ts";
 import { InvalidInput } from "../domain/validate.ts";
+import { clientAddress } from "../http/address.ts";
 import type { Services } from "../services.ts";
 import { Csrf, Notice, PasswordField } from "./components.tsx";
 import { field } from "./http.ts";

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { createApp } from "../../src/api/app.ts";
 import { openApiDocument } from "../../src/api/openapi.ts";
+import { createApp } from "../../src/app.ts";
 import { PROBLEM_CODES, PROBLEMS } from "../../src/contract/problem.ts";
 import { READ_API_PATHS, startTestServer, type TestServer } from "../support/helpers.ts";
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/api/app.ts";
+import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { FRESHNESS_MS } from "../../src/db/queries/cache.ts";
 import { listSignals } from "../../src/db/queries/signals.ts";

@@ -1,6 +1,6 @@
 // One limit for the service: two and three Rivals instances on one real sqld share the read API's budget per
 // address, the tool endpoint's per credential, sign-in's slow-down and the public forms' limits
-// (src/api/rateLeases.ts, src/auth/throttle.ts), with RateLimit-* headers from the shared count.
+// (src/http/rateLeases.ts, src/auth/throttle.ts), with RateLimit-* headers from the shared count.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createApiKey } from "../../src/domain/apiKeys.ts";
 import { addMember } from "../../src/domain/members.ts";

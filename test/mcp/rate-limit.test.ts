@@ -1,8 +1,8 @@
-// POST /mcp is rate limited with the read API's sliding window (src/api/rateLimit.ts): per credential, and
+// POST /mcp is rate limited with the read API's sliding window (src/http/rateLimit.ts): per credential, and
 // per client address for requests without a valid credential (public tools, the handshake, bad tokens).
 // Over the budget: HTTP 429, Retry-After and a JSON-RPC error body. Real server, injected clock.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { RateLimiter } from "../../src/api/rateLimit.ts";
+import { RateLimiter } from "../../src/http/rateLimit.ts";
 import { RATE_LIMITED_CODE } from "../../src/mcp/endpoint.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 import { rawPost, toolsCall } from "../support/mcp-helpers.ts";

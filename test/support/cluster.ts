@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/api/app.ts";
+import { createApp } from "../../src/app.ts";
 import type { Clock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openServices, type Services } from "../../src/services.ts";

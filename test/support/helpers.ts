@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/api/app.ts";
+import { createApp } from "../../src/app.ts";
 import type { Clock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createApiKey, parseScopes } from "../../src/domain/apiKeys.ts";

@@ -4,7 +4,7 @@
 // read from the console it writes to; the clock is the injected one.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { ClientLog } from "../../src/api/clientLog.ts";
+import { ClientLog } from "../../src/http/clientLog.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 
 let t: TestServer;

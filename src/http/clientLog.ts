@@ -10,7 +10,7 @@
 //
 // A line carries the request id (the `X-Request-Id` the client got, when it got an answer) and how many
 // lines of its kind were held back for that address since the last one (`suppressed`). The window is the
-// read API's sliding-window limiter (src/api/rateLimit.ts) with a budget of one. The access log
+// read API's sliding-window limiter (src/http/rateLimit.ts) with a budget of one. The access log
 // (RIVALS_ACCESS_LOG), one line per request by design, is the operator's choice and not limited.
 import type { Clock } from "../clock.ts";
 import { RateLimiter } from "./rateLimit.ts";

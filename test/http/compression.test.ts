@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { Elysia } from "elysia";
-import { chooseEncoding, compression } from "../../src/api/compression.ts";
+import { chooseEncoding, compression } from "../../src/http/compression.ts";
 
 test("br before gzip; q=0 refuses a coding; * counts; nothing accepted is none", () => {
   expect(chooseEncoding("gzip, deflate, br")).toBe("br");

@@ -8,7 +8,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 
 // Kept on the request itself, not in WeakMaps: an entry per request made every young-generation collection
-// walk thousands of them (see api/access.ts).
+// walk thousands of them (see http/address.ts).
 const STARTED = Symbol("rivals.started");
 const STATUS = Symbol("rivals.status");
 type Logged = Request & { [STARTED]?: number; [STATUS]?: number };

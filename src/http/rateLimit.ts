@@ -1,4 +1,7 @@
+import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
+import { Problem } from "../contract/problem.ts";
+import { clientAddress } from "./address.ts";
 
 export interface RateDecision {
   allowed: boolean;
@@ -10,10 +13,10 @@ export interface RateDecision {
 
 /** The default window, a minute: the read API (per address), the tool endpoint (per credential, or per
  * address without one: src/mcp/endpoint.ts), OAuth registration and tokens, and the once-a-minute log of
- * malformed requests (src/api/clientLog.ts). The public forms use it over an hour (src/web/formLimit.ts). */
+ * malformed requests (src/http/clientLog.ts). The public forms use it over an hour (src/web/formLimit.ts). */
 export const MINUTE_MS = 60_000;
 
-/** A budget per key: the exact in-process window below, or the service-wide one of src/api/rateLeases.ts
+/** A budget per key: the exact in-process window below, or the service-wide one of src/http/rateLeases.ts
  * (`limiterFor` picks). A decision is synchronous when it needs no round trip. */
 export interface Limiter {
   take(key: string, cost?: number): RateDecision | Promise<RateDecision>;
@@ -120,4 +123,24 @@ export const REFUSAL_PAUSE_MS = 1000;
 
 export function pauseBeforeRefusal(): Promise<void> {
   return Bun.sleep(REFUSAL_PAUSE_MS);
+}
+
+/** Every request to the routes after it counts against `limiter` (a budget a minute), keyed by the client's
+ * address: over the budget it is refused 429 rate_limited with Retry-After, within it the answer carries the
+ * RateLimit-* headers. Runs as the request is transformed, so it counts before anything is checked. */
+export function rateLimit(limiter: Limiter, trustProxy: boolean) {
+  // The address as the client-address plugin kept it (http/address.ts), not `server` from the context:
+  // Elysia would define a getter on every request's context for a hook that asks for it.
+  return new Elysia().onTransform({ as: "scoped" }, async ({ request, set }) => {
+    let rate = limiter.take(clientAddress(request, null, trustProxy));
+    // Awaited only when the decision needs a round trip (a lease of the shared budget): most do not.
+    if (rate instanceof Promise) rate = await rate;
+    if (!rate.allowed)
+      throw new Problem(
+        "rate_limited",
+        `More than ${rate.limit} requests in one minute from this address.`,
+        rateLimitHeaders(rate),
+      );
+    rateLimitHeaders(rate, set.headers as Record<string, string>);
+  });
 }

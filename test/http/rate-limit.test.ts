@@ -1,7 +1,7 @@
-// The one sliding-window limiter (src/api/rateLimit.ts): exact counts, runs of same-millisecond requests,
+// The one sliding-window limiter (src/http/rateLimit.ts): exact counts, runs of same-millisecond requests,
 // batch costs, and when a refused request may retry.
 import { expect, test } from "bun:test";
-import { RateLimiter } from "../../src/api/rateLimit.ts";
+import { RateLimiter } from "../../src/http/rateLimit.ts";
 
 function clockAt(start: number) {
   const c = { now: start, clock: () => new Date(c.now) };

@@ -3,6 +3,7 @@
 // never cookies, so credentials mode is not allowed. A preflight is answered 204 either way, with the
 // Access-Control-Allow-* headers only for a listed origin: the browser refuses everything else itself
 // (Fetch standard, "CORS-preflight fetch").
+import { Elysia } from "elysia";
 
 export const CORS_EXPOSED_HEADERS =
   "ETag, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, X-Request-Id";
@@ -44,4 +45,16 @@ export class CorsPolicy {
     }
     return new Response(null, { status: 204, headers });
   }
+}
+
+/** The policy as a plugin for the routes after it: it answers preflights on its own `OPTIONS /*` route (not
+ * counted against any rate limit, no key asked), hands any other OPTIONS request to `otherOptions`, and adds
+ * the CORS headers of an actual request before anything else checks it, so refusals carry them too. */
+export function cors(origins: readonly string[], otherOptions: (request: Request) => Response) {
+  const policy = new CorsPolicy(origins);
+  return new Elysia()
+    .options("/*", ({ request }) => policy.preflight(request) ?? otherOptions(request))
+    .onTransform({ as: "scoped" }, ({ request, set }) => {
+      policy.actual(request, set.headers);
+    });
 }

@@ -1,4 +1,4 @@
-// The service-wide limiter (src/api/rateLeases.ts) against a real sqld: the window slides a slice at a time,
+// The service-wide limiter (src/http/rateLeases.ts) against a real sqld: the window slides a slice at a time,
 // Retry-After says when the oldest counted slice leaves it, and a lease that cannot reach the database decides
 // with the instance's own window instead of failing or holding the request.
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Client, createClient } from "@libsql/client";
-import { SharedRateLimiter } from "../../src/api/rateLeases.ts";
 import { migrate } from "../../src/db/migrate.ts";
+import { SharedRateLimiter } from "../../src/http/rateLeases.ts";
 import { type Sqld, startSqld } from "../support/sqld.ts";
 
 let dir: string;

@@ -1,5 +1,5 @@
 // The read API's rate limit is per client address, taken from the socket once as each request starts
-// (api/app.ts onRequest through app.server; api/access.ts keeps it on the request). Two loopback source
+// (http/address.ts: the client-address plugin looks it up through the app's server and keeps it on the request). Two loopback source
 // addresses against a real server: one running out of its budget does not touch the other's.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { request } from "node:http";
