@@ -16,7 +16,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createApp } from "../src/api/app.ts";
+import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
 import { setMonitoringCadence } from "../src/domain/cadence.ts";

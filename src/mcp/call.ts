@@ -3,7 +3,7 @@
 
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { clientLogOf, describeError } from "../api/clientLog.ts";
+import { clientLogOf, describeError } from "../http/clientLog.ts";
 import { DomainError } from "../domain/errors.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { competitorArg, resolveCompetitor } from "./competitorArg.ts";
