@@ -29,7 +29,7 @@ export const newRepository = rule(
       severity_reasons: ["a new public repository: work in the open, not yet a release"],
       confidence: 0.9,
       confidence_reasons: ["listed by GitHub's API among the organisation's public repositories"],
-      title: `${r.name} published a new public repository on GitHub: ${org}/${name}`,
+      title: `${r.name} publishes a new public repository on GitHub: ${org}/${name}`,
       summary: about
         ? `${r.name} published ${org}/${name} on GitHub: ${about}`
         : `${r.name} published ${org}/${name} on GitHub.`,
@@ -82,7 +82,7 @@ export const npmPackage = rule(
         severity_reasons: ["a package its users depend on is deprecated"],
         confidence: 0.9,
         confidence_reasons: ["the npm registry marks the latest version deprecated"],
-        title: `${r.name} deprecated its npm package ${pkg}`,
+        title: `${r.name} deprecates its npm package ${pkg}`,
         summary: `${r.name} deprecated ${pkg} on npm: ${clip(c.after, 300)}`,
         evidence: [evidence(r, c, `${pkg} deprecated: ${c.after}`, page, `${pkg} on npm`)],
         subject: pkg,

@@ -9,11 +9,33 @@ import { evidence, push, type Rules, rule, stateChange } from "./rule.ts";
 import type { SignalCategory, SignalType } from "./types.ts";
 import { slug } from "./wording.ts";
 
-/** 8-K items that are news, most material first: the signal each gives. */
-const ITEMS: [string, SignalCategory, SignalType, "high" | "medium", string][] = [
-  ["2.01", "company", "acquisition", "high", "completed an acquisition or disposition of assets"],
-  ["5.02", "company", "leadership_change", "high", "reported a change of directors or officers"],
-  ["1.01", "company", "partnership", "medium", "entered into a material definitive agreement"],
+/** 8-K items that are news, most material first: the signal each gives, what the company did (said in a summary)
+ * and the same as a headline says it. */
+const ITEMS: [string, SignalCategory, SignalType, "high" | "medium", string, string][] = [
+  [
+    "2.01",
+    "company",
+    "acquisition",
+    "high",
+    "completed an acquisition or disposition of assets",
+    "completes an acquisition or disposition of assets",
+  ],
+  [
+    "5.02",
+    "company",
+    "leadership_change",
+    "high",
+    "reported a change of directors or officers",
+    "reports a change of directors or officers",
+  ],
+  [
+    "1.01",
+    "company",
+    "partnership",
+    "medium",
+    "entered into a material definitive agreement",
+    "enters into a material definitive agreement",
+  ],
 ];
 
 export const chiefExecutive = rule(
@@ -77,7 +99,7 @@ export const secFiling = rule(
     if (form === "8-K") {
       const hit = ITEMS.find(([item]) => items.includes(item));
       if (!hit) return false;
-      const [item, category, type, severity, said] = hit;
+      const [item, category, type, severity, said, headline] = hit;
       push(r, {
         key: `${category}:${type}:sec-${slug(accession)}`,
         category,
@@ -86,7 +108,7 @@ export const secFiling = rule(
         severity_reasons: [`8-K item ${item}: the company ${said}`],
         confidence: 0.95,
         confidence_reasons: ["a filing with the SEC under the company's CIK"],
-        title: `${r.name} ${said} (8-K, item ${item})`,
+        title: `${r.name} ${headline} (8-K, item ${item})`,
         summary: `${r.name} filed a Form 8-K${filed} reporting item ${item}: it ${said}.`,
         evidence: [ev],
         subject: `8-K ${accession}`,
@@ -102,7 +124,7 @@ export const secFiling = rule(
       severity_reasons: [`a periodic ${what}`],
       confidence: 0.95,
       confidence_reasons: ["a filing with the SEC under the company's CIK"],
-      title: `${r.name} filed its ${what} (${form}${amended ?? ""})`,
+      title: `${r.name} files its ${what} (${form}${amended ?? ""})`,
       summary: `${r.name} filed a Form ${form}${amended ?? ""}${filed}: its ${what}.`,
       evidence: [ev],
       subject: `${form} ${accession}`,

@@ -40,7 +40,7 @@ test("a new public repository: product/open_source, low, its GitHub page as evid
   const d = drafts[0];
   expect([d.category, d.type, d.severity]).toEqual(["product", "open_source", "low"]);
   expect(d.title).toBe(
-    "Globex published a new public repository on GitHub: globex-insights/globex-mcp-server",
+    "Globex publishes a new public repository on GitHub: globex-insights/globex-mcp-server",
   );
   expect(d.summary).toContain("Model Context Protocol server");
   expect(d.evidence).toEqual([

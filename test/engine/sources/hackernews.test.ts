@@ -58,6 +58,10 @@ test("a new story past the threshold is a marketing signal; growing points and a
     ],
   ]);
   expect(drafts[0].evidence[0].source_url).toBe("https://news.ycombinator.com/item?id=45998310");
+  // The linked page by its path, not a bare address in prose.
+  expect(drafts[0].summary).toBe(
+    'A Hacker News story linking Brightloop\'s page /blog/series-b passed 50 points: "Brightloop raises $40M to fix the bugs that cost you revenue".',
+  );
   for (const d of ["brightloop.example", "globex.example", "quantive.example"])
     expect(snapshotHash(snap(3, d))).toBe(snapshotHash(snap(2, d)));
 });

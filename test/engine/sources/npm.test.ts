@@ -73,7 +73,7 @@ test("a package is the competitor's by its repository under a linked organisatio
 test("a deprecation is a signal; a minor version, downloads, maintainers and revisions are not", () => {
   const drafts = run(snap(1, "globex-legacy"), snap(2, "globex-legacy"));
   expect(drafts.map((d) => [d.category, d.type, d.severity, d.title])).toEqual([
-    ["product", "feature_removed", "medium", "Globex deprecated its npm package globex-legacy"],
+    ["product", "feature_removed", "medium", "Globex deprecates its npm package globex-legacy"],
   ]);
   expect(drafts[0].evidence[0].source_url).toBe("https://www.npmjs.com/package/globex-legacy");
   expect(run(snap(1, "globex-js"), snap(2, "globex-js"))).toEqual([]);

@@ -56,7 +56,7 @@ test("an 8-K by its items; a 10-Q a low filing signal; results (2.02) and a rewr
       "company",
       "leadership_change",
       "high",
-      "Quantive reported a change of directors or officers (8-K, item 5.02)",
+      "Quantive reports a change of directors or officers (8-K, item 5.02)",
     ],
   ]);
   expect(drafts[0].evidence[0]).toMatchObject({
@@ -71,5 +71,5 @@ test("an 8-K by its items; a 10-Q a low filing signal; results (2.02) and a rewr
     ["filing", "low"],
     ["filing", "low"],
   ]);
-  expect(first.map((d) => d.title)).toContain("Quantive filed its annual report (10-K)");
+  expect(first.map((d) => d.title)).toContain("Quantive files its annual report (10-K)");
 });
