@@ -15,7 +15,7 @@ import {
 import { getCompetitor } from "../db/queries/competitors.ts";
 import { fundingSignals } from "../db/queries/conflicts.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
-import { hiringTrend, lastCheckedAt, timeline } from "../db/queries/dossier.ts";
+import { hiringTrend, lastCheckedAt, timeline, watchedSources } from "../db/queries/dossier.ts";
 import { notesPage, signalEngagement } from "../db/queries/engagement.ts";
 import { competitorIcon, hasIcon } from "../db/queries/icons.ts";
 import { getSignal, getSignals } from "../db/queries/signals.ts";
@@ -159,12 +159,13 @@ export function appPages(s: Services) {
           async (m, { record, orgId }) => {
             const tcat =
               firstChars((new URL(request.url).searchParams.get("tcat") ?? "").trim(), 100) || undefined;
-            const [charts, checkedAt, trendSignal, signals, icon] = await Promise.all([
+            const [charts, checkedAt, trendSignal, signals, icon, sources] = await Promise.all([
               CompetitorCharts({ s, orgId, competitor: record as Obj }),
               lastCheckedAt(s.database.client, orgId, id),
               hiringTrend(s.database.client, orgId, id),
               timeline(s.database.client, orgId, id, tcat, base),
               hasIcon(s.database.client, orgId, id),
+              watchedSources(s.database.client, orgId, id),
             ]);
             const x = {
               now: s.clock(),
@@ -192,7 +193,7 @@ export function appPages(s: Services) {
                     done={new URL(request.url).searchParams.get("done") ?? undefined}
                   />
                   {await HistoryPanel({ s, orgId, competitorId: id })}
-                  <MonitoringPanel c={record as Obj} />
+                  <MonitoringPanel c={record as Obj} sources={sources} />
                 </CompetitorView>
                 {charts}
               </AppPage>

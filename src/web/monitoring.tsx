@@ -4,7 +4,10 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import type { WatchedSource } from "../db/queries/dossier.ts";
 import { STRIKES } from "../engine/classify/presence.ts";
+import { pageWord } from "../engine/classify/wording.ts";
+import { sourceKind } from "../engine/sources/kinds/index.ts";
 import { Time } from "./components.tsx";
 import { Html } from "./layout.tsx";
 
@@ -36,17 +39,76 @@ function errorWords(e: string): string {
   return ERRORS[e] ?? e;
 }
 
-export function MonitoringPanel({ c }: { c: Obj }): JSX.Element {
+/** What a source is, as a reader names it: "pricing page", "GitHub releases", "job board (greenhouse)". */
+function sourceLabel(kind: string): string {
+  const k = sourceKind(kind);
+  return k.name === "page" ? pageWord(kind) : k.label(kind);
+}
+
+/** Every source research chose to watch, with its last check and how it went. */
+function SourcesTable({ sources }: { sources: WatchedSource[] }): JSX.Element {
+  return (
+    <details class="sources">
+      <summary>
+        {sources.length === 1 ? "The source watched" : `All ${sources.length} sources watched`}
+      </summary>
+      <div class="scroll" tabindex="0">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Source</th>
+              <th scope="col">Last checked</th>
+              <th scope="col">Last change</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sources.map((x) => (
+              <tr>
+                <td>
+                  <span safe>{sourceLabel(x.kind)}</span>:{" "}
+                  <a href={x.url} rel="nofollow noopener" safe>
+                    {x.url}
+                  </a>
+                </td>
+                <td>{x.lastCheckedAt ? <Time ts={x.lastCheckedAt} /> : "not yet"}</td>
+                <td>{x.lastChangedAt ? <Time ts={x.lastChangedAt} /> : "none seen"}</td>
+                <td safe>
+                  {x.failures > 0 && x.lastError
+                    ? `failing: ${errorWords(x.lastError)}`
+                    : x.lastCheckedAt
+                      ? "read"
+                      : "waiting for the first cycle"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+export function MonitoringPanel({ c, sources = [] }: { c: Obj; sources?: WatchedSource[] }): JSX.Element {
   const f = obj(c.freshness);
-  const sources = obj(f.sources);
+  const counts = obj(f.sources);
   const failing = Array.isArray(f.source_failures) ? (f.source_failures as Obj[]) : [];
-  if (!f.last_checked_at) return "";
+  if (!f.last_checked_at)
+    return sources.length ? (
+      <section class="card monitoring" aria-label="Monitoring">
+        <h2>Monitoring</h2>
+        <p>No monitoring cycle has checked these sources yet.</p>
+        <SourcesTable sources={sources} />
+      </section>
+    ) : (
+      ""
+    );
   return (
     <section class="card monitoring" aria-label="Monitoring">
       <h2>Monitoring</h2>
       <p>
-        Sources last checked <Time ts={f.last_checked_at} />: {String(sources.checked ?? 0)} checked,{" "}
-        {String(sources.changed ?? 0)} changed
+        Sources last checked <Time ts={f.last_checked_at} />: {String(counts.checked ?? 0)} checked,{" "}
+        {String(counts.changed ?? 0)} changed
         {failing.length ? `, ${failing.length} failing` : ""}.
         {f.last_changed_at ? (
           <>
@@ -78,6 +140,7 @@ export function MonitoringPanel({ c }: { c: Obj }): JSX.Element {
       ) : (
         ""
       )}
+      {sources.length ? <SourcesTable sources={sources} /> : ""}
     </section>
   );
 }

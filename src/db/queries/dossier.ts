@@ -24,6 +24,47 @@ export async function lastCheckedAt(
   return typeof at === "string" ? at : undefined;
 }
 
+/** How many of a competitor's sources its page lists. */
+export const SOURCES_MAX = 100;
+
+/** A source research chose to watch, and how its checks went. */
+export interface WatchedSource {
+  url: string;
+  /** The source's kind as research named it (a page's kind, `github_releases`, `job_board:greenhouse` …). */
+  kind: string;
+  lastCheckedAt?: string;
+  lastChangedAt?: string;
+  failures: number;
+  lastError?: string;
+}
+
+/** The competitor's watched sources in research's order, each with its last check (none before the first
+ * cycle), at most SOURCES_MAX. */
+export async function watchedSources(
+  client: Client,
+  orgId: number,
+  competitorId: number,
+): Promise<WatchedSource[]> {
+  const r = await client.execute({
+    sql: `SELECT r.url, r.kind, max(s.last_checked_at) AS checked, max(s.last_changed_at) AS changed,
+            coalesce(max(s.failures), 0) AS failures, max(s.last_error) AS error
+          FROM research_sources r
+          LEFT JOIN snapshot_sources s ON s.org_id = r.org_id AND s.competitor_id = r.competitor_id AND s.url = r.url
+          WHERE r.org_id = ? AND r.competitor_id = ?
+          GROUP BY r.rowid ORDER BY r.rowid LIMIT ?`,
+    args: [orgId, competitorId, SOURCES_MAX],
+  });
+  const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+  return r.rows.map((row) => ({
+    url: String(row.url),
+    kind: String(row.kind),
+    lastCheckedAt: str(row.checked),
+    lastChangedAt: str(row.changed),
+    failures: Number(row.failures),
+    lastError: str(row.error),
+  }));
+}
+
 /** The newest open hiring surge or slowdown of the competitor, with the counts the engine recorded. */
 export async function hiringTrend(
   client: Client,
