@@ -7,6 +7,7 @@
 // /__stats gives the counts of the cycle's answers by kind. Prints its port on stdout.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { serveHosts } from "../test/support/host-sites.ts";
 import { CYCLE_PAGES } from "./cycle-site.ts";
 
 const fixture = join(resolve(import.meta.dir, ".."), "fixtures", "web", "sites", "globex.example", "v1");
@@ -49,26 +50,22 @@ if (import.meta.main) {
     decided.set(k, kind);
     return kind;
   };
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(req) {
-      const url = new URL(req.url);
-      if (url.pathname === "/__cycle") {
+  const server = serveHosts({
+    page(host, path, req) {
+      if (path === "/__cycle") {
+        const url = new URL(req.url);
         cycle = Number(url.searchParams.get("n") ?? cycle + 1);
         mode = url.searchParams.get("mode") ?? "mix";
         decided.clear();
         for (const k of Object.keys(stats)) delete stats[k];
         return new Response("ok");
       }
-      if (url.pathname === "/__stats") return Response.json(stats);
-      const host = (req.headers.get("host") ?? "").replace(/:\d+$/, "");
-      if (url.pathname === "/robots.txt") return new Response("User-agent: *\nAllow: /\n");
-      const base = bodies.get(url.pathname);
+      if (path === "/__stats") return Response.json(stats);
+      const base = bodies.get(path);
       if (!base) return new Response("not found", { status: 404 });
-      const kind = kindOf(host, url.pathname);
-      const version = versions.get(`${host}${url.pathname}`) ?? 1;
-      const etag = `"${host}-${url.pathname}-${version}"`;
+      const kind = kindOf(host, path);
+      const version = versions.get(`${host}${path}`) ?? 1;
+      const etag = `"${host}-${path}-${version}"`;
       if (kind === "304" && req.headers.get("if-none-match") === etag) {
         stats["304"] = (stats["304"] ?? 0) + 1;
         return new Response(null, { status: 304, headers: { etag } });

@@ -19,15 +19,10 @@ import { join, resolve } from "node:path";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
-import { setMonitoringCadence } from "../src/domain/cadence.ts";
-import { importNdjson } from "../src/domain/imports.ts";
-import { createOrg } from "../src/domain/orgs.ts";
-import { handleStartResearch } from "../src/domain/research.ts";
-import type { ResearchDossier } from "../src/domain/researchTypes.ts";
 import type { CycleSummary } from "../src/engine/cycle/run.ts";
-import { endRun } from "../src/engine/research/lease.ts";
 import { Scheduler } from "../src/engine/schedule/scheduler.ts";
 import { openServices, type Services } from "../src/services.ts";
+import { seedWorkspace } from "../test/support/host-sites.ts";
 import { SCALE_PAGES } from "./scale-site.ts";
 
 const N = Number(process.env.BENCH_N ?? 1000);
@@ -41,55 +36,20 @@ const KINDS = (process.env.BENCH_KINDS ?? "304,200,changed").split(",");
 const slug = (w: number) => `scale${w}`;
 const site = (i: number) => `https://s${i}.scale.example`;
 
-/** The workspaces: competitors by import (no plan's core slots counted), each one's research recorded with its
- * pages as sources, an hourly cadence. */
+/** The workspaces: competitors by import, each one's research recorded with its pages as sources, hourly. */
 async function setup(s: Services): Promise<void> {
   for (let w = 0; w < WORKSPACES; w++) {
-    const org = await createOrg(s.store, { slug: slug(w), name: `Scale ${w}`, plan: "enterprise" });
-    await setMonitoringCadence(s.store, org.id, "hourly");
     const first = w * PER_WORKSPACE;
-    const lines = Array.from({ length: Math.min(PER_WORKSPACE, N - first) }, (_, k) =>
-      JSON.stringify({
-        kind: "competitor",
-        org: slug(w),
-        key: `s${first + k}`,
-        name: `Company ${first + k}`,
-        website_url: site(first + k),
-        watch: "core",
-        tracking: "active",
-      }),
-    );
-    const imported = await importNdjson(s.store, lines.join("\n"));
-    if (imported.errors.length) throw new Error(JSON.stringify(imported.errors.slice(0, 3)));
-    const comps = await s.database.client.execute({
-      sql: "SELECT id, website_url FROM competitors WHERE org_id = ? ORDER BY id",
-      args: [org.id],
+    await seedWorkspace(s, {
+      slug: slug(w),
+      websites: Array.from({ length: Math.min(PER_WORKSPACE, N - first) }, (_, k) => site(first + k)),
+      pages: SCALE_PAGES.map(([p, , kind]) => [p, kind] as const),
+      cadence: "hourly",
     });
-    for (const row of comps.rows) {
-      const { result } = await s.store.execute(
-        (x) =>
-          handleStartResearch(
-            x,
-            { orgId: org.id, actor: "operator" },
-            { kind: "one", competitor_id: Number(row.id) },
-            "operator",
-            false,
-          ),
-        { actor: "operator" },
-      );
-      const dossier: ResearchDossier = {
-        profile: {},
-        urls: {},
-        reads: {},
-        sources: SCALE_PAGES.map(([p, , kind]) => ({ url: new URL(p, String(row.website_url)).href, kind })),
-        fetched: SCALE_PAGES.length,
-      };
-      await endRun(s, result.runs[0].run_id, { ok: true, dossier }, { actor: "operator" });
-    }
   }
 }
 
-async function startSite(): Promise<{ port: number; stop(): void }> {
+export async function startSite(): Promise<{ port: number; stop(): void }> {
   const proc = Bun.spawn([process.execPath, resolve(import.meta.dir, "scale-site.ts")], {
     stdout: "pipe",
     stderr: "inherit",

@@ -5,7 +5,7 @@
 // cycle once; a cycle missed while every instance was down is due at the next start (the current slot only: once,
 // not once per missed slot). Its cycles check many competitors (hosts) at once, bounded over all of them by the
 // instance's lanes (cycle/lanes.ts); the fetcher keeps each host's pause and robots.txt. A cycle's competitors
-// are shared with the other instances (shares.ts): every few seconds each instance with free lanes claims some
+// are shared with the other instances (shares.ts): every 2 s each instance with free lanes claims some
 // of any running cycle's, and takes over the lease of a cycle whose instance died (the lease lasts 45 s, renewed
 // every 15 s), so a dead instance's share is checked again within a minute.
 // RIVALS_SCHEDULER=off leaves it out of `serve`.
@@ -37,7 +37,7 @@ export interface SchedulerOptions {
   /** Competitors checked at once by this instance over all its cycles (default config.schedulerLanes). */
   lanes?: number;
   /** How often this instance looks for other instances' cycles to help with and for leases whose holder died
-   * (default 5 s; 0: only when asked, `help()`). */
+   * (default 2 s; 0: only when asked, `help()`). */
   helpMs?: number;
   /** How often a cycle's lead looks again while other instances hold its last competitors (default 1 s). */
   pollMs?: number;
@@ -99,7 +99,7 @@ export class Scheduler {
         this.log("error", { scheduler_tick: String((e as Error)?.stack ?? e) });
       }
     });
-    const every = this.opts.helpMs ?? 5000;
+    const every = this.opts.helpMs ?? 2000;
     if (every > 0) {
       this.poller = setInterval(() => {
         void this.poll().catch((e) => this.log("error", { scheduler_poll: String(e?.stack ?? e) }));

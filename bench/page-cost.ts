@@ -1,0 +1,90 @@
+// `bun bench/page-cost.ts` (not run by CI): where a page's CPU goes in a cycle whose every page answers alike.
+// BENCH_N competitors (default 100) × BENCH_PAGES pages (default 10) from bench/scale-site.ts's sites (a child
+// process), fetch delay 0, seeded by `bench/scale.ts --setup`; a first cycle takes the baselines, then one cycle
+// per kind in BENCH_KINDS (default 304,200: every page 304, every page the same bytes) runs under JSC's sampling
+// profiler. Prints each kind's CPU per page (this process, all threads) and the profile's functions with the most
+// samples at the top of the stack (BENCH_TOP, default 25).
+import { profile } from "bun:jsc";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig } from "../src/config.ts";
+import { runCycle } from "../src/engine/cycle/run.ts";
+import { openServices } from "../src/services.ts";
+import { startSite } from "./scale.ts";
+
+const N = Number(process.env.BENCH_N ?? 100);
+const KINDS = (process.env.BENCH_KINDS ?? "304,200").split(",");
+const TOP = Number(process.env.BENCH_TOP ?? 25);
+
+const dir = mkdtempSync(join(tmpdir(), "rivals-bench-page-cost-"));
+const sites = await startSite();
+const env = {
+  RIVALS_DB: `file:${join(dir, "cost.db")}`,
+  RIVALS_FETCH_REWRITE: `*=http://127.0.0.1:${sites.port}`,
+  RIVALS_FETCH_DELAY_MS: "0",
+  RIVALS_ARCHIVE_MONTHS: "0",
+  RIVALS_SCHEDULER: "off",
+};
+const setup = Bun.spawn([process.execPath, resolve(import.meta.dir, "scale.ts"), "--setup"], {
+  env: { ...process.env, ...env, BENCH_N: String(N) },
+  stdout: "inherit",
+  stderr: "inherit",
+});
+if ((await setup.exited) !== 0) throw new Error("the setup failed");
+const s = await openServices(loadConfig(env));
+const orgs = (await s.database.client.execute("SELECT id FROM orgs ORDER BY id")).rows.map((r) =>
+  Number(r.id),
+);
+
+/** CPU seconds per thread name (/proc/self/task), to see what runs off the main thread. */
+function threads(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "#");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+    } catch {}
+  }
+  return out;
+}
+
+const cycle = async (mode: string) => {
+  await fetch(`http://127.0.0.1:${sites.port}/__cycle?mode=${mode}`, { method: "POST" });
+  let pages = 0;
+  for (const orgId of orgs)
+    pages += (await runCycle(s, orgId, { trigger: "operator", concurrency: 8 })).pages_checked;
+  return pages;
+};
+
+await cycle("200");
+const out: Record<string, unknown> = {};
+for (const kind of KINDS) {
+  Bun.gc(true);
+  const c0 = process.cpuUsage();
+  const t0 = threads();
+  let pages = 0;
+  const p = await profile(async () => {
+    pages = await cycle(kind);
+  }, 200);
+  const cpu = process.cpuUsage(c0);
+  const t1 = threads();
+  const perThread = Object.fromEntries(
+    [...t1]
+      .map(([k, v]) => [k, +(((v - (t0.get(k) ?? 0)) * 1000) / Math.max(1, pages)).toFixed(3)] as const)
+      .filter(([, v]) => v > 0),
+  );
+  out[kind] = {
+    thread_cpu_ms_per_page: perThread,
+    pages,
+    cpu_ms_per_page: +((cpu.user + cpu.system) / 1000 / Math.max(1, pages)).toFixed(3),
+    top: p.functions.split("\n").slice(0, TOP + 2),
+    bytecodes: p.bytecodes.split("\n").slice(0, 12),
+  };
+}
+console.log(JSON.stringify(out, null, 2));
+s.close();
+sites.stop();
+rmSync(dir, { recursive: true, force: true });
