@@ -3,9 +3,9 @@
 
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { clientLogOf, describeError } from "../http/clientLog.ts";
 import { DomainError } from "../domain/errors.ts";
 import { InvalidInput } from "../domain/validate.ts";
+import { clientLogOf, describeError } from "../http/clientLog.ts";
 import { competitorArg, resolveCompetitor } from "./competitorArg.ts";
 import { once } from "./idempotency.ts";
 import { type AuthedContext, type Tool, type ToolContext, ToolError } from "./tool.ts";
@@ -62,6 +62,51 @@ const SOURCES: Record<string, string> = {
   notes_cursor: "notes_next_cursor from an earlier result, unchanged",
 };
 
+/** What each id argument names, as a refusal words it ("No signal with that id …"). */
+const NOUNS: Record<string, string> = {
+  competitor_id: "competitor",
+  signal_id: "signal",
+  digest_id: "digest",
+  id: "digest",
+  battlecard_id: "battlecard",
+  page_id: "page",
+  webhook_id: "webhook",
+};
+
+/** The argument a refusal is about: the one it names, else the id argument sent whose record it says is
+ * missing. */
+function blamed(
+  code: string,
+  message: string,
+  extra: Record<string, unknown>,
+  args: Record<string, unknown>,
+) {
+  if (typeof extra.argument === "string") return extra.argument;
+  if (code !== "not_found") return undefined;
+  const sent = Object.keys(NOUNS).filter((k) => args[k] !== undefined);
+  if (sent.length === 1) return sent[0];
+  return sent.find((k) => message.toLowerCase().includes(NOUNS[k]!));
+}
+
+/** A refusal of an argument says what to send instead and which tool lists valid values (unless it does). */
+export function withHint(
+  code: string,
+  message: string,
+  extra: Record<string, unknown>,
+  args: Record<string, unknown>,
+): CallToolResult {
+  const arg = blamed(code, message, extra, args);
+  const source = arg === undefined ? undefined : SOURCES[arg];
+  // A message that already names a tool or an example is left as it is.
+  if (
+    arg === undefined ||
+    source === undefined ||
+    /\b(list|search|get)_[a-z_]+|e\.g\.|earlier result/.test(message)
+  )
+    return errorResult(code, message, arg === undefined ? extra : { ...extra, argument: arg });
+  return errorResult(code, `${message.replace(/\.?$/, ".")} Send ${source}.`, { ...extra, argument: arg });
+}
+
 function describeIssues(e: z.ZodError, tool: Tool): string {
   const takes = Object.keys(inputSchemaOf(tool).shape).join(", ");
   return e.issues
@@ -117,7 +162,15 @@ async function withCompetitorId(tool: Tool, ctx: AuthedContext, args: Record<str
 
 export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): Promise<CallToolResult> {
   const parsed = inputSchemaOf(tool).safeParse(normalised(tool, rawArgs ?? {}));
-  if (!parsed.success) return errorResult("invalid_argument", describeIssues(parsed.error, tool));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const arg = first?.code === "unrecognized_keys" ? first.keys[0] : first?.path[0];
+    return errorResult(
+      "invalid_argument",
+      describeIssues(parsed.error, tool),
+      arg === undefined ? {} : { argument: String(arg) },
+    );
+  }
   let args = parsed.data as Record<string, unknown>;
   try {
     const p = ctx.principal;
@@ -145,10 +198,9 @@ export async function callTool(tool: Tool, ctx: ToolContext, rawArgs: unknown): 
       structuredContent: out,
     };
   } catch (e) {
-    if (e instanceof ToolError) return errorResult(e.code, e.message, e.extra);
-    if (e instanceof DomainError) return errorResult(e.code, e.message, e.extra);
+    if (e instanceof ToolError || e instanceof DomainError) return withHint(e.code, e.message, e.extra, args);
     if (e instanceof InvalidInput)
-      return errorResult("invalid_argument", e.message, e.field ? { argument: e.field } : {});
+      return withHint("invalid_argument", e.message, e.field ? { argument: e.field } : {}, args);
     const failure = { request_id: ctx.requestId, tool: tool.name, error: describeError(e) };
     if (ctx.address !== undefined) clientLogOf(ctx.s).failure(ctx.address, { path: "/mcp", ...failure });
     else console.error(JSON.stringify({ level: "error", event: "tool_failed", ...failure }));

@@ -78,7 +78,12 @@ export const reviewBattlecardTool = defineTool({
   run: async (ctx, a) => {
     const { s, principal, base } = ctx;
     const card = await getBattlecard(s.database.db, principal.orgId, a.competitor_id, base, "competitor");
-    if (!card) throw new ToolError("not_found", "This competitor has no battlecard in this workspace.");
+    if (!card)
+      throw new ToolError(
+        "not_found",
+        "This competitor has no battlecard in this workspace; list_battlecards lists the competitors that have one.",
+        { argument: "competitor_id" },
+      );
     const r = await runCommand(
       ctx,
       (w, c) =>

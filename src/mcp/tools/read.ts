@@ -203,12 +203,20 @@ export const getDigestTool = defineTool({
   access: "read",
   run: async (ctx, a) => {
     const { s, principal, base } = ctx;
-    const d = found(
+    const d =
       a.id === undefined
         ? await newestDigest(s.database.db, principal.orgId, a.type, base)
-        : await getDigest(s.database.db, principal.orgId, String(a.id), base),
-      "digest",
-    );
+        : await getDigest(s.database.db, principal.orgId, String(a.id), base);
+    if (!d)
+      throw a.id === undefined
+        ? new ToolError(
+            "not_found",
+            a.type === undefined
+              ? "This workspace has no digest yet."
+              : `This workspace has no digest of type ${a.type}; list_digests lists the digests and their types.`,
+            a.type === undefined ? {} : { argument: "type" },
+          )
+        : new ToolError("not_found", "No digest with that id or slug in this workspace.", { argument: "id" });
     return { digest: d, ...(await readNotes(ctx, "digest", d.id as number, a.notes_cursor)) };
   },
 });
@@ -258,13 +266,23 @@ export const getBattlecardTool = defineTool({
   run: async (ctx, a) => {
     const { s, principal, base } = ctx;
     if ((a.battlecard_id === undefined) === (a.competitor_id === undefined))
-      throw new ToolError("invalid_argument", "Give exactly one of battlecard_id or competitor_id.");
-    const card = found(
+      throw new ToolError(
+        "invalid_argument",
+        "Give exactly one of battlecard_id or competitor_id (or competitor); list_battlecards lists both.",
+        { argument: "battlecard_id" },
+      );
+    const card =
       a.battlecard_id !== undefined
         ? await getBattlecard(s.database.db, principal.orgId, a.battlecard_id, base, "battlecard")
-        : await getBattlecard(s.database.db, principal.orgId, a.competitor_id!, base, "competitor"),
-      "battlecard",
-    );
+        : await getBattlecard(s.database.db, principal.orgId, a.competitor_id!, base, "competitor");
+    if (!card)
+      throw new ToolError(
+        "not_found",
+        a.battlecard_id !== undefined
+          ? "No battlecard with that id in this workspace; list_battlecards lists them."
+          : "That competitor has no battlecard in this workspace; list_battlecards lists the competitors that have one, and generate_battlecard writes one.",
+        { argument: a.battlecard_id !== undefined ? "battlecard_id" : "competitor_id" },
+      );
     const proposal = await battlecardProposal(s.database.db, principal.orgId, card.id as number);
     return {
       battlecard: card,
