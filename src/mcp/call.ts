@@ -81,6 +81,8 @@ function blamed(
   extra: Record<string, unknown>,
   args: Record<string, unknown>,
 ) {
+  // Only a refusal of the value sent asks for another value (a conflict or a limit does not).
+  if (code !== "not_found" && code !== "invalid_argument") return undefined;
   if (typeof extra.argument === "string") return extra.argument;
   if (code !== "not_found") return undefined;
   const sent = Object.keys(NOUNS).filter((k) => args[k] !== undefined);
