@@ -1,5 +1,7 @@
-// Layers point one way: no module of src/ reaches itself through value imports (type-only imports aside), and
-// nothing but the entry point and the CLI imports the CLI. Read from the source text (import declarations).
+// Layers point one way: no module of src/, events/ or projections/ reaches itself through value imports (type-only
+// imports aside), and nothing but the entry point and the CLI imports the CLI. The event log, the projections,
+// the contract and the HTTP kit import no surface; one root (src/app.ts) mounts the surfaces. Read from the
+// source text (import declarations).
 // Deciders decide: loading state and allocating ids happen around them, so each is a pure function (its
 // syntax tree read with the TypeScript parser).
 import { expect, test } from "bun:test";
@@ -9,6 +11,8 @@ import ts from "typescript";
 
 const ROOT = join(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
+const EVENTS = join(ROOT, "events");
+const PROJECTIONS = join(ROOT, "projections");
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -39,10 +43,20 @@ function valueImports(file: string): string[] {
   return out;
 }
 
-const graph = new Map(files(SRC).map((f) => [f, valueImports(f)]));
+/** Every relative import, type-only ones included. */
+function allImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"(\.[^"]+)"/gms)].map((m) =>
+    normalize(join(dirname(file), m[1]!)),
+  );
+}
+
+const graph = new Map(
+  [...files(SRC), ...files(EVENTS), ...files(PROJECTIONS)].map((f) => [f, valueImports(f)]),
+);
 const rel = (f: string) => relative(ROOT, f);
 
-test("no import circle of values in src/", () => {
+test("no import circle of values in src/, events/ and projections/", () => {
   const state = new Map<string, "open" | "done">();
   const circles: string[][] = [];
   const stack: string[] = [];
@@ -131,4 +145,39 @@ test("deciders decide: every decide… function in src/domain is synchronous and
   }
   expect(deciders.length).toBeGreaterThan(30);
   expect(impure).toEqual([]);
+});
+
+/** Imports from `from` (type-only ones included) of a path under one of `banned` (a folder, or a file). */
+function importsInto(from: string[], banned: string[]): string[] {
+  const found: string[] = [];
+  for (const f of from)
+    for (const target of allImports(f))
+      if (banned.some((b) => target === b || target.startsWith(`${b}/`)))
+        found.push(`${rel(f)} → ${relative(ROOT, target)}`);
+  return found;
+}
+
+/** The surfaces: the read API, the tool endpoint, the pages, OAuth, sign-in; and the HTTP kit and the root. */
+const SURFACES = ["api", "mcp", "web", "oauth", "auth", "cli"].map((d) => join(SRC, d));
+const ROOT_APP = join(SRC, "app.ts");
+
+test("the event log and the projections import no surface, nor the HTTP kit or the root (type imports included)", () => {
+  const from = [...files(EVENTS), ...files(PROJECTIONS)];
+  expect(from.length).toBeGreaterThan(10);
+  expect(importsInto(from, [...SURFACES, join(SRC, "http"), ROOT_APP, join(SRC, "server.ts")])).toEqual([]);
+});
+
+test("the contract imports no surface and no HTTP; the HTTP kit imports no surface (type imports included)", () => {
+  expect(importsInto(files(join(SRC, "contract")), [...SURFACES, join(SRC, "http"), ROOT_APP])).toEqual([]);
+  expect(importsInto(files(join(SRC, "http")), [...SURFACES, ROOT_APP])).toEqual([]);
+});
+
+test("one root mounts the surfaces: only src/app.ts imports the read API, only the server imports the root", () => {
+  const api = join(SRC, "api");
+  const outside = [...graph.keys()].filter((f) => !f.startsWith(`${api}/`));
+  const importers = (from: string[], into: string) => [
+    ...new Set(importsInto(from, [into]).map((l) => l.split(" → ")[0])),
+  ];
+  expect(importers(outside, api)).toEqual(["src/app.ts"]);
+  expect(importers([...graph.keys()], ROOT_APP)).toEqual(["src/server.ts"]);
 });
