@@ -1,7 +1,8 @@
-// The HTML answers of app.ts's error hook for a browser: "page not found" (404) and "something went wrong"
-// (500) in the site's layout and navigation. A signed-in person on an /app address gets the app's own frame
-// (sections, workspace, sign out) like every other app page; elsewhere the public layout, with the person's
-// links when signed in. JSON and API requests keep their problem+json answers (app.ts decides).
+// The HTML answers of the error hook (src/http/errors.ts) for a browser: "page not found" (404) and
+// "something went wrong" (500) in the site's layout and navigation. A signed-in person on an /app address gets
+// the app's own frame (sections, workspace, sign out) like every other app page; elsewhere the public layout,
+// with the person's links when signed in. JSON and API requests keep their problem+json answers (the error hook
+// decides).
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */

@@ -3,8 +3,8 @@ import { NotFoundError } from "elysia";
 
 export { formatDay, formatTime } from "../domain/dates.ts";
 
-/** A page or record that is not there: app.ts's error hook answers HTML 404 to browsers and the
- * problem+json `not_found` to everything else. */
+/** A page or record that is not there: the error hook (src/http/errors.ts) answers HTML 404 to browsers and
+ * the problem+json `not_found` to everything else. */
 export function notFound(): never {
   throw new NotFoundError();
 }

@@ -1,4 +1,4 @@
-// Every server-rendered page of docs/web.md "Pages", mounted by app.ts with one `.use(webPages(s))`.
+// Every server-rendered page of docs/web.md "Pages", mounted by src/app.ts with one `.use(webPages(s))`.
 import { Elysia } from "elysia";
 import type { Services } from "../services.ts";
 import { accountPages } from "./account.tsx";
