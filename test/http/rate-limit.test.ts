@@ -1,7 +1,10 @@
 // The one sliding-window limiter (src/http/rateLimit.ts): exact counts, runs of same-millisecond requests,
-// batch costs, and when a refused request may retry.
+// batch costs, and when a refused request may retry; and as a plugin, over a real loopback server.
 import { expect, test } from "bun:test";
-import { RateLimiter } from "../../src/http/rateLimit.ts";
+import { Elysia } from "elysia";
+import { clientAddresses } from "../../src/http/address.ts";
+import { problemDetails } from "../../src/http/errors.ts";
+import { RateLimiter, rateLimit } from "../../src/http/rateLimit.ts";
 
 function clockAt(start: number) {
   const c = { now: start, clock: () => new Date(c.now) };
@@ -60,4 +63,37 @@ test("a key's memory stays bounded by the window's milliseconds under a flood", 
   expect(w?.total).toBe(300_000); // the last minute's requests, counted exactly
   expect((w?.times.length ?? 0) - (w?.head ?? 0)).toBe(60_000); // one run per millisecond
   expect(w?.times.length).toBeLessThan(130_000);
+});
+
+test("the plugin: the routes after it count per address and are refused 429 over the budget; others are not", async () => {
+  const c = clockAt(1_000_000);
+  const limited = new Elysia().use(rateLimit(new RateLimiter(2, c.clock), false)).get("/counted", () => "ok");
+  const app = new Elysia()
+    .use(clientAddresses(false))
+    .use(
+      problemDetails(
+        { config: { baseUrl: "http://localhost", trustProxy: false }, clock: c.clock },
+        async () => new Response(""),
+      ),
+    )
+    .get("/free", () => "ok")
+    .use(limited);
+  app.listen({ port: 0, hostname: "127.0.0.1" });
+  try {
+    const url = `http://127.0.0.1:${app.server!.port}`;
+    const first = await fetch(`${url}/counted`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-limit")).toBe("2");
+    expect(first.headers.get("ratelimit-remaining")).toBe("1");
+    expect((await fetch(`${url}/counted`)).status).toBe(200);
+    const refused = await fetch(`${url}/counted`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(((await refused.json()) as { code: string }).code).toBe("rate_limited");
+    const free = await fetch(`${url}/free`);
+    expect(free.status).toBe(200);
+    expect(free.headers.has("ratelimit-limit")).toBe(false);
+  } finally {
+    await app.stop();
+  }
 });
