@@ -13,7 +13,7 @@ import type { BattlecardRecord } from "./records.ts";
 
 type Obj = Record<string, unknown>;
 
-const DATE_WORDS = new Set("jan feb mar apr may jun jul aug sep oct nov dec since".split(" "));
+const DATE_WORDS = new Set("jan feb mar apr may jun jul aug sep oct nov dec since seen".split(" "));
 /** Words of a line, for telling two lines apart: its dates left out (two moves of one week are not alike). */
 function words(s: string): Set<string> {
   return new Set(

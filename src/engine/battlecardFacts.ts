@@ -291,14 +291,27 @@ function firstSource(s: BattlecardSignal) {
   return s.evidence.find((e) => e.source_url) ?? s.evidence[0];
 }
 
-/** One fact from one signal, with the lines a rep uses. */
+/** "(+17%) (seen 21 Nov 2026)" → "(+17%, seen 21 Nov 2026)"; "(Austin, TX) (seen 21 Nov 2026)" → "(Austin, TX),
+ * seen 21 Nov 2026". */
+const oneBracket = (line: string) =>
+  line.replace(/%\) \(seen ([^)]+)\)/g, "%, seen $1)").replace(/\) \(seen ([^)]+)\)/g, "), seen $1");
+
+/** One fact from one signal, with the lines a rep uses. A line is dated by the day Rivals first saw the change
+ * ("seen 21 Nov 2026", "as of 21 Nov 2026"): a round announced on the 18th and seen on the 21st was not raised
+ * on the 21st. */
 export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
+  const f = factOf(s, c);
+  const dated = (k: "point" | "talk" | "landmine" | "said") => (f[k] ? { [k]: oneBracket(f[k]) } : {});
+  return { ...f, ...dated("point"), ...dated("talk"), ...dated("landmine"), ...dated("said") };
+}
+
+function factOf(s: BattlecardSignal, c: CompetitorRecord): Fact {
   const name = c.name;
   const names = [name, name.split(/\s+/)[0]];
   const kind = kindOf(s);
   const when = dayText(s.first_seen_at);
-  const on = when ? ` on ${when}` : "";
-  const since = when ? ` since ${when}` : "";
+  const on = when ? ` (seen ${when})` : "";
+  const since = when ? ` as of ${when}` : "";
   const ev = firstSource(s);
   const trace: LineTrace = {
     signal_id: s.id,
@@ -491,7 +504,8 @@ export function signalFact(s: BattlecardSignal, c: CompetitorRecord): Fact {
       return {
         ...base,
         topic: `hiring:${slug(what).slice(0, 60)}`,
-        point: `${cap(what)}${on}.`,
+        // "Hiring a VP of Engineering", not "Is hiring …".
+        point: `${cap(what.replace(/^is (?=hiring\b)/i, ""))}${on}.`,
         talk: `${said}: ${action}.`,
       };
     }

@@ -61,8 +61,8 @@ test("a deprecated package is said deprecated, not removed", () => {
     },
     c,
   );
-  expect(f.point).toBe("Deprecated northwind-legacy on 20 Nov 2026.");
+  expect(f.point).toBe("Deprecated northwind-legacy (seen 20 Nov 2026).");
   expect(f.landmine).toBe(
-    "Ask whether the buyer relies on northwind-legacy: Northwind deprecated it on 20 Nov 2026.",
+    "Ask whether the buyer relies on northwind-legacy: Northwind deprecated it (seen 20 Nov 2026).",
   );
 });

@@ -92,7 +92,7 @@ describe("a composed card", () => {
   test("the newer fact wins: a free plan that ended is not a strength; the newer Series B amount stays", () => {
     const b = compose("brightloop");
     const text = LISTS.flatMap((k) => b.sections[k]).join("\n");
-    expect(b.sections.weaknesses.join("\n")).toContain("Ended its free plan on 21 Nov 2026");
+    expect(b.sections.weaknesses.join("\n")).toContain("Ended its free plan (seen 21 Nov 2026)");
     expect(b.sections.strengths.join("\n")).not.toMatch(/free (?:plan|tier)/i);
     expect(text).toContain("$40 million Series B");
     expect(text).not.toContain("$32M");
@@ -100,10 +100,10 @@ describe("a composed card", () => {
 
   test("the period's most material moves are on the card", () => {
     const b = compose("brightloop");
-    expect(b.sections.strengths[0]).toBe("Growth plan cut from $119 to $99/month (-17%) on 21 Nov 2026.");
+    expect(b.sections.strengths[0]).toBe("Growth plan cut from $119 to $99/month (-17%, seen 21 Nov 2026).");
     const g = compose("globex");
     expect(g.sections.weaknesses[0]).toBe(
-      "Team plan raised from $59 to $69 per seat/month (+17%) on 21 Nov 2026.",
+      "Team plan raised from $59 to $69 per seat/month (+17%, seen 21 Nov 2026).",
     );
     expect(g.sections.landmines.join("\n")).toContain("Warehouse sync (Snowflake, BigQuery)");
     // The dossier's older Team price is not stated beside the newer one.
@@ -134,18 +134,18 @@ test("one talk track and one landmine per kind of move: the same advice is never
   });
   // Both launches and both tier moves are stated…
   expect(c.sections.strengths).toEqual([
-    "Launches Journeys on 20 Nov 2026.",
-    "Launches Alerts on 19 Nov 2026.",
+    "Launches Journeys (seen 20 Nov 2026).",
+    "Launches Alerts (seen 19 Nov 2026).",
   ]);
   expect(c.sections.weaknesses).toEqual([
-    "SSO moved from Team to Enterprise on 18 Nov 2026.",
-    "Audit logs moved from Team to Enterprise on 17 Nov 2026.",
+    "SSO moved from Team to Enterprise (seen 18 Nov 2026).",
+    "Audit logs moved from Team to Enterprise (seen 17 Nov 2026).",
   ]);
   // …and advised on once each, for the most material (here the newest).
   expect(c.sections.talk_tracks).toHaveLength(1);
-  expect(c.sections.talk_tracks[0]).toStartWith("Acme launches Journeys on 20 Nov 2026: ask whether");
+  expect(c.sections.talk_tracks[0]).toStartWith("Acme launches Journeys (seen 20 Nov 2026): ask whether");
   expect(c.sections.landmines).toEqual([
-    "Ask whether the buyer needs SSO: at Acme it now takes the Enterprise plan since 18 Nov 2026, so get that quote before comparing Team prices.",
+    "Ask whether the buyer needs SSO: at Acme it now takes the Enterprise plan as of 18 Nov 2026, so get that quote before comparing Team prices.",
   ]);
 });
 
@@ -181,11 +181,11 @@ test("a card the engine wrote: the next cycle proposes, naming the newer fact be
     .proposal;
   expect(p.drop).toContainEqual({
     section: "weaknesses",
-    text: "Team plan raised from $49 to $59 per seat/month (+20%) on 10 Nov 2026.",
-    because: "Newer fact: Team plan raised from $59 to $69 per seat/month (+17%) on 20 Nov 2026.",
+    text: "Team plan raised from $49 to $59 per seat/month (+20%, seen 10 Nov 2026).",
+    because: "Newer fact: Team plan raised from $59 to $69 per seat/month (+17%, seen 20 Nov 2026).",
   });
   expect(p.add.map((l) => l.text)).toContain(
-    "Team plan raised from $59 to $69 per seat/month (+17%) on 20 Nov 2026.",
+    "Team plan raised from $59 to $69 per seat/month (+17%, seen 20 Nov 2026).",
   );
 });
 
@@ -198,14 +198,14 @@ describe("a curated card through a cycle", () => {
     expect(proposed?.type).toBe("BattlecardProposed");
     const p = proposed!.data.proposal;
     expect(p.add.map((l) => l.text)).toContain(
-      "Team plan raised from $59 to $69 per seat/month (+17%) on 21 Nov 2026.",
+      "Team plan raised from $59 to $69 per seat/month (+17%, seen 21 Nov 2026).",
     );
     // The one line a newer fact contradicts is named, with the fact.
     expect(p.drop).toEqual([
       {
         section: "weaknesses",
         text: "Team plan now $59 per seat, 20% more than in October",
-        because: "Newer fact: Team plan raised from $59 to $69 per seat/month (+17%) on 21 Nov 2026.",
+        because: "Newer fact: Team plan raised from $59 to $69 per seat/month (+17%, seen 21 Nov 2026).",
         signal_id: 1193,
       },
     ]);
@@ -237,7 +237,7 @@ describe("a curated card through a cycle", () => {
     const kept = {
       section: "weaknesses",
       text: "Team plan now $59 per seat, 20% more than in October",
-      because: "Newer fact: Team plan raised from $59 to $69 per seat/month (+17%) on 21 Nov 2026.",
+      because: "Newer fact: Team plan raised from $59 to $69 per seat/month (+17%, seen 21 Nov 2026).",
     };
     expect(dismissed.data).toEqual({ id: 9, competitor_id: 1, proposed_at: NOW.toISOString(), kept: [kept] });
     // The next cycle does not propose that drop again for the same fact; the engine's lines still come.
@@ -273,7 +273,7 @@ describe("a curated card through a cycle", () => {
     // The contradicted curated strength stays until a member accepts its drop; the contradicting fact waits too.
     expect(out.record.sections!.strengths as string[]).toContain("Low entry price and generous free tier");
     expect(out.record.sections!.weaknesses as string[]).not.toContain(
-      "Ended its free plan on 21 Nov 2026: every seat now needs a paid plan.",
+      "Ended its free plan (seen 21 Nov 2026): every seat now needs a paid plan.",
     );
     expect(out.record.proposal?.drop.map((d) => d.text)).toEqual(["Low entry price and generous free tier"]);
     expect(out.replaced?.team_lines_kept).toBe(10);

@@ -144,12 +144,12 @@ describe("generate_battlecard", () => {
     expect(s.overview).toContain('Its pitch: "Answers without SQL".');
     for (const k of ["strengths", "weaknesses", "talk_tracks"]) expect(Array.isArray(s[k])).toBe(true);
     // Each line names its fact: the plan, the prices, the date.
-    expect(s.weaknesses).toContain("Team plan raised from $49 to $59 (+20%) on 18 Nov 2026.");
-    expect(s.strengths.join("\n")).toContain("Launches Ask, an AI question box on 4 Nov 2026.");
+    expect(s.weaknesses).toContain("Team plan raised from $49 to $59 (+20%, seen 18 Nov 2026).");
+    expect(s.strengths.join("\n")).toContain("Launches Ask, an AI question box (seen 4 Nov 2026).");
     expect(s.strengths.join("\n")).toContain(
       "Integrations: About 60 integrations, including Segment, HubSpot.",
     );
-    expect(s.talk_tracks.join("\n")).toContain("Globex's Team plan costs $59 since 18 Nov 2026, up from $49");
+    expect(s.talk_tracks.join("\n")).toContain("Globex's Team plan costs $59 as of 18 Nov 2026, up from $49");
     // Links are the evidence's, not bare URLs in the prose.
     expect(JSON.stringify(s)).not.toContain("https://");
     // Team notes are framing: labelled, and never among strengths, weaknesses or talk tracks.

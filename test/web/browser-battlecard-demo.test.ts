@@ -109,12 +109,12 @@ describe("after an advance", () => {
   test("the proposals name the period's biggest moves and the curated lines they make stale", async () => {
     const g = (await stored("globex")).proposal;
     expect(g.add.map((l: Obj) => l.text)).toContain(
-      "Team plan raised from $59 to $69 per seat/month (+17%) on 21 Nov 2026.",
+      "Team plan raised from $59 to $69 per seat/month (+17%, seen 21 Nov 2026).",
     );
     expect(g.drop.map((l: Obj) => l.text)).toEqual(["Team plan now $59 per seat, 20% more than in October"]);
     const bl = (await stored("brightloop")).proposal;
     expect(bl.add.map((l: Obj) => l.text)).toContain(
-      "Growth plan cut from $119 to $99/month (-17%) on 21 Nov 2026.",
+      "Growth plan cut from $119 to $99/month (-17%, seen 21 Nov 2026).",
     );
     expect(bl.drop.map((l: Obj) => l.text)).toEqual(["Low entry price and generous free tier"]);
     for (const p of [g, bl, (await stored("quantive")).proposal])
@@ -128,7 +128,7 @@ describe("after an advance", () => {
     );
     expect(r.battlecard.sections.talk_tracks).toEqual(CURATED.globex.talk_tracks);
     expect(r.proposal.add.map((l: Obj) => l.text)).toContain(
-      "Team plan raised from $59 to $69 per seat/month (+17%) on 21 Nov 2026.",
+      "Team plan raised from $59 to $69 per seat/month (+17%, seen 21 Nov 2026).",
     );
     expect(r.proposal.sections).toBeUndefined();
     await mcp.close();
@@ -144,7 +144,7 @@ describe("after an advance", () => {
     );
     const proposal = page.locator("section.proposal");
     expect(await proposal.textContent()).toContain(
-      "Growth plan cut from $119 to $99/month (-17%) on 21 Nov 2026.",
+      "Growth plan cut from $119 to $99/month (-17%, seen 21 Nov 2026).",
     );
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, "battlecard-demo-proposal.png"), fullPage: true });
@@ -156,8 +156,8 @@ describe("after an advance", () => {
     // The card's sections (the diff and the evidence below them say what was removed).
     const card = (await page.locator("article.battlecard > section").allTextContents()).join("\n");
     for (const line of CURATED.brightloop.talk_tracks) expect(card).toContain(line);
-    expect(card).toContain("Growth plan cut from $119 to $99/month (-17%) on 21 Nov 2026.");
-    expect(card).toContain("Ended its free plan on 21 Nov 2026");
+    expect(card).toContain("Growth plan cut from $119 to $99/month (-17%, seen 21 Nov 2026).");
+    expect(card).toContain("Ended its free plan (seen 21 Nov 2026)");
     expect(card).not.toContain("Low entry price and generous free tier");
     const s = await stored("brightloop");
     expect(s.proposal).toBeUndefined();
@@ -178,7 +178,7 @@ describe("after an advance", () => {
     expect(md.split("\n").reduce((n, l) => n + Math.max(1, Math.ceil(l.length / 90)), 0)).toBeLessThanOrEqual(
       110,
     );
-    expect(md).toContain("- Growth plan cut from $119 to $99/month (-17%) on 21 Nov 2026.");
+    expect(md).toContain("- Growth plan cut from $119 to $99/month (-17%, seen 21 Nov 2026).");
     await page.close();
   });
 
