@@ -14,6 +14,10 @@ import { heartbeat } from "../instance.ts";
 /** How long a claim lasts without renewal; renewed every third of it. */
 export const SHARE_TTL_MS = 30_000;
 
+/** Claims of one competitor whose check failed inside (a write the database ended, say) before its failure is
+ * the cycle's result: the earlier ones give it back at once, for a check that committed nothing. */
+const TRIES = 3;
+
 /** What a shared competitor came to: its result, or why it was not checked. */
 export type ShareResult =
   | { result: CompetitorResult }
@@ -37,14 +41,14 @@ export async function offerShares(s: Services, cycleId: number, orgId: number, i
 }
 
 /** Claims up to `n` of the cycle's competitors nobody holds (or whose holder let the claim expire), in the
- * cycle's order. Returns their ids. */
+ * cycle's order. Returns their ids and how often each was claimed. */
 export async function claimShares(
   s: Services,
   cycleId: number,
   holder: string,
   now: Date,
   n: number,
-): Promise<number[]> {
+): Promise<{ id: number; claims: number }[]> {
   if (n <= 0) return [];
   return s.store.writeTables(async ({ tx }) => {
     const r = await tx.execute({
@@ -52,11 +56,22 @@ export async function claimShares(
             WHERE cycle_id = ? AND competitor_id IN (
               SELECT competitor_id FROM cycle_shares WHERE cycle_id = ? AND done_at IS NULL
                 AND (holder IS NULL OR expires_at <= ?) ORDER BY position LIMIT ?)
-            RETURNING competitor_id`,
+            RETURNING competitor_id, claims`,
       args: [holder, iso(now, SHARE_TTL_MS), cycleId, cycleId, iso(now), n],
     });
-    return r.rows.map((row) => Number(row.competitor_id));
+    return r.rows.map((row) => ({ id: Number(row.competitor_id), claims: Number(row.claims) }));
   });
+}
+
+/** Gives a claim back for another try. */
+function releaseShare(s: Services, cycleId: number, competitorId: number, holder: string): Promise<unknown> {
+  return s.store.writeTables(({ later }) =>
+    later.execute({
+      sql: `UPDATE cycle_shares SET holder = NULL, expires_at = NULL WHERE cycle_id = ? AND competitor_id = ?
+              AND holder = ? AND done_at IS NULL`,
+      args: [cycleId, competitorId, holder],
+    }),
+  );
 }
 
 /** Moves on the expiry of every claim `holder` has on the cycle. */
@@ -153,9 +168,13 @@ export async function workShares(s: Services, w: ShareWork): Promise<number> {
   );
   const running = new Set<Promise<void>>();
   let checked = 0;
-  const one = async (id: number) => {
+  const one = async ({ id, claims }: { id: number; claims: number }) => {
     try {
       const result = await w.lanes.run(() => w.check(id));
+      if ("skipped" in result && claims < TRIES) {
+        await releaseShare(s, w.cycleId, id, w.holder);
+        return;
+      }
       if (await finishShare(s, w.cycleId, id, w.holder, w.clock(), result)) checked++;
       else throw new Error("the claim was lost before the check ended");
     } catch (e) {
@@ -175,8 +194,8 @@ export async function workShares(s: Services, w: ShareWork): Promise<number> {
       // As many as this instance's lanes can take now: what it claims and cannot start is left to the others.
       const free = w.lanes.size - w.lanes.busy;
       const got = free > 0 ? await claimShares(s, w.cycleId, w.holder, w.clock(), free) : [];
-      for (const id of got) {
-        const p: Promise<void> = one(id).finally(() => running.delete(p));
+      for (const claim of got) {
+        const p: Promise<void> = one(claim).finally(() => running.delete(p));
         running.add(p);
       }
       if (got.length > 0 && w.lanes.size - w.lanes.busy > 0) continue;
