@@ -37,8 +37,6 @@ export const RATING_REASONS = [
   "low_impact",
   "other",
 ] as const;
-export type RatingReason = (typeof RATING_REASONS)[number];
-
 /** A signal the workspace can see (open or closed, of a tracked competitor), as its commands see it. */
 export interface SignalEngagement {
   id: number;

@@ -81,4 +81,3 @@ export function getPrompt(name: string, args: Record<string, string> | undefined
 }
 
 /** The prompts' names, for the server card. */
-export const PROMPT_NAMES = PROMPTS.map((p) => p.name);

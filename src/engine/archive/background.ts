@@ -64,11 +64,6 @@ export async function historyIdle(s: Services): Promise<void> {
   }
 }
 
-/** Waits for this process's run of a competitor, if one is going. */
-export async function historyOf(s: Services, orgId: number, competitorId: number): Promise<void> {
-  await running.get(s)?.get(`${orgId}:${competitorId}`)?.done;
-}
-
 /** `rivals serve`: takes up unfinished runs now and every minute; `stop()` stops this process's runs between two
  * captures and lets go of them (the next start goes on from there). */
 export function startHistoryLoop(s: Services): { stop(): Promise<void> } {

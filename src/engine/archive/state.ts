@@ -106,25 +106,6 @@ export async function orphanedRuns(s: Services): Promise<{ orgId: number; compet
   return r.rows.map((row) => ({ orgId: Number(row.org_id), competitorId: Number(row.competitor_id) }));
 }
 
-export async function runState(
-  s: Services,
-  orgId: number,
-  competitorId: number,
-): Promise<{ state: string; holder: string | null; expiresAt: string | null } | null> {
-  const row = (
-    await s.database.client.execute({
-      sql: "SELECT state, holder, expires_at FROM archive_runs WHERE org_id = ? AND competitor_id = ?",
-      args: [orgId, competitorId],
-    })
-  ).rows[0];
-  if (!row) return null;
-  return {
-    state: String(row.state),
-    holder: row.holder === null ? null : String(row.holder),
-    expiresAt: row.expires_at === null ? null : String(row.expires_at),
-  };
-}
-
 /** Adds the pages not yet known (their captures still to list). */
 export function addPages(
   s: Services,

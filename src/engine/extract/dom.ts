@@ -171,52 +171,6 @@ export const DROP_TAGS = new Set([
   "MATH",
 ]);
 
-/** Block-level tags: an element with any of these as children is a container, not a run of text. */
-export const BLOCK_TAGS = new Set([
-  "ADDRESS",
-  "ARTICLE",
-  "ASIDE",
-  "BLOCKQUOTE",
-  "DD",
-  "DETAILS",
-  "DIV",
-  "DL",
-  "DT",
-  "FIELDSET",
-  "FIGCAPTION",
-  "FIGURE",
-  "FOOTER",
-  "FORM",
-  "H1",
-  "H2",
-  "H3",
-  "H4",
-  "H5",
-  "H6",
-  "HEADER",
-  "HGROUP",
-  "HR",
-  "LI",
-  "MAIN",
-  "NAV",
-  "OL",
-  "P",
-  "PRE",
-  "SECTION",
-  "SUMMARY",
-  "TABLE",
-  "TBODY",
-  "THEAD",
-  "TFOOT",
-  "TR",
-  "TD",
-  "TH",
-  "UL",
-  "MENU",
-  "LEGEND",
-  "CAPTION",
-]);
-
 const HIDDEN_CLASS =
   /(^|\s)(hidden|d-none|is-hidden|hide|invisible|sr-only|visually-hidden|screen-reader-text|screenreader|u-hidden|visuallyhidden|skip-link)(\s|$)/i;
 const RESPONSIVE_SHOW =
@@ -411,10 +365,6 @@ export function findFirst(el: El, pred: (e: El) => boolean): El | null {
 export function ancestorOrSelf(el: El, pred: (e: El) => boolean): El | null {
   for (let e: El | null = el; e; e = e.parentElement) if (pred(e)) return e;
   return null;
-}
-
-export function findAll(el: El, pred: (e: El) => boolean): El[] {
-  return descendants(el).filter(pred);
 }
 
 export function isTag(...tags: string[]): (e: El) => boolean {

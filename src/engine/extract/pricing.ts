@@ -27,7 +27,6 @@ import {
   type El,
   findFirst,
   HEADING,
-  isInline,
   isTag,
   leafLines,
   type Node,
@@ -421,25 +420,6 @@ function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead 
     return r;
   }
   return null;
-}
-
-/** textContent with a space between block children (so "US$24,000" and "/ year" in two divs stay apart). */
-export function spacedText(el: El): string {
-  const parts: string[] = [];
-  const walk = (n: Node) => {
-    if (n.nodeType === 3) {
-      parts.push(n.nodeValue ?? "");
-      return;
-    }
-    if (n.nodeType !== 1) return;
-    const e = n as El;
-    const block = !isInline(e);
-    if (block) parts.push(" ");
-    for (const c of e.childNodes) walk(c);
-    if (block) parts.push(" ");
-  };
-  walk(el);
-  return clean(parts.join(""));
 }
 
 /** Plan features of a card: its list items; without lists, short lines after the price that are not CTAs. */
