@@ -1,4 +1,4 @@
--- Limits shared by every instance on one database server (src/api/rateLeases.ts, src/auth/throttle.ts).
+-- Limits shared by every instance on one database server (src/http/rateLeases.ts, src/auth/throttle.ts).
 -- Operational, not projections: nothing here is rebuilt from the log.
 
 -- A limiter's window in slices (a tenth of the window each): what the instances together have taken of a key's
