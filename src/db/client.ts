@@ -24,9 +24,8 @@ interface Kept {
 const keptStatements = new WeakMap<object, Kept>();
 let statementsKept = false;
 
-/** The client prepares every statement it runs on a local file again, which cost 70% of a simple statement's
- * time (0.88 → 0.24 ms an update, 1.6 → 0.5 ms a select by index on a busy machine): each connection keeps
- * its statements by text instead. Safe as the client uses them: every use runs one to its end (`all`, `run`)
+/** The client prepares every statement it runs on a local file again, most of a simple statement's time
+ * (docs/read-path.md, "Statements prepared once"): each connection keeps its statements by text instead. Safe as the client uses them: every use runs one to its end (`all`, `run`)
  * synchronously and sets its modes first. A kept statement would keep the columns of the schema it was
  * prepared under (a `SELECT *` after a migration), so the connection's statements are dropped whenever the
  * schema cookie (`PRAGMA schema_version`, any process's change) moved. The oldest is dropped past the bound. */

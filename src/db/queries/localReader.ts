@@ -1,9 +1,9 @@
 // A read-only side connection to a local database file: the read cache's data-version probe, and prepared
 // statements for the hot read queries.
 //
-// @libsql/client prepares every statement it runs and builds a row object per row; on the read API's
-// 50-row signal page that was about 350 µs of the 700 µs a cache miss costs, against about 65 µs for the
-// same query through a statement prepared once on this connection, returning plain arrays. The queries are
+// @libsql/client prepares every statement it runs and builds a row object per row, which was half of what a
+// cache miss of the read API's signal page cost; a statement prepared once on this connection, returning plain
+// arrays, is a fraction of that (docs/read-path.md, "Statements prepared once"). The queries are
 // still built by drizzle (scoped by org like every other); only their execution moves here. Under WAL each
 // statement reads the newest committed state, so this connection never sees less than the client does.
 //
