@@ -14,6 +14,7 @@ import {
   teamOf,
 } from "./battlecardProposals.ts";
 import type { BattlecardNote, BattlecardSignal, ComposeBattlecard } from "./battlecardTypes.ts";
+import { formatTime } from "./dates.ts";
 import { DomainError } from "./errors.ts";
 import { dailyCapReached, LOWEST_PAID, PLANS, planOf } from "./plans.ts";
 import type { CompetitorRecord, SignalRecord } from "./records.ts";
@@ -191,7 +192,7 @@ export function decideGenerateBattlecard(
   if (!plan.paid && now.getTime() >= freeWeekEnds)
     throw new DomainError(
       "plan_required",
-      `generate_battlecard needs a paid plan (${PLANS[LOWEST_PAID].label} or higher) after the workspace's free first week, which ended ${new Date(freeWeekEnds).toISOString()}; this workspace is on ${plan.label}.`,
+      `generate_battlecard needs a paid plan (${PLANS[LOWEST_PAID].label} or higher) after the workspace's free first week, which ended ${formatTime(new Date(freeWeekEnds))}; this workspace is on ${plan.label}.`,
       { plan: plan.name, plan_needed: LOWEST_PAID, free_week_ended_at: new Date(freeWeekEnds).toISOString() },
     );
   if (st.settings.firstBrief === "running")

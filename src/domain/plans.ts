@@ -1,3 +1,4 @@
+import { formatDay } from "./dates.ts";
 import { DomainError } from "./errors.ts";
 // The one plan table. Every limit an agent or a route meets is read from here.
 export const PLAN_NAMES = ["trial", "free", "starter", "growth", "enterprise"] as const;
@@ -170,7 +171,7 @@ export function dailyCapReached(
   const up = cheapestPaidPlan((p) => p.dailyCaps[cap] > allowed);
   return new DomainError(
     "limit_reached",
-    `The ${plan.label} plan allows ${allowed} ${what} per day (UTC) and ${used} ran today; try again after ${resetsAt}${
+    `The ${plan.label} plan allows ${allowed} ${what} per day (UTC) and ${used} ran today; try again from ${formatDay(resetsAt)}, 00:00 UTC${
       up ? ` or upgrade (${up.label} allows ${up.dailyCaps[cap]})` : ""
     }.`,
     {
