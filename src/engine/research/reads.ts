@@ -6,7 +6,7 @@ import { pricingRead } from "../../domain/pricingRead.ts";
 import type { PageExtract, Plan } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Technology } from "../extract/tech.ts";
-import { hiringRead, type Job, type JobBoardProvider } from "../sources/jobBoards.ts";
+import { hiringRead, type Job } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { certifications } from "./statements.ts";
@@ -155,17 +155,9 @@ export function observeSource(
   at: Date,
 ): SourceObservation {
   const o: SourceObservation = { url: src.url, kind: src.kind };
-  const kind = sourceKind(src.kind).name;
-  if (kind === "feed" || kind === "releases_feed" || kind === "github_releases") {
-    const cadence = now.itemDates?.length ? releaseCadence(now.itemDates, at, src.url) : null;
-    if (cadence) o.release_cadence = { ...cadence };
-    return o;
-  }
-  if (kind === "job_board") {
-    if (now.jobs)
-      o.hiring = { ...hiringRead(now.jobs, src.kind.slice("job_board:".length) as JobBoardProvider) };
-    return o;
-  }
+  // A kind that is no page says what it says itself (sources/kinds/).
+  const own = sourceKind(src.kind).observe;
+  if (own) return { ...o, ...own(src, now, at) };
   const p = now.page;
   if (!p) return o;
   if (p.releaseDates?.length) {

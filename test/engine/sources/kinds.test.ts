@@ -121,3 +121,16 @@ test("a job board source whose address names no board fails without a request", 
   await sourceKind("pricing").fetch(fetcher, "https://a.test/pricing", { etag: '"v1"' });
   expect(asked).toEqual(["https://a.test/pricing"]);
 });
+
+test("what a changed source says for the dossier comes from its kind: a feed's cadence, a board's hiring", () => {
+  const at = new Date("2026-11-24T12:00:00.000Z");
+  const dates = ["2026-11-20", "2026-11-06", "2026-10-23", "2026-10-09"].map((d) => `${d}T10:00:00.000Z`);
+  const src = (kind: string) => ({ url: "https://a.test/changelog.xml", kind });
+  for (const k of ["feed", "releases_feed", "github_releases"])
+    expect(sourceKind(k).observe?.(src(k), { itemDates: dates }, at).release_cadence).toBeDefined();
+  // a GitHub organisation's new repositories are feed items, not releases
+  expect(sourceKind("github_org").observe).toBeUndefined();
+  const board = jobBoardKind("lever");
+  const hiring = sourceKind(board).observe?.(src(board), { jobs: [{ title: "Engineer" }] }, at).hiring;
+  expect(hiring).toMatchObject({ open_roles: 1, board: "lever" });
+});

@@ -1,9 +1,19 @@
 // An RSS or Atom feed the home page, the changelog, the blog or the press page names (<link rel="alternate">):
 // its items, a new one read by the announcement rules (as a changelog's when its address says so).
+import type { SourceObservation } from "../../../domain/observation.ts";
 import { normaliseFeed } from "../../compare/normalise.ts";
 import type { Snapshot } from "../../compare/types.ts";
 import { type FeedItem, notAFeed, parseFeed } from "../feeds.ts";
-import { type ClassifyAs, firstPage, get, type SourceKind, type SourceReadOk, uniq } from "./kind.ts";
+import { releaseCadence } from "../releases.ts";
+import {
+  type ClassifyAs,
+  firstPage,
+  get,
+  type SourceKind,
+  type SourceNow,
+  type SourceReadOk,
+  uniq,
+} from "./kind.ts";
 
 const MAX_FEEDS = 4;
 
@@ -17,6 +27,12 @@ export interface FeedRead {
 export function feedSnapshot(read: SourceReadOk, url: string): { snapshot: Snapshot } | { error: string } {
   const wrong = notAFeed(read.text);
   return wrong ? { error: wrong } : { snapshot: normaliseFeed(url, parseFeed(read.text, url)) };
+}
+
+/** The release cadence the dates of a feed's items give now. */
+export function cadenceNow(src: { url: string }, now: SourceNow, at: Date): Partial<SourceObservation> {
+  const cadence = now.itemDates?.length ? releaseCadence(now.itemDates, at, src.url) : null;
+  return cadence ? { release_cadence: { ...cadence } } : {};
 }
 
 /** How the announcement rules read a feed: a GitHub repository's releases (named by the repository), a
@@ -35,6 +51,7 @@ export const feed: SourceKind<FeedRead[], "feed"> = {
   snapshot: "feed",
   classifyAs: (_, url) => feedClassifyAs(url),
   label: () => "feed",
+  observe: cadenceNow,
   discovery: {
     /** The feeds the home page, the changelog, the blog and the press page name. */
     async read(s, io) {

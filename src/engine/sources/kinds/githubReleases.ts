@@ -11,6 +11,7 @@ import {
   githubReleasesSnapshot,
   parseGithubReleases,
 } from "../github.ts";
+import { cadenceNow } from "./feed.ts";
 import { allLinks, type SourceKind } from "./kind.ts";
 
 const MAX_REPOS = 2;
@@ -28,6 +29,7 @@ export const githubReleases: SourceKind<ReleasesFound, "github_releases"> = {
   snapshot: "feed",
   classifyAs: (_, url) => ({ pageKind: "github", sourceName: githubReleasesRepoOf(url)?.split("/")[1] }),
   label: () => "GitHub releases",
+  observe: cadenceNow,
   discovery: {
     async read(s, io) {
       const repos = githubReposFrom([s.home, ...s.pages].flatMap((p) => allLinks(p.extract))).slice(

@@ -5,7 +5,7 @@ import type { ResearchSource } from "../../../domain/researchTypes.ts";
 import { normaliseJobs } from "../../compare/normalise.ts";
 import { boardsInHtml } from "../boards/detect.ts";
 import { readJobBoard } from "../boards/read.ts";
-import { boardKey, detectJobBoard, type Job, type JobBoardProvider } from "../jobBoards.ts";
+import { boardKey, detectJobBoard, hiringRead, type Job, type JobBoardProvider } from "../jobBoards.ts";
 import { allLinks, firstPage, type SourceKind, uniq } from "./kind.ts";
 
 export const JOB_BOARD = "job_board:";
@@ -38,6 +38,10 @@ export const jobBoard: SourceKind<BoardFound, "job_board"> = {
   snapshot: "jobs",
   classifyAs: () => ({ pageKind: "jobs" }),
   label: (kind) => `job board (${kind.slice(JOB_BOARD.length)})`,
+  observe: (src, now) =>
+    now.jobs
+      ? { hiring: { ...hiringRead(now.jobs, src.kind.slice(JOB_BOARD.length) as JobBoardProvider) } }
+      : {},
   discovery: {
     /** The job board the careers page names (links, iframes, embed scripts, inline configuration), else one the
      * home page or any page read links, read through its public API (at most three boards tried). */

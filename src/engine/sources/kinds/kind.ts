@@ -2,6 +2,7 @@
 // its sources on a competitor's site, how a source of it is fetched, how its body becomes a snapshot, how the
 // snapshot store compares it (its snapshot kind), how the classification rules read it (the page kind they
 // see, and its own rules), and what a brief calls it.
+import type { SourceObservation } from "../../../domain/observation.ts";
 import type { ResearchSource } from "../../../domain/researchTypes.ts";
 import type { SourceRule } from "../../classify/rule.ts";
 import type { Snapshot, SnapshotKind } from "../../compare/types.ts";
@@ -9,6 +10,7 @@ import type { Link, PageExtract } from "../../extract/page.ts";
 import type { Fetcher, FetchResult } from "../../fetch/index.ts";
 import type { BoardRead } from "../boards/read.ts";
 import type { DiscoveredPage, PageKind } from "../discover.ts";
+import type { Job } from "../jobBoards.ts";
 
 /** What reading a source now gave. */
 export type SourceRead =
@@ -89,8 +91,16 @@ export interface SourceKind<R = unknown, N extends string = string> {
   classifyAs(kind: string, url: string): ClassifyAs;
   /** What a brief calls it when it cites it (`kind`: the source's full kind). */
   label(kind: string): string;
+  /** What a changed source of it says for the dossier now (none: what its page says, research/reads.ts). */
+  observe?(source: { url: string; kind: string }, now: SourceNow, at: Date): Partial<SourceObservation>;
   /** How research finds its sources on the site (none: research never names it). */
   discovery?: Discovery<R>;
+}
+
+/** What a cycle read of a changed source that is no page: a job board's roles, a feed's item dates. */
+export interface SourceNow {
+  jobs?: Job[];
+  itemDates?: string[];
 }
 
 /** One GET with the validators. */

@@ -1,5 +1,5 @@
 // A project's release feed (a releases Atom feed a source list names): read as a feed, its items new releases.
-import { feedClassifyAs, feedSnapshot } from "./feed.ts";
+import { cadenceNow, feedClassifyAs, feedSnapshot } from "./feed.ts";
 import { get, type SourceKind } from "./kind.ts";
 
 export const releasesFeed: SourceKind<undefined, "releases_feed"> = {
@@ -9,4 +9,5 @@ export const releasesFeed: SourceKind<undefined, "releases_feed"> = {
   snapshot: "feed",
   classifyAs: (_, url) => feedClassifyAs(url),
   label: () => "release feed",
+  observe: cadenceNow,
 };
