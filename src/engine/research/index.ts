@@ -12,7 +12,13 @@ import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { type PageRenderer, visibleHtml } from "../render/index.ts";
 import { type DiscoveredPage, discover, type PageKind, sameSite } from "../sources/discover.ts";
 import { hiringRead } from "../sources/jobBoards.ts";
-import { discoverAll, discoveredReads, discoveredSources, type Found } from "../sources/kinds/index.ts";
+import {
+  discoverAll,
+  discoveredProfile,
+  discoveredReads,
+  discoveredSources,
+  type Found,
+} from "../sources/kinds/index.ts";
 import {
   allLinks,
   type ReadPage,
@@ -22,7 +28,6 @@ import {
   uniq,
 } from "../sources/kinds/kind.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
-import { type WikidataFacts, wikidataItemPage } from "../sources/wikidata.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
 import { blockTexts, pageRead, plansAcross, pricingOf, readsTech, summaryOf } from "./reads.ts";
 import {
@@ -289,47 +294,6 @@ function releaseChannels(x: Parts, changelog: ReadPage | undefined, now: Date): 
   return out;
 }
 
-/** The company facts the site does not state itself, from its Wikidata item, each with the item as its source:
- * founding year, headquarters, parent organisation and stock ticker (a ticker: publicly traded). */
-function fillFromWikidata(
-  p: ResearchProfile,
-  evidence: Record<string, { url: string; excerpt: string }>,
-  f: WikidataFacts,
-): void {
-  const url = wikidataItemPage(f.item);
-  const said = (field: string, excerpt: string) => {
-    evidence[field] = { url, excerpt: `${excerpt} (Wikidata ${f.item})` };
-  };
-  if (p.founding_year === undefined && f.inception_year) {
-    p.founding_year = f.inception_year;
-    said("founding_year", `inception: ${f.inception_year}`);
-  }
-  if (!p.headquarters && f.headquarters) {
-    p.headquarters = { city: f.headquarters, ...(f.country ? { country: f.country } : {}) };
-    said("headquarters", `headquarters location: ${f.headquarters}${f.country ? `, ${f.country}` : ""}`);
-  }
-  const own = p.ownership ?? {};
-  const parent = !own.parent_company_name && f.parent_organization;
-  // A site that says it is not publicly traded is not contradicted.
-  const ticker = !own.ticker && own.public !== false && f.ticker;
-  if (parent || ticker) {
-    p.ownership = {
-      ...own,
-      ...(parent ? { parent_company_name: f.parent_organization } : {}),
-      ...(ticker ? { ticker: f.ticker, public: true } : {}),
-    };
-    said(
-      "ownership",
-      [
-        parent ? `parent organization: ${f.parent_organization}` : "",
-        ticker ? `ticker symbol: ${f.ticker}` : "",
-      ]
-        .filter(Boolean)
-        .join("; "),
-    );
-  }
-}
-
 function compactObj(o: Record<string, unknown>): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
@@ -509,7 +473,8 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
   const evidence: Record<string, { url: string; excerpt: string }> = {
     ...(profile as { evidence?: Record<string, { url: string; excerpt: string }> }).evidence,
   };
-  if (x.found.wikidata) fillFromWikidata(profileFields, evidence, x.found.wikidata.facts);
+  // the facts the site does not state itself, from the sources a kind reads them in (a Wikidata item)
+  discoveredProfile(x.found, profileFields, evidence);
   // hiring.estimated_headcount: the size the site itself states (JSON-LD numberOfEmployees, an about page).
   if (typeof profileFields.company_size === "number")
     reads.hiring = {

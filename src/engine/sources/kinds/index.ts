@@ -2,14 +2,14 @@
 // kind's discovery and lists their sources in this order; a cycle checks each source by its kind's module.
 // Research names a source's kind (home, pricing, careers … are all pages; a job board's kind names its provider:
 // `job_board:greenhouse`).
-import type { ResearchSource } from "../../../domain/researchTypes.ts";
+import type { ResearchProfile, ResearchSource } from "../../../domain/researchTypes.ts";
 import { appStore } from "./appStore.ts";
 import { feed } from "./feed.ts";
 import { githubOrg } from "./githubOrg.ts";
 import { githubReleases } from "./githubReleases.ts";
 import { hnMentions } from "./hnMentions.ts";
 import { JOB_BOARD, jobBoard } from "./jobBoard.ts";
-import type { ResearchIo, SiteRead, SourceKind } from "./kind.ts";
+import type { FieldEvidence, ResearchIo, SiteRead, SourceKind } from "./kind.ts";
 import { npmPackage } from "./npmPackage.ts";
 import { page } from "./page.ts";
 import { releasesFeed } from "./releasesFeed.ts";
@@ -65,4 +65,9 @@ export function discoveredSources(found: Found, site: SiteRead): ResearchSource[
 /** What the kinds' discoveries give the dossier's reads (packages, apps). */
 export function discoveredReads(found: Found): Record<string, unknown> {
   return Object.assign({}, ...SOURCE_KINDS.map((k) => k.discovery?.reads?.(foundOf(found, k))));
+}
+
+/** Fills the profile fields the site does not state itself from what the kinds' discoveries read (Wikidata). */
+export function discoveredProfile(found: Found, profile: ResearchProfile, evidence: FieldEvidence): void {
+  for (const k of SOURCE_KINDS) k.discovery?.profile?.(foundOf(found, k), profile, evidence);
 }

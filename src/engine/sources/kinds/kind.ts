@@ -3,7 +3,7 @@
 // snapshot store compares it (its snapshot kind), how the classification rules read it (the page kind they
 // see, and its own rules), and what a brief calls it.
 import type { SourceObservation } from "../../../domain/observation.ts";
-import type { ResearchSource } from "../../../domain/researchTypes.ts";
+import type { ResearchProfile, ResearchSource } from "../../../domain/researchTypes.ts";
 import type { SourceRule } from "../../classify/rule.ts";
 import type { Snapshot, SnapshotKind } from "../../compare/types.ts";
 import type { Link, PageExtract } from "../../extract/page.ts";
@@ -54,6 +54,9 @@ export interface SiteRead {
   discovered: DiscoveredPage[];
 }
 
+/** Where each profile field was read: the page and an excerpt. */
+export type FieldEvidence = Record<string, { url: string; excerpt: string }>;
+
 /** How research fetches for a kind's discovery. */
 export interface ResearchIo {
   /** The fetcher itself: neither counted nor seen as a baseline. */
@@ -76,6 +79,8 @@ export interface Discovery<R> {
   sources(found: R, site: SiteRead, all: Readonly<Record<string, unknown>>): ResearchSource[];
   /** The dossier's reads it gives (packages, apps …). */
   reads?(found: R): Record<string, unknown> | undefined;
+  /** Fills the profile fields the site does not state itself, each with where it was read. */
+  profile?(found: R, profile: ResearchProfile, evidence: FieldEvidence): void;
 }
 
 export interface SourceKind<R = unknown, N extends string = string> {

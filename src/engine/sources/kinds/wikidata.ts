@@ -1,6 +1,7 @@
 // The Wikidata item the site declares as itself (its JSON-LD sameAs, else a link on its pages), used only when
 // the item's official website is this site (../wikidata.ts): its facts in words, compared field by field, a new
 // chief executive read by its own rule.
+import type { ResearchProfile } from "../../../domain/researchTypes.ts";
 import { chiefExecutive } from "../../classify/facts.ts";
 import { normaliseStructured } from "../../compare/normalise.ts";
 import {
@@ -11,8 +12,9 @@ import {
   wikidataFactsOf,
   wikidataFields,
   wikidataItemFrom,
+  wikidataItemPage,
 } from "../wikidata.ts";
-import { linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
+import { type FieldEvidence, linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
 
 export type WikidataFound = { url: string; facts: WikidataFacts } | undefined;
 
@@ -46,5 +48,45 @@ export const wikidata: SourceKind<WikidataFound, "wikidata"> = {
       return { url, facts };
     },
     sources: (found) => (found ? [{ url: found.url, kind: "wikidata" }] : []),
+    profile: (found, p, evidence) => {
+      if (found) fillFromWikidata(p, evidence, found.facts);
+    },
   },
 };
+
+/** The company facts the site does not state itself, from its Wikidata item, each with the item as its source:
+ * founding year, headquarters, parent organisation and stock ticker (a ticker: publicly traded). */
+function fillFromWikidata(p: ResearchProfile, evidence: FieldEvidence, f: WikidataFacts): void {
+  const url = wikidataItemPage(f.item);
+  const said = (field: string, excerpt: string) => {
+    evidence[field] = { url, excerpt: `${excerpt} (Wikidata ${f.item})` };
+  };
+  if (p.founding_year === undefined && f.inception_year) {
+    p.founding_year = f.inception_year;
+    said("founding_year", `inception: ${f.inception_year}`);
+  }
+  if (!p.headquarters && f.headquarters) {
+    p.headquarters = { city: f.headquarters, ...(f.country ? { country: f.country } : {}) };
+    said("headquarters", `headquarters location: ${f.headquarters}${f.country ? `, ${f.country}` : ""}`);
+  }
+  const own = p.ownership ?? {};
+  const parent = !own.parent_company_name && f.parent_organization;
+  // A site that says it is not publicly traded is not contradicted.
+  const ticker = !own.ticker && own.public !== false && f.ticker;
+  if (parent || ticker) {
+    p.ownership = {
+      ...own,
+      ...(parent ? { parent_company_name: f.parent_organization } : {}),
+      ...(ticker ? { ticker: f.ticker, public: true } : {}),
+    };
+    said(
+      "ownership",
+      [
+        parent ? `parent organization: ${f.parent_organization}` : "",
+        ticker ? `ticker symbol: ${f.ticker}` : "",
+      ]
+        .filter(Boolean)
+        .join("; "),
+    );
+  }
+}
