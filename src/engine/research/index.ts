@@ -1,8 +1,8 @@
 // One research run (ENGINE.md "Research"): fetch the home page through the one fetcher, discover the site's
-// pages, fetch and extract them (extraction in the Worker pool), read feeds, the job board's public JSON,
-// the open sources the site links (GitHub, npm, Wikidata, EDGAR, Hacker News, the App Store) and
-// security.txt, then assemble the dossier: profile fields, `urls`, `reads` and the
-// sources to watch. A field no source states stays absent. A home page that cannot be read fails the run
+// pages, fetch and extract them (extraction in the Worker pool), run every source kind's discovery
+// (sources/kinds/: feeds, the job board's public JSON, the open sources the site links — GitHub, npm, Wikidata,
+// EDGAR, Hacker News, the App Store — and security.txt), then assemble the dossier: profile fields, `urls`,
+// `reads` and the sources to watch. A field no source states stays absent. A home page that cannot be read fails the run
 // with the reason; nothing partial is returned.
 import { FEATURE_LIMIT, type ReadSources } from "../../domain/observation.ts";
 import type { ResearchDossier, ResearchProfile, ResearchSource } from "../../domain/researchTypes.ts";
