@@ -103,11 +103,13 @@ async function finishShare(
   });
 }
 
-/** The cycles with a competitor free to claim now (nobody holds it, or its claim expired). */
+/** The running cycles with a competitor free to claim now (nobody holds it, or its claim expired). A cycle that
+ * ended without summing its rows (its lead failed) is no longer worked on. */
 export async function claimableCycles(s: Services, now: Date): Promise<{ cycleId: number; orgId: number }[]> {
   const r = await s.database.client.execute({
     sql: `SELECT DISTINCT cycle_id, org_id FROM cycle_shares WHERE done_at IS NULL
-            AND (holder IS NULL OR expires_at <= ?)`,
+            AND (holder IS NULL OR expires_at <= ?)
+            AND cycle_id IN (SELECT id FROM cycles WHERE finished_at IS NULL AND abandoned_at IS NULL)`,
     args: [iso(now)],
   });
   return r.rows.map((row) => ({ cycleId: Number(row.cycle_id), orgId: Number(row.org_id) }));

@@ -24,12 +24,17 @@ const PAGES = [
   ["/pricing", "pricing"],
 ] as const;
 
-async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 60_000): Promise<T> {
+async function until<T>(
+  what: string | (() => string),
+  f: () => Promise<T | undefined | false>,
+  ms = 90_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await f();
     if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
     await Bun.sleep(50);
   }
 }
@@ -104,22 +109,29 @@ describe("two instances split a cycle", () => {
     const done = new Promise<CycleSummary | Error>((r) => {
       finished = r;
     });
-    const common = { jitterMs: 0, pattern: "0 0 1 1 *", lanes: 3, pollMs: 100 };
-    const lead = new Scheduler(a, {
-      ...common,
-      instance: "A",
-      helpMs: 0,
-      onCycle: (_o, _s, x) => finished(x),
-    });
-    // B never leads (no check of its own): it only helps, looking every 100 ms.
-    const helper = new Scheduler(b, { ...common, instance: "B", helpMs: 100 });
-    helper.start();
-    const report = await lead.tick();
-    expect(report.started).toEqual([{ orgId, slot: "hourly@2026-11-20T12:00:00.000Z" }]);
+    // Both check at start; whichever claims the lease leads, the other helps (it looks every 100 ms).
+    const common = {
+      jitterMs: 0,
+      pattern: "0 0 1 1 *",
+      lanes: 3,
+      pollMs: 100,
+      helpMs: 100,
+      onCycle: (_o: number, _s: string, x: CycleSummary | Error) => finished(x),
+    };
+    const sa = new Scheduler(a, { ...common, instance: "A" });
+    const sb = new Scheduler(b, { ...common, instance: "B" });
+    sa.start();
+    sb.start();
     const summary = await done;
-    await lead.stop();
-    await helper.stop();
+    await sa.stop();
+    await sb.stop();
     if (summary instanceof Error) throw summary;
+    const lease = await a.database.client.execute({
+      sql: "SELECT holder, slot FROM cycle_leases WHERE org_id = ?",
+      args: [orgId],
+    });
+    expect(lease.rows.map((r) => r.slot)).toEqual(["hourly@2026-11-20T12:00:00.000Z"]);
+    const helper = lease.rows[0].holder === "A" ? sb : sa;
 
     expect(summary.competitors_checked).toBe(N);
     expect(summary.pages_checked).toBe(N * PAGES.length);
@@ -196,9 +208,16 @@ describe("an instance killed mid-cycle", () => {
         RIVALS_SCHEDULER_LANES: "3",
         RIVALS_ARCHIVE_MONTHS: "0",
       },
-      stdout: "ignore",
-      stderr: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
     });
+    // What the process said, for a failure's message.
+    let said = "";
+    for (const stream of [child.stdout, child.stderr])
+      void (async () => {
+        for await (const chunk of stream as ReadableStream<Uint8Array>)
+          said += new TextDecoder().decode(chunk);
+      })().catch(() => undefined);
     let finished!: (x: CycleSummary | Error) => void;
     const done = new Promise<CycleSummary | Error>((r) => {
       finished = r;
@@ -213,12 +232,15 @@ describe("an instance killed mid-cycle", () => {
     });
     try {
       // The process leads the cycle and holds three competitors.
-      const held = await until("the process to claim its share", async () => {
-        const r = await a.database.client.execute(
-          "SELECT competitor_id, holder FROM cycle_shares WHERE holder IS NOT NULL",
-        );
-        return r.rows.length === 3 ? r.rows.map((row) => Number(row.competitor_id)) : undefined;
-      });
+      const held = await until(
+        () => `the process to claim its share:\n${said}`,
+        async () => {
+          const r = await a.database.client.execute(
+            "SELECT competitor_id, holder FROM cycle_shares WHERE holder IS NOT NULL",
+          );
+          return r.rows.length === 3 ? r.rows.map((row) => Number(row.competitor_id)) : undefined;
+        },
+      );
       // This instance claims three more; two are left to claim.
       expect(await survivor.help()).toBe(1);
       await until("this instance's claims", async () => {
