@@ -1,12 +1,18 @@
-import { type Client, createClient } from "@libsql/client";
+import { type Client, createClient, type InStatement, type ResultSet } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import Sqlite from "libsql";
 import { withKeptStreams } from "./keptStreams.ts";
 import * as schema from "./schema.ts";
 
 export type Db = LibSQLDatabase<typeof schema>;
+/** What a named query needs: a statement run on the database, a writer's transaction or a client. */
+export interface Exec {
+  execute(stmt: InStatement): Promise<ResultSet>;
+}
+/** The database a surface hands to the named queries of src/db/queries (it runs no SQL of its own). */
 export interface Database {
   client: Client;
+  execute: Client["execute"];
   db: Db;
   url: string;
   close(): void;
@@ -80,7 +86,12 @@ export async function openDatabase(url: string): Promise<Database> {
     await client.execute("PRAGMA synchronous = NORMAL");
   }
   const db = drizzle(client, { schema });
-  return { client, db, url, close: () => client.close() };
+  return { client, db, url, execute: client.execute.bind(client), close: () => client.close() };
+}
+
+/** Fails unless the database answers a statement. */
+export async function ping(database: Database): Promise<void> {
+  await database.client.execute("SELECT 1");
 }
 
 /** The WebSocket address and token of a libSQL server URL over a WebSocket (ws://, wss://; libsql:// is HTTP

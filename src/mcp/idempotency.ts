@@ -13,6 +13,15 @@
 
 import { type FirstCommandHook, type Tx, withFirstCommand } from "../../events/store.ts";
 import { sha256 } from "../auth/tokens.ts";
+import {
+  completeClaim,
+  dropExpiredClaim,
+  insertClaim,
+  insertResult,
+  readClaim,
+  renewClaim,
+  withdrawClaim,
+} from "../db/idempotencyKeys.ts";
 import { heartbeat, instanceOf } from "../engine/instance.ts";
 import type { Services } from "../services.ts";
 import { ToolError } from "./tool.ts";
@@ -111,22 +120,17 @@ async function claimAndRun<T>(
   work: () => Promise<T>,
   stored: (result: T) => unknown,
 ): Promise<T> {
-  const where = "org_id = ? AND tool = ? AND key = ?";
-  const keyArgs = [orgId, tool, key];
+  const k = { orgId, tool, key };
   const owner = instanceOf(s);
   // Real time, not the service clock: how long this request waits, whatever the clock says.
   const waitUntil = performance.now() + DUPLICATE_WAIT_MS;
   for (;;) {
-    const r = await s.database.client.execute({
-      sql: `SELECT args_hash, result, created_at, completed, lease_until FROM idempotency_keys WHERE ${where}`,
-      args: keyArgs,
-    });
-    const row = r.rows[0];
+    const row = await readClaim(s.database, k);
     const now = s.clock();
-    if (row && Date.parse(String(row.created_at)) > now.getTime() - WINDOW_MS) {
-      if (row.args_hash !== hash) throw conflict(tool, key);
-      if (Number(row.completed) === 1) return JSON.parse(String(row.result)) as T;
-      const leaseUntil = row.lease_until === null ? 0 : Date.parse(String(row.lease_until));
+    if (row && Date.parse(row.createdAt) > now.getTime() - WINDOW_MS) {
+      if (row.argsHash !== hash) throw conflict(tool, key);
+      if (row.completed) return JSON.parse(row.result) as T;
+      const leaseUntil = row.leaseUntil === null ? 0 : Date.parse(row.leaseUntil);
       if (leaseUntil <= now.getTime())
         throw new ToolError(
           "idempotency_incomplete",
@@ -147,21 +151,13 @@ async function claimAndRun<T>(
       taken: false,
       write: async (tx, at) => {
         // A claim older than the window no longer holds its key.
-        await tx.execute({
-          sql: `DELETE FROM idempotency_keys WHERE ${where} AND created_at <= ?`,
-          args: [...keyArgs, new Date(at.getTime() - WINDOW_MS).toISOString()],
-        });
+        await dropExpiredClaim(tx, k, new Date(at.getTime() - WINDOW_MS).toISOString());
         try {
-          await tx.execute({
-            sql: `INSERT INTO idempotency_keys (org_id, tool, key, args_hash, result, created_at, completed, owner, lease_until)
-                  VALUES (?, ?, ?, ?, 'null', ?, 0, ?, ?)`,
-            args: [
-              ...keyArgs,
-              hash,
-              at.toISOString(),
-              owner,
-              new Date(at.getTime() + CLAIM_LEASE_MS).toISOString(),
-            ],
+          await insertClaim(tx, k, {
+            argsHash: hash,
+            at: at.toISOString(),
+            owner,
+            leaseUntil: new Date(at.getTime() + CLAIM_LEASE_MS).toISOString(),
           });
         } catch (e) {
           if (!isKeyConflict(e)) throw e;
@@ -173,10 +169,7 @@ async function claimAndRun<T>(
     const renewal = heartbeat(RENEW_MS, "idempotency claim", async () => {
       if (!claim.committed) return;
       await writeAlone(s, (tx) =>
-        tx.execute({
-          sql: `UPDATE idempotency_keys SET lease_until = ? WHERE ${where} AND owner = ? AND completed = 0`,
-          args: [new Date(s.clock().getTime() + CLAIM_LEASE_MS).toISOString(), ...keyArgs, owner],
-        }),
+        renewClaim(tx, k, owner, new Date(s.clock().getTime() + CLAIM_LEASE_MS).toISOString()),
       );
     });
     let result: T;
@@ -184,10 +177,7 @@ async function claimAndRun<T>(
       result = await withFirstCommand(claim, work);
     } catch (e) {
       if (claim.taken) continue; // another call claimed the key first: its result is this call's
-      if (claim.committed)
-        await writeAlone(s, (tx) =>
-          tx.execute({ sql: `DELETE FROM idempotency_keys WHERE ${where} AND completed = 0`, args: keyArgs }),
-        );
+      if (claim.committed) await writeAlone(s, (tx) => withdrawClaim(tx, k));
       throw e;
     } finally {
       renewal.stop();
@@ -198,19 +188,12 @@ async function claimAndRun<T>(
     const value = JSON.stringify(stored(result));
     await writeAlone(s, async (tx) => {
       if (claim.committed) {
-        await tx.execute({
-          sql: `UPDATE idempotency_keys SET completed = 1, result = ?, lease_until = NULL WHERE ${where} AND owner = ?`,
-          args: [value, ...keyArgs, owner],
-        });
+        await completeClaim(tx, k, owner, value);
         return;
       }
       // Work that appended nothing claimed nothing: its result is recorded now, unless a duplicate's was first.
       try {
-        await tx.execute({
-          sql: `INSERT INTO idempotency_keys (org_id, tool, key, args_hash, result, created_at, completed)
-                VALUES (?, ?, ?, ?, ?, ?, 1)`,
-          args: [...keyArgs, hash, value, s.clock().toISOString()],
-        });
+        await insertResult(tx, k, { argsHash: hash, result: value, at: s.clock().toISOString() });
       } catch (e) {
         if (!isKeyConflict(e)) throw e;
       }

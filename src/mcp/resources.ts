@@ -150,13 +150,7 @@ export async function readResource(ctx: AuthedContext, uri: string) {
     field = "battlecard";
     const b = record;
     markdown = async () => {
-      const notes = await notesPage(
-        s.database.client,
-        principal.orgId,
-        "battlecard",
-        Number(m[1]),
-        undefined,
-      );
+      const notes = await notesPage(s.database, principal.orgId, "battlecard", Number(m[1]), undefined);
       return battlecardMarkdown(b, [...notes.notes].reverse(), base);
     };
   }

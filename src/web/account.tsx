@@ -37,7 +37,7 @@ function PasswordForm({ csrf }: { csrf: string }): JSX.Element {
 }
 
 export function accountPages(s: Services) {
-  const client = s.database.client;
+  const client = s.database;
   // Guessing the current password from a stolen session is slowed down like sign-in guessing.
   const guesses = throttleFor(s, ACCOUNT_POLICY, "password_change");
 

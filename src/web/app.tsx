@@ -12,6 +12,7 @@ import {
   listBattlecards,
   pendingProposals,
 } from "../db/queries/battlecards.ts";
+import { previousVersion } from "../db/queries/battlecardVersions.ts";
 import { getCompetitor } from "../db/queries/competitors.ts";
 import { fundingSignals } from "../db/queries/conflicts.ts";
 import { getDigest, listDigests } from "../db/queries/digests.ts";
@@ -23,7 +24,7 @@ import { conflictsOf } from "../domain/conflicts.ts";
 import { firstChars } from "../domain/searchText.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
-import { battlecardMarkdown, PAGE_SCRIPT, previousVersion } from "./battlecardExtras.tsx";
+import { battlecardMarkdown, PAGE_SCRIPT } from "./battlecardExtras.tsx";
 import { CompetitorCharts, signalChange } from "./charts.tsx";
 import { Pager } from "./components.tsx";
 import { HistoryPanel } from "./history.tsx";
@@ -78,8 +79,8 @@ export function appPages(s: Services) {
   /** A battlecard's notes (the competitor's battlecard notes), previous version and Markdown. */
   async function battlecardExtras(orgId: number, b: Obj, m: Member): Promise<BattlecardExtras> {
     const [notes, previous, proposal] = await Promise.all([
-      notesPage(s.database.client, orgId, "battlecard", Number(b.competitor_id)),
-      previousVersion(s.database.client, orgId, Number(b.id), b),
+      notesPage(s.database, orgId, "battlecard", Number(b.competitor_id)),
+      previousVersion(s.database, orgId, Number(b.id), b),
       battlecardProposal(db, orgId, Number(b.id)),
     ]);
     return {
@@ -97,7 +98,7 @@ export function appPages(s: Services) {
   async function signalConflicts(orgId: number, id: number, record: Obj) {
     const cid = typeof record.competitor_id === "number" ? record.competitor_id : undefined;
     if (record.type !== "funding" || cid === undefined) return [];
-    const others = (await fundingSignals(s.database.client, orgId, [cid])).get(cid) ?? [];
+    const others = (await fundingSignals(s.database, orgId, [cid])).get(cid) ?? [];
     return conflictsOf({ id, title: String(record.title), summary: String(record.summary ?? "") }, others);
   }
 
@@ -117,9 +118,7 @@ export function appPages(s: Services) {
               />
               <SignalEngagementPanel
                 id={id}
-                e={
-                  await signalEngagement(s.database.client, orgId, id, `user:${m.session.userId}`, s.clock())
-                }
+                e={await signalEngagement(s.database, orgId, id, `user:${m.session.userId}`, s.clock())}
                 csrf={m.session.csrfToken}
                 org={m.ws.current!.orgSlug}
               />
@@ -139,7 +138,7 @@ export function appPages(s: Services) {
         const m = await member(s, request);
         if (m instanceof Response) return m;
         const found = await findInWorkspaces(m.session, m.ws.current, (orgId) =>
-          competitorIcon(s.database.client, orgId, id),
+          competitorIcon(s.database, orgId, id),
         );
         if (!found) notFound();
         return new Response(new Blob([found.record.data as Uint8Array<ArrayBuffer>]), {
@@ -161,11 +160,11 @@ export function appPages(s: Services) {
               firstChars((new URL(request.url).searchParams.get("tcat") ?? "").trim(), 100) || undefined;
             const [charts, checkedAt, trendSignal, signals, icon, sources] = await Promise.all([
               CompetitorCharts({ s, orgId, competitor: record as Obj }),
-              lastCheckedAt(s.database.client, orgId, id),
-              hiringTrend(s.database.client, orgId, id),
-              timeline(s.database.client, orgId, id, tcat, base),
-              hasIcon(s.database.client, orgId, id),
-              watchedSources(s.database.client, orgId, id),
+              lastCheckedAt(s.database, orgId, id),
+              hiringTrend(s.database, orgId, id),
+              timeline(s.database, orgId, id, tcat, base),
+              hasIcon(s.database, orgId, id),
+              watchedSources(s.database, orgId, id),
             ]);
             const x = {
               now: s.clock(),

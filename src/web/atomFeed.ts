@@ -109,7 +109,7 @@ export function atomFeedRoutes(s: Services) {
     });
   return new Elysia({ name: "web-atom-feed" }).get("/feeds/:token", async ({ params }) => {
     if (!FEED_TOKEN_RE.test(params.token)) return notFound();
-    const feed = await feedByDigest(s.database.client, sha256(params.token));
+    const feed = await feedByDigest(s.database, sha256(params.token));
     if (!feed) return notFound();
     const signals = await listSignals(
       s.database.db,

@@ -4,7 +4,7 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
-import type { Client } from "@libsql/client";
+import type { PreviousVersion } from "../db/queries/battlecardVersions.ts";
 import type { NoteView } from "../db/queries/engagement.ts";
 import { formatDay } from "../domain/dates.ts";
 import { NOTE_MAX_UTF16 } from "../domain/engagement.ts";
@@ -46,41 +46,6 @@ const lines = (v: unknown): string[] =>
       : isObj(v)
         ? Object.entries(v).map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`)
         : [];
-
-export interface PreviousVersion {
-  generated_at?: string;
-  sections: Obj;
-}
-
-/** The version before the current one: the newest earlier event of the battlecard's stream whose sections
- * differ from the current ones (a rewrite that changed nothing is not a version). Reads the stream through its
- * unique key, newest first, at most 20 events. */
-export async function previousVersion(
-  client: Client,
-  orgId: number,
-  id: number,
-  current: Obj,
-): Promise<PreviousVersion | undefined> {
-  const r = await client.execute({
-    sql: `SELECT data FROM events WHERE stream_type = 'battlecard' AND stream_id = ? AND org_id = ?
-            AND type IN ('BattlecardGenerated', 'BattlecardRecorded', 'BattlecardProposalAccepted', 'BattlecardEdited')
-          ORDER BY stream_version DESC LIMIT 20`,
-    args: [String(id), orgId],
-  });
-  const now = JSON.stringify(current.sections ?? {});
-  let seenCurrent = false;
-  for (const row of r.rows) {
-    const rec = (JSON.parse(String(row.data)) as { record?: Obj }).record ?? {};
-    const sections = isObj(rec.sections) ? rec.sections : {};
-    if (!seenCurrent) {
-      seenCurrent = true;
-      continue;
-    }
-    if (JSON.stringify(sections) === now) continue;
-    return { generated_at: typeof rec.generated_at === "string" ? rec.generated_at : undefined, sections };
-  }
-  return undefined;
-}
 
 export interface SectionChange {
   title: string;

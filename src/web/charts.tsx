@@ -4,6 +4,7 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import { pricingSignals, signalCountsByWeek, signalValues } from "../db/queries/charts.ts";
 import { formatDay } from "../domain/dates.ts";
 import { formatAmount } from "../domain/money.ts";
 import { SEVERITY_HIGH_FIRST, type Severity } from "../domain/records.ts";
@@ -29,15 +30,11 @@ export async function signalChange(
   orgId: number,
   signalId: number,
 ): Promise<SignalChange | undefined> {
-  const r = await s.database.client.execute({
-    sql: "SELECT value_before, value_after FROM engine_signals WHERE org_id = ? AND id = ?",
-    args: [orgId, signalId],
-  });
-  const row = r.rows[0];
+  const row = await signalValues(s.database, orgId, signalId);
   if (!row) return undefined;
   // The values compared are the masked ones: a placeholder a person cannot read is left out of the view.
-  const before = row.value_before === null ? null : withoutPlaceholders(String(row.value_before));
-  const after = row.value_after === null ? null : withoutPlaceholders(String(row.value_after));
+  const before = row.before === null ? null : withoutPlaceholders(row.before);
+  const after = row.after === null ? null : withoutPlaceholders(row.after);
   return { before, after };
 }
 
@@ -102,23 +99,16 @@ export async function signalsPerWeek(
 ): Promise<WeekCount[]> {
   const thisWeek = mondayOf(now);
   const start = new Date(thisWeek.getTime() - (WEEKS - 1) * 7 * DAY);
-  const r = await s.database.client.execute({
-    sql: `SELECT severity, CAST((julianday(first_seen_at) - julianday(?)) / 7 AS INTEGER) AS w, COUNT(*) AS n
-          FROM signals INDEXED BY signals_by_competitor
-          WHERE org_id = ? AND competitor_id = ? AND listed = 1 AND first_seen_at >= ?
-          GROUP BY severity, w`,
-    args: [start.toISOString(), orgId, competitorId, start.toISOString()],
-  });
+  const counts = await signalCountsByWeek(s.database, orgId, competitorId, start);
   const weeks: WeekCount[] = Array.from({ length: WEEKS }, (_, i) => ({
     week: new Date(start.getTime() + i * 7 * DAY).toISOString().slice(0, 10),
     high: 0,
     medium: 0,
     low: 0,
   }));
-  for (const row of r.rows) {
-    const w = Number(row.w);
-    const sev = String(row.severity) as Sev;
-    if (w >= 0 && w < WEEKS && SEVERITIES.includes(sev)) weeks[w][sev] += Number(row.n);
+  for (const { severity, week: w, count } of counts) {
+    const sev = severity as Sev;
+    if (w >= 0 && w < WEEKS && SEVERITIES.includes(sev)) weeks[w][sev] += count;
   }
   return weeks;
 }
@@ -283,18 +273,6 @@ export interface PriceMark {
   title: string;
 }
 
-/** The competitor's newest pricing signals, open and closed, engine and imported (signals_of_competitor). */
-export async function pricingSignals(s: Services, orgId: number, competitorId: number): Promise<PriceMark[]> {
-  const r = await s.database.client.execute({
-    sql: `SELECT title, first_seen_at AS at FROM signals
-          WHERE competitor_id = ? AND org_id = ? AND visible = 1 AND first_seen_at IS NOT NULL
-            AND json_extract(doc, '$.category') = 'pricing'
-          ORDER BY first_seen_at DESC, id DESC LIMIT 20`,
-    args: [competitorId, orgId],
-  });
-  return r.rows.map((row) => ({ at: String(row.at), title: String(row.title) }));
-}
-
 const LINE_COLORS = ["#0b5cad", "#b42318", "#067647", "#b54708", "#6e40c9", "#1b7c83", "#57606a", "#bf3989"];
 
 export function PriceChart({
@@ -411,7 +389,7 @@ export async function CompetitorCharts({
   const [weeks, prices, marks] = await Promise.all([
     signalsPerWeek(s, orgId, id, now),
     pricing ? planPriceHistory(s, orgId, id, pricing) : Promise.resolve([]),
-    pricing ? pricingSignals(s, orgId, id) : Promise.resolve([]),
+    pricing ? pricingSignals(s.database, orgId, id) : Promise.resolve([]),
   ]);
   // The series in the price table's order (the page's); plans it no longer lists after them.
   const order = (Array.isArray(reads.pricing?.plans) ? reads.pricing.plans : []).map((p) =>

@@ -38,8 +38,8 @@ async function rowsOf(
   sort: Sort,
 ): Promise<{ own: CompareRow; rows: CompareRow[] }> {
   const [sources, settings] = await Promise.all([
-    compareSources(s.database.client, orgId),
-    loadSettings(s.database.client, orgId),
+    compareSources(s.database, orgId),
+    loadSettings(s.database, orgId),
   ]);
   const rows = sources.map(competitorRow);
   return {

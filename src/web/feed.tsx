@@ -296,7 +296,7 @@ export function FeedCard(p: {
 
 export function feedPages(s: Services) {
   const db = s.database.db;
-  const client = s.database.client;
+  const client = s.database;
   const base = s.config.baseUrl;
 
   return new Elysia({ name: "web-feed" }).get("/app", async ({ request }) => {

@@ -10,6 +10,7 @@
 import { Elysia } from "elysia";
 import { isSecure, readCookie } from "../auth/session.ts";
 import { sha256 } from "../auth/tokens.ts";
+import { freeBriefRequestState, unconfirmedRequest } from "../db/queries/freeBriefs.ts";
 import { publicLinks } from "../db/queries/publicLibrary.ts";
 import { DomainError } from "../domain/errors.ts";
 import {
@@ -124,19 +125,6 @@ function viewerToken(s: Services, request: Request): { digest: string; cookie?: 
     digest: fresh.digest,
     cookie: `${viewerCookieName(s)}=${fresh.secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${COOKIE_MAX_AGE}${isSecure(s) ? "; Secure" : ""}`,
   };
-}
-
-/** Where this browser's newest request for `domain` stands, with the brief that answered it; nothing for a
- * request another browser made. */
-async function requestState(s: Services, domain: string, viewerDigest: string) {
-  const r = await s.database.client.execute({
-    sql: `SELECT r.state, r.reason, r.email_withheld, r.confirm_state, r.confirmed_at, r.email_state,
-            b.company_slug, b.slug, b.company_name, b.published_at, b.review
-          FROM free_brief_requests r LEFT JOIN public_briefs b ON b.id = r.brief_id
-          WHERE r.domain = ? AND r.viewer_digest = ? ORDER BY r.id DESC LIMIT 1`,
-    args: [domain, viewerDigest],
-  });
-  return r.rows[0] as Record<string, unknown> | undefined;
 }
 
 const WITHHELD: Record<EmailWithheld, string> = {
@@ -303,18 +291,8 @@ const INVALID_LINK = "This confirmation link is not valid, or was already used."
 async function pendingConfirmation(s: Services, token: string | null | undefined) {
   const digest = secretDigest(token);
   if (!digest) return undefined;
-  const r = await s.database.client.execute({
-    sql: `SELECT domain, confirm_expires_at FROM free_brief_requests
-          WHERE confirm_digest = ? AND confirmed_at IS NULL`,
-    args: [digest],
-  });
-  const row = r.rows[0];
-  return row
-    ? {
-        domain: String(row.domain),
-        expired: s.clock().toISOString() >= String(row.confirm_expires_at),
-      }
-    : undefined;
+  const row = await unconfirmedRequest(s.database, digest);
+  return row ? { domain: row.domain, expired: s.clock().toISOString() >= row.confirmExpiresAt } : undefined;
 }
 
 export function freeBriefPages(s: Services) {
@@ -362,7 +340,7 @@ export function freeBriefPages(s: Services) {
       const host = raw.length <= 253 ? normalizeDomain(raw) : undefined;
       const domain = host ? companyDomain(host) : undefined;
       const digest = secretDigest(readCookie(request, viewerCookieName(s)));
-      const row = domain && digest ? await requestState(s, domain, digest) : undefined;
+      const row = domain && digest ? await freeBriefRequestState(s.database, domain, digest) : undefined;
       return publicPage(
         <ThankYou
           user={await viewer(s, request)}

@@ -169,17 +169,17 @@ export function integrationsPages(s: Services) {
     const keys = isAdmin ? await listApiKeys(db, org.orgId) : [];
     // Admins see every member's apps; a member only their own.
     const apps = await listConnectedApps(
-      s.database.client,
+      s.database,
       org.orgId,
       s.clock(),
       isAdmin ? undefined : m.session.userId,
     );
     const revokedKey = revoked !== undefined ? keys.find((k) => k.id === revoked) : undefined;
-    const hooks = isAdmin ? await listWebhooks(s.database.client, org.orgId) : [];
+    const hooks = isAdmin ? await listWebhooks(s.database, org.orgId) : [];
     const logs = new Map<number, WebhookLogEntry[]>();
-    for (const h of hooks) logs.set(h.id, await webhookLog(s.database.client, org.orgId, h.id));
+    for (const h of hooks) logs.set(h.id, await webhookLog(s.database, org.orgId, h.id));
     const hookNotice = webhookNotice(query);
-    const feeds = await listFeeds(s.database.client, org.orgId);
+    const feeds = await listFeeds(s.database, org.orgId);
     const competitors = (await listCompetitors(db, org.orgId, base)).map((c) => ({
       id: Number(c.id),
       name: String(c.name),

@@ -64,7 +64,7 @@ function CtaFreeBrief(): JSX.Element {
 }
 
 export function libraryPages(s: Services) {
-  const c = s.database.client;
+  const c = s.database;
   const base = s.config.baseUrl;
   const q = (request: Request) => (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
 

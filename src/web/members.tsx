@@ -244,7 +244,7 @@ function InviteForm(p: { org: Membership; csrf: string; email: string; seats: nu
 }
 
 export function membersPages(s: Services) {
-  const client = s.database.client;
+  const client = s.database;
 
   async function render(m: Member, request: Request, opts: RenderOpts = {}, status = 200) {
     const org = opts.org ?? m.ws.current;

@@ -8,6 +8,7 @@
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
 import type { Membership } from "../auth/session.ts";
+import { competitorNames } from "../db/queries/competitors.ts";
 import { listWebhooks } from "../db/queries/webhooks.ts";
 import { setMonitoringCadence } from "../domain/cadence.ts";
 import { type ChatProvider, connectChat, disconnectChat } from "../domain/chat.ts";
@@ -253,7 +254,7 @@ function testMessage(orgName: string, baseUrl: string) {
 }
 
 export function monitoringSettingsPages(s: Services) {
-  const client = s.database.client;
+  const client = s.database;
 
   async function render(
     m: Member,
@@ -267,14 +268,7 @@ export function monitoringSettingsPages(s: Services) {
     const plan = planOf(st.plan);
     const delivery = await deliveryStatus(s, org.orgId);
     const hooks = await listWebhooks(client, org.orgId);
-    const names = new Map(
-      (
-        await client.execute({
-          sql: "SELECT id, name FROM competitors WHERE org_id = ? LIMIT 500",
-          args: [org.orgId],
-        })
-      ).rows.map((x) => [Number(x.id), String(x.name)]),
-    );
+    const names = await competitorNames(s.database.db, org.orgId);
     const describe = (r: DeliveryRules | undefined) =>
       describeRules(r, (id) => names.get(id) ?? `competitor ${id}`);
     const csrf = m.session.csrfToken;

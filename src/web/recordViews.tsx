@@ -3,6 +3,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 
+import type { PreviousVersion } from "../db/queries/battlecardVersions.ts";
 import type { CompareSignal } from "../db/queries/compare.ts";
 import type { NoteView } from "../db/queries/engagement.ts";
 import { sentences } from "../domain/prose.ts";
@@ -10,13 +11,7 @@ import { RESEARCH_READ_DOMAINS } from "../domain/researchTypes.ts";
 import { label } from "../domain/vocabulary.ts";
 import { EditCard } from "./battlecardEdit.tsx";
 import { BattlecardEvidence } from "./battlecardEvidence.tsx";
-import {
-  BattlecardChanges,
-  MarkdownCopy,
-  orderedSections,
-  type PreviousVersion,
-  TeamNotes,
-} from "./battlecardExtras.tsx";
+import { BattlecardChanges, MarkdownCopy, orderedSections, TeamNotes } from "./battlecardExtras.tsx";
 import { ProposalPanel } from "./battlecardProposal.tsx";
 import { ExternalLink, Facts, Time, text, Value } from "./components.tsx";
 import {

@@ -190,7 +190,7 @@ export function researchPages(s: Services) {
       const back = (done: string) =>
         redirect(`${page}?org=${encodeURIComponent(f.org.orgSlug)}&done=${done}`);
       try {
-        const comp = await requireTrackedCompetitor(s.database.client, f.org.orgId, id);
+        const comp = await requireTrackedCompetitor(s.database, f.org.orgId, id);
         const { done } = await startResearch(
           s,
           f.caller,

@@ -85,11 +85,11 @@ export function SharedSignalPage({
 
 export function sharePage(s: Services) {
   return new Elysia().get("/share/:token", async ({ params }) => {
-    const link = await findShareLink(s.database.client, params.token, s.clock());
+    const link = await findShareLink(s.database, params.token, s.clock());
     if (!link) notFound();
     const signal = JSON.parse(link.doc) as Obj;
     const notes = link.includeNotes
-      ? await notesPage(s.database.client, link.orgId, "signal", link.signalId)
+      ? await notesPage(s.database, link.orgId, "signal", link.signalId)
       : undefined;
     return htmlResponse(<SharedSignalPage signal={signal} notes={notes} expiresAt={link.expiresAt} />, 200, {
       "cache-control": "no-store",

@@ -14,6 +14,7 @@ import {
   verifyFormCsrf,
 } from "../auth/session.ts";
 import { SigninThrottle } from "../auth/throttle.ts";
+import { hasMembership } from "../db/queries/members.ts";
 import { DomainError } from "../domain/errors.ts";
 import { acceptInvitation, acceptInvitationsBySso, openInvitation } from "../domain/invitations.ts";
 import {
@@ -216,7 +217,7 @@ export function memberPages(s: Services) {
     );
 
   const invitePage = (request: Request, token: string, error?: string, name?: string, status = 200) =>
-    openInvitation(s.database.client, token, s.clock()).then((inv) => {
+    openInvitation(s.database, token, s.clock()).then((inv) => {
       if (!inv) return page(<InvalidInvitePage />, 404);
       const csrf = formCsrf(s, request);
       return page(
@@ -260,7 +261,7 @@ export function memberPages(s: Services) {
       } catch {
         email = undefined;
       }
-      const user = email ? await findUserByEmail(s.database.client, email) : undefined;
+      const user = email ? await findUserByEmail(s.database, email) : undefined;
       const ok =
         password.length > 0 &&
         password.length <= PASSWORD_MAX &&
@@ -327,15 +328,8 @@ export function memberPages(s: Services) {
         return fail("The single sign-on provider sent an address that is not an email address.", 400);
       }
       // A member signs in; someone with an open invitation joins; nobody else gets an account.
-      const user = await findUserByEmail(s.database.client, email);
-      const isMember =
-        user &&
-        (
-          await s.database.client.execute({
-            sql: "SELECT 1 FROM memberships WHERE user_id = ? LIMIT 1",
-            args: [user.id],
-          })
-        ).rows.length > 0;
+      const user = await findUserByEmail(s.database, email);
+      const isMember = user && (await hasMembership(s.database, user.id));
       let userId = isMember ? user.id : undefined;
       if (userId === undefined) userId = await acceptInvitationsBySso(s.store, email, result.identity.name);
       if (userId === undefined)
@@ -352,7 +346,7 @@ export function memberPages(s: Services) {
       const name = field(body, "name");
       if (!verifyFormCsrf(s, request, field(body, "csrf")))
         return invitePage(request, token, "The form expired. Submit it again.", name, 403);
-      const inv = await openInvitation(s.database.client, token, s.clock());
+      const inv = await openInvitation(s.database, token, s.clock());
       if (!inv) return page(<InvalidInvitePage />, 404);
       const password = field(body, "password");
       try {
@@ -363,7 +357,7 @@ export function memberPages(s: Services) {
           const wait = await throttle.retryAfter(inv.email, address);
           if (wait > 0)
             return invitePage(request, token, `Too many failed attempts. Wait ${wait} seconds.`, name, 429);
-          const user = await findUserByEmail(s.database.client, inv.email);
+          const user = await findUserByEmail(s.database, inv.email);
           const ok =
             !!user?.password_hash &&
             password.length <= PASSWORD_MAX &&

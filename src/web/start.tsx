@@ -79,8 +79,8 @@ async function startPage(
   status = 200,
 ): Promise<Response> {
   const [st, competitors] = await Promise.all([
-    loadSettings(s.database.client, org.orgId),
-    researchStates(s.database.client, org.orgId),
+    loadSettings(s.database, org.orgId),
+    researchStates(s.database, org.orgId),
   ]);
   const p = st.profile;
   const admin = org.role === "admin";

@@ -3,8 +3,8 @@
 // One statement, bounded by the tracked-competitor limit; each per-competitor lookup walks that competitor's own
 // signals (signals_of_competitor / signals_by_competitor), newest first, and stops at the first match.
 
-import type { Client } from "@libsql/client";
 import { LIST } from "../../domain/limits.ts";
+import type { Exec } from "../client.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ LIMIT ?`;
 const parse = (v: unknown): CompareSignal | undefined =>
   typeof v === "string" ? (JSON.parse(v) as CompareSignal) : undefined;
 
-export async function compareSources(client: Client, orgId: number): Promise<CompareSource[]> {
+export async function compareSources(client: Exec, orgId: number): Promise<CompareSource[]> {
   const r = await client.execute({ sql: SQL, args: [orgId, LIST.trackedCompetitors] });
   return r.rows.map((row) => ({
     id: Number(row.id),

@@ -69,3 +69,13 @@ async function withSignalConflicts(db: Db, orgId: number, id: number, o: Obj): P
   if (!conflicts.length) return;
   o.reads = { ...reads, funding: { ...funding, conflicts } };
 }
+
+/** The names of a workspace's competitors by id (at most 500), for sentences that name them. */
+export async function competitorNames(db: Db, orgId: number): Promise<Map<number, string>> {
+  const rows = await db
+    .select({ id: competitors.id, name: competitors.name })
+    .from(competitors)
+    .where(eq(competitors.orgId, orgId))
+    .limit(500);
+  return new Map(rows.map((x) => [x.id, x.name]));
+}

@@ -1,7 +1,7 @@
 // The open signals that can disagree with one another about a fact (domain/conflicts.ts): a workspace's
 // funding signals, newest first, read through the signals_by_type index and bounded.
-import type { Client } from "@libsql/client";
 import type { ClaimSignal } from "../../domain/conflicts.ts";
+import type { Exec } from "../client.ts";
 import { selectSql } from "./localReader.ts";
 
 const MAX = 200;
@@ -32,7 +32,7 @@ export async function competitorFundingSignals(
 
 /** The workspace's listed funding signals of the given competitors, by competitor. */
 export async function fundingSignals(
-  client: Client,
+  client: Exec,
   orgId: number,
   competitorIds: readonly number[],
 ): Promise<Map<number, ClaimSignal[]>> {

@@ -1,8 +1,8 @@
 // What a competitor's page reads besides its dossier: when its sources were last checked, its newest hiring
 // trend signal, and its timeline of signals (open and closed) with the categories the timeline can filter by.
 // Scoped by org; bounded; each walks one competitor's rows (the snapshot sources' unique key, signals_of_competitor).
-import type { Client } from "@libsql/client";
 import { LIST } from "../../domain/limits.ts";
+import type { Exec } from "../client.ts";
 import type { CompareSignal } from "./compare.ts";
 import { appLinks, withUrl } from "./links.ts";
 
@@ -12,7 +12,7 @@ export const TIMELINE_MAX = 50;
 
 /** The newest check of any of the competitor's sources (ISO time), if it was ever checked. */
 export async function lastCheckedAt(
-  client: Client,
+  client: Exec,
   orgId: number,
   competitorId: number,
 ): Promise<string | undefined> {
@@ -41,7 +41,7 @@ export interface WatchedSource {
 /** The competitor's watched sources in research's order, each with its last check (none before the first
  * cycle), at most SOURCES_MAX. */
 export async function watchedSources(
-  client: Client,
+  client: Exec,
   orgId: number,
   competitorId: number,
 ): Promise<WatchedSource[]> {
@@ -67,7 +67,7 @@ export async function watchedSources(
 
 /** The newest open hiring surge or slowdown of the competitor, with the counts the engine recorded. */
 export async function hiringTrend(
-  client: Client,
+  client: Exec,
   orgId: number,
   competitorId: number,
 ): Promise<CompareSignal | undefined> {
@@ -95,7 +95,7 @@ export async function hiringTrend(
 
 /** The competitor's signals, open and closed, newest first (optionally of one category), and its categories. */
 export async function timeline(
-  client: Client,
+  client: Exec,
   orgId: number,
   competitorId: number,
   category: string | undefined,
@@ -123,7 +123,7 @@ export async function timeline(
 
 /** Each tracked competitor's research state (the first-run page follows research with it), in the tracked order. */
 export async function researchStates(
-  client: Client,
+  client: Exec,
   orgId: number,
 ): Promise<{ id: number; name: string; website_url?: string; freshness: Obj }[]> {
   const r = await client.execute({

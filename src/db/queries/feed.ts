@@ -2,8 +2,7 @@
 // pinned signals, and the engagement of the signals on the page (pinned, saved and rated by the reader, notes).
 // Every query is scoped by org and bounded; each is served by an index (signals_by_category / signals_by_type,
 // pins_by_org, the primary keys of saved_signals, ratings and note_counts).
-import type { Client } from "@libsql/client";
-import type { Db } from "../client.ts";
+import type { Db, Exec } from "../client.ts";
 import { cacheOf } from "./cache.ts";
 import { appLinks, withUrl } from "./links.ts";
 
@@ -17,7 +16,7 @@ export const PINNED_MAX = 10;
 /** The categories and types of the workspace's open signals, each sorted. */
 export function signalFacets(
   db: Db,
-  client: Client,
+  client: Exec,
   orgId: number,
 ): Promise<{ categories: string[]; types: string[] }> {
   return cacheOf(db).get(`feed-facets|${orgId}`, async () => {
@@ -44,7 +43,7 @@ export function signalFacets(
 }
 
 /** The team's pinned signals (open or closed, still visible), newest pin first. */
-export async function pinnedSignals(client: Client, orgId: number, base: string): Promise<Obj[]> {
+export async function pinnedSignals(client: Exec, orgId: number, base: string): Promise<Obj[]> {
   const r = await client.execute({
     sql: `SELECT s.id, s.doc, p.pinned_at FROM pins p JOIN signals s ON s.id = p.subject_id AND s.org_id = p.org_id
           WHERE p.org_id = ? AND p.subject_type = 'signal' AND s.visible = 1
@@ -64,7 +63,7 @@ export interface CardEngagement {
 
 /** Engagement of the given signals as one reader sees it (at most a page of ids). */
 export async function cardEngagement(
-  client: Client,
+  client: Exec,
   orgId: number,
   ids: number[],
   actor: string,

@@ -1,5 +1,5 @@
 // Atom feeds: the feed a token opens (by its digest) and a workspace's feeds for the integrations page.
-import type { Client } from "@libsql/client";
+import type { Exec } from "../client.ts";
 
 export interface FeedTarget {
   id: number;
@@ -10,7 +10,7 @@ export interface FeedTarget {
 }
 
 /** The live feed whose token has this SHA-256 digest. */
-export async function feedByDigest(db: Client, digest: string): Promise<FeedTarget | undefined> {
+export async function feedByDigest(db: Exec, digest: string): Promise<FeedTarget | undefined> {
   const r = await db.execute({
     sql: `SELECT f.id, f.org_id, o.name AS org_name, f.competitor_id, c.name AS competitor_name
           FROM feeds f JOIN orgs o ON o.id = f.org_id
@@ -40,7 +40,7 @@ export interface FeedView {
 }
 
 /** A workspace's live feeds, oldest first. */
-export async function listFeeds(db: Client, orgId: number): Promise<FeedView[]> {
+export async function listFeeds(db: Exec, orgId: number): Promise<FeedView[]> {
   const r = await db.execute({
     sql: `SELECT f.id, f.competitor_id, c.name AS competitor_name, f.created_by, f.created_at FROM feeds f
           LEFT JOIN competitors c ON c.id = f.competitor_id AND c.org_id = f.org_id

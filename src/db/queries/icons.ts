@@ -1,5 +1,5 @@
 // A competitor's stored icon (engine/research/icon.ts), by org and competitor (the table's primary key).
-import type { Client } from "@libsql/client";
+import type { Exec } from "../client.ts";
 
 export interface StoredIcon {
   contentType: string;
@@ -8,7 +8,7 @@ export interface StoredIcon {
 }
 
 export async function competitorIcon(
-  c: Client,
+  c: Exec,
   orgId: number,
   competitorId: number,
 ): Promise<StoredIcon | undefined> {
@@ -26,7 +26,7 @@ export async function competitorIcon(
 }
 
 /** Whether the competitor has an icon (a primary-key probe, no bytes read). */
-export async function hasIcon(c: Client, orgId: number, competitorId: number): Promise<boolean> {
+export async function hasIcon(c: Exec, orgId: number, competitorId: number): Promise<boolean> {
   const r = await c.execute({
     sql: "SELECT 1 FROM competitor_icons WHERE org_id = ? AND competitor_id = ?",
     args: [orgId, competitorId],

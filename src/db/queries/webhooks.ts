@@ -1,7 +1,7 @@
 // What a workspace's webhook endpoints are and how their messages went (the Integrations page and
 // list_webhooks). The signing secret is never read here: only its masked hint.
-import type { Client } from "@libsql/client";
 import type { WebhookFilter } from "../../domain/webhooks.ts";
+import type { Exec } from "../client.ts";
 
 export interface WebhookView {
   id: number;
@@ -30,7 +30,7 @@ export interface WebhookLogEntry {
 }
 
 /** The workspace's endpoints (not removed), oldest first. */
-export async function listWebhooks(db: Client, orgId: number): Promise<WebhookView[]> {
+export async function listWebhooks(db: Exec, orgId: number): Promise<WebhookView[]> {
   const r = await db.execute({
     sql: `SELECT w.id, w.url, w.event_types, w.filter, w.secret_hint, w.state, w.disabled_at, w.disabled_reason,
             w.created_at,
@@ -55,7 +55,7 @@ export async function listWebhooks(db: Client, orgId: number): Promise<WebhookVi
 
 /** An endpoint's newest messages (at most `limit`), newest first. */
 export async function webhookLog(
-  db: Client,
+  db: Exec,
   orgId: number,
   webhookId: number,
   limit = 20,

@@ -54,7 +54,7 @@ const slotsShape = z
   .describe("The plan's core competitor slots.");
 
 async function slots(ctx: AuthedContext) {
-  const used = await coreSlotsUsed(ctx.s.database.client, ctx.principal.orgId);
+  const used = await coreSlotsUsed(ctx.s.database, ctx.principal.orgId);
   const plan = planOf(ctx.principal.plan);
   return { used, limit: plan.coreSlots, plan: plan.name };
 }
@@ -164,7 +164,7 @@ export const addMonitoredPageTool = defineTool({
     return {
       competitor_id: r.competitor_id,
       page: r.page,
-      pages: await monitoredPages(ctx.s.database.client, ctx.principal.orgId, r.competitor_id),
+      pages: await monitoredPages(ctx.s.database, ctx.principal.orgId, r.competitor_id),
       limit: r.limit,
     };
   },
@@ -188,7 +188,7 @@ export const removeMonitoredPageTool = defineTool({
     return {
       competitor_id: r.competitor_id,
       removed: r.page,
-      pages: await monitoredPages(ctx.s.database.client, ctx.principal.orgId, r.competitor_id),
+      pages: await monitoredPages(ctx.s.database, ctx.principal.orgId, r.competitor_id),
       limit: planOf(ctx.principal.plan).monitoredPagesPerCompetitor,
     };
   },

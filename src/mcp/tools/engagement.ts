@@ -38,7 +38,7 @@ const ADDS: ToolAnnotations = {
 
 /** The note a tool just added (committed before it is read). */
 async function addedNote(ctx: AuthedContext, id: number) {
-  const n = await noteById(ctx.s.database.client, ctx.principal.orgId, id);
+  const n = await noteById(ctx.s.database, ctx.principal.orgId, id);
   if (!n) throw new Error(`note ${id} was not found after its command committed`);
   return n;
 }
@@ -85,9 +85,9 @@ const digestState = {
 };
 
 const ofSignal = (ctx: AuthedContext, id: number) =>
-  signalEngagement(ctx.s.database.client, ctx.principal.orgId, id, ctx.principal.actor, ctx.now);
+  signalEngagement(ctx.s.database, ctx.principal.orgId, id, ctx.principal.actor, ctx.now);
 const ofDigest = (ctx: AuthedContext, id: number) =>
-  digestEngagement(ctx.s.database.client, ctx.principal.orgId, id, ctx.principal.actor);
+  digestEngagement(ctx.s.database, ctx.principal.orgId, id, ctx.principal.actor);
 
 export const pinSignalTool = defineTool({
   name: "pin_signal",
@@ -235,7 +235,7 @@ export const addBattlecardNoteTool = defineTool({
   run: async (ctx, a) => {
     const r = await runCommand(ctx, (w, c) => addBattlecardNote(w, c, a));
     const [page, added] = await Promise.all([
-      notesPage(ctx.s.database.client, ctx.principal.orgId, "battlecard", r.competitor_id),
+      notesPage(ctx.s.database, ctx.principal.orgId, "battlecard", r.competitor_id),
       addedNote(ctx, r.note_id),
     ]);
     return { competitor_id: r.competitor_id, note: added, ...page };

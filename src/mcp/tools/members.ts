@@ -37,10 +37,10 @@ export const listMembersTool = defineTool({
   annotations: READ_ONLY,
   access: "read",
   run: async ({ s, principal, now }, a) => {
-    const page = pageOfList(await listMembers(s.database.client, principal.orgId), a.limit, a.cursor);
+    const page = pageOfList(await listMembers(s.database, principal.orgId), a.limit, a.cursor);
     const list = { members: page.items, total: page.total, next_cursor: page.next_cursor };
     if (principal.role !== "admin") return { ...list, invitations: undefined };
-    return { ...list, invitations: await pendingInvitations(s.database.client, principal.orgId, now) };
+    return { ...list, invitations: await pendingInvitations(s.database, principal.orgId, now) };
   },
 });
 

@@ -49,5 +49,5 @@ export function readNotes(
         },
       );
   }
-  return notesPage(ctx.s.database.client, ctx.principal.orgId, type, subjectId, before);
+  return notesPage(ctx.s.database, ctx.principal.orgId, type, subjectId, before);
 }

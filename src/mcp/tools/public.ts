@@ -44,7 +44,7 @@ export const searchPublicBriefsTool = defineTool({
   access: "public",
   run: async ({ s, base }, a) => ({
     briefs: await searchPublicBriefs(
-      s.database.client,
+      s.database,
       { query: a.query, company: a.company, limit: a.limit },
       base,
     ),
@@ -126,7 +126,7 @@ export const getPublicBriefTool = defineTool({
           : "slug needs company_slug: brief slugs are unique per company.",
         { argument: "company_slug" },
       );
-    const brief = await getPublicBrief(s.database.client, companySlug, slug, base);
+    const brief = await getPublicBrief(s.database, companySlug, slug, base);
     if (!brief)
       throw new ToolError(
         "not_found",
@@ -159,7 +159,7 @@ export const searchGuidesTool = defineTool({
   },
   annotations: READ_ONLY,
   access: "public",
-  run: async ({ s, base }, a) => ({ guides: await searchGuides(s.database.client, a.query, a.limit, base) }),
+  run: async ({ s, base }, a) => ({ guides: await searchGuides(s.database, a.query, a.limit, base) }),
 });
 
 export const getFreeBriefLinkTool = defineTool({

@@ -76,7 +76,7 @@ export const listWebhooksTool = defineTool({
   annotations: READ_ONLY,
   access: "write",
   adminOnly: true,
-  run: async (ctx) => ({ webhooks: await listWebhooks(ctx.s.database.client, ctx.principal.orgId) }),
+  run: async (ctx) => ({ webhooks: await listWebhooks(ctx.s.database, ctx.principal.orgId) }),
 });
 
 export const removeWebhookTool = defineTool({

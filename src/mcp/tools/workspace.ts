@@ -43,7 +43,7 @@ const meta = (ctx: AuthedContext, idempotencyKey?: unknown) => ({
   ...(typeof idempotencyKey === "string" ? { idempotency_key: idempotencyKey } : {}),
 });
 
-const settingsOf = (ctx: AuthedContext) => loadSettings(ctx.s.database.client, ctx.principal.orgId);
+const settingsOf = (ctx: AuthedContext) => loadSettings(ctx.s.database, ctx.principal.orgId);
 
 // ---------------------------------------------------------------- output shapes
 
@@ -219,7 +219,7 @@ export const getPlanAndLimitsTool = defineTool({
   access: "read",
   run: async ({ s, principal: p, base, now }) => {
     const plan = planOf(p.plan);
-    const client = s.database.client;
+    const client = s.database;
     const [used, icpToday, research, cycles] = await Promise.all([
       coreSlotsUsed(client, p.orgId),
       icpUpdatesToday(client, p.orgId, now),
@@ -290,7 +290,7 @@ export const getDeliverySettingsTool = defineTool({
     return {
       ...deliveryView(st, mailConfigured(ctx.s.config)),
       plan: planOf(st.plan).name,
-      webhook_rules: (await listWebhooks(ctx.s.database.client, ctx.principal.orgId)).map((h) => ({
+      webhook_rules: (await listWebhooks(ctx.s.database, ctx.principal.orgId)).map((h) => ({
         webhook_id: h.id,
         url: h.url,
         ...(h.filter ? { rules: h.filter } : {}),
