@@ -1,4 +1,4 @@
-// Checking one source now, by its kind (sources/kinds.ts): a conditional GET (a job board through its
+// Checking one source now, by its kind (its module in sources/kinds/): a conditional GET (a job board through its
 // provider's API), a page as a visitor sees it (rendered when it is an application shell), the same bytes as
 // last time skipped, a page extracted in the Worker pool and any other kind parsed, then the comparison with the
 // source's last snapshot and history (snapshots/observe.ts).
