@@ -181,3 +181,39 @@ test("one root mounts the surfaces: only src/app.ts imports the read API, only t
   expect(importers(outside, api)).toEqual(["src/app.ts"]);
   expect(importers([...graph.keys()], ROOT_APP)).toEqual(["src/server.ts"]);
 });
+
+/** SQL runs in src/db/ (named queries and the operational stores), the event log and the projections. */
+const DATA_HOMES = [join(SRC, "db"), EVENTS, PROJECTIONS];
+/** Files that still reach the connection or run SQL of their own, until their statements move to src/db. What
+ * remains: the deciders' state loaders and writes of src/domain, the engine's stores (snapshots, leases,
+ * caches, the outbox), sign-in's sessions and throttles, OAuth's grants, the CLI's reads and the demo. */
+const NOT_YET_MOVED = [
+  "src/app.ts",
+  "src/auth",
+  "src/cli",
+  "src/demo",
+  "src/domain",
+  "src/engine",
+  "src/http/rateLeases.ts",
+  "src/oauth",
+];
+/** The one root that opens the database hands its connection to the event store and runs the migrations. */
+const CONNECTION_ROOT = "src/services.ts";
+
+test("data in one layer: the connection and SQL only in src/db, events/ and projections/", () => {
+  const raw = /database\.client|\.execute\(\s*[{"'`]|\.batch\(|\bsql:\s*[`"']/;
+  const outside = files(SRC)
+    .filter((f) => !DATA_HOMES.some((d) => f.startsWith(`${d}/`)))
+    .map(rel)
+    .filter((f) => f !== CONNECTION_ROOT && !NOT_YET_MOVED.some((d) => f === d || f.startsWith(`${d}/`)));
+  expect(outside.length).toBeGreaterThan(50);
+  expect(outside.filter((f) => raw.test(readFileSync(join(ROOT, f), "utf8")))).toEqual([]);
+  // The allow-list only shrinks: each entry still holds SQL of its own.
+  const stale = NOT_YET_MOVED.filter(
+    (d) =>
+      !files(SRC).some(
+        (f) => (rel(f) === d || rel(f).startsWith(`${d}/`)) && raw.test(readFileSync(f, "utf8")),
+      ),
+  );
+  expect(stale).toEqual([]);
+});
