@@ -13,13 +13,14 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { handle } from "../events/command.ts";
 import demoData from "../examples/demo.ndjson" with { type: "text" };
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { createApiKey, parseScopes } from "../src/domain/apiKeys.ts";
 import { importNdjson } from "../src/domain/imports.ts";
 import { requireOrg } from "../src/domain/state.ts";
-import { handleAddCompetitor } from "../src/domain/watchlist.ts";
+import { addCompetitor } from "../src/domain/watchlist.ts";
 import { extractPage } from "../src/engine/extract/page.ts";
 import { startResearch } from "../src/engine/research/runner.ts";
 import { openServices } from "../src/services.ts";
@@ -123,7 +124,8 @@ const { app } = createApp(s);
 app.listen({ port: 0, hostname: "127.0.0.1" });
 const base = `http://127.0.0.1:${app.server!.port}`;
 const { result } = await s.store.execute((w) =>
-  handleAddCompetitor(
+  handle(
+    addCompetitor,
     w,
     { orgId: org.id, actor: "bench" },
     { website_url: "https://bench.example/", name: "Bench" },

@@ -14,6 +14,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { handle } from "../events/command.ts";
 import { sampleWorkspace } from "../scripts/sampleWorkspace.ts";
 import { createApp } from "../src/app.ts";
 import { createSession } from "../src/auth/session.ts";
@@ -58,11 +59,11 @@ async function main() {
     );
     const caller = { orgId, actor: "user:bench", actorName: "Bench" };
     for (const id of signalIds.slice(0, 10))
-      await s.store.execute((w) => pinSignal(w, caller, { signal_id: id, pinned: true }), {
+      await s.store.execute((w) => handle(pinSignal, w, caller, { signal_id: id, pinned: true }), {
         actor: caller.actor,
       });
     await s.store.execute(
-      (w) => addBattlecardNote(w, caller, { competitor_id: c0, body: "Discounts at quarter end." }),
+      (w) => handle(addBattlecardNote, w, caller, { competitor_id: c0, body: "Discounts at quarter end." }),
       { actor: caller.actor },
     );
     const { user_id: userId } = await addMember(s.store, {
@@ -101,7 +102,7 @@ async function main() {
     let pinned = false;
     const write = () => {
       pinned = !pinned;
-      return s.store.execute((w) => pinSignal(w, caller, { signal_id: toggle, pinned }), {
+      return s.store.execute((w) => handle(pinSignal, w, caller, { signal_id: toggle, pinned }), {
         actor: caller.actor,
       });
     };

@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { handle } from "../events/command.ts";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { addBattlecardNote, addSignalNote, pinSignal } from "../src/domain/engagement.ts";
@@ -51,13 +52,18 @@ async function main() {
       (r) => Number(r.id),
     );
     const caller = { orgId, actor: "user:screenshots", actorName: "Sam" };
-    await s.store.execute((w) => pinSignal(w, caller, { signal_id: open[1], pinned: true }), {});
+    await s.store.execute((w) => handle(pinSignal, w, caller, { signal_id: open[1], pinned: true }), {});
     await s.store.execute(
-      (w) => addSignalNote(w, caller, { signal_id: open[0], body: "Ask prospects about this on calls." }),
+      (w) =>
+        handle(addSignalNote, w, caller, { signal_id: open[0], body: "Ask prospects about this on calls." }),
       {},
     );
     await s.store.execute(
-      (w) => addBattlecardNote(w, caller, { competitor_id: c0, body: "They discount 30% at quarter end." }),
+      (w) =>
+        handle(addBattlecardNote, w, caller, {
+          competitor_id: c0,
+          body: "They discount 30% at quarter end.",
+        }),
       {},
     );
     await addMember(s.store, { org: "bench", email: EMAIL, role: "admin", password: PASSWORD });

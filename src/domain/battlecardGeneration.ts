@@ -4,6 +4,7 @@
 // composition is a first card or a proposal (projections/battlecards.ts and projections/engagement.ts).
 
 import type { NewEvent } from "../../events/catalog.ts";
+import type { Command, Loading } from "../../events/command.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { NOTES_PAGE, NOTES_TOTAL_SQL } from "../db/queries/engagement.ts";
 import {
@@ -132,7 +133,7 @@ export async function loadCardInputs(tx: Exec, orgId: number, competitorId: numb
 }
 
 /** The id a card is stored under: the existing card's, else a new one. */
-export async function cardId(w: WriteContext, inputs: CardInputs): Promise<number> {
+export async function cardId(w: Pick<Loading, "nextId">, inputs: CardInputs): Promise<number> {
   return inputs.existing ? inputs.existing.id : await w.nextId();
 }
 
@@ -166,17 +167,20 @@ export async function loadGenerateBattlecard(
   };
 }
 
-/** generate_battlecard in the writer's transaction: load, the card's id, decide. */
-export async function handleGenerateBattlecard(
-  w: WriteContext,
-  c: Caller,
-  cmd: { competitor_id: number },
+/** generate_battlecard, with the composer that writes the card's text (the engine's, passed in). Its state is
+ * the workspace's plan, settings and day's use besides the card: no one stream. */
+export function generateBattlecard(
   composeBattlecard: ComposeBattlecard,
-): Promise<{ events: NewEvent[]; result: GenerateResult }> {
-  const st = await loadGenerateBattlecard(w.tx, c, cmd, w.now);
-  // No card without a tracked competitor: the decider refuses before it needs an id.
-  const id = st.card ? await cardId(w, st.card) : 0;
-  return decideGenerateBattlecard(st, c, cmd, { now: w.now, cardId: id, composeBattlecard });
+): Command<{ competitor_id: number }, GenerateBattlecardState & { cardId: number }, GenerateResult> {
+  return {
+    load: async (w, cmd, c) => {
+      const st = await loadGenerateBattlecard(w.tx, c, cmd, w.now);
+      // No card without a tracked competitor: the decider refuses before it needs an id.
+      return { ...st, cardId: st.card ? await cardId(w, st.card) : 0 };
+    },
+    decide: (st, cmd, { caller, now }) =>
+      decideGenerateBattlecard(st, caller, cmd, { now, cardId: st.cardId, composeBattlecard }),
+  };
 }
 
 /** `cardId`: the id the card is stored under (cardId); `composeBattlecard` writes its text (pure). */

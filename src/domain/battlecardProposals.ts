@@ -4,7 +4,8 @@
 // for, replaces only the engine's own lines and says what it replaced. These are the pure rules; the card's
 // text comes from the composer (engine/battlecards.ts), passed in.
 import type { NewEvent } from "../../events/catalog.ts";
-import type { Tx, WriteContext } from "../../events/store.ts";
+import { type Command, type StreamAt, streamVersionSql } from "../../events/command.ts";
+import type { Tx } from "../../events/store.ts";
 import type { CardLine, ComposedBattlecard, OutdatedLine } from "./battlecardTypes.ts";
 import { formatDay } from "./dates.ts";
 import { DomainError } from "./errors.ts";
@@ -414,14 +415,11 @@ function pendingProposal(card: { stored: StoredCard } | undefined, cmd: { propos
 type Exec = Pick<Tx, "execute">;
 
 /** A battlecard of the workspace, by id, with its stored state. */
-export async function loadCard(
-  tx: Exec,
-  orgId: number,
-  id: number,
-): Promise<{ id: number; key: string; competitor_id: number; stored: StoredCard } | undefined> {
+export async function loadCard(tx: Exec, orgId: number, id: number): Promise<LoadedCard | undefined> {
   const row = (
     await tx.execute({
-      sql: "SELECT id, key, competitor_id, state FROM battlecards WHERE id = ? AND org_id = ? AND listed = 1",
+      sql: `SELECT id, key, competitor_id, state, ${streamVersionSql("battlecard", "id")} AS version
+            FROM battlecards WHERE id = ? AND org_id = ? AND listed = 1`,
       args: [id, orgId],
     })
   ).rows[0];
@@ -431,24 +429,47 @@ export async function loadCard(
         key: String(row.key),
         competitor_id: Number(row.competitor_id),
         stored: JSON.parse(String(row.state)) as StoredCard,
+        version: Number(row.version),
       }
     : undefined;
 }
 
-/** Accept or dismiss a card's pending proposal, in the writer's transaction. */
-export async function handleProposal(
-  w: WriteContext,
-  orgId: number,
-  cmd: { battlecard_id: number; decision: "accept" | "dismiss"; proposed_at?: string },
-): Promise<{ events: NewEvent[]; result: { battlecard_id: number; decision: "accept" | "dismiss" } }> {
-  const card = await loadCard(w.tx, orgId, cmd.battlecard_id);
-  const e =
-    cmd.decision === "accept" ? decideAcceptProposal(card, cmd, w.now) : decideDismissProposal(card, cmd);
-  return {
-    events: [{ ...e, orgId, streamType: "battlecard", streamId: String(cmd.battlecard_id) } as NewEvent],
-    result: { battlecard_id: cmd.battlecard_id, decision: cmd.decision },
-  };
+/** A listed card as its commands read it, with its stream's version. */
+export interface LoadedCard {
+  id: number;
+  key: string;
+  competitor_id: number;
+  stored: StoredCard;
+  version: number;
 }
+
+const cardAt = (card: LoadedCard | undefined): StreamAt | undefined =>
+  card && { streamType: "battlecard", streamId: String(card.id), version: card.version };
+
+/** Accept or dismiss a card's pending proposal. */
+export const reviewProposal: Command<
+  { battlecard_id: number; decision: "accept" | "dismiss"; proposed_at?: string },
+  LoadedCard | undefined,
+  { battlecard_id: number; decision: "accept" | "dismiss" }
+> = {
+  load: (w, cmd, c) => loadCard(w.tx, c.orgId, cmd.battlecard_id),
+  stream: cardAt,
+  decide: (card, cmd, { caller, now }) => {
+    const e =
+      cmd.decision === "accept" ? decideAcceptProposal(card, cmd, now) : decideDismissProposal(card, cmd);
+    return {
+      events: [
+        {
+          ...e,
+          orgId: caller.orgId,
+          streamType: "battlecard",
+          streamId: String(cmd.battlecard_id),
+        } as NewEvent,
+      ],
+      result: { battlecard_id: cmd.battlecard_id, decision: cmd.decision },
+    };
+  },
+};
 
 /** How many lines a member may give one section of a card (the card still prints on two pages with the team's
  * usual few); each line at most TEXT.text characters. */
@@ -542,15 +563,26 @@ export interface BattlecardEditedData {
 }
 
 /** A member's edit of a card, in the writer's transaction. */
-export async function handleEditCard(
-  w: WriteContext,
-  orgId: number,
-  cmd: { battlecard_id: number; sections: Record<string, string> },
-): Promise<{ events: NewEvent[]; result: { battlecard_id: number } }> {
-  const card = await loadCard(w.tx, orgId, cmd.battlecard_id);
-  const e = decideEditCard(card, cmd, w.now);
-  return {
-    events: [{ ...e, orgId, streamType: "battlecard", streamId: String(cmd.battlecard_id) } as NewEvent],
-    result: { battlecard_id: cmd.battlecard_id },
-  };
-}
+/** A member's edit of a card's sections. */
+export const editCard: Command<
+  { battlecard_id: number; sections: Record<string, string> },
+  LoadedCard | undefined,
+  { battlecard_id: number }
+> = {
+  load: (w, cmd, c) => loadCard(w.tx, c.orgId, cmd.battlecard_id),
+  stream: cardAt,
+  decide: (card, cmd, { caller, now }) => {
+    const e = decideEditCard(card, cmd, now);
+    return {
+      events: [
+        {
+          ...e,
+          orgId: caller.orgId,
+          streamType: "battlecard",
+          streamId: String(cmd.battlecard_id),
+        } as NewEvent,
+      ],
+      result: { battlecard_id: cmd.battlecard_id },
+    };
+  },
+};

@@ -3,10 +3,12 @@
 // caller; a new one replaces the old). Each command loads plain state in one read, then a pure decider turns state
 // and command into events; projections/engagement.ts applies them.
 import type { NewEvent } from "../../events/catalog.ts";
-import type { Tx, WriteContext } from "../../events/store.ts";
+import type { Command, StreamAt } from "../../events/command.ts";
+import { streamVersionSql } from "../../events/command.ts";
+import type { Tx } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { InvalidInput } from "./validate.ts";
-import { type Caller, requireTrackedCompetitor } from "./watchlist.ts";
+import { type Caller, type CompetitorRow, competitorAt, requireTrackedCompetitor } from "./watchlist.ts";
 
 type Exec = Pick<Tx, "execute">;
 type Decision<T> = { events: NewEvent[]; result: T };
@@ -46,21 +48,32 @@ export interface SignalEngagement {
   saved: boolean;
 }
 
+/** State as a loader read it, with its stream's version then (the deciders do not look at it). */
+type Versioned<T> = T & { version: number };
+
 /** The signal with its pin and the caller's save, in one read; undefined when the workspace cannot see it. */
 export async function loadSignalEngagement(
   tx: Exec,
   c: Caller,
   signalId: number,
-): Promise<SignalEngagement | undefined> {
+): Promise<Versioned<SignalEngagement> | undefined> {
   const r = await tx.execute({
     sql: `SELECT s.id,
             EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'signal' AND p.subject_id = s.id AND p.org_id = s.org_id) AS pinned,
-            EXISTS (SELECT 1 FROM saved_signals v WHERE v.org_id = s.org_id AND v.actor = ? AND v.signal_id = s.id) AS saved
+            EXISTS (SELECT 1 FROM saved_signals v WHERE v.org_id = s.org_id AND v.actor = ? AND v.signal_id = s.id) AS saved,
+            ${streamVersionSql("signal", "s.id")} AS version
           FROM signals s WHERE s.id = ? AND s.org_id = ? AND s.visible = 1`,
     args: [c.actor, signalId, c.orgId],
   });
   const row = r.rows[0];
-  return row ? { id: Number(row.id), pinned: Boolean(row.pinned), saved: Boolean(row.saved) } : undefined;
+  return row
+    ? {
+        id: Number(row.id),
+        pinned: Boolean(row.pinned),
+        saved: Boolean(row.saved),
+        version: Number(row.version),
+      }
+    : undefined;
 }
 
 /** A generated digest of the workspace, as its commands see it. */
@@ -75,12 +88,13 @@ export async function loadDigestEngagement(
   tx: Exec,
   orgId: number,
   ref: number | string,
-): Promise<DigestEngagement | undefined> {
+): Promise<Versioned<DigestEngagement> | undefined> {
   const slug = typeof ref === "string" ? ref : null;
   const n = typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : null;
   const r = await tx.execute({
     sql: `SELECT d.id,
-            EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'digest' AND p.subject_id = d.id AND p.org_id = ?) AS pinned
+            EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'digest' AND p.subject_id = d.id AND p.org_id = ?) AS pinned,
+            ${streamVersionSql("digest", "d.id")} AS version
           FROM (SELECT id, 0 AS by_id FROM digests WHERE org_id = ? AND slug = ? AND listed = 1
                 UNION ALL
                 SELECT id, 1 AS by_id FROM digests WHERE org_id = ? AND id = ? AND listed = 1) d
@@ -88,7 +102,7 @@ export async function loadDigestEngagement(
     args: [orgId, orgId, slug, orgId, n],
   });
   const row = r.rows[0];
-  return row ? { id: Number(row.id), pinned: Boolean(row.pinned) } : undefined;
+  return row ? { id: Number(row.id), pinned: Boolean(row.pinned), version: Number(row.version) } : undefined;
 }
 
 function visibleSignal(s: SignalEngagement | undefined): SignalEngagement {
@@ -317,60 +331,99 @@ export function decideAddBattlecardNote(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Handlers: load, then decide, inside the writer's transaction. A note's id is taken only once its subject
-// is known to be there.
+// Commands (events/command.ts runs them): load, then decide, inside the writer's transaction. A note's id is
+// taken only once its subject is known to be there. Each one's state is its subject's stream.
 
-export async function pinSignal(w: WriteContext, c: Caller, cmd: { signal_id: number; pinned: boolean }) {
-  return decidePinSignal(await loadSignalEngagement(w.tx, c, cmd.signal_id), cmd, c, w.now);
-}
+const signalAt = (s: Versioned<SignalEngagement> | undefined): StreamAt | undefined =>
+  s && { streamType: "signal", streamId: String(s.id), version: s.version };
+const digestAt = (d: Versioned<DigestEngagement> | undefined): StreamAt | undefined =>
+  d && { streamType: "digest", streamId: String(d.id), version: d.version };
 
-export async function saveSignal(w: WriteContext, c: Caller, cmd: { signal_id: number; saved: boolean }) {
-  return decideSaveSignal(await loadSignalEngagement(w.tx, c, cmd.signal_id), cmd, c, w.now);
-}
+export const pinSignal: Command<
+  { signal_id: number; pinned: boolean },
+  Versioned<SignalEngagement> | undefined,
+  { changed: boolean }
+> = {
+  load: (w, cmd, c) => loadSignalEngagement(w.tx, c, cmd.signal_id),
+  stream: signalAt,
+  decide: (s, cmd, { caller, now }) => decidePinSignal(s, cmd, caller, now),
+};
 
-export async function addSignalNote(w: WriteContext, c: Caller, cmd: { signal_id: number; body: string }) {
-  const signal = await loadSignalEngagement(w.tx, c, cmd.signal_id);
-  return decideAddSignalNote(signal, cmd, c, w.now, signal ? await w.nextId() : 0);
-}
+export const saveSignal: Command<
+  { signal_id: number; saved: boolean },
+  Versioned<SignalEngagement> | undefined,
+  { changed: boolean }
+> = {
+  load: (w, cmd, c) => loadSignalEngagement(w.tx, c, cmd.signal_id),
+  stream: signalAt,
+  decide: (s, cmd, { caller, now }) => decideSaveSignal(s, cmd, caller, now),
+};
 
-export async function rateSignal(
-  w: WriteContext,
-  c: Caller,
-  cmd: { signal_id: number; useful: boolean; reasons?: string[]; comment?: string },
-) {
-  return decideRateSignal(await loadSignalEngagement(w.tx, c, cmd.signal_id), cmd, c, w.now);
-}
+export const addSignalNote: Command<
+  { signal_id: number; body: string },
+  { signal: Versioned<SignalEngagement> | undefined; noteId: number },
+  { note_id: number }
+> = {
+  load: async (w, cmd, c) => {
+    const signal = await loadSignalEngagement(w.tx, c, cmd.signal_id);
+    return { signal, noteId: signal ? await w.nextId() : 0 };
+  },
+  stream: (st) => signalAt(st.signal),
+  decide: (st, cmd, { caller, now }) => decideAddSignalNote(st.signal, cmd, caller, now, st.noteId),
+};
 
-export async function pinDigest(
-  w: WriteContext,
-  c: Caller,
-  cmd: { digest: number | string; pinned: boolean },
-) {
-  return decidePinDigest(await loadDigestEngagement(w.tx, c.orgId, cmd.digest), cmd, c, w.now);
-}
+export const rateSignal: Command<
+  { signal_id: number; useful: boolean; reasons?: string[]; comment?: string },
+  Versioned<SignalEngagement> | undefined,
+  { changed: true }
+> = {
+  load: (w, cmd, c) => loadSignalEngagement(w.tx, c, cmd.signal_id),
+  stream: signalAt,
+  decide: (s, cmd, { caller, now }) => decideRateSignal(s, cmd, caller, now),
+};
 
-export async function addDigestNote(
-  w: WriteContext,
-  c: Caller,
-  cmd: { digest: number | string; body: string },
-) {
-  const digest = await loadDigestEngagement(w.tx, c.orgId, cmd.digest);
-  return decideAddDigestNote(digest, cmd, c, w.now, digest ? await w.nextId() : 0);
-}
+export const pinDigest: Command<
+  { digest: number | string; pinned: boolean },
+  Versioned<DigestEngagement> | undefined,
+  { digest_id: number; changed: boolean }
+> = {
+  load: (w, cmd, c) => loadDigestEngagement(w.tx, c.orgId, cmd.digest),
+  stream: digestAt,
+  decide: (d, cmd, { caller, now }) => decidePinDigest(d, cmd, caller, now),
+};
 
-export async function rateDigest(
-  w: WriteContext,
-  c: Caller,
-  cmd: { digest: number | string; score?: number; missing?: string },
-) {
-  return decideRateDigest(await loadDigestEngagement(w.tx, c.orgId, cmd.digest), cmd, c, w.now);
-}
+export const addDigestNote: Command<
+  { digest: number | string; body: string },
+  { digest: Versioned<DigestEngagement> | undefined; noteId: number },
+  { digest_id: number; note_id: number }
+> = {
+  load: async (w, cmd, c) => {
+    const digest = await loadDigestEngagement(w.tx, c.orgId, cmd.digest);
+    return { digest, noteId: digest ? await w.nextId() : 0 };
+  },
+  stream: (st) => digestAt(st.digest),
+  decide: (st, cmd, { caller, now }) => decideAddDigestNote(st.digest, cmd, caller, now, st.noteId),
+};
 
-export async function addBattlecardNote(
-  w: WriteContext,
-  c: Caller,
-  cmd: { competitor_id: number; body: string },
-) {
-  const competitor = await requireTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
-  return decideAddBattlecardNote(competitor, cmd, c, w.now, await w.nextId());
-}
+export const rateDigest: Command<
+  { digest: number | string; score?: number; missing?: string },
+  Versioned<DigestEngagement> | undefined,
+  { digest_id: number }
+> = {
+  load: (w, cmd, c) => loadDigestEngagement(w.tx, c.orgId, cmd.digest),
+  stream: digestAt,
+  decide: (d, cmd, { caller, now }) => decideRateDigest(d, cmd, caller, now),
+};
+
+export const addBattlecardNote: Command<
+  { competitor_id: number; body: string },
+  { competitor: CompetitorRow; noteId: number },
+  { competitor_id: number; note_id: number }
+> = {
+  load: async (w, cmd, c) => {
+    const competitor = await requireTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
+    return { competitor, noteId: await w.nextId() };
+  },
+  stream: (st) => competitorAt(st.competitor),
+  decide: (st, cmd, { caller, now }) => decideAddBattlecardNote(st.competitor, cmd, caller, now, st.noteId),
+};

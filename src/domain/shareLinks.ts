@@ -2,7 +2,8 @@
 // stored; a new link for a signal replaces the old one, which stops working at once. Lifetimes come from
 // the plan table (shareLinkHours).
 import type { NewEvent } from "../../events/catalog.ts";
-import type { Tx, WriteContext } from "../../events/store.ts";
+import type { Command } from "../../events/command.ts";
+import type { Tx } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
 import { DomainError } from "./errors.ts";
 import { cheapestPaidPlan, PLAN_NAMES, PLANS, planOf } from "./plans.ts";
@@ -129,13 +130,18 @@ export function decideCreateShareLink(
   };
 }
 
-/** create_share_link: load, then decide, inside the writer's transaction. */
-export async function createShareLink(
-  w: WriteContext,
-  c: Caller,
-  cmd: { signal_id: number; expiry: string; include_notes: boolean },
-  base: string,
-) {
-  const state = await loadShareLinkState(w.tx, c, cmd.signal_id);
-  return decideCreateShareLink(state, cmd, c, w.now, { id: await w.nextId(), token: randomSecret(), base });
-}
+/** create_share_link; `base` is the public URL the link is under. The new link's id and token are taken at
+ * load. Its state is the workspace's plan besides the signal: no one stream. */
+export const createShareLink: Command<
+  { signal_id: number; expiry: string; include_notes: boolean; base: string },
+  ShareLinkState & { id: number; token: string },
+  ShareLinkCreated
+> = {
+  load: async (w, cmd, c) => ({
+    ...(await loadShareLinkState(w.tx, c, cmd.signal_id)),
+    id: await w.nextId(),
+    token: randomSecret(),
+  }),
+  decide: (st, cmd, { caller, now }) =>
+    decideCreateShareLink(st, cmd, caller, now, { id: st.id, token: st.token, base: cmd.base }),
+};

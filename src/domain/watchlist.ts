@@ -1,9 +1,10 @@
 // The core watchlist: add, rename and remove competitors, and the extra pages watched on them.
-// Each command has a loader (reads the state it needs in the writer's transaction), a pure decider (state in,
-// events out, or a refusal) and a handler that runs the two with the ids it allocates; events/catalog.ts
-// names the events, projections/watchlist.ts applies them.
+// Each command (events/command.ts runs it) has a loader (reads the state it needs in the writer's transaction
+// and takes the ids) and a pure decider (state in, events out, or a refusal); events/catalog.ts names the
+// events, projections/watchlist.ts applies them.
 import type { NewEvent } from "../../events/catalog.ts";
-import type { Tx, WriteContext } from "../../events/store.ts";
+import { type Command, type Loading, type StreamAt, streamVersionSql } from "../../events/command.ts";
+import type { Tx } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { hostRefusal, isIpLiteral, normaliseHost } from "./hostname.ts";
 import { cheapestPaidPlan, planOf, requirePaid } from "./plans.ts";
@@ -129,6 +130,8 @@ export interface CompetitorRow {
   watch: string;
   tracking: string;
   record: CompetitorRecord;
+  /** The competitor stream's version this row was read at (when the read asked for it). */
+  version?: number;
 }
 
 /** A `competitors` row (id, key, name, website_url, watch, tracking, state) as a CompetitorRow. */
@@ -141,6 +144,7 @@ export function toCompetitor(row: Record<string, unknown>): CompetitorRow {
     watch: String(row.watch),
     tracking: String(row.tracking),
     record: JSON.parse(String(row.state)),
+    ...(row.version === undefined || row.version === null ? {} : { version: Number(row.version) }),
   };
 }
 
@@ -151,8 +155,8 @@ export async function findTrackedCompetitor(
   id: number,
 ): Promise<CompetitorRow | undefined> {
   const r = await tx.execute({
-    sql: `SELECT id, key, name, website_url, watch, tracking, state FROM competitors
-          WHERE id = ? AND org_id = ? AND listed = 1`,
+    sql: `SELECT id, key, name, website_url, watch, tracking, state, ${streamVersionSql("competitor", "id")} AS version
+          FROM competitors WHERE id = ? AND org_id = ? AND listed = 1`,
     args: [id, orgId],
   });
   return r.rows[0] ? toCompetitor(r.rows[0]) : undefined;
@@ -188,6 +192,12 @@ export async function requireCoreCompetitor(
   doing: string,
 ): Promise<CompetitorRow> {
   return refuseNonCore(await findTrackedCompetitor(tx, orgId, id), doing);
+}
+
+/** The competitor's stream at the version its row was read at: a command whose state is this competitor. */
+export function competitorAt(comp: CompetitorRow | undefined): StreamAt | undefined {
+  if (comp?.version === undefined) return undefined;
+  return { streamType: "competitor", streamId: String(comp.id), version: comp.version };
 }
 
 const competitorStream = (orgId: number, id: number) => ({
@@ -240,7 +250,7 @@ export interface NewCompetitorIdentity {
   key: string;
 }
 
-async function newCompetitorIdentity(w: WriteContext, orgId: number): Promise<NewCompetitorIdentity> {
+async function newCompetitorIdentity(w: Loading, orgId: number): Promise<NewCompetitorIdentity> {
   const id = await w.nextId();
   const key = `added-${id}`;
   const clash = await w.tx.execute({
@@ -250,16 +260,19 @@ async function newCompetitorIdentity(w: WriteContext, orgId: number): Promise<Ne
   return { id, key: clash.rows[0] ? `${key}-${crypto.randomUUID().slice(0, 8)}` : key };
 }
 
-export async function handleAddCompetitor(
-  w: WriteContext,
-  c: Caller,
-  cmd: AddCompetitorCommand,
-): Promise<{ events: NewEvent[]; result: AddCompetitorResult }> {
-  const st = await loadAddCompetitor(w.tx, c, cmd);
-  // A website the workspace knows comes back under its own id: only a new one takes an id.
-  const fresh = st.sameSite.length ? undefined : await newCompetitorIdentity(w, c.orgId);
-  return decideAddCompetitor(st, c, cmd, w.now, fresh);
-}
+/** Its state is the workspace's competitors at one website and its core slots: no one stream. */
+export const addCompetitor: Command<
+  AddCompetitorCommand,
+  AddCompetitorState & { fresh: NewCompetitorIdentity | undefined },
+  AddCompetitorResult
+> = {
+  load: async (w, cmd, c) => {
+    const st = await loadAddCompetitor(w.tx, c, cmd);
+    // A website the workspace knows comes back under its own id: only a new one takes an id.
+    return { ...st, fresh: st.sameSite.length ? undefined : await newCompetitorIdentity(w, c.orgId) };
+  },
+  decide: (st, cmd, { caller, now }) => decideAddCompetitor(st, caller, cmd, now, st.fresh),
+};
 
 /** Adds a competitor to the core watchlist, or brings back the one the workspace had at that website.
  * `fresh` is the identity of a new competitor, needed only when `st.sameSite` is empty. */
@@ -337,13 +350,15 @@ export function decideAddCompetitor(
   };
 }
 
-export async function handleRenameCompetitor(
-  w: WriteContext,
-  c: Caller,
-  cmd: { competitor_id: number; name: string },
-): Promise<{ events: NewEvent[]; result: { id: number; renamed: boolean } }> {
-  return decideRenameCompetitor(await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id), c, cmd);
-}
+export const renameCompetitor: Command<
+  { competitor_id: number; name: string },
+  CompetitorRow | undefined,
+  { id: number; renamed: boolean }
+> = {
+  load: (w, cmd, c) => findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id),
+  stream: competitorAt,
+  decide: (comp, cmd, { caller }) => decideRenameCompetitor(comp, caller, cmd),
+};
 
 /** `comp`: the competitor the command names, as findTrackedCompetitor reads it. */
 export function decideRenameCompetitor(
@@ -364,14 +379,18 @@ export function decideRenameCompetitor(
   };
 }
 
-export async function handleRemoveCompetitor(
-  w: WriteContext,
-  c: Caller,
-  cmd: { competitor_id: number },
-): Promise<{ events: NewEvent[]; result: { id: number; name: string; website_url: string | null } }> {
-  const comp = await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
-  return decideRemoveCompetitor({ comp, org: await loadOrg(w.tx, c.orgId) }, c, w.now);
-}
+export const removeCompetitor: Command<
+  { competitor_id: number },
+  { comp: CompetitorRow | undefined; org: OrgRow },
+  { id: number; name: string; website_url: string | null }
+> = {
+  load: async (w, cmd, c) => ({
+    comp: await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id),
+    org: await loadOrg(w.tx, c.orgId),
+  }),
+  stream: (st) => competitorAt(st.comp),
+  decide: (st, _cmd, { caller, now }) => decideRemoveCompetitor(st, caller, now),
+};
 
 /** `comp`: the competitor the command names, as findTrackedCompetitor reads it. */
 export function decideRemoveCompetitor(
@@ -450,14 +469,15 @@ export async function loadAddMonitoredPage(
   return { comp, org, pages };
 }
 
-export async function handleAddMonitoredPage(
-  w: WriteContext,
-  c: Caller,
-  cmd: AddMonitoredPageCommand,
-): Promise<{ events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage; limit: number } }> {
-  const st = await loadAddMonitoredPage(w.tx, c, cmd);
-  return decideAddMonitoredPage(st, c, cmd, w.now, await w.nextId());
-}
+export const addMonitoredPage: Command<
+  AddMonitoredPageCommand,
+  AddMonitoredPageState & { pageId: number },
+  { competitor_id: number; page: MonitoredPage; limit: number }
+> = {
+  load: async (w, cmd, c) => ({ ...(await loadAddMonitoredPage(w.tx, c, cmd)), pageId: await w.nextId() }),
+  stream: (st) => competitorAt(st.comp),
+  decide: (st, cmd, { caller, now }) => decideAddMonitoredPage(st, caller, cmd, now, st.pageId),
+};
 
 /** `id`: the new page's, pre-allocated. */
 export function decideAddMonitoredPage(
@@ -551,13 +571,15 @@ export async function loadRemoveMonitoredPage(
   };
 }
 
-export async function handleRemoveMonitoredPage(
-  w: WriteContext,
-  c: Caller,
-  cmd: RemoveMonitoredPageCommand,
-): Promise<{ events: NewEvent[]; result: { competitor_id: number; page: MonitoredPage } }> {
-  return decideRemoveMonitoredPage(await loadRemoveMonitoredPage(w.tx, c, cmd), c, cmd, w.now);
-}
+export const removeMonitoredPage: Command<
+  RemoveMonitoredPageCommand,
+  RemoveMonitoredPageState,
+  { competitor_id: number; page: MonitoredPage }
+> = {
+  load: (w, cmd, c) => loadRemoveMonitoredPage(w.tx, c, cmd),
+  stream: (st) => competitorAt(st.comp),
+  decide: (st, cmd, { caller, now }) => decideRemoveMonitoredPage(st, caller, cmd, now),
+};
 
 export function decideRemoveMonitoredPage(
   st: RemoveMonitoredPageState,

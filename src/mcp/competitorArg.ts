@@ -11,6 +11,8 @@ import { ToolError } from "./tool.ts";
 
 // Undescribed: the server's instructions say once that competitor takes a name or domain for competitor_id.
 export const competitorArg = z.string().min(1).max(300).optional();
+/** A competitor's id, as the tools take it. */
+export const competitorIdArg = z.number().int().positive();
 
 interface Candidate {
   id: number;

@@ -5,12 +5,13 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
+import { runCommand } from "../../events/command.ts";
 import type { Membership } from "../auth/session.ts";
 import { listCompetitors } from "../db/queries/competitors.ts";
 import { researchFinished } from "../domain/battlecardGeneration.ts";
 import { DomainError } from "../domain/errors.ts";
 import { InvalidInput } from "../domain/validate.ts";
-import { handleAddCompetitor, requireTrackedCompetitor } from "../domain/watchlist.ts";
+import { addCompetitor, requireTrackedCompetitor } from "../domain/watchlist.ts";
 import { startResearch, within } from "../engine/research/runner.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
@@ -161,9 +162,11 @@ export function researchPages(s: Services) {
       const website = field(body, "website_url");
       const name = field(body, "name");
       try {
-        const { result } = await s.store.execute(
-          (w) => handleAddCompetitor(w, f.caller, { website_url: website, ...(name.trim() ? { name } : {}) }),
-          { actor: f.caller.actor, request_id: set.headers["x-request-id"] as string | undefined },
+        const result = await runCommand(
+          s.store,
+          addCompetitor,
+          { website_url: website, ...(name.trim() ? { name } : {}) },
+          { caller: f.caller, metadata: { request_id: set.headers["x-request-id"] as string | undefined } },
         );
         if (field(body, "back") === "start")
           return redirect(`/app/start?org=${encodeURIComponent(f.org.orgSlug)}&done=added`);

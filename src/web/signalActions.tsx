@@ -6,10 +6,10 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import type { WriteContext } from "../../events/store.ts";
+import { type Issuer, runCommand } from "../../events/command.ts";
 import { safeNext } from "../auth/session.ts";
 import type { signalEngagement } from "../db/queries/engagement.ts";
-import { handleEditCard, handleProposal, LIST_SECTIONS } from "../domain/battlecardProposals.ts";
+import { editCard, LIST_SECTIONS, reviewProposal } from "../domain/battlecardProposals.ts";
 import {
   addBattlecardNote,
   addSignalNote,
@@ -21,7 +21,6 @@ import {
 } from "../domain/engagement.ts";
 import { DomainError } from "../domain/errors.ts";
 import { InvalidInput } from "../domain/validate.ts";
-import type { Caller } from "../domain/watchlist.ts";
 import type { Services } from "../services.ts";
 import { Csrf, TeamNote, Time } from "./components.tsx";
 import { refusalPage } from "./errors.tsx";
@@ -149,16 +148,12 @@ export function SignalEngagementPanel(p: {
 }
 
 export function signalActionRoutes(s: Services) {
-  /** Runs one decider for the member of the workspace the form names; refusals answer with their reason. */
+  /** Runs one command for the member of the workspace the form names; refusals answer with their reason. */
   async function act(
     request: Request,
     body: unknown,
     rawId: string,
-    decide: (
-      w: WriteContext,
-      c: Caller,
-      id: number,
-    ) => Promise<{ events: never[] | unknown[]; result: unknown }>,
+    run: (by: Issuer, id: number) => Promise<unknown>,
     /** Where to go back to when the form names no page of the app. */
     fallback: (id: number) => string = (id) => `/app/signals/${id}`,
   ): Promise<Response> {
@@ -167,9 +162,12 @@ export function signalActionRoutes(s: Services) {
     if (f instanceof Response) return f;
     const { m, org } = f;
     const actor = `user:${m.session.userId}`;
-    const caller: Caller = { orgId: org.orgId, actor, actorName: m.session.name ?? undefined };
+    const by: Issuer = {
+      caller: { orgId: org.orgId, actor, actorName: m.session.name ?? undefined },
+      metadata: { source: "web" },
+    };
     try {
-      await s.store.execute((w) => decide(w, caller, id) as never, { actor, source: "web" });
+      await run(by, id);
     } catch (e) {
       if (e instanceof DomainError && e.code === "not_found") notFound();
       if (e instanceof InvalidInput || e instanceof DomainError)
@@ -187,25 +185,26 @@ export function signalActionRoutes(s: Services) {
   return (
     new Elysia({ name: "web-signal-actions" })
       .post("/app/signals/:id/pin", ({ request, body, params }) =>
-        act(request, body, params.id, (w, c, id) =>
-          pinSignal(w, c, { signal_id: id, pinned: flag(body, "pinned") }),
+        act(request, body, params.id, (by, id) =>
+          runCommand(s.store, pinSignal, { signal_id: id, pinned: flag(body, "pinned") }, by),
         ),
       )
       .post("/app/signals/:id/save", ({ request, body, params }) =>
-        act(request, body, params.id, (w, c, id) =>
-          saveSignal(w, c, { signal_id: id, saved: flag(body, "saved") }),
+        act(request, body, params.id, (by, id) =>
+          runCommand(s.store, saveSignal, { signal_id: id, saved: flag(body, "saved") }, by),
         ),
       )
       .post("/app/signals/:id/rate", ({ request, body, params }) =>
-        act(request, body, params.id, (w, c, id) => {
+        act(request, body, params.id, (by, id) => {
           const useful = flag(body, "useful");
           const comment = field(body, "comment").trim();
-          return rateSignal(w, c, {
+          const rating = {
             signal_id: id,
             useful,
             // A useful rating carries no reasons: boxes left ticked from an earlier rating are not sent on.
             ...(useful ? {} : { reasons: fields(body, "reasons"), ...(comment ? { comment } : {}) }),
-          });
+          };
+          return runCommand(s.store, rateSignal, rating, by);
         }),
       )
       // A battlecard note (add_battlecard_note): team knowledge for the competitor's next battlecard, shown on the
@@ -215,7 +214,8 @@ export function signalActionRoutes(s: Services) {
           request,
           body,
           params.id,
-          (w, c, id) => addBattlecardNote(w, c, { competitor_id: id, body: field(body, "body") }),
+          (by, id) =>
+            runCommand(s.store, addBattlecardNote, { competitor_id: id, body: field(body, "body") }, by),
           (id) => `/app/competitors/${id}`,
         ),
       )
@@ -225,16 +225,13 @@ export function signalActionRoutes(s: Services) {
           request,
           body,
           params.id,
-          (w, c, id) => {
+          (by, id) => {
             const decision = field(body, "decision");
             if (decision !== "accept" && decision !== "dismiss")
               throw new InvalidInput("decision must be accept or dismiss", "decision");
             const proposed_at = field(body, "proposed_at");
-            return handleProposal(w, c.orgId, {
-              battlecard_id: id,
-              decision,
-              ...(proposed_at ? { proposed_at } : {}),
-            });
+            const review = { battlecard_id: id, decision, ...(proposed_at ? { proposed_at } : {}) } as const;
+            return runCommand(s.store, reviewProposal, review, by);
           },
           (id) => `/app/battlecards/${id}`,
         ),
@@ -245,21 +242,26 @@ export function signalActionRoutes(s: Services) {
           request,
           body,
           params.id,
-          (w, c, id) =>
-            handleEditCard(w, c.orgId, {
-              battlecard_id: id,
-              sections: Object.fromEntries(
-                CARD_SECTIONS.filter((k) => typeof (body as Obj | null)?.[`section_${k}`] === "string").map(
-                  (k) => [k, field(body, `section_${k}`)],
+          (by, id) =>
+            runCommand(
+              s.store,
+              editCard,
+              {
+                battlecard_id: id,
+                sections: Object.fromEntries(
+                  CARD_SECTIONS.filter((k) => typeof (body as Obj | null)?.[`section_${k}`] === "string").map(
+                    (k) => [k, field(body, `section_${k}`)],
+                  ),
                 ),
-              ),
-            }),
+              },
+              by,
+            ),
           (id) => `/app/battlecards/${id}`,
         ),
       )
       .post("/app/signals/:id/notes", ({ request, body, params }) =>
-        act(request, body, params.id, (w, c, id) =>
-          addSignalNote(w, c, { signal_id: id, body: field(body, "body") }),
+        act(request, body, params.id, (by, id) =>
+          runCommand(s.store, addSignalNote, { signal_id: id, body: field(body, "body") }, by),
         ),
       )
   );

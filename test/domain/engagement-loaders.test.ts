@@ -1,6 +1,7 @@
 // The engagement handlers load plain state in one read (the subject, its pin, the caller's save), then decide:
 // on a remote database server each command costs that one read (and a note its id), no more. Real libSQL file.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { handle } from "../../events/command.ts";
 import type { WriteContext } from "../../events/store.ts";
 import {
   addSignalNote,
@@ -71,35 +72,43 @@ test("the signal's state: its pin for the team, the save for each caller, nothin
     id: ids.s1,
     pinned: false,
     saved: false,
+    version: expect.any(Number),
   });
-  const pin = await counted((w) => pinSignal(w, ada, { signal_id: ids.s1, pinned: true }));
+  const before = (await read((tx) => loadSignalEngagement(tx, ada, ids.s1)))?.version ?? -1;
+  const pin = await counted((w) => handle(pinSignal, w, ada, { signal_id: ids.s1, pinned: true }));
   expect(pin).toEqual({ result: { changed: true }, events: 1, statements: 1 });
-  const save = await counted((w) => saveSignal(w, ada, { signal_id: ids.s1, saved: true }));
+  const save = await counted((w) => handle(saveSignal, w, ada, { signal_id: ids.s1, saved: true }));
   expect(save).toEqual({ result: { changed: true }, events: 1, statements: 1 });
   expect(await read((tx) => loadSignalEngagement(tx, ada, ids.s1))).toEqual({
     id: ids.s1,
     pinned: true,
     saved: true,
+    version: expect.any(Number),
   });
+  // The state carries the signal stream's version: the pin and the save are its next two events.
+  expect((await read((tx) => loadSignalEngagement(tx, ada, ids.s1)))?.version).toBe(before + 2);
   expect(await read((tx) => loadSignalEngagement(tx, bob, ids.s1))).toEqual({
     id: ids.s1,
     pinned: true,
     saved: false,
+    version: expect.any(Number),
   });
   expect(await read((tx) => loadSignalEngagement(tx, other, ids.s1))).toBeUndefined();
   // Repeating a pin reads once and appends nothing.
-  expect(await counted((w) => pinSignal(w, bob, { signal_id: ids.s1, pinned: true }))).toEqual({
+  expect(await counted((w) => handle(pinSignal, w, bob, { signal_id: ids.s1, pinned: true }))).toEqual({
     result: { changed: false },
     events: 0,
     statements: 1,
   });
-  await expect(counted((w) => pinSignal(w, other, { signal_id: ids.s1, pinned: false }))).rejects.toThrow(
-    "No signal with that id",
-  );
+  await expect(
+    counted((w) => handle(pinSignal, w, other, { signal_id: ids.s1, pinned: false })),
+  ).rejects.toThrow("No signal with that id");
 });
 
 test("a note costs one read and one id; an unknown subject takes no id", async () => {
-  const note = await counted((w) => addSignalNote(w, ada, { signal_id: ids.s1, body: "Ask on calls." }));
+  const note = await counted((w) =>
+    handle(addSignalNote, w, ada, { signal_id: ids.s1, body: "Ask on calls." }),
+  );
   expect(note.statements).toBe(2);
   expect(note.events).toBe(1);
   let idsTaken = 0;
@@ -109,20 +118,20 @@ test("a note costs one read and one id; an unknown subject takes no id", async (
   };
   await expect(
     t.services.store.execute((w) =>
-      addSignalNote({ ...w, nextId: nextIdCounted(w) }, other, { signal_id: ids.s1, body: "x" }),
+      handle(addSignalNote, { ...w, nextId: nextIdCounted(w) }, other, { signal_id: ids.s1, body: "x" }),
     ),
   ).rejects.toThrow("No signal with that id");
   expect(idsTaken).toBe(0);
 });
 
 test("a digest by slug or by numeric id (as a number or a string of digits), with its pin, in one read", async () => {
-  const byId = { id: ids.d1, pinned: false };
+  const byId = { id: ids.d1, pinned: false, version: expect.any(Number) };
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, "week-46"))).toEqual(byId);
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, ids.d1))).toEqual(byId);
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, String(ids.d1)))).toEqual(byId);
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, "week-47"))).toBeUndefined();
   expect(await read((tx) => loadDigestEngagement(tx, other.orgId, "week-46"))).toBeUndefined();
-  expect(await counted((w) => pinDigest(w, ada, { digest: "week-46", pinned: true }))).toEqual({
+  expect(await counted((w) => handle(pinDigest, w, ada, { digest: "week-46", pinned: true }))).toEqual({
     result: { digest_id: ids.d1, changed: true },
     events: 1,
     statements: 1,
@@ -130,18 +139,19 @@ test("a digest by slug or by numeric id (as a number or a string of digits), wit
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, "week-46"))).toEqual({
     id: ids.d1,
     pinned: true,
+    version: expect.any(Number),
   });
-  expect((await counted((w) => rateDigest(w, ada, { digest: ids.d1, score: 4 }))).statements).toBe(1);
+  expect((await counted((w) => handle(rateDigest, w, ada, { digest: ids.d1, score: 4 }))).statements).toBe(1);
 });
 
 test("a share link reads the plan and the signal with its current link, then takes one id", async () => {
   const first = await counted((w) =>
-    createShareLink(w, ada, { signal_id: ids.s1, expiry: "24h", include_notes: false }, t.base),
+    handle(createShareLink, w, ada, { signal_id: ids.s1, expiry: "24h", include_notes: false, base: t.base }),
   );
   expect(first.statements).toBe(3);
   expect(first.result.replaced_previous).toBe(false);
   const second = await counted((w) =>
-    createShareLink(w, ada, { signal_id: ids.s1, expiry: "24h", include_notes: false }, t.base),
+    handle(createShareLink, w, ada, { signal_id: ids.s1, expiry: "24h", include_notes: false, base: t.base }),
   );
   expect(second.result.replaced_previous).toBe(true);
   expect(second.result.url).not.toBe(first.result.url);

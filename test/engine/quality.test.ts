@@ -4,6 +4,7 @@
 // three sources is one signal with ≥ 3 evidence items), v3 (noise only: no new signal). Real servers on loopback,
 // the real research run and the real cycle.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { handle } from "../../events/command.ts";
 import { REAL_PAGES, realPricingExactness } from "../../fixtures/pricing-real/evaluate.ts";
 import {
   NOT_INTEGRATIONS,
@@ -14,7 +15,7 @@ import {
 } from "../../fixtures/web/offered.ts";
 import { BOARD_SITES, MAINTENANCE_BOARD, PLANTED, type PlantedChange } from "../../fixtures/web/planted.ts";
 import { type FixtureWeb, resolveFixture, startFixtureWeb } from "../../fixtures/web/server.ts";
-import { handleAddCompetitor } from "../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../src/domain/watchlist.ts";
 import { runCycle } from "../../src/engine/cycle/run.ts";
 import { extractPage } from "../../src/engine/extract/page.ts";
 import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
@@ -95,7 +96,7 @@ beforeAll(async () => {
   orgId = (await t.org("acme")).id;
   for (const site of SITES) {
     const { result } = await t.services.store.execute(
-      (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
       { actor: "operator" },
     );
     siteOf.set(result.id, site);

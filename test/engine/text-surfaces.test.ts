@@ -5,11 +5,12 @@
 // a raw slug or an ISO timestamp, nor a summary a bare URL at its end. Real servers on loopback, the real
 // research run and cycle, the official MCP SDK client.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { handle } from "../../events/command.ts";
 import { BOARD_SITES } from "../../fixtures/web/planted.ts";
 import { type FixtureWeb, startFixtureWeb } from "../../fixtures/web/server.ts";
 import { createSession } from "../../src/auth/session.ts";
 import { addMember } from "../../src/domain/members.ts";
-import { handleAddCompetitor } from "../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../src/domain/watchlist.ts";
 import { runCycle } from "../../src/engine/cycle/run.ts";
 import { composeEmail, composeSlack } from "../../src/engine/deliver/compose.ts";
 import { researchIdle, startResearch } from "../../src/engine/research/runner.ts";
@@ -43,7 +44,7 @@ beforeAll(async () => {
   orgId = (await t.org("acme")).id;
   for (const site of SITES) {
     const { result } = await t.services.store.execute(
-      (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
       { actor: "operator" },
     );
     competitors.push(result.id);

@@ -4,6 +4,7 @@
 // and time stay flat as a subject's notes grow from 25 to thousands.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { NewEvent } from "../../events/catalog.ts";
+import { handle } from "../../events/command.ts";
 import { NOTES_PAGE_SQL, NOTES_TOTAL_SQL } from "../../src/db/queries/engagement.ts";
 import { addBattlecardNote, addDigestNote, addSignalNote } from "../../src/domain/engagement.ts";
 import type { Caller } from "../../src/domain/watchlist.ts";
@@ -62,10 +63,10 @@ async function addNotes(type: "signal" | "digest" | "battlecard", subjectId: num
   await t.services.store.execute(async (w) => {
     const first =
       type === "signal"
-        ? await addSignalNote(w, caller, { signal_id: subjectId, body: body() })
+        ? await handle(addSignalNote, w, caller, { signal_id: subjectId, body: body() })
         : type === "digest"
-          ? await addDigestNote(w, caller, { digest: subjectId, body: body() })
-          : await addBattlecardNote(w, caller, { competitor_id: subjectId, body: body() });
+          ? await handle(addDigestNote, w, caller, { digest: subjectId, body: body() })
+          : await handle(addBattlecardNote, w, caller, { competitor_id: subjectId, body: body() });
     const events: NewEvent[] = [...first.events];
     const template = first.events[0];
     for (let i = 1; i < n; i++)

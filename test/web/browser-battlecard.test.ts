@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { handle } from "../../events/command.ts";
 import { addBattlecardNote } from "../../src/domain/engagement.ts";
 import { addMember } from "../../src/domain/members.ts";
 import { ARTIFACTS, axeViolations, browsers, pageOverflow } from "../support/browser-pages.ts";
@@ -56,7 +57,8 @@ beforeAll(async () => {
   );
   await t.services.store.execute(
     (w) =>
-      addBattlecardNote(
+      handle(
+        addBattlecardNote,
         w,
         { orgId: org, actor: "user:1", actorName: "Pat" },
         { competitor_id: competitorId, body: "Their sales team discounts 30% at quarter end." },

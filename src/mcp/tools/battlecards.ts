@@ -1,13 +1,15 @@
 // generate_battlecard: writes or rewrites one core competitor's battlecard now (src/domain/battlecardGeneration.ts,
 // composed by src/engine/battlecards.ts). The result is the same object GET /api/v1/battlecards/{id} returns.
 import { z } from "zod";
+import { runCommand } from "../../../events/command.ts";
 import { getBattlecard } from "../../db/queries/battlecards.ts";
-import { handleGenerateBattlecard } from "../../domain/battlecardGeneration.ts";
-import { handleProposal } from "../../domain/battlecardProposals.ts";
+import { generateBattlecard } from "../../domain/battlecardGeneration.ts";
+import { reviewProposal } from "../../domain/battlecardProposals.ts";
 import { composeBattlecard } from "../../engine/battlecards.ts";
+import { competitorIdArg } from "../competitorArg.ts";
+import { issuer } from "../issuer.ts";
 import { battlecard } from "../schemas.ts";
 import { defineTool, ToolError } from "../tool.ts";
-import { competitorIdArg, runCommand } from "./competitors.ts";
 
 export const generateBattlecardTool = defineTool({
   name: "generate_battlecard",
@@ -39,9 +41,10 @@ export const generateBattlecardTool = defineTool({
   idempotent: true,
   run: async (ctx, a) => {
     const r = await runCommand(
-      ctx,
-      (w, c) => handleGenerateBattlecard(w, c, a, composeBattlecard),
-      (a as { idempotency_key?: string }).idempotency_key,
+      ctx.s.store,
+      generateBattlecard(composeBattlecard),
+      { competitor_id: a.competitor_id },
+      issuer(ctx, (a as { idempotency_key?: string }).idempotency_key),
     );
     const card = await getBattlecard(
       ctx.s.database.db,
@@ -85,14 +88,14 @@ export const reviewBattlecardTool = defineTool({
         { argument: "competitor_id" },
       );
     const r = await runCommand(
-      ctx,
-      (w, c) =>
-        handleProposal(w, c.orgId, {
-          battlecard_id: card.id as number,
-          decision: a.decision,
-          ...(a.proposed_at ? { proposed_at: a.proposed_at } : {}),
-        }),
-      (a as { idempotency_key?: string }).idempotency_key,
+      ctx.s.store,
+      reviewProposal,
+      {
+        battlecard_id: card.id as number,
+        decision: a.decision,
+        ...(a.proposed_at ? { proposed_at: a.proposed_at } : {}),
+      },
+      issuer(ctx, (a as { idempotency_key?: string }).idempotency_key),
     );
     const now = await getBattlecard(s.database.db, principal.orgId, r.battlecard_id, base, "battlecard");
     if (!now) throw new ToolError("internal_error", "The battlecard was updated but could not be read back.");

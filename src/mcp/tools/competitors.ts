@@ -3,41 +3,23 @@
 // to the read tools and the REST API.
 
 import { z } from "zod";
-import type { NewEvent } from "../../../events/catalog.ts";
-import type { WriteContext } from "../../../events/store.ts";
+import { runCommand } from "../../../events/command.ts";
 import { getCompetitor } from "../../db/queries/competitors.ts";
 import { planOf } from "../../domain/plans.ts";
 import { coreSlotsUsed } from "../../domain/planUsage.ts";
 import {
-  type Caller,
-  handleAddCompetitor,
-  handleAddMonitoredPage,
-  handleRemoveCompetitor,
-  handleRemoveMonitoredPage,
-  handleRenameCompetitor,
+  addCompetitor,
+  addMonitoredPage,
   monitoredPages,
+  removeCompetitor,
+  removeMonitoredPage,
+  renameCompetitor,
 } from "../../domain/watchlist.ts";
 import { startHistory } from "../../engine/archive/background.ts";
+import { competitorIdArg } from "../competitorArg.ts";
+import { issuer } from "../issuer.ts";
 import { competitorDetail, isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, ToolError } from "../tool.ts";
-
-/** Runs one decider in the single writer's transaction, with the caller on the events' metadata. */
-export async function runCommand<T>(
-  ctx: AuthedContext,
-  decide: (w: WriteContext, caller: Caller) => Promise<{ events: NewEvent[]; result: T }>,
-  idempotencyKey?: string,
-): Promise<T> {
-  const p = ctx.principal;
-  const caller: Caller = { orgId: p.orgId, actor: p.actor, actorName: p.actorName };
-  const { result } = await ctx.s.store.execute((w) => decide(w, caller), {
-    actor: p.actor,
-    request_id: ctx.requestId,
-    ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
-  });
-  return result;
-}
-
-export const competitorIdArg = z.number().int().positive();
 
 async function dossier(ctx: AuthedContext, id: number) {
   const c = await getCompetitor(ctx.s.database.db, ctx.principal.orgId, id, ctx.base);
@@ -90,7 +72,7 @@ export const addCompetitorTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => handleAddCompetitor(w, c, a));
+    const r = await runCommand(ctx.s.store, addCompetitor, a, issuer(ctx));
     return { competitor: await dossier(ctx, r.id), restored: r.restored, core_slots: r.core_slots };
   },
 });
@@ -111,7 +93,7 @@ export const renameCompetitorTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => handleRenameCompetitor(w, c, a));
+    const r = await runCommand(ctx.s.store, renameCompetitor, a, issuer(ctx));
     return { competitor: await dossier(ctx, r.id), renamed: r.renamed };
   },
 });
@@ -133,7 +115,7 @@ export const removeCompetitorTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => handleRemoveCompetitor(w, c, a));
+    const r = await runCommand(ctx.s.store, removeCompetitor, a, issuer(ctx));
     return {
       competitor_id: r.id,
       name: r.name,
@@ -158,7 +140,7 @@ export const addMonitoredPageTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => handleAddMonitoredPage(w, c, a));
+    const r = await runCommand(ctx.s.store, addMonitoredPage, a, issuer(ctx));
     // The page's past, from the web archive, in the background (pages already read are not read again).
     startHistory(ctx.s, ctx.principal.orgId, r.competitor_id);
     return {
@@ -184,7 +166,7 @@ export const removeMonitoredPageTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => handleRemoveMonitoredPage(w, c, a));
+    const r = await runCommand(ctx.s.store, removeMonitoredPage, a, issuer(ctx));
     return {
       competitor_id: r.competitor_id,
       removed: r.page,

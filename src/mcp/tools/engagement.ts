@@ -1,6 +1,7 @@
 // Engagement tools: pin, save, note and rate signals and digests, add battlecard notes, and share a signal
 // by a public link. Pins and notes are team-wide; saves and ratings belong to the caller.
 import { z } from "zod";
+import { runCommand } from "../../../events/command.ts";
 import { digestEngagement, noteById, notesPage, signalEngagement } from "../../db/queries/engagement.ts";
 import {
   addBattlecardNote,
@@ -16,9 +17,10 @@ import {
   saveSignal,
 } from "../../domain/engagement.ts";
 import { createShareLink, DEFAULT_EXPIRY } from "../../domain/shareLinks.ts";
+import { competitorIdArg } from "../competitorArg.ts";
+import { issuer } from "../issuer.ts";
 import { isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, type ToolAnnotations } from "../tool.ts";
-import { competitorIdArg, runCommand } from "./competitors.ts";
 import { note, notesPageShape } from "./notes.ts";
 
 /** Sets a state the caller can set back (pin, save, rating): repeating it changes nothing more. */
@@ -98,7 +100,7 @@ export const pinSignalTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    await runCommand(ctx, (w, c) => pinSignal(w, c, a));
+    await runCommand(ctx.s.store, pinSignal, a, issuer(ctx));
     return ofSignal(ctx, a.signal_id);
   },
 });
@@ -116,7 +118,7 @@ export const saveSignalTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    await runCommand(ctx, (w, c) => saveSignal(w, c, a));
+    await runCommand(ctx.s.store, saveSignal, a, issuer(ctx));
     return ofSignal(ctx, a.signal_id);
   },
 });
@@ -130,7 +132,7 @@ export const addSignalNoteTool = defineTool({
   annotations: ADDS,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => addSignalNote(w, c, a));
+    const r = await runCommand(ctx.s.store, addSignalNote, a, issuer(ctx));
     const [state, added] = await Promise.all([ofSignal(ctx, a.signal_id), addedNote(ctx, r.note_id)]);
     return { ...state, note: added };
   },
@@ -160,7 +162,7 @@ export const rateSignalTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    await runCommand(ctx, (w, c) => rateSignal(w, c, a));
+    await runCommand(ctx.s.store, rateSignal, a, issuer(ctx));
     return ofSignal(ctx, a.signal_id);
   },
 });
@@ -174,7 +176,12 @@ export const pinDigestTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => pinDigest(w, c, { digest: a.digest_id, pinned: a.pinned }));
+    const r = await runCommand(
+      ctx.s.store,
+      pinDigest,
+      { digest: a.digest_id, pinned: a.pinned },
+      issuer(ctx),
+    );
     return ofDigest(ctx, r.digest_id);
   },
 });
@@ -188,7 +195,12 @@ export const addDigestNoteTool = defineTool({
   annotations: ADDS,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => addDigestNote(w, c, { digest: a.digest_id, body: a.body }));
+    const r = await runCommand(
+      ctx.s.store,
+      addDigestNote,
+      { digest: a.digest_id, body: a.body },
+      issuer(ctx),
+    );
     const [state, added] = await Promise.all([ofDigest(ctx, r.digest_id), addedNote(ctx, r.note_id)]);
     return { ...state, note: added };
   },
@@ -212,8 +224,11 @@ export const rateDigestTool = defineTool({
   annotations: SETS_STATE,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) =>
-      rateDigest(w, c, { digest: a.digest_id, score: a.score, missing: a.missing }),
+    const r = await runCommand(
+      ctx.s.store,
+      rateDigest,
+      { digest: a.digest_id, score: a.score, missing: a.missing },
+      issuer(ctx),
     );
     return ofDigest(ctx, r.digest_id);
   },
@@ -233,7 +248,7 @@ export const addBattlecardNoteTool = defineTool({
   annotations: ADDS,
   access: "write",
   run: async (ctx, a) => {
-    const r = await runCommand(ctx, (w, c) => addBattlecardNote(w, c, a));
+    const r = await runCommand(ctx.s.store, addBattlecardNote, a, issuer(ctx));
     const [page, added] = await Promise.all([
       notesPage(ctx.s.database, ctx.principal.orgId, "battlecard", r.competitor_id),
       addedNote(ctx, r.note_id),
@@ -276,15 +291,10 @@ export const createShareLinkTool = defineTool({
   replayResult: ({ url: _url, ...rest }) => ({ ...rest, url_redacted: true }),
   run: async (ctx, a) =>
     runCommand(
-      ctx,
-      (w, c) =>
-        createShareLink(
-          w,
-          c,
-          { signal_id: a.signal_id, expiry: a.expiry, include_notes: a.include_notes },
-          ctx.base,
-        ),
-      (a as { idempotency_key?: string }).idempotency_key,
+      ctx.s.store,
+      createShareLink,
+      { signal_id: a.signal_id, expiry: a.expiry, include_notes: a.include_notes, base: ctx.base },
+      issuer(ctx, (a as { idempotency_key?: string }).idempotency_key),
     ),
 });
 

@@ -8,9 +8,9 @@ import type { AllowanceView, StartCommand } from "../../domain/research.ts";
 import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import { draftPositioning } from "../../engine/research/positioning.ts";
 import { type RunReport, startResearch, within } from "../../engine/research/runner.ts";
+import { competitorIdArg } from "../competitorArg.ts";
 import { competitorDetail } from "../schemas.ts";
 import { type AuthedContext, defineTool, ToolError } from "../tool.ts";
-import { competitorIdArg } from "./competitors.ts";
 
 const allowanceShape = z
   .object({

@@ -6,8 +6,9 @@
 // board answering with a maintenance page is a failed check, shown in the summary, the dossier's freshness and the
 // competitor page.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { handle } from "../../../events/command.ts";
 import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
-import { handleAddCompetitor } from "../../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { createFetcher, type Fetcher, fetcherOptions } from "../../../src/engine/fetch/index.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
@@ -29,7 +30,7 @@ beforeAll(async () => {
   orgId = (await t.org("acme")).id;
   for (const site of ["driftwood.example", "lumora.example"]) {
     const { result } = await t.services.store.execute(
-      (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
       { actor: "operator" },
     );
     ids[site] = result.id;

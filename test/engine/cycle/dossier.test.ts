@@ -6,10 +6,11 @@
 // signals last moved. Research at v3 (whose pages reorder their cards) keeps the order already known.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { handle } from "../../../events/command.ts";
 import { OFFERED_PRICING, type OfferedPlan } from "../../../fixtures/web/offered.ts";
 import { type FixtureWeb, resolveFixture, startFixtureWeb } from "../../../fixtures/web/server.ts";
 import { formatAmount } from "../../../src/domain/money.ts";
-import { handleAddCompetitor } from "../../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { extractPage } from "../../../src/engine/extract/page.ts";
 import { positioningOf } from "../../../src/engine/extract/profile.ts";
@@ -165,7 +166,7 @@ beforeAll(async () => {
   browser = await signedIn(t, await member(t, "acme"));
   for (const site of SITES) {
     const { result } = await t.services.store.execute(
-      (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
       { actor: "operator" },
     );
     ids.set(site, result.id);

@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { handle } from "../../../events/command.ts";
 import { type Config, loadConfig } from "../../../src/config.ts";
 import { setMonitoringCadence } from "../../../src/domain/cadence.ts";
 import { createOrg } from "../../../src/domain/orgs.ts";
-import { handleAddCompetitor } from "../../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { cycleStatus } from "../../../src/engine/cycle/status.ts";
 import { startResearch } from "../../../src/engine/research/runner.ts";
 import { Scheduler } from "../../../src/engine/schedule/scheduler.ts";
@@ -43,7 +44,7 @@ async function cycles(s: Services, orgId: number, which: "all" | "finished"): Pr
 async function workspace(s: Services, slug: string, plan: string, site: string): Promise<number> {
   const org = await createOrg(s.store, { slug, name: slug, plan });
   const { result } = await s.store.execute((w) =>
-    handleAddCompetitor(w, { orgId: org.id, actor: "test" }, { website_url: site }),
+    handle(addCompetitor, w, { orgId: org.id, actor: "test" }, { website_url: site }),
   );
   const { done } = await startResearch(
     s,

@@ -4,12 +4,13 @@
 // its TL;DR is prose by competitor, no sentence twice; what to watch says something different for each item;
 // the digest page prints nothing twice; the digest's Markdown, the email and the chat message read clean.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { handle } from "../../../events/command.ts";
 import { startFixtureWeb } from "../../../fixtures/web/server.ts";
 import { createSession } from "../../../src/auth/session.ts";
 import { connectChat } from "../../../src/domain/chat.ts";
 import { addMember } from "../../../src/domain/members.ts";
 import { sentences } from "../../../src/domain/prose.ts";
-import { handleAddCompetitor } from "../../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import type { CycleSummary } from "../../../src/engine/cycle/types.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
@@ -119,7 +120,7 @@ beforeAll(async () => {
   ).toMatchObject({ email: true, slack: true });
   for (const site of SITES)
     await t.services.store.execute(
-      (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
       { actor: "operator" },
     );
   const started = await startResearch(

@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { handle } from "../../../events/command.ts";
 import { type Config, loadConfig } from "../../../src/config.ts";
 import { createOrg } from "../../../src/domain/orgs.ts";
 import { INTERRUPTED } from "../../../src/domain/research.ts";
-import { handleAddCompetitor } from "../../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import {
   RESEARCH_LEASE_MS,
   recoverOrphanedResearch,
@@ -61,7 +62,7 @@ async function runRow(id: number) {
 
 async function competitor(name: string): Promise<number> {
   const { result } = await a.store.execute((w) =>
-    handleAddCompetitor(w, { orgId, actor: "test" }, { website_url: `https://${name}.example`, name }),
+    handle(addCompetitor, w, { orgId, actor: "test" }, { website_url: `https://${name}.example`, name }),
   );
   return result.id;
 }

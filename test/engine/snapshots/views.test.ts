@@ -4,8 +4,9 @@
 // SVG charts (viewBox, width 100%, no script): signals per week by severity over 12 weeks, and each plan's price
 // over the stored versions of the pricing page.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { handle } from "../../../events/command.ts";
 import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
-import { handleAddCompetitor } from "../../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
 import { planPriceHistory, signalsPerWeek } from "../../../src/web/charts.tsx";
@@ -36,7 +37,7 @@ beforeAll(async () => {
   admin = await signedIn(t, await member(t, "acme", "admin"));
   for (const site of ["globex.example", "brightloop.example"]) {
     const { result } = await t.services.store.execute(
-      (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
       { actor: "operator" },
     );
     ids[site] = result.id;

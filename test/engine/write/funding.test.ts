@@ -2,8 +2,9 @@
 // the signal's evidence sentence by sentence as research reads a page, naming the company by its name, the
 // name's first word or its domain; a sentence about another company's round adds nothing. A real database.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { handle } from "../../../events/command.ts";
 import type { SignalDraft } from "../../../src/domain/signalDraft.ts";
-import { handleAddCompetitor } from "../../../src/domain/watchlist.ts";
+import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { recordDrafts } from "../../../src/engine/write/signals.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
   t = await startTestServer();
   orgId = (await t.org("acme")).id;
   const { result } = await t.services.store.execute(
-    (w) => handleAddCompetitor(w, { orgId, actor: "operator" }, { website_url: "https://globex.example" }),
+    (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: "https://globex.example" }),
     { actor: "operator" },
   );
   id = result.id;
