@@ -135,14 +135,15 @@ export function isPaidOnly(feature: string): feature is PaidOnlyFeature {
 }
 
 /** Why a workspace on `plan` may not use a paid-only feature, naming the plan it needs; undefined on a paid
- * plan. */
+ * plan. `workspace`: how the sentence names the workspace. */
 export function paidOnlyRefusal(
   plan: Plan,
   feature: PaidOnlyFeature,
   needed: PlanName = LOWEST_PAID,
+  workspace = "this workspace",
 ): string | undefined {
   if (plan.paid) return undefined;
-  return `${PAID_ONLY[feature]} needs a paid plan (${PLANS[needed].label} or higher); this workspace is on ${plan.label}.`;
+  return `${PAID_ONLY[feature]} needs a paid plan (${PLANS[needed].label} or higher); ${workspace} is on ${plan.label}.`;
 }
 
 /** The paid-only gate of every command: `plan_required` with the plan needed, on an unpaid plan. */

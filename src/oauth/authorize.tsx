@@ -8,7 +8,7 @@
 import { Elysia } from "elysia";
 import { getSession, requireSession, type SessionUser, verifyCsrf } from "../auth/session.ts";
 import { SCOPES, type Scope } from "../domain/apiKeys.ts";
-import { LOWEST_PAID, planOf } from "../domain/plans.ts";
+import { LOWEST_PAID, paidOnlyRefusal, planOf } from "../domain/plans.ts";
 import type { Services } from "../services.ts";
 import { Html, htmlResponse, Layout } from "../web/layout.tsx";
 import { clientLabel, type OAuthClient, parseScope, redirectUriMatches } from "./clientMetadata.ts";
@@ -351,11 +351,13 @@ export function authorizeRoutes(s: Services, oauth: OAuthServer) {
     const orgId = Number(form.get("org_id"));
     const membership = session.memberships.find((m) => m.orgId === orgId);
     if (!membership) return consentPage(req, session, { error: "Choose a workspace.", status: 400 });
-    if (!planOf(membership.plan).paid)
-      return consentPage(req, session, {
-        error: `${membership.orgName} is on the ${planOf(membership.plan).label} plan; approving apps needs a paid plan.`,
-        status: 403,
-      });
+    const unpaid = paidOnlyRefusal(
+      planOf(membership.plan),
+      "OAuth app approval",
+      LOWEST_PAID,
+      membership.orgName,
+    );
+    if (unpaid) return consentPage(req, session, { error: unpaid, status: 403 });
     const chosen = form.getAll("grant_scope");
     const scopes = req.scopes.filter((sc) => chosen.includes(sc));
     if (scopes.length === 0)

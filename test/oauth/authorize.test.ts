@@ -286,6 +286,8 @@ describe("the consent page", () => {
     const res = await b.post("/oauth/authorize", form);
     expect(res.status).toBe(403);
     expect(res.headers.get("location")).toBeNull();
+    // The refusal is the plan table's, as every paid-only feature's (src/domain/plans.ts).
+    expect(await res.text()).toContain("Approving an app needs a paid plan (Starter or higher);");
   });
 
   test("with several workspaces, the member chooses one; the token reads that one", async () => {
