@@ -1,0 +1,212 @@
+// The command runner (events/command.ts) against a real libSQL file opened by two instances, each with its own
+// connection and single writer: a command's events are appended and projected in its transaction, a refusal
+// appends nothing, and two commands racing on one stream never both append after the same version.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Command, handle, runCommand } from "../../events/command.ts";
+import { loadConfig } from "../../src/config.ts";
+import { addSignalNote, pinSignal } from "../../src/domain/engagement.ts";
+import { DomainError } from "../../src/domain/errors.ts";
+import { importNdjson } from "../../src/domain/imports.ts";
+import { createOrg } from "../../src/domain/orgs.ts";
+import { renameCompetitor } from "../../src/domain/watchlist.ts";
+import { openServices, type Services } from "../../src/services.ts";
+
+let dir: string;
+let a: Services;
+let b: Services;
+let orgId: number;
+let signalId: number;
+let competitorId: number;
+const ada = () => ({ caller: { orgId, actor: "user:1", actorName: "Ada" } });
+const bob = () => ({ caller: { orgId, actor: "user:2", actorName: "Bob" } });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "rivals-command-"));
+  const config = loadConfig({ RIVALS_DB: `file:${join(dir, "rivals.db")}`, RIVALS_ARCHIVE_MONTHS: "0" });
+  const clock = () => new Date("2026-11-20T12:00:00Z");
+  a = await openServices(config, clock);
+  b = await openServices(config, clock);
+  orgId = (await createOrg(a.store, { slug: "acme", name: "ACME", plan: "growth" })).id;
+  const report = await importNdjson(
+    a.store,
+    [
+      { kind: "competitor", org: "acme", key: "c1", name: "Globex", website_url: "https://globex.example" },
+      { kind: "signal", org: "acme", key: "s1", competitor: "c1", title: "Globex raises prices" },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join("\n"),
+  );
+  expect(report.errors).toEqual([]);
+  const one = async (sql: string) => Number((await a.database.client.execute(sql)).rows[0].id);
+  signalId = await one("SELECT id FROM signals WHERE key = 's1'");
+  competitorId = await one("SELECT id FROM competitors WHERE key = 'c1'");
+});
+
+afterAll(() => {
+  a.close();
+  b.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function stream(type: string, id: number) {
+  const r = await a.database.client.execute({
+    sql: "SELECT type, stream_version FROM events WHERE stream_type = ? AND stream_id = ? ORDER BY stream_version",
+    args: [type, String(id)],
+  });
+  return r.rows.map((x) => ({ type: String(x.type), version: Number(x.stream_version) }));
+}
+
+const eventCount = async () =>
+  Number((await a.database.client.execute("SELECT count(*) AS n FROM events")).rows[0].n);
+
+test("a command's events are appended after the version its state was read at, and projected with them", async () => {
+  const before = await stream("competitor", competitorId);
+  const r = await runCommand(
+    a.store,
+    renameCompetitor,
+    { competitor_id: competitorId, name: "Globex Corp" },
+    ada(),
+  );
+  expect(r).toEqual({ id: competitorId, renamed: true });
+  const after = await stream("competitor", competitorId);
+  expect(after.slice(0, before.length)).toEqual(before);
+  expect(after.slice(before.length)).toEqual([{ type: "CompetitorRenamed", version: before.length + 1 }]);
+  // The read table shows it as soon as the command resolved, from the other instance too.
+  const row = await b.database.client.execute({
+    sql: "SELECT name FROM competitors WHERE id = ?",
+    args: [competitorId],
+  });
+  expect(String(row.rows[0].name)).toBe("Globex Corp");
+  const meta = await a.database.client.execute(
+    "SELECT metadata FROM events WHERE type = 'CompetitorRenamed' ORDER BY position DESC LIMIT 1",
+  );
+  expect(JSON.parse(String(meta.rows[0].metadata))).toEqual({ actor: "user:1" });
+});
+
+test("a refused command appends nothing, though its loader took an id", async () => {
+  const n = await eventCount();
+  await expect(
+    runCommand(a.store, addSignalNote, { signal_id: signalId, body: "   " }, ada()),
+  ).rejects.toThrow("body must not be empty");
+  await expect(
+    runCommand(a.store, renameCompetitor, { competitor_id: 999_999, name: "Nobody" }, ada()),
+  ).rejects.toBeInstanceOf(DomainError);
+  expect(await eventCount()).toBe(n);
+});
+
+test("two instances pin one signal at once: the later runs again from its load and sees the pin made meanwhile", async () => {
+  let loads = 0;
+  let release = () => {};
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let loaded = () => {};
+  const hasLoaded = new Promise<void>((r) => {
+    loaded = r;
+  });
+  // Ada's pin reads the signal (not pinned), then waits while Bob's pin commits on the other instance.
+  const slow: typeof pinSignal = {
+    ...pinSignal,
+    load: async (w, input, caller) => {
+      const state = await pinSignal.load(w, input, caller);
+      loads++;
+      if (loads === 1) {
+        loaded();
+        await gate;
+      }
+      return state;
+    },
+  };
+  const before = await stream("signal", signalId);
+  const adaPins = runCommand(a.store, slow, { signal_id: signalId, pinned: true }, ada());
+  await hasLoaded;
+  expect(await runCommand(b.store, pinSignal, { signal_id: signalId, pinned: true }, bob())).toEqual({
+    changed: true,
+  });
+  release();
+  // Ada's command was decided again on the state Bob left: already pinned, nothing to append.
+  expect(await adaPins).toEqual({ changed: false });
+  expect(loads).toBe(2);
+  const after = await stream("signal", signalId);
+  expect(after.slice(before.length)).toEqual([{ type: "SignalPinSet", version: before.length + 1 }]);
+});
+
+test("two instances add a note to one signal at once: both notes, one after the other in the stream", async () => {
+  let loads = 0;
+  let release = () => {};
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let loaded = () => {};
+  const hasLoaded = new Promise<void>((r) => {
+    loaded = r;
+  });
+  // A note reads the signal and its pin, which Bob's note leaves as they were: only the stream's version, read
+  // with them, tells Ada's command that the signal moved on.
+  const slow: typeof addSignalNote = {
+    ...addSignalNote,
+    load: async (w, input, caller) => {
+      const state = await addSignalNote.load(w, input, caller);
+      loads++;
+      if (loads === 1) {
+        loaded();
+        await gate;
+      }
+      return state;
+    },
+  };
+  const before = await stream("signal", signalId);
+  const adaNotes = runCommand(a.store, slow, { signal_id: signalId, body: "Ask about it on calls." }, ada());
+  await hasLoaded;
+  await runCommand(b.store, addSignalNote, { signal_id: signalId, body: "Sales has heard this too." }, bob());
+  release();
+  await adaNotes;
+  expect(loads).toBe(2);
+  const added = (await stream("signal", signalId)).slice(before.length);
+  expect(added).toEqual([
+    { type: "SignalNoteAdded", version: before.length + 1 },
+    { type: "SignalNoteAdded", version: before.length + 2 },
+  ]);
+  const notes = await a.database.client.execute({
+    sql: "SELECT body FROM notes WHERE subject_type = 'signal' AND subject_id = ? ORDER BY id",
+    args: [signalId],
+  });
+  expect(notes.rows.map((r) => String(r.body))).toEqual([
+    "Sales has heard this too.",
+    "Ask about it on calls.",
+  ]);
+});
+
+test("an append after a version the stream has moved past never commits, and appends nothing", async () => {
+  // A command that claims to have read the competitor at version 0 (it has events since): the log's unique
+  // (stream, version) key refuses its event.
+  const stale: Command<{ competitor_id: number }, { version: number }, null> = {
+    load: async () => ({ version: 0 }),
+    stream: (s) => ({ streamType: "competitor", streamId: String(competitorId), version: s.version }),
+    decide: (_s, cmd, { caller }) => ({
+      events: [
+        {
+          type: "CompetitorRenamed",
+          orgId: caller.orgId,
+          streamType: "competitor",
+          streamId: String(cmd.competitor_id),
+          data: { id: cmd.competitor_id, name: "Never" },
+        },
+      ],
+      result: null,
+    }),
+  };
+  const n = await eventCount();
+  await expect(
+    a.store.execute((w) => handle(stale, w, ada().caller, { competitor_id: competitorId })),
+  ).rejects.toThrow(/UNIQUE/);
+  expect(await eventCount()).toBe(n);
+  const row = await a.database.client.execute({
+    sql: "SELECT name FROM competitors WHERE id = ?",
+    args: [competitorId],
+  });
+  expect(String(row.rows[0].name)).toBe("Globex Corp");
+});
