@@ -15,8 +15,9 @@ test("every path docs/layout.md names exists", () => {
 test("tests mirror src/: only the repository-wide checks sit at the top of test/", () => {
   const top = readdirSync(join(ROOT, "test")).filter((f) => f.endsWith(".ts"));
   expect(top.sort()).toEqual(["config-env.test.ts", "layers.test.ts", "layout-doc.test.ts", "smoke.test.ts"]);
-  // Every folder of tests is a part of src/ (engine rooms under test/engine/), or support, e2e.
-  const src = new Set(readdirSync(join(ROOT, "src")));
+  // Every folder of tests is a part of src/ (engine rooms under test/engine/), the event log's or the
+  // projections' (top-level events/, projections/), or support, e2e.
+  const src = new Set([...readdirSync(join(ROOT, "src")), "events", "projections"]);
   const own = new Set(["support", "e2e", "artifacts"]);
   const dirs = readdirSync(join(ROOT, "test"), { withFileTypes: true }).filter((d) => d.isDirectory());
   expect(dirs.map((d) => d.name).filter((d) => !src.has(d) && !own.has(d))).toEqual([]);
