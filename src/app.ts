@@ -40,7 +40,7 @@ function compileNow(app: { routes: { path: string }[] }, prefix: string): void {
 export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a) {
   const parts: AppParts = {
     limiter: limiterFor(s, "read_api", s.config.rateLimitPerMinute),
-    keys: new ApiKeyResolver(s.database.client, s.clock),
+    keys: new ApiKeyResolver(s.database, s.clock),
     credentials: new CredentialResolver(),
   };
   parts.credentials.addResolver(parts.keys.asTokenResolver());

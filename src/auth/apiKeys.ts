@@ -1,6 +1,7 @@
-import type { Client } from "@libsql/client";
 import type { Clock } from "../clock.ts";
-import { VersionedCache } from "../db/queries/cache.ts";
+import type { Database } from "../db/client.ts";
+import { liveKeyByDigest, noteApiKeyUse } from "../db/queries/apiKeys.ts";
+import { type VersionedCache, versionedCache } from "../db/queries/cache.ts";
 import type { Scope } from "../domain/apiKeys.ts";
 import type { TokenResolver } from "./credentials.ts";
 import type { Principal } from "./principal.ts";
@@ -28,10 +29,10 @@ export class ApiKeyResolver {
   private digests = new Map<string, string>();
   private cache: VersionedCache;
   constructor(
-    private client: Client,
+    private db: Database,
     private clock: Clock,
   ) {
-    this.cache = new VersionedCache(client);
+    this.cache = versionedCache(db);
   }
 
   async resolve(token: string): Promise<Principal | undefined> {
@@ -59,27 +60,20 @@ export class ApiKeyResolver {
   }
 
   private async lookup(digest: string): Promise<Principal | undefined> {
-    const r = await this.client.execute({
-      sql: `SELECT k.id, k.name, k.token_hash, k.scopes, o.id AS org_id, o.slug, o.name AS org_name, o.plan,
-              o.website_url, o.created_at
-            FROM api_keys k JOIN orgs o ON o.id = k.org_id
-            WHERE k.token_hash = ? AND k.revoked_at IS NULL`,
-      args: [digest],
-    });
-    const row = r.rows[0];
-    if (!row || !digestsEqual(String(row.token_hash), digest)) return undefined;
-    const keyId = Number(row.id);
+    const row = await liveKeyByDigest(this.db, digest);
+    if (!row || !digestsEqual(row.tokenHash, digest)) return undefined;
+    const keyId = row.id;
     return Object.freeze({
-      orgId: Number(row.org_id),
-      orgSlug: String(row.slug),
-      orgName: String(row.org_name),
-      orgWebsite: row.website_url === null ? null : String(row.website_url),
-      orgCreatedAt: String(row.created_at),
-      plan: String(row.plan),
+      orgId: row.orgId,
+      orgSlug: row.orgSlug,
+      orgName: row.orgName,
+      orgWebsite: row.orgWebsite,
+      orgCreatedAt: row.orgCreatedAt,
+      plan: row.plan,
       actor: `api_key:${keyId}`,
-      actorName: String(row.name),
+      actorName: row.name,
       role: "admin",
-      scopes: Object.freeze(String(row.scopes).split(",").filter(Boolean)) as Scope[],
+      scopes: Object.freeze(row.scopes.split(",").filter(Boolean)) as Scope[],
       via: "api_key",
       keyId,
     });
@@ -102,12 +96,6 @@ export class ApiKeyResolver {
     const last = this.lastUsageWrite.get(keyId) ?? 0;
     if (now - last < USAGE_WRITE_INTERVAL_MS) return;
     this.lastUsageWrite.set(keyId, now);
-    this.client
-      .execute({
-        sql: `INSERT INTO api_key_usage (key_id, last_used_at) VALUES (?, ?)
-              ON CONFLICT (key_id) DO UPDATE SET last_used_at = excluded.last_used_at`,
-        args: [keyId, new Date(now).toISOString()],
-      })
-      .catch(() => this.lastUsageWrite.delete(keyId));
+    noteApiKeyUse(this.db, keyId, new Date(now).toISOString()).catch(() => this.lastUsageWrite.delete(keyId));
   }
 }

@@ -17,7 +17,7 @@ export async function briefsCommand(argv: string[]): Promise<number> {
   const s = await openServices(loadConfig());
   try {
     if (sub === "held") {
-      for (const b of await heldBriefs(s.database.client)) print(b);
+      for (const b of await heldBriefs(s.database)) print(b);
       return 0;
     }
     const raw = required(values.id, "id");

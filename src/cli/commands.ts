@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { rebuildProjections } from "../../projections/rebuild.ts";
 import { loadConfig } from "../config.ts";
+import { listApiKeys } from "../db/queries/apiKeys.ts";
 import { startDemoEngine } from "../demo/engine.ts";
 import { advanceDemoSites, demoSitesVersion, startDemoWeb } from "../demo/web.ts";
 import { DEMO_ORG, loadDemo, resetDemoPassword } from "../demo/workspace.ts";
@@ -94,8 +95,8 @@ async function memberCommand(sub: string | undefined, rest: string[]): Promise<n
   }
   if (sub === "list")
     return withServices(async (s) => {
-      const o = await requireOrg(s.database.client, org);
-      for (const m of await listMembers(s.database.client, o.id)) print(m);
+      const o = await requireOrg(s.database, org);
+      for (const m of await listMembers(s.database, o.id)) print(m);
       return 0;
     });
   throw new UsageError("member takes add or list");
@@ -230,21 +231,17 @@ export async function run(argv: string[]): Promise<number> {
       }
       if (sub === "list")
         return withServices(async (s) => {
-          const o = await requireOrg(s.database.client, org);
-          const r = await s.database.client.execute({
-            sql: `SELECT k.id, k.name, k.prefix, k.scopes, k.created_at, k.revoked_at, u.last_used_at
-                  FROM api_keys k LEFT JOIN api_key_usage u ON u.key_id = k.id WHERE k.org_id = ? ORDER BY k.id`,
-            args: [o.id],
-          });
-          for (const row of r.rows)
+          const o = await requireOrg(s.database, org);
+          // Oldest first, as the keys were made.
+          for (const k of (await listApiKeys(s.database.db, o.id)).reverse())
             print({
-              id: Number(row.id),
-              name: row.name,
-              prefix: row.prefix,
-              scopes: String(row.scopes).split(","),
-              created_at: row.created_at,
-              ...(row.last_used_at ? { last_used_at: row.last_used_at } : {}),
-              ...(row.revoked_at ? { revoked_at: row.revoked_at } : {}),
+              id: k.id,
+              name: k.name,
+              prefix: k.prefix,
+              scopes: k.scopes,
+              created_at: k.created_at,
+              ...(k.last_used_at ? { last_used_at: k.last_used_at } : {}),
+              ...(k.revoked_at ? { revoked_at: k.revoked_at } : {}),
             });
           return 0;
         });

@@ -18,7 +18,7 @@ export async function cycleCommand(argv: string[]): Promise<number> {
   }
   const s = await openServices(loadConfig());
   try {
-    const org = await requireOrg(s.database.client, slug);
+    const org = await requireOrg(s.database, slug);
     print(await runCycle(s, org.id, { trigger: "operator", competitorId }));
     return 0;
   } finally {

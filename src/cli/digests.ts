@@ -31,7 +31,7 @@ export async function digestsCommand(argv: string[]): Promise<number> {
   }
   const s = await openServices(loadConfig());
   try {
-    const org = await requireOrg(s.database.client, slug);
+    const org = await requireOrg(s.database, slug);
     print(await generateDigest(s, org.id, type as DigestType, { end }));
     return 0;
   } finally {

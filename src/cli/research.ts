@@ -3,6 +3,7 @@
 // and exits 1. With --history: the competitor's web-archive history in the foreground (or, when another process is
 // reading it, waiting for that to end), then one JSON summary of it.
 import { loadConfig } from "../config.ts";
+import { competitorRecord } from "../db/queries/competitors.ts";
 import { DomainError } from "../domain/errors.ts";
 import { PROFILE_FIELDS } from "../domain/observation.ts";
 import { requireOrg } from "../domain/state.ts";
@@ -23,7 +24,7 @@ export async function researchCommand(argv: string[]): Promise<number> {
     throw new UsageError("--competitor must be a competitor id (an integer)");
   const s = await openServices(loadConfig());
   try {
-    const org = await requireOrg(s.database.client, slug);
+    const org = await requireOrg(s.database, slug);
     if (values.history) return await historyCommand(s, org, id);
     let started: Awaited<ReturnType<typeof startResearch>>;
     try {
@@ -52,11 +53,10 @@ export async function researchCommand(argv: string[]): Promise<number> {
       });
       return 1;
     }
-    const r = await s.database.client.execute({
-      sql: "SELECT state FROM competitors WHERE id = ?",
-      args: [report.competitor_id],
-    });
-    const record = JSON.parse(String(r.rows[0].state));
+    const record = (await competitorRecord(s.database.db, org.id, report.competitor_id)) as Record<
+      string,
+      any
+    >;
     const profileKeys = PROFILE_FIELDS.filter((k) => record[k] !== undefined);
     print({
       status: "finished",
@@ -86,11 +86,7 @@ export async function researchCommand(argv: string[]): Promise<number> {
 const WAIT_MS = 1000;
 
 async function historyCommand(s: Services, org: { id: number; slug: string }, id: number): Promise<number> {
-  const c = await s.database.client.execute({
-    sql: "SELECT id FROM competitors WHERE org_id = ? AND id = ?",
-    args: [org.id, id],
-  });
-  if (!c.rows[0]) {
+  if (!(await competitorRecord(s.database.db, org.id, id))) {
     print({
       status: "failed",
       competitor_id: id,

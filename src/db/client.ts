@@ -13,6 +13,7 @@ export interface Exec {
 export interface Database {
   client: Client;
   execute: Client["execute"];
+  batch: Client["batch"];
   db: Db;
   url: string;
   close(): void;
@@ -86,7 +87,14 @@ export async function openDatabase(url: string): Promise<Database> {
     await client.execute("PRAGMA synchronous = NORMAL");
   }
   const db = drizzle(client, { schema });
-  return { client, db, url, execute: client.execute.bind(client), close: () => client.close() };
+  return {
+    client,
+    db,
+    url,
+    execute: client.execute.bind(client),
+    batch: client.batch.bind(client),
+    close: () => client.close(),
+  };
 }
 
 /** Fails unless the database answers a statement. */

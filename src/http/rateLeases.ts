@@ -13,8 +13,8 @@
 //
 // A lease that fails or takes over a second does not hold the request: it is decided by this instance's own
 // exact window (RateLimiter), as a single instance would, and the lease still lands for the next one.
-import type { Client } from "@libsql/client";
 import type { Clock } from "../clock.ts";
+import { leaseRateSlice, type RateSliceStore } from "../db/rateSlices.ts";
 import type { Services } from "../services.ts";
 import { type Limiter, MINUTE_MS, type RateDecision, RateLimiter } from "./rateLimit.ts";
 
@@ -38,17 +38,6 @@ interface Held {
   pending?: Promise<void>;
 }
 
-// A remote server gets JavaScript numbers as reals: the block is cast so it stays a whole number of units.
-const LEASE_SQL = `UPDATE rate_slices SET granted = g.v, taken = taken + g.v
-  FROM (SELECT CAST(CASE WHEN ?1 - COALESCE(SUM(taken), 0) < ?2 THEN 0
-                    ELSE MAX(?2, MIN(?3, (?1 - COALESCE(SUM(taken), 0)) / 4)) END AS INTEGER) AS v
-        FROM rate_slices WHERE name = ?4 AND key = ?5 AND slice >= ?6 AND slice <= ?7) AS g
-  WHERE name = ?4 AND key = ?5 AND slice = ?7`;
-const READ_SQL = `SELECT granted,
-    (SELECT SUM(taken) FROM rate_slices WHERE name = ?1 AND key = ?2 AND slice >= ?3 AND slice <= ?4) AS used,
-    (SELECT MIN(slice) FROM rate_slices WHERE name = ?1 AND key = ?2 AND slice >= ?3 AND slice <= ?4 AND taken > 0) AS oldest
-  FROM rate_slices WHERE name = ?1 AND key = ?2 AND slice = ?4`;
-
 export class SharedRateLimiter implements Limiter {
   private held = new Map<string, Held>();
   private sliceMs: number;
@@ -57,7 +46,7 @@ export class SharedRateLimiter implements Limiter {
   private sweptSlice = 0;
 
   constructor(
-    private client: Client,
+    private client: RateSliceStore,
     /** Which budget (several limiters share the table). */
     private name: string,
     readonly limit: number,
@@ -123,35 +112,31 @@ export class SharedRateLimiter implements Limiter {
     const now = this.clock().getTime();
     const slice = Math.floor(now / this.sliceMs);
     const first = slice - SLICES;
-    const statements = [
-      {
-        sql: "INSERT INTO rate_slices (name, key, slice, taken, granted) VALUES (?, ?, ?, 0, 0) ON CONFLICT DO NOTHING",
-        args: [this.name, key, slice],
-      },
-      { sql: LEASE_SQL, args: [this.limit, cost, Math.max(cost, this.block), this.name, key, first, slice] },
-      { sql: READ_SQL, args: [this.name, key, first, slice] },
-    ];
-    if (this.sweptSlice !== slice) {
+    const sweep = this.sweptSlice !== slice;
+    if (sweep) {
       // Slices out of every window go, once per slice per instance, with the lease that notices.
       this.sweptSlice = slice;
-      statements.push({
-        sql: "DELETE FROM rate_slices WHERE name = ? AND slice < ?",
-        args: [this.name, first],
-      });
       this.forget(slice, key);
     }
-    const rs = await this.client.batch(statements, "write");
-    const row = rs[2].rows[0];
+    const row = await leaseRateSlice(this.client, {
+      name: this.name,
+      key,
+      slice,
+      first,
+      limit: this.limit,
+      cost,
+      block: Math.max(cost, this.block),
+      sweep,
+    });
     if (h.slice !== slice) {
       h.slice = slice;
       h.left = 0;
       h.refusedAt = Number.POSITIVE_INFINITY;
     }
-    const granted = Number(row.granted);
-    h.left += granted;
-    if (granted === 0) h.refusedAt = Math.min(h.refusedAt, cost);
-    h.used = Number(row.used);
-    h.oldest = row.oldest === null ? slice : Number(row.oldest);
+    h.left += row.granted;
+    if (row.granted === 0) h.refusedAt = Math.min(h.refusedAt, cost);
+    h.used = row.used;
+    h.oldest = row.oldest ?? slice;
   }
 
   /** When the oldest counted slice leaves the window, in whole seconds from now. */
@@ -190,5 +175,5 @@ export class SharedRateLimiter implements Limiter {
 export function limiterFor(s: Services, name: string, limit: number, windowMs = MINUTE_MS): Limiter {
   const url = s.database.url;
   if (url.startsWith("file:") || url === ":memory:") return new RateLimiter(limit, s.clock, windowMs);
-  return new SharedRateLimiter(s.database.client, name, limit, s.clock, windowMs);
+  return new SharedRateLimiter(s.database, name, limit, s.clock, windowMs);
 }

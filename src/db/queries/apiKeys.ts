@@ -1,5 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import type { Db } from "../client.ts";
+import type { Db, Exec } from "../client.ts";
 import { apiKeys, apiKeyUsage } from "../schema.ts";
 
 export interface ApiKeyView {
@@ -37,4 +37,51 @@ export async function listApiKeys(db: Db, orgId: number): Promise<ApiKeyView[]> 
     revoked_at: r.revokedAt,
     last_used_at: r.lastUsedAt,
   }));
+}
+
+/** A live key by its digest, with its workspace (api_keys' unique digest index). */
+export interface LiveKey {
+  id: number;
+  name: string;
+  tokenHash: string;
+  scopes: string;
+  orgId: number;
+  orgSlug: string;
+  orgName: string;
+  plan: string;
+  orgWebsite: string | null;
+  orgCreatedAt: string;
+}
+
+export async function liveKeyByDigest(db: Exec, digest: string): Promise<LiveKey | undefined> {
+  const r = await db.execute({
+    sql: `SELECT k.id, k.name, k.token_hash, k.scopes, o.id AS org_id, o.slug, o.name AS org_name, o.plan,
+            o.website_url, o.created_at
+          FROM api_keys k JOIN orgs o ON o.id = k.org_id
+          WHERE k.token_hash = ? AND k.revoked_at IS NULL`,
+    args: [digest],
+  });
+  const row = r.rows[0];
+  if (!row) return undefined;
+  return {
+    id: Number(row.id),
+    name: String(row.name),
+    tokenHash: String(row.token_hash),
+    scopes: String(row.scopes),
+    orgId: Number(row.org_id),
+    orgSlug: String(row.slug),
+    orgName: String(row.org_name),
+    plan: String(row.plan),
+    orgWebsite: row.website_url === null ? null : String(row.website_url),
+    orgCreatedAt: String(row.created_at),
+  };
+}
+
+/** Records a key's last use (api_key_usage is operational: written on use, not an event). */
+export async function noteApiKeyUse(db: Exec, keyId: number, at: string): Promise<void> {
+  await db.execute({
+    sql: `INSERT INTO api_key_usage (key_id, last_used_at) VALUES (?, ?)
+          ON CONFLICT (key_id) DO UPDATE SET last_used_at = excluded.last_used_at`,
+    args: [keyId, at],
+  });
 }

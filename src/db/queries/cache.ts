@@ -14,6 +14,7 @@
 // A look-up takes the version first and loads second, so a value is never filed under a version older than
 // the data it was loaded from. An in-memory database is not cached.
 import type { Client } from "@libsql/client";
+import type { Database } from "../client.ts";
 import { localReader } from "./localReader.ts";
 
 /** How long a commit by another process may go unseen by this process's cached reads. */
@@ -175,6 +176,11 @@ export class VersionedCache {
     });
     return loading;
   }
+}
+
+/** A cache of its own for one owner (a key resolver …) over the database. */
+export function versionedCache(database: Pick<Database, "client">): VersionedCache {
+  return new VersionedCache(database.client);
 }
 
 const perDb = new WeakMap<object, VersionedCache | null>();

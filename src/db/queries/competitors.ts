@@ -79,3 +79,13 @@ export async function competitorNames(db: Db, orgId: number): Promise<Map<number
     .limit(500);
   return new Map(rows.map((x) => [x.id, x.name]));
 }
+
+/** A competitor's record (its state) in the workspace, undefined when it has no such competitor. */
+export async function competitorRecord(db: Db, orgId: number, id: number): Promise<Obj | undefined> {
+  const [row] = await db
+    .select({ state: competitors.state })
+    .from(competitors)
+    .where(and(eq(competitors.orgId, orgId), eq(competitors.id, id)))
+    .limit(1);
+  return row ? (JSON.parse(row.state) as Obj) : undefined;
+}
