@@ -1,4 +1,4 @@
-// The cycle part of `npm run bench:engine` (ENGINE.md "Targets"): a monitoring cycle over BENCH_COMPETITORS
+// The cycle part of `npm run bench:engine` (docs/decisions.md, "The engine's targets"): a monitoring cycle over BENCH_COMPETITORS
 // (default 200) competitors × 10 pages of ~100 KB from a local site server in a child process (bench/cycle-site.ts),
 // fetch delay 0. The workspace is set up by a child process (`--setup`); the cycles run in the service's own
 // process with the API listening:
@@ -125,7 +125,7 @@ async function childCycle(env: Record<string, string>) {
 
 /** One cycle run by a real `rivals serve` process: its scheduler runs the workspace's due cycle at start (no
  * cycle of the current slot has finished), while this process reads GET /api/v1/signals from it. The figure for
- * ENGINE.md's peak-memory target: a service process with the API, the scheduler and the cycle, and nothing the
+ * The engine's peak-memory target (docs/decisions.md): a service process with the API, the scheduler and the cycle, and nothing the
  * bench set up (the bench's own process also holds the setup and the hammering client). */
 async function serveCycle(env: CycleBenchEnv, orgId: number) {
   const { s } = env;

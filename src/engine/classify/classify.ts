@@ -1,4 +1,4 @@
-// classify(changes, ctx) → SignalDraft[]: transparent rules from compare()'s Changes to ENGINE.md's taxonomy,
+// classify(changes, ctx) → SignalDraft[]: transparent rules from compare()'s Changes to the taxonomy (docs/engine/classify.md),
 // with severity and confidence reasons, deterministic titles and summaries that state the values, evidence
 // items and dedup keys (docs/engine/classify.md). Pure and synchronous. Each change goes to the rules whose
 // declared `reads` name its kind: a version's bulk edits first, then each change to the first rule that takes it

@@ -20,7 +20,7 @@ import type {
 import { around, excerptParts, markParts, similarity, tokens, wordDiff } from "./words.ts";
 
 /** `$59 per seat/month`, `€0 (free)`, `custom pricing`; a price billed only yearly as the page states it,
- * `$38,000 a year`. Prices are monthly (ENGINE.md); `period` is billing. */
+ * `$38,000 a year`. Prices are monthly (docs/decisions.md); `period` is billing. */
 export function formatPrice(p: PriceValue): string {
   if (p.price === null || p.price === undefined) return p.custom ? "custom pricing" : "no price stated";
   if (p.starting) return `from ${formatPrice({ ...p, starting: false })}`;

@@ -1,5 +1,4 @@
-// Masks the parts of a page's text that change without anything having changed (ENGINE.md, "Normalise before
-// comparing"): dates, times, relative times, live counters, copyright years, build hashes, nonces and tokens,
+// Masks the parts of a page's text that change without anything having changed (docs/engine/compare.md): dates, times, relative times, live counters, copyright years, build hashes, nonces and tokens,
 // cache-buster query strings and srcset lists. Prices are never masked: a number next to a currency, or one
 // that reads as a plan limit ("up to 10,000 contacts"), stays as it is.
 

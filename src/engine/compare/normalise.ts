@@ -1,6 +1,6 @@
 // PageExtract (and feed items, job lists, structured fields) → Snapshot: cleaned and masked text, lists and cards
 // as sorted sets, widgets dropped, JSON-LD flattened, deterministic serialisation whose SHA-256 is the
-// snapshot's identity (ENGINE.md, "Normalise before comparing").
+// snapshot's identity (docs/engine/compare.md).
 import type { Block, PageExtract, Plan } from "../extract/page.ts";
 import { clean, MASK, maskText, maskUrl } from "./mask.ts";
 import type {

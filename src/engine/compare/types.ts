@@ -86,7 +86,7 @@ export type ChangeKind =
   | "text_changed"
   | "list_changed";
 
-/** A price: `price` is per month (ENGINE.md), `period` how it is billed; `amount` the yearly figure the page
+/** A price: `price` is per month (docs/decisions.md), `period` how it is billed; `amount` the yearly figure the page
  * states for a price billed only yearly ("US$38,000 / year"), which is how it is written. */
 export interface PriceValue {
   price: number | null;

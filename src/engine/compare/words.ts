@@ -58,7 +58,7 @@ export function excerptParts(parts: DiffPart[]): DiffPart[] {
   return out;
 }
 
-/** `[-old][+new]` marking, the form ENGINE.md shows. */
+/** `[-old][+new]` marking. */
 export function markParts(parts: DiffPart[]): string {
   return parts
     .map((p) => (p.op === "=" ? p.text : p.op === "-" ? `[-${p.text}]` : `[+${p.text}]`))

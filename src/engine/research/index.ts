@@ -1,4 +1,4 @@
-// One research run (ENGINE.md "Research"): fetch the home page through the one fetcher, discover the site's
+// One research run (docs/engine/research.md): fetch the home page through the one fetcher, discover the site's
 // pages, fetch and extract them (extraction in the Worker pool), run every source kind's discovery
 // (sources/kinds/: feeds, the job board's public JSON, the open sources the site links — GitHub, npm, Wikidata,
 // EDGAR, Hacker News, the App Store — and security.txt), then assemble the dossier: profile fields, `urls`,

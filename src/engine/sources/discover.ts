@@ -1,4 +1,4 @@
-// Site discovery (ENGINE.md "Sources"): which pages of a competitor's site research reads and the monitor
+// Site discovery (docs/engine/sources.md): which pages of a competitor's site research reads and the monitor
 // watches. From the home page's nav, header, footer and body links, robots.txt `Sitemap:` lines and the
 // sitemaps (indexes followed, bounded), and standard paths (/pricing, /changelog, /careers …) for kinds not
 // found otherwise; same site only (registrable domain, so docs.x.com belongs to x.com); each page classified

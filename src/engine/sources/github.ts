@@ -34,11 +34,6 @@ export function githubOrgOf(url: string): string | undefined {
   return ORG.exec(url)?.[1];
 }
 
-/** The organisation's page on github.com (what a signal's reader opens). */
-export function githubOrgPage(org: string): string {
-  return `https://github.com/${org}`;
-}
-
 /** Asks as GitHub's REST API documents it: its media type and API version. */
 export function fetchGithub(fetcher: Fetcher, url: string, validators: Validators): Promise<FetchResult> {
   return fetcher.fetch({

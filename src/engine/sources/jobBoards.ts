@@ -1,7 +1,7 @@
 /**
  * Job boards read through their public JSON instead of scraping: Greenhouse, Lever and Ashby here, the
  * other providers in ./boards/ (one file each). Detection from a careers-page link, the API URL (exactly
- * ENGINE.md's shapes), parsing of each provider's real response shape, and the `hiring` read. Pure; bad
+ * the shapes docs/engine/sources.md lists), parsing of each provider's real response shape, and the `hiring` read. Pure; bad
  * input gives null / [].
  */
 import { OTHER_BOARDS, type OtherBoardProvider, otherBoardFromUrl } from "./boards/index.ts";
@@ -119,7 +119,7 @@ export function boardKey(b: JobBoard): string {
   return `${b.provider}${b.region ? `.${b.region}` : ""}:${b.token.toLowerCase()}`;
 }
 
-/** The public API of a board, exactly as ENGINE.md gives it (an EU board at the provider's EU host). */
+/** The public API of a board, exactly as docs/engine/sources.md ("Job boards") gives it (an EU board at the provider's EU host). */
 export function jobBoardApiUrl(b: JobBoard): string {
   const token = encodeURIComponent(b.token);
   const eu = b.region === "eu" ? ".eu" : "";

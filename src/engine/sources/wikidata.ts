@@ -21,7 +21,6 @@ export interface WikidataFacts {
 }
 
 const ITEM = /^https?:\/\/(?:www\.|m\.)?wikidata\.org\/(?:wiki|entity)\/(Q[1-9]\d{0,11})(?:[/?#]|$)/i;
-const ENTITY = /^https:\/\/www\.wikidata\.org\/wiki\/Special:EntityData\/(Q[1-9]\d{0,11})\.json$/;
 
 /** The first Wikidata item among the addresses a site declares or links. */
 export function wikidataItemFrom(urls: readonly string[]): string | undefined {
@@ -40,11 +39,6 @@ export function wikidataEntityUrl(item: string): string {
 /** The item's page a person reads (what evidence names). */
 export function wikidataItemPage(item: string): string {
   return `https://www.wikidata.org/wiki/${item}`;
-}
-
-/** The item an entity address names. */
-export function wikidataItemOf(url: string): string | undefined {
-  return ENTITY.exec(url)?.[1];
 }
 
 function labelsUrl(ids: string[]): string {

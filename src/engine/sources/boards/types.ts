@@ -18,7 +18,7 @@ export interface BoardSpec {
   fromUrl(host: string, parts: string[], u: URL): { token: string; region?: "eu" } | null;
   /** Board tokens stated in the inline configuration of the provider's embed script, if it has any. */
   fromInlineConfig?(html: string): string[];
-  /** The public endpoint ENGINE.md names. */
+  /** The provider's public endpoint (docs/engine/sources.md, "Job boards"). */
   apiUrl(token: string, region?: "eu"): string;
   /** The answer's jobs; null when the text is not the provider's answer (an HTML page, another shape, cut
    * short). An answer that lists no job is `{ jobs: [] }`. */

@@ -36,7 +36,6 @@ export const SOURCE_KINDS = [
 ] as const;
 
 type Kinds = (typeof SOURCE_KINDS)[number];
-export type SourceKindName = Kinds["name"];
 
 /** What each kind's discovery found on a site, by kind. */
 export type Found = { [K in Kinds as K["name"]]: K extends SourceKind<infer R, string> ? R : never };
