@@ -111,22 +111,6 @@ async function checkAll(
 ): Promise<CycleSummary> {
   const fetcher = opts.fetcher ?? (await workspaceFetcher(s, orgId)).fetcher;
   const skipped: CycleSummary["competitors_skipped"] = [];
-  const work: { comp: CompetitorRow; sources: Source[] }[] = [];
-  for (const comp of comps) {
-    const sources = await competitorSources(s, orgId, comp.id);
-    if (sources.length === 0) {
-      skipped.push({
-        competitor_id: comp.id,
-        name: comp.name,
-        reason:
-          comp.researchState === "running"
-            ? "research is running; its first cycle comes after it"
-            : "no research yet: nothing to check (run research_competitor first)",
-      });
-      continue;
-    }
-    work.push({ comp, sources });
-  }
   const results: CompetitorResult[] = [];
   const keep = (r: ShareResult) => {
     // A competitor removed from the watch list while its cycle was shared gives an empty result: left out.
@@ -135,14 +119,15 @@ async function checkAll(
     } else skipped.push(r.skipped);
   };
   if (opts.share && opts.lanes) {
-    // Whichever instance claims a competitor checks it; the rows hold every result until all are done.
+    // Whichever instance claims a competitor checks it (its sources read then); the rows hold every result until
+    // all are done.
     await offerShares(
       s,
       started.id,
       orgId,
-      work.map((w) => w.comp.id),
+      comps.map((c) => c.id),
     );
-    const byId = new Map(work.map((w) => [w.comp.id, w]));
+    const byId = new Map(comps.map((c) => [c.id, c]));
     await workShares(s, {
       cycleId: started.id,
       holder: opts.share.holder,
@@ -150,15 +135,16 @@ async function checkAll(
       lanes: opts.lanes,
       wait: true,
       pollMs: opts.share.pollMs,
-      check: (id) => {
-        const w = byId.get(id);
-        return w
-          ? checkOne(s, orgId, started.id, w.comp, w.sources, fetcher)
-          : checkCycleCompetitor(s, orgId, started.id, id, fetcher);
-      },
+      check: (id) => checkCycleCompetitor(s, orgId, started.id, id, fetcher, byId.get(id)),
     });
     for (const r of await shareResults(s, started.id)) keep(r);
   } else {
+    const work: { comp: CompetitorRow; sources: Source[] }[] = [];
+    for (const comp of comps) {
+      const sources = await competitorSources(s, orgId, comp.id);
+      if (sources.length === 0) skipped.push(notChecked(comp));
+      else work.push({ comp, sources });
+    }
     let next = 0;
     const lane = async () => {
       while (next < work.length) {
@@ -276,23 +262,38 @@ async function checkOne(
     );
     return {
       skipped: { competitor_id: comp.id, name: comp.name, reason: "internal error; retried next cycle" },
+      retry: true,
     };
   }
 }
 
-/** Checks one competitor of another instance's shared cycle (schedule/shares.ts), read from the database. */
+/** Why a competitor without sources is not checked. */
+function notChecked(comp: CompetitorRow): CycleSummary["competitors_skipped"][number] {
+  return {
+    competitor_id: comp.id,
+    name: comp.name,
+    reason:
+      comp.researchState === "running"
+        ? "research is running; its first cycle comes after it"
+        : "no research yet: nothing to check (run research_competitor first)",
+  };
+}
+
+/** Checks one competitor of a shared cycle (schedule/shares.ts): its row read from the database unless `known`,
+ * then its sources. */
 export async function checkCycleCompetitor(
   s: Services,
   orgId: number,
   cycleId: number,
   competitorId: number,
   fetcher?: Fetcher,
+  known?: CompetitorRow,
 ): Promise<ShareResult> {
-  const [comp] = await coreCompetitors(s, orgId, competitorId);
+  const comp = known ?? (await coreCompetitors(s, orgId, competitorId))[0];
   // Removed from the watch list since the cycle began: nothing to check, nothing to report.
   if (!comp) return { result: emptyResult(competitorId) };
   const sources = await competitorSources(s, orgId, comp.id);
-  if (sources.length === 0) return { result: emptyResult(competitorId) };
+  if (sources.length === 0) return { skipped: notChecked(comp) };
   return checkOne(s, orgId, cycleId, comp, sources, fetcher ?? (await workspaceFetcher(s, orgId)).fetcher);
 }
 

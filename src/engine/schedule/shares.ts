@@ -18,10 +18,11 @@ export const SHARE_TTL_MS = 30_000;
  * the cycle's result: the earlier ones give it back at once, for a check that committed nothing. */
 const TRIES = 3;
 
-/** What a shared competitor came to: its result, or why it was not checked. */
+/** What a shared competitor came to: its result, or why it was not checked (`retry`: a failure inside, worth
+ * another claim). */
 export type ShareResult =
   | { result: CompetitorResult }
-  | { skipped: { competitor_id: number; name: string; reason: string } };
+  | { skipped: { competitor_id: number; name: string; reason: string }; retry?: boolean };
 
 const iso = (now: Date, plusMs = 0) => new Date(now.getTime() + plusMs).toISOString();
 
@@ -173,11 +174,12 @@ export async function workShares(s: Services, w: ShareWork): Promise<number> {
   const one = async ({ id, claims }: { id: number; claims: number }) => {
     try {
       const result = await w.lanes.run(() => w.check(id));
-      if ("skipped" in result && claims < TRIES) {
+      if ("skipped" in result && result.retry && claims < TRIES) {
         await releaseShare(s, w.cycleId, id, w.holder);
         return;
       }
-      if (await finishShare(s, w.cycleId, id, w.holder, w.clock(), result)) checked++;
+      const kept = "skipped" in result ? { skipped: result.skipped } : result;
+      if (await finishShare(s, w.cycleId, id, w.holder, w.clock(), kept)) checked++;
       else throw new Error("the claim was lost before the check ended");
     } catch (e) {
       // Left claimed: it expires and is checked again, here or by another instance.

@@ -215,8 +215,12 @@ describe("an instance killed mid-cycle", () => {
     let said = "";
     for (const stream of [child.stdout, child.stderr])
       void (async () => {
-        for await (const chunk of stream as ReadableStream<Uint8Array>)
-          said += new TextDecoder().decode(chunk);
+        const reader = (stream as ReadableStream<Uint8Array>).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          said += new TextDecoder().decode(value);
+        }
       })().catch(() => undefined);
     let finished!: (x: CycleSummary | Error) => void;
     const done = new Promise<CycleSummary | Error>((r) => {
