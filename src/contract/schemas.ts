@@ -122,7 +122,11 @@ export const CompetitorReads = T.Object(
     ai: freeForm("AI read."),
     traffic: freeForm("Traffic read."),
     market: freeForm("Market read."),
-    regulation: freeForm("Regulation read."),
+    regulation: freeForm("Regulation read.", {
+      sec: freeForm(
+        "The company's SEC Central Index Key (`cik`, ten digits) as its Wikidata item states it, its filings on EDGAR (`filings`) and the item (`source`).",
+      ),
+    }),
     apps: freeForm(
       "Apps read: the App Store apps the competitor's site links, each with its version, rating and rating count.",
     ),
@@ -138,6 +142,9 @@ export const CompetitorReads = T.Object(
     funding: freeForm("Funding read; includes estimated_revenue_text and ownership_summary when known.", {
       estimated_revenue_text: para("Estimated revenue, as text."),
       ownership_summary: T.Unknown({ description: "Summary of the ownership, when known." }),
+      chief_executive: freeForm(
+        "The chief executive (`name`) as the Wikidata item the site declares as itself states it, with the item (`source`, `source_title`).",
+      ),
       conflicts: list(
         freeForm("A round the sources size differently.", {
           round: str('The round ("Series B").'),

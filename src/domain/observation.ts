@@ -41,6 +41,14 @@ export interface SourceObservation {
   release_cadence?: Obj;
   /** The technologies the page shows (home, pricing, careers and integrations pages). */
   tech?: Obj[];
+  /** A Wikidata item: its chief executive now, with the item as source (`reads.funding.chief_executive`), and
+   * the SEC CIK it states (`reads.regulation.sec`); null when the item names none. */
+  chief_executive?: Obj | null;
+  sec?: Obj | null;
+  /** A package or an app: its entry as read now, which replaces the entry of the same source in
+   * `reads.packages.packages` / `reads.apps.apps`. */
+  package?: Obj;
+  app?: Obj;
   /** The company facts the page states on its own (profile fields), where each was read, and the page's address
    * as read (after redirects: what research's evidence names). */
   profile?: { url: string; fields: Obj; evidence: Record<string, Evidence> };
@@ -182,6 +190,11 @@ function applyObservations(
     if (o.release_cadence && (first || cadence?.source === o.url))
       reads.release_cadence = { ...o.release_cadence, ...(channels ? { channels } : {}) };
     else if (channels && cadence) reads.release_cadence = { ...cadence, channels };
+    if (o.chief_executive !== undefined)
+      reads.funding = withKey(reads.funding, "chief_executive", o.chief_executive);
+    if (o.sec !== undefined) reads.regulation = withKey(reads.regulation, "sec", o.sec);
+    if (o.package) reads.packages = withEntry(reads.packages, "packages", o.url, o.package);
+    if (o.app) reads.apps = withEntry(reads.apps, "apps", o.url, o.app);
     const boardNow = o.kind.startsWith("job_board:");
     const careersList = o.kind === "careers" && (!hiring?.source || hiring.source === o.url);
     if (o.hiring && (boardNow || careersList)) {
@@ -241,6 +254,24 @@ function applyObservations(
   }
   if (funding.length) reads.funding = withRounds(isObj(reads.funding) ? reads.funding : undefined, funding);
   return { reads, sources };
+}
+
+/** A read with one key set (null: removed); no read when nothing is left. */
+function withKey(read: unknown, key: string, value: Obj | null): Obj | undefined {
+  const r: Obj = { ...(isObj(read) ? read : {}) };
+  if (value) r[key] = value;
+  else delete r[key];
+  return Object.keys(r).length ? r : undefined;
+}
+
+/** A read listing entries (packages, apps), the entry read from `source` taking what it says now. An entry
+ * research did not list stays unlisted (research decides which are the competitor's). */
+function withEntry(read: unknown, list: string, source: string, now: Obj): unknown {
+  if (!isObj(read) || !Array.isArray(read[list])) return read;
+  return {
+    ...read,
+    [list]: read[list].map((e) => (isObj(e) && e.source === source ? { ...e, ...now } : e)),
+  };
 }
 
 /** The funding read with the rounds a cycle saw announced: a round not known yet is added (in the order

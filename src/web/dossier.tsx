@@ -384,8 +384,18 @@ export function RegulationView({ reg }: { reg: Obj }): JSX.Element {
   const certs = strs(reg.certifications);
   const sec = isObj(reg.security_txt) ? reg.security_txt : undefined;
   const contacts = strs(sec?.contact);
+  const filer = isObj(reg.sec) ? reg.sec : undefined;
   return (
     <div>
+      {str(filer?.cik) ? (
+        <p class="sec-filer">
+          <span safe>{`Files with the SEC (Central Index Key ${str(filer?.cik)})`}</span>
+          <Source href={filer?.filings} text="filings on EDGAR" />
+          <Source href={filer?.source} text={str(filer?.source_title) ?? "source"} />
+        </p>
+      ) : (
+        ""
+      )}
       {certs.length ? (
         <p>
           {certs.map((c) => (
@@ -422,9 +432,18 @@ export function FundingView({ funding, ownership }: { funding?: Obj; ownership?:
   const sources = strs(funding?.sources);
   // A round the sources size differently is one round and a notice (domain/conflicts.ts), never two rounds.
   const conflicts = (Array.isArray(funding?.conflicts) ? funding.conflicts : []).filter(isObj);
+  const ceo = isObj(funding?.chief_executive) ? funding.chief_executive : undefined;
   return (
     <div>
       {ownText.length ? <p safe>{`Ownership: ${ownText.join(", ")}`}</p> : ""}
+      {str(ceo?.name) ? (
+        <p class="chief-executive">
+          <span safe>{`Chief executive: ${str(ceo?.name)}`}</span>
+          <Source href={ceo?.source} text={str(ceo?.source_title) ?? "source"} />
+        </p>
+      ) : (
+        ""
+      )}
       {conflicts.map((c) => (
         <p class="notice conflict" safe>
           {String(c.text ?? "")}

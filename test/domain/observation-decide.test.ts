@@ -466,3 +466,72 @@ describe("funding rounds a cycle sees announced", () => {
     ]);
   });
 });
+
+describe("what an open source says of the company, kept by cycles", () => {
+  const item = "https://www.wikidata.org/wiki/Q1";
+  const src = "https://www.wikidata.org/wiki/Special:EntityData/Q1.json";
+  const ceo = (name: string) => ({ name, source: item, source_title: "Wikidata" });
+  const record: CompetitorRecord = {
+    ...base,
+    reads: {
+      funding: { rounds: [{ round: "Series A" }], chief_executive: ceo("Ada Byron") },
+      regulation: { certifications: ["SOC 2"] },
+    },
+  };
+  const data = (events: ReturnType<typeof decide>) => events[0]?.data as Record<string, any>;
+
+  test("a new chief executive replaces the old one beside the rounds; the CIK joins the regulation read", () => {
+    const sec = {
+      cik: "0000000001",
+      filings: "https://www.sec.gov/x",
+      source: item,
+      source_title: "Wikidata",
+    };
+    const d = data(
+      decide(record, [{ url: src, kind: "wikidata", chief_executive: ceo("Grace Hopper"), sec }]),
+    );
+    expect(d.reads.funding).toEqual({
+      rounds: [{ round: "Series A" }],
+      chief_executive: ceo("Grace Hopper"),
+    });
+    expect(d.reads.regulation).toEqual({ certifications: ["SOC 2"], sec });
+  });
+
+  test("an item that names no chief executive any more removes it; the same one is no change", () => {
+    const d = data(decide(record, [{ url: src, kind: "wikidata", chief_executive: null, sec: null }]));
+    expect(d.reads.funding).toEqual({ rounds: [{ round: "Series A" }] });
+    expect(d.reads.regulation).toBeUndefined();
+    expect(
+      decide(record, [{ url: src, kind: "wikidata", chief_executive: ceo("Ada Byron"), sec: null }]),
+    ).toEqual([]);
+  });
+
+  test("a package or an app read now updates its own entry only; one research did not list is not added", () => {
+    const r: CompetitorRecord = {
+      ...base,
+      reads: {
+        packages: {
+          packages: [
+            { name: "a", source: "https://r/a", weekly_downloads: 10 },
+            { name: "b", source: "https://r/b" },
+          ],
+        },
+        apps: { apps: [{ name: "App", source: "https://l/1", rating: 4.6, rating_count: 100 }] },
+      },
+    };
+    const d = data(
+      decide(r, [
+        { url: "https://r/a", kind: "npm_package", package: { weekly_downloads: 20 } },
+        { url: "https://r/c", kind: "npm_package", package: { weekly_downloads: 5 } },
+        { url: "https://l/1", kind: "app_store", app: { rating: 4.1, rating_count: 140 } },
+      ]),
+    );
+    expect(d.reads.packages.packages).toEqual([
+      { name: "a", source: "https://r/a", weekly_downloads: 20 },
+      { name: "b", source: "https://r/b" },
+    ]);
+    expect(d.reads.apps.apps).toEqual([
+      { name: "App", source: "https://l/1", rating: 4.1, rating_count: 140 },
+    ]);
+  });
+});

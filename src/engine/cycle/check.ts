@@ -36,6 +36,8 @@ export type Outcome =
       snapshot: Snapshot;
       previous?: Snapshot;
       changes: Change[];
+      /** What the kind's parse read beside the snapshot, for the dossier. */
+      read?: Record<string, unknown>;
       /** What the store keeps of the answer (not its body: a competitor's outcomes wait for each other). */
       fetched: Pick<Extract<FetchResult, { ok: true }>, "etag" | "lastModified" | "status" | "finalUrl"> & {
         /** A page's response headers (what its technologies are read from, beside its HTML). */
@@ -150,6 +152,7 @@ async function readSource(
   let snapshot: Snapshot;
   let hash: string;
   let originals: Originals = [];
+  let read: Record<string, unknown> | undefined;
   try {
     if (!kind.parse) {
       if (!HTML.test(r.contentType)) return fail("unsupported_content");
@@ -170,6 +173,7 @@ async function readSource(
       const { result: parsed, originals: o } = withOriginals(() => parse(r, src.url));
       if ("error" in parsed) return fail(parsed.error);
       snapshot = parsed.snapshot;
+      read = parsed.read;
       originals = o;
       hash = snapshotHash(serialise(snapshot));
     }
@@ -196,6 +200,7 @@ async function readSource(
     snapshot,
     previous: cmp.status === "changed" ? cmp.previous : undefined,
     changes: cmp.status === "changed" ? cmp.changes : [],
+    ...(read ? { read } : {}),
     fetched: {
       etag: r.etag,
       lastModified: r.lastModified,

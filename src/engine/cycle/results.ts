@@ -115,6 +115,7 @@ export async function recordResults(
                           ),
                         }
                       : {}),
+                    ...(o.status === "changed" && o.read ? { read: o.read } : {}),
                   },
                   new Date(at),
                 ),

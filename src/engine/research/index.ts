@@ -429,7 +429,9 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
       ...(revenue ? [revenue.source] : []),
     ]),
   });
-  if (funding && (rounds.length || owner || revenue)) reads.funding = funding;
+  // Beside what a source kind gave (a Wikidata item's chief executive).
+  if (funding && (rounds.length || owner || revenue))
+    reads.funding = { ...(reads.funding as object | undefined), ...funding };
 
   // regulation: certifications the security page names, and security.txt.
   const security = first("security");
@@ -447,7 +449,8 @@ export function assemble(x: Parts): Omit<ResearchDossier, "fetched"> {
         })
       : undefined,
   });
-  if (regulation) reads.regulation = regulation;
+  // Beside what a source kind gave (a Wikidata item's SEC CIK).
+  if (regulation) reads.regulation = { ...(reads.regulation as object | undefined), ...regulation };
 
   // profile fields from structured data and meta (profile.ts); urls from discovered pages and social links.
   const profile = profileFrom(all.map((p) => p.extract)) as ResearchProfile & {

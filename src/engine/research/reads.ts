@@ -6,8 +6,9 @@ import { pricingRead } from "../../domain/pricingRead.ts";
 import type { PageExtract, Plan } from "../extract/page.ts";
 import { positioningOf, profileFrom } from "../extract/profile.ts";
 import type { Technology } from "../extract/tech.ts";
-import { hiringRead, type Job } from "../sources/jobBoards.ts";
+import { hiringRead } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
+import type { SourceNow } from "../sources/kinds/kind.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import { certifications } from "./statements.ts";
 
@@ -151,7 +152,7 @@ export function summaryOf(p: Pick<PageRead, "description" | "hero">): string | u
  * of its items (`at`: now, for the release cadence). */
 export function observeSource(
   src: { url: string; kind: string },
-  now: { page?: PageRead; jobs?: Job[]; itemDates?: string[] },
+  now: { page?: PageRead } & SourceNow,
   at: Date,
 ): SourceObservation {
   const o: SourceObservation = { url: src.url, kind: src.kind };

@@ -22,6 +22,11 @@ export function secSubmissionsUrl(cik: string): string {
   return `https://data.sec.gov/submissions/CIK${cik}.json`;
 }
 
+/** The company's filings as EDGAR lists them for a person. */
+export function edgarFilingsPage(cik: string): string {
+  return `https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=${cik}&type=&dateb=&owner=include&count=40`;
+}
+
 export interface SecFiling {
   accession: string;
   form: string;

@@ -89,7 +89,7 @@ export interface SourceKind<R = unknown, N extends string = string> {
   fetch(fetcher: Fetcher, url: string, validators: Validators): Promise<SourceRead>;
   /** How its body becomes a snapshot, or why it is none. A page has none here: it is extracted in the Worker
    * pool, read in a browser when it is an application shell (cycle/check.ts). */
-  parse?(read: SourceReadOk, url: string): { snapshot: Snapshot } | { error: string };
+  parse?(read: SourceReadOk, url: string): Parsed | { error: string };
   /** How the snapshot store keeps and compares it. */
   snapshot: SnapshotKind;
   /** How the classification rules read a source of it (`kind`: the source's full kind). */
@@ -106,6 +106,15 @@ export interface SourceKind<R = unknown, N extends string = string> {
 export interface SourceNow {
   jobs?: Job[];
   itemDates?: string[];
+  /** What the kind's `parse` read beside its snapshot (a structured source's current figures). */
+  read?: Record<string, unknown>;
+}
+
+/** A source's answer as a snapshot, and what it says for the dossier beside what the snapshot compares (an app's
+ * rating count, a package's downloads): what `observe` reads when the snapshot changed. */
+export interface Parsed {
+  snapshot: Snapshot;
+  read?: Record<string, unknown>;
 }
 
 /** One GET with the validators. */

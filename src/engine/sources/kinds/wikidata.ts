@@ -1,9 +1,10 @@
 // The Wikidata item the site declares as itself (its JSON-LD sameAs, else a link on its pages), used only when
 // the item's official website is this site (../wikidata.ts): its facts in words, compared field by field, a new
-// chief executive read by its own rule.
+// chief executive read by its own rule; the dossier's chief executive and SEC CIK, kept current by cycles.
 import type { ResearchProfile } from "../../../domain/researchTypes.ts";
 import { chiefExecutive } from "../../classify/facts.ts";
 import { normaliseStructured } from "../../compare/normalise.ts";
+import { cikOf, edgarFilingsPage } from "../sec.ts";
 import {
   isOfficialSite,
   readWikidata,
@@ -24,9 +25,17 @@ export const wikidata: SourceKind<WikidataFound, "wikidata"> = {
   parse(read, url) {
     const facts = wikidataFactsOf(read.text);
     return facts
-      ? { snapshot: normaliseStructured(url, wikidataFields(facts)) }
+      ? { snapshot: normaliseStructured(url, wikidataFields(facts)), read: wikidataReads(facts) }
       : { error: "unsupported_content" };
   },
+  // A new chief executive (its leadership_change signal) or CIK is the dossier's in the same command.
+  observe: (_src, now) =>
+    now.read
+      ? {
+          chief_executive: (now.read.chief_executive as Record<string, unknown> | null) ?? null,
+          sec: (now.read.sec as Record<string, unknown> | null) ?? null,
+        }
+      : {},
   snapshot: "structured",
   classifyAs: () => ({ pageKind: "wikidata", rules: [chiefExecutive] }),
   label: () => "Wikidata",
@@ -48,11 +57,32 @@ export const wikidata: SourceKind<WikidataFound, "wikidata"> = {
       return { url, facts };
     },
     sources: (found) => (found ? [{ url: found.url, kind: "wikidata" }] : []),
+    reads: (found) => {
+      if (!found) return undefined;
+      const r = wikidataReads(found.facts);
+      return {
+        ...(r.chief_executive ? { funding: { chief_executive: r.chief_executive } } : {}),
+        ...(r.sec ? { regulation: { sec: r.sec } } : {}),
+      };
+    },
     profile: (found, p, evidence) => {
       if (found) fillFromWikidata(p, evidence, found.facts);
     },
   },
 };
+
+type Obj = Record<string, unknown>;
+
+/** What the dossier's reads show of the item: its chief executive (`reads.funding.chief_executive`) and the
+ * company's SEC Central Index Key with its EDGAR filings (`reads.regulation.sec`), each with the item as source. */
+export function wikidataReads(f: WikidataFacts): { chief_executive: Obj | null; sec: Obj | null } {
+  const source = { source: wikidataItemPage(f.item), source_title: "Wikidata" };
+  const cik = f.cik ? cikOf(f.cik) : undefined;
+  return {
+    chief_executive: f.chief_executive ? { name: f.chief_executive, ...source } : null,
+    sec: cik ? { cik, filings: edgarFilingsPage(cik), ...source } : null,
+  };
+}
 
 /** The company facts the site does not state itself, from its Wikidata item, each with the item as its source:
  * founding year, headquarters, parent organisation and stock ticker (a ticker: publicly traded). */
