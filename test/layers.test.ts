@@ -194,8 +194,6 @@ const NOT_YET_MOVED = [
   "src/domain",
   // the engine's stores: snapshots, leases, caches, the outbox, archive and research runs
   "src/engine",
-  // the grants' and clients' statements (grants.ts, clients.ts, consents.ts, members.ts, revocation.ts)
-  "src/oauth",
 ];
 /** The one root that opens the database hands its connection to the event store and runs the migrations. */
 const CONNECTION_ROOT = "src/services.ts";

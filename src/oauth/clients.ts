@@ -2,6 +2,7 @@
 // ids, or metadata-document URLs through the cache), and client authentication at the token endpoint.
 import { randomBytes } from "node:crypto";
 import { digestsEqual, randomSecret, sha256 } from "../auth/tokens.ts";
+import { insertClient, registeredClient } from "../db/oauth.ts";
 import type { Services } from "../services.ts";
 import { type ClientMetadataDocuments, looksLikeUrlClientId } from "./cimd.ts";
 import { checkClientMetadata, type OAuthClient, publicMetadata } from "./clientMetadata.ts";
@@ -28,9 +29,11 @@ export class Clients {
     };
     const stored = publicMetadata(client);
     await this.s.store.execute(async ({ later, now }) => {
-      await later.execute({
-        sql: "INSERT INTO oauth_clients (client_id, secret_hash, metadata, created_at) VALUES (?, ?, ?, ?)",
-        args: [client_id, secret ? sha256(secret) : null, JSON.stringify(stored), now.toISOString()],
+      await insertClient(later, {
+        clientId: client_id,
+        secretHash: secret ? sha256(secret) : null,
+        metadata: JSON.stringify(stored),
+        createdAt: now.toISOString(),
       });
       return { events: [], result: null };
     });
@@ -42,13 +45,9 @@ export class Clients {
   async find(clientId: string): Promise<OAuthClient | undefined> {
     if (!clientId || clientId.length > 2000) return undefined;
     if (looksLikeUrlClientId(clientId)) return this.documents.get(clientId);
-    const r = await this.s.database.client.execute({
-      sql: "SELECT metadata, secret_hash FROM oauth_clients WHERE client_id = ?",
-      args: [clientId],
-    });
-    const row = r.rows[0];
+    const row = await registeredClient(this.s.database, clientId);
     if (!row) return undefined;
-    const m = JSON.parse(String(row.metadata)) as Record<string, unknown>;
+    const m = JSON.parse(row.metadata) as Record<string, unknown>;
     return {
       client_id: clientId,
       source: "registered",
@@ -61,7 +60,7 @@ export class Clients {
       token_endpoint_auth_method: m.token_endpoint_auth_method as OAuthClient["token_endpoint_auth_method"],
       scope: typeof m.scope === "string" ? (m.scope.split(" ") as OAuthClient["scope"]) : undefined,
       client_id_issued_at: m.client_id_issued_at as number | undefined,
-      secret_hash: row.secret_hash === null ? undefined : String(row.secret_hash),
+      secret_hash: row.secretHash ?? undefined,
     };
   }
 

@@ -4,6 +4,21 @@
 import { createHash } from "node:crypto";
 import type { Tx } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
+import {
+  accessTokenWithFamily,
+  codeWithFamily,
+  insertCode,
+  insertFamily,
+  insertToken,
+  markCodeUsed,
+  markTokenRotated,
+  noteFamilyUse,
+  pruneExpiredGrants,
+  refreshTokenWithFamily,
+  revokeFamilyRows,
+  revokeToken,
+  tokenWithClient,
+} from "../db/oauth.ts";
 import type { Scope } from "../domain/apiKeys.ts";
 import type { Services } from "../services.ts";
 import { OAuthError } from "./errors.ts";
@@ -47,14 +62,7 @@ const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 /** Revokes a family and every token in it (inside the writer's transaction). The one place a grant is
  * revoked: replays, reuse, revocation requests, disconnected apps and removed members all come here. */
 export async function revokeFamily(tx: Pick<Tx, "execute">, family: string, now: Date, reason: string) {
-  await tx.execute({
-    sql: "UPDATE oauth_families SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL",
-    args: [iso(now), reason, family],
-  });
-  await tx.execute({
-    sql: "UPDATE oauth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL",
-    args: [iso(now), family],
-  });
+  await revokeFamilyRows(tx, family, iso(now), reason);
 }
 
 /** Last use of a grant is noted at most this often (the connected-apps list shows it to the minute). */
@@ -76,15 +84,22 @@ export class Grants {
     const code = randomSecret(CODE_PREFIX);
     await this.s.store.execute(async ({ later, now }) => {
       const family = crypto.randomUUID();
-      await later.execute({
-        sql: `INSERT INTO oauth_families (id, client_id, user_id, org_id, scopes, resource, created_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        args: [family, req.clientId, req.userId, req.orgId, req.scopes.join(" "), req.resource, iso(now)],
+      await insertFamily(later, {
+        id: family,
+        clientId: req.clientId,
+        userId: req.userId,
+        orgId: req.orgId,
+        scopes: req.scopes.join(" "),
+        resource: req.resource,
+        at: iso(now),
       });
-      await later.execute({
-        sql: `INSERT INTO oauth_codes (code_hash, family_id, client_id, redirect_uri, code_challenge, expires_at)
-              VALUES (?, ?, ?, ?, ?, ?)`,
-        args: [sha256(code), family, req.clientId, req.redirectUri, req.codeChallenge, iso(now, CODE_TTL_S)],
+      await insertCode(later, {
+        codeHash: sha256(code),
+        familyId: family,
+        clientId: req.clientId,
+        redirectUri: req.redirectUri,
+        codeChallenge: req.codeChallenge,
+        expiresAt: iso(now, CODE_TTL_S),
       });
       if (now.getTime() - this.lastPrune >= PRUNE_EVERY_MS) {
         this.lastPrune = now.getTime();
@@ -108,10 +123,13 @@ export class Grants {
       [access, "access", ACCESS_TTL_S, scopes],
       [refresh, "refresh", REFRESH_TTL_S, refreshScopes],
     ] as const)
-      await tx.execute({
-        sql: `INSERT INTO oauth_tokens (token_hash, kind, family_id, scopes, expires_at, created_at)
-              VALUES (?, ?, ?, ?, ?, ?)`,
-        args: [sha256(token), kind, family, sc.join(" "), iso(now, ttl), iso(now)],
+      await insertToken(tx, {
+        tokenHash: sha256(token),
+        kind,
+        familyId: family,
+        scopes: sc.join(" "),
+        expiresAt: iso(now, ttl),
+        at: iso(now),
       });
     return {
       access_token: access,
@@ -124,15 +142,7 @@ export class Grants {
 
   /** Deletes codes and tokens a day after they expired, and families with nothing left. */
   private async prune(tx: Pick<Tx, "execute">, now: Date) {
-    const cutoff = iso(now, -RETAIN_EXPIRED_S);
-    await tx.execute({ sql: "DELETE FROM oauth_codes WHERE expires_at < ?", args: [cutoff] });
-    await tx.execute({ sql: "DELETE FROM oauth_tokens WHERE expires_at < ?", args: [cutoff] });
-    await tx.execute({
-      sql: `DELETE FROM oauth_families WHERE created_at < ?
-              AND NOT EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.family_id = oauth_families.id)
-              AND NOT EXISTS (SELECT 1 FROM oauth_codes c WHERE c.family_id = oauth_families.id)`,
-      args: [cutoff],
-    });
+    await pruneExpiredGrants(tx, iso(now, -RETAIN_EXPIRED_S));
   }
 
   /** authorization_code grant. A code seen a second time revokes everything issued from it. */
@@ -148,13 +158,7 @@ export class Grants {
       throw new OAuthError("invalid_request", "code_verifier must be 43-128 unreserved characters");
     if (p.redirectUri === null) throw new OAuthError("invalid_request", "redirect_uri is required");
     const { result } = await this.s.store.execute(async ({ tx, later, now }) => {
-      const r = await tx.execute({
-        sql: `SELECT c.family_id, c.client_id, c.redirect_uri, c.code_challenge, c.expires_at, c.used_at,
-                f.user_id, f.org_id, f.scopes, f.resource, f.revoked_at
-              FROM oauth_codes c JOIN oauth_families f ON f.id = c.family_id WHERE c.code_hash = ?`,
-        args: [sha256(p.code)],
-      });
-      const row = r.rows[0];
+      const row = await codeWithFamily(tx, sha256(p.code));
       const fail = (why: string) => ({
         events: [],
         result: { error: new OAuthError("invalid_grant", why) } as
@@ -185,10 +189,7 @@ export class Grants {
             ),
           },
         };
-      await later.execute({
-        sql: "UPDATE oauth_codes SET used_at = ? WHERE code_hash = ?",
-        args: [iso(now), sha256(p.code)],
-      });
+      await markCodeUsed(later, sha256(p.code), iso(now));
       if (!(await this.memberActive(tx, Number(row.user_id), Number(row.org_id)))) {
         await revokeFamily(later, family, now, "member_removed");
         return fail("The approving member no longer belongs to the workspace.");
@@ -214,14 +215,7 @@ export class Grants {
     resource: string | null;
   }): Promise<TokenSet> {
     const { result } = await this.s.store.execute(async ({ tx, later, now }) => {
-      const r = await tx.execute({
-        sql: `SELECT t.family_id, t.expires_at, t.rotated_at, t.revoked_at,
-                f.client_id, f.user_id, f.org_id, f.resource, f.scopes, f.revoked_at AS family_revoked
-              FROM oauth_tokens t JOIN oauth_families f ON f.id = t.family_id
-              WHERE t.token_hash = ? AND t.kind = 'refresh'`,
-        args: [sha256(p.refreshToken)],
-      });
-      const row = r.rows[0];
+      const row = await refreshTokenWithFamily(tx, sha256(p.refreshToken));
       type R = { error: OAuthError } | { tokens: TokenSet };
       const fail = (
         why: string,
@@ -253,10 +247,7 @@ export class Grants {
         await revokeFamily(later, family, now, "member_removed");
         return fail("The approving member no longer belongs to the workspace.");
       }
-      await later.execute({
-        sql: "UPDATE oauth_tokens SET rotated_at = ? WHERE token_hash = ?",
-        args: [iso(now), sha256(p.refreshToken)],
-      });
+      await markTokenRotated(later, sha256(p.refreshToken), iso(now));
       // Access tokens issued before this rotation keep working until they expire. A narrower scope applies
       // to the new access token only; the refresh token keeps the scope granted (RFC 6749 6).
       return {
@@ -272,20 +263,11 @@ export class Grants {
    * token only itself. Unknown tokens and tokens of other clients are ignored (the answer is the same). */
   async revoke(clientId: string, token: string, hint: string | null): Promise<void> {
     await this.s.store.execute(async ({ tx, later, now }) => {
-      const r = await tx.execute({
-        sql: `SELECT t.kind, t.family_id, f.client_id FROM oauth_tokens t JOIN oauth_families f ON f.id = t.family_id
-              WHERE t.token_hash = ?`,
-        args: [sha256(token)],
-      });
-      const row = r.rows[0];
+      const row = await tokenWithClient(tx, sha256(token));
       void hint; // the digest look-up finds either kind, so the hint only documents the caller's intent
       if (!row || row.client_id !== clientId) return { events: [], result: null };
       if (row.kind === "refresh") await revokeFamily(tx, String(row.family_id), now, "revoked");
-      else
-        await later.execute({
-          sql: "UPDATE oauth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
-          args: [iso(now), sha256(token)],
-        });
+      else await revokeToken(later, sha256(token), iso(now));
       return { events: [], result: null };
     });
   }
@@ -304,14 +286,7 @@ export class Grants {
       }
     | { ok: false; reason: string }
   > {
-    const r = await this.s.database.client.execute({
-      sql: `SELECT t.scopes, t.expires_at, t.revoked_at, f.id AS family_id, f.user_id, f.org_id, f.resource,
-              f.client_id, f.last_used_at, f.revoked_at AS family_revoked
-            FROM oauth_tokens t JOIN oauth_families f ON f.id = t.family_id
-            WHERE t.token_hash = ? AND t.kind = 'access'`,
-      args: [sha256(token)],
-    });
-    const row = r.rows[0];
+    const row = await accessTokenWithFamily(this.s.database, sha256(token));
     if (!row) return { ok: false, reason: "The access token is unknown." };
     if (row.revoked_at !== null || row.family_revoked !== null)
       return { ok: false, reason: "The access token was revoked." };
@@ -336,10 +311,7 @@ export class Grants {
     if (lastUsedAt !== null && now.getTime() - Date.parse(lastUsedAt) < USE_NOTE_INTERVAL_MS) return;
     this.s.store
       .execute(async ({ later }) => {
-        await later.execute({
-          sql: "UPDATE oauth_families SET last_used_at = ? WHERE id = ?",
-          args: [iso(now), familyId],
-        });
+        await noteFamilyUse(later, familyId, iso(now));
         return { events: [], result: null };
       })
       .catch(() => {}); // a lost note only makes "last used" older; never fail the request for it

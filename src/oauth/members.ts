@@ -3,6 +3,7 @@
 import type { Tx } from "../../events/store.ts";
 import type { Principal } from "../auth/principal.ts";
 import { loadMemberUser, memberPrincipal } from "../auth/session.ts";
+import { isMemberOf } from "../db/oauth.ts";
 import type { Scope } from "../domain/apiKeys.ts";
 import type { Services } from "../services.ts";
 
@@ -14,11 +15,7 @@ export interface MemberDirectory {
 export function memberDirectory(s: Services): MemberDirectory {
   return {
     async active(tx, userId, orgId) {
-      const r = await tx.execute({
-        sql: "SELECT 1 FROM memberships WHERE org_id = ? AND user_id = ?",
-        args: [orgId, userId],
-      });
-      return r.rows.length > 0;
+      return isMemberOf(tx, orgId, userId);
     },
     async principal(userId, orgId, scopes) {
       const user = await loadMemberUser(s, userId);

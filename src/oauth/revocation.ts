@@ -4,9 +4,10 @@
 // member (src/domain/memberChanges.ts) both come here.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
+import { type GrantScope, liveFamiliesIn } from "../db/oauth.ts";
 import { DomainError } from "../domain/errors.ts";
 import { findRole } from "../domain/members.ts";
-import { forgetConsentsIn, type GrantScope, grantScopeSql } from "./consents.ts";
+import { forgetConsentsIn } from "./consents.ts";
 import { revokeFamily } from "./grants.ts";
 
 /** Inside the writer's transaction: revokes the live grants in `where` and returns the events that forget
@@ -17,14 +18,9 @@ export async function revokeGrantsIn(
   where: GrantScope,
   reason: "revoked" | "member_removed",
 ): Promise<{ events: NewEvent[]; families: number }> {
-  const scope = grantScopeSql(where);
-  const r = await tx.execute({
-    sql: `SELECT id FROM oauth_families WHERE ${scope.sql} AND revoked_at IS NULL`,
-    args: scope.args,
-  });
-  for (const row of r.rows)
-    await revokeFamily(tx, String(row.id), now, reason === "revoked" ? "disconnected" : reason);
-  return { events: await forgetConsentsIn(tx, now, where, reason), families: r.rows.length };
+  const families = await liveFamiliesIn(tx, where);
+  for (const id of families) await revokeFamily(tx, id, now, reason === "revoked" ? "disconnected" : reason);
+  return { events: await forgetConsentsIn(tx, now, where, reason), families: families.length };
 }
 
 /** Disconnects one member's grant of an app in a workspace. An admin may disconnect anyone's; a member

@@ -13,7 +13,7 @@ import * as schema from "../../src/db/schema.ts";
 const dir = mkdtempSync(join(tmpdir(), "rivals-schema-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const described = Object.values(schema)
+const described = (Object.values(schema) as unknown[])
   .filter((v): v is SQLiteTable => v instanceof SQLiteTable)
   .map((t) => getTableConfig(t));
 
