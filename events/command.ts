@@ -12,6 +12,7 @@
 // guard: two appends after one version never both commit.
 import type { Caller } from "../src/domain/watchlist.ts";
 import type { EventMetadata, NewEvent } from "./catalog.ts";
+import { STREAM_HEAD } from "./group.ts";
 import type { CommandOutcome, EventStore, WriteContext } from "./store.ts";
 
 export interface Decision<R> {
@@ -41,8 +42,8 @@ export interface Command<I, S, R> {
  * statement: `idSql` is the SQL expression of the stream's id (`s.id`). Served by the log's unique key. */
 export function streamVersionSql(type: string, idSql: string): string {
   if (!/^[a-z_]+$/.test(type)) throw new Error(`not a stream type: ${type}`);
-  return `(SELECT COALESCE(MAX(ev.stream_version), 0) FROM events ev
-            WHERE ev.stream_type = '${type}' AND ev.stream_id = CAST(${idSql} AS TEXT))`;
+  return `(SELECT COALESCE(MAX(${STREAM_HEAD}.stream_version), 0) FROM events ${STREAM_HEAD}
+            WHERE ${STREAM_HEAD}.stream_type = '${type}' AND ${STREAM_HEAD}.stream_id = CAST(${idSql} AS TEXT))`;
 }
 
 /** Runs a command inside a write already open (a handler passed to `store.execute`). */

@@ -150,7 +150,14 @@ export interface Mark {
   savepoint: Waiting;
   checks: number;
   epoch: number;
+  appended: Map<string, number | undefined>;
 }
+
+/** The alias a command's read of its stream's version gives the log (events/command.ts). Such a read does not
+ * wait for the group's own appends: the command's events go after them (events/store.ts), so a group of notes
+ * on one signal stays one request. */
+export const STREAM_HEAD = "stream_head";
+const STREAM_HEAD_READ = new RegExp(`\\bFROM\\s+events\\s+${STREAM_HEAD}\\b`, "gi");
 
 export class Group {
   private waiting: Waiting[] = [];
@@ -163,6 +170,8 @@ export class Group {
   private guard: GuardedTx | undefined;
   /** Set when the group cannot commit any more (a check failed, the server ended the transaction). */
   lost: unknown;
+  /** The streams the group appended to, each with its last version (undefined: counted by the database). */
+  readonly appended = new Map<string, number | undefined>();
 
   /** What handlers get as their transaction: reads at once, writes at once (their results are theirs). */
   readonly tx: Transaction;
@@ -208,7 +217,8 @@ export class Group {
 
   /** Does this read name a table the group is about to write? */
   private readsWaiting(sql: string): boolean {
-    for (const t of this.written) if (new RegExp(`\\b${t}\\b`, "i").test(sql)) return true;
+    const rest = sql.replace(STREAM_HEAD_READ, "");
+    for (const t of this.written) if (new RegExp(`\\b${t}\\b`, "i").test(rest)) return true;
     return false;
   }
 
@@ -288,7 +298,7 @@ export class Group {
   startCommand(name: string): Mark {
     const savepoint: Waiting = { stmt: `SAVEPOINT ${name}` };
     this.waiting.push(savepoint);
-    return { savepoint, checks: this.checks.length, epoch: this.epoch };
+    return { savepoint, checks: this.checks.length, epoch: this.epoch, appended: new Map(this.appended) };
   }
 
   /** A command done: once the group holds the lock its writes go now, so a failing statement fails it alone. */
@@ -299,6 +309,8 @@ export class Group {
 
   /** Takes back what a failed command did: from the queue if nothing of it was sent, else to its savepoint. */
   async undo(mark: Mark, name: string): Promise<void> {
+    this.appended.clear();
+    for (const [k, v] of mark.appended) this.appended.set(k, v);
     if (this.epoch === mark.epoch) {
       this.waiting.splice(this.waiting.indexOf(mark.savepoint));
       this.checks.splice(mark.checks);

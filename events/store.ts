@@ -250,12 +250,18 @@ export class EventStore {
       let version = versions.get(sk);
       // A command that read its stream's version (events/command.ts) appends right after it: had another
       // instance appended since, the group's check of that read fails and the command runs again, and the log's
-      // unique (stream, version) key refuses a second append after one version.
-      if (version === undefined) version = expectedVersions[sk];
+      // unique (stream, version) key refuses a second append after one version. That read does not wait for
+      // this group's own appends (events/group.ts), so it may miss them: the events go after them.
+      if (version === undefined && sk in expectedVersions) {
+        const mine = group.appended.get(sk);
+        if (!group.appended.has(sk)) version = expectedVersions[sk];
+        else if (mine !== undefined) version = Math.max(expectedVersions[sk], mine);
+      }
       if (version !== undefined) {
         version += 1;
         versions.set(sk, version);
       }
+      group.appended.set(sk, version);
       const { origin, ...event } = e;
       const meta = origin?.metadata ?? commandMeta;
       const at = origin?.recordedAt ?? recordedAt;

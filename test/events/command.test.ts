@@ -5,7 +5,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Client } from "@libsql/client";
 import { type Command, handle, runCommand } from "../../events/command.ts";
+import { EventStore } from "../../events/store.ts";
+import { projectAll } from "../../projections/index.ts";
 import { loadConfig } from "../../src/config.ts";
 import { addSignalNote, pinSignal } from "../../src/domain/engagement.ts";
 import { DomainError } from "../../src/domain/errors.ts";
@@ -178,6 +181,38 @@ test("two instances add a note to one signal at once: both notes, one after the 
     "Sales has heard this too.",
     "Ask about it on calls.",
   ]);
+});
+
+test("notes added at once on one instance: one request per group, one after the other in the stream", async () => {
+  // The writer's client, counting the requests that write: one batch per group that only read and appended,
+  // a transaction for a group that had to hold the lock.
+  const counts = { batch: 0, transaction: 0 };
+  const client = a.database.client;
+  const counted = {
+    execute: client.execute.bind(client),
+    batch: (...args: Parameters<Client["batch"]>) => {
+      counts.batch++;
+      return client.batch(...args);
+    },
+    transaction: (...args: Parameters<Client["transaction"]>) => {
+      counts.transaction++;
+      return client.transaction(...args);
+    },
+  } as unknown as Client;
+  const store = new EventStore(counted, projectAll, () => new Date("2026-11-20T12:00:00Z"));
+  const before = await stream("signal", signalId);
+  const bodies = Array.from({ length: 8 }, (_, i) => `Point ${i + 1}`);
+  const ids = await Promise.all(
+    bodies.map((body, i) =>
+      runCommand(store, addSignalNote, { signal_id: signalId, body }, i % 2 ? ada() : bob()),
+    ),
+  );
+  expect(new Set(ids.map((r) => r.note_id)).size).toBe(8);
+  // The first command starts a group alone; the seven others wait for it and go in the next, which never takes
+  // the lock: each note's read of the signal's version does not wait for the notes before it in the group.
+  expect(counts).toEqual({ batch: 2, transaction: 0 });
+  const added = (await stream("signal", signalId)).slice(before.length);
+  expect(added).toEqual(bodies.map((_, i) => ({ type: "SignalNoteAdded", version: before.length + i + 1 })));
 });
 
 test("an append after a version the stream has moved past never commits, and appends nothing", async () => {
