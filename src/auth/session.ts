@@ -4,6 +4,15 @@
 // verifyCsrf (signed in) or verifyFormCsrf (signed out: sign-in and invitation forms).
 import { timingSafeEqual } from "node:crypto";
 import type { Tx } from "../../events/store.ts";
+import {
+  deleteOtherSessions,
+  deleteSession,
+  insertSession,
+  membershipsOf,
+  sessionByDigest,
+  touchSession,
+  userById,
+} from "../db/sessions.ts";
 import type { Scope } from "../domain/apiKeys.ts";
 import type { Role } from "../domain/members.ts";
 import type { Services } from "../services.ts";
@@ -81,19 +90,13 @@ export async function createSession(
   const iso = now.toISOString();
   // Neither write's result is read: both go with the writer's one request (events/group.ts).
   await s.store.execute(async ({ later }) => {
-    await later.execute({ sql: "DELETE FROM sessions WHERE expires_at <= ?", args: [iso] });
-    await later.execute({
-      sql: `INSERT INTO sessions (token_hash, user_id, csrf_token, created_at, last_seen_at, expires_at, via)
-            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      args: [
-        sha256(token),
-        userId,
-        randomSecret(),
-        iso,
-        iso,
-        new Date(now.getTime() + SESSION_IDLE_MS).toISOString(),
-        via,
-      ],
+    await insertSession(later, {
+      tokenHash: sha256(token),
+      userId,
+      csrfToken: randomSecret(),
+      at: iso,
+      expiresAt: new Date(now.getTime() + SESSION_IDLE_MS).toISOString(),
+      via,
     });
     return { events: [], result: null };
   });
@@ -113,7 +116,7 @@ export async function endSession(s: Services, request: Request): Promise<string>
   const token = readCookie(request, sessionCookieName(s));
   if (token)
     await s.store.execute(async ({ later }) => {
-      await later.execute({ sql: "DELETE FROM sessions WHERE token_hash = ?", args: [sha256(token)] });
+      await deleteSession(later, sha256(token));
       return { events: [], result: null };
     });
   return clearSessionCookie(s);
@@ -126,42 +129,21 @@ export async function endOtherSessionsIn(
   userId: number,
   keep: string,
 ): Promise<number> {
-  const r = await tx.execute({
-    sql: "DELETE FROM sessions WHERE user_id = ? AND token_hash <> ?",
-    args: [userId, keep],
-  });
-  return r.rowsAffected;
+  return deleteOtherSessions(tx, userId, keep);
 }
 
 async function memberships(s: Services, userId: number): Promise<Membership[]> {
-  const r = await s.database.client.execute({
-    sql: `SELECT m.role, o.id, o.slug, o.name, o.plan, o.website_url, o.created_at
-          FROM memberships m JOIN orgs o ON o.id = m.org_id WHERE m.user_id = ? ORDER BY o.name, o.id`,
-    args: [userId],
-  });
-  return r.rows.map((row) => ({
-    orgId: Number(row.id),
-    orgSlug: String(row.slug),
-    orgName: String(row.name),
-    plan: String(row.plan),
-    role: String(row.role) as Role,
-    orgWebsite: row.website_url === null ? null : String(row.website_url),
-    orgCreatedAt: String(row.created_at),
-  }));
+  return (await membershipsOf(s.database, userId)).map((m) => ({ ...m, role: m.role as Role }));
 }
 
 /** A user with their current memberships, or null (OAuth token resolution, tests). */
 export async function loadMemberUser(s: Services, userId: number): Promise<MemberUser | null> {
-  const r = await s.database.client.execute({
-    sql: "SELECT id, email, name FROM users WHERE id = ?",
-    args: [userId],
-  });
-  const row = r.rows[0];
+  const row = await userById(s.database, userId);
   if (!row) return null;
   return {
     userId,
-    email: String(row.email),
-    ...(row.name === null ? {} : { name: String(row.name) }),
+    email: row.email,
+    ...(row.name === null ? {} : { name: row.name }),
     memberships: await memberships(s, userId),
   };
 }
@@ -171,33 +153,25 @@ export async function getSession(s: Services, request: Request): Promise<Session
   const token = readCookie(request, sessionCookieName(s));
   if (!token || token.length > 200) return null;
   const digest = sha256(token);
-  const r = await s.database.client.execute({
-    sql: `SELECT s.user_id, s.csrf_token, s.created_at, s.last_seen_at, s.expires_at, u.email, u.name
-          FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`,
-    args: [digest],
-  });
-  const row = r.rows[0];
+  const row = await sessionByDigest(s.database, digest);
   if (!row) return null;
   const now = s.clock().getTime();
-  const hardEnd = Date.parse(String(row.created_at)) + SESSION_MAX_MS;
-  if (Date.parse(String(row.expires_at)) <= now || hardEnd <= now) return null;
-  if (now - Date.parse(String(row.last_seen_at)) >= TOUCH_INTERVAL_MS) {
+  const hardEnd = Date.parse(row.createdAt) + SESSION_MAX_MS;
+  if (Date.parse(row.expiresAt) <= now || hardEnd <= now) return null;
+  if (now - Date.parse(row.lastSeenAt) >= TOUCH_INTERVAL_MS) {
     const expires = Math.min(now + SESSION_IDLE_MS, hardEnd);
     await s.store.execute(async ({ later }) => {
-      await later.execute({
-        sql: "UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE token_hash = ?",
-        args: [new Date(now).toISOString(), new Date(expires).toISOString(), digest],
-      });
+      await touchSession(later, digest, new Date(now).toISOString(), new Date(expires).toISOString());
       return { events: [], result: null };
     });
   }
-  const userId = Number(row.user_id);
+  const userId = row.userId;
   return {
     userId,
-    email: String(row.email),
-    ...(row.name === null ? {} : { name: String(row.name) }),
+    email: row.email,
+    ...(row.name === null ? {} : { name: row.name }),
     sessionId: digest,
-    csrfToken: String(row.csrf_token),
+    csrfToken: row.csrfToken,
     memberships: await memberships(s, userId),
   };
 }

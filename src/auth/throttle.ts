@@ -4,8 +4,8 @@
 // it for 30 s, and each further failure doubles the window (1 min, 2 min … at most 15 min); while locked, sign-in
 // answers 429 without checking the password. Counts are forgotten an hour after the last failure, and a
 // successful sign-in clears the account's count.
-import type { Client } from "@libsql/client";
 import type { Clock } from "../clock.ts";
+import { clearFailures, type FailureStore, lockedUntil, recordFailure } from "../db/signinFailures.ts";
 import type { Services } from "../services.ts";
 
 export interface ThrottlePolicy {
@@ -44,7 +44,7 @@ export interface Throttle {
 export function throttleFor(s: Services, policy: ThrottlePolicy, scope: string): Throttle {
   const url = s.database.url;
   if (url.startsWith("file:") || url === ":memory:") return new MemoryThrottle(policy, s.clock);
-  return new SharedThrottle(s.database.client, scope, policy, s.clock);
+  return new SharedThrottle(s.database, scope, policy, s.clock);
 }
 
 class MemoryThrottle implements Throttle {
@@ -104,7 +104,7 @@ class SharedThrottle implements Throttle {
   private lastSweep = 0;
 
   constructor(
-    private client: Client,
+    private client: FailureStore,
     private scope: string,
     private policy: ThrottlePolicy,
     private clock: Clock,
@@ -112,47 +112,27 @@ class SharedThrottle implements Throttle {
 
   async retryAfter(key: string): Promise<number> {
     const now = this.clock().getTime();
-    const r = await this.client.execute({
-      sql: "SELECT locked_until FROM signin_failures WHERE scope = ? AND key = ?",
-      args: [this.scope, key],
-    });
-    const until = r.rows.length ? Number(r.rows[0].locked_until) : 0;
+    const until = await lockedUntil(this.client, this.scope, key);
     return until > now ? Math.ceil((until - now) / 1000) : 0;
   }
 
   async fail(key: string): Promise<void> {
     const now = this.clock().getTime();
+    const sweep = now - this.lastSweep >= 60_000;
+    if (sweep) this.lastSweep = now;
     const p = this.policy;
-    const statements = [
-      {
-        // A count forgotten (an hour after its last failure, and not locked) starts again at one.
-        sql: `INSERT INTO signin_failures (scope, key, failures, last_failure, locked_until) VALUES (?1, ?2, 1, ?3, 0)
-              ON CONFLICT (scope, key) DO UPDATE SET
-                failures = CASE WHEN ?3 - last_failure > ?4 AND locked_until <= ?3 THEN 1 ELSE failures + 1 END,
-                last_failure = ?3`,
-        args: [this.scope, key, now, p.forgetAfterMs],
-      },
-      {
-        sql: `UPDATE signin_failures SET locked_until = ?3 + MIN(?5 * (1 << MIN(failures - ?4, 20)), ?6)
-              WHERE scope = ?1 AND key = ?2 AND failures >= ?4`,
-        args: [this.scope, key, now, p.lockAt, p.baseLockMs, p.maxLockMs],
-      },
-    ];
-    if (now - this.lastSweep >= 60_000) {
-      this.lastSweep = now;
-      statements.push({
-        sql: "DELETE FROM signin_failures WHERE last_failure < ? AND locked_until <= ?",
-        args: [now - p.forgetAfterMs, now],
-      });
-    }
-    await this.client.batch(statements, "write");
+    await recordFailure(this.client, this.scope, key, {
+      now,
+      forgetAfterMs: p.forgetAfterMs,
+      lockAt: p.lockAt,
+      baseLockMs: p.baseLockMs,
+      maxLockMs: p.maxLockMs,
+      sweep,
+    });
   }
 
   async clear(key: string): Promise<void> {
-    await this.client.execute({
-      sql: "DELETE FROM signin_failures WHERE scope = ? AND key = ?",
-      args: [this.scope, key],
-    });
+    await clearFailures(this.client, this.scope, key);
   }
 }
 
