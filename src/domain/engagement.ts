@@ -8,7 +8,7 @@ import { streamVersionSql } from "../../events/command.ts";
 import type { Tx } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import { InvalidInput } from "./validate.ts";
-import { type Caller, type CompetitorRow, competitorAt, requireTrackedCompetitor } from "./watchlist.ts";
+import { type Caller, type CompetitorRow, requireTrackedCompetitor } from "./watchlist.ts";
 
 type Exec = Pick<Tx, "execute">;
 type Decision<T> = { events: NewEvent[]; result: T };
@@ -48,20 +48,25 @@ export interface SignalEngagement {
   saved: boolean;
 }
 
-/** State as a loader read it, with its stream's version then (the deciders do not look at it). */
-type Versioned<T> = T & { version: number };
+/** State as a loader read it, with its stream's version when asked (the deciders do not look at it). */
+type Versioned<T> = T & { version?: number };
 
-/** The signal with its pin and the caller's save, in one read; undefined when the workspace cannot see it. */
+/** The signal with its pin and the caller's save, in one read; undefined when the workspace cannot see it.
+ * With `version`, the signal stream's version too: for a command whose decision rests on the signal's state (a pin,
+ * a save), so another write to the stream meanwhile makes it run again. A note or a rating rests only on the
+ * signal being there, and does not ask: notes added at once from several instances do not run each other again. */
 export async function loadSignalEngagement(
   tx: Exec,
   c: Caller,
   signalId: number,
+  opts: { version?: boolean } = {},
 ): Promise<Versioned<SignalEngagement> | undefined> {
   const r = await tx.execute({
     sql: `SELECT s.id,
             EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'signal' AND p.subject_id = s.id AND p.org_id = s.org_id) AS pinned,
-            EXISTS (SELECT 1 FROM saved_signals v WHERE v.org_id = s.org_id AND v.actor = ? AND v.signal_id = s.id) AS saved,
-            ${streamVersionSql("signal", "s.id")} AS version
+            EXISTS (SELECT 1 FROM saved_signals v WHERE v.org_id = s.org_id AND v.actor = ? AND v.signal_id = s.id) AS saved${
+              opts.version ? `, ${streamVersionSql("signal", "s.id")} AS version` : ""
+            }
           FROM signals s WHERE s.id = ? AND s.org_id = ? AND s.visible = 1`,
     args: [c.actor, signalId, c.orgId],
   });
@@ -71,7 +76,7 @@ export async function loadSignalEngagement(
         id: Number(row.id),
         pinned: Boolean(row.pinned),
         saved: Boolean(row.saved),
-        version: Number(row.version),
+        ...(opts.version ? { version: Number(row.version) } : {}),
       }
     : undefined;
 }
@@ -83,18 +88,20 @@ export interface DigestEngagement {
 }
 
 /** A listed digest named by numeric id or slug (slug first, as get_digest and the REST API do), with its pin,
- * in one read; undefined when there is none. */
+ * in one read; undefined when there is none. With `version`, the digest stream's version too (as for a signal). */
 export async function loadDigestEngagement(
   tx: Exec,
   orgId: number,
   ref: number | string,
+  opts: { version?: boolean } = {},
 ): Promise<Versioned<DigestEngagement> | undefined> {
   const slug = typeof ref === "string" ? ref : null;
   const n = typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : null;
   const r = await tx.execute({
     sql: `SELECT d.id,
-            EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'digest' AND p.subject_id = d.id AND p.org_id = ?) AS pinned,
-            ${streamVersionSql("digest", "d.id")} AS version
+            EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'digest' AND p.subject_id = d.id AND p.org_id = ?) AS pinned${
+              opts.version ? `, ${streamVersionSql("digest", "d.id")} AS version` : ""
+            }
           FROM (SELECT id, 0 AS by_id FROM digests WHERE org_id = ? AND slug = ? AND listed = 1
                 UNION ALL
                 SELECT id, 1 AS by_id FROM digests WHERE org_id = ? AND id = ? AND listed = 1) d
@@ -102,7 +109,13 @@ export async function loadDigestEngagement(
     args: [orgId, orgId, slug, orgId, n],
   });
   const row = r.rows[0];
-  return row ? { id: Number(row.id), pinned: Boolean(row.pinned), version: Number(row.version) } : undefined;
+  return row
+    ? {
+        id: Number(row.id),
+        pinned: Boolean(row.pinned),
+        ...(opts.version ? { version: Number(row.version) } : {}),
+      }
+    : undefined;
 }
 
 function visibleSignal(s: SignalEngagement | undefined): SignalEngagement {
@@ -332,19 +345,20 @@ export function decideAddBattlecardNote(
 
 // ---------------------------------------------------------------------------------------------------------
 // Commands (events/command.ts runs them): load, then decide, inside the writer's transaction. A note's id is
-// taken only once its subject is known to be there. Each one's state is its subject's stream.
+// taken only once its subject is known to be there. A pin or a save rests on its subject's state, which is its
+// stream: it names the stream at the version it read. A note or a rating rests only on the subject being there.
 
 const signalAt = (s: Versioned<SignalEngagement> | undefined): StreamAt | undefined =>
-  s && { streamType: "signal", streamId: String(s.id), version: s.version };
+  s?.version === undefined ? undefined : { streamType: "signal", streamId: String(s.id), version: s.version };
 const digestAt = (d: Versioned<DigestEngagement> | undefined): StreamAt | undefined =>
-  d && { streamType: "digest", streamId: String(d.id), version: d.version };
+  d?.version === undefined ? undefined : { streamType: "digest", streamId: String(d.id), version: d.version };
 
 export const pinSignal: Command<
   { signal_id: number; pinned: boolean },
   Versioned<SignalEngagement> | undefined,
   { changed: boolean }
 > = {
-  load: (w, cmd, c) => loadSignalEngagement(w.tx, c, cmd.signal_id),
+  load: (w, cmd, c) => loadSignalEngagement(w.tx, c, cmd.signal_id, { version: true }),
   stream: signalAt,
   decide: (s, cmd, { caller, now }) => decidePinSignal(s, cmd, caller, now),
 };
@@ -354,7 +368,7 @@ export const saveSignal: Command<
   Versioned<SignalEngagement> | undefined,
   { changed: boolean }
 > = {
-  load: (w, cmd, c) => loadSignalEngagement(w.tx, c, cmd.signal_id),
+  load: (w, cmd, c) => loadSignalEngagement(w.tx, c, cmd.signal_id, { version: true }),
   stream: signalAt,
   decide: (s, cmd, { caller, now }) => decideSaveSignal(s, cmd, caller, now),
 };
@@ -368,7 +382,6 @@ export const addSignalNote: Command<
     const signal = await loadSignalEngagement(w.tx, c, cmd.signal_id);
     return { signal, noteId: signal ? await w.nextId() : 0 };
   },
-  stream: (st) => signalAt(st.signal),
   decide: (st, cmd, { caller, now }) => decideAddSignalNote(st.signal, cmd, caller, now, st.noteId),
 };
 
@@ -378,7 +391,6 @@ export const rateSignal: Command<
   { changed: true }
 > = {
   load: (w, cmd, c) => loadSignalEngagement(w.tx, c, cmd.signal_id),
-  stream: signalAt,
   decide: (s, cmd, { caller, now }) => decideRateSignal(s, cmd, caller, now),
 };
 
@@ -387,7 +399,7 @@ export const pinDigest: Command<
   Versioned<DigestEngagement> | undefined,
   { digest_id: number; changed: boolean }
 > = {
-  load: (w, cmd, c) => loadDigestEngagement(w.tx, c.orgId, cmd.digest),
+  load: (w, cmd, c) => loadDigestEngagement(w.tx, c.orgId, cmd.digest, { version: true }),
   stream: digestAt,
   decide: (d, cmd, { caller, now }) => decidePinDigest(d, cmd, caller, now),
 };
@@ -401,7 +413,6 @@ export const addDigestNote: Command<
     const digest = await loadDigestEngagement(w.tx, c.orgId, cmd.digest);
     return { digest, noteId: digest ? await w.nextId() : 0 };
   },
-  stream: (st) => digestAt(st.digest),
   decide: (st, cmd, { caller, now }) => decideAddDigestNote(st.digest, cmd, caller, now, st.noteId),
 };
 
@@ -411,7 +422,6 @@ export const rateDigest: Command<
   { digest_id: number }
 > = {
   load: (w, cmd, c) => loadDigestEngagement(w.tx, c.orgId, cmd.digest),
-  stream: digestAt,
   decide: (d, cmd, { caller, now }) => decideRateDigest(d, cmd, caller, now),
 };
 
@@ -424,6 +434,5 @@ export const addBattlecardNote: Command<
     const competitor = await requireTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id);
     return { competitor, noteId: await w.nextId() };
   },
-  stream: (st) => competitorAt(st.competitor),
   decide: (st, cmd, { caller, now }) => decideAddBattlecardNote(st.competitor, cmd, caller, now, st.noteId),
 };

@@ -148,14 +148,18 @@ export function toCompetitor(row: Record<string, unknown>): CompetitorRow {
   };
 }
 
-/** A competitor this workspace lists (any watch), or undefined: other org, unknown id. */
+/** A competitor this workspace lists (any watch), or undefined: other org, unknown id. With `version`, the
+ * row carries its stream's version, for a command whose state is this competitor (its events go right after it;
+ * any other write to the stream meanwhile makes the command run again). */
 export async function findTrackedCompetitor(
   tx: Exec,
   orgId: number,
   id: number,
+  opts: { version?: boolean } = {},
 ): Promise<CompetitorRow | undefined> {
+  const version = opts.version ? `, ${streamVersionSql("competitor", "id")} AS version` : "";
   const r = await tx.execute({
-    sql: `SELECT id, key, name, website_url, watch, tracking, state, ${streamVersionSql("competitor", "id")} AS version
+    sql: `SELECT id, key, name, website_url, watch, tracking, state${version}
           FROM competitors WHERE id = ? AND org_id = ? AND listed = 1`,
     args: [id, orgId],
   });
@@ -355,7 +359,7 @@ export const renameCompetitor: Command<
   CompetitorRow | undefined,
   { id: number; renamed: boolean }
 > = {
-  load: (w, cmd, c) => findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id),
+  load: (w, cmd, c) => findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id, { version: true }),
   stream: competitorAt,
   decide: (comp, cmd, { caller }) => decideRenameCompetitor(comp, caller, cmd),
 };
@@ -385,7 +389,7 @@ export const removeCompetitor: Command<
   { id: number; name: string; website_url: string | null }
 > = {
   load: async (w, cmd, c) => ({
-    comp: await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id),
+    comp: await findTrackedCompetitor(w.tx, c.orgId, cmd.competitor_id, { version: true }),
     org: await loadOrg(w.tx, c.orgId),
   }),
   stream: (st) => competitorAt(st.comp),
@@ -458,7 +462,7 @@ export async function loadAddMonitoredPage(
   c: Caller,
   cmd: AddMonitoredPageCommand,
 ): Promise<AddMonitoredPageState> {
-  const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id);
+  const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id, { version: true });
   const org = await loadOrg(tx, c.orgId);
   if (!comp) return { comp, org, pages: [] };
   const r = await tx.execute({
@@ -547,7 +551,7 @@ export async function loadRemoveMonitoredPage(
   c: Caller,
   cmd: RemoveMonitoredPageCommand,
 ): Promise<RemoveMonitoredPageState> {
-  const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id);
+  const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id, { version: true });
   const org = await loadOrg(tx, c.orgId);
   // Neither or both of page_id and url, or a url that is none: refused by the decider, after the plan.
   const key = cmd.url === undefined ? undefined : urlKeyOrUndefined(cmd.url);

@@ -72,9 +72,9 @@ test("the signal's state: its pin for the team, the save for each caller, nothin
     id: ids.s1,
     pinned: false,
     saved: false,
-    version: expect.any(Number),
   });
-  const before = (await read((tx) => loadSignalEngagement(tx, ada, ids.s1)))?.version ?? -1;
+  const before =
+    (await read((tx) => loadSignalEngagement(tx, ada, ids.s1, { version: true })))?.version ?? -1;
   const pin = await counted((w) => handle(pinSignal, w, ada, { signal_id: ids.s1, pinned: true }));
   expect(pin).toEqual({ result: { changed: true }, events: 1, statements: 1 });
   const save = await counted((w) => handle(saveSignal, w, ada, { signal_id: ids.s1, saved: true }));
@@ -83,15 +83,15 @@ test("the signal's state: its pin for the team, the save for each caller, nothin
     id: ids.s1,
     pinned: true,
     saved: true,
-    version: expect.any(Number),
   });
   // The state carries the signal stream's version: the pin and the save are its next two events.
-  expect((await read((tx) => loadSignalEngagement(tx, ada, ids.s1)))?.version).toBe(before + 2);
+  expect((await read((tx) => loadSignalEngagement(tx, ada, ids.s1, { version: true })))?.version).toBe(
+    before + 2,
+  );
   expect(await read((tx) => loadSignalEngagement(tx, bob, ids.s1))).toEqual({
     id: ids.s1,
     pinned: true,
     saved: false,
-    version: expect.any(Number),
   });
   expect(await read((tx) => loadSignalEngagement(tx, other, ids.s1))).toBeUndefined();
   // Repeating a pin reads once and appends nothing.
@@ -125,7 +125,7 @@ test("a note costs one read and one id; an unknown subject takes no id", async (
 });
 
 test("a digest by slug or by numeric id (as a number or a string of digits), with its pin, in one read", async () => {
-  const byId = { id: ids.d1, pinned: false, version: expect.any(Number) };
+  const byId = { id: ids.d1, pinned: false };
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, "week-46"))).toEqual(byId);
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, ids.d1))).toEqual(byId);
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, String(ids.d1)))).toEqual(byId);
@@ -139,7 +139,6 @@ test("a digest by slug or by numeric id (as a number or a string of digits), wit
   expect(await read((tx) => loadDigestEngagement(tx, ada.orgId, "week-46"))).toEqual({
     id: ids.d1,
     pinned: true,
-    version: expect.any(Number),
   });
   expect((await counted((w) => handle(rateDigest, w, ada, { digest: ids.d1, score: 4 }))).statements).toBe(1);
 });
