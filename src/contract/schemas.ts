@@ -128,7 +128,7 @@ export const CompetitorReads = T.Object(
       ),
     }),
     apps: freeForm(
-      "Apps read: the App Store apps the competitor's site links, each with its version, rating and rating count.",
+      "Apps read: the App Store apps the competitor's site links, each with its version, rating, rating count and its most recent customer reviews (reviews: rating, title, written_at, version).",
     ),
     packages: freeForm(
       "Packages read: the npm packages the competitor's site links that are its own (repository or homepage), each with its latest version and last week's downloads (weekly_downloads).",

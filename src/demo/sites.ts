@@ -22,301 +22,306 @@ import f16 from "../../fixtures/web/sites/api.lever.co/v2/v0/postings/brightloop
 import f17 from "../../fixtures/web/sites/api.lever.co/v3/v0/postings/brightloop.json" with { type: "text" };
 import f18 from "../../fixtures/web/sites/api.npmjs.org/v1/downloads/point/last-week/globex-js.json" with { type: "text" };
 import f19 from "../../fixtures/web/sites/api.npmjs.org/v1/downloads/point/last-week/globex-legacy.json" with { type: "text" };
-import f20 from "../../fixtures/web/sites/api.npmjs.org/v3/downloads/point/last-week/globex-js.json" with { type: "text" };
-import f21 from "../../fixtures/web/sites/api.npmjs.org/v3/downloads/point/last-week/globex-legacy.json" with { type: "text" };
-import f22 from "../../fixtures/web/sites/api.smartrecruiters.com/v1/v1/companies/KestrelSystems/postings.json" with { type: "text" };
-import f23 from "../../fixtures/web/sites/api.smartrecruiters.com/v2/v1/companies/KestrelSystems/postings.json" with { type: "text" };
-import f24 from "../../fixtures/web/sites/api.smartrecruiters.com/v3/v1/companies/KestrelSystems/postings.json" with { type: "text" };
-import f25 from "../../fixtures/web/sites/apply.workable.com/v1/api/v1/widget/accounts/fernway.json" with { type: "text" };
-import f26 from "../../fixtures/web/sites/apply.workable.com/v2/api/v1/widget/accounts/driftwood.json" with { type: "text" };
-import f27 from "../../fixtures/web/sites/apply.workable.com/v2/api/v1/widget/accounts/fernway.json" with { type: "text" };
-import f28 from "../../fixtures/web/sites/apply.workable.com/v3/api/v1/widget/accounts/driftwood.json" with { type: "text" };
-import f29 from "../../fixtures/web/sites/apply.workable.com/v3/api/v1/widget/accounts/fernway.json" with { type: "text" };
-import f30 from "../../fixtures/web/sites/boards-api.greenhouse.io/v1/v1/boards/globex/jobs.json" with { type: "text" };
-import f31 from "../../fixtures/web/sites/boards-api.greenhouse.io/v2/v1/boards/globex/jobs.json" with { type: "text" };
-import f32 from "../../fixtures/web/sites/boards-api.greenhouse.io/v3/v1/boards/globex/jobs.json" with { type: "text" };
-import f33 from "../../fixtures/web/sites/boards.greenhouse.io/v1/globex.html" with { type: "text" };
-import f34 from "../../fixtures/web/sites/brightloop.example/v1/.well-known/security.txt" with { type: "text" };
-import f35 from "../../fixtures/web/sites/brightloop.example/v1/_headers.json" with { type: "text" };
-import f36 from "../../fixtures/web/sites/brightloop.example/v1/about.html" with { type: "text" };
-import f37 from "../../fixtures/web/sites/brightloop.example/v1/blog/feed" with { type: "text" };
-import f38 from "../../fixtures/web/sites/brightloop.example/v1/blog.html" with { type: "text" };
-import f39 from "../../fixtures/web/sites/brightloop.example/v1/changelog/feed.atom" with { type: "text" };
-import f40 from "../../fixtures/web/sites/brightloop.example/v1/changelog.html" with { type: "text" };
-import f41 from "../../fixtures/web/sites/brightloop.example/v1/demo.html" with { type: "text" };
-import f42 from "../../fixtures/web/sites/brightloop.example/v1/index.html" with { type: "text" };
-import f43 from "../../fixtures/web/sites/brightloop.example/v1/integrations.html" with { type: "text" };
-import f44 from "../../fixtures/web/sites/brightloop.example/v1/jobs.html" with { type: "text" };
-import f45 from "../../fixtures/web/sites/brightloop.example/v1/newsroom.html" with { type: "text" };
-import f46 from "../../fixtures/web/sites/brightloop.example/v1/pricing.html" with { type: "text" };
-import f47 from "../../fixtures/web/sites/brightloop.example/v1/privacy-policy.html" with { type: "text" };
-import f48 from "../../fixtures/web/sites/brightloop.example/v1/product/heatmaps.html" with { type: "text" };
-import f49 from "../../fixtures/web/sites/brightloop.example/v1/product/session-replay.html" with { type: "text" };
-import f50 from "../../fixtures/web/sites/brightloop.example/v1/product.html" with { type: "text" };
-import f51 from "../../fixtures/web/sites/brightloop.example/v1/robots.txt" with { type: "text" };
-import f52 from "../../fixtures/web/sites/brightloop.example/v1/security.html" with { type: "text" };
-import f53 from "../../fixtures/web/sites/brightloop.example/v1/sitemap.xml" with { type: "text" };
-import f54 from "../../fixtures/web/sites/brightloop.example/v1/terms.html" with { type: "text" };
-import f55 from "../../fixtures/web/sites/brightloop.example/v2/blog/feed" with { type: "text" };
-import f56 from "../../fixtures/web/sites/brightloop.example/v2/blog.html" with { type: "text" };
-import f57 from "../../fixtures/web/sites/brightloop.example/v2/index.html" with { type: "text" };
-import f58 from "../../fixtures/web/sites/brightloop.example/v2/newsroom.html" with { type: "text" };
-import f59 from "../../fixtures/web/sites/brightloop.example/v2/pricing.html" with { type: "text" };
-import f60 from "../../fixtures/web/sites/brightloop.example/v2/security.html" with { type: "text" };
-import f61 from "../../fixtures/web/sites/brightloop.example/v3/.well-known/security.txt" with { type: "text" };
-import f62 from "../../fixtures/web/sites/brightloop.example/v3/about.html" with { type: "text" };
-import f63 from "../../fixtures/web/sites/brightloop.example/v3/blog/feed" with { type: "text" };
-import f64 from "../../fixtures/web/sites/brightloop.example/v3/blog.html" with { type: "text" };
-import f65 from "../../fixtures/web/sites/brightloop.example/v3/changelog/feed.atom" with { type: "text" };
-import f66 from "../../fixtures/web/sites/brightloop.example/v3/changelog.html" with { type: "text" };
-import f67 from "../../fixtures/web/sites/brightloop.example/v3/demo.html" with { type: "text" };
-import f68 from "../../fixtures/web/sites/brightloop.example/v3/index.html" with { type: "text" };
-import f69 from "../../fixtures/web/sites/brightloop.example/v3/integrations.html" with { type: "text" };
-import f70 from "../../fixtures/web/sites/brightloop.example/v3/jobs.html" with { type: "text" };
-import f71 from "../../fixtures/web/sites/brightloop.example/v3/pricing.html" with { type: "text" };
-import f72 from "../../fixtures/web/sites/brightloop.example/v3/privacy-policy.html" with { type: "text" };
-import f73 from "../../fixtures/web/sites/brightloop.example/v3/product/heatmaps.html" with { type: "text" };
-import f74 from "../../fixtures/web/sites/brightloop.example/v3/product/session-replay.html" with { type: "text" };
-import f75 from "../../fixtures/web/sites/brightloop.example/v3/product.html" with { type: "text" };
-import f76 from "../../fixtures/web/sites/brightloop.example/v3/security.html" with { type: "text" };
-import f77 from "../../fixtures/web/sites/brightloop.example/v3/sitemap.xml" with { type: "text" };
-import f78 from "../../fixtures/web/sites/brightloop.example/v3/terms.html" with { type: "text" };
-import f79 from "../../fixtures/web/sites/data.sec.gov/v1/submissions/CIK0001987654.json" with { type: "text" };
-import f80 from "../../fixtures/web/sites/data.sec.gov/v2/submissions/CIK0001987654.json" with { type: "text" };
-import f81 from "../../fixtures/web/sites/data.sec.gov/v3/submissions/CIK0001987654.json" with { type: "text" };
-import f82 from "../../fixtures/web/sites/docs.globex.example/v1/index.html" with { type: "text" };
-import f83 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog/rss.xml" with { type: "text" };
-import f84 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog.html" with { type: "text" };
-import f85 from "../../fixtures/web/sites/docs.quantive.example/v1/getting-started.html" with { type: "text" };
-import f86 from "../../fixtures/web/sites/docs.quantive.example/v1/index.html" with { type: "text" };
-import f87 from "../../fixtures/web/sites/docs.quantive.example/v1/robots.txt" with { type: "text" };
-import f88 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog/rss.xml" with { type: "text" };
-import f89 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog.html" with { type: "text" };
-import f90 from "../../fixtures/web/sites/docs.quantive.example/v3/getting-started.html" with { type: "text" };
-import f91 from "../../fixtures/web/sites/docs.quantive.example/v3/index.html" with { type: "text" };
-import f92 from "../../fixtures/web/sites/driftwood.example/v1/about.html" with { type: "text" };
-import f93 from "../../fixtures/web/sites/driftwood.example/v1/careers.html" with { type: "text" };
-import f94 from "../../fixtures/web/sites/driftwood.example/v1/index.html" with { type: "text" };
-import f95 from "../../fixtures/web/sites/driftwood.example/v1/product.html" with { type: "text" };
-import f96 from "../../fixtures/web/sites/driftwood.example/v1/robots.txt" with { type: "text" };
-import f97 from "../../fixtures/web/sites/driftwood.example/v2/careers.html" with { type: "text" };
-import f98 from "../../fixtures/web/sites/fernway.example/v1/about.html" with { type: "text" };
-import f99 from "../../fixtures/web/sites/fernway.example/v1/careers.html" with { type: "text" };
-import f100 from "../../fixtures/web/sites/fernway.example/v1/index.html" with { type: "text" };
-import f101 from "../../fixtures/web/sites/fernway.example/v1/product.html" with { type: "text" };
-import f102 from "../../fixtures/web/sites/fernway.example/v1/robots.txt" with { type: "text" };
-import f103 from "../../fixtures/web/sites/github.com/v1/globex-insights/globex-js/releases.atom" with { type: "text" };
-import f104 from "../../fixtures/web/sites/github.com/v1/quantive-labs/quantive-cli/releases.atom" with { type: "text" };
-import f105 from "../../fixtures/web/sites/github.com/v2/globex-insights/globex-js/releases.atom" with { type: "text" };
-import f106 from "../../fixtures/web/sites/github.com/v3/globex-insights/globex-js/releases.atom" with { type: "text" };
-import f107 from "../../fixtures/web/sites/github.com/v3/quantive-labs/quantive-cli/releases.atom" with { type: "text" };
-import f108 from "../../fixtures/web/sites/globex.example/v1/.well-known/security.txt" with { type: "text" };
-import f109 from "../../fixtures/web/sites/globex.example/v1/_headers.json" with { type: "text" };
-import f110 from "../../fixtures/web/sites/globex.example/v1/about.html" with { type: "text" };
-import f111 from "../../fixtures/web/sites/globex.example/v1/blog/feed.atom" with { type: "text" };
-import f112 from "../../fixtures/web/sites/globex.example/v1/blog/globex-ask-general-availability.html" with { type: "text" };
-import f113 from "../../fixtures/web/sites/globex.example/v1/blog.html" with { type: "text" };
-import f114 from "../../fixtures/web/sites/globex.example/v1/careers.html" with { type: "text" };
-import f115 from "../../fixtures/web/sites/globex.example/v1/changelog/rss.xml" with { type: "text" };
-import f116 from "../../fixtures/web/sites/globex.example/v1/changelog.html" with { type: "text" };
-import f117 from "../../fixtures/web/sites/globex.example/v1/customers.html" with { type: "text" };
-import f118 from "../../fixtures/web/sites/globex.example/v1/demo.html" with { type: "text" };
-import f119 from "../../fixtures/web/sites/globex.example/v1/index.html" with { type: "text" };
-import f120 from "../../fixtures/web/sites/globex.example/v1/integrations.html" with { type: "text" };
-import f121 from "../../fixtures/web/sites/globex.example/v1/legal/privacy.html" with { type: "text" };
-import f122 from "../../fixtures/web/sites/globex.example/v1/legal/terms.html" with { type: "text" };
-import f123 from "../../fixtures/web/sites/globex.example/v1/pricing.html" with { type: "text" };
-import f124 from "../../fixtures/web/sites/globex.example/v1/product.html" with { type: "text" };
-import f125 from "../../fixtures/web/sites/globex.example/v1/robots.txt" with { type: "text" };
-import f126 from "../../fixtures/web/sites/globex.example/v1/security.html" with { type: "text" };
-import f127 from "../../fixtures/web/sites/globex.example/v1/sitemap-blog.xml" with { type: "text" };
-import f128 from "../../fixtures/web/sites/globex.example/v1/sitemap-pages.xml" with { type: "text" };
-import f129 from "../../fixtures/web/sites/globex.example/v1/sitemap_index.xml" with { type: "text" };
-import f130 from "../../fixtures/web/sites/globex.example/v2/blog/feed.atom" with { type: "text" };
-import f131 from "../../fixtures/web/sites/globex.example/v2/blog.html" with { type: "text" };
-import f132 from "../../fixtures/web/sites/globex.example/v2/customers.html" with { type: "text" };
-import f133 from "../../fixtures/web/sites/globex.example/v2/pricing.html" with { type: "text" };
-import f134 from "../../fixtures/web/sites/globex.example/v3/.well-known/security.txt" with { type: "text" };
-import f135 from "../../fixtures/web/sites/globex.example/v3/about.html" with { type: "text" };
-import f136 from "../../fixtures/web/sites/globex.example/v3/blog/feed.atom" with { type: "text" };
-import f137 from "../../fixtures/web/sites/globex.example/v3/blog/globex-ask-general-availability.html" with { type: "text" };
-import f138 from "../../fixtures/web/sites/globex.example/v3/blog.html" with { type: "text" };
-import f139 from "../../fixtures/web/sites/globex.example/v3/careers.html" with { type: "text" };
-import f140 from "../../fixtures/web/sites/globex.example/v3/changelog.html" with { type: "text" };
-import f141 from "../../fixtures/web/sites/globex.example/v3/customers.html" with { type: "text" };
-import f142 from "../../fixtures/web/sites/globex.example/v3/demo.html" with { type: "text" };
-import f143 from "../../fixtures/web/sites/globex.example/v3/index.html" with { type: "text" };
-import f144 from "../../fixtures/web/sites/globex.example/v3/integrations.html" with { type: "text" };
-import f145 from "../../fixtures/web/sites/globex.example/v3/legal/privacy.html" with { type: "text" };
-import f146 from "../../fixtures/web/sites/globex.example/v3/legal/terms.html" with { type: "text" };
-import f147 from "../../fixtures/web/sites/globex.example/v3/pricing.html" with { type: "text" };
-import f148 from "../../fixtures/web/sites/globex.example/v3/product.html" with { type: "text" };
-import f149 from "../../fixtures/web/sites/globex.example/v3/security.html" with { type: "text" };
-import f150 from "../../fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
-import f151 from "../../fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
-import f152 from "../../fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
-import f153 from "../../fixtures/web/sites/halcyon.example/v1/index.html" with { type: "text" };
-import f154 from "../../fixtures/web/sites/halcyon.example/v1/integrations/category/warehouses.html" with { type: "text" };
-import f155 from "../../fixtures/web/sites/halcyon.example/v1/integrations/page/2.html" with { type: "text" };
-import f156 from "../../fixtures/web/sites/halcyon.example/v1/integrations.html" with { type: "text" };
-import f157 from "../../fixtures/web/sites/halcyon.example/v1/pricing.html" with { type: "text" };
-import f158 from "../../fixtures/web/sites/halcyon.example/v1/robots.txt" with { type: "text" };
-import f159 from "../../fixtures/web/sites/halcyon.example/v2/integrations.html" with { type: "text" };
-import f160 from "../../fixtures/web/sites/halcyon.example/v2/pricing.html" with { type: "text" };
-import f161 from "../../fixtures/web/sites/halcyon.example/v3/index.html" with { type: "text" };
-import f162 from "../../fixtures/web/sites/halcyon.example/v3/integrations.html" with { type: "text" };
-import f163 from "../../fixtures/web/sites/halcyon.example/v3/pricing.html" with { type: "text" };
-import f164 from "../../fixtures/web/sites/help.brightloop.example/v1/index.html" with { type: "text" };
-import f165 from "../../fixtures/web/sites/hn.algolia.com/v1/api/v1/search_by_date.json" with { type: "text" };
-import f166 from "../../fixtures/web/sites/hn.algolia.com/v2/api/v1/search_by_date.json" with { type: "text" };
-import f167 from "../../fixtures/web/sites/hn.algolia.com/v3/api/v1/search_by_date.json" with { type: "text" };
-import f168 from "../../fixtures/web/sites/itunes.apple.com/v1/lookup.json" with { type: "text" };
-import f169 from "../../fixtures/web/sites/itunes.apple.com/v2/lookup.json" with { type: "text" };
-import f170 from "../../fixtures/web/sites/itunes.apple.com/v3/lookup.json" with { type: "text" };
-import f171 from "../../fixtures/web/sites/jobs.ashbyhq.com/v1/quantive.html" with { type: "text" };
-import f172 from "../../fixtures/web/sites/jobs.lever.co/v1/brightloop.html" with { type: "text" };
-import f173 from "../../fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
-import f174 from "../../fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
-import f175 from "../../fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
-import f176 from "../../fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
-import f177 from "../../fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
-import f178 from "../../fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
-import f179 from "../../fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
-import f180 from "../../fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
-import f181 from "../../fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
-import f182 from "../../fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
-import f183 from "../../fixtures/web/sites/lumora.recruitee.com/v1/api/offers.json" with { type: "text" };
-import f184 from "../../fixtures/web/sites/lumora.recruitee.com/v2/api/offers.html" with { type: "text" };
-import f185 from "../../fixtures/web/sites/lumora.recruitee.com/v3/api/offers.json" with { type: "text" };
-import f186 from "../../fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with { type: "text" };
-import f187 from "../../fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
-import f188 from "../../fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
-import f189 from "../../fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
-import f190 from "../../fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
-import f191 from "../../fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with { type: "text" };
-import f192 from "../../fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with { type: "text" };
-import f193 from "../../fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with { type: "text" };
-import f194 from "../../fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
-import f195 from "../../fixtures/web/sites/northwind.example/v1/changelog/feed.json" with { type: "text" };
-import f196 from "../../fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
-import f197 from "../../fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
-import f198 from "../../fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
-import f199 from "../../fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
-import f200 from "../../fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
-import f201 from "../../fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
-import f202 from "../../fixtures/web/sites/northwind.example/v1/legal/privacy.html" with { type: "text" };
-import f203 from "../../fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
-import f204 from "../../fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
-import f205 from "../../fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
-import f206 from "../../fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
-import f207 from "../../fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
-import f208 from "../../fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
-import f209 from "../../fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
-import f210 from "../../fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
-import f211 from "../../fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
-import f212 from "../../fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
-import f213 from "../../fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with { type: "text" };
-import f214 from "../../fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with { type: "text" };
-import f215 from "../../fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with { type: "text" };
-import f216 from "../../fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
-import f217 from "../../fixtures/web/sites/northwind.example/v2/changelog/feed.json" with { type: "text" };
-import f218 from "../../fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with { type: "text" };
-import f219 from "../../fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
-import f220 from "../../fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
-import f221 from "../../fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
-import f222 from "../../fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
-import f223 from "../../fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
-import f224 from "../../fixtures/web/sites/northwind.example/v2/legal/privacy.html" with { type: "text" };
-import f225 from "../../fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
-import f226 from "../../fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
-import f227 from "../../fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
-import f228 from "../../fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
-import f229 from "../../fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with { type: "text" };
-import f230 from "../../fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
-import f231 from "../../fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
-import f232 from "../../fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with { type: "text" };
-import f233 from "../../fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with { type: "text" };
-import f234 from "../../fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with { type: "text" };
-import f235 from "../../fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
-import f236 from "../../fixtures/web/sites/northwind.example/v3/changelog/feed.json" with { type: "text" };
-import f237 from "../../fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with { type: "text" };
-import f238 from "../../fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
-import f239 from "../../fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
-import f240 from "../../fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
-import f241 from "../../fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
-import f242 from "../../fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
-import f243 from "../../fixtures/web/sites/northwind.example/v3/legal/privacy.html" with { type: "text" };
-import f244 from "../../fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
-import f245 from "../../fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
-import f246 from "../../fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
-import f247 from "../../fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
-import f248 from "../../fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
-import f249 from "../../fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
-import f250 from "../../fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
-import f251 from "../../fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
-import f252 from "../../fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
-import f253 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/_headers.json" with { type: "text" };
-import f254 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/xml" with { type: "text" };
-import f255 from "../../fixtures/web/sites/ostara.jobs.personio.de/v2/xml" with { type: "text" };
-import f256 from "../../fixtures/web/sites/ostara.jobs.personio.de/v3/xml" with { type: "text" };
-import f257 from "../../fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
-import f258 from "../../fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
-import f259 from "../../fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
-import f260 from "../../fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
-import f261 from "../../fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
-import f262 from "../../fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
-import f263 from "../../fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
-import f264 from "../../fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
-import f265 from "../../fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
-import f266 from "../../fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with { type: "text" };
-import f267 from "../../fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
-import f268 from "../../fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
-import f269 from "../../fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
-import f270 from "../../fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
-import f271 from "../../fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
-import f272 from "../../fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
-import f273 from "../../fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
-import f274 from "../../fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
-import f275 from "../../fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
-import f276 from "../../fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
-import f277 from "../../fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
-import f278 from "../../fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
-import f279 from "../../fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
-import f280 from "../../fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
-import f281 from "../../fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
-import f282 from "../../fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
-import f283 from "../../fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
-import f284 from "../../fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
-import f285 from "../../fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
-import f286 from "../../fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
-import f287 from "../../fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
-import f288 from "../../fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
-import f289 from "../../fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
-import f290 from "../../fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
-import f291 from "../../fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with { type: "text" };
-import f292 from "../../fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
-import f293 from "../../fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
-import f294 from "../../fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
-import f295 from "../../fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
-import f296 from "../../fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
-import f297 from "../../fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
-import f298 from "../../fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
-import f299 from "../../fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
-import f300 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
-import f301 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
-import f302 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
-import f303 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-js.json" with { type: "text" };
-import f304 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-legacy.json" with { type: "text" };
-import f305 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-js.json" with { type: "text" };
-import f306 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-legacy.json" with { type: "text" };
-import f307 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-js.json" with { type: "text" };
-import f308 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-legacy.json" with { type: "text" };
-import f309 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
-import f310 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
-import f311 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
-import f312 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with { type: "text" };
-import f313 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with { type: "text" };
-import f314 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with { type: "text" };
+import f20 from "../../fixtures/web/sites/api.npmjs.org/v2/downloads/point/last-week/globex-js.json" with { type: "text" };
+import f21 from "../../fixtures/web/sites/api.npmjs.org/v2/downloads/point/last-week/globex-legacy.json" with { type: "text" };
+import f22 from "../../fixtures/web/sites/api.npmjs.org/v3/downloads/point/last-week/globex-js.json" with { type: "text" };
+import f23 from "../../fixtures/web/sites/api.npmjs.org/v3/downloads/point/last-week/globex-legacy.json" with { type: "text" };
+import f24 from "../../fixtures/web/sites/api.smartrecruiters.com/v1/v1/companies/KestrelSystems/postings.json" with { type: "text" };
+import f25 from "../../fixtures/web/sites/api.smartrecruiters.com/v2/v1/companies/KestrelSystems/postings.json" with { type: "text" };
+import f26 from "../../fixtures/web/sites/api.smartrecruiters.com/v3/v1/companies/KestrelSystems/postings.json" with { type: "text" };
+import f27 from "../../fixtures/web/sites/apply.workable.com/v1/api/v1/widget/accounts/fernway.json" with { type: "text" };
+import f28 from "../../fixtures/web/sites/apply.workable.com/v2/api/v1/widget/accounts/driftwood.json" with { type: "text" };
+import f29 from "../../fixtures/web/sites/apply.workable.com/v2/api/v1/widget/accounts/fernway.json" with { type: "text" };
+import f30 from "../../fixtures/web/sites/apply.workable.com/v3/api/v1/widget/accounts/driftwood.json" with { type: "text" };
+import f31 from "../../fixtures/web/sites/apply.workable.com/v3/api/v1/widget/accounts/fernway.json" with { type: "text" };
+import f32 from "../../fixtures/web/sites/boards-api.greenhouse.io/v1/v1/boards/globex/jobs.json" with { type: "text" };
+import f33 from "../../fixtures/web/sites/boards-api.greenhouse.io/v2/v1/boards/globex/jobs.json" with { type: "text" };
+import f34 from "../../fixtures/web/sites/boards-api.greenhouse.io/v3/v1/boards/globex/jobs.json" with { type: "text" };
+import f35 from "../../fixtures/web/sites/boards.greenhouse.io/v1/globex.html" with { type: "text" };
+import f36 from "../../fixtures/web/sites/brightloop.example/v1/.well-known/security.txt" with { type: "text" };
+import f37 from "../../fixtures/web/sites/brightloop.example/v1/_headers.json" with { type: "text" };
+import f38 from "../../fixtures/web/sites/brightloop.example/v1/about.html" with { type: "text" };
+import f39 from "../../fixtures/web/sites/brightloop.example/v1/blog/feed" with { type: "text" };
+import f40 from "../../fixtures/web/sites/brightloop.example/v1/blog.html" with { type: "text" };
+import f41 from "../../fixtures/web/sites/brightloop.example/v1/changelog/feed.atom" with { type: "text" };
+import f42 from "../../fixtures/web/sites/brightloop.example/v1/changelog.html" with { type: "text" };
+import f43 from "../../fixtures/web/sites/brightloop.example/v1/demo.html" with { type: "text" };
+import f44 from "../../fixtures/web/sites/brightloop.example/v1/index.html" with { type: "text" };
+import f45 from "../../fixtures/web/sites/brightloop.example/v1/integrations.html" with { type: "text" };
+import f46 from "../../fixtures/web/sites/brightloop.example/v1/jobs.html" with { type: "text" };
+import f47 from "../../fixtures/web/sites/brightloop.example/v1/newsroom.html" with { type: "text" };
+import f48 from "../../fixtures/web/sites/brightloop.example/v1/pricing.html" with { type: "text" };
+import f49 from "../../fixtures/web/sites/brightloop.example/v1/privacy-policy.html" with { type: "text" };
+import f50 from "../../fixtures/web/sites/brightloop.example/v1/product/heatmaps.html" with { type: "text" };
+import f51 from "../../fixtures/web/sites/brightloop.example/v1/product/session-replay.html" with { type: "text" };
+import f52 from "../../fixtures/web/sites/brightloop.example/v1/product.html" with { type: "text" };
+import f53 from "../../fixtures/web/sites/brightloop.example/v1/robots.txt" with { type: "text" };
+import f54 from "../../fixtures/web/sites/brightloop.example/v1/security.html" with { type: "text" };
+import f55 from "../../fixtures/web/sites/brightloop.example/v1/sitemap.xml" with { type: "text" };
+import f56 from "../../fixtures/web/sites/brightloop.example/v1/terms.html" with { type: "text" };
+import f57 from "../../fixtures/web/sites/brightloop.example/v2/blog/feed" with { type: "text" };
+import f58 from "../../fixtures/web/sites/brightloop.example/v2/blog.html" with { type: "text" };
+import f59 from "../../fixtures/web/sites/brightloop.example/v2/index.html" with { type: "text" };
+import f60 from "../../fixtures/web/sites/brightloop.example/v2/newsroom.html" with { type: "text" };
+import f61 from "../../fixtures/web/sites/brightloop.example/v2/pricing.html" with { type: "text" };
+import f62 from "../../fixtures/web/sites/brightloop.example/v2/security.html" with { type: "text" };
+import f63 from "../../fixtures/web/sites/brightloop.example/v3/.well-known/security.txt" with { type: "text" };
+import f64 from "../../fixtures/web/sites/brightloop.example/v3/about.html" with { type: "text" };
+import f65 from "../../fixtures/web/sites/brightloop.example/v3/blog/feed" with { type: "text" };
+import f66 from "../../fixtures/web/sites/brightloop.example/v3/blog.html" with { type: "text" };
+import f67 from "../../fixtures/web/sites/brightloop.example/v3/changelog/feed.atom" with { type: "text" };
+import f68 from "../../fixtures/web/sites/brightloop.example/v3/changelog.html" with { type: "text" };
+import f69 from "../../fixtures/web/sites/brightloop.example/v3/demo.html" with { type: "text" };
+import f70 from "../../fixtures/web/sites/brightloop.example/v3/index.html" with { type: "text" };
+import f71 from "../../fixtures/web/sites/brightloop.example/v3/integrations.html" with { type: "text" };
+import f72 from "../../fixtures/web/sites/brightloop.example/v3/jobs.html" with { type: "text" };
+import f73 from "../../fixtures/web/sites/brightloop.example/v3/pricing.html" with { type: "text" };
+import f74 from "../../fixtures/web/sites/brightloop.example/v3/privacy-policy.html" with { type: "text" };
+import f75 from "../../fixtures/web/sites/brightloop.example/v3/product/heatmaps.html" with { type: "text" };
+import f76 from "../../fixtures/web/sites/brightloop.example/v3/product/session-replay.html" with { type: "text" };
+import f77 from "../../fixtures/web/sites/brightloop.example/v3/product.html" with { type: "text" };
+import f78 from "../../fixtures/web/sites/brightloop.example/v3/security.html" with { type: "text" };
+import f79 from "../../fixtures/web/sites/brightloop.example/v3/sitemap.xml" with { type: "text" };
+import f80 from "../../fixtures/web/sites/brightloop.example/v3/terms.html" with { type: "text" };
+import f81 from "../../fixtures/web/sites/data.sec.gov/v1/submissions/CIK0001987654.json" with { type: "text" };
+import f82 from "../../fixtures/web/sites/data.sec.gov/v2/submissions/CIK0001987654.json" with { type: "text" };
+import f83 from "../../fixtures/web/sites/data.sec.gov/v3/submissions/CIK0001987654.json" with { type: "text" };
+import f84 from "../../fixtures/web/sites/docs.globex.example/v1/index.html" with { type: "text" };
+import f85 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog/rss.xml" with { type: "text" };
+import f86 from "../../fixtures/web/sites/docs.quantive.example/v1/changelog.html" with { type: "text" };
+import f87 from "../../fixtures/web/sites/docs.quantive.example/v1/getting-started.html" with { type: "text" };
+import f88 from "../../fixtures/web/sites/docs.quantive.example/v1/index.html" with { type: "text" };
+import f89 from "../../fixtures/web/sites/docs.quantive.example/v1/robots.txt" with { type: "text" };
+import f90 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog/rss.xml" with { type: "text" };
+import f91 from "../../fixtures/web/sites/docs.quantive.example/v3/changelog.html" with { type: "text" };
+import f92 from "../../fixtures/web/sites/docs.quantive.example/v3/getting-started.html" with { type: "text" };
+import f93 from "../../fixtures/web/sites/docs.quantive.example/v3/index.html" with { type: "text" };
+import f94 from "../../fixtures/web/sites/driftwood.example/v1/about.html" with { type: "text" };
+import f95 from "../../fixtures/web/sites/driftwood.example/v1/careers.html" with { type: "text" };
+import f96 from "../../fixtures/web/sites/driftwood.example/v1/index.html" with { type: "text" };
+import f97 from "../../fixtures/web/sites/driftwood.example/v1/product.html" with { type: "text" };
+import f98 from "../../fixtures/web/sites/driftwood.example/v1/robots.txt" with { type: "text" };
+import f99 from "../../fixtures/web/sites/driftwood.example/v2/careers.html" with { type: "text" };
+import f100 from "../../fixtures/web/sites/fernway.example/v1/about.html" with { type: "text" };
+import f101 from "../../fixtures/web/sites/fernway.example/v1/careers.html" with { type: "text" };
+import f102 from "../../fixtures/web/sites/fernway.example/v1/index.html" with { type: "text" };
+import f103 from "../../fixtures/web/sites/fernway.example/v1/product.html" with { type: "text" };
+import f104 from "../../fixtures/web/sites/fernway.example/v1/robots.txt" with { type: "text" };
+import f105 from "../../fixtures/web/sites/github.com/v1/globex-insights/globex-js/releases.atom" with { type: "text" };
+import f106 from "../../fixtures/web/sites/github.com/v1/quantive-labs/quantive-cli/releases.atom" with { type: "text" };
+import f107 from "../../fixtures/web/sites/github.com/v2/globex-insights/globex-js/releases.atom" with { type: "text" };
+import f108 from "../../fixtures/web/sites/github.com/v3/globex-insights/globex-js/releases.atom" with { type: "text" };
+import f109 from "../../fixtures/web/sites/github.com/v3/quantive-labs/quantive-cli/releases.atom" with { type: "text" };
+import f110 from "../../fixtures/web/sites/globex.example/v1/.well-known/security.txt" with { type: "text" };
+import f111 from "../../fixtures/web/sites/globex.example/v1/_headers.json" with { type: "text" };
+import f112 from "../../fixtures/web/sites/globex.example/v1/about.html" with { type: "text" };
+import f113 from "../../fixtures/web/sites/globex.example/v1/blog/feed.atom" with { type: "text" };
+import f114 from "../../fixtures/web/sites/globex.example/v1/blog/globex-ask-general-availability.html" with { type: "text" };
+import f115 from "../../fixtures/web/sites/globex.example/v1/blog.html" with { type: "text" };
+import f116 from "../../fixtures/web/sites/globex.example/v1/careers.html" with { type: "text" };
+import f117 from "../../fixtures/web/sites/globex.example/v1/changelog/rss.xml" with { type: "text" };
+import f118 from "../../fixtures/web/sites/globex.example/v1/changelog.html" with { type: "text" };
+import f119 from "../../fixtures/web/sites/globex.example/v1/customers.html" with { type: "text" };
+import f120 from "../../fixtures/web/sites/globex.example/v1/demo.html" with { type: "text" };
+import f121 from "../../fixtures/web/sites/globex.example/v1/index.html" with { type: "text" };
+import f122 from "../../fixtures/web/sites/globex.example/v1/integrations.html" with { type: "text" };
+import f123 from "../../fixtures/web/sites/globex.example/v1/legal/privacy.html" with { type: "text" };
+import f124 from "../../fixtures/web/sites/globex.example/v1/legal/terms.html" with { type: "text" };
+import f125 from "../../fixtures/web/sites/globex.example/v1/pricing.html" with { type: "text" };
+import f126 from "../../fixtures/web/sites/globex.example/v1/product.html" with { type: "text" };
+import f127 from "../../fixtures/web/sites/globex.example/v1/robots.txt" with { type: "text" };
+import f128 from "../../fixtures/web/sites/globex.example/v1/security.html" with { type: "text" };
+import f129 from "../../fixtures/web/sites/globex.example/v1/sitemap-blog.xml" with { type: "text" };
+import f130 from "../../fixtures/web/sites/globex.example/v1/sitemap-pages.xml" with { type: "text" };
+import f131 from "../../fixtures/web/sites/globex.example/v1/sitemap_index.xml" with { type: "text" };
+import f132 from "../../fixtures/web/sites/globex.example/v2/blog/feed.atom" with { type: "text" };
+import f133 from "../../fixtures/web/sites/globex.example/v2/blog.html" with { type: "text" };
+import f134 from "../../fixtures/web/sites/globex.example/v2/customers.html" with { type: "text" };
+import f135 from "../../fixtures/web/sites/globex.example/v2/pricing.html" with { type: "text" };
+import f136 from "../../fixtures/web/sites/globex.example/v3/.well-known/security.txt" with { type: "text" };
+import f137 from "../../fixtures/web/sites/globex.example/v3/about.html" with { type: "text" };
+import f138 from "../../fixtures/web/sites/globex.example/v3/blog/feed.atom" with { type: "text" };
+import f139 from "../../fixtures/web/sites/globex.example/v3/blog/globex-ask-general-availability.html" with { type: "text" };
+import f140 from "../../fixtures/web/sites/globex.example/v3/blog.html" with { type: "text" };
+import f141 from "../../fixtures/web/sites/globex.example/v3/careers.html" with { type: "text" };
+import f142 from "../../fixtures/web/sites/globex.example/v3/changelog.html" with { type: "text" };
+import f143 from "../../fixtures/web/sites/globex.example/v3/customers.html" with { type: "text" };
+import f144 from "../../fixtures/web/sites/globex.example/v3/demo.html" with { type: "text" };
+import f145 from "../../fixtures/web/sites/globex.example/v3/index.html" with { type: "text" };
+import f146 from "../../fixtures/web/sites/globex.example/v3/integrations.html" with { type: "text" };
+import f147 from "../../fixtures/web/sites/globex.example/v3/legal/privacy.html" with { type: "text" };
+import f148 from "../../fixtures/web/sites/globex.example/v3/legal/terms.html" with { type: "text" };
+import f149 from "../../fixtures/web/sites/globex.example/v3/pricing.html" with { type: "text" };
+import f150 from "../../fixtures/web/sites/globex.example/v3/product.html" with { type: "text" };
+import f151 from "../../fixtures/web/sites/globex.example/v3/security.html" with { type: "text" };
+import f152 from "../../fixtures/web/sites/globex.example/v3/sitemap-blog.xml" with { type: "text" };
+import f153 from "../../fixtures/web/sites/globex.example/v3/sitemap-pages.xml" with { type: "text" };
+import f154 from "../../fixtures/web/sites/globex.example/v3/sitemap_index.xml" with { type: "text" };
+import f155 from "../../fixtures/web/sites/halcyon.example/v1/index.html" with { type: "text" };
+import f156 from "../../fixtures/web/sites/halcyon.example/v1/integrations/category/warehouses.html" with { type: "text" };
+import f157 from "../../fixtures/web/sites/halcyon.example/v1/integrations/page/2.html" with { type: "text" };
+import f158 from "../../fixtures/web/sites/halcyon.example/v1/integrations.html" with { type: "text" };
+import f159 from "../../fixtures/web/sites/halcyon.example/v1/pricing.html" with { type: "text" };
+import f160 from "../../fixtures/web/sites/halcyon.example/v1/robots.txt" with { type: "text" };
+import f161 from "../../fixtures/web/sites/halcyon.example/v2/integrations.html" with { type: "text" };
+import f162 from "../../fixtures/web/sites/halcyon.example/v2/pricing.html" with { type: "text" };
+import f163 from "../../fixtures/web/sites/halcyon.example/v3/index.html" with { type: "text" };
+import f164 from "../../fixtures/web/sites/halcyon.example/v3/integrations.html" with { type: "text" };
+import f165 from "../../fixtures/web/sites/halcyon.example/v3/pricing.html" with { type: "text" };
+import f166 from "../../fixtures/web/sites/help.brightloop.example/v1/index.html" with { type: "text" };
+import f167 from "../../fixtures/web/sites/hn.algolia.com/v1/api/v1/search_by_date.json" with { type: "text" };
+import f168 from "../../fixtures/web/sites/hn.algolia.com/v2/api/v1/search_by_date.json" with { type: "text" };
+import f169 from "../../fixtures/web/sites/hn.algolia.com/v3/api/v1/search_by_date.json" with { type: "text" };
+import f170 from "../../fixtures/web/sites/itunes.apple.com/v1/gb/rss/customerreviews/id=6449012345/sortby=mostrecent/json.json" with { type: "text" };
+import f171 from "../../fixtures/web/sites/itunes.apple.com/v1/lookup.json" with { type: "text" };
+import f172 from "../../fixtures/web/sites/itunes.apple.com/v2/gb/rss/customerreviews/id=6449012345/sortby=mostrecent/json.json" with { type: "text" };
+import f173 from "../../fixtures/web/sites/itunes.apple.com/v2/lookup.json" with { type: "text" };
+import f174 from "../../fixtures/web/sites/itunes.apple.com/v3/gb/rss/customerreviews/id=6449012345/sortby=mostrecent/json.json" with { type: "text" };
+import f175 from "../../fixtures/web/sites/itunes.apple.com/v3/lookup.json" with { type: "text" };
+import f176 from "../../fixtures/web/sites/jobs.ashbyhq.com/v1/quantive.html" with { type: "text" };
+import f177 from "../../fixtures/web/sites/jobs.lever.co/v1/brightloop.html" with { type: "text" };
+import f178 from "../../fixtures/web/sites/kestrel.example/v1/about.html" with { type: "text" };
+import f179 from "../../fixtures/web/sites/kestrel.example/v1/careers.html" with { type: "text" };
+import f180 from "../../fixtures/web/sites/kestrel.example/v1/index.html" with { type: "text" };
+import f181 from "../../fixtures/web/sites/kestrel.example/v1/product.html" with { type: "text" };
+import f182 from "../../fixtures/web/sites/kestrel.example/v1/robots.txt" with { type: "text" };
+import f183 from "../../fixtures/web/sites/lumora.example/v1/about.html" with { type: "text" };
+import f184 from "../../fixtures/web/sites/lumora.example/v1/careers.html" with { type: "text" };
+import f185 from "../../fixtures/web/sites/lumora.example/v1/index.html" with { type: "text" };
+import f186 from "../../fixtures/web/sites/lumora.example/v1/product.html" with { type: "text" };
+import f187 from "../../fixtures/web/sites/lumora.example/v1/robots.txt" with { type: "text" };
+import f188 from "../../fixtures/web/sites/lumora.recruitee.com/v1/api/offers.json" with { type: "text" };
+import f189 from "../../fixtures/web/sites/lumora.recruitee.com/v2/api/offers.html" with { type: "text" };
+import f190 from "../../fixtures/web/sites/lumora.recruitee.com/v3/api/offers.json" with { type: "text" };
+import f191 from "../../fixtures/web/sites/northwind.example/v1/.well-known/security.txt" with { type: "text" };
+import f192 from "../../fixtures/web/sites/northwind.example/v1/_headers.json" with { type: "text" };
+import f193 from "../../fixtures/web/sites/northwind.example/v1/about.html" with { type: "text" };
+import f194 from "../../fixtures/web/sites/northwind.example/v1/blog/rss.xml" with { type: "text" };
+import f195 from "../../fixtures/web/sites/northwind.example/v1/blog.html" with { type: "text" };
+import f196 from "../../fixtures/web/sites/northwind.example/v1/careers/customer-success-manager.html" with { type: "text" };
+import f197 from "../../fixtures/web/sites/northwind.example/v1/careers/full-stack-engineer.html" with { type: "text" };
+import f198 from "../../fixtures/web/sites/northwind.example/v1/careers/senior-data-scientist.html" with { type: "text" };
+import f199 from "../../fixtures/web/sites/northwind.example/v1/careers.html" with { type: "text" };
+import f200 from "../../fixtures/web/sites/northwind.example/v1/changelog/feed.json" with { type: "text" };
+import f201 from "../../fixtures/web/sites/northwind.example/v1/changelog.html" with { type: "text" };
+import f202 from "../../fixtures/web/sites/northwind.example/v1/customers.html" with { type: "text" };
+import f203 from "../../fixtures/web/sites/northwind.example/v1/demo.html" with { type: "text" };
+import f204 from "../../fixtures/web/sites/northwind.example/v1/index.html" with { type: "text" };
+import f205 from "../../fixtures/web/sites/northwind.example/v1/integrations.html" with { type: "text" };
+import f206 from "../../fixtures/web/sites/northwind.example/v1/legal/dpa.html" with { type: "text" };
+import f207 from "../../fixtures/web/sites/northwind.example/v1/legal/privacy.html" with { type: "text" };
+import f208 from "../../fixtures/web/sites/northwind.example/v1/legal/terms.html" with { type: "text" };
+import f209 from "../../fixtures/web/sites/northwind.example/v1/platform.html" with { type: "text" };
+import f210 from "../../fixtures/web/sites/northwind.example/v1/pricing.html" with { type: "text" };
+import f211 from "../../fixtures/web/sites/northwind.example/v1/robots.txt" with { type: "text" };
+import f212 from "../../fixtures/web/sites/northwind.example/v1/security.html" with { type: "text" };
+import f213 from "../../fixtures/web/sites/northwind.example/v1/sitemap.xml" with { type: "text" };
+import f214 from "../../fixtures/web/sites/northwind.example/v2/_deleted" with { type: "text" };
+import f215 from "../../fixtures/web/sites/northwind.example/v2/about.html" with { type: "text" };
+import f216 from "../../fixtures/web/sites/northwind.example/v2/blog/rss.xml" with { type: "text" };
+import f217 from "../../fixtures/web/sites/northwind.example/v2/blog.html" with { type: "text" };
+import f218 from "../../fixtures/web/sites/northwind.example/v2/careers/customer-success-manager.html" with { type: "text" };
+import f219 from "../../fixtures/web/sites/northwind.example/v2/careers/full-stack-engineer.html" with { type: "text" };
+import f220 from "../../fixtures/web/sites/northwind.example/v2/careers/senior-data-scientist.html" with { type: "text" };
+import f221 from "../../fixtures/web/sites/northwind.example/v2/careers.html" with { type: "text" };
+import f222 from "../../fixtures/web/sites/northwind.example/v2/changelog/feed.json" with { type: "text" };
+import f223 from "../../fixtures/web/sites/northwind.example/v2/changelog/renewal-forecasts.html" with { type: "text" };
+import f224 from "../../fixtures/web/sites/northwind.example/v2/changelog.html" with { type: "text" };
+import f225 from "../../fixtures/web/sites/northwind.example/v2/demo.html" with { type: "text" };
+import f226 from "../../fixtures/web/sites/northwind.example/v2/index.html" with { type: "text" };
+import f227 from "../../fixtures/web/sites/northwind.example/v2/integrations.html" with { type: "text" };
+import f228 from "../../fixtures/web/sites/northwind.example/v2/legal/dpa.html" with { type: "text" };
+import f229 from "../../fixtures/web/sites/northwind.example/v2/legal/privacy.html" with { type: "text" };
+import f230 from "../../fixtures/web/sites/northwind.example/v2/legal/terms.html" with { type: "text" };
+import f231 from "../../fixtures/web/sites/northwind.example/v2/platform.html" with { type: "text" };
+import f232 from "../../fixtures/web/sites/northwind.example/v2/pricing.html" with { type: "text" };
+import f233 from "../../fixtures/web/sites/northwind.example/v2/security.html" with { type: "text" };
+import f234 from "../../fixtures/web/sites/northwind.example/v3/.well-known/security.txt" with { type: "text" };
+import f235 from "../../fixtures/web/sites/northwind.example/v3/about.html" with { type: "text" };
+import f236 from "../../fixtures/web/sites/northwind.example/v3/blog.html" with { type: "text" };
+import f237 from "../../fixtures/web/sites/northwind.example/v3/careers/customer-success-manager.html" with { type: "text" };
+import f238 from "../../fixtures/web/sites/northwind.example/v3/careers/full-stack-engineer.html" with { type: "text" };
+import f239 from "../../fixtures/web/sites/northwind.example/v3/careers/senior-data-scientist.html" with { type: "text" };
+import f240 from "../../fixtures/web/sites/northwind.example/v3/careers.html" with { type: "text" };
+import f241 from "../../fixtures/web/sites/northwind.example/v3/changelog/feed.json" with { type: "text" };
+import f242 from "../../fixtures/web/sites/northwind.example/v3/changelog/renewal-forecasts.html" with { type: "text" };
+import f243 from "../../fixtures/web/sites/northwind.example/v3/changelog.html" with { type: "text" };
+import f244 from "../../fixtures/web/sites/northwind.example/v3/demo.html" with { type: "text" };
+import f245 from "../../fixtures/web/sites/northwind.example/v3/index.html" with { type: "text" };
+import f246 from "../../fixtures/web/sites/northwind.example/v3/integrations.html" with { type: "text" };
+import f247 from "../../fixtures/web/sites/northwind.example/v3/legal/dpa.html" with { type: "text" };
+import f248 from "../../fixtures/web/sites/northwind.example/v3/legal/privacy.html" with { type: "text" };
+import f249 from "../../fixtures/web/sites/northwind.example/v3/legal/terms.html" with { type: "text" };
+import f250 from "../../fixtures/web/sites/northwind.example/v3/platform.html" with { type: "text" };
+import f251 from "../../fixtures/web/sites/northwind.example/v3/pricing.html" with { type: "text" };
+import f252 from "../../fixtures/web/sites/northwind.example/v3/security.html" with { type: "text" };
+import f253 from "../../fixtures/web/sites/ostara.example/v1/about.html" with { type: "text" };
+import f254 from "../../fixtures/web/sites/ostara.example/v1/careers.html" with { type: "text" };
+import f255 from "../../fixtures/web/sites/ostara.example/v1/index.html" with { type: "text" };
+import f256 from "../../fixtures/web/sites/ostara.example/v1/product.html" with { type: "text" };
+import f257 from "../../fixtures/web/sites/ostara.example/v1/robots.txt" with { type: "text" };
+import f258 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/_headers.json" with { type: "text" };
+import f259 from "../../fixtures/web/sites/ostara.jobs.personio.de/v1/xml" with { type: "text" };
+import f260 from "../../fixtures/web/sites/ostara.jobs.personio.de/v2/xml" with { type: "text" };
+import f261 from "../../fixtures/web/sites/ostara.jobs.personio.de/v3/xml" with { type: "text" };
+import f262 from "../../fixtures/web/sites/parcelhub.example/v1/index.html" with { type: "text" };
+import f263 from "../../fixtures/web/sites/parcelhub.example/v1/integrations.html" with { type: "text" };
+import f264 from "../../fixtures/web/sites/parcelhub.example/v1/pricing.html" with { type: "text" };
+import f265 from "../../fixtures/web/sites/parcelhub.example/v1/robots.txt" with { type: "text" };
+import f266 from "../../fixtures/web/sites/parcelhub.example/v2/integrations.html" with { type: "text" };
+import f267 from "../../fixtures/web/sites/parcelhub.example/v2/pricing.html" with { type: "text" };
+import f268 from "../../fixtures/web/sites/parcelhub.example/v3/index.html" with { type: "text" };
+import f269 from "../../fixtures/web/sites/parcelhub.example/v3/integrations.html" with { type: "text" };
+import f270 from "../../fixtures/web/sites/parcelhub.example/v3/pricing.html" with { type: "text" };
+import f271 from "../../fixtures/web/sites/quantive.example/v1/.well-known/security.txt" with { type: "text" };
+import f272 from "../../fixtures/web/sites/quantive.example/v1/_headers.json" with { type: "text" };
+import f273 from "../../fixtures/web/sites/quantive.example/v1/blog.html" with { type: "text" };
+import f274 from "../../fixtures/web/sites/quantive.example/v1/careers.html" with { type: "text" };
+import f275 from "../../fixtures/web/sites/quantive.example/v1/company.html" with { type: "text" };
+import f276 from "../../fixtures/web/sites/quantive.example/v1/index.html" with { type: "text" };
+import f277 from "../../fixtures/web/sites/quantive.example/v1/integrations.html" with { type: "text" };
+import f278 from "../../fixtures/web/sites/quantive.example/v1/legal/privacy.html" with { type: "text" };
+import f279 from "../../fixtures/web/sites/quantive.example/v1/legal/terms.html" with { type: "text" };
+import f280 from "../../fixtures/web/sites/quantive.example/v1/pricing.html" with { type: "text" };
+import f281 from "../../fixtures/web/sites/quantive.example/v1/product.html" with { type: "text" };
+import f282 from "../../fixtures/web/sites/quantive.example/v1/robots.txt" with { type: "text" };
+import f283 from "../../fixtures/web/sites/quantive.example/v1/security.html" with { type: "text" };
+import f284 from "../../fixtures/web/sites/quantive.example/v1/sitemap.xml" with { type: "text" };
+import f285 from "../../fixtures/web/sites/quantive.example/v2/blog.html" with { type: "text" };
+import f286 from "../../fixtures/web/sites/quantive.example/v2/careers.html" with { type: "text" };
+import f287 from "../../fixtures/web/sites/quantive.example/v2/company.html" with { type: "text" };
+import f288 from "../../fixtures/web/sites/quantive.example/v2/customers.html" with { type: "text" };
+import f289 from "../../fixtures/web/sites/quantive.example/v2/index.html" with { type: "text" };
+import f290 from "../../fixtures/web/sites/quantive.example/v2/integrations.html" with { type: "text" };
+import f291 from "../../fixtures/web/sites/quantive.example/v2/legal/privacy.html" with { type: "text" };
+import f292 from "../../fixtures/web/sites/quantive.example/v2/legal/terms.html" with { type: "text" };
+import f293 from "../../fixtures/web/sites/quantive.example/v2/pricing.html" with { type: "text" };
+import f294 from "../../fixtures/web/sites/quantive.example/v2/product.html" with { type: "text" };
+import f295 from "../../fixtures/web/sites/quantive.example/v2/security.html" with { type: "text" };
+import f296 from "../../fixtures/web/sites/quantive.example/v3/.well-known/security.txt" with { type: "text" };
+import f297 from "../../fixtures/web/sites/quantive.example/v3/blog.html" with { type: "text" };
+import f298 from "../../fixtures/web/sites/quantive.example/v3/careers.html" with { type: "text" };
+import f299 from "../../fixtures/web/sites/quantive.example/v3/company.html" with { type: "text" };
+import f300 from "../../fixtures/web/sites/quantive.example/v3/customers.html" with { type: "text" };
+import f301 from "../../fixtures/web/sites/quantive.example/v3/index.html" with { type: "text" };
+import f302 from "../../fixtures/web/sites/quantive.example/v3/integrations.html" with { type: "text" };
+import f303 from "../../fixtures/web/sites/quantive.example/v3/legal/privacy.html" with { type: "text" };
+import f304 from "../../fixtures/web/sites/quantive.example/v3/legal/terms.html" with { type: "text" };
+import f305 from "../../fixtures/web/sites/quantive.example/v3/pricing.html" with { type: "text" };
+import f306 from "../../fixtures/web/sites/quantive.example/v3/product.html" with { type: "text" };
+import f307 from "../../fixtures/web/sites/quantive.example/v3/security.html" with { type: "text" };
+import f308 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-js.json" with { type: "text" };
+import f309 from "../../fixtures/web/sites/registry.npmjs.org/v1/globex-legacy.json" with { type: "text" };
+import f310 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-js.json" with { type: "text" };
+import f311 from "../../fixtures/web/sites/registry.npmjs.org/v2/globex-legacy.json" with { type: "text" };
+import f312 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-js.json" with { type: "text" };
+import f313 from "../../fixtures/web/sites/registry.npmjs.org/v3/globex-legacy.json" with { type: "text" };
+import f314 from "../../fixtures/web/sites/tallyhq.example/v1/index.html" with { type: "text" };
+import f315 from "../../fixtures/web/sites/www.wikidata.org/v1/_headers.json" with { type: "text" };
+import f316 from "../../fixtures/web/sites/www.wikidata.org/v1/w/api.php" with { type: "text" };
+import f317 from "../../fixtures/web/sites/www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json" with { type: "text" };
+import f318 from "../../fixtures/web/sites/www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json" with { type: "text" };
+import f319 from "../../fixtures/web/sites/www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json" with { type: "text" };
 
 /** `host/vN/path` → file text. */
 export const SITE_FILES: Record<string, string> = {
@@ -340,299 +345,304 @@ export const SITE_FILES: Record<string, string> = {
   "api.lever.co/v3/v0/postings/brightloop.json": f17,
   "api.npmjs.org/v1/downloads/point/last-week/globex-js.json": f18,
   "api.npmjs.org/v1/downloads/point/last-week/globex-legacy.json": f19,
-  "api.npmjs.org/v3/downloads/point/last-week/globex-js.json": f20,
-  "api.npmjs.org/v3/downloads/point/last-week/globex-legacy.json": f21,
-  "api.smartrecruiters.com/v1/v1/companies/KestrelSystems/postings.json": f22,
-  "api.smartrecruiters.com/v2/v1/companies/KestrelSystems/postings.json": f23,
-  "api.smartrecruiters.com/v3/v1/companies/KestrelSystems/postings.json": f24,
-  "apply.workable.com/v1/api/v1/widget/accounts/fernway.json": f25,
-  "apply.workable.com/v2/api/v1/widget/accounts/driftwood.json": f26,
-  "apply.workable.com/v2/api/v1/widget/accounts/fernway.json": f27,
-  "apply.workable.com/v3/api/v1/widget/accounts/driftwood.json": f28,
-  "apply.workable.com/v3/api/v1/widget/accounts/fernway.json": f29,
-  "boards-api.greenhouse.io/v1/v1/boards/globex/jobs.json": f30,
-  "boards-api.greenhouse.io/v2/v1/boards/globex/jobs.json": f31,
-  "boards-api.greenhouse.io/v3/v1/boards/globex/jobs.json": f32,
-  "boards.greenhouse.io/v1/globex.html": f33,
-  "brightloop.example/v1/.well-known/security.txt": f34,
-  "brightloop.example/v1/_headers.json": f35,
-  "brightloop.example/v1/about.html": f36,
-  "brightloop.example/v1/blog/feed": f37,
-  "brightloop.example/v1/blog.html": f38,
-  "brightloop.example/v1/changelog/feed.atom": f39,
-  "brightloop.example/v1/changelog.html": f40,
-  "brightloop.example/v1/demo.html": f41,
-  "brightloop.example/v1/index.html": f42,
-  "brightloop.example/v1/integrations.html": f43,
-  "brightloop.example/v1/jobs.html": f44,
-  "brightloop.example/v1/newsroom.html": f45,
-  "brightloop.example/v1/pricing.html": f46,
-  "brightloop.example/v1/privacy-policy.html": f47,
-  "brightloop.example/v1/product/heatmaps.html": f48,
-  "brightloop.example/v1/product/session-replay.html": f49,
-  "brightloop.example/v1/product.html": f50,
-  "brightloop.example/v1/robots.txt": f51,
-  "brightloop.example/v1/security.html": f52,
-  "brightloop.example/v1/sitemap.xml": f53,
-  "brightloop.example/v1/terms.html": f54,
-  "brightloop.example/v2/blog/feed": f55,
-  "brightloop.example/v2/blog.html": f56,
-  "brightloop.example/v2/index.html": f57,
-  "brightloop.example/v2/newsroom.html": f58,
-  "brightloop.example/v2/pricing.html": f59,
-  "brightloop.example/v2/security.html": f60,
-  "brightloop.example/v3/.well-known/security.txt": f61,
-  "brightloop.example/v3/about.html": f62,
-  "brightloop.example/v3/blog/feed": f63,
-  "brightloop.example/v3/blog.html": f64,
-  "brightloop.example/v3/changelog/feed.atom": f65,
-  "brightloop.example/v3/changelog.html": f66,
-  "brightloop.example/v3/demo.html": f67,
-  "brightloop.example/v3/index.html": f68,
-  "brightloop.example/v3/integrations.html": f69,
-  "brightloop.example/v3/jobs.html": f70,
-  "brightloop.example/v3/pricing.html": f71,
-  "brightloop.example/v3/privacy-policy.html": f72,
-  "brightloop.example/v3/product/heatmaps.html": f73,
-  "brightloop.example/v3/product/session-replay.html": f74,
-  "brightloop.example/v3/product.html": f75,
-  "brightloop.example/v3/security.html": f76,
-  "brightloop.example/v3/sitemap.xml": f77,
-  "brightloop.example/v3/terms.html": f78,
-  "data.sec.gov/v1/submissions/CIK0001987654.json": f79,
-  "data.sec.gov/v2/submissions/CIK0001987654.json": f80,
-  "data.sec.gov/v3/submissions/CIK0001987654.json": f81,
-  "docs.globex.example/v1/index.html": f82,
-  "docs.quantive.example/v1/changelog/rss.xml": f83,
-  "docs.quantive.example/v1/changelog.html": f84,
-  "docs.quantive.example/v1/getting-started.html": f85,
-  "docs.quantive.example/v1/index.html": f86,
-  "docs.quantive.example/v1/robots.txt": f87,
-  "docs.quantive.example/v3/changelog/rss.xml": f88,
-  "docs.quantive.example/v3/changelog.html": f89,
-  "docs.quantive.example/v3/getting-started.html": f90,
-  "docs.quantive.example/v3/index.html": f91,
-  "driftwood.example/v1/about.html": f92,
-  "driftwood.example/v1/careers.html": f93,
-  "driftwood.example/v1/index.html": f94,
-  "driftwood.example/v1/product.html": f95,
-  "driftwood.example/v1/robots.txt": f96,
-  "driftwood.example/v2/careers.html": f97,
-  "fernway.example/v1/about.html": f98,
-  "fernway.example/v1/careers.html": f99,
-  "fernway.example/v1/index.html": f100,
-  "fernway.example/v1/product.html": f101,
-  "fernway.example/v1/robots.txt": f102,
-  "github.com/v1/globex-insights/globex-js/releases.atom": f103,
-  "github.com/v1/quantive-labs/quantive-cli/releases.atom": f104,
-  "github.com/v2/globex-insights/globex-js/releases.atom": f105,
-  "github.com/v3/globex-insights/globex-js/releases.atom": f106,
-  "github.com/v3/quantive-labs/quantive-cli/releases.atom": f107,
-  "globex.example/v1/.well-known/security.txt": f108,
-  "globex.example/v1/_headers.json": f109,
-  "globex.example/v1/about.html": f110,
-  "globex.example/v1/blog/feed.atom": f111,
-  "globex.example/v1/blog/globex-ask-general-availability.html": f112,
-  "globex.example/v1/blog.html": f113,
-  "globex.example/v1/careers.html": f114,
-  "globex.example/v1/changelog/rss.xml": f115,
-  "globex.example/v1/changelog.html": f116,
-  "globex.example/v1/customers.html": f117,
-  "globex.example/v1/demo.html": f118,
-  "globex.example/v1/index.html": f119,
-  "globex.example/v1/integrations.html": f120,
-  "globex.example/v1/legal/privacy.html": f121,
-  "globex.example/v1/legal/terms.html": f122,
-  "globex.example/v1/pricing.html": f123,
-  "globex.example/v1/product.html": f124,
-  "globex.example/v1/robots.txt": f125,
-  "globex.example/v1/security.html": f126,
-  "globex.example/v1/sitemap-blog.xml": f127,
-  "globex.example/v1/sitemap-pages.xml": f128,
-  "globex.example/v1/sitemap_index.xml": f129,
-  "globex.example/v2/blog/feed.atom": f130,
-  "globex.example/v2/blog.html": f131,
-  "globex.example/v2/customers.html": f132,
-  "globex.example/v2/pricing.html": f133,
-  "globex.example/v3/.well-known/security.txt": f134,
-  "globex.example/v3/about.html": f135,
-  "globex.example/v3/blog/feed.atom": f136,
-  "globex.example/v3/blog/globex-ask-general-availability.html": f137,
-  "globex.example/v3/blog.html": f138,
-  "globex.example/v3/careers.html": f139,
-  "globex.example/v3/changelog.html": f140,
-  "globex.example/v3/customers.html": f141,
-  "globex.example/v3/demo.html": f142,
-  "globex.example/v3/index.html": f143,
-  "globex.example/v3/integrations.html": f144,
-  "globex.example/v3/legal/privacy.html": f145,
-  "globex.example/v3/legal/terms.html": f146,
-  "globex.example/v3/pricing.html": f147,
-  "globex.example/v3/product.html": f148,
-  "globex.example/v3/security.html": f149,
-  "globex.example/v3/sitemap-blog.xml": f150,
-  "globex.example/v3/sitemap-pages.xml": f151,
-  "globex.example/v3/sitemap_index.xml": f152,
-  "halcyon.example/v1/index.html": f153,
-  "halcyon.example/v1/integrations/category/warehouses.html": f154,
-  "halcyon.example/v1/integrations/page/2.html": f155,
-  "halcyon.example/v1/integrations.html": f156,
-  "halcyon.example/v1/pricing.html": f157,
-  "halcyon.example/v1/robots.txt": f158,
-  "halcyon.example/v2/integrations.html": f159,
-  "halcyon.example/v2/pricing.html": f160,
-  "halcyon.example/v3/index.html": f161,
-  "halcyon.example/v3/integrations.html": f162,
-  "halcyon.example/v3/pricing.html": f163,
-  "help.brightloop.example/v1/index.html": f164,
-  "hn.algolia.com/v1/api/v1/search_by_date.json": f165,
-  "hn.algolia.com/v2/api/v1/search_by_date.json": f166,
-  "hn.algolia.com/v3/api/v1/search_by_date.json": f167,
-  "itunes.apple.com/v1/lookup.json": f168,
-  "itunes.apple.com/v2/lookup.json": f169,
-  "itunes.apple.com/v3/lookup.json": f170,
-  "jobs.ashbyhq.com/v1/quantive.html": f171,
-  "jobs.lever.co/v1/brightloop.html": f172,
-  "kestrel.example/v1/about.html": f173,
-  "kestrel.example/v1/careers.html": f174,
-  "kestrel.example/v1/index.html": f175,
-  "kestrel.example/v1/product.html": f176,
-  "kestrel.example/v1/robots.txt": f177,
-  "lumora.example/v1/about.html": f178,
-  "lumora.example/v1/careers.html": f179,
-  "lumora.example/v1/index.html": f180,
-  "lumora.example/v1/product.html": f181,
-  "lumora.example/v1/robots.txt": f182,
-  "lumora.recruitee.com/v1/api/offers.json": f183,
-  "lumora.recruitee.com/v2/api/offers.html": f184,
-  "lumora.recruitee.com/v3/api/offers.json": f185,
-  "northwind.example/v1/.well-known/security.txt": f186,
-  "northwind.example/v1/_headers.json": f187,
-  "northwind.example/v1/about.html": f188,
-  "northwind.example/v1/blog/rss.xml": f189,
-  "northwind.example/v1/blog.html": f190,
-  "northwind.example/v1/careers/customer-success-manager.html": f191,
-  "northwind.example/v1/careers/full-stack-engineer.html": f192,
-  "northwind.example/v1/careers/senior-data-scientist.html": f193,
-  "northwind.example/v1/careers.html": f194,
-  "northwind.example/v1/changelog/feed.json": f195,
-  "northwind.example/v1/changelog.html": f196,
-  "northwind.example/v1/customers.html": f197,
-  "northwind.example/v1/demo.html": f198,
-  "northwind.example/v1/index.html": f199,
-  "northwind.example/v1/integrations.html": f200,
-  "northwind.example/v1/legal/dpa.html": f201,
-  "northwind.example/v1/legal/privacy.html": f202,
-  "northwind.example/v1/legal/terms.html": f203,
-  "northwind.example/v1/platform.html": f204,
-  "northwind.example/v1/pricing.html": f205,
-  "northwind.example/v1/robots.txt": f206,
-  "northwind.example/v1/security.html": f207,
-  "northwind.example/v1/sitemap.xml": f208,
-  "northwind.example/v2/_deleted": f209,
-  "northwind.example/v2/about.html": f210,
-  "northwind.example/v2/blog/rss.xml": f211,
-  "northwind.example/v2/blog.html": f212,
-  "northwind.example/v2/careers/customer-success-manager.html": f213,
-  "northwind.example/v2/careers/full-stack-engineer.html": f214,
-  "northwind.example/v2/careers/senior-data-scientist.html": f215,
-  "northwind.example/v2/careers.html": f216,
-  "northwind.example/v2/changelog/feed.json": f217,
-  "northwind.example/v2/changelog/renewal-forecasts.html": f218,
-  "northwind.example/v2/changelog.html": f219,
-  "northwind.example/v2/demo.html": f220,
-  "northwind.example/v2/index.html": f221,
-  "northwind.example/v2/integrations.html": f222,
-  "northwind.example/v2/legal/dpa.html": f223,
-  "northwind.example/v2/legal/privacy.html": f224,
-  "northwind.example/v2/legal/terms.html": f225,
-  "northwind.example/v2/platform.html": f226,
-  "northwind.example/v2/pricing.html": f227,
-  "northwind.example/v2/security.html": f228,
-  "northwind.example/v3/.well-known/security.txt": f229,
-  "northwind.example/v3/about.html": f230,
-  "northwind.example/v3/blog.html": f231,
-  "northwind.example/v3/careers/customer-success-manager.html": f232,
-  "northwind.example/v3/careers/full-stack-engineer.html": f233,
-  "northwind.example/v3/careers/senior-data-scientist.html": f234,
-  "northwind.example/v3/careers.html": f235,
-  "northwind.example/v3/changelog/feed.json": f236,
-  "northwind.example/v3/changelog/renewal-forecasts.html": f237,
-  "northwind.example/v3/changelog.html": f238,
-  "northwind.example/v3/demo.html": f239,
-  "northwind.example/v3/index.html": f240,
-  "northwind.example/v3/integrations.html": f241,
-  "northwind.example/v3/legal/dpa.html": f242,
-  "northwind.example/v3/legal/privacy.html": f243,
-  "northwind.example/v3/legal/terms.html": f244,
-  "northwind.example/v3/platform.html": f245,
-  "northwind.example/v3/pricing.html": f246,
-  "northwind.example/v3/security.html": f247,
-  "ostara.example/v1/about.html": f248,
-  "ostara.example/v1/careers.html": f249,
-  "ostara.example/v1/index.html": f250,
-  "ostara.example/v1/product.html": f251,
-  "ostara.example/v1/robots.txt": f252,
-  "ostara.jobs.personio.de/v1/_headers.json": f253,
-  "ostara.jobs.personio.de/v1/xml": f254,
-  "ostara.jobs.personio.de/v2/xml": f255,
-  "ostara.jobs.personio.de/v3/xml": f256,
-  "parcelhub.example/v1/index.html": f257,
-  "parcelhub.example/v1/integrations.html": f258,
-  "parcelhub.example/v1/pricing.html": f259,
-  "parcelhub.example/v1/robots.txt": f260,
-  "parcelhub.example/v2/integrations.html": f261,
-  "parcelhub.example/v2/pricing.html": f262,
-  "parcelhub.example/v3/index.html": f263,
-  "parcelhub.example/v3/integrations.html": f264,
-  "parcelhub.example/v3/pricing.html": f265,
-  "quantive.example/v1/.well-known/security.txt": f266,
-  "quantive.example/v1/_headers.json": f267,
-  "quantive.example/v1/blog.html": f268,
-  "quantive.example/v1/careers.html": f269,
-  "quantive.example/v1/company.html": f270,
-  "quantive.example/v1/index.html": f271,
-  "quantive.example/v1/integrations.html": f272,
-  "quantive.example/v1/legal/privacy.html": f273,
-  "quantive.example/v1/legal/terms.html": f274,
-  "quantive.example/v1/pricing.html": f275,
-  "quantive.example/v1/product.html": f276,
-  "quantive.example/v1/robots.txt": f277,
-  "quantive.example/v1/security.html": f278,
-  "quantive.example/v1/sitemap.xml": f279,
-  "quantive.example/v2/blog.html": f280,
-  "quantive.example/v2/careers.html": f281,
-  "quantive.example/v2/company.html": f282,
-  "quantive.example/v2/customers.html": f283,
-  "quantive.example/v2/index.html": f284,
-  "quantive.example/v2/integrations.html": f285,
-  "quantive.example/v2/legal/privacy.html": f286,
-  "quantive.example/v2/legal/terms.html": f287,
-  "quantive.example/v2/pricing.html": f288,
-  "quantive.example/v2/product.html": f289,
-  "quantive.example/v2/security.html": f290,
-  "quantive.example/v3/.well-known/security.txt": f291,
-  "quantive.example/v3/blog.html": f292,
-  "quantive.example/v3/careers.html": f293,
-  "quantive.example/v3/company.html": f294,
-  "quantive.example/v3/customers.html": f295,
-  "quantive.example/v3/index.html": f296,
-  "quantive.example/v3/integrations.html": f297,
-  "quantive.example/v3/legal/privacy.html": f298,
-  "quantive.example/v3/legal/terms.html": f299,
-  "quantive.example/v3/pricing.html": f300,
-  "quantive.example/v3/product.html": f301,
-  "quantive.example/v3/security.html": f302,
-  "registry.npmjs.org/v1/globex-js.json": f303,
-  "registry.npmjs.org/v1/globex-legacy.json": f304,
-  "registry.npmjs.org/v2/globex-js.json": f305,
-  "registry.npmjs.org/v2/globex-legacy.json": f306,
-  "registry.npmjs.org/v3/globex-js.json": f307,
-  "registry.npmjs.org/v3/globex-legacy.json": f308,
-  "tallyhq.example/v1/index.html": f309,
-  "www.wikidata.org/v1/_headers.json": f310,
-  "www.wikidata.org/v1/w/api.php": f311,
-  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f312,
-  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f313,
-  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f314,
+  "api.npmjs.org/v2/downloads/point/last-week/globex-js.json": f20,
+  "api.npmjs.org/v2/downloads/point/last-week/globex-legacy.json": f21,
+  "api.npmjs.org/v3/downloads/point/last-week/globex-js.json": f22,
+  "api.npmjs.org/v3/downloads/point/last-week/globex-legacy.json": f23,
+  "api.smartrecruiters.com/v1/v1/companies/KestrelSystems/postings.json": f24,
+  "api.smartrecruiters.com/v2/v1/companies/KestrelSystems/postings.json": f25,
+  "api.smartrecruiters.com/v3/v1/companies/KestrelSystems/postings.json": f26,
+  "apply.workable.com/v1/api/v1/widget/accounts/fernway.json": f27,
+  "apply.workable.com/v2/api/v1/widget/accounts/driftwood.json": f28,
+  "apply.workable.com/v2/api/v1/widget/accounts/fernway.json": f29,
+  "apply.workable.com/v3/api/v1/widget/accounts/driftwood.json": f30,
+  "apply.workable.com/v3/api/v1/widget/accounts/fernway.json": f31,
+  "boards-api.greenhouse.io/v1/v1/boards/globex/jobs.json": f32,
+  "boards-api.greenhouse.io/v2/v1/boards/globex/jobs.json": f33,
+  "boards-api.greenhouse.io/v3/v1/boards/globex/jobs.json": f34,
+  "boards.greenhouse.io/v1/globex.html": f35,
+  "brightloop.example/v1/.well-known/security.txt": f36,
+  "brightloop.example/v1/_headers.json": f37,
+  "brightloop.example/v1/about.html": f38,
+  "brightloop.example/v1/blog/feed": f39,
+  "brightloop.example/v1/blog.html": f40,
+  "brightloop.example/v1/changelog/feed.atom": f41,
+  "brightloop.example/v1/changelog.html": f42,
+  "brightloop.example/v1/demo.html": f43,
+  "brightloop.example/v1/index.html": f44,
+  "brightloop.example/v1/integrations.html": f45,
+  "brightloop.example/v1/jobs.html": f46,
+  "brightloop.example/v1/newsroom.html": f47,
+  "brightloop.example/v1/pricing.html": f48,
+  "brightloop.example/v1/privacy-policy.html": f49,
+  "brightloop.example/v1/product/heatmaps.html": f50,
+  "brightloop.example/v1/product/session-replay.html": f51,
+  "brightloop.example/v1/product.html": f52,
+  "brightloop.example/v1/robots.txt": f53,
+  "brightloop.example/v1/security.html": f54,
+  "brightloop.example/v1/sitemap.xml": f55,
+  "brightloop.example/v1/terms.html": f56,
+  "brightloop.example/v2/blog/feed": f57,
+  "brightloop.example/v2/blog.html": f58,
+  "brightloop.example/v2/index.html": f59,
+  "brightloop.example/v2/newsroom.html": f60,
+  "brightloop.example/v2/pricing.html": f61,
+  "brightloop.example/v2/security.html": f62,
+  "brightloop.example/v3/.well-known/security.txt": f63,
+  "brightloop.example/v3/about.html": f64,
+  "brightloop.example/v3/blog/feed": f65,
+  "brightloop.example/v3/blog.html": f66,
+  "brightloop.example/v3/changelog/feed.atom": f67,
+  "brightloop.example/v3/changelog.html": f68,
+  "brightloop.example/v3/demo.html": f69,
+  "brightloop.example/v3/index.html": f70,
+  "brightloop.example/v3/integrations.html": f71,
+  "brightloop.example/v3/jobs.html": f72,
+  "brightloop.example/v3/pricing.html": f73,
+  "brightloop.example/v3/privacy-policy.html": f74,
+  "brightloop.example/v3/product/heatmaps.html": f75,
+  "brightloop.example/v3/product/session-replay.html": f76,
+  "brightloop.example/v3/product.html": f77,
+  "brightloop.example/v3/security.html": f78,
+  "brightloop.example/v3/sitemap.xml": f79,
+  "brightloop.example/v3/terms.html": f80,
+  "data.sec.gov/v1/submissions/CIK0001987654.json": f81,
+  "data.sec.gov/v2/submissions/CIK0001987654.json": f82,
+  "data.sec.gov/v3/submissions/CIK0001987654.json": f83,
+  "docs.globex.example/v1/index.html": f84,
+  "docs.quantive.example/v1/changelog/rss.xml": f85,
+  "docs.quantive.example/v1/changelog.html": f86,
+  "docs.quantive.example/v1/getting-started.html": f87,
+  "docs.quantive.example/v1/index.html": f88,
+  "docs.quantive.example/v1/robots.txt": f89,
+  "docs.quantive.example/v3/changelog/rss.xml": f90,
+  "docs.quantive.example/v3/changelog.html": f91,
+  "docs.quantive.example/v3/getting-started.html": f92,
+  "docs.quantive.example/v3/index.html": f93,
+  "driftwood.example/v1/about.html": f94,
+  "driftwood.example/v1/careers.html": f95,
+  "driftwood.example/v1/index.html": f96,
+  "driftwood.example/v1/product.html": f97,
+  "driftwood.example/v1/robots.txt": f98,
+  "driftwood.example/v2/careers.html": f99,
+  "fernway.example/v1/about.html": f100,
+  "fernway.example/v1/careers.html": f101,
+  "fernway.example/v1/index.html": f102,
+  "fernway.example/v1/product.html": f103,
+  "fernway.example/v1/robots.txt": f104,
+  "github.com/v1/globex-insights/globex-js/releases.atom": f105,
+  "github.com/v1/quantive-labs/quantive-cli/releases.atom": f106,
+  "github.com/v2/globex-insights/globex-js/releases.atom": f107,
+  "github.com/v3/globex-insights/globex-js/releases.atom": f108,
+  "github.com/v3/quantive-labs/quantive-cli/releases.atom": f109,
+  "globex.example/v1/.well-known/security.txt": f110,
+  "globex.example/v1/_headers.json": f111,
+  "globex.example/v1/about.html": f112,
+  "globex.example/v1/blog/feed.atom": f113,
+  "globex.example/v1/blog/globex-ask-general-availability.html": f114,
+  "globex.example/v1/blog.html": f115,
+  "globex.example/v1/careers.html": f116,
+  "globex.example/v1/changelog/rss.xml": f117,
+  "globex.example/v1/changelog.html": f118,
+  "globex.example/v1/customers.html": f119,
+  "globex.example/v1/demo.html": f120,
+  "globex.example/v1/index.html": f121,
+  "globex.example/v1/integrations.html": f122,
+  "globex.example/v1/legal/privacy.html": f123,
+  "globex.example/v1/legal/terms.html": f124,
+  "globex.example/v1/pricing.html": f125,
+  "globex.example/v1/product.html": f126,
+  "globex.example/v1/robots.txt": f127,
+  "globex.example/v1/security.html": f128,
+  "globex.example/v1/sitemap-blog.xml": f129,
+  "globex.example/v1/sitemap-pages.xml": f130,
+  "globex.example/v1/sitemap_index.xml": f131,
+  "globex.example/v2/blog/feed.atom": f132,
+  "globex.example/v2/blog.html": f133,
+  "globex.example/v2/customers.html": f134,
+  "globex.example/v2/pricing.html": f135,
+  "globex.example/v3/.well-known/security.txt": f136,
+  "globex.example/v3/about.html": f137,
+  "globex.example/v3/blog/feed.atom": f138,
+  "globex.example/v3/blog/globex-ask-general-availability.html": f139,
+  "globex.example/v3/blog.html": f140,
+  "globex.example/v3/careers.html": f141,
+  "globex.example/v3/changelog.html": f142,
+  "globex.example/v3/customers.html": f143,
+  "globex.example/v3/demo.html": f144,
+  "globex.example/v3/index.html": f145,
+  "globex.example/v3/integrations.html": f146,
+  "globex.example/v3/legal/privacy.html": f147,
+  "globex.example/v3/legal/terms.html": f148,
+  "globex.example/v3/pricing.html": f149,
+  "globex.example/v3/product.html": f150,
+  "globex.example/v3/security.html": f151,
+  "globex.example/v3/sitemap-blog.xml": f152,
+  "globex.example/v3/sitemap-pages.xml": f153,
+  "globex.example/v3/sitemap_index.xml": f154,
+  "halcyon.example/v1/index.html": f155,
+  "halcyon.example/v1/integrations/category/warehouses.html": f156,
+  "halcyon.example/v1/integrations/page/2.html": f157,
+  "halcyon.example/v1/integrations.html": f158,
+  "halcyon.example/v1/pricing.html": f159,
+  "halcyon.example/v1/robots.txt": f160,
+  "halcyon.example/v2/integrations.html": f161,
+  "halcyon.example/v2/pricing.html": f162,
+  "halcyon.example/v3/index.html": f163,
+  "halcyon.example/v3/integrations.html": f164,
+  "halcyon.example/v3/pricing.html": f165,
+  "help.brightloop.example/v1/index.html": f166,
+  "hn.algolia.com/v1/api/v1/search_by_date.json": f167,
+  "hn.algolia.com/v2/api/v1/search_by_date.json": f168,
+  "hn.algolia.com/v3/api/v1/search_by_date.json": f169,
+  "itunes.apple.com/v1/gb/rss/customerreviews/id=6449012345/sortby=mostrecent/json.json": f170,
+  "itunes.apple.com/v1/lookup.json": f171,
+  "itunes.apple.com/v2/gb/rss/customerreviews/id=6449012345/sortby=mostrecent/json.json": f172,
+  "itunes.apple.com/v2/lookup.json": f173,
+  "itunes.apple.com/v3/gb/rss/customerreviews/id=6449012345/sortby=mostrecent/json.json": f174,
+  "itunes.apple.com/v3/lookup.json": f175,
+  "jobs.ashbyhq.com/v1/quantive.html": f176,
+  "jobs.lever.co/v1/brightloop.html": f177,
+  "kestrel.example/v1/about.html": f178,
+  "kestrel.example/v1/careers.html": f179,
+  "kestrel.example/v1/index.html": f180,
+  "kestrel.example/v1/product.html": f181,
+  "kestrel.example/v1/robots.txt": f182,
+  "lumora.example/v1/about.html": f183,
+  "lumora.example/v1/careers.html": f184,
+  "lumora.example/v1/index.html": f185,
+  "lumora.example/v1/product.html": f186,
+  "lumora.example/v1/robots.txt": f187,
+  "lumora.recruitee.com/v1/api/offers.json": f188,
+  "lumora.recruitee.com/v2/api/offers.html": f189,
+  "lumora.recruitee.com/v3/api/offers.json": f190,
+  "northwind.example/v1/.well-known/security.txt": f191,
+  "northwind.example/v1/_headers.json": f192,
+  "northwind.example/v1/about.html": f193,
+  "northwind.example/v1/blog/rss.xml": f194,
+  "northwind.example/v1/blog.html": f195,
+  "northwind.example/v1/careers/customer-success-manager.html": f196,
+  "northwind.example/v1/careers/full-stack-engineer.html": f197,
+  "northwind.example/v1/careers/senior-data-scientist.html": f198,
+  "northwind.example/v1/careers.html": f199,
+  "northwind.example/v1/changelog/feed.json": f200,
+  "northwind.example/v1/changelog.html": f201,
+  "northwind.example/v1/customers.html": f202,
+  "northwind.example/v1/demo.html": f203,
+  "northwind.example/v1/index.html": f204,
+  "northwind.example/v1/integrations.html": f205,
+  "northwind.example/v1/legal/dpa.html": f206,
+  "northwind.example/v1/legal/privacy.html": f207,
+  "northwind.example/v1/legal/terms.html": f208,
+  "northwind.example/v1/platform.html": f209,
+  "northwind.example/v1/pricing.html": f210,
+  "northwind.example/v1/robots.txt": f211,
+  "northwind.example/v1/security.html": f212,
+  "northwind.example/v1/sitemap.xml": f213,
+  "northwind.example/v2/_deleted": f214,
+  "northwind.example/v2/about.html": f215,
+  "northwind.example/v2/blog/rss.xml": f216,
+  "northwind.example/v2/blog.html": f217,
+  "northwind.example/v2/careers/customer-success-manager.html": f218,
+  "northwind.example/v2/careers/full-stack-engineer.html": f219,
+  "northwind.example/v2/careers/senior-data-scientist.html": f220,
+  "northwind.example/v2/careers.html": f221,
+  "northwind.example/v2/changelog/feed.json": f222,
+  "northwind.example/v2/changelog/renewal-forecasts.html": f223,
+  "northwind.example/v2/changelog.html": f224,
+  "northwind.example/v2/demo.html": f225,
+  "northwind.example/v2/index.html": f226,
+  "northwind.example/v2/integrations.html": f227,
+  "northwind.example/v2/legal/dpa.html": f228,
+  "northwind.example/v2/legal/privacy.html": f229,
+  "northwind.example/v2/legal/terms.html": f230,
+  "northwind.example/v2/platform.html": f231,
+  "northwind.example/v2/pricing.html": f232,
+  "northwind.example/v2/security.html": f233,
+  "northwind.example/v3/.well-known/security.txt": f234,
+  "northwind.example/v3/about.html": f235,
+  "northwind.example/v3/blog.html": f236,
+  "northwind.example/v3/careers/customer-success-manager.html": f237,
+  "northwind.example/v3/careers/full-stack-engineer.html": f238,
+  "northwind.example/v3/careers/senior-data-scientist.html": f239,
+  "northwind.example/v3/careers.html": f240,
+  "northwind.example/v3/changelog/feed.json": f241,
+  "northwind.example/v3/changelog/renewal-forecasts.html": f242,
+  "northwind.example/v3/changelog.html": f243,
+  "northwind.example/v3/demo.html": f244,
+  "northwind.example/v3/index.html": f245,
+  "northwind.example/v3/integrations.html": f246,
+  "northwind.example/v3/legal/dpa.html": f247,
+  "northwind.example/v3/legal/privacy.html": f248,
+  "northwind.example/v3/legal/terms.html": f249,
+  "northwind.example/v3/platform.html": f250,
+  "northwind.example/v3/pricing.html": f251,
+  "northwind.example/v3/security.html": f252,
+  "ostara.example/v1/about.html": f253,
+  "ostara.example/v1/careers.html": f254,
+  "ostara.example/v1/index.html": f255,
+  "ostara.example/v1/product.html": f256,
+  "ostara.example/v1/robots.txt": f257,
+  "ostara.jobs.personio.de/v1/_headers.json": f258,
+  "ostara.jobs.personio.de/v1/xml": f259,
+  "ostara.jobs.personio.de/v2/xml": f260,
+  "ostara.jobs.personio.de/v3/xml": f261,
+  "parcelhub.example/v1/index.html": f262,
+  "parcelhub.example/v1/integrations.html": f263,
+  "parcelhub.example/v1/pricing.html": f264,
+  "parcelhub.example/v1/robots.txt": f265,
+  "parcelhub.example/v2/integrations.html": f266,
+  "parcelhub.example/v2/pricing.html": f267,
+  "parcelhub.example/v3/index.html": f268,
+  "parcelhub.example/v3/integrations.html": f269,
+  "parcelhub.example/v3/pricing.html": f270,
+  "quantive.example/v1/.well-known/security.txt": f271,
+  "quantive.example/v1/_headers.json": f272,
+  "quantive.example/v1/blog.html": f273,
+  "quantive.example/v1/careers.html": f274,
+  "quantive.example/v1/company.html": f275,
+  "quantive.example/v1/index.html": f276,
+  "quantive.example/v1/integrations.html": f277,
+  "quantive.example/v1/legal/privacy.html": f278,
+  "quantive.example/v1/legal/terms.html": f279,
+  "quantive.example/v1/pricing.html": f280,
+  "quantive.example/v1/product.html": f281,
+  "quantive.example/v1/robots.txt": f282,
+  "quantive.example/v1/security.html": f283,
+  "quantive.example/v1/sitemap.xml": f284,
+  "quantive.example/v2/blog.html": f285,
+  "quantive.example/v2/careers.html": f286,
+  "quantive.example/v2/company.html": f287,
+  "quantive.example/v2/customers.html": f288,
+  "quantive.example/v2/index.html": f289,
+  "quantive.example/v2/integrations.html": f290,
+  "quantive.example/v2/legal/privacy.html": f291,
+  "quantive.example/v2/legal/terms.html": f292,
+  "quantive.example/v2/pricing.html": f293,
+  "quantive.example/v2/product.html": f294,
+  "quantive.example/v2/security.html": f295,
+  "quantive.example/v3/.well-known/security.txt": f296,
+  "quantive.example/v3/blog.html": f297,
+  "quantive.example/v3/careers.html": f298,
+  "quantive.example/v3/company.html": f299,
+  "quantive.example/v3/customers.html": f300,
+  "quantive.example/v3/index.html": f301,
+  "quantive.example/v3/integrations.html": f302,
+  "quantive.example/v3/legal/privacy.html": f303,
+  "quantive.example/v3/legal/terms.html": f304,
+  "quantive.example/v3/pricing.html": f305,
+  "quantive.example/v3/product.html": f306,
+  "quantive.example/v3/security.html": f307,
+  "registry.npmjs.org/v1/globex-js.json": f308,
+  "registry.npmjs.org/v1/globex-legacy.json": f309,
+  "registry.npmjs.org/v2/globex-js.json": f310,
+  "registry.npmjs.org/v2/globex-legacy.json": f311,
+  "registry.npmjs.org/v3/globex-js.json": f312,
+  "registry.npmjs.org/v3/globex-legacy.json": f313,
+  "tallyhq.example/v1/index.html": f314,
+  "www.wikidata.org/v1/_headers.json": f315,
+  "www.wikidata.org/v1/w/api.php": f316,
+  "www.wikidata.org/v1/wiki/Special:EntityData/Q130512784.json": f317,
+  "www.wikidata.org/v2/wiki/Special:EntityData/Q130512784.json": f318,
+  "www.wikidata.org/v3/wiki/Special:EntityData/Q130512784.json": f319,
 };

@@ -380,6 +380,51 @@ export function PackagesView({ packages }: { packages: Obj }): JSX.Element {
   );
 }
 
+/** The App Store apps the site's badges link: version, rating and its count, the most recent reviews. */
+export function AppsView({ apps }: { apps: Obj }): JSX.Element {
+  const list = (Array.isArray(apps.apps) ? apps.apps : []).filter(isObj);
+  return (
+    <ul class="apps">
+      {list.map((a) => {
+        const rating = num(a.rating);
+        const count = num(a.rating_count);
+        const reviews = (Array.isArray(a.reviews) ? a.reviews : []).filter(isObj);
+        return (
+          <li>
+            <strong safe>{str(a.name) ?? ""}</strong>
+            {str(a.version) ? Html.escapeHtml(` version ${str(a.version)}`) : ""}
+            {rating !== undefined
+              ? Html.escapeHtml(
+                  ` · rated ${rating.toFixed(1)} out of 5${count !== undefined ? ` from ${count.toLocaleString("en-US")} ratings` : ""}`,
+                )
+              : ""}
+            <Source href={a.page} text="App Store" />
+            {reviews.length ? (
+              <ul class="reviews" aria-label="Most recent reviews">
+                {reviews.map((r) => (
+                  <li>
+                    <span safe>{`${num(r.rating) ?? ""} of 5 stars: “${str(r.title) ?? ""}”`}</span>
+                    {str(r.written_at) ? (
+                      <span class="muted small">
+                        {" "}
+                        <Time ts={r.written_at} />
+                      </span>
+                    ) : (
+                      ""
+                    )}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              ""
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 export function RegulationView({ reg }: { reg: Obj }): JSX.Element {
   const certs = strs(reg.certifications);
   const sec = isObj(reg.security_txt) ? reg.security_txt : undefined;

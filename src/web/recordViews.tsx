@@ -15,6 +15,7 @@ import { BattlecardChanges, MarkdownCopy, orderedSections, TeamNotes } from "./b
 import { ProposalPanel } from "./battlecardProposal.tsx";
 import { ExternalLink, Facts, Time, text, Value } from "./components.tsx";
 import {
+  AppsView,
   DossierHeader,
   FundingView,
   HiringView,
@@ -100,7 +101,7 @@ const READ_VIEWS: Record<string, [string, (v: Obj, c: Obj, x: DossierExtras) => 
   integrations: ["Integrations", (v) => <IntegrationsView integ={v} />],
   release_cadence: ["Release cadence", (v) => <ReleaseCadenceView rel={v} />],
   packages: ["Packages", (v) => <PackagesView packages={v} />],
-  apps: ["Apps", (v) => <Value value={v} />],
+  apps: ["Apps", (v) => <AppsView apps={v} />],
   regulation: ["Security and compliance", (v) => <RegulationView reg={v} />],
   funding: ["Funding and ownership", (v, c) => <FundingView funding={v} ownership={obj(c.ownership)} />],
 };

@@ -238,7 +238,8 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   expect(wdFound.length).toBe(1);
 
   // The npm packages Globex's footer links (their repositories under the organisation it links): sources, the
-  // packages read with last week's downloads, and the deprecation as its own signal.
+  // packages with last week's downloads as the v2 cycle that saw them change read them, and the deprecation as
+  // its own signal.
   const npmSources = await t.services.database.client.execute({
     sql: "SELECT url FROM research_sources WHERE org_id = ? AND kind = 'npm_package' ORDER BY url",
     args: [orgId],
@@ -253,8 +254,8 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   });
   const packages = JSON.parse(String(globexState.rows[0].state)).reads.packages.packages;
   expect(packages.map((p: Record<string, unknown>) => [p.name, p.weekly_downloads])).toEqual([
-    ["globex-js", 18412],
-    ["globex-legacy", 903],
+    ["globex-js", 18734],
+    ["globex-legacy", 889],
   ]);
   const onNpm = (urls: string[]) => urls.some((u) => u.startsWith("https://www.npmjs.com/"));
   const npmPlanted = PLANTED.filter((p) => onNpm(p.urls));
@@ -305,6 +306,8 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
   );
   expect(appMatched.length).toBe(2);
   expect(appFound.length).toBe(2);
+  // The two 1- and 2-star reviews of 3.5.0 are no signal of their own: the rating drop is.
+  expect(appFound.map((s) => s.type).sort()).toEqual(["rating_drop", "release"]);
 
   // Titles state the change with its values.
   expect(found.find((s) => s.type === "price_increase")?.title).toContain("from $59 to $69");
@@ -343,7 +346,7 @@ test("v1 → v2 → v3: precision and recall over the planted changes, one signa
     `Hacker News on v3 (points and comments grew, a 9-point story): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://news.ycombinator.com/"))).length} signals from noise`,
   );
   console.log(
-    `App Store on v3 (the rating count grew, the rating within its tenth): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://apps.apple.com/"))).length} signals from noise`,
+    `App Store on v3 (the rating count grew, the rating within its tenth, a new 5-star review): ${noise.filter((s) => s.evidence.some((e) => e.source_url.startsWith("https://apps.apple.com/"))).length} signals from noise`,
   );
   expect(noise).toEqual([]);
   expect(third.signals_created).toBe(0);

@@ -1,7 +1,11 @@
 // npm packages the competitor's site links (npmjs.com/package/<name>), used only when the registry's metadata
 // ties the package to the competitor: its repository on a GitHub organisation the site links, or its homepage
 // on the site's own domain. Read through the one fetcher: the registry's package document
-// (registry.npmjs.org/<name>) and, at research, the downloads API's last week (api.npmjs.org).
+// (registry.npmjs.org/<name>) and the downloads API's last week (api.npmjs.org), which joins the answer but is
+// never compared.
+import type { Fetcher, FetchResult } from "../fetch/index.ts";
+import type { Validators } from "./kinds/kind.ts";
+
 /** What the package's metadata says now. */
 export interface NpmPackage {
   name: string;
@@ -128,4 +132,38 @@ export function npmFields(p: NpmPackage): Record<string, unknown> {
     latest_major: String(p.latestMajor),
     deprecated: p.deprecated,
   };
+}
+
+/** The key under which `readNpm` adds last week's downloads to the registry document (no registry key). */
+const DOWNLOADS_KEY = "rivals_last_week_downloads";
+
+/** Reads a package: its registry document, then last week's downloads, which join the answer. A downloads answer
+ * that cannot be read leaves the document as the registry gave it. */
+export async function readNpm(fetcher: Fetcher, url: string, validators: Validators): Promise<FetchResult> {
+  const r = await fetcher.fetch({ url, ...validators, headers: { accept: "application/json" } });
+  if (!r.ok || r.notModified) return r;
+  const pkg = parseNpmPackage(r.text);
+  if (!pkg) return r;
+  const source = npmDownloadsUrl(pkg.name);
+  const d = await fetcher.fetch({ url: source, headers: { accept: "application/json" } });
+  const downloads = d.ok && !d.notModified ? parseNpmDownloads(d.text) : null;
+  if (!downloads) return r;
+  return {
+    ...r,
+    text: JSON.stringify({ ...(JSON.parse(r.text) as Obj), [DOWNLOADS_KEY]: { ...downloads, source } }),
+  };
+}
+
+/** Last week's downloads an answer `readNpm` composed holds, with where they were read. */
+export function downloadsOf(
+  text: string,
+): { downloads: number; start: string; end: string; source: string } | undefined {
+  try {
+    const d = (JSON.parse(text) as Obj)[DOWNLOADS_KEY];
+    return isObj(d) && typeof d.downloads === "number" && typeof d.source === "string"
+      ? (d as { downloads: number; start: string; end: string; source: string })
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,7 @@
 // What the open sources a competitor's site declares say for its dossier, at research and after the cycles of
 // the fixture web: the chief executive and SEC CIK of Quantive's Wikidata item (v2 names a new chief executive),
-// in REST, get_competitor and the competitor page, each with its source.
+// Northwind's app with its rating and most recent reviews, Globex's npm packages with last week's downloads (v2
+// changes both, v3 only moves what is not compared) — in REST, get_competitor and the competitor page.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { handle } from "../../../events/command.ts";
@@ -70,7 +71,7 @@ afterAll(async () => {
   await web.stop();
 });
 
-describe("Wikidata's chief executive and SEC CIK in the dossier", () => {
+describe("what the open sources say in the dossier", () => {
   test("research: the item's chief executive and CIK, with the item as their source, on every surface", async () => {
     const d = await dossier("quantive.example");
     expect(d.reads.funding.chief_executive).toEqual({
@@ -99,6 +100,35 @@ describe("Wikidata's chief executive and SEC CIK in the dossier", () => {
     expect(g.reads.regulation?.sec).toBeUndefined();
   });
 
+  test("research: the app's rating and most recent reviews, the packages' downloads", async () => {
+    const n = await dossier("northwind.example");
+    const app = n.reads.apps.apps[0];
+    expect(app).toMatchObject({
+      name: "Northwind Renewals",
+      version: "3.4.0",
+      rating: 4.62,
+      rating_count: 1287,
+    });
+    expect(app.reviews.length).toBe(5);
+    expect(app.reviews[0]).toEqual({
+      rating: 5,
+      title: "Our renewal standup runs on it",
+      written_at: "2026-11-08T13:41:22.000Z",
+      version: "3.4.0",
+    });
+    expect((await tool("northwind.example")).reads.apps).toEqual(n.reads.apps);
+    const html = await page("northwind.example");
+    expect(html).toContain("rated 4.6 out of 5 from 1,287 ratings");
+    expect(html).toContain("5 of 5 stars: “Our renewal standup runs on it”");
+    expect(html).toContain("8 Nov 2026");
+    const g = await dossier("globex.example");
+    const js = g.reads.packages.packages.find((p: Obj) => p.name === "globex-js");
+    expect(js).toMatchObject({
+      weekly_downloads: 18412,
+      downloads_week: { start: "2026-11-12", end: "2026-11-18" },
+    });
+  });
+
   test("v2: the new chief executive the item names is the dossier's after the cycle that signals it", async () => {
     await cycle();
     expect((await dossier("quantive.example")).reads.funding.chief_executive.name).toBe("Priya Raman");
@@ -117,9 +147,42 @@ describe("Wikidata's chief executive and SEC CIK in the dossier", () => {
     expect(html).not.toContain("Chief executive: Priya Raman");
   });
 
+  test("v2: the app's new version, rating and reviews, and the packages' versions and downloads, after the cycle", async () => {
+    const app = (await dossier("northwind.example")).reads.apps.apps[0];
+    expect(app).toMatchObject({
+      version: "3.5.0",
+      rating: 4.13,
+      rating_count: 1412,
+      released_at: "2026-11-17T08:00:00Z",
+    });
+    expect(app.reviews.slice(0, 2).map((r: Obj) => [r.rating, r.title])).toEqual([
+      [1, "Crashes since the update"],
+      [2, "Reminders arrive twice"],
+    ]);
+    expect(app.reviews.length).toBe(5);
+    expect(await page("northwind.example")).toContain("rated 4.1 out of 5 from 1,412 ratings");
+    const packages = (await dossier("globex.example")).reads.packages.packages as Obj[];
+    const js = packages.find((p) => p.name === "globex-js")!;
+    expect(js).toMatchObject({ latest: "4.3.0", weekly_downloads: 18734 });
+    expect(js.downloads_week).toEqual({ start: "2026-11-15", end: "2026-11-21" });
+    const legacy = packages.find((p) => p.name === "globex-legacy")!;
+    expect(legacy.deprecated).toBeTruthy();
+    expect(legacy.weekly_downloads).toBe(889);
+    expect((await tool("globex.example")).reads.packages).toEqual({ packages });
+  });
+
   test("v3 (a revision that changes no statement): the chief executive stays", async () => {
     web.setVersion(3);
     await cycle();
     expect((await dossier("quantive.example")).reads.funding.chief_executive.name).toBe("Marcus Oyelaran");
+    // Nothing compared moved: the app and the packages keep what the v2 cycle read (a new 5-star review and
+    // another week's downloads are not read until the app or the package changes).
+    const app = (await dossier("northwind.example")).reads.apps.apps[0];
+    expect(app.rating_count).toBe(1412);
+    expect(app.reviews[0].title).toBe("Crashes since the update");
+    const js = (await dossier("globex.example")).reads.packages.packages.find(
+      (p: Obj) => p.name === "globex-js",
+    );
+    expect(js.weekly_downloads).toBe(18734);
   });
 });

@@ -1,10 +1,12 @@
 // An npm package the site links (../npm.ts), used only when its registry metadata ties it to the competitor
 // (its repository under a GitHub organisation the site links, or its homepage on the site's domain): its
-// version line and deprecation, never its download counts, read by its own rule; the dossier's packages.
+// version line and deprecation, never its download counts, read by its own rule; the dossier's packages, kept
+// current by the cycles that see the package change.
 import { npmPackage as npmPackageRule } from "../../classify/code.ts";
 import { normaliseStructured } from "../../compare/normalise.ts";
 import { githubOrgsFrom } from "../feeds.ts";
 import {
+  downloadsOf,
   isCompetitorsPackage,
   type NpmPackage,
   npmDownloadsUrl,
@@ -14,8 +16,29 @@ import {
   npmRegistryUrl,
   parseNpmDownloads,
   parseNpmPackage,
+  readNpm,
 } from "../npm.ts";
 import { getJson, linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
+
+/** What the dossier says of a package now (its entry of `reads.packages` but its name, page and source). */
+function packageNow(
+  pkg: NpmPackage,
+  downloads: { downloads: number; start: string; end: string } | undefined,
+  downloadsUrl: string | undefined,
+): Record<string, unknown> {
+  return {
+    latest: pkg.latest,
+    latest_at: pkg.latestAt,
+    deprecated: pkg.deprecated,
+    ...(downloads
+      ? {
+          weekly_downloads: downloads.downloads,
+          downloads_week: { start: downloads.start, end: downloads.end },
+          downloads_source: downloadsUrl,
+        }
+      : {}),
+  };
+}
 
 /** npm packages research reads. */
 const MAX_NPM_PACKAGES = 4;
@@ -30,11 +53,16 @@ export type NpmFound = {
 
 export const npmPackage: SourceKind<NpmFound, "npm_package"> = {
   name: "npm_package",
-  fetch: getJson,
+  fetch: readNpm,
   parse(read, url) {
     const p = parseNpmPackage(read.text);
-    return p ? { snapshot: normaliseStructured(url, npmFields(p)) } : { error: "unsupported_content" };
+    const d = downloadsOf(read.text);
+    return p
+      ? { snapshot: normaliseStructured(url, npmFields(p)), read: packageNow(p, d, d?.source) }
+      : { error: "unsupported_content" };
   },
+  // A cycle that sees the package change (a version, a deprecation) reads its downloads now too.
+  observe: (_src, now) => (now.read ? { package: now.read } : {}),
   snapshot: "structured",
   classifyAs: () => ({ pageKind: "npm_package", rules: [npmPackageRule] }),
   label: () => "npm package",
@@ -73,22 +101,17 @@ export const npmPackage: SourceKind<NpmFound, "npm_package"> = {
       found.length
         ? {
             packages: {
-              packages: found.map((n) => ({
-                name: n.pkg.name,
-                registry: "npm",
-                latest: n.pkg.latest,
-                ...(n.pkg.latestAt ? { latest_at: n.pkg.latestAt } : {}),
-                ...(n.pkg.deprecated ? { deprecated: n.pkg.deprecated } : {}),
-                ...(n.downloads
-                  ? {
-                      weekly_downloads: n.downloads.downloads,
-                      downloads_week: { start: n.downloads.start, end: n.downloads.end },
-                      downloads_source: n.downloadsUrl,
-                    }
-                  : {}),
-                page: npmPage(n.pkg.name),
-                source: n.url,
-              })),
+              packages: found.map((n) =>
+                Object.fromEntries(
+                  Object.entries({
+                    name: n.pkg.name,
+                    registry: "npm",
+                    ...packageNow(n.pkg, n.downloads, n.downloadsUrl),
+                    page: npmPage(n.pkg.name),
+                    source: n.url,
+                  }).filter(([, v]) => v !== undefined),
+                ),
+              ),
             },
           }
         : undefined,
