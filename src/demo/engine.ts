@@ -6,6 +6,13 @@
 // change only against a snapshot taken before it: while research runs (a cycle skips a competitor being
 // researched, and research that read v2 makes v2 the baseline) or its first cycle has not taken the baseline, an
 // advance is queued (demo_sites.advance_queued_at) and applied, with its cycle, as soon as that work ends.
+import {
+  coreCompetitors,
+  demoSitesRow,
+  endedCyclesSince,
+  orgIdBySlug,
+  researchingNames,
+} from "../db/demo.ts";
 import { runCycle } from "../engine/cycle/run.ts";
 import { type CycleStatus, cycleStatus } from "../engine/cycle/status.ts";
 import { startResearch } from "../engine/research/runner.ts";
@@ -25,8 +32,7 @@ const POLL_MS = 250;
 
 /** The demo workspace's id (undefined before `loadDemo`). */
 async function demoOrgId(s: Services, slug: string): Promise<number | undefined> {
-  const r = await s.database.client.execute({ sql: "SELECT id FROM orgs WHERE slug = ?", args: [slug] });
-  return r.rows[0] ? Number(r.rows[0].id) : undefined;
+  return orgIdBySlug(s.database, slug);
 }
 
 /** This process's start-up work (research, then the first cycle) per Services, while it runs. */
@@ -45,12 +51,7 @@ function track(map: WeakMap<Services, Promise<void>>, s: Services, work: Promise
 }
 
 async function researchRunning(s: Services, orgId: number): Promise<string[]> {
-  const r = await s.database.client.execute({
-    sql: `SELECT c.name FROM research_runs r JOIN competitors c ON c.id = r.competitor_id
-          WHERE r.state = 'running' AND r.org_id = ? ORDER BY r.id LIMIT 20`,
-    args: [orgId],
-  });
-  return r.rows.map((row) => String(row.name));
+  return researchingNames(s.database, orgId);
 }
 
 /** Researches the demo's core competitors that have an embedded site and no finished research yet, then runs
@@ -77,23 +78,19 @@ async function startUp(
 ): Promise<{ researched: number[]; cycle?: Record<string, unknown> }> {
   const orgId = await demoOrgId(s, slug);
   if (orgId === undefined) return { researched: [] };
-  const r = await s.database.client.execute({
-    sql: "SELECT id, website_url, state FROM competitors WHERE org_id = ? AND listed = 1 AND watch = 'core'",
-    args: [orgId],
-  });
   const todo: number[] = [];
-  for (const row of r.rows) {
+  for (const row of await coreCompetitors(s.database, orgId)) {
     let host = "";
     try {
-      host = new URL(String(row.website_url)).hostname;
+      host = new URL(row.websiteUrl).hostname;
     } catch {
       continue;
     }
     if (!DEMO_HOSTS.includes(host)) continue;
-    const state = JSON.parse(String(row.state ?? "{}")) as { freshness?: { research_state?: string } };
+    const state = JSON.parse(row.state) as { freshness?: { research_state?: string } };
     if (state.freshness?.research_state === "finished" || state.freshness?.research_state === "running")
       continue;
-    todo.push(Number(row.id));
+    todo.push(row.id);
   }
   const researched: number[] = [];
   for (const id of todo) {
@@ -210,20 +207,10 @@ export interface DemoEngineState {
 
 /** The last advance, and the cycles of the workspace that started at or after it and have ended. */
 async function sinceAdvance(s: Services, orgId: number): Promise<DemoEngineState["advance"]> {
-  const c = s.database.client;
-  const at = (await c.execute("SELECT advanced_at FROM demo_sites WHERE id = 1")).rows[0]?.advanced_at;
+  const at = (await demoSitesRow(s.database))?.advancedAt;
   if (!at) return undefined;
-  const r = await c.execute({
-    sql: `SELECT COUNT(*) AS n, COALESCE(SUM(json_extract(summary, '$.signals_created')), 0) AS created
-          FROM (SELECT summary FROM cycles WHERE org_id = ? AND started_at >= ? AND finished_at IS NOT NULL
-                ORDER BY id DESC LIMIT 500)`,
-    args: [orgId, String(at)],
-  });
-  return {
-    at: String(at),
-    cycles: Number(r.rows[0]?.n ?? 0),
-    signals_created: Number(r.rows[0]?.created ?? 0),
-  };
+  const { cycles, signalsCreated } = await endedCyclesSince(s.database, orgId, at);
+  return { at, cycles, signals_created: signalsCreated };
 }
 
 /** What the demo page shows of the engine. */

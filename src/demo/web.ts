@@ -5,6 +5,7 @@
 // the demo workspace's whole web (Config.demoSites, engine/fetch workspaceFetcher): research and cycles read
 // these hosts like any website (the recorded URLs stay https://<host>/…) and reach no other host.
 // Layout (fixtures/web/README.md): host/vN/path overlays; _deleted, _redirects and _headers.json per version.
+import { demoSitesRow, queueDemoSitesAdvance, setDemoSitesVersion } from "../db/demo.ts";
 import type { RewriteRule } from "../engine/fetch/rewrite.ts";
 import type { Services } from "../services.ts";
 import { SITE_FILES } from "./sites.ts";
@@ -107,8 +108,7 @@ export function resolveSite(host: string, rawPath: string, version: number): Sit
 // ---- the version, in the database ----------------------------------------------------------------------
 
 export async function demoSitesVersion(s: Services): Promise<number> {
-  const r = await s.database.client.execute("SELECT version FROM demo_sites WHERE id = 1");
-  return r.rows[0] ? Number(r.rows[0].version) : 1;
+  return (await demoSitesRow(s.database))?.version ?? 1;
 }
 
 export interface DemoAdvance {
@@ -129,16 +129,10 @@ const WHAT: Record<number, string> = {
 export async function advanceDemoSites(s: Services): Promise<DemoAdvance> {
   const { result } = await s.store.execute(
     async ({ tx, now }) => {
-      const r = await tx.execute("SELECT version FROM demo_sites WHERE id = 1");
-      const from = r.rows[0] ? Number(r.rows[0].version) : 1;
+      const from = (await demoSitesRow(tx))?.version ?? 1;
       const version = Math.min(from + 1, DEMO_VERSIONS);
-      await tx.execute({
-        // An advance applies any queued one (demoAdvanceQueued): it is what the queued press asked for.
-        sql: `INSERT INTO demo_sites (id, version, advanced_at) VALUES (1, ?, ?)
-              ON CONFLICT (id) DO UPDATE SET version = excluded.version, advanced_at = excluded.advanced_at,
-                advance_queued_at = NULL`,
-        args: [version, now.toISOString()],
-      });
+      // An advance applies any queued one (demoAdvanceQueued): it is what the queued press asked for.
+      await setDemoSitesVersion(tx, version, now.toISOString());
       return { events: [], result: { from, version } };
     },
     { actor: "operator" },
@@ -148,20 +142,12 @@ export async function advanceDemoSites(s: Services): Promise<DemoAdvance> {
 
 /** Queues one advance, to apply when the demo's start-up work ends (src/demo/engine.ts). */
 export async function queueDemoAdvance(s: Services): Promise<void> {
-  await s.store.writeTables(({ tx, now }) =>
-    tx.execute({
-      sql: `INSERT INTO demo_sites (id, version, advance_queued_at) VALUES (1, 1, ?)
-            ON CONFLICT (id) DO UPDATE SET advance_queued_at = COALESCE(demo_sites.advance_queued_at, excluded.advance_queued_at)`,
-      args: [now.toISOString()],
-    }),
-  );
+  await s.store.writeTables(({ tx, now }) => queueDemoSitesAdvance(tx, now.toISOString()));
 }
 
 /** When an advance was queued and not yet applied. */
 export async function demoAdvanceQueued(s: Services): Promise<string | undefined> {
-  const r = await s.database.client.execute("SELECT advance_queued_at FROM demo_sites WHERE id = 1");
-  const v = r.rows[0]?.advance_queued_at;
-  return v ? String(v) : undefined;
+  return (await demoSitesRow(s.database))?.advanceQueuedAt ?? undefined;
 }
 
 // ---- the listener ----------------------------------------------------------------------------------------

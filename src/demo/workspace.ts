@@ -46,11 +46,11 @@ export interface DemoStart {
 export async function loadDemo(s: Services): Promise<DemoStart> {
   // Loaded once: a later start keeps the workspace as it is, with what the engine added to it (research
   // dossiers, signals); importing again would put the imported competitor records back over the research.
-  const loaded = (await findOrg(s.database.client, DEMO_ORG)) !== undefined;
+  const loaded = (await findOrg(s.database, DEMO_ORG)) !== undefined;
   const report = loaded ? { applied: 0, errors: [] } : await importNdjson(s.store, demoData, DEMO_ORG);
   if (report.errors.length) throw new Error(`demo data failed to load: ${JSON.stringify(report.errors)}`);
   const key = await createApiKey(s.store, DEMO_ORG, "demo", parseScopes(undefined));
-  const existing = await findUserByEmail(s.database.client, DEMO_ADMIN_EMAIL);
+  const existing = await findUserByEmail(s.database, DEMO_ADMIN_EMAIL);
   // A first password when the admin is new, or has none (it signed in with single sign-on only).
   const password = existing?.password_hash ? undefined : generatePassword();
   await addMember(s.store, {
