@@ -1,7 +1,7 @@
 // The monitoring cadence: how often the workspace's cycles run, a paid plan's choice among the cadences its plan
 // offers.
-import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
-import type { EventStore } from "../../events/store.ts";
+import type { NewEvent } from "../../events/catalog.ts";
+import type { Command } from "../../events/command.ts";
 import { DomainError } from "./errors.ts";
 import { cheapestPaidPlan, PLAN_NAMES, PLANS, type PlanName, planOf, requirePaid } from "./plans.ts";
 import { listOf } from "./prose.ts";
@@ -40,15 +40,10 @@ export function decideSetCadence(st: WorkspaceSettings, cadence: string): NewEve
   return [{ type: "MonitoringCadenceSet", ...orgStream(st.orgId), data: { cadence } }];
 }
 
-export async function setMonitoringCadence(
-  store: EventStore,
-  orgId: number,
-  cadence: string,
-  metadata: EventMetadata = {},
-) {
-  const { events } = await store.execute(async (w) => {
-    const st = await loadSettings(w.tx, orgId);
-    return { events: decideSetCadence(st, cadence), result: null };
-  }, metadata);
-  return { changed: events.length > 0 };
-}
+export const setMonitoringCadence: Command<{ cadence: string }, WorkspaceSettings, { changed: boolean }> = {
+  load: (w, _cmd, c) => loadSettings(w.tx, c.orgId),
+  decide: (st, cmd) => {
+    const events = decideSetCadence(st, cmd.cadence);
+    return { events, result: { changed: events.length > 0 } };
+  },
+};

@@ -1,7 +1,7 @@
 // The workspace's company profile: who the workspace is (description, category, target customer, positioning),
 // changed field by field, locked while the first brief runs; and the profile as the tools show it.
-import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
-import type { EventStore } from "../../events/store.ts";
+import type { NewEvent } from "../../events/catalog.ts";
+import type { Command } from "../../events/command.ts";
 import { InvalidInput } from "./validate.ts";
 import {
   assertUnlocked,
@@ -79,19 +79,13 @@ export function decideUpdateProfile(
   };
 }
 
-export async function updateCompanyProfile(
-  store: EventStore,
-  orgId: number,
-  input: ProfileInput,
-  metadata: EventMetadata = {},
-) {
-  const { result } = await store.execute(async (w) => {
-    const st = await loadSettings(w.tx, orgId);
-    const { events, changed } = decideUpdateProfile(st, input, w.now);
+export const updateCompanyProfile: Command<ProfileInput, WorkspaceSettings, { changed: string[] }> = {
+  load: (w, _input, c) => loadSettings(w.tx, c.orgId),
+  decide: (st, input, { now }) => {
+    const { events, changed } = decideUpdateProfile(st, input, now);
     return { events, result: { changed } };
-  }, metadata);
-  return result;
-}
+  },
+};
 
 export function profileView(st: WorkspaceSettings) {
   const p = st.profile;

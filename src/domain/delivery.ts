@@ -1,7 +1,7 @@
 // Delivery channels: where a cycle's digest goes (email, team chat), and what actually happens given the stored
 // choices, the plan and the chat connection.
-import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
-import type { EventStore } from "../../events/store.ts";
+import type { NewEvent } from "../../events/catalog.ts";
+import type { Command } from "../../events/command.ts";
 import { checkRules, type DeliveryRules } from "./deliveryRules.ts";
 import { DomainError } from "./errors.ts";
 import { effectiveCadence, LOWEST_PAID, planOf } from "./plans.ts";
@@ -172,23 +172,25 @@ export function decideSetDeliveryChannels(
   return events;
 }
 
-export async function setDeliveryChannels(
-  store: EventStore,
-  orgId: number,
-  input: DeliveryChoice,
-  metadata: EventMetadata = {},
-) {
-  const { events } = await store.execute(async (w) => {
-    const st = await loadSettings(w.tx, orgId);
+export const setDeliveryChannels: Command<
+  DeliveryChoice,
+  { st: WorkspaceSettings; hooks: Map<number, DeliveryRules | null> },
+  { changed: boolean }
+> = {
+  load: async (w, input, c) => {
+    const st = await loadSettings(w.tx, c.orgId);
     const hooks = new Map<number, DeliveryRules | null>();
     if (input.webhook_rules?.length) {
       const r = await w.tx.execute({
         sql: "SELECT id, filter FROM webhooks WHERE org_id = ? AND state != 'removed' LIMIT 100",
-        args: [orgId],
+        args: [c.orgId],
       });
       for (const x of r.rows) hooks.set(Number(x.id), x.filter ? JSON.parse(String(x.filter)) : null);
     }
-    return { events: decideSetDeliveryChannels(st, input, hooks), result: null };
-  }, metadata);
-  return { changed: events.length > 0 };
-}
+    return { st, hooks };
+  },
+  decide: (s, input) => {
+    const events = decideSetDeliveryChannels(s.st, input, s.hooks);
+    return { events, result: { changed: events.length > 0 } };
+  },
+};

@@ -1,7 +1,7 @@
 // The workspace's ideal customer profile (industries, buyer roles): updated within the plan's daily cap, locked
 // while the first brief runs, and each tracked competitor's overlap with it computed again on every update.
-import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
-import type { EventStore } from "../../events/store.ts";
+import type { NewEvent } from "../../events/catalog.ts";
+import type { Command } from "../../events/command.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
 import { dailyCapReached, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
@@ -127,16 +127,19 @@ export async function trackedCompetitors(tx: Exec, orgId: number) {
   }));
 }
 
-export async function updateIcp(
-  store: EventStore,
-  orgId: number,
-  input: IcpInput,
-  metadata: EventMetadata = {},
-) {
-  const { result } = await store.execute(async (w) => {
-    const st = await loadSettings(w.tx, orgId);
-    const used = await icpUpdatesToday(w.tx, orgId, w.now);
-    return decideUpdateIcp(st, input, used, await trackedCompetitors(w.tx, orgId), w.now);
-  }, metadata);
-  return result;
-}
+export const updateIcp: Command<
+  IcpInput,
+  {
+    st: WorkspaceSettings;
+    used: number;
+    competitors: { id: number; name: string; record: CompetitorRecord }[];
+  },
+  IcpUpdateResult
+> = {
+  load: async (w, _input, c) => ({
+    st: await loadSettings(w.tx, c.orgId),
+    used: await icpUpdatesToday(w.tx, c.orgId, w.now),
+    competitors: await trackedCompetitors(w.tx, c.orgId),
+  }),
+  decide: (s, input, { now }) => decideUpdateIcp(s.st, input, s.used, s.competitors, now),
+};

@@ -7,6 +7,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
+import { type Issuer, runCommand } from "../../events/command.ts";
 import type { Membership } from "../auth/session.ts";
 import { competitorNames } from "../db/queries/competitors.ts";
 import { listWebhooks } from "../db/queries/webhooks.ts";
@@ -415,6 +416,11 @@ export function monitoringSettingsPages(s: Services) {
   const adminOf = (request: Request, body: unknown) => formAdmin(s, request, body, ONLY);
 
   const actor = (m: Member) => ({ actor: `user:${m.session.userId}`, source: "web" });
+  /** The member running a command on the workspace, as the events record it. */
+  const by = (m: Member, org: Membership): Issuer => ({
+    caller: { orgId: org.orgId, actor: `user:${m.session.userId}` },
+    metadata: { source: "web" },
+  });
   const done = (org: Membership, what: string) =>
     redirect(`${PATH}?org=${encodeURIComponent(org.orgSlug)}&done=${what}`);
 
@@ -457,21 +463,21 @@ export function monitoringSettingsPages(s: Services) {
     })
     .post(`${PATH}/cadence`, ({ request, body }) =>
       change(request, body, async (m, org) => {
-        await setMonitoringCadence(s.store, org.orgId, field(body, "cadence"), actor(m));
+        await runCommand(s.store, setMonitoringCadence, { cadence: field(body, "cadence") }, by(m, org));
         return done(org, "cadence");
       }),
     )
     .post(`${PATH}/channels`, ({ request, body }) =>
       change(request, body, async (m, org) => {
-        await setDeliveryChannels(
+        await runCommand(
           s.store,
-          org.orgId,
+          setDeliveryChannels,
           {
             email: field(body, "email") === "1",
             slack: field(body, "slack") === "1",
             teams: field(body, "teams") === "1",
           },
-          actor(m),
+          by(m, org),
         );
         return done(org, "channels");
       }),
@@ -530,13 +536,13 @@ export function monitoringSettingsPages(s: Services) {
           ...(categories.length ? { categories } : {}),
         } as DeliveryRules;
         const hook = /^webhook:(\d{1,15})$/.exec(channel);
-        await setDeliveryChannels(
+        await runCommand(
           s.store,
-          org.orgId,
+          setDeliveryChannels,
           hook
             ? { webhook_rules: [{ webhook_id: Number(hook[1]), rules }] }
             : { rules: { [channel]: rules } },
-          actor(m),
+          by(m, org),
         );
         return done(org, "rules");
       }),

@@ -7,6 +7,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
+import { runCommand } from "../../events/command.ts";
 import type { Membership } from "../auth/session.ts";
 import { researchStates } from "../db/queries/dossier.ts";
 import { type ProfileInput, updateCompanyProfile } from "../domain/companyProfile.ts";
@@ -338,20 +339,23 @@ export function startPages(s: Services) {
           value_propositions: linesOf(field(body, "value_propositions")),
           differentiators: linesOf(field(body, "differentiators")),
         };
-        await updateCompanyProfile(s.store, org.orgId, input, { actor, source: "web" });
+        await runCommand(s.store, updateCompanyProfile, input, {
+          caller: { orgId: org.orgId, actor },
+          metadata: { source: "web" },
+        });
         return "profile";
       }),
     )
     .post(`${PATH}/icp`, ({ request, body }) =>
       change(request, body, async (org, actor) => {
-        await updateIcp(
+        await runCommand(
           s.store,
-          org.orgId,
+          updateIcp,
           {
             industries: linesOf(field(body, "industries")),
             buyer_roles: linesOf(field(body, "buyer_roles")),
           },
-          { actor, source: "web" },
+          { caller: { orgId: org.orgId, actor }, metadata: { source: "web" } },
         );
         return "icp";
       }),

@@ -1,7 +1,9 @@
 // Importing competitors under a workspace's ideal customer profile: a line without its own icp_overlap gets
 // the overlap update_icp would compute (served with empty values pruned, as everything the API serves), so a re-import keeps it current instead of wiping it, and the same
 // line imported again changes nothing.
+
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { runCommand } from "../../events/command.ts";
 import { updateIcp } from "../../src/domain/icp.ts";
 import { computeIcpOverlap } from "../../src/domain/icpOverlap.ts";
 import { parseCompetitor } from "../../src/domain/records.ts";
@@ -43,7 +45,7 @@ beforeAll(async () => {
   orgId = (await t.org("acme")).id;
   key = await t.key("acme");
   expect((await t.load([line])).errors).toEqual([]);
-  await updateIcp(t.services.store, orgId, ICP);
+  await runCommand(t.services.store, updateIcp, ICP, { caller: { orgId, actor: "test" } });
 });
 afterAll(() => t.close());
 

@@ -3,6 +3,7 @@
 // when each request arrived and how many hosts were in flight at once, and can hold its answers until released
 // (an instance killed mid-cycle). Workspaces of such competitors are seeded as research would leave them: each
 // competitor imported, its research recorded with the given pages as its sources.
+import { runCommand } from "../../events/command.ts";
 import { setMonitoringCadence } from "../../src/domain/cadence.ts";
 import { importNdjson } from "../../src/domain/imports.ts";
 import { createOrg } from "../../src/domain/orgs.ts";
@@ -109,7 +110,13 @@ export interface SeedOptions {
  * with the pages as its sources. Returns the workspace's id. */
 export async function seedWorkspace(s: Services, o: SeedOptions): Promise<number> {
   const org = await createOrg(s.store, { slug: o.slug, name: o.slug, plan: o.plan ?? "enterprise" });
-  if (o.cadence) await setMonitoringCadence(s.store, org.id, o.cadence);
+  if (o.cadence)
+    await runCommand(
+      s.store,
+      setMonitoringCadence,
+      { cadence: o.cadence },
+      { caller: { orgId: org.id, actor: "test" } },
+    );
   const lines = o.websites.map((url, i) =>
     JSON.stringify({
       kind: "competitor",

@@ -3,6 +3,7 @@
 // (companyProfile.ts, icp.ts, cadence.ts, delivery.ts: events).
 
 import { z } from "zod";
+import { runCommand } from "../../../events/command.ts";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
 import { listWebhooks } from "../../db/queries/webhooks.ts";
 import { SCOPES } from "../../domain/apiKeys.ts";
@@ -23,6 +24,7 @@ import {
 import { cycleStatus } from "../../engine/cycle/status.ts";
 import { deliveryStatus } from "../../engine/deliver/outbox.ts";
 import { mailConfigured } from "../../mail/mailer.ts";
+import { issuer } from "../issuer.ts";
 import { rulesShape } from "../rulesShape.ts";
 import { cycleStatusShape, isoTime } from "../schemas.ts";
 import { type AuthedContext, defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
@@ -36,12 +38,6 @@ const SETTING: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
-
-const meta = (ctx: AuthedContext, idempotencyKey?: unknown) => ({
-  actor: ctx.principal.actor,
-  request_id: ctx.requestId,
-  ...(typeof idempotencyKey === "string" ? { idempotency_key: idempotencyKey } : {}),
-});
 
 const settingsOf = (ctx: AuthedContext) => loadSettings(ctx.s.database, ctx.principal.orgId);
 
@@ -325,7 +321,7 @@ export const updateCompanyProfileTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const { changed } = await updateCompanyProfile(ctx.s.store, ctx.principal.orgId, a, meta(ctx));
+    const { changed } = await runCommand(ctx.s.store, updateCompanyProfile, a, issuer(ctx));
     return { profile: profileView(await settingsOf(ctx)), changed };
   },
 });
@@ -366,11 +362,11 @@ export const updateIcpTool = defineTool({
   adminOnly: true,
   idempotent: true,
   run: async (ctx, a) => {
-    const r = await updateIcp(
+    const r = await runCommand(
       ctx.s.store,
-      ctx.principal.orgId,
+      updateIcp,
       { industries: a.industries, buyer_roles: a.buyer_roles },
-      meta(ctx, (a as { idempotency_key?: unknown }).idempotency_key),
+      issuer(ctx, (a as { idempotency_key?: string }).idempotency_key),
     );
     // Every tracked competitor is re-read; the result names a bounded number of them.
     return {
@@ -393,7 +389,12 @@ export const setMonitoringCadenceTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const { changed } = await setMonitoringCadence(ctx.s.store, ctx.principal.orgId, a.cadence, meta(ctx));
+    const { changed } = await runCommand(
+      ctx.s.store,
+      setMonitoringCadence,
+      { cadence: a.cadence },
+      issuer(ctx),
+    );
     const v = deliveryView(await settingsOf(ctx), mailConfigured(ctx.s.config));
     return { cadence: v.cadence, allowed_cadences: v.allowed_cadences, changed };
   },
@@ -427,9 +428,9 @@ export const setDeliveryChannelsTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const { changed } = await setDeliveryChannels(
+    const { changed } = await runCommand(
       ctx.s.store,
-      ctx.principal.orgId,
+      setDeliveryChannels,
       {
         email: a.email,
         slack: a.slack,
@@ -437,7 +438,7 @@ export const setDeliveryChannelsTool = defineTool({
         ...(a.rules ? { rules: a.rules } : {}),
         ...(a.webhook_rules ? { webhook_rules: a.webhook_rules } : {}),
       },
-      meta(ctx),
+      issuer(ctx),
     );
     return { ...deliveryView(await settingsOf(ctx), mailConfigured(ctx.s.config)), changed };
   },

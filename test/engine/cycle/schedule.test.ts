@@ -2,11 +2,12 @@
 // connections with a test-controlled clock run each due cycle once, a slot missed while down runs once (not once
 // per missed slot), an expired lease of a crashed holder is taken over, jitter spreads workspaces; then two real
 // `rivals serve` processes on the same database run the due cycle exactly once (finished cycle records counted).
+
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { handle } from "../../../events/command.ts";
+import { handle, runCommand } from "../../../events/command.ts";
 import { type Config, loadConfig } from "../../../src/config.ts";
 import { setMonitoringCadence } from "../../../src/domain/cadence.ts";
 import { createOrg } from "../../../src/domain/orgs.ts";
@@ -100,7 +101,12 @@ describe("two schedulers on one database", () => {
   let sb: Scheduler;
   beforeAll(async () => {
     orgId = await workspace(a, "hourly", "enterprise", "https://tallyhq.example");
-    await setMonitoringCadence(a.store, orgId, "hourly");
+    await runCommand(
+      a.store,
+      setMonitoringCadence,
+      { cadence: "hourly" },
+      { caller: { orgId, actor: "test" } },
+    );
     sa = new Scheduler(a, { instance: "A", jitterMs: 0 });
     sb = new Scheduler(b, { instance: "B", jitterMs: 0 });
   });
