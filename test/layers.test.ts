@@ -188,8 +188,19 @@ const DATA_HOMES = [join(SRC, "db"), EVENTS, PROJECTIONS];
 const NOT_YET_MOVED = [
   // the deciders' state loaders and the commands' table writes
   "src/domain",
-  // the engine's stores: snapshots, leases, caches, the outbox, archive and research runs
-  "src/engine",
+  // the engine's stores and its reads: the web-archive reader's progress, free-brief claims, a cycle's record,
+  // results and status, the outbox and the webhooks' fan-out, digests' reads, the renderer's budget, research's
+  // lease, icons and drafts, the schedule's leases and shares, the snapshot store, the signal writer
+  "src/engine/archive",
+  "src/engine/briefs",
+  "src/engine/cycle",
+  "src/engine/deliver",
+  "src/engine/digests",
+  "src/engine/render",
+  "src/engine/research",
+  "src/engine/schedule",
+  "src/engine/snapshots",
+  "src/engine/write",
 ];
 /** The one root that opens the database hands its connection to the event store and runs the migrations. */
 const CONNECTION_ROOT = "src/services.ts";

@@ -89,3 +89,9 @@ export async function endedCyclesSince(
   });
   return { cycles: Number(r.rows[0]?.n ?? 0), signalsCreated: Number(r.rows[0]?.created ?? 0) };
 }
+
+/** A workspace's slug by its id. */
+export async function orgSlugById(db: Exec, orgId: number): Promise<string | undefined> {
+  const r = await db.execute({ sql: "SELECT slug FROM orgs WHERE id = ?", args: [orgId] });
+  return r.rows[0] ? String(r.rows[0].slug) : undefined;
+}

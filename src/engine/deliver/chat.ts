@@ -12,7 +12,7 @@ export async function postToChat(
   payload: unknown,
   provider: ChatProvider = "slack",
 ): Promise<FetchResult | undefined> {
-  const url = await chatWebhookUrl(s.database.client, orgId, provider);
+  const url = await chatWebhookUrl(s.database, orgId, provider);
   if (!url) return undefined;
   return fetcherFor(s.config, "webhook").fetch({
     url,

@@ -12,6 +12,7 @@ import {
 } from "node:zlib";
 import { type Clock, systemClock } from "../../clock.ts";
 import { type Config, DEMO_ORG } from "../../config.ts";
+import { orgSlugById } from "../../db/demo.ts";
 import { hostRefusal, notAllowedMessage } from "../../domain/hostname.ts";
 import type { Services } from "../../services.ts";
 import { decodeBody } from "./charset.ts";
@@ -823,8 +824,7 @@ export async function workspaceFetcher(
   }
   let demo = known.get(orgId);
   if (demo === undefined) {
-    const r = await s.database.client.execute({ sql: "SELECT slug FROM orgs WHERE id = ?", args: [orgId] });
-    demo = r.rows[0]?.slug === DEMO_ORG;
+    demo = (await orgSlugById(s.database, orgId)) === DEMO_ORG;
     known.set(orgId, demo);
   }
   if (!demo) return { fetcher: fetcherFor(s.config, "tenant", robotsStoreOf(s)), confined: false };
