@@ -3,6 +3,7 @@
 // The engine (src/engine/research/) does the reading of web sites; loaders read the state in the writer's
 // transaction, and the pure deciders only decide which events happen.
 import type { NewEvent } from "../../events/catalog.ts";
+import type { Command } from "../../events/command.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
@@ -493,15 +494,15 @@ export async function checkDraftPositioning(tx: Exec, orgId: number, now: Date) 
   return checkPositioning(await loadDraftPositioning(tx, orgId, now), now);
 }
 
-/** Records the draft, in the writer's transaction: load, decide. */
-export async function handleDraftPositioning(
-  w: WriteContext,
-  orgId: number,
-  draft: Partial<Record<PositioningField, string[]>>,
-  sourceUrl: string,
-): Promise<{ events: NewEvent[]; result: { filled: PositioningField[]; used: number; cap: number } }> {
-  return decideDraftPositioning(await loadDraftPositioning(w.tx, orgId, w.now), draft, sourceUrl, w.now);
-}
+/** Records a draft read from the workspace's website (`source_url`). */
+export const recordPositioningDraft: Command<
+  { draft: Partial<Record<PositioningField, string[]>>; source_url: string },
+  DraftPositioningState,
+  { filled: PositioningField[]; used: number; cap: number }
+> = {
+  load: (w, _input, c) => loadDraftPositioning(w.tx, c.orgId, w.now),
+  decide: (st, input, { now }) => decideDraftPositioning(st, input.draft, input.source_url, now),
+};
 
 /** Records the draft: only fields still empty are filled (a field filled meanwhile stays as it is). */
 export function decideDraftPositioning(

@@ -362,7 +362,10 @@ export function startPages(s: Services) {
     )
     .post(`${PATH}/draft`, ({ request, body }) =>
       change(request, body, async (org, actor) => {
-        const r = await draftPositioning(s, org.orgId, { actor, source: "web" });
+        const r = await draftPositioning(s, {
+          caller: { orgId: org.orgId, actor },
+          metadata: { source: "web" },
+        });
         return r.filled.length ? "drafted" : "nothing";
       }),
     );

@@ -2,13 +2,13 @@
 // pricing pages) and drafts the empty positioning fields from what the pages say — value propositions from
 // the hero and the benefit headings, differentiators from sentences that set the product apart, exclusions
 // from sentences that say who or what it is not for. Deterministic; every entry is the site's own words.
-import type { EventMetadata } from "../../../events/catalog.ts";
+import { type Issuer, runCommand } from "../../../events/command.ts";
 import { DomainError } from "../../domain/errors.ts";
 import {
   checkDraftPositioning,
-  handleDraftPositioning,
   POSITIONING_FIELDS,
   type PositioningField,
+  recordPositioningDraft,
 } from "../../domain/research.ts";
 import { loadSettings } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
@@ -84,7 +84,8 @@ export function draftFrom(home: PageExtract, others: PageExtract[]): Record<Posi
   return { value_propositions: value, differentiators: differ, exclusions: excl };
 }
 
-export async function draftPositioning(s: Services, orgId: number, metadata: EventMetadata) {
+export async function draftPositioning(s: Services, by: Issuer) {
+  const { orgId } = by.caller;
   const check = await checkDraftPositioning(s.database.client, orgId, s.clock());
   const settingsBefore = await loadSettings(s.database.client, orgId);
   const kept = POSITIONING_FIELDS.filter((f) => !check.empty.includes(f));
@@ -122,10 +123,7 @@ export async function draftPositioning(s: Services, orgId: number, metadata: Eve
       others.push((await pool.run({ html: r.text, url: r.finalUrl })).page);
   }
   const draft = draftFrom(homeX, others);
-  const { result } = await s.store.execute(
-    (w) => handleDraftPositioning(w, orgId, draft, home.url),
-    metadata,
-  );
+  const result = await runCommand(s.store, recordPositioningDraft, { draft, source_url: home.url }, by);
   const after = await loadSettings(s.database.client, orgId);
   return {
     filled: result.filled,

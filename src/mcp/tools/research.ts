@@ -9,6 +9,7 @@ import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import { draftPositioning } from "../../engine/research/positioning.ts";
 import { type RunReport, startResearch, within } from "../../engine/research/runner.ts";
 import { competitorIdArg } from "../competitorArg.ts";
+import { issuer } from "../issuer.ts";
 import { competitorDetail } from "../schemas.ts";
 import { type AuthedContext, defineTool, ToolError } from "../tool.ts";
 
@@ -183,7 +184,7 @@ export const draftPositioningTool = defineTool({
   access: "spend",
   adminOnly: true,
   idempotent: true,
-  run: async (ctx) => draftPositioning(ctx.s, ctx.principal.orgId, meta(ctx)),
+  run: async (ctx) => draftPositioning(ctx.s, issuer(ctx)),
 });
 
 export const researchTools = [researchCompetitorTool, refreshWatchlistTool, draftPositioningTool];
