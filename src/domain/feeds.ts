@@ -1,8 +1,8 @@
 // Atom feeds of a workspace's signals (docs/feeds.md): a member makes one — of every signal, or of one
 // competitor's — at a secret URL shown once (only its token's SHA-256 is stored, as API keys are), and any member
 // revokes one. The feed itself is served by src/web/atomFeed.ts.
-import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
-import type { EventStore } from "../../events/store.ts";
+import type { NewEvent } from "../../events/catalog.ts";
+import type { Command } from "../../events/command.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
 import { DomainError } from "./errors.ts";
 
@@ -55,60 +55,64 @@ export interface CreatedFeed {
   created_at: string;
 }
 
-/** Makes a feed; its URL (`{base}/feeds/{token}`) is answered once. */
-export async function createFeed(
-  store: EventStore,
-  orgId: number,
-  input: { competitor_id?: number },
-  base: string,
-  metadata: EventMetadata & { actor: string },
-): Promise<CreatedFeed> {
-  const token = randomSecret("rvf_");
-  const { result } = await store.execute(async (w) => {
+/** Makes a feed; its URL (`{base}/feeds/{token}`) is answered once. The new feed's id and token are taken at
+ * load. */
+export const createFeed: Command<
+  { competitor_id?: number; base: string },
+  { active: number; competitor?: { id: number; known: boolean }; id: number; token: string },
+  CreatedFeed
+> = {
+  load: async (w, input, c) => {
     const [count, comp] = await Promise.all([
       w.tx.execute({
         sql: "SELECT COUNT(*) AS n FROM feeds WHERE org_id = ? AND revoked_at IS NULL",
-        args: [orgId],
+        args: [c.orgId],
       }),
       input.competitor_id === undefined
         ? undefined
         : w.tx.execute({
             sql: "SELECT 1 FROM competitors WHERE id = ? AND org_id = ?",
-            args: [input.competitor_id, orgId],
+            args: [input.competitor_id, c.orgId],
           }),
     ]);
-    const id = await w.nextId();
-    const competitor =
-      input.competitor_id === undefined ? undefined : { id: input.competitor_id, known: !!comp?.rows[0] };
-    const events = decideCreateFeed(
-      orgId,
-      id,
-      sha256(token),
-      competitor,
-      Number(count.rows[0].n),
-      metadata.actor,
-      w.now,
-    );
     return {
-      events,
-      result: {
-        id,
-        url: `${base}/feeds/${token}`,
-        ...(competitor ? { competitor_id: competitor.id } : {}),
-        created_at: w.now.toISOString(),
-      },
+      active: Number(count.rows[0].n),
+      ...(input.competitor_id === undefined
+        ? {}
+        : { competitor: { id: input.competitor_id, known: !!comp?.rows[0] } }),
+      id: await w.nextId(),
+      token: randomSecret("rvf_"),
     };
-  }, metadata);
-  return result;
-}
+  },
+  decide: (st, input, { caller, now }) => ({
+    events: decideCreateFeed(
+      caller.orgId,
+      st.id,
+      sha256(st.token),
+      st.competitor,
+      st.active,
+      caller.actor,
+      now,
+    ),
+    result: {
+      id: st.id,
+      url: `${input.base}/feeds/${st.token}`,
+      ...(st.competitor ? { competitor_id: st.competitor.id } : {}),
+      created_at: now.toISOString(),
+    },
+  }),
+};
 
-export async function revokeFeed(store: EventStore, orgId: number, id: number, metadata: EventMetadata = {}) {
-  await store.execute(async (w) => {
+export const revokeFeed: Command<{ id: number }, { active: boolean }, { id: number; revoked: true }> = {
+  load: async (w, input, c) => {
     const r = await w.tx.execute({
       sql: "SELECT 1 FROM feeds WHERE id = ? AND org_id = ? AND revoked_at IS NULL",
-      args: [id, orgId],
+      args: [input.id, c.orgId],
     });
-    return { events: decideRevokeFeed(orgId, id, !!r.rows[0], w.now), result: null };
-  }, metadata);
-  return { id, revoked: true };
-}
+    return { active: !!r.rows[0] };
+  },
+  decide: (st, input, { caller, now }) => ({
+    events: decideRevokeFeed(caller.orgId, input.id, st.active, now),
+    result: { id: input.id, revoked: true },
+  }),
+};

@@ -7,6 +7,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
+import { runCommand } from "../../events/command.ts";
 import type { Membership } from "../auth/session.ts";
 import { type ApiKeyView, listApiKeys } from "../db/queries/apiKeys.ts";
 import { listCompetitors } from "../db/queries/competitors.ts";
@@ -334,12 +335,11 @@ export function integrationsPages(s: Services) {
       const raw = field(body, "competitor_id");
       const competitorId = raw ? (decimalId(raw) ?? notFound()) : undefined;
       try {
-        const created = await createFeed(
+        const created = await runCommand(
           s.store,
-          org.orgId,
-          competitorId !== undefined ? { competitor_id: competitorId } : {},
-          base,
-          { actor: `user:${m.session.userId}` },
+          createFeed,
+          { ...(competitorId !== undefined ? { competitor_id: competitorId } : {}), base },
+          { caller: { orgId: org.orgId, actor: `user:${m.session.userId}` } },
         );
         return render(m, request, { org, feed: { created } });
       } catch (e) {
@@ -354,7 +354,12 @@ export function integrationsPages(s: Services) {
       const { m, org } = f;
       const id = decimalId(params.id) ?? notFound();
       try {
-        await revokeFeed(s.store, org.orgId, id, { actor: `user:${m.session.userId}` });
+        await runCommand(
+          s.store,
+          revokeFeed,
+          { id },
+          { caller: { orgId: org.orgId, actor: `user:${m.session.userId}` } },
+        );
       } catch (e) {
         if (e instanceof DomainError && e.code === "not_found") notFound();
         throw e;

@@ -1,7 +1,9 @@
 // create_feed: an Atom feed of the workspace's signals (or one competitor's) at a secret URL, answered once
 // (docs/feeds.md). Revoked on the Integrations page.
 import { z } from "zod";
+import { runCommand } from "../../../events/command.ts";
 import { createFeed } from "../../domain/feeds.ts";
+import { issuer } from "../issuer.ts";
 import { isoTime } from "../schemas.ts";
 import { defineTool } from "../tool.ts";
 
@@ -22,12 +24,11 @@ export const createFeedTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   access: "write",
   run: async (ctx, a) => {
-    const f = await createFeed(
+    const f = await runCommand(
       ctx.s.store,
-      ctx.principal.orgId,
-      a.competitor_id !== undefined ? { competitor_id: a.competitor_id } : {},
-      ctx.base,
-      { actor: ctx.principal.actor, request_id: ctx.requestId },
+      createFeed,
+      { ...(a.competitor_id !== undefined ? { competitor_id: a.competitor_id } : {}), base: ctx.base },
+      issuer(ctx),
     );
     return { ...f, competitor_id: f.competitor_id };
   },
