@@ -189,13 +189,12 @@ const NOT_YET_MOVED = [
   // the deciders' state loaders and the commands' table writes
   "src/domain",
   // the engine's stores and its reads: the web-archive reader's progress, free-brief claims, a cycle's record,
-  // results and status, the outbox and the webhooks' fan-out, digests' reads, the renderer's budget, research's
+  // results and runs, the outbox and the webhooks' fan-out, the renderer's budget, research's
   // lease, icons and drafts, the schedule's leases and shares, the snapshot store, the signal writer
   "src/engine/archive",
   "src/engine/briefs",
   "src/engine/cycle",
   "src/engine/deliver",
-  "src/engine/digests",
   "src/engine/render",
   "src/engine/research",
   "src/engine/schedule",

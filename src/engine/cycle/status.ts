@@ -1,6 +1,12 @@
 // What a workspace's monitoring looks like now, for the tools and pages that report on cycles (what_changed,
 // get_delivery_settings, get_plan_and_limits): the effective cadence, the last finished cycle with its summary's
 // counts, the one running, and when the next scheduled cycle is due.
+import {
+  lastFinishedCycle,
+  planAndCadence,
+  runningCycleStart,
+  slotFinished,
+} from "../../db/queries/cycles.ts";
 import { effectiveCadence, planOf } from "../../domain/plans.ts";
 import type { Services } from "../../services.ts";
 import { jitterOf, slotOf } from "../schedule/slots.ts";
@@ -36,50 +42,32 @@ const COUNTS = [
 ] as const;
 
 export async function cycleStatus(s: Services, orgId: number, now: Date = s.clock()): Promise<CycleStatus> {
-  const c = s.database.client;
-  const [settings, last, running] = await Promise.all([
-    c.execute({
-      sql: "SELECT o.plan, w.cadence FROM orgs o LEFT JOIN workspace_settings w ON w.id = o.id WHERE o.id = ?",
-      args: [orgId],
-    }),
-    c.execute({
-      sql: `SELECT id, trigger, started_at, finished_at, summary FROM cycles
-            WHERE org_id = ? AND finished_at IS NOT NULL ORDER BY id DESC LIMIT 1`,
-      args: [orgId],
-    }),
-    c.execute({
-      // A cycle whose heartbeat expired is dead (record.ts), even before anything has marked it abandoned.
-      sql: `SELECT started_at FROM cycles WHERE org_id = ? AND finished_at IS NULL AND abandoned_at IS NULL
-            AND expires_at > ? ORDER BY id DESC LIMIT 1`,
-      args: [orgId, now.toISOString()],
-    }),
+  const [settings, l, runningSince] = await Promise.all([
+    planAndCadence(s.database, orgId),
+    lastFinishedCycle(s.database, orgId),
+    runningCycleStart(s.database, orgId, now.toISOString()),
   ]);
-  const row = settings.rows[0];
-  const plan = planOf(String(row?.plan ?? "free"));
-  const cadence = effectiveCadence(plan, row?.cadence ? String(row.cadence) : null);
+  const plan = planOf(settings?.plan ?? "free");
+  const cadence = effectiveCadence(plan, settings?.cadence ?? null);
   const out: CycleStatus = { cadence, scheduler: s.config.scheduler ? "on" : "off" };
-  const l = last.rows[0];
   if (l) {
-    const sum = JSON.parse(String(l.summary ?? "{}")) as Record<string, unknown>;
+    const sum = JSON.parse(l.summary) as Record<string, unknown>;
     const last: NonNullable<CycleStatus["last_cycle"]> = {
-      id: Number(l.id),
-      trigger: String(l.trigger),
-      started_at: String(l.started_at),
-      finished_at: String(l.finished_at),
+      id: l.id,
+      trigger: l.trigger,
+      started_at: l.startedAt,
+      finished_at: l.finishedAt,
     };
     for (const k of COUNTS) if (typeof sum[k] === "number") last[k] = sum[k];
     out.last_cycle = last;
   }
-  if (running.rows[0]) out.running_since = String(running.rows[0].started_at);
+  if (runningSince) out.running_since = runningSince;
   if (s.config.scheduler) {
     const slot = slotOf(cadence, now);
-    const lease = await c.execute({
-      sql: "SELECT finished_at FROM cycle_leases WHERE org_id = ? AND slot = ?",
-      args: [orgId, slot.key],
-    });
+    const finished = await slotFinished(s.database, orgId, slot.key);
     const jitter = jitterOf(orgId, slot.periodMs, s.config.schedulerJitterMs);
     // The current slot's cycle when it has not run (at once if its time has passed), else the next slot's.
-    const due = lease.rows[0]?.finished_at
+    const due = finished
       ? slot.start.getTime() + slot.periodMs + jitter
       : Math.max(slot.start.getTime() + jitter, now.getTime());
     out.next_cycle_due_at = new Date(due).toISOString();

@@ -1,6 +1,7 @@
 // Writes the digest of one period from the signals first seen in it, as one DigestRecorded event. The same
 // period written again replaces its digest (same id, found by slug); it is never duplicated.
 import type { Tx } from "../../../events/store.ts";
+import { cyclesFinishedIn, digestOfPeriod, listedSignalsIn } from "../../db/queries/digestSignals.ts";
 import { appLinks } from "../../db/queries/links.ts";
 import {
   type DigestType,
@@ -37,31 +38,17 @@ export interface DigestOutcome {
 type Exec = Pick<Tx, "execute">;
 
 async function periodSignals(tx: Exec, orgId: number, p: Period) {
-  const range = [orgId, p.start.toISOString(), p.end.toISOString()];
-  const signals = await readDigestSignals(
-    tx,
-    "s.org_id = ? AND s.listed = 1 AND s.first_seen_at >= ? AND s.first_seen_at < ?",
-    range,
-    DIGEST_SIGNALS + 1,
-  );
+  const [from, to] = [p.start.toISOString(), p.end.toISOString()];
+  const signals = await readDigestSignals(tx, { orgId, from, to }, DIGEST_SIGNALS + 1);
   let omitted = 0;
   if (signals.length > DIGEST_SIGNALS) {
-    const n = await tx.execute({
-      sql: `SELECT COUNT(*) AS n FROM signals
-            WHERE org_id = ? AND listed = 1 AND first_seen_at >= ? AND first_seen_at < ?`,
-      args: range,
-    });
-    omitted = Number(n.rows[0].n) - DIGEST_SIGNALS;
+    omitted = (await listedSignalsIn(tx, orgId, from, to)) - DIGEST_SIGNALS;
   }
   return { signals: signals.slice(0, DIGEST_SIGNALS), omitted };
 }
 
 async function cyclesIn(tx: Exec, orgId: number, p: Period): Promise<number> {
-  const r = await tx.execute({
-    sql: "SELECT COUNT(*) AS n FROM cycles WHERE org_id = ? AND finished_at >= ? AND finished_at < ?",
-    args: [orgId, p.start.toISOString(), p.end.toISOString()],
-  });
-  return Number(r.rows[0].n);
+  return cyclesFinishedIn(tx, orgId, p.start.toISOString(), p.end.toISOString());
 }
 
 /**
@@ -83,12 +70,7 @@ export async function generateDigest(
       coverage_period_start: p.start.toISOString(),
       coverage_period_end: p.end.toISOString(),
     };
-    const existing = (
-      await w.tx.execute({
-        sql: "SELECT id, key FROM digests WHERE org_id = ? AND slug = ? ORDER BY id LIMIT 1",
-        args: [orgId, p.slug],
-      })
-    ).rows[0];
+    const existing = await digestOfPeriod(w.tx, orgId, p.slug);
     if (existing && opts.onlyIfAbsent)
       return { events: [], result: { ...head, written: false, signals: 0, reason: "already written" } };
     const { signals, omitted } = await periodSignals(w.tx, orgId, p);
@@ -117,8 +99,8 @@ export async function generateDigest(
         events: [],
         result: { ...head, written: false, signals: 0, reason: "no signals in the period" },
       };
-    const id = existing ? Number(existing.id) : await w.nextId();
-    const key = existing ? String(existing.key) : `engine-${p.slug}`;
+    const id = existing ? existing.id : await w.nextId();
+    const key = existing ? existing.key : `engine-${p.slug}`;
     return {
       events: [
         decideDigestRecorded(orgId, {
@@ -160,15 +142,11 @@ async function rephraseFirst(
 ): Promise<Rephrased | undefined> {
   const llm = s.config.llm;
   if (!llm) return undefined;
-  const db = s.database.client;
+  const db = s.database;
   const now = s.clock();
   const p = opts.end ? periodBefore(type, opts.end) : lastCompletePeriod(type, now);
   if (opts.onlyIfAbsent) {
-    const r = await db.execute({
-      sql: "SELECT 1 FROM digests WHERE org_id = ? AND slug = ? LIMIT 1",
-      args: [orgId, p.slug],
-    });
-    if (r.rows.length > 0) return undefined;
+    if (await digestOfPeriod(db, orgId, p.slug)) return undefined;
   }
   const { signals, omitted } = await periodSignals(db, orgId, p);
   if (signals.length === 0) return undefined;

@@ -2,6 +2,7 @@
 // recorded of the change (its subject, its values before and after), the competitor's watch and a price move's
 // percent — what the materiality order (domain/materiality.ts) and "what to watch" need.
 import type { Tx } from "../../../events/store.ts";
+import { type DigestSignalSelection, digestSignalRows } from "../../db/queries/digestSignals.ts";
 import { appLinks } from "../../db/queries/links.ts";
 import type { SignalRecord } from "../../domain/records.ts";
 import { inVocabulary } from "../../domain/vocabulary.ts";
@@ -27,24 +28,13 @@ function percentOf(type: string | undefined, before: unknown, after: unknown, wo
 
 const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 
-/** The signals `where` (over `signals s`, with its args) selects, newest first, at most `limit`. */
+/** The signals `which` selects, newest first, at most `limit`. */
 export async function readDigestSignals(
   tx: Exec,
-  where: string,
-  args: (string | number)[],
+  which: DigestSignalSelection,
   limit: number,
 ): Promise<DigestSignal[]> {
-  const r = await tx.execute({
-    sql: `SELECT s.id, s.competitor_id, s.competitor_name, s.first_seen_at, s.state, c.watch, c.tracking,
-                 e.subject, e.value_before, e.value_after
-          FROM signals s
-          LEFT JOIN competitors c ON c.id = s.competitor_id AND c.org_id = s.org_id
-          LEFT JOIN engine_signals e ON e.id = s.id AND e.org_id = s.org_id
-          WHERE ${where}
-          ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ?`,
-    args: [...args, limit],
-  });
-  return r.rows.map((row): DigestSignal => {
+  return (await digestSignalRows(tx, which, limit)).map((row): DigestSignal => {
     const rec = JSON.parse(String(row.state)) as SignalRecord;
     const id = Number(row.id);
     const words = `${rec.title} ${rec.summary ?? ""}`;
@@ -79,11 +69,5 @@ export async function readDigestSignals(
 /** The signals of `ids` (at most 500) in one workspace. */
 export function digestSignalsOf(tx: Exec, orgId: number, ids: number[]): Promise<DigestSignal[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  const some = ids.slice(0, 500);
-  return readDigestSignals(
-    tx,
-    `s.org_id = ? AND s.id IN (${some.map(() => "?").join(",")})`,
-    [orgId, ...some],
-    500,
-  );
+  return readDigestSignals(tx, { orgId, ids: ids.slice(0, 500) }, 500);
 }
