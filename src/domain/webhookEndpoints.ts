@@ -1,7 +1,6 @@
 // The commands on webhook endpoints (the Integrations page and the tools add_webhook, remove_webhook): load
 // what the deciders in webhooks.ts need, then record what they decide.
-import type { EventMetadata } from "../../events/catalog.ts";
-import type { EventStore } from "../../events/store.ts";
+import type { Command } from "../../events/command.ts";
 import {
   decideAddWebhook,
   decideEnableWebhook,
@@ -31,76 +30,62 @@ async function stateOf(tx: Exec, orgId: number, id: number): Promise<string | un
   return r.rows[0] ? String(r.rows[0].state) : undefined;
 }
 
-/** Adds an endpoint with a new signing secret (`secret`, made by the caller). */
-export async function addWebhook(
-  store: EventStore,
-  orgId: number,
-  input: WebhookInput,
-  secret: string,
-  metadata: EventMetadata = {},
-  unsafeOrigins: readonly string[] = [],
-): Promise<AddedWebhook> {
-  const { result } = await store.execute(async (w) => {
+/** Adds an endpoint with a new signing secret (`secret`, made by the caller); `unsafe_origins` are the
+ * configured origins a webhook may name although they are no public address. */
+export const addWebhook: Command<
+  { endpoint: WebhookInput; secret: string; unsafe_origins?: readonly string[] },
+  { active: number; lastPosition: number; id: number },
+  AddedWebhook
+> = {
+  load: async (w, _input, c) => {
     const [count, last] = await Promise.all([
       w.tx.execute({
         sql: "SELECT COUNT(*) AS n FROM webhooks WHERE org_id = ? AND state != 'removed'",
-        args: [orgId],
+        args: [c.orgId],
       }),
       w.tx.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events"),
     ]);
-    const id = await w.nextId();
+    return { active: Number(count.rows[0].n), lastPosition: Number(last.rows[0].p), id: await w.nextId() };
+  },
+  decide: (st, input, { caller, now }) => {
     const events = decideAddWebhook(
-      orgId,
-      id,
-      Number(count.rows[0].n),
-      input,
-      secret,
-      Number(last.rows[0].p),
-      w.now,
-      unsafeOrigins,
+      caller.orgId,
+      st.id,
+      st.active,
+      input.endpoint,
+      input.secret,
+      st.lastPosition,
+      now,
+      input.unsafe_origins ?? [],
     );
     const d = events[0].data as AddedWebhook;
     return {
       events,
       result: {
-        id,
+        id: st.id,
         url: d.url,
         event_types: d.event_types,
         ...(d.filter ? { filter: d.filter } : {}),
-        secret,
-        secret_hint: secretHint(secret),
+        secret: input.secret,
+        secret_hint: secretHint(input.secret),
         created_at: d.created_at,
       },
     };
-  }, metadata);
-  return result;
-}
+  },
+};
 
-export async function removeWebhook(
-  store: EventStore,
-  orgId: number,
-  id: number,
-  metadata: EventMetadata = {},
-) {
-  await store.execute(async (w) => {
-    const state = await stateOf(w.tx, orgId, id);
-    return {
-      events: decideRemoveWebhook(orgId, id, state !== undefined && state !== "removed", w.now),
-      result: null,
-    };
-  }, metadata);
-  return { id, removed: true };
-}
+export const removeWebhook: Command<{ id: number }, string | undefined, { id: number; removed: true }> = {
+  load: (w, input, c) => stateOf(w.tx, c.orgId, input.id),
+  decide: (state, input, { caller, now }) => ({
+    events: decideRemoveWebhook(caller.orgId, input.id, state !== undefined && state !== "removed", now),
+    result: { id: input.id, removed: true },
+  }),
+};
 
-export async function enableWebhook(
-  store: EventStore,
-  orgId: number,
-  id: number,
-  metadata: EventMetadata = {},
-) {
-  const { events } = await store.execute(async (w) => {
-    const state = await stateOf(w.tx, orgId, id);
-    return { events: decideEnableWebhook(orgId, id, state, w.now), result: null };
-  }, metadata);
-  return { changed: events.length > 0 };
-}
+export const enableWebhook: Command<{ id: number }, string | undefined, { changed: boolean }> = {
+  load: (w, input, c) => stateOf(w.tx, c.orgId, input.id),
+  decide: (state, input, { caller, now }) => {
+    const events = decideEnableWebhook(caller.orgId, input.id, state, now);
+    return { events, result: { changed: events.length > 0 } };
+  },
+};

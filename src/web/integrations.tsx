@@ -383,13 +383,15 @@ export function integrationsPages(s: Services) {
         ...(input.categories?.length ? { categories: input.categories } : {}),
       };
       try {
-        const created = await addWebhook(
+        const created = await runCommand(
           s.store,
-          org.orgId,
-          { url: input.url ?? "", event_types: input.event_types ?? [], filter },
-          newWebhookSecret(),
-          { actor: `user:${m.session.userId}` },
-          s.config.unsafeWebhookOrigins,
+          addWebhook,
+          {
+            endpoint: { url: input.url ?? "", event_types: input.event_types ?? [], filter },
+            secret: newWebhookSecret(),
+            unsafe_origins: s.config.unsafeWebhookOrigins,
+          },
+          { caller: { orgId: org.orgId, actor: `user:${m.session.userId}` } },
         );
         return render(m, request, { org, webhook: { created } });
       } catch (e) {
@@ -403,10 +405,10 @@ export function integrationsPages(s: Services) {
       if (admin instanceof Response) return admin;
       const { m, org } = admin;
       const id = decimalId(params.id) ?? notFound();
-      const meta = { actor: `user:${m.session.userId}` };
+      const by = { caller: { orgId: org.orgId, actor: `user:${m.session.userId}` } };
       try {
-        if (params.action === "remove") await removeWebhook(s.store, org.orgId, id, meta);
-        else if (params.action === "enable") await enableWebhook(s.store, org.orgId, id, meta);
+        if (params.action === "remove") await runCommand(s.store, removeWebhook, { id }, by);
+        else if (params.action === "enable") await runCommand(s.store, enableWebhook, { id }, by);
         else if (params.action === "test") await sendTestEvent(s, org.orgId, id);
         else notFound();
       } catch (e) {

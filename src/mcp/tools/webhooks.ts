@@ -1,15 +1,15 @@
 // Webhook tools: an admin adds, lists and removes the workspace's webhook endpoints (docs/webhooks.md). The
 // signing secret is answered once, by add_webhook; list_webhooks shows only its masked hint.
 import { z } from "zod";
+import { runCommand } from "../../../events/command.ts";
 import { listWebhooks } from "../../db/queries/webhooks.ts";
 import { addWebhook, removeWebhook } from "../../domain/webhookEndpoints.ts";
 import { MAX_WEBHOOKS, WEBHOOK_EVENT_TYPES } from "../../domain/webhooks.ts";
 import { newWebhookSecret } from "../../engine/deliver/webhookSign.ts";
+import { issuer } from "../issuer.ts";
 import { rulesShape } from "../rulesShape.ts";
 import { isoTime } from "../schemas.ts";
-import { type AuthedContext, defineTool, READ_ONLY } from "../tool.ts";
-
-const meta = (ctx: AuthedContext) => ({ actor: ctx.principal.actor, request_id: ctx.requestId });
+import { defineTool, READ_ONLY } from "../tool.ts";
 
 const filterShape = rulesShape.describe(
   "Signals match all of it; battlecards and research the competitor; digests and cycles always.",
@@ -54,13 +54,15 @@ export const addWebhookTool = defineTool({
   access: "write",
   adminOnly: true,
   run: async (ctx, a) => {
-    const added = await addWebhook(
+    const added = await runCommand(
       ctx.s.store,
-      ctx.principal.orgId,
-      { url: a.url, event_types: a.event_types, ...(a.filter ? { filter: a.filter } : {}) },
-      newWebhookSecret(),
-      meta(ctx),
-      ctx.s.config.unsafeWebhookOrigins,
+      addWebhook,
+      {
+        endpoint: { url: a.url, event_types: a.event_types, ...(a.filter ? { filter: a.filter } : {}) },
+        secret: newWebhookSecret(),
+        unsafe_origins: ctx.s.config.unsafeWebhookOrigins,
+      },
+      issuer(ctx),
     );
     return { ...added, filter: added.filter };
   },
@@ -88,7 +90,7 @@ export const removeWebhookTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   access: "write",
   adminOnly: true,
-  run: (ctx, a) => removeWebhook(ctx.s.store, ctx.principal.orgId, a.webhook_id, meta(ctx)),
+  run: (ctx, a) => runCommand(ctx.s.store, removeWebhook, { id: a.webhook_id }, issuer(ctx)),
 });
 
 export const webhookTools = [addWebhookTool, listWebhooksTool, removeWebhookTool];

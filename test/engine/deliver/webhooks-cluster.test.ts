@@ -1,6 +1,8 @@
 // Several Rivals instances on one libSQL server (sqld) reading the log for webhook events and sending at once:
 // every event is queued once per endpoint and every message reaches its receiver once, in log order.
+
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { runCommand } from "../../../events/command.ts";
 import { importNdjson } from "../../../src/domain/imports.ts";
 import { createOrg } from "../../../src/domain/orgs.ts";
 import { addWebhook } from "../../../src/domain/webhookEndpoints.ts";
@@ -41,11 +43,14 @@ beforeAll(async () => {
   const s = c.instances[0].services;
   const org = await createOrg(s.store, { slug: "acme", name: "Acme", plan: "growth" });
   for (const path of ["/a", "/b"])
-    await addWebhook(
+    await runCommand(
       s.store,
-      org.id,
-      { url: `https://hooks.zapier.com${path}`, event_types: ["digest.generated"] },
-      newWebhookSecret(),
+      addWebhook,
+      {
+        endpoint: { url: `https://hooks.zapier.com${path}`, event_types: ["digest.generated"] },
+        secret: newWebhookSecret(),
+      },
+      { caller: { orgId: org.id, actor: "test" } },
     );
 });
 afterAll(async () => {

@@ -1,10 +1,12 @@
 // A real `rivals serve` stopped in the middle of a delivery (killed while the receiver holds its request) and
 // started again on the same database: the message is sent again with the same webhook-id once the stopped
 // instance's claim on the endpoint expires, and every message reaches the receiver, in order; nothing is lost.
+
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { runCommand } from "../../../events/command.ts";
 import { loadConfig } from "../../../src/config.ts";
 import { importNdjson } from "../../../src/domain/imports.ts";
 import { createOrg } from "../../../src/domain/orgs.ts";
@@ -82,11 +84,14 @@ beforeAll(async () => {
   db = `file:${join(dir, "rivals.db")}`;
   const s = await openServices(loadConfig(env()));
   const org = await createOrg(s.store, { slug: "acme", name: "Acme", plan: "growth" });
-  await addWebhook(
+  await runCommand(
     s.store,
-    org.id,
-    { url: "https://hooks.zapier.com/in", event_types: ["digest.generated"] },
-    newWebhookSecret(),
+    addWebhook,
+    {
+      endpoint: { url: "https://hooks.zapier.com/in", event_types: ["digest.generated"] },
+      secret: newWebhookSecret(),
+    },
+    { caller: { orgId: org.id, actor: "test" } },
   );
   await importNdjson(s.store, [1, 2, 3].map((n) => JSON.stringify(importedDigest(n))).join("\n"));
   s.close();
