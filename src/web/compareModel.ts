@@ -4,7 +4,8 @@
 import type { CompareSource } from "../db/queries/compare.ts";
 import { formatAmount } from "../domain/money.ts";
 import { planRead } from "../domain/pricingRead.ts";
-import { formatTime, isHttpUrl } from "./http.ts";
+import { formatDay, formatTime, isHttpUrl } from "./http.ts";
+import { cadenceHref } from "./releaseLinks.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
@@ -38,6 +39,12 @@ export const COLUMNS = [
   ["open_roles", "Open roles"],
   ["roles_trend", "Roles trend"],
   ["releases_90d", "Releases (90 days)"],
+  ["latest_release", "Latest release"],
+  ["release_cadence", "Release cadence"],
+  ["npm_downloads", "npm downloads (last week)"],
+  ["app_rating", "App Store rating"],
+  ["chief_executive", "Chief executive"],
+  ["sec_filer", "Files with the SEC"],
   ["last_change", "Last material change"],
   ["risk", "Risk"],
   ["opportunity", "Opportunity"],
@@ -99,6 +106,69 @@ export function trend(h: CompareSource["hiring"]): Cell {
   return { text: up ? "↑ growing" : "↓ shrinking", sort: up ? 1 : -1, href: signalHref(h.id) };
 }
 
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+const count = (n: number) => n.toLocaleString("en-US");
+const validDay = (v: unknown): string | undefined => {
+  const t = str(v);
+  return t && Number.isFinite(Date.parse(t)) ? t : undefined;
+};
+
+/** The day of the newest release any channel records, linked to where it was read. */
+function latestRelease(rel: Obj | undefined, page: string): Cell {
+  const at = validDay(rel?.last_release_at);
+  if (!rel || !at) return EMPTY;
+  return {
+    text: formatDay(at),
+    sort: at,
+    href: url(cadenceHref(rel.source)) ?? `${page}#read-release_cadence`,
+  };
+}
+
+/** How far apart releases typically are (the median gap); fewer days sorts as the faster cadence. */
+function releaseCadence(rel: Obj | undefined, page: string): Cell {
+  const median = num(rel?.median_days_between);
+  if (!rel || median === undefined) return EMPTY;
+  return {
+    text: median === 1 ? "every day" : `every ${count(median)} days`,
+    sort: -median,
+    href: url(cadenceHref(rel.source)) ?? `${page}#read-release_cadence`,
+  };
+}
+
+/** The competitor's most downloaded npm package last week, named, linked to its npm page. */
+function npmDownloads(packages: Obj | undefined, page: string): Cell {
+  let best: { p: Obj; n: number } | undefined;
+  for (const p of list(packages?.packages)) {
+    const n = num(p.weekly_downloads);
+    if (n !== undefined && (!best || n > best.n)) best = { p, n };
+  }
+  if (!best) return EMPTY;
+  const name = str(best.p.name);
+  return {
+    text: `${count(best.n)}${name ? ` (${name}${str(best.p.deprecated) ? ", deprecated" : ""})` : ""}`,
+    sort: best.n,
+    href: url(best.p.page) ?? url(best.p.downloads_source) ?? `${page}#read-packages`,
+  };
+}
+
+/** The App Store rating of the competitor's most rated app (its store page names it), with its count. */
+function appRating(apps: Obj | undefined, page: string): Cell {
+  let best: { a: Obj; rating: number; n: number } | undefined;
+  for (const a of list(apps?.apps)) {
+    const rating = num(a.rating);
+    if (rating === undefined) continue;
+    const n = num(a.rating_count) ?? 0;
+    if (!best || n > best.n) best = { a, rating, n };
+  }
+  if (!best) return EMPTY;
+  const ratings = num(best.a.rating_count);
+  return {
+    text: `${best.rating.toFixed(1)} of 5${ratings !== undefined ? ` (${count(ratings)} rating${ratings === 1 ? "" : "s"})` : ""}`,
+    sort: best.rating,
+    href: url(best.a.page) ?? `${page}#read-apps`,
+  };
+}
+
 export function competitorRow(src: CompareSource): CompareRow {
   const c = src.doc;
   const reads = isObj(c.reads) ? c.reads : {};
@@ -115,6 +185,10 @@ export function competitorRow(src: CompareSource): CompareRow {
   const rel = isObj(reads.release_cadence) ? reads.release_cadence : undefined;
   const releases = num(rel?.releases_last_90_days);
   const page = `/app/competitors/${src.id}`;
+  const funding = isObj(reads.funding) ? reads.funding : undefined;
+  const ceo = isObj(funding?.chief_executive) ? funding.chief_executive : undefined;
+  const regulation = isObj(reads.regulation) ? reads.regulation : undefined;
+  const filer = isObj(regulation?.sec) ? regulation.sec : undefined;
   const level = (v: unknown): Cell => {
     const t = str(v);
     return t ? { text: t, sort: LEVEL[t.toLowerCase()] ?? -1, href: `${page}#company` } : EMPTY;
@@ -150,9 +224,27 @@ export function competitorRow(src: CompareSource): CompareRow {
           ? {
               text: String(releases),
               sort: releases,
-              href: url(rel?.source) ?? `${page}#read-release_cadence`,
+              href: url(cadenceHref(rel?.source)) ?? `${page}#read-release_cadence`,
             }
           : EMPTY,
+      latest_release: latestRelease(rel, page),
+      release_cadence: releaseCadence(rel, page),
+      npm_downloads: npmDownloads(isObj(reads.packages) ? reads.packages : undefined, page),
+      app_rating: appRating(isObj(reads.apps) ? reads.apps : undefined, page),
+      chief_executive: str(ceo?.name)
+        ? {
+            text: str(ceo?.name) as string,
+            sort: str(ceo?.name),
+            href: url(ceo?.source) ?? `${page}#read-funding`,
+          }
+        : EMPTY,
+      sec_filer: str(filer?.cik)
+        ? {
+            text: "yes",
+            sort: 1,
+            href: url(filer?.filings) ?? url(filer?.source) ?? `${page}#read-regulation`,
+          }
+        : EMPTY,
       last_change: m
         ? { text: `${formatTime(m.at).replace(/,.*$/, "")}: ${m.title}`, sort: m.at, href: signalHref(m.id) }
         : EMPTY,

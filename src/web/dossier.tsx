@@ -12,6 +12,7 @@ import { trend } from "./compareModel.ts";
 import { ExternalLink, Severity, Time } from "./components.tsx";
 import { formatTime, isHttpUrl } from "./http.ts";
 import { Html } from "./layout.tsx";
+import { cadenceHref, cadenceSource } from "./releaseLinks.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === "object" && !Array.isArray(v);
@@ -285,21 +286,6 @@ export function IntegrationsView({ integ }: { integ: Obj }): JSX.Element {
     </div>
   );
 }
-
-/** Where a release cadence was read, in a word. */
-const cadenceSource = (href: unknown) =>
-  typeof href === "string" && /^https:\/\/(?:api\.)?github\.com\//.test(href)
-    ? "GitHub releases"
-    : "changelog";
-
-/** The page a person opens for a cadence's source: a repository's releases on github.com, not GitHub's API. */
-const cadenceHref = (href: unknown) => {
-  const m =
-    typeof href === "string"
-      ? /^https:\/\/api\.github\.com\/repos\/([^/?#]+\/[^/?#]+)\/releases/.exec(href)
-      : null;
-  return m ? `https://github.com/${m[1]}/releases` : href;
-};
 
 export function ReleaseCadenceView({ rel }: { rel: Obj }): JSX.Element {
   const n = num(rel.releases_last_90_days);

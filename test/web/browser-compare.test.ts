@@ -59,7 +59,56 @@ beforeAll(async () => {
         release_cadence: {
           releases_last_90_days: 5,
           last_release_at: "2026-11-10T00:00:00Z",
-          source: "https://lumora.example/changelog",
+          median_days_between: 12,
+          source: "https://api.github.com/repos/lumora/lumora-js/releases?per_page=30",
+        },
+        packages: {
+          packages: [
+            {
+              name: "lumora-js",
+              registry: "npm",
+              latest: "5.0.0",
+              weekly_downloads: 412300,
+              page: "https://www.npmjs.com/package/lumora-js",
+              source: "https://registry.npmjs.org/lumora-js",
+            },
+            {
+              name: "lumora-legacy",
+              registry: "npm",
+              latest: "1.9.2",
+              deprecated: "Use lumora-js",
+              weekly_downloads: 1200,
+              page: "https://www.npmjs.com/package/lumora-legacy",
+              source: "https://registry.npmjs.org/lumora-legacy",
+            },
+          ],
+        },
+        apps: {
+          apps: [
+            {
+              name: "Lumora Mobile",
+              version: "3.5.0",
+              rating: 4.1,
+              rating_count: 2318,
+              page: "https://apps.apple.com/us/app/lumora/id1234567890",
+              source: "https://itunes.apple.com/lookup?id=1234567890&country=us",
+            },
+          ],
+        },
+        funding: {
+          chief_executive: {
+            name: "Marcus Oyelaran",
+            source: "https://www.wikidata.org/wiki/Q424242",
+            source_title: "Wikidata",
+          },
+        },
+        regulation: {
+          sec: {
+            cik: "0001234567",
+            filings: "https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=0001234567",
+            source: "https://www.wikidata.org/wiki/Q424242",
+            source_title: "Wikidata",
+          },
         },
       },
     },
@@ -176,6 +225,28 @@ describe("the compare page", () => {
         `/app/signals/${ids.s3}`,
       );
       expect(await cell(page, "Lumora", "Releases (90 days)").textContent()).toBe("5");
+      // The open sources: each value linked to the record it comes from, never GitHub's API.
+      const opens: [string, string, string][] = [
+        ["Releases (90 days)", "5", "https://github.com/lumora/lumora-js/releases"],
+        ["Latest release", "10 Nov 2026", "https://github.com/lumora/lumora-js/releases"],
+        ["Release cadence", "every 12 days", "https://github.com/lumora/lumora-js/releases"],
+        ["npm downloads (last week)", "412,300 (lumora-js)", "https://www.npmjs.com/package/lumora-js"],
+        ["App Store rating", "4.1 of 5 (2,318 ratings)", "https://apps.apple.com/us/app/lumora/id1234567890"],
+        ["Chief executive", "Marcus Oyelaran", "https://www.wikidata.org/wiki/Q424242"],
+        [
+          "Files with the SEC",
+          "yes",
+          "https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=0001234567",
+        ],
+      ];
+      for (const [label, text, href] of opens) {
+        const a = cell(page, "Lumora", label).locator("a");
+        expect({ label, text: await a.textContent(), href: await a.getAttribute("href") }).toEqual({
+          label,
+          text,
+          href,
+        });
+      }
       // The newest medium or high signal, not the newer low one.
       const change = cell(page, "Lumora", "Last material change").locator("a");
       expect(await change.textContent()).toBe("18 Nov 2026: Lumora cuts the Pro plan to $49");
@@ -184,7 +255,15 @@ describe("the compare page", () => {
 
       // Never invented: what the data does not hold is empty (Brightloop has no research; the own company's
       // profile states no prices).
-      for (const label of ["Entry price", "Plans", "Free tier", "Open roles", "Releases (90 days)", "Risk"]) {
+      for (const label of [
+        "Entry price",
+        "Plans",
+        "Free tier",
+        "Open roles",
+        "Releases (90 days)",
+        "Risk",
+        ...opens.map(([label]) => label),
+      ]) {
         expect(await cell(page, "Brightloop", label).textContent()).toBe("");
         expect(await cell(page, "Acme Analytics", label).textContent()).toBe("");
       }
@@ -195,6 +274,11 @@ describe("the compare page", () => {
       expect(await axeViolations(page)).toEqual([]);
       expect(await pageOverflow(page)).toBe(0);
       await page.screenshot({ path: join(ARTIFACTS, `compare-${width}.png`), fullPage: true });
+      // The table scrolls on its own to its last columns; the page still does not.
+      await cell(page, "Lumora", "Files with the SEC").scrollIntoViewIfNeeded();
+      expect(await cell(page, "Lumora", "Files with the SEC").isVisible()).toBe(true);
+      expect(await pageOverflow(page)).toBe(0);
+      await page.screenshot({ path: join(ARTIFACTS, `compare-${width}-scrolled.png`) });
 
       // Sorting: entry price high first, then low first; empty cells stay last; the own company stays on top.
       await Promise.all([
@@ -226,6 +310,17 @@ describe("the compare page", () => {
       expect(lines[2]).toContain('"$49 a month per seat (Pro)","https://lumora.example/pricing"');
       expect(lines[2]).toContain(
         `"18 Nov 2026: Lumora cuts the Pro plan to $49","${t.base}/app/signals/${ids.s1}"`,
+      );
+      // The open sources' values are plain text beside their evidence; none where the sources state none.
+      expect(lines[0]).toContain(
+        '"npm downloads (last week)","npm downloads (last week) evidence","App Store rating","App Store rating evidence","Chief executive","Chief executive evidence","Files with the SEC","Files with the SEC evidence"',
+      );
+      expect(lines[2]).toContain(
+        '"10 Nov 2026","https://github.com/lumora/lumora-js/releases","every 12 days","https://github.com/lumora/lumora-js/releases","412,300 (lumora-js)","https://www.npmjs.com/package/lumora-js","4.1 of 5 (2,318 ratings)","https://apps.apple.com/us/app/lumora/id1234567890","Marcus Oyelaran","https://www.wikidata.org/wiki/Q424242","yes","https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK=0001234567"',
+      );
+      expect(csv).not.toContain("<");
+      expect(lines[4]).toBe(
+        `"Brightloop","${t.base}/app/competitors/${ids.brightloop}"${',""'.repeat(2 * 17)}`,
       );
       await page.close();
     }, 60_000);
