@@ -4,7 +4,9 @@
 // two sentences read alike. No rule fires, nothing is said.
 import { possessive, withArticle } from "../../domain/prose.ts";
 import { type Severity, severityRank } from "../../domain/records.ts";
+import { clip } from "../classify/wording.ts";
 import type { CitedSentence } from "../llm/rephrase.ts";
+import { HN_POINTS } from "../sources/hackernews.ts";
 import type { DigestSignal } from "./types.ts";
 
 export interface WatchRule {
@@ -12,6 +14,8 @@ export interface WatchRule {
   types: string[];
   /** Extra condition on the signal's own words. */
   text?: RegExp;
+  /** Extra condition on the signal's title alone (the words a source kind's rule writes it with). */
+  title?: RegExp;
   /** Only signals of at least this severity. */
   minSeverity?: Severity;
   /** The sentence (without its stop), from the rule's most material signal of one competitor. */
@@ -41,8 +45,61 @@ function rolesMoved(s: DigestSignal, verb: string): string {
     : `${s.competitor} ${verb} its team`;
 }
 
+/** The first sentence of a text the competitor wrote (release notes, a deprecation message), short and without
+ * its stop, to quote inside one of ours. */
+function firstSentence(t: string | undefined): string | undefined {
+  const first = t?.split(/(?<=[.!?])\s+/)[0]?.replace(/[.!?\s]+$/, "");
+  return first ? clip(first, 90) : undefined;
+}
+
+/** " on 20 Nov 2026", the day an SEC filing was made as its signal states it. */
+const filedOn = (s: DigestSignal) => {
+  const day = /filed a Form 8-K on (\d{1,2} \w{3} \d{4})/.exec(s.summary ?? "")?.[1];
+  return day ? ` on ${day}` : "";
+};
+
+/** A new chief executive as Wikidata names them, and whom they replace: recorded values, else the title's words. */
+function chiefExecutives(s: DigestSignal): { now?: string; was?: string } {
+  const m = /chief executive(?: is|: )\s*(.+?)(?: \(was (.+)\))?$/.exec(s.title);
+  return { now: s.after ?? m?.[1], was: s.before ?? m?.[2] };
+}
+
 /** In order of precedence: a signal feeds the first rule it matches. */
 export const WATCH_RULES: WatchRule[] = [
+  {
+    // A filing's signal names its accession number, not a person or a company: said from the 8-K's item.
+    id: "sec_officers",
+    types: ["leadership_change"],
+    title: /\(8-K, item 5\.02\)$/,
+    say: (s) =>
+      `${s.competitor} told the SEC of a change among its directors or officers${filedOn(s)}: read it for who is leaving or joining, since a new executive often resets priorities, and check ${possessive(s.competitor)} roadmap and messaging over the next quarters`,
+  },
+  {
+    id: "sec_acquisition",
+    types: ["acquisition"],
+    title: /\(8-K, item 2\.01\)$/,
+    say: (s) =>
+      `${s.competitor} told the SEC it completed an acquisition or a sale of assets${filedOn(s)}: read it for what changed hands, and watch ${possessive(s.competitor)} product and pricing pages for what it bought or sold`,
+  },
+  {
+    id: "sec_agreement",
+    types: ["partnership"],
+    title: /\(8-K, item 1\.01\)$/,
+    say: (s) =>
+      `${s.competitor} told the SEC of a material agreement${filedOn(s)}: read it for the other party, and look for a partnership or a large customer in ${possessive(s.competitor)} next announcements`,
+  },
+  {
+    id: "chief_executive",
+    types: ["leadership_change"],
+    text: /\bWikidata now names .+ chief executive officer\b/,
+    say: (s) => {
+      const { now, was } = chiefExecutives(s);
+      const fact = now
+        ? `Wikidata now names ${now} as ${possessive(s.competitor)} chief executive${was ? `, in place of ${was}` : ""}`
+        : `Wikidata now names a new chief executive for ${s.competitor}`;
+      return `${fact}: confirm it in ${possessive(s.competitor)} own news before you repeat it, and expect a new chief executive to revisit pricing and positioning within a year`;
+    },
+  },
   {
     id: "go_to_market_hiring",
     // A single posting (a low hiring signal) says nothing about where a company is going.
@@ -139,6 +196,56 @@ export const WATCH_RULES: WatchRule[] = [
         : `${s.competitor} announced an acquisition: watch for the acquired product in its pricing and integrations`,
   },
   {
+    id: "app_rating_drop",
+    types: ["rating_drop"],
+    say: (s) => {
+      const m = /from (\d(?:\.\d)?) to (\d(?:\.\d)?)/.exec(s.title);
+      const app = s.subject?.trim();
+      const which = app ? `${possessive(s.competitor)} app ${app}` : `${possessive(s.competitor)} app`;
+      return m
+        ? `${which} is rated ${m[2]} stars on the App Store, down from ${m[1]}: its recent reviews say what its users dislike, a talk track with buyers whose teams work on their phones`
+        : `The App Store rating of ${which} fell: its recent reviews say what its users dislike, a talk track with buyers whose teams work on their phones`;
+    },
+  },
+  {
+    id: "package_deprecated",
+    types: ["feature_removed"],
+    title: /\bdeprecates its npm package\b/,
+    say: (s) => {
+      const pkg = s.subject?.trim();
+      const note = firstSentence(/ on npm: (.+)$/.exec(s.summary ?? "")?.[1]);
+      return `${s.competitor} deprecated ${pkg ? `its npm package ${pkg}` : "an npm package"}${note ? ` ("${note}")` : ""}: developers who build on it must move off it, a good moment to show them how your product connects`;
+    },
+  },
+  {
+    id: "major_version",
+    types: ["release"],
+    title: /\bon npm, a new major version$/,
+    say: (s) => {
+      const m = /from major version (\d+) to (\d+)/.exec(s.summary ?? "");
+      const pkg = s.subject?.trim() ?? "its npm package";
+      return `${s.competitor} released ${pkg}${m ? `, moving its npm package from version ${m[1]} to ${m[2]}` : ", a new major version on npm"}: developers must change their code to upgrade, when they are most open to comparing alternatives`;
+    },
+  },
+  {
+    id: "app_release",
+    types: ["release"],
+    title: / on the App Store$/,
+    minSeverity: "medium",
+    say: (s) => {
+      const notes = firstSentence(/^[^:]*\): (.+)$/.exec(s.summary ?? "")?.[1]);
+      return `${s.competitor} shipped ${s.subject?.trim() || "a new version of its app"} on the App Store${notes ? `, its notes leading with "${notes}"` : ""}: check that your mobile app answers it before buyers compare the two`;
+    },
+  },
+  {
+    id: "hacker_news",
+    types: ["mention"],
+    say: (s) =>
+      s.subject
+        ? `"${clip(s.subject.trim(), 100)}", a story linking ${possessive(s.competitor)} site, passed ${HN_POINTS} points on Hacker News: read the discussion for the praise and objections buyers may repeat to you`
+        : `A story linking ${possessive(s.competitor)} site passed ${HN_POINTS} points on Hacker News: read the discussion for the praise and objections buyers may repeat to you`,
+  },
+  {
     id: "launch",
     types: ["feature_launch", "release"],
     minSeverity: "medium",
@@ -200,7 +307,8 @@ export function whatToWatch(signals: DigestSignal[], max = 4): CitedSentence[] {
         s.type !== undefined &&
         r.types.includes(s.type) &&
         (r.minSeverity === undefined || severityRank(s.severity) >= severityRank(r.minSeverity)) &&
-        (r.text === undefined || r.text.test(`${s.title} ${s.summary ?? ""}`)),
+        (r.text === undefined || r.text.test(`${s.title} ${s.summary ?? ""}`)) &&
+        (r.title === undefined || r.title.test(s.title)),
     );
     if (!rule) continue;
     const key = `${rule.id}\u0000${s.competitor}`;
