@@ -52,10 +52,10 @@ function firstSentence(t: string | undefined): string | undefined {
   return first ? clip(first, 90) : undefined;
 }
 
-/** " on 20 Nov 2026", the day an SEC filing was made as its signal states it. */
+/** " in a filing on 20 Nov 2026": the day an SEC filing was made, as its signal states it. */
 const filedOn = (s: DigestSignal) => {
   const day = /filed a Form 8-K on (\d{1,2} \w{3} \d{4})/.exec(s.summary ?? "")?.[1];
-  return day ? ` on ${day}` : "";
+  return day ? ` in a filing on ${day}` : " in a filing";
 };
 
 /** A new chief executive as Wikidata names them, and whom they replace: recorded values, else the title's words. */

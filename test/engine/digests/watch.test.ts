@@ -129,7 +129,7 @@ describe("what to watch, for the open sources", () => {
       "Globex released globex-js 5.0.0, moving its npm package from version 4 to 5: developers must change their code to upgrade, when they are most open to comparing alternatives.",
     );
     expect(byId.get(4)).toBe(
-      "Quantive told the SEC of a change among its directors or officers on 20 Nov 2026: read it for who is leaving or joining, since a new executive often resets priorities, and check Quantive's roadmap and messaging over the next quarters.",
+      "Quantive told the SEC of a change among its directors or officers in a filing on 20 Nov 2026: read it for who is leaving or joining, since a new executive often resets priorities, and check Quantive's roadmap and messaging over the next quarters.",
     );
     expect(byId.get(5)).toBe(
       "Wikidata now names Marcus Oyelaran as Quantive's chief executive, in place of Priya Raman: confirm it in Quantive's own news before you repeat it, and expect a new chief executive to revisit pricing and positioning within a year.",
@@ -141,10 +141,10 @@ describe("what to watch, for the open sources", () => {
       'Northwind shipped Northwind Mobile 3.5.0 on the App Store, its notes leading with "Offline mode for field teams": check that your mobile app answers it before buyers compare the two.',
     );
     expect(byId.get(8)).toBe(
-      "Quantive told the SEC it completed an acquisition or a sale of assets on 24 Nov 2026: read it for what changed hands, and watch Quantive's product and pricing pages for what it bought or sold.",
+      "Quantive told the SEC it completed an acquisition or a sale of assets in a filing on 24 Nov 2026: read it for what changed hands, and watch Quantive's product and pricing pages for what it bought or sold.",
     );
     expect(byId.get(9)).toBe(
-      "Quantive told the SEC of a material agreement on 25 Nov 2026: read it for the other party, and look for a partnership or a large customer in Quantive's next announcements.",
+      "Quantive told the SEC of a material agreement in a filing on 25 Nov 2026: read it for the other party, and look for a partnership or a large customer in Quantive's next announcements.",
     );
     // Every signal is spoken of once, in one sentence of its own, written as prose.
     expect(out).toHaveLength(OPEN_SOURCES.length);
