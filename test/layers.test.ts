@@ -189,17 +189,15 @@ const NOT_YET_MOVED = [
   // the deciders' state loaders and the commands' table writes
   "src/domain",
   // the engine's stores and its reads: the web-archive reader's progress, free-brief claims, a cycle's record,
-  // results and runs, the outbox and the webhooks' fan-out, the renderer's budget, research's
-  // lease, icons and drafts, the schedule's leases and shares, the snapshot store, the signal writer
+  // results and runs, the outbox and the webhooks' fan-out, research's
+  // lease, icons and drafts, the schedule's leases and shares, the snapshot store
   "src/engine/archive",
   "src/engine/briefs",
   "src/engine/cycle",
   "src/engine/deliver",
-  "src/engine/render",
   "src/engine/research",
   "src/engine/schedule",
   "src/engine/snapshots",
-  "src/engine/write",
 ];
 /** The one root that opens the database hands its connection to the event store and runs the migrations. */
 const CONNECTION_ROOT = "src/services.ts";

@@ -42,12 +42,6 @@ export async function queueDemoSitesAdvance(tx: Exec, at: string) {
   });
 }
 
-/** A workspace's id by its slug. */
-export async function orgIdBySlug(db: Exec, slug: string): Promise<number | undefined> {
-  const r = await db.execute({ sql: "SELECT id FROM orgs WHERE slug = ?", args: [slug] });
-  return r.rows[0] ? Number(r.rows[0].id) : undefined;
-}
-
 /** The names of the workspace's competitors whose research is running (at most 20). */
 export async function researchingNames(db: Exec, orgId: number): Promise<string[]> {
   const r = await db.execute({
@@ -88,10 +82,4 @@ export async function endedCyclesSince(
     args: [orgId, since],
   });
   return { cycles: Number(r.rows[0]?.n ?? 0), signalsCreated: Number(r.rows[0]?.created ?? 0) };
-}
-
-/** A workspace's slug by its id. */
-export async function orgSlugById(db: Exec, orgId: number): Promise<string | undefined> {
-  const r = await db.execute({ sql: "SELECT slug FROM orgs WHERE id = ?", args: [orgId] });
-  return r.rows[0] ? String(r.rows[0].slug) : undefined;
 }

@@ -54,3 +54,26 @@ export async function leaseRateSlice(
     oldest: row.oldest === null ? null : Number(row.oldest),
   };
 }
+
+/** Counts one render of the workspace on `day` (days since the epoch) unless it reached `cap`: the count
+ * before this one, or undefined when refused. */
+export async function takeDailyRender(
+  db: Pick<Client, "execute">,
+  orgId: number,
+  day: number,
+  cap: number,
+): Promise<number | undefined> {
+  const r = await db.execute({
+    sql: `INSERT INTO rate_slices (name, key, slice, taken, granted) VALUES ('renders', ?1, ?2, 1, 0)
+          ON CONFLICT (name, key, slice) DO UPDATE SET taken = taken + 1 WHERE taken < ?3
+          RETURNING taken`,
+    args: [String(orgId), day, cap],
+  });
+  const taken = r.rows[0]?.taken;
+  return taken === undefined ? undefined : Number(taken) - 1;
+}
+
+/** Drops the render counts of days before `day`. */
+export async function sweepDailyRenders(db: Pick<Client, "execute">, day: number): Promise<void> {
+  await db.execute({ sql: "DELETE FROM rate_slices WHERE name = 'renders' AND slice < ?", args: [day] });
+}

@@ -6,13 +6,8 @@
 // change only against a snapshot taken before it: while research runs (a cycle skips a competitor being
 // researched, and research that read v2 makes v2 the baseline) or its first cycle has not taken the baseline, an
 // advance is queued (demo_sites.advance_queued_at) and applied, with its cycle, as soon as that work ends.
-import {
-  coreCompetitors,
-  demoSitesRow,
-  endedCyclesSince,
-  orgIdBySlug,
-  researchingNames,
-} from "../db/demo.ts";
+import { coreCompetitors, demoSitesRow, endedCyclesSince, researchingNames } from "../db/demo.ts";
+import { orgIdBySlug } from "../db/queries/orgs.ts";
 import { runCycle } from "../engine/cycle/run.ts";
 import { type CycleStatus, cycleStatus } from "../engine/cycle/status.ts";
 import { startResearch } from "../engine/research/runner.ts";

@@ -12,7 +12,7 @@ import {
 } from "node:zlib";
 import { type Clock, systemClock } from "../../clock.ts";
 import { type Config, DEMO_ORG } from "../../config.ts";
-import { orgSlugById } from "../../db/demo.ts";
+import { orgSlugById } from "../../db/queries/orgs.ts";
 import { hostRefusal, notAllowedMessage } from "../../domain/hostname.ts";
 import type { Services } from "../../services.ts";
 import { decodeBody } from "./charset.ts";

@@ -3,6 +3,8 @@
 // (RIVALS_BROWSER unset), a failed read that says so. A shell is never read as the page itself: its emptiness
 // is not the competitor's doing, and must never become "plans removed".
 import type { Config } from "../../config.ts";
+import { planOfOrg } from "../../db/queries/orgs.ts";
+import { sweepDailyRenders, takeDailyRender } from "../../db/rateSlices.ts";
 import { dailyCapReached, planOf } from "../../domain/plans.ts";
 import { utcDay } from "../../domain/workspace.ts";
 import type { Services } from "../../services.ts";
@@ -113,20 +115,12 @@ async function takeRender(s: Services, orgId: number, day: number, cap: number) 
     counts.set(key, used + 1);
     return { allowed: true, used };
   }
-  const r = await s.database.client.execute({
-    sql: `INSERT INTO rate_slices (name, key, slice, taken, granted) VALUES ('renders', ?1, ?2, 1, 0)
-          ON CONFLICT (name, key, slice) DO UPDATE SET taken = taken + 1 WHERE taken < ?3
-          RETURNING taken`,
-    args: [String(orgId), day, cap],
-  });
+  const before = await takeDailyRender(s.database, orgId, day, cap);
   if (sweptDay.get(s) !== day) {
     sweptDay.set(s, day);
-    await s.database.client
-      .execute({ sql: "DELETE FROM rate_slices WHERE name = 'renders' AND slice < ?", args: [day - 1] })
-      .catch(() => {});
+    await sweepDailyRenders(s.database, day - 1).catch(() => {});
   }
-  const taken = r.rows[0]?.taken;
-  return taken === undefined ? { allowed: false, used: cap } : { allowed: true, used: Number(taken) - 1 };
+  return before === undefined ? { allowed: false, used: cap } : { allowed: true, used: before };
 }
 
 /** The browser as one workspace uses it: at most its plan's pages rendered per UTC day (domain/plans.ts,
@@ -141,8 +135,7 @@ export function tenantRenderer(s: Services, orgId: number): PageRenderer | undef
       if ((await workspaceFetcher(s, orgId)).confined)
         return { ok: false, error: "browser", message: "this workspace's pages are not read in a browser" };
       const { start, end } = utcDay(s.clock());
-      const r = await s.database.client.execute({ sql: "SELECT plan FROM orgs WHERE id = ?", args: [orgId] });
-      const plan = planOf(String(r.rows[0]?.plan ?? "free"));
+      const plan = planOf((await planOfOrg(s.database, orgId)) ?? "free");
       const day = Math.floor(Date.parse(start) / DAY_MS);
       const { allowed, used } = await takeRender(s, orgId, day, plan.dailyCaps.renders);
       if (!allowed)

@@ -2,35 +2,22 @@
 // from the dossier and newest signals. A competitor without a card gets its first one; a card that exists is
 // never rewritten: what the engine would change is stored as a proposal a member accepts or dismisses. Neither
 // counts toward the daily cap that limits generate_battlecard.
+import { competitorsWithMaterialSignals } from "../../db/queries/cycleWrites.ts";
 import { composeCardEvent, researchFinished } from "../../domain/battlecardGeneration.ts";
 import { DomainError } from "../../domain/errors.ts";
 import { requireCoreCompetitor } from "../../domain/watchlist.ts";
 import { loadSettings } from "../../domain/workspace.ts";
-import type { Services } from "../../services.ts";
 import { composeBattlecard } from "../battlecards.ts";
 import type { AfterCycleStep } from "../cycle/types.ts";
-
-/** Competitors with a medium or high signal the cycle created. */
-async function materialCompetitors(s: Services, orgId: number, signalIds: number[]): Promise<number[]> {
-  if (signalIds.length === 0) return [];
-  const ids: number[] = [];
-  for (let i = 0; i < signalIds.length; i += 500) {
-    const chunk = signalIds.slice(i, i + 500);
-    const r = await s.database.client.execute({
-      sql: `SELECT DISTINCT competitor_id FROM signals
-            WHERE org_id = ? AND id IN (${chunk.map(() => "?").join(",")})
-              AND severity IN ('medium', 'high') AND competitor_id IS NOT NULL`,
-      args: [orgId, ...chunk],
-    });
-    for (const row of r.rows) ids.push(Number(row.competitor_id));
-  }
-  return [...new Set(ids)].sort((a, b) => a - b);
-}
 
 export const rewriteBattlecards: AfterCycleStep = async (s, cycle) => {
   let written = 0;
   let proposed = 0;
-  for (const competitorId of await materialCompetitors(s, cycle.orgId, cycle.signalIds.created)) {
+  for (const competitorId of await competitorsWithMaterialSignals(
+    s.database,
+    cycle.orgId,
+    cycle.signalIds.created,
+  )) {
     const { result } = await s.store.execute(async (w) => {
       const settings = await loadSettings(w.tx, cycle.orgId);
       let comp: Awaited<ReturnType<typeof requireCoreCompetitor>>;

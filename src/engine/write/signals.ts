@@ -2,6 +2,11 @@
 // the classifier become SignalDetected / SignalEvidenceAdded / SignalClosed events through the single writer,
 // projected into the same `signals` read table imported signals use (REST, MCP, app pages, search).
 import type { WriteContext } from "../../../events/store.ts";
+import {
+  competitorNameAndRecord,
+  openEngineSignalRows,
+  staleEngineSignals,
+} from "../../db/queries/cycleWrites.ts";
 import { icpIsSet } from "../../domain/icpOverlap.ts";
 import { decideObservation, type SourceObservation, type StatedRound } from "../../domain/observation.ts";
 import { type CompetitorRecord, type SignalRecord, severityRank } from "../../domain/records.ts";
@@ -29,14 +34,7 @@ async function openSignals(
   orgId: number,
   competitorId: number,
 ): Promise<OpenEngineSignal[]> {
-  const r = await w.tx.execute({
-    sql: `SELECT e.id, e.dedup_key, e.category, e.type, e.subject, e.value_before, e.value_after, s.state
-          FROM engine_signals e JOIN signals s ON s.id = e.id
-          WHERE e.org_id = ? AND e.competitor_id = ? AND e.status = 'open'
-          ORDER BY e.id`,
-    args: [orgId, competitorId],
-  });
-  return r.rows.map((row) => {
+  return (await openEngineSignalRows(w.tx, orgId, competitorId)).map((row) => {
     const { competitor_id: _c, ...record } = JSON.parse(String(row.state)) as SignalRecord & {
       competitor_id: number;
     };
@@ -102,16 +100,13 @@ export async function recordDrafts(
   const at = iso(now);
   const { result } = await services.store.execute<RecordResult>(
     async (w) => {
-      const c = await w.tx.execute({
-        sql: "SELECT id, name, website_url, state FROM competitors WHERE id = ? AND org_id = ?",
-        args: [competitorId, orgId],
-      });
-      if (!c.rows[0]) throw new Error(`competitor ${competitorId} is not in workspace ${orgId}`);
+      const c = await competitorNameAndRecord(w.tx, orgId, competitorId);
+      if (!c) throw new Error(`competitor ${competitorId} is not in workspace ${orgId}`);
       const open = await openSignals(w, orgId, competitorId);
       const cmd = {
         orgId,
         competitorId,
-        competitorName: String(c.rows[0].name),
+        competitorName: c.name,
         drafts: ordered(drafts),
         now: at,
       };
@@ -120,11 +115,11 @@ export async function recordDrafts(
       const out = decideDetectSignals(open, cmd, ids);
       // The ICP overlap is read again when what the dossier says changes (as research and update_icp read it).
       const icp = observed.length ? (await loadSettings(w.tx, orgId)).icp : undefined;
-      const seen = decideObservation(JSON.parse(String(c.rows[0].state)) as CompetitorRecord, {
+      const seen = decideObservation(JSON.parse(c.state) as CompetitorRecord, {
         orgId,
         competitorId,
         observed,
-        funding: announcedRounds(drafts, namesOf(String(c.rows[0].name), c.rows[0].website_url)),
+        funding: announcedRounds(drafts, namesOf(c.name, c.websiteUrl)),
         signalsSeen: out.created.length + out.updated.length > 0,
         now: at,
         ...(icpIsSet(icp) ? { icp } : {}),
@@ -149,16 +144,7 @@ export async function closeExpiredSignals(
   const cutoff = new Date(Date.parse(at) - services.config.signalTtlDays * 86_400_000).toISOString();
   const { result } = await services.store.execute<{ closed: number[] }>(
     async (w) => {
-      const r = await w.tx.execute({
-        sql: `SELECT id FROM engine_signals WHERE org_id = ? AND status = 'open' AND last_seen_at < ?
-              ORDER BY id LIMIT 1000`,
-        args: [orgId, cutoff],
-      });
-      const out = decideExpire(
-        orgId,
-        r.rows.map((x) => Number(x.id)),
-        at,
-      );
+      const out = decideExpire(orgId, await staleEngineSignals(w.tx, orgId, cutoff), at);
       return { events: out.events, result: { closed: out.closed } };
     },
     { actor: "engine", source: "engine" },
