@@ -297,19 +297,24 @@ function freeName(s: DigestSignal): string {
   return /^free\b\s*/i.test(p) ? p.replace(/^free\b\s*/i, "") || "tier" : p;
 }
 
+/** The rule a signal feeds: the first that matches it, if any. */
+export function watchRuleOf(s: DigestSignal): WatchRule | undefined {
+  return WATCH_RULES.find(
+    (r) =>
+      s.type !== undefined &&
+      r.types.includes(s.type) &&
+      (r.minSeverity === undefined || severityRank(s.severity) >= severityRank(r.minSeverity)) &&
+      (r.text === undefined || r.text.test(`${s.title} ${s.summary ?? ""}`)) &&
+      (r.title === undefined || r.title.test(s.title)),
+  );
+}
+
 /** At most `max` sentences, each with the signals it rests on, most material first: first one per rule and
  * competitor not yet spoken of (so four price rises do not fill the list), then the others in order. */
 export function whatToWatch(signals: DigestSignal[], max = 4): CitedSentence[] {
   const fired = new Map<string, { rule: WatchRule; first: DigestSignal; ids: number[] }>();
   for (const s of signals) {
-    const rule = WATCH_RULES.find(
-      (r) =>
-        s.type !== undefined &&
-        r.types.includes(s.type) &&
-        (r.minSeverity === undefined || severityRank(s.severity) >= severityRank(r.minSeverity)) &&
-        (r.text === undefined || r.text.test(`${s.title} ${s.summary ?? ""}`)) &&
-        (r.title === undefined || r.title.test(s.title)),
-    );
+    const rule = watchRuleOf(s);
     if (!rule) continue;
     const key = `${rule.id}\u0000${s.competitor}`;
     const hit = fired.get(key);

@@ -13,6 +13,8 @@ import { sentences } from "../../../src/domain/prose.ts";
 import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import type { CycleSummary } from "../../../src/engine/cycle/types.ts";
+import { digestSignalsOf } from "../../../src/engine/digests/signals.ts";
+import { watchRuleOf, whatToWatch } from "../../../src/engine/digests/watch.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
 import { renderMarkdown } from "../../../src/web/markdown.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
@@ -191,6 +193,41 @@ describe("the digest after the fixture web's cycles", () => {
     expect(watch.length).toBeGreaterThanOrEqual(3);
     const shapes = watch.map((w) => shape(w, names));
     expect(new Set(shapes).size).toBe(watch.length);
+  });
+
+  test("the open sources' signals each feed their own what-to-watch line, as the cycle wrote them", async () => {
+    const signals = await digestSignalsOf(t.services.database, orgId, digest.signal_ids as number[]);
+    const fed = (want: (s: (typeof signals)[number]) => boolean) =>
+      signals.filter(want).map((s) => ({ title: s.title, rule: watchRuleOf(s)?.id }));
+    // v2 plants: Northwind's app falls from 4.6 to 4.1 and ships 3.5.0 with notes, Globex deprecates globex-legacy,
+    // Quantive's Wikidata item names a new chief executive and Quantive files an 8-K with item 5.02, a story
+    // linking Brightloop passes the points threshold.
+    const expected: [string, string][] = [
+      ["rating_drop", "app_rating_drop"],
+      ["mention", "hacker_news"],
+    ];
+    for (const [type, rule] of expected) {
+      const got = fed((s) => s.type === type);
+      expect(got.length).toBeGreaterThan(0);
+      for (const g of got) expect(g).toEqual({ title: g.title, rule });
+    }
+    const expectOne = (want: (s: (typeof signals)[number]) => boolean, rule: string) => {
+      const got = fed(want);
+      expect(got).toHaveLength(1);
+      expect(got[0]).toEqual({ title: got[0].title, rule });
+    };
+    expectOne((s) => s.type === "feature_removed" && /globex-legacy/.test(s.title), "package_deprecated");
+    expectOne((s) => s.type === "leadership_change" && /chief executive/.test(s.title), "chief_executive");
+    expectOne((s) => s.type === "leadership_change" && /8-K/.test(s.title), "sec_officers");
+    expectOne((s) => s.type === "release" && /App Store/.test(s.title), "app_release");
+    // Each says its fact in a sentence of its own, none twice.
+    const lines = whatToWatch(
+      signals.filter((s) => /^(app_|hacker_news|package_|chief_|sec_)/.test(watchRuleOf(s)?.id ?? "")),
+      20,
+    ).map((w) => w.text);
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(lines).size).toBe(lines.length);
+    expectProse(lines.map((text) => ({ where: "what to watch", text })));
   });
 
   test("the page prints each part once; Markdown, email and chat read clean", async () => {
