@@ -1,5 +1,6 @@
-// What the tools and pages that report on cycles read: the plan and chosen cadence, the last finished cycle,
-// the one running, and whether a schedule slot's cycle has finished.
+// Cycles: what a cycle reads of a workspace (its core competitors in order, a competitor's sources) and what the
+// tools and pages that report on cycles read (the plan and chosen cadence, the last finished cycle, the one
+// running, whether a schedule slot's cycle has finished).
 import type { Exec } from "../client.ts";
 
 /** The workspace's plan and chosen cadence (null: none chosen). */
@@ -60,4 +61,42 @@ export async function slotFinished(db: Exec, orgId: number, slot: string): Promi
     args: [orgId, slot],
   });
   return !!r.rows[0]?.finished_at;
+}
+
+/** The workspace's core competitors in the cycle's order (priority, then as tracked), or the one asked for:
+ * id, name and record (JSON). */
+export async function cycleCompetitors(
+  db: Exec,
+  orgId: number,
+  competitorId?: number,
+): Promise<{ id: number; name: string; state: string }[]> {
+  const r = await db.execute({
+    sql: `SELECT id, name, state FROM competitors WHERE org_id = ? AND listed = 1 AND watch = 'core'
+          ${competitorId !== undefined ? "AND id = ?" : ""} ORDER BY priority_sort, tracked_sort, id`,
+    args: competitorId !== undefined ? [orgId, competitorId] : [orgId],
+  });
+  return r.rows.map((row) => ({ id: Number(row.id), name: String(row.name), state: String(row.state) }));
+}
+
+/** A competitor's sources: research's (url, source kind, in the order research listed them) and its monitored
+ * pages (url, whether a browser renders it). */
+export async function competitorSourceRows(
+  db: Exec,
+  orgId: number,
+  competitorId: number,
+): Promise<{ research: { url: string; kind: string }[]; monitored: { url: string; render: boolean }[] }> {
+  const [research, monitored] = await Promise.all([
+    db.execute({
+      sql: "SELECT url, kind FROM research_sources WHERE org_id = ? AND competitor_id = ? ORDER BY rowid",
+      args: [orgId, competitorId],
+    }),
+    db.execute({
+      sql: "SELECT url, render FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
+      args: [orgId, competitorId],
+    }),
+  ]);
+  return {
+    research: research.rows.map((r) => ({ url: String(r.url), kind: String(r.kind) })),
+    monitored: monitored.rows.map((r) => ({ url: String(r.url), render: Number(r.render) === 1 })),
+  };
 }

@@ -7,6 +7,8 @@
 // even extracted.
 
 import type { Clock } from "../../clock.ts";
+import { cycleCompetitors } from "../../db/queries/cycles.ts";
+import { orgSlugById } from "../../db/queries/orgs.ts";
 import { MAX_FAILURES_LISTED } from "../../domain/cycles.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
@@ -71,22 +73,15 @@ export async function runCycle(s: Services, orgId: number, opts: CycleOptions): 
 
 /** The workspace's core competitors in the cycle's order (or the one asked for). */
 async function coreCompetitors(s: Services, orgId: number, competitorId?: number): Promise<CompetitorRow[]> {
-  return (
-    await s.database.client.execute({
-      sql: `SELECT id, name, state FROM competitors WHERE org_id = ? AND listed = 1 AND watch = 'core'
-            ${competitorId !== undefined ? "AND id = ?" : ""} ORDER BY priority_sort, tracked_sort, id`,
-      args: competitorId !== undefined ? [orgId, competitorId] : [orgId],
-    })
-  ).rows.map((r): CompetitorRow => {
-    const state = JSON.parse(String(r.state)) as { freshness?: { research_state?: string } };
-    return { id: Number(r.id), name: String(r.name), researchState: state.freshness?.research_state };
+  return (await cycleCompetitors(s.database, orgId, competitorId)).map((r): CompetitorRow => {
+    const state = JSON.parse(r.state) as { freshness?: { research_state?: string } };
+    return { id: r.id, name: r.name, researchState: state.freshness?.research_state };
   });
 }
 
 async function cycle(s: Services, orgId: number, opts: CycleOptions): Promise<CycleSummary> {
-  const c = s.database.client;
-  const org = (await c.execute({ sql: "SELECT slug FROM orgs WHERE id = ?", args: [orgId] })).rows[0];
-  if (!org) throw new DomainError("not_found", `no workspace ${orgId}`);
+  const slug = await orgSlugById(s.database, orgId);
+  if (slug === undefined) throw new DomainError("not_found", `no workspace ${orgId}`);
   const comps = await coreCompetitors(s, orgId, opts.competitorId);
   if (opts.competitorId !== undefined && comps.length === 0)
     throw new DomainError("not_found", `no core competitor ${opts.competitorId} in this workspace`);
@@ -95,7 +90,7 @@ async function cycle(s: Services, orgId: number, opts: CycleOptions): Promise<Cy
     (opts.share && opts.slot !== undefined ? await adoptCycle(s, orgId, opts.slot) : null) ??
     (await openCycle(s, orgId, opts));
   try {
-    return await checkAll(s, orgId, String(org.slug), comps, started, opts);
+    return await checkAll(s, orgId, slug, comps, started, opts);
   } finally {
     started.stop();
   }

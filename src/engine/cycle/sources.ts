@@ -1,5 +1,6 @@
 // What a cycle checks for one competitor: research's sources, then its monitored pages (a page both name is one
 // source).
+import { competitorSourceRows } from "../../db/queries/cycles.ts";
 import type { Services } from "../../services.ts";
 import { pageKey, pageKindOf } from "../sources/discover.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
@@ -7,17 +8,7 @@ import type { Source } from "./types.ts";
 
 /** The sources of one competitor: research's, then the monitored pages (a page research also found once). */
 export async function competitorSources(s: Services, orgId: number, competitorId: number): Promise<Source[]> {
-  const c = s.database.client;
-  const [research, monitored] = await Promise.all([
-    c.execute({
-      sql: "SELECT url, kind FROM research_sources WHERE org_id = ? AND competitor_id = ? ORDER BY rowid",
-      args: [orgId, competitorId],
-    }),
-    c.execute({
-      sql: "SELECT url, render FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
-      args: [orgId, competitorId],
-    }),
-  ]);
+  const { research, monitored } = await competitorSourceRows(s.database, orgId, competitorId);
   const out: Source[] = [];
   const seen = new Map<string, Source>();
   const add = (src: Source) => {
@@ -35,10 +26,8 @@ export async function competitorSources(s: Services, orgId: number, competitorId
     seen.set(k, src);
     out.push(src);
   };
-  for (const r of research.rows) add({ url: String(r.url), kind: String(r.kind), monitored: false });
-  for (const r of monitored.rows) {
-    const url = String(r.url);
-    add({ url, kind: pageKindOf(url) ?? "monitored", monitored: true, render: Number(r.render) === 1 });
-  }
+  for (const r of research) add({ url: r.url, kind: r.kind, monitored: false });
+  for (const { url, render } of monitored)
+    add({ url, kind: pageKindOf(url) ?? "monitored", monitored: true, render });
   return out;
 }
