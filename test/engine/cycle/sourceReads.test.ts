@@ -1,7 +1,8 @@
 // What the open sources a competitor's site declares say for its dossier, at research and after the cycles of
 // the fixture web: the chief executive and SEC CIK of Quantive's Wikidata item (v2 names a new chief executive),
 // Northwind's app with its rating and most recent reviews, Globex's npm packages with last week's downloads (v2
-// changes both, v3 only moves what is not compared) — in REST, get_competitor and the competitor page.
+// changes both, v3 only moves what is not compared) — in REST, get_competitor, the competitor page and the
+// compare CSV.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { handle } from "../../../events/command.ts";
@@ -35,6 +36,20 @@ const tool = async (site: string): Promise<Obj> => {
   return b.competitor ?? b;
 };
 const page = async (site: string) => (await browser.request(`/app/competitors/${ids.get(site)}`)).text();
+
+/** The compare CSV's row of a competitor, by column: each value and its evidence (`<column> evidence`). */
+async function compareRow(name: string): Promise<Record<string, string>> {
+  const csv = await (await browser.request("/app/compare.csv")).text();
+  const fields = (line: string) =>
+    line
+      .slice(1, -1)
+      .split('","')
+      .map((f) => f.replaceAll('""', '"'));
+  const [header, ...rows] = csv.trimEnd().split("\r\n").map(fields);
+  const row = rows.find((r) => r[0] === name);
+  expect(row).toBeDefined();
+  return Object.fromEntries(header.map((h, i) => [h, row![i]]));
+}
 
 async function cycle(): Promise<void> {
   t.clock.advance(3_600_000);
@@ -94,10 +109,18 @@ describe("what the open sources say in the dossier", () => {
     expect(html).toContain(`href="${ITEM}"`);
     expect(html).toContain("Files with the SEC (Central Index Key 0001987654)");
     expect(html).toContain("filings on EDGAR");
+    const q = await compareRow("Quantive");
+    expect([q["Chief executive"], q["Chief executive evidence"]]).toEqual(["Priya Raman", ITEM]);
+    expect([q["Files with the SEC"], q["Files with the SEC evidence"]]).toEqual([
+      "yes",
+      d.reads.regulation.sec.filings,
+    ]);
     // A site with no Wikidata item has neither.
     const g = await dossier("globex.example");
     expect(g.reads.funding?.chief_executive).toBeUndefined();
     expect(g.reads.regulation?.sec).toBeUndefined();
+    const gc = await compareRow("Globex");
+    expect([gc["Chief executive"], gc["Files with the SEC"]]).toEqual(["", ""]);
   });
 
   test("research: the app's rating and most recent reviews, the packages' downloads", async () => {
@@ -121,12 +144,28 @@ describe("what the open sources say in the dossier", () => {
     expect(html).toContain("rated 4.6 out of 5 from 1,287 ratings");
     expect(html).toContain("5 of 5 stars: “Our renewal standup runs on it”");
     expect(html).toContain("8 Nov 2026");
+    const nc = await compareRow("Northwind");
+    expect([nc["App Store rating"], nc["App Store rating evidence"]]).toEqual([
+      "4.6 of 5 (1,287 ratings)",
+      app.page,
+    ]);
     const g = await dossier("globex.example");
     const js = g.reads.packages.packages.find((p: Obj) => p.name === "globex-js");
     expect(js).toMatchObject({
       weekly_downloads: 18412,
       downloads_week: { start: "2026-11-12", end: "2026-11-18" },
     });
+    const gc = await compareRow("Globex");
+    // The release cadence research read from the changelog, as a day and a typical gap.
+    expect([gc["Latest release"], gc["Release cadence"], gc["Release cadence evidence"]]).toEqual([
+      "12 Nov 2026",
+      `every ${g.reads.release_cadence.median_days_between} days`,
+      g.reads.release_cadence.source,
+    ]);
+    expect([gc["npm downloads (last week)"], gc["npm downloads (last week) evidence"]]).toEqual([
+      "18,412 (globex-js)",
+      "https://www.npmjs.com/package/globex-js",
+    ]);
   });
 
   test("v2: the new chief executive the item names is the dossier's after the cycle that signals it", async () => {
@@ -145,6 +184,7 @@ describe("what the open sources say in the dossier", () => {
     const html = await page("quantive.example");
     expect(html).toContain("Chief executive: Marcus Oyelaran");
     expect(html).not.toContain("Chief executive: Priya Raman");
+    expect((await compareRow("Quantive"))["Chief executive"]).toBe("Marcus Oyelaran");
   });
 
   test("v2: the app's new version, rating and reviews, and the packages' versions and downloads, after the cycle", async () => {
@@ -169,6 +209,8 @@ describe("what the open sources say in the dossier", () => {
     expect(legacy.deprecated).toBeTruthy();
     expect(legacy.weekly_downloads).toBe(889);
     expect((await tool("globex.example")).reads.packages).toEqual({ packages });
+    expect((await compareRow("Northwind"))["App Store rating"]).toBe("4.1 of 5 (1,412 ratings)");
+    expect((await compareRow("Globex"))["npm downloads (last week)"]).toBe("18,734 (globex-js)");
   });
 
   test("v3 (a revision that changes no statement): the chief executive stays", async () => {
