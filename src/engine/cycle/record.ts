@@ -7,6 +7,14 @@
 // heartbeat has expired the next cycle of the workspace (or the scheduler's check) marks it abandoned, so the
 // status never shows a dead cycle as running.
 import type { Tx } from "../../../events/store.ts";
+import {
+  adoptScheduledCycle,
+  expiredOpenCycles,
+  finishCycleRow,
+  insertCycle,
+  markCyclesAbandoned,
+  renewCycle,
+} from "../../db/cycleRecords.ts";
 import type { Services } from "../../services.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 import type { CycleSummary, CycleTrigger } from "./types.ts";
@@ -21,17 +29,8 @@ async function abandonIn(tx: Tx, later: Tx, now: Date, orgId?: number): Promise<
   const at = now.toISOString();
   // Read, then marked by id: the write waits for the writer's one request (events/group.ts), which checks the
   // read again first.
-  const r = await tx.execute({
-    sql: `SELECT id FROM cycles WHERE finished_at IS NULL AND abandoned_at IS NULL
-            AND (expires_at IS NULL OR expires_at <= ?) ${orgId === undefined ? "" : "AND org_id = ?"}`,
-    args: orgId === undefined ? [at] : [at, orgId],
-  });
-  const ids = r.rows.map((row) => Number(row.id));
-  if (ids.length > 0)
-    await later.execute({
-      sql: `UPDATE cycles SET abandoned_at = ? WHERE id IN (${ids.map(() => "?").join(", ")})`,
-      args: [at, ...ids],
-    });
+  const ids = await expiredOpenCycles(tx, at, orgId);
+  await markCyclesAbandoned(later, ids, at);
   return ids;
 }
 
@@ -57,19 +56,15 @@ export async function openCycle(
     const abandoned = await abandonIn(tx, later, now, orgId);
     const id = await nextId();
     const startedAt = now.toISOString();
-    await later.execute({
-      sql: `INSERT INTO cycles (id, org_id, trigger, slot, competitor_id, started_at, holder, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      args: [
-        id,
-        orgId,
-        opts.trigger,
-        opts.slot ?? null,
-        opts.competitorId ?? null,
-        startedAt,
-        holder,
-        until(now),
-      ],
+    await insertCycle(later, {
+      id,
+      orgId,
+      trigger: opts.trigger,
+      slot: opts.slot ?? null,
+      competitorId: opts.competitorId ?? null,
+      startedAt,
+      holder,
+      expiresAt: until(now),
     });
     return { id, startedAt, abandoned };
   });
@@ -78,12 +73,7 @@ export async function openCycle(
 
 function keepAlive(s: Services, id: number): { stop(): void } {
   return heartbeat(Math.floor(HEARTBEAT_MS / 3), `cycle ${id}`, () =>
-    s.store.writeTables(({ later, now }) =>
-      later.execute({
-        sql: "UPDATE cycles SET expires_at = ? WHERE id = ? AND finished_at IS NULL AND abandoned_at IS NULL",
-        args: [until(now), id],
-      }),
-    ),
+    s.store.writeTables(({ later, now }) => renewCycle(later, id, until(now))),
   );
 }
 
@@ -96,15 +86,8 @@ export async function adoptCycle(
 ): Promise<(OpenedCycle & { stop(): void }) | null> {
   const holder = instanceOf(s);
   const adopted = await s.store.writeTables(async ({ tx, now }) => {
-    const r = await tx.execute({
-      sql: `UPDATE cycles SET holder = ?, expires_at = ?, abandoned_at = NULL
-            WHERE id = (SELECT id FROM cycles WHERE org_id = ? AND slot = ? AND trigger = 'schedule'
-              AND finished_at IS NULL ORDER BY id DESC LIMIT 1)
-            RETURNING id, started_at`,
-      args: [holder, until(now), orgId, slot],
-    });
-    const row = r.rows[0];
-    return row ? { id: Number(row.id), startedAt: String(row.started_at), abandoned: [] } : null;
+    const row = await adoptScheduledCycle(tx, { orgId, slot, holder, expiresAt: until(now) });
+    return row ? { ...row, abandoned: [] } : null;
   });
   if (!adopted) return null;
   return { ...adopted, stop: keepAlive(s, adopted.id).stop };
@@ -114,9 +97,6 @@ export async function adoptCycle(
 export async function finishCycle(s: Services, id: number, summary: CycleSummary): Promise<void> {
   await s.store.writeTables(async ({ later, now }) => {
     summary.finished_at = now.toISOString();
-    await later.execute({
-      sql: "UPDATE cycles SET finished_at = ?, summary = ?, expires_at = NULL, abandoned_at = NULL WHERE id = ?",
-      args: [summary.finished_at, JSON.stringify(summary), id],
-    });
+    await finishCycleRow(later, id, summary.finished_at, JSON.stringify(summary));
   });
 }
