@@ -4,6 +4,7 @@
 import type { CompareSource } from "../db/queries/compare.ts";
 import { formatAmount } from "../domain/money.ts";
 import { planRead } from "../domain/pricingRead.ts";
+import { hiringPageUrl } from "../engine/sources/jobBoards.ts";
 import { formatDay, formatTime, isHttpUrl } from "./http.ts";
 import { cadenceHref } from "./releaseLinks.ts";
 
@@ -91,6 +92,9 @@ function yesNo(v: unknown, href: string | undefined): Cell {
 }
 
 const signalHref = (id: number) => `/app/signals/${id}`;
+
+/** A job board's page instead of its API address. */
+const boardPage = (u: string | undefined) => (u ? hiringPageUrl(u) : undefined);
 
 export function trend(h: CompareSource["hiring"]): Cell {
   if (!h) return EMPTY;
@@ -216,7 +220,11 @@ export function competitorRow(src: CompareSource): CompareRow {
           : EMPTY,
       open_roles:
         roles !== undefined
-          ? { text: String(roles), sort: roles, href: url(hiring?.source) ?? `${page}#read-hiring` }
+          ? {
+              text: String(roles),
+              sort: roles,
+              href: boardPage(url(hiring?.source)) ?? `${page}#read-hiring`,
+            }
           : EMPTY,
       roles_trend: trend(src.hiring),
       releases_90d:

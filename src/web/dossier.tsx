@@ -8,6 +8,7 @@
 /** @jsxFrag Html.Fragment */
 import type { CompareSignal } from "../db/queries/compare.ts";
 import { label } from "../domain/vocabulary.ts";
+import { hiringPageUrl } from "../engine/sources/jobBoards.ts";
 import { trend } from "./compareModel.ts";
 import { ExternalLink, Severity, Time } from "./components.tsx";
 import { formatTime, isHttpUrl } from "./http.ts";
@@ -162,7 +163,10 @@ export function HiringView({
     <div class="hiring">
       <p>
         <strong>{Html.escapeHtml(count)}</strong>
-        <Source href={hiring.source} text={where} />
+        <Source
+          href={typeof hiring.source === "string" ? hiringPageUrl(hiring.source) : hiring.source}
+          text={where}
+        />
         {t.text ? (
           <>
             {" · trend "}

@@ -135,6 +135,35 @@ export function jobBoardApiUrl(b: JobBoard): string {
   }
 }
 
+/** The board's page for people (what a reader opens), not its API. */
+export function jobBoardPageUrl(b: JobBoard): string {
+  const token = encodeURIComponent(b.token);
+  const eu = b.region === "eu" ? ".eu" : "";
+  switch (b.provider) {
+    case "greenhouse":
+      return `https://boards${eu}.greenhouse.io/${token}`;
+    case "lever":
+      return `https://jobs${eu}.lever.co/${token}`;
+    case "ashby":
+      return `https://jobs.ashbyhq.com/${token}`;
+    case "personio":
+      return `https://${b.token.toLowerCase()}.jobs.personio.${b.region === "eu" ? "de" : "com"}/`;
+    case "recruitee":
+      return `https://${b.token.toLowerCase()}.recruitee.com/`;
+    case "smartrecruiters":
+      return `https://careers.smartrecruiters.com/${token}`;
+    case "workable":
+      return `https://apply.workable.com/${token}/`;
+  }
+}
+
+/** A hiring read's source as a reader opens it: a job board's page instead of its API; any other address as
+ * it is. */
+export function hiringPageUrl(source: string): string {
+  const b = detectJobBoard(source);
+  return b ? jobBoardPageUrl(b) : source;
+}
+
 /** The open jobs of a provider's API response; [] for anything that is not such a response. `board` names the
  * board where the answer does not carry its jobs' links (Personio's). */
 export function parseJobBoard(provider: JobBoardProvider, jsonText: string, board?: JobBoard): Job[] {

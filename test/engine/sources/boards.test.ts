@@ -12,6 +12,7 @@ import { boardsInHtml } from "../../../src/engine/sources/boards/detect.ts";
 import { readJobBoard } from "../../../src/engine/sources/boards/read.ts";
 import {
   detectJobBoard,
+  hiringPageUrl,
   type JobBoard,
   jobBoardApiUrl,
   parseJobBoard,
@@ -387,4 +388,18 @@ describe("reading a board through the fetcher", () => {
       { title: "Office Manager", location: "Berlin" },
     ]);
   });
+});
+
+test("a reader opens a board's page, never its API", () => {
+  expect(hiringPageUrl("https://boards-api.greenhouse.io/v1/boards/globex/jobs?content=true")).toBe(
+    "https://boards.greenhouse.io/globex",
+  );
+  expect(hiringPageUrl("https://api.eu.lever.co/v0/postings/brightloop?mode=json")).toBe(
+    "https://jobs.eu.lever.co/brightloop",
+  );
+  expect(
+    hiringPageUrl("https://api.ashbyhq.com/posting-api/job-board/quantive?includeCompensation=true"),
+  ).toBe("https://jobs.ashbyhq.com/quantive");
+  expect(hiringPageUrl("https://acme.jobs.personio.de/xml")).toBe("https://acme.jobs.personio.de/");
+  expect(hiringPageUrl("https://globex.example/careers")).toBe("https://globex.example/careers");
 });
