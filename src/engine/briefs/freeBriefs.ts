@@ -6,6 +6,18 @@
 // a confirmation to each address given, and the answer only to an address that confirmed. Work is claimed per
 // domain and per email (free_brief_claims), so instances sharing a database never do it twice.
 import type { NewEvent } from "../../../events/catalog.ts";
+import {
+  answersDue,
+  briefSlugTaken,
+  claimFreeBriefWork,
+  companySlugOfDomain,
+  companySlugTaken,
+  confirmationsDue,
+  firstQueuedWebsite,
+  queuedDomains,
+  queuedRequestIds,
+  releaseFreeBriefWork,
+} from "../../db/freeBriefWork.ts";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
 import {
   briefOfPeriod,
@@ -38,20 +50,12 @@ const META = { actor: "engine", source: "free_brief" };
 
 async function claim(s: Services, key: string): Promise<boolean> {
   const now = s.clock();
-  const r = await s.database.client.execute({
-    sql: `INSERT INTO free_brief_claims (key, holder, expires_at) VALUES (?, ?, ?)
-          ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-          WHERE free_brief_claims.expires_at < ?`,
-    args: [key, instanceOf(s), new Date(now.getTime() + CLAIM_MS).toISOString(), now.toISOString()],
-  });
-  return r.rowsAffected > 0;
+  const until = new Date(now.getTime() + CLAIM_MS).toISOString();
+  return claimFreeBriefWork(s.database, key, instanceOf(s), until, now.toISOString());
 }
 
 async function release(s: Services, key: string): Promise<void> {
-  await s.database.client.execute({
-    sql: "DELETE FROM free_brief_claims WHERE key = ? AND holder = ?",
-    args: [key, instanceOf(s)],
-  });
+  await releaseFreeBriefWork(s.database, key, instanceOf(s));
 }
 
 /** `acme.example` → `acme-example`, cut to the library's slug rule. */
@@ -73,37 +77,22 @@ type Answer =
 /** Records the answer of every request still queued for `domain`, publishing the brief first when there is one. */
 async function recordAnswer(s: Services, domain: string, answer: Answer): Promise<void> {
   await s.store.execute(async (w) => {
-    const queued = await w.tx.execute({
-      sql: "SELECT id FROM free_brief_requests WHERE state = 'queued' AND domain = ? ORDER BY id LIMIT 1000",
-      args: [domain],
-    });
+    const queued = await queuedRequestIds(w.tx, domain);
     // Answered meanwhile (another instance, or a request answered at once): nothing to publish for.
-    if (queued.rows.length === 0) return { events: [], result: null };
+    if (queued.length === 0) return { events: [], result: null };
     const events: NewEvent[] = [];
     let briefId: number | undefined;
     if (answer.outcome === "published") {
       // The company's slug of an earlier brief on this domain, else one from the domain; the brief's slug is its
       // date, made unique within the company.
-      const prior = await w.tx.execute({
-        sql: "SELECT company_slug FROM public_briefs WHERE domain = ? ORDER BY published_at DESC, id DESC LIMIT 1",
-        args: [domain],
-      });
-      let companySlug = prior.rows[0] ? String(prior.rows[0].company_slug) : domainSlug(domain);
-      if (!prior.rows[0]) {
-        const taken = await w.tx.execute({
-          sql: "SELECT 1 FROM public_briefs WHERE company_slug = ? LIMIT 1",
-          args: [companySlug],
-        });
-        if (taken.rows[0]) companySlug = `${companySlug.slice(0, 90)}-${await w.nextId()}`;
-      }
+      const prior = await companySlugOfDomain(w.tx, domain);
+      let companySlug = prior ?? domainSlug(domain);
+      if (prior === undefined && (await companySlugTaken(w.tx, companySlug)))
+        companySlug = `${companySlug.slice(0, 90)}-${await w.nextId()}`;
       const base = `brief-${w.now.toISOString().slice(0, 10)}`;
       let slug = base;
       for (let n = 2; ; n++) {
-        const r = await w.tx.execute({
-          sql: "SELECT 1 FROM public_briefs WHERE company_slug = ? AND slug = ?",
-          args: [companySlug, slug],
-        });
-        if (!r.rows[0]) break;
+        if (!(await briefSlugTaken(w.tx, companySlug, slug))) break;
         slug = `${base}-${n}`;
       }
       if (!SLUG.test(companySlug)) throw new Error(`bad company slug ${companySlug}`);
@@ -122,8 +111,7 @@ async function recordAnswer(s: Services, domain: string, answer: Answer): Promis
       const e = recorded[0];
       if (e?.type === "PublicBriefRecorded") briefId = e.data.id;
     } else if (answer.outcome === "existing") briefId = answer.briefId;
-    for (const row of queued.rows) {
-      const id = Number(row.id);
+    for (const id of queued) {
       events.push(
         decideFreeBriefAnswered(
           id,
@@ -184,14 +172,11 @@ export function budgetedFetcher(
 
 /** Researches one domain and answers its queued requests. */
 async function answerDomain(s: Services, domain: string): Promise<void> {
-  const existing = await briefOfPeriod(s.database.client, domain, s.clock());
+  const existing = await briefOfPeriod(s.database, domain, s.clock());
   if (existing) return recordAnswer(s, domain, { outcome: "existing", briefId: existing.id });
-  const first = await s.database.client.execute({
-    sql: "SELECT website_url FROM free_brief_requests WHERE state = 'queued' AND domain = ? ORDER BY id LIMIT 1",
-    args: [domain],
-  });
-  if (!first.rows[0]) return;
-  const website = `${new URL(String(first.rows[0].website_url)).origin}/`;
+  const first = await firstQueuedWebsite(s.database, domain);
+  if (first === undefined) return;
+  const website = `${new URL(first).origin}/`;
   const budget = s.config.freeBriefBudgetMs;
   const fetcher = budgetedFetcher(fetcherFor(s.config), budget, s.clock);
   let answer: Answer;
@@ -227,14 +212,7 @@ async function answerDomain(s: Services, domain: string): Promise<void> {
  * a fresh token: only its digest is recorded, so a link is known to its recipient alone. */
 async function sendConfirmations(s: Services): Promise<void> {
   if (!mailConfigured(s.config)) return;
-  const rows = (
-    await s.database.client.execute(
-      `SELECT id, email, domain, confirm_attempts FROM free_brief_requests
-       WHERE confirm_state = 'pending' AND (confirm_next_at IS NULL OR confirm_next_at <= ?)
-       ORDER BY id LIMIT 50`,
-      [s.clock().toISOString()],
-    )
-  ).rows;
+  const rows = await confirmationsDue(s.database, s.clock().toISOString());
   for (const row of rows) {
     const id = Number(row.id);
     const key = `confirm:${id}`;
@@ -286,17 +264,7 @@ async function send(
  * is emailed once it is published, or with why it was not. */
 async function sendAnswers(s: Services): Promise<void> {
   if (!mailConfigured(s.config)) return;
-  const rows = (
-    await s.database.client.execute(
-      `SELECT r.id, r.email, r.domain, r.state, r.reason, r.email_attempts, b.company_slug, b.slug,
-              b.published_at, b.state AS brief, b.review
-       FROM free_brief_requests r LEFT JOIN public_briefs b ON b.id = r.brief_id
-       WHERE r.state <> 'queued' AND r.email_state = 'pending' AND (r.email_next_at IS NULL OR r.email_next_at <= ?)
-         AND (b.review IS NULL OR b.review <> 'pending')
-       ORDER BY r.id LIMIT 50`,
-      [s.clock().toISOString()],
-    )
-  ).rows;
+  const rows = await answersDue(s.database, s.clock().toISOString());
   for (const row of rows) {
     const id = Number(row.id);
     const key = `email:${id}`;
@@ -345,12 +313,7 @@ async function mailPass(s: Services): Promise<void> {
 /** The research lane's pass: the queued domains (oldest request first), FREE_BRIEF.concurrency at a time;
  * each answered domain starts the mail lane. */
 async function researchPass(s: Services): Promise<void> {
-  const domains = (
-    await s.database.client.execute(
-      `SELECT domain, MIN(id) AS first FROM free_brief_requests WHERE state = 'queued'
-       GROUP BY domain ORDER BY first LIMIT 20`,
-    )
-  ).rows.map((r) => String(r.domain));
+  const domains = await queuedDomains(s.database);
   const next = () => domains.shift();
   const worker = async () => {
     for (let domain = next(); domain !== undefined; domain = next()) {
