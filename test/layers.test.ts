@@ -189,11 +189,10 @@ const NOT_YET_MOVED = [
   // the deciders' state loaders and the commands' table writes
   "src/domain",
   // the engine's own stores: the web-archive reader's progress, a cycle's updates of the
-  // snapshot store's sources, the outbox and the webhooks' fan-out, research's lease, icons and drafts, the
+  // snapshot store's sources, research's lease, icons and drafts, the
   // schedule's leases and shares, the snapshot store
   "src/engine/archive",
   "src/engine/cycle/results.ts",
-  "src/engine/deliver",
   "src/engine/research",
   "src/engine/schedule",
   "src/engine/snapshots",

@@ -6,8 +6,17 @@
 // be sent again.
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../../../events/catalog.ts";
+import {
+  adminEmails,
+  channelDeliveries,
+  claimDelivery,
+  deliveriesDue,
+  deliveryQueued,
+  releaseDelivery,
+  ruleSubjects,
+} from "../../db/outbox.ts";
 import { type DeliveryChannel, deliveryView } from "../../domain/delivery.ts";
-import { type RuleSubject, signalMatches } from "../../domain/deliveryRules.ts";
+import { signalMatches } from "../../domain/deliveryRules.ts";
 import { byMateriality } from "../../domain/materiality.ts";
 import { decideDeliveryAttempted, decideDeliveryQueued } from "../../domain/outbox.ts";
 import { loadSettings } from "../../domain/workspace.ts";
@@ -22,51 +31,19 @@ import { composeEmail, composeSlack, composeTeams, type DeliverySignal } from ".
 const CLAIM_MS = 120_000;
 const INSTANCE = randomUUID();
 
-/** The org's admins' addresses: whom the server tells by email what needs an admin. */
-export async function adminEmails(s: Services, orgId: number): Promise<string[]> {
-  const r = await s.database.client.execute({
-    sql: `SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
-          WHERE m.org_id = ? AND m.role = 'admin' ORDER BY u.email LIMIT 100`,
-    args: [orgId],
-  });
-  return r.rows.map((x) => String(x.email));
-}
-
-/** What delivery rules are matched against, for each of the signals. */
-async function subjectsOf(s: Services, orgId: number, ids: number[]): Promise<Map<number, RuleSubject>> {
-  const r = await s.database.client.execute({
-    sql: `SELECT s.id, s.competitor_id, s.severity, json_extract(s.doc, '$.category') AS category, c.watch
-          FROM signals s LEFT JOIN competitors c ON c.id = s.competitor_id AND c.org_id = s.org_id
-          WHERE s.org_id = ? AND s.id IN (${ids.map(() => "?").join(", ")})`,
-    args: [orgId, ...ids],
-  });
-  const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
-  return new Map(
-    r.rows.map((x) => [
-      Number(x.id),
-      {
-        competitor_id: x.competitor_id === null ? null : Number(x.competitor_id),
-        severity: str(x.severity),
-        category: str(x.category),
-        watch: str(x.watch),
-      },
-    ]),
-  );
-}
-
 /** The after-cycle step: a cycle that created signals is queued for each channel the workspace delivers to,
  * each with the signals its rules let through (a channel whose rules keep none gets nothing). */
 export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
   const created = cycle.signalIds.created;
   if (created.length === 0) return { deliveries: 0 };
   // The channels in effect, by the same rule get_delivery_settings reports (defaults, plan, chat connection).
-  const view = deliveryView(await loadSettings(s.database.client, cycle.orgId), mailConfigured(s.config));
-  const subjects = await subjectsOf(s, cycle.orgId, created);
+  const view = deliveryView(await loadSettings(s.database, cycle.orgId), mailConfigured(s.config));
+  const subjects = await ruleSubjects(s.database, cycle.orgId, created);
   const idsFor = (channel: DeliveryChannel) =>
     created.filter((id) => signalMatches(view.rules[channel], subjects.get(id) ?? {}));
   const recipients: { channel: DeliveryChannel; recipient: string; signal_ids: number[] }[] = [];
   if (view.email && idsFor("email").length)
-    for (const to of await adminEmails(s, cycle.orgId))
+    for (const to of await adminEmails(s.database, cycle.orgId))
       recipients.push({ channel: "email", recipient: to, signal_ids: idsFor("email") });
   if (view.slack && idsFor("slack").length)
     recipients.push({ channel: "slack", recipient: "webhook", signal_ids: idsFor("slack") });
@@ -76,11 +53,7 @@ export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
     await s.store.execute(async (w) => {
       const events: NewEvent[] = [];
       for (const r of recipients) {
-        const dup = await w.tx.execute({
-          sql: "SELECT id FROM deliveries WHERE org_id = ? AND cycle_id = ? AND channel = ? AND recipient = ?",
-          args: [cycle.orgId, cycle.id, r.channel, r.recipient],
-        });
-        if (dup.rows[0]) continue;
+        if (await deliveryQueued(w.tx, { orgId: cycle.orgId, cycleId: cycle.id, ...r })) continue;
         const id = await w.nextId();
         events.push(decideDeliveryQueued(cycle.orgId, id, { cycle_id: cycle.id, ...r }, w.now));
       }
@@ -91,18 +64,18 @@ export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
 };
 
 async function claim(s: Services, id: number, now: Date): Promise<boolean> {
-  const r = await s.database.client.execute({
-    sql: `INSERT INTO delivery_claims (delivery_id, holder, expires_at) VALUES (?, ?, ?)
-          ON CONFLICT (delivery_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-          WHERE delivery_claims.expires_at < ?`,
-    args: [id, INSTANCE, new Date(now.getTime() + CLAIM_MS).toISOString(), now.toISOString()],
-  });
-  return r.rowsAffected > 0;
+  return claimDelivery(
+    s.database,
+    id,
+    INSTANCE,
+    new Date(now.getTime() + CLAIM_MS).toISOString(),
+    now.toISOString(),
+  );
 }
 
 /** The cycle's signals, most material first (the digest's order: its headline leads the subject). */
 async function signalsOf(s: Services, orgId: number, ids: number[]): Promise<DeliverySignal[]> {
-  const found = await digestSignalsOf(s.database.client, orgId, ids);
+  const found = await digestSignalsOf(s.database, orgId, ids);
   return found.sort(byMateriality).map((x) => ({
     id: x.id,
     competitor: x.competitor_id === null ? "Unattributed" : x.competitor,
@@ -119,7 +92,7 @@ async function send(
   recipient: string,
   ids: number[],
 ): Promise<void> {
-  const st = await loadSettings(s.database.client, orgId);
+  const st = await loadSettings(s.database, orgId);
   const signals = await signalsOf(s, orgId, ids);
   const base = await linkBase(s);
   if (channel === "email") {
@@ -149,19 +122,9 @@ export async function deliverDue(
   scope: { orgId?: number; cycleId?: number } = {},
 ): Promise<number> {
   const now = s.clock();
-  const due = await s.database.client.execute({
-    sql: `SELECT id, org_id, channel, recipient, signal_ids, attempts FROM deliveries
-          WHERE state = 'pending' AND next_attempt_at <= ?
-            ${scope.orgId !== undefined ? "AND org_id = ?" : ""} ${scope.cycleId !== undefined ? "AND cycle_id = ?" : ""}
-          ORDER BY next_attempt_at LIMIT 50`,
-    args: [
-      now.toISOString(),
-      ...(scope.orgId !== undefined ? [scope.orgId] : []),
-      ...(scope.cycleId !== undefined ? [scope.cycleId] : []),
-    ],
-  });
+  const due = await deliveriesDue(s.database, now.toISOString(), scope);
   let sent = 0;
-  for (const row of due.rows) {
+  for (const row of due) {
     const id = Number(row.id);
     const orgId = Number(row.org_id);
     if (!(await claim(s, id, now))) continue;
@@ -177,10 +140,7 @@ export async function deliverDue(
       events: [decideDeliveryAttempted(orgId, id, attempt, at, error)],
       result: null,
     }));
-    await s.database.client.execute({
-      sql: "DELETE FROM delivery_claims WHERE delivery_id = ? AND holder = ?",
-      args: [id, INSTANCE],
-    });
+    await releaseDelivery(s.database, id, INSTANCE);
     if (error === undefined) sent++;
     else
       console.warn(JSON.stringify({ level: "warn", msg: "delivery failed", delivery: id, attempt, error }));
@@ -202,25 +162,9 @@ export async function deliveryStatus(
 ): Promise<Record<"email" | "slack" | "teams", ChannelStatus>> {
   const out = {} as Record<"email" | "slack" | "teams", ChannelStatus>;
   for (const channel of ["email", "slack", "teams"] as const) {
-    const [ok, bad, pending] = await Promise.all([
-      s.database.client.execute({
-        sql: `SELECT sent_at FROM deliveries WHERE org_id = ? AND channel = ? AND state = 'sent'
-              ORDER BY id DESC LIMIT 1`,
-        args: [orgId, channel],
-      }),
-      s.database.client.execute({
-        sql: `SELECT last_attempt_at, last_error, attempts, next_attempt_at, state FROM deliveries
-              WHERE org_id = ? AND channel = ? AND last_error IS NOT NULL ORDER BY id DESC LIMIT 1`,
-        args: [orgId, channel],
-      }),
-      s.database.client.execute({
-        sql: "SELECT COUNT(*) AS n FROM deliveries WHERE org_id = ? AND channel = ? AND state = 'pending'",
-        args: [orgId, channel],
-      }),
-    ]);
-    const b = bad.rows[0];
+    const { lastSentAt, lastFailure: b, pending } = await channelDeliveries(s.database, orgId, channel);
     out[channel] = {
-      ...(ok.rows[0] ? { last_success_at: String(ok.rows[0].sent_at) } : {}),
+      ...(lastSentAt ? { last_success_at: lastSentAt } : {}),
       ...(b
         ? {
             last_failure: {
@@ -234,7 +178,7 @@ export async function deliveryStatus(
             },
           }
         : {}),
-      pending: Number(pending.rows[0].n),
+      pending,
     };
   }
   return out;

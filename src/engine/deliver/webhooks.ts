@@ -6,10 +6,24 @@
 // (WebhookAttempted). A message is recorded sent only after the receiver accepted it: at least once.
 import { randomUUID } from "node:crypto";
 import type { NewEvent } from "../../../events/catalog.ts";
+import { adminEmails } from "../../db/outbox.ts";
 import { getBattlecard } from "../../db/queries/battlecards.ts";
 import { getCompetitor } from "../../db/queries/competitors.ts";
 import { getDigest } from "../../db/queries/digests.ts";
 import { getSignal } from "../../db/queries/signals.ts";
+import {
+  claimEndpoint,
+  endpointHead,
+  endpointsDue,
+  fanoutPosition,
+  hasWebhook,
+  liveWebhooks,
+  logEnd,
+  logEventsBetween,
+  moveFanout,
+  releaseEndpoint,
+  watchOfCompetitor,
+} from "../../db/webhookFanout.ts";
 import { DomainError } from "../../domain/errors.ts";
 import {
   decideWebhookAttempted,
@@ -28,7 +42,6 @@ import type { Services } from "../../services.ts";
 import type { AfterCycleStep, FinishedCycle } from "../cycle/types.ts";
 import { fetcherFor } from "../fetch/index.ts";
 import { linkBase } from "../linkBase.ts";
-import { adminEmails } from "./outbox.ts";
 import { webhookHeaders } from "./webhookSign.ts";
 
 /** How long a claim on an endpoint lasts: renewed before each message, it outlives one send (the fetcher's
@@ -79,12 +92,7 @@ export const messageBody = (type: string, id: string, createdAt: string, data: O
   JSON.stringify({ type, id, created_at: createdAt, data });
 
 async function hooks(s: Services, orgId?: number): Promise<Hook[]> {
-  const r = await s.database.client.execute({
-    sql: `SELECT id, org_id, event_types, filter, after_position FROM webhooks
-          WHERE state != 'removed' ${orgId !== undefined ? "AND org_id = ?" : ""} ORDER BY id LIMIT 10000`,
-    args: orgId !== undefined ? [orgId] : [],
-  });
-  return r.rows.map((x) => ({
+  return (await liveWebhooks(s.database, orgId)).map((x) => ({
     id: Number(x.id),
     orgId: Number(x.org_id),
     types: JSON.parse(String(x.event_types)),
@@ -95,11 +103,7 @@ async function hooks(s: Services, orgId?: number): Promise<Hook[]> {
 
 async function watchOf(s: Services, orgId: number, competitorId: unknown): Promise<string | null> {
   if (typeof competitorId !== "number") return null;
-  const r = await s.database.client.execute({
-    sql: "SELECT watch FROM competitors WHERE id = ? AND org_id = ?",
-    args: [competitorId, orgId],
-  });
-  return r.rows[0] ? String(r.rows[0].watch) : null;
+  return watchOfCompetitor(s.database, orgId, competitorId);
 }
 
 /** The read API's object an event is about, and what a filter matches on; undefined when it is not served. */
@@ -132,8 +136,7 @@ async function subjectOf(
 }
 
 async function cursorOf(s: Services): Promise<number | null> {
-  const r = await s.database.client.execute("SELECT position FROM webhook_fanout WHERE id = 1");
-  return r.rows[0] ? Number(r.rows[0].position) : null;
+  return fanoutPosition(s.database);
 }
 
 /** Queues messages (each with a new id) and moves the cursor from `from` to `to`, unless another instance
@@ -145,19 +148,13 @@ async function commit(
   needCursorAt?: number,
 ): Promise<boolean> {
   const { result } = await s.store.execute(async (w) => {
-    const r = await w.tx.execute("SELECT position FROM webhook_fanout WHERE id = 1");
-    const cur = r.rows[0] ? Number(r.rows[0].position) : null;
+    const cur = await fanoutPosition(w.tx);
     if (move && cur !== move.from) return { events: [], result: false };
     if (needCursorAt !== undefined && (cur ?? 0) < needCursorAt) return { events: [], result: false };
     const events: NewEvent[] = [];
     for (const { orgId, m } of msgs)
       events.push(...decideWebhookMessages(orgId, [{ id: await w.nextId(), ...m }], w.now));
-    if (move)
-      await w.tx.execute({
-        sql: `INSERT INTO webhook_fanout (id, position) VALUES (1, ?)
-              ON CONFLICT (id) DO UPDATE SET position = excluded.position`,
-        args: [move.to],
-      });
+    if (move) await moveFanout(w.tx, move.to);
     return { events, result: true };
   });
   return result;
@@ -173,21 +170,15 @@ export async function fanOut(s: Services): Promise<number> {
     const cur = await cursorOf(s);
     // Events up to the oldest endpoint's start belong to no endpoint.
     const start = Math.max(cur ?? 0, Math.min(...all.map((h) => h.after)));
-    const endRow = await s.database.client.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events");
-    const end = Number(endRow.rows[0].p);
+    const end = await logEnd(s.database);
     if (end <= start) {
       if (cur === null || cur < start) await commit(s, [], { from: cur, to: start });
       return queued;
     }
-    const rows = await s.database.client.execute({
-      sql: `SELECT position, org_id, type, data, recorded_at FROM events
-            WHERE position > ? AND position <= ? AND type IN (${LOG_TYPES.map(() => "?").join(", ")})
-            ORDER BY position LIMIT ${BATCH}`,
-      args: [start, end, ...LOG_TYPES],
-    });
-    const through = rows.rows.length === BATCH ? Number(rows.rows[BATCH - 1].position) : end;
+    const rows = await logEventsBetween(s.database, start, end, LOG_TYPES, BATCH);
+    const through = rows.length === BATCH ? Number(rows[BATCH - 1].position) : end;
     const msgs: { orgId: number; m: Omit<WebhookMessage, "id"> }[] = [];
-    for (const row of rows.rows) {
+    for (const row of rows) {
       const orgId = Number(row.org_id);
       const position = Number(row.position);
       const type = FROM_LOG[String(row.type)];
@@ -233,9 +224,7 @@ function cycleData(base: string, c: FinishedCycle): Obj {
  * cycle.finished, then what is due is sent. */
 export const queueCycleWebhooks: AfterCycleStep = async (s, cycle) => {
   const wanting = (await hooks(s, cycle.orgId)).filter((h) => h.types.includes("cycle.finished"));
-  const mark = Number(
-    (await s.database.client.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events")).rows[0].p,
-  );
+  const mark = await logEnd(s.database);
   let queued = await fanOut(s);
   if (wanting.length) {
     const data = cycleData(await linkBase(s), cycle);
@@ -266,11 +255,7 @@ export const queueCycleWebhooks: AfterCycleStep = async (s, cycle) => {
 
 /** "Send a test event": a webhook.test message queued behind the endpoint's others, then sent. */
 export async function sendTestEvent(s: Services, orgId: number, webhookId: number): Promise<void> {
-  const found = await s.database.client.execute({
-    sql: "SELECT 1 FROM webhooks WHERE id = ? AND org_id = ? AND state != 'removed'",
-    args: [webhookId, orgId],
-  });
-  if (!found.rows[0])
+  if (!(await hasWebhook(s.database, orgId, webhookId)))
     throw new DomainError("not_found", `No webhook endpoint ${webhookId} in this workspace.`);
   const id = msgId();
   const body = messageBody(WEBHOOK_TEST_TYPE, id, s.clock().toISOString(), {
@@ -283,35 +268,21 @@ export async function sendTestEvent(s: Services, orgId: number, webhookId: numbe
 }
 
 async function claim(s: Services, webhookId: number, now: Date): Promise<boolean> {
-  const r = await s.database.client.execute({
-    sql: `INSERT INTO delivery_claims (delivery_id, holder, expires_at) VALUES (?, ?, ?)
-          ON CONFLICT (delivery_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-          WHERE delivery_claims.expires_at < ? OR delivery_claims.holder = ?`,
-    args: [
-      webhookId,
-      instanceOf(s).name,
-      new Date(now.getTime() + claimMs(s)).toISOString(),
-      now.toISOString(),
-      instanceOf(s).name,
-    ],
-  });
-  return r.rowsAffected > 0;
+  const until = new Date(now.getTime() + claimMs(s)).toISOString();
+  return claimEndpoint(s.database, webhookId, instanceOf(s).name, until, now.toISOString());
 }
 
 async function release(s: Services, webhookId: number) {
-  await s.database.client.execute({
-    sql: "DELETE FROM delivery_claims WHERE delivery_id = ? AND holder = ?",
-    args: [webhookId, instanceOf(s).name],
-  });
+  await releaseEndpoint(s.database, webhookId, instanceOf(s).name);
 }
 
 /** The admins are told by email (where the server sends email) that an endpoint was disabled; the
  * Integrations page says so too. */
 async function tellDisabled(s: Services, orgId: number, url: string, reason: string) {
   if (!mailConfigured(s.config)) return;
-  const st = await loadSettings(s.database.client, orgId);
+  const st = await loadSettings(s.database, orgId);
   const page = `${await linkBase(s)}/app/settings/integrations`;
-  for (const to of await adminEmails(s, orgId)) {
+  for (const to of await adminEmails(s.database, orgId)) {
     try {
       await sendMail(s.config, {
         to,
@@ -340,13 +311,7 @@ interface Head {
 
 /** The endpoint's oldest waiting message, if the endpoint is active. */
 async function headOf(s: Services, webhookId: number): Promise<Head | undefined> {
-  const r = await s.database.client.execute({
-    sql: `SELECT m.id, m.org_id, m.msg_id, m.body, m.attempts, m.next_attempt_at, w.url, w.secret
-          FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
-          WHERE m.webhook_id = ? AND m.state = 'pending' AND w.state = 'active' ORDER BY m.seq LIMIT 1`,
-    args: [webhookId],
-  });
-  const x = r.rows[0];
+  const x = await endpointHead(s.database, webhookId);
   if (!x) return undefined;
   return {
     id: Number(x.id),
@@ -417,15 +382,8 @@ async function deliverEndpoint(s: Services, webhookId: number): Promise<number> 
  * messages were sent now. */
 export async function deliverWebhooks(s: Services, scope: { orgId?: number } = {}): Promise<number> {
   const now = s.clock().toISOString();
-  const due = await s.database.client.execute({
-    sql: `SELECT DISTINCT m.webhook_id FROM webhook_messages m JOIN webhooks w ON w.id = m.webhook_id
-          WHERE m.state = 'pending' AND w.state = 'active' AND m.next_attempt_at <= ?
-            ${scope.orgId !== undefined ? "AND m.org_id = ?" : ""}
-            AND m.seq = (SELECT MIN(x.seq) FROM webhook_messages x WHERE x.webhook_id = m.webhook_id AND x.state = 'pending')
-          LIMIT 100`,
-    args: [now, ...(scope.orgId !== undefined ? [scope.orgId] : [])],
-  });
-  const counts = await Promise.all(due.rows.map((r) => deliverEndpoint(s, Number(r.webhook_id))));
+  const due = await endpointsDue(s.database, now, scope.orgId);
+  const counts = await Promise.all(due.map((id) => deliverEndpoint(s, id)));
   return counts.reduce((a, b) => a + b, 0);
 }
 
