@@ -188,10 +188,8 @@ const DATA_HOMES = [join(SRC, "db"), EVENTS, PROJECTIONS];
 const NOT_YET_MOVED = [
   // the deciders' state loaders and the commands' table writes
   "src/domain",
-  // the engine's own stores: the web-archive reader's progress, a cycle's updates of the
-  // snapshot store's sources, research's lease, icons and drafts, the
-  // schedule's leases and shares, the snapshot store
-  "src/engine/archive",
+  // the engine's own stores: a cycle's updates of the snapshot store's sources, research's lease, icons and
+  // drafts, the schedule's leases and shares, the snapshot store
   "src/engine/cycle/results.ts",
   "src/engine/research",
   "src/engine/schedule",

@@ -3,8 +3,8 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+import { type HistoryProgress, historyProgress } from "../db/archiveHistory.ts";
 import { archiveSignals } from "../db/queries/archive.ts";
-import { type HistoryProgress, historyProgress } from "../engine/archive/state.ts";
 import type { Services } from "../services.ts";
 import { Time } from "./components.tsx";
 import { Html } from "./layout.tsx";

@@ -1,10 +1,11 @@
 // History runs in the background (docs/engine/archive.md): started when research of a
 // competitor finishes and when a page is added to watch, one run per competitor in this process (a start while it
 // runs reads the new pages after it), and taken up again by `rivals serve` when a run's instance stopped or died.
+
+import { orphanedRuns, queueRun } from "../../db/archiveHistory.ts";
 import type { Services } from "../../services.ts";
 import { heartbeat } from "../instance.ts";
 import { readHistory } from "./run.ts";
-import { orphanedRuns, queueRun } from "./state.ts";
 
 /** How often `rivals serve` looks for runs left unfinished. */
 const SWEEP_MS = 60_000;

@@ -1,11 +1,12 @@
 // Recording what history finds: before the drafts of a capture, the competitor's signals that would have expired
 // by its time close (domain/history.ts); the drafts go through the same decider as a cycle's (write/signals.ts),
 // dated at the capture, and the signals opened are kept as history's finds (when found, for what_changed).
+
+import { recordFound, staleCompetitorSignals } from "../../db/archiveHistory.ts";
 import { decideHistoryExpiry } from "../../domain/history.ts";
 import type { Services } from "../../services.ts";
 import type { SignalDraft } from "../classify/types.ts";
 import { recordDrafts } from "../write/signals.ts";
-import { recordFound } from "./state.ts";
 
 /** Closes the competitor's open engine signals last seen more than RIVALS_SIGNAL_TTL_DAYS before `at`. */
 export async function expireHistorical(
@@ -17,14 +18,9 @@ export async function expireHistorical(
   const { result } = await s.store.execute<number[]>(
     async (w) => {
       const cutoff = new Date(Date.parse(at) - s.config.signalTtlDays * 86_400_000).toISOString();
-      const r = await w.tx.execute({
-        sql: `SELECT id, last_seen_at FROM engine_signals WHERE org_id = ? AND competitor_id = ? AND status = 'open'
-                AND last_seen_at < ? ORDER BY id LIMIT 1000`,
-        args: [orgId, competitorId, cutoff],
-      });
       const out = decideHistoryExpiry(
         orgId,
-        r.rows.map((x) => ({ id: Number(x.id), lastSeenAt: String(x.last_seen_at) })),
+        await staleCompetitorSignals(w.tx, orgId, competitorId, cutoff),
         at,
         s.config.signalTtlDays,
       );

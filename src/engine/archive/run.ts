@@ -4,25 +4,14 @@
 // pool, comparison with the page's version before (rotation rule included), classification, the signal decider —
 // as versions dated at their capture time, ending at the page as read live. A capture that fails is skipped and
 // counted. Progress is kept in the database, so a run stopped half-way goes on where it was.
-import type { Services } from "../../services.ts";
-import { classify } from "../classify/index.ts";
-import type { SignalDraft } from "../classify/types.ts";
-import { compare } from "../compare/index.ts";
-import type { Snapshot } from "../compare/types.ts";
-import { competitorSources } from "../cycle/sources.ts";
-import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
-import { heartbeat } from "../instance.ts";
-import { visibleHtml } from "../render/index.ts";
-import { type SnapshotStore, type SourceRef, snapshotStoreFor } from "../snapshots/index.ts";
-import { snapshotPool } from "../workers/extract.ts";
-import { captureTime, captureUrl, cdxUrl, monthly, parseCdx, rawCaptureUrl } from "./cdx.ts";
-import { expireHistorical, recordHistorical } from "./record.ts";
+
 import {
   addPages,
   capturesListed,
   claimRun,
   finishRun,
   HISTORY_LEASE_MS,
+  historyCompetitor,
   historyProgress,
   lastReadCapture,
   markCapture,
@@ -32,7 +21,20 @@ import {
   recordListing,
   releaseRun,
   renewRun,
-} from "./state.ts";
+} from "../../db/archiveHistory.ts";
+import type { Services } from "../../services.ts";
+import { classify } from "../classify/index.ts";
+import type { SignalDraft } from "../classify/types.ts";
+import { compare } from "../compare/index.ts";
+import type { Snapshot } from "../compare/types.ts";
+import { competitorSources } from "../cycle/sources.ts";
+import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
+import { heartbeat, instanceOf } from "../instance.ts";
+import { visibleHtml } from "../render/index.ts";
+import { type SnapshotStore, type SourceRef, snapshotStoreFor } from "../snapshots/index.ts";
+import { snapshotPool } from "../workers/extract.ts";
+import { captureTime, captureUrl, cdxUrl, monthly, parseCdx, rawCaptureUrl } from "./cdx.ts";
+import { expireHistorical, recordHistorical } from "./record.ts";
 
 /** The page kinds whose history is read (as discovery classifies them), and how many pages of each. */
 const KEY_KINDS: Record<string, number> = { home: 1, pricing: 2, product: 2, integrations: 1, careers: 1 };
@@ -301,18 +303,13 @@ export async function readHistory(
   opts: HistoryOptions = {},
 ): Promise<HistorySummary | undefined> {
   const months = s.config.archiveMonths;
-  const comp = (
-    await s.database.client.execute({
-      sql: "SELECT id, name FROM competitors WHERE org_id = ? AND id = ?",
-      args: [orgId, competitorId],
-    })
-  ).rows[0];
+  const comp = await historyCompetitor(s, orgId, competitorId);
   // A competitor gone from the workspace: its run (if any) is over, not retried by every sweep.
   if (!comp) {
     await finishRun(s, orgId, competitorId);
     return undefined;
   }
-  const c = { id: Number(comp.id), name: String(comp.name) };
+  const c = comp;
   const summary = async (status: HistorySummary["status"]): Promise<HistorySummary> => {
     const p = await historyProgress(s, orgId, competitorId);
     return {
@@ -329,9 +326,9 @@ export async function readHistory(
     };
   };
   if (months === 0) return summary("off");
-  if (!(await claimRun(s, orgId, competitorId, months))) return undefined;
+  if (!(await claimRun(s, instanceOf(s), orgId, competitorId, months))) return undefined;
   const beat = heartbeat(Math.floor(HISTORY_LEASE_MS / 3), `history of competitor ${competitorId}`, () =>
-    renewRun(s, orgId, competitorId),
+    renewRun(s, instanceOf(s), orgId, competitorId),
   );
   const stopped = opts.stopped ?? (() => false);
   const fetcher = opts.fetcher ?? (await workspaceFetcher(s, orgId)).fetcher;
@@ -341,7 +338,7 @@ export async function readHistory(
     await listPages(s, orgId, competitorId, fetcher, months, stopped);
     for (;;) {
       if (stopped()) {
-        await releaseRun(s, orgId, competitorId);
+        await releaseRun(s, instanceOf(s), orgId, competitorId);
         return summary("stopped");
       }
       const next = await nextCapture(s, orgId, competitorId);

@@ -1,6 +1,7 @@
 // Read tools: the same queries and visibility rules as the REST API (src/db/queries).
 
 import { z } from "zod";
+import { historyFoundSince, historyProgress } from "../../db/archiveHistory.ts";
 import {
   battlecardProposal,
   battlecardsWrittenSince,
@@ -12,7 +13,6 @@ import { digestsWrittenSince, getDigest, listDigests, newestDigest } from "../..
 import { getSignal, getSignals, listSignals } from "../../db/queries/signals.ts";
 import { MAX_SEARCH_TEXT, searchText } from "../../domain/searchText.ts";
 import { parseTimestamp } from "../../domain/validate.ts";
-import { historyFoundSince, historyProgress } from "../../engine/archive/state.ts";
 import { cycleStatus } from "../../engine/cycle/status.ts";
 import {
   battlecardItem,

@@ -1,8 +1,9 @@
-// The bookkeeping of a competitor's web-archive history (migration 0055): its run and lease, the key pages whose
-// captures were listed, the captures to read and what became of them, and the signals it opened. Outside the log
-// (like a cycle's record); written through the single writer. Every statement is scoped by the workspace.
-import type { Services } from "../../services.ts";
-import { instanceOf } from "../instance.ts";
+// The bookkeeping of a competitor's web-archive history (operational tables): its run and lease, the key pages
+// whose captures were listed, the captures to read and what became of them, and the signals it opened. Outside
+// the log (like a cycle's record); written through the single writer. Every statement is scoped by the workspace.
+// The reader that keeps it is src/engine/archive/.
+import type { Services } from "../services.ts";
+import type { Exec } from "./client.ts";
 
 /** How long a run's lease lasts without renewal; renewed every third of it. */
 export const HISTORY_LEASE_MS = 60_000;
@@ -21,10 +22,15 @@ export interface HistoryProgress {
 
 const until = (now: Date) => new Date(now.getTime() + HISTORY_LEASE_MS).toISOString();
 
-/** Takes the competitor's run for this instance (a new one, an unfinished one whose lease expired, or a finished one
- * to bring up to date). False when another live instance holds it. */
-export function claimRun(s: Services, orgId: number, competitorId: number, months: number): Promise<boolean> {
-  const me = instanceOf(s);
+/** Takes the competitor's run for the instance `me` (a new one, an unfinished one whose lease expired, or a
+ * finished one to bring up to date). False when another live instance holds it. */
+export function claimRun(
+  s: Services,
+  me: string,
+  orgId: number,
+  competitorId: number,
+  months: number,
+): Promise<boolean> {
   return s.store.writeTables(async ({ tx, now }) => {
     const row = (
       await tx.execute({
@@ -65,12 +71,12 @@ export function queueRun(s: Services, orgId: number, competitorId: number, month
   );
 }
 
-export function renewRun(s: Services, orgId: number, competitorId: number): Promise<unknown> {
+export function renewRun(s: Services, me: string, orgId: number, competitorId: number): Promise<unknown> {
   return s.store.writeTables(({ tx, now }) =>
     tx.execute({
       sql: `UPDATE archive_runs SET expires_at = ? WHERE org_id = ? AND competitor_id = ? AND holder = ?
               AND state = 'running'`,
-      args: [until(now), orgId, competitorId, instanceOf(s)],
+      args: [until(now), orgId, competitorId, me],
     }),
   );
 }
@@ -85,13 +91,13 @@ export function finishRun(s: Services, orgId: number, competitorId: number): Pro
   );
 }
 
-/** Lets go of a run this instance holds without finishing it (a stop): another start takes it up at once. */
-export function releaseRun(s: Services, orgId: number, competitorId: number): Promise<unknown> {
+/** Lets go of a run the instance `me` holds without finishing it (a stop): another start takes it up at once. */
+export function releaseRun(s: Services, me: string, orgId: number, competitorId: number): Promise<unknown> {
   return s.store.writeTables(({ tx }) =>
     tx.execute({
       sql: `UPDATE archive_runs SET holder = NULL, expires_at = NULL WHERE org_id = ? AND competitor_id = ?
               AND holder = ?`,
-      args: [orgId, competitorId, instanceOf(s)],
+      args: [orgId, competitorId, me],
     }),
   );
 }
@@ -330,4 +336,33 @@ export async function historyFoundSince(
     args: [orgId, since, limit],
   });
   return r.rows.map((x) => ({ id: Number(x.signal_id), foundAt: String(x.found_at) }));
+}
+
+/** The competitor the history is of (id and name), undefined when it left the workspace. */
+export async function historyCompetitor(
+  s: Services,
+  orgId: number,
+  competitorId: number,
+): Promise<{ id: number; name: string } | undefined> {
+  const r = await s.database.client.execute({
+    sql: "SELECT id, name FROM competitors WHERE org_id = ? AND id = ?",
+    args: [orgId, competitorId],
+  });
+  const row = r.rows[0];
+  return row ? { id: Number(row.id), name: String(row.name) } : undefined;
+}
+
+/** The competitor's open signals last seen before `cutoff` (at most 1,000, oldest id first). */
+export async function staleCompetitorSignals(
+  tx: Exec,
+  orgId: number,
+  competitorId: number,
+  cutoff: string,
+): Promise<{ id: number; lastSeenAt: string }[]> {
+  const r = await tx.execute({
+    sql: `SELECT id, last_seen_at FROM engine_signals WHERE org_id = ? AND competitor_id = ? AND status = 'open'
+            AND last_seen_at < ? ORDER BY id LIMIT 1000`,
+    args: [orgId, competitorId, cutoff],
+  });
+  return r.rows.map((x) => ({ id: Number(x.id), lastSeenAt: String(x.last_seen_at) }));
 }
