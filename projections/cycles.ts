@@ -5,7 +5,7 @@
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
 import type { CompetitorRecord } from "../src/domain/records.ts";
-import { writeCompetitor } from "./competitors.ts";
+import { competitorFreshnessDoc } from "./docs.ts";
 
 type Freshness = NonNullable<CompetitorRecord["freshness"]> & Record<string, unknown>;
 
@@ -30,14 +30,15 @@ export async function projectCycles(e: StoredEvent, tx: Tx): Promise<void> {
     }
     case "CompetitorChecked": {
       const d = e.data;
+      // Only the freshness changes: that part of the stored record and of its detail document is read and
+      // replaced in place (the same bytes a rewrite of the whole record would give), not the whole competitor.
       const r = await tx.execute({
-        sql: "SELECT org_id, key, state FROM competitors WHERE id = ?",
+        sql: "SELECT json_extract(state, '$.freshness') AS f FROM competitors WHERE id = ?",
         args: [d.competitor_id],
       });
       const row = r.rows[0];
       if (!row) return;
-      const record = JSON.parse(String(row.state)) as CompetitorRecord;
-      const f: Freshness = { ...(record.freshness ?? {}) };
+      const f: Freshness = row.f == null ? {} : JSON.parse(String(row.f));
       f.last_snapshot_at = d.checked_at;
       f.last_checked_at = d.checked_at;
       if (d.changed > 0) f.last_changed_at = d.checked_at;
@@ -56,9 +57,10 @@ export async function projectCycles(e: StoredEvent, tx: Tx): Promise<void> {
           args: [e.orgId, d.competitor_id, d.job_board.url, d.job_board.kind, d.checked_at],
         });
       }
-      await writeCompetitor(tx, Number(row.org_id), d.competitor_id, String(row.key), {
-        ...record,
-        freshness: f,
+      await tx.execute({
+        sql: `UPDATE competitors SET state = json_set(state, '$.freshness', json(?)),
+                detail_doc = json_set(detail_doc, '$.freshness', json(?)) WHERE id = ?`,
+        args: [JSON.stringify(f), JSON.stringify(competitorFreshnessDoc(f)), d.competitor_id],
       });
       break;
     }

@@ -8,7 +8,7 @@ import type {
   DigestRecord,
   SignalRecord,
 } from "../src/domain/records.ts";
-import { compact } from "../src/domain/validate.ts";
+import { compact, prune } from "../src/domain/validate.ts";
 
 export function competitorSummaryDoc(id: number, r: CompetitorRecord) {
   return fit(
@@ -50,6 +50,11 @@ export function competitorDetailDoc(id: number, r: CompetitorRecord) {
       ["freshness", r.freshness],
     ]),
   );
+}
+
+/** The detail document's `freshness`, as competitorDetailDoc renders it (replaced alone by a cycle's check). */
+export function competitorFreshnessDoc(f: NonNullable<CompetitorRecord["freshness"]>) {
+  return fit(CompetitorDetail.properties.freshness, prune(f));
 }
 
 export function signalDoc(

@@ -153,25 +153,34 @@ export async function recordResults(
   // result of these writes is read: they go with the writer's one request).
   const failed = outcomes.filter((o) => o.status === "failed");
   await s.store.execute(async ({ later }) => {
+    // The unchanged and not-modified checks in one statement: each source's new validators, if the answer
+    // gave any, and its rendered mark.
+    const kept = outcomes.flatMap((o) =>
+      o.status === "unchanged" || o.status === "not_modified"
+        ? [
+            {
+              k: o.key,
+              e: o.etag ?? null,
+              m: o.lastModified ?? null,
+              h: o.bodyHash ?? null,
+              r: o.status === "unchanged" && o.rendered !== undefined ? Number(o.rendered) : null,
+            },
+          ]
+        : [],
+    );
+    if (kept.length > 0)
+      await later.execute({
+        sql: `UPDATE snapshot_sources AS s SET last_checked_at = ?1, etag = COALESCE(u.value ->> 'e', s.etag),
+                last_modified = COALESCE(u.value ->> 'm', s.last_modified),
+                body_hash = COALESCE(u.value ->> 'h', s.body_hash), rendered = COALESCE(u.value ->> 'r', s.rendered),
+                failures = 0
+              FROM json_each(?2) AS u
+              WHERE s.org_id = ?3 AND s.competitor_id = ?4 AND s.source_key = u.value ->> 'k'`,
+        args: [at, JSON.stringify(kept), orgId, comp.id],
+      });
     for (const o of outcomes) {
-      if (o.status === "unchanged" || o.status === "not_modified")
-        await later.execute({
-          sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = COALESCE(?, etag),
-                  last_modified = COALESCE(?, last_modified), body_hash = COALESCE(?, body_hash),
-                  rendered = COALESCE(?, rendered), failures = 0
-                WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
-          args: [
-            at,
-            o.etag ?? null,
-            o.lastModified ?? null,
-            o.bodyHash ?? null,
-            o.status === "unchanged" && o.rendered !== undefined ? Number(o.rendered) : null,
-            orgId,
-            comp.id,
-            o.key,
-          ],
-        });
-      else if (o.status === "changed" || o.status === "baseline")
+      if (o.status === "unchanged" || o.status === "not_modified") continue;
+      if (o.status === "changed" || o.status === "baseline")
         await later.execute({
           sql: `UPDATE snapshot_sources SET body_hash = ?, rendered = ?
                 WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
