@@ -17,6 +17,7 @@ import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
 import { flags, print, required, UsageError } from "./args.ts";
 import { briefsCommand } from "./briefs.ts";
+import { compactCommand } from "./compact.ts";
 import { cycleCommand } from "./cycle.ts";
 import { demoBanner } from "./demo.ts";
 import { digestsCommand } from "./digests.ts";
@@ -58,6 +59,8 @@ export const USAGE = `Usage: rivals <command> [options]
   import [FILE|-]                     import NDJSON records or an export (docs/import.md)
   export [--org S]                    write the event log as NDJSON
   projections rebuild                 empty the read tables and replay the log
+  compact [--days N] [--vacuum]       drop the bookkeeping of cycles older than N days (default 35) that
+                                      nothing serves; --vacuum gives the freed space back to the disk
 `;
 
 async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
@@ -251,6 +254,8 @@ export async function run(argv: string[]): Promise<number> {
       return memberCommand(sub, rest);
     case "research":
       return researchCommand([sub, ...rest].filter(Boolean) as string[]);
+    case "compact":
+      return compactCommand([sub, ...rest].filter(Boolean) as string[]);
     case "cycle":
       return cycleCommand([sub, ...rest].filter(Boolean) as string[]);
     case "digests":

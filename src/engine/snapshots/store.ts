@@ -315,6 +315,25 @@ export class SnapshotStore {
     });
   }
 
+  /** Drops every source's versions beyond the kept number (after RIVALS_SNAPSHOTS_KEPT was lowered: a source
+   * is otherwise pruned only when it changes), a source per transaction. Answers the versions and blobs dropped. */
+  async pruneAll(): Promise<{ pruned: number; blobsDeleted: number }> {
+    const over = await this.client.execute({
+      sql: "SELECT org_id, source_id FROM snapshot_versions GROUP BY org_id, source_id HAVING COUNT(*) > ?",
+      args: [this.kept],
+    });
+    let pruned = 0;
+    let blobsDeleted = 0;
+    for (const row of over.rows) {
+      const r = await this.write((tx) =>
+        this.prune(tx, Number(row.org_id), Number(row.source_id), this.kept),
+      );
+      pruned += r.pruned;
+      blobsDeleted += r.blobsDeleted;
+    }
+    return { pruned, blobsDeleted };
+  }
+
   /** Deletes every blob no version refers to (maintenance; pruning already does it as it goes). */
   async gc(): Promise<number> {
     return this.write(async (tx) => {
