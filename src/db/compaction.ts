@@ -20,7 +20,8 @@ export async function streamsWithOldChecks(db: Exec, before: string): Promise<st
 }
 
 /** Deletes a competitor's CompetitorChecked events recorded before `before`, but its newest one, its newest
- * one that found a change and any that moved its job board. Answers how many went. */
+ * one that found a change and any that moved its job board. Answers how many went. A command that read the
+ * stream's version before runs again (the writer checks its reads at the commit). */
 export async function dropOldChecks(tx: Exec, streamId: string, before: string): Promise<number> {
   const r = await tx.execute({
     sql: `DELETE FROM events WHERE ${CHECKED} AND recorded_at < ?2
@@ -30,6 +31,21 @@ export async function dropOldChecks(tx: Exec, streamId: string, before: string):
                                         AND json_extract(data, '$.changed') > 0), 0)`,
     args: [streamId, before],
   });
+  if (r.rowsAffected > 0) {
+    // The stream's versions are numbered again from 1, in their order, so that they stay without gaps (an
+    // export imported twice recognises its lines by version). Negated first: the versions are unique.
+    await tx.execute({
+      sql: "UPDATE events SET stream_version = -stream_version WHERE stream_type = 'competitor' AND stream_id = ?",
+      args: [streamId],
+    });
+    await tx.execute({
+      sql: `UPDATE events SET stream_version = r.v
+            FROM (SELECT position AS p, ROW_NUMBER() OVER (ORDER BY stream_version DESC) AS v FROM events
+                  WHERE stream_type = 'competitor' AND stream_id = ?) AS r
+            WHERE events.position = r.p`,
+      args: [streamId],
+    });
+  }
   return r.rowsAffected;
 }
 
