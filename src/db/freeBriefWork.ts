@@ -2,30 +2,22 @@
 // every instance), and what its lanes read of the requests and the public library. The rules (who answers, when
 // to email) are src/engine/briefs/freeBriefs.ts.
 import type { Row } from "@libsql/client";
+import { claim, release } from "./claims.ts";
 import type { Exec } from "./client.ts";
 
 /** Claims `key` for `holder` until `until`, unless another holder's claim holds at `now`. */
-export async function claimFreeBriefWork(
+export function claimFreeBriefWork(
   db: Exec,
   key: string,
   holder: string,
   until: string,
   now: string,
 ): Promise<boolean> {
-  const r = await db.execute({
-    sql: `INSERT INTO free_brief_claims (key, holder, expires_at) VALUES (?, ?, ?)
-          ON CONFLICT (key) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-          WHERE free_brief_claims.expires_at < ?`,
-    args: [key, holder, until, now],
-  });
-  return r.rowsAffected > 0;
+  return claim(db, "free_brief_claims", key, holder, until, now);
 }
 
-export async function releaseFreeBriefWork(db: Exec, key: string, holder: string): Promise<void> {
-  await db.execute({
-    sql: "DELETE FROM free_brief_claims WHERE key = ? AND holder = ?",
-    args: [key, holder],
-  });
+export function releaseFreeBriefWork(db: Exec, key: string, holder: string): Promise<void> {
+  return release(db, "free_brief_claims", key, holder);
 }
 
 /** The queued requests of a domain (ids, at most 1,000, oldest first). */

@@ -2,6 +2,7 @@
 // (delivery_claims, an operational table), and what delivery reads to address and describe them. The rules
 // (who gets what, retries) are src/engine/deliver/outbox.ts.
 import type { Row } from "@libsql/client";
+import { claim, release } from "./claims.ts";
 import type { Exec } from "./client.ts";
 
 /** The workspace's admins' addresses (at most 100). */
@@ -58,21 +59,12 @@ export async function deliveryQueued(
 }
 
 /** Claims a delivery for `holder` until `until`, unless another's claim holds at `now`. */
-export async function claimDelivery(db: Exec, id: number, holder: string, until: string, now: string) {
-  const r = await db.execute({
-    sql: `INSERT INTO delivery_claims (delivery_id, holder, expires_at) VALUES (?, ?, ?)
-          ON CONFLICT (delivery_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-          WHERE delivery_claims.expires_at < ?`,
-    args: [id, holder, until, now],
-  });
-  return r.rowsAffected > 0;
+export function claimDelivery(db: Exec, id: number, holder: string, until: string, now: string) {
+  return claim(db, "delivery_claims", id, holder, until, now);
 }
 
-export async function releaseDelivery(db: Exec, id: number, holder: string): Promise<void> {
-  await db.execute({
-    sql: "DELETE FROM delivery_claims WHERE delivery_id = ? AND holder = ?",
-    args: [id, holder],
-  });
+export function releaseDelivery(db: Exec, id: number, holder: string): Promise<void> {
+  return release(db, "delivery_claims", id, holder);
 }
 
 /** The pending deliveries due at `now` (of one workspace or cycle, when given), at most 50, most overdue first. */

@@ -2,6 +2,7 @@
 // operational table), the log past it, the endpoints' waiting messages (a projection) and the claims instances
 // take on an endpoint (delivery_claims). The rules are src/engine/deliver/webhooks.ts.
 import type { Row } from "@libsql/client";
+import { claim, release } from "./claims.ts";
 import type { Exec } from "./client.ts";
 
 /** The endpoints not removed (of one workspace, or all; at most 10,000). */
@@ -75,21 +76,12 @@ export async function logEventsBetween(
 
 /** Claims an endpoint's sending for `holder` until `until`, unless another's claim holds at `now` (the
  * holder's own claim is renewed). */
-export async function claimEndpoint(db: Exec, webhookId: number, holder: string, until: string, now: string) {
-  const r = await db.execute({
-    sql: `INSERT INTO delivery_claims (delivery_id, holder, expires_at) VALUES (?, ?, ?)
-          ON CONFLICT (delivery_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-          WHERE delivery_claims.expires_at < ? OR delivery_claims.holder = ?`,
-    args: [webhookId, holder, until, now, holder],
-  });
-  return r.rowsAffected > 0;
+export function claimEndpoint(db: Exec, webhookId: number, holder: string, until: string, now: string) {
+  return claim(db, "delivery_claims", webhookId, holder, until, now, true);
 }
 
-export async function releaseEndpoint(db: Exec, webhookId: number, holder: string): Promise<void> {
-  await db.execute({
-    sql: "DELETE FROM delivery_claims WHERE delivery_id = ? AND holder = ?",
-    args: [webhookId, holder],
-  });
+export function releaseEndpoint(db: Exec, webhookId: number, holder: string): Promise<void> {
+  return release(db, "delivery_claims", webhookId, holder);
 }
 
 /** The endpoint's oldest waiting message with the endpoint's address and secret, if the endpoint is active. */

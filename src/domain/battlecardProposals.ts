@@ -443,6 +443,10 @@ export interface LoadedCard {
   version: number;
 }
 
+/** A decided event on the card's stream. */
+const onCard = (e: object, orgId: number, id: number) =>
+  ({ ...e, orgId, streamType: "battlecard", streamId: String(id) }) as NewEvent;
+
 const cardAt = (card: LoadedCard | undefined): StreamAt | undefined =>
   card && { streamType: "battlecard", streamId: String(card.id), version: card.version };
 
@@ -458,14 +462,7 @@ export const reviewProposal: Command<
     const e =
       cmd.decision === "accept" ? decideAcceptProposal(card, cmd, now) : decideDismissProposal(card, cmd);
     return {
-      events: [
-        {
-          ...e,
-          orgId: caller.orgId,
-          streamType: "battlecard",
-          streamId: String(cmd.battlecard_id),
-        } as NewEvent,
-      ],
+      events: [onCard(e, caller.orgId, cmd.battlecard_id)],
       result: { battlecard_id: cmd.battlecard_id, decision: cmd.decision },
     };
   },
@@ -574,14 +571,7 @@ export const editCard: Command<
   decide: (card, cmd, { caller, now }) => {
     const e = decideEditCard(card, cmd, now);
     return {
-      events: [
-        {
-          ...e,
-          orgId: caller.orgId,
-          streamType: "battlecard",
-          streamId: String(cmd.battlecard_id),
-        } as NewEvent,
-      ],
+      events: [onCard(e, caller.orgId, cmd.battlecard_id)],
       result: { battlecard_id: cmd.battlecard_id },
     };
   },

@@ -411,6 +411,12 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
           }
         }
         if (!res) throw unreachable(url, lastError);
+        /** A body that stopped before its end: the time limit, else the connection (logged, never shown). */
+        const cutShort = (e: unknown, status: number): Error => {
+          if (timedOut()) return timeoutError();
+          log({ msg: "fetch failed", host: url.host, detail: errorText(e) });
+          return new HopError("network", `the answer from ${url.host} could not be read to its end`, status);
+        };
         if (!read(res.status, res.headers)) {
           await res.body?.cancel().catch(() => {});
           return { status: res.status, headers: res.headers };
@@ -434,13 +440,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
           try {
             return { status: res.status, headers: res.headers, body: await res.bytes() };
           } catch (e) {
-            if (timedOut()) throw timeoutError();
-            log({ msg: "fetch failed", host: url.host, detail: errorText(e) });
-            throw new HopError(
-              "network",
-              `the answer from ${url.host} could not be read to its end`,
-              res.status,
-            );
+            throw cutShort(e, res.status);
           }
         }
         const body = res.body;
@@ -474,13 +474,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
           }
         } catch (e) {
           if (e instanceof HopError) throw e;
-          if (timedOut()) throw timeoutError();
-          log({ msg: "fetch failed", host: url.host, detail: errorText(e) });
-          throw new HopError(
-            "network",
-            `the answer from ${url.host} could not be read to its end`,
-            res.status,
-          );
+          throw cutShort(e, res.status);
         } finally {
           stream?.close();
         }
