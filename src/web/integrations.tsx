@@ -197,8 +197,10 @@ export function integrationsPages(s: Services) {
         </p>
         {!isAdmin ? (
           <Notice>
-            Only admins of <strong safe>{org.orgName}</strong> can see, create and revoke API keys. Ask an
-            admin for a key, or connect an AI assistant with OAuth through the MCP endpoint.
+            <>
+              Only admins of <strong safe>{org.orgName}</strong> can see, create and revoke API keys. Ask an
+              admin for a key, or connect an AI assistant with OAuth through the MCP endpoint.
+            </>
           </Notice>
         ) : (
           <>
@@ -206,14 +208,18 @@ export function integrationsPages(s: Services) {
               ""
             ) : (
               <Notice>
-                This workspace is on the <strong safe>{plan.label}</strong> plan: keys work with the MCP tool
-                endpoint, but the read API answers 402 until the workspace is on a{" "}
-                <a href="/pricing">paid plan</a>.
+                <>
+                  This workspace is on the <strong safe>{plan.label}</strong> plan: keys work with the MCP
+                  tool endpoint, but the read API answers 402 until the workspace is on a{" "}
+                  <a href="/pricing">paid plan</a>.
+                </>
               </Notice>
             )}
             {revokedKey ? (
               <Notice>
-                Key <strong safe>{revokedKey.name}</strong> was revoked. Requests with it now get 401.
+                <>
+                  Key <strong safe>{revokedKey.name}</strong> was revoked. Requests with it now get 401.
+                </>
               </Notice>
             ) : (
               ""

@@ -74,33 +74,37 @@ export function libraryPages(s: Services) {
       const briefs = await searchPublicBriefs(c, { query: query || undefined, limit: LIST_LIMIT }, base);
       return publicPage(
         <Layout title="Public competitive briefs" user={await viewer(s, request)}>
-          <h1>Public competitive briefs</h1>
-          <p>Short, sourced briefs on companies, newest first. Every finding links to its public sources.</p>
-          <SearchBox action="/briefs" q={query} label="Search briefs (words, company name or domain)" />
-          {briefs.length ? (
-            briefs.map((b) => (
-              <article class="card">
-                <h3>
-                  <a href={briefHref(b.company.slug, b.slug)} safe>
-                    {b.title}
-                  </a>
-                </h3>
-                <p class="meta muted small">
-                  <a href={companyHref(b.company.slug)} safe>
-                    {b.company.name}
-                  </a>
-                  <Time ts={b.published_at} />
-                  <span>
-                    {Html.escapeHtml(`${b.finding_count} finding${b.finding_count === 1 ? "" : "s"}`)}
-                  </span>
-                </p>
-                {b.summary ? <p safe>{b.summary}</p> : ""}
-              </article>
-            ))
-          ) : (
-            <p class="muted">{query ? "No brief matches." : "No briefs are published yet."}</p>
-          )}
-          <CtaFreeBrief />
+          <>
+            <h1>Public competitive briefs</h1>
+            <p>
+              Short, sourced briefs on companies, newest first. Every finding links to its public sources.
+            </p>
+            <SearchBox action="/briefs" q={query} label="Search briefs (words, company name or domain)" />
+            {briefs.length ? (
+              briefs.map((b) => (
+                <article class="card">
+                  <h3>
+                    <a href={briefHref(b.company.slug, b.slug)} safe>
+                      {b.title}
+                    </a>
+                  </h3>
+                  <p class="meta muted small">
+                    <a href={companyHref(b.company.slug)} safe>
+                      {b.company.name}
+                    </a>
+                    <Time ts={b.published_at} />
+                    <span>
+                      {Html.escapeHtml(`${b.finding_count} finding${b.finding_count === 1 ? "" : "s"}`)}
+                    </span>
+                  </p>
+                  {b.summary ? <p safe>{b.summary}</p> : ""}
+                </article>
+              ))
+            ) : (
+              <p class="muted">{query ? "No brief matches." : "No briefs are published yet."}</p>
+            )}
+            <CtaFreeBrief />
+          </>
         </Layout>,
       );
     })
@@ -111,33 +115,35 @@ export function libraryPages(s: Services) {
       const name = briefs[0].company_name;
       return publicPage(
         <Layout title={`Briefs on ${name}`} user={await viewer(s, request)}>
-          <p class="muted small">
-            <a href="/briefs">Briefs</a>
-          </p>
-          <h1>
-            Briefs on <span safe>{name}</span>
-          </h1>
-          {briefs[0].domain ? (
-            <p>
-              <ExternalLink href={`https://${briefs[0].domain}`} text={briefs[0].domain} />
+          <>
+            <p class="muted small">
+              <a href="/briefs">Briefs</a>
             </p>
-          ) : (
-            ""
-          )}
-          {briefs.map((b) => (
-            <article class="card">
-              <h3>
-                <a href={briefHref(company, b.slug)} safe>
-                  {b.title}
-                </a>
-              </h3>
-              <p class="muted small">
-                <Time ts={b.published_at} />
+            <h1>
+              Briefs on <span safe>{name}</span>
+            </h1>
+            {briefs[0].domain ? (
+              <p>
+                <ExternalLink href={`https://${briefs[0].domain}`} text={briefs[0].domain} />
               </p>
-              {b.summary ? <p safe>{b.summary}</p> : ""}
-            </article>
-          ))}
-          <CtaFreeBrief />
+            ) : (
+              ""
+            )}
+            {briefs.map((b) => (
+              <article class="card">
+                <h3>
+                  <a href={briefHref(company, b.slug)} safe>
+                    {b.title}
+                  </a>
+                </h3>
+                <p class="muted small">
+                  <Time ts={b.published_at} />
+                </p>
+                {b.summary ? <p safe>{b.summary}</p> : ""}
+              </article>
+            ))}
+            <CtaFreeBrief />
+          </>
         </Layout>,
       );
     })
@@ -149,65 +155,67 @@ export function libraryPages(s: Services) {
       if (!b) notFound();
       return publicPage(
         <Layout title={b.title} user={await viewer(s, request)}>
-          <p class="muted small">
-            <a href="/briefs">Briefs</a> ›{" "}
-            <a href={companyHref(b.company.slug)} safe>
-              {b.company.name}
-            </a>
-          </p>
-          <h1 safe>{b.title}</h1>
-          <p class="meta muted">
-            <span safe>{b.company.name}</span>
-            {b.company.domain ? (
-              <ExternalLink href={`https://${b.company.domain}`} text={b.company.domain} />
+          <>
+            <p class="muted small">
+              <a href="/briefs">Briefs</a> ›{" "}
+              <a href={companyHref(b.company.slug)} safe>
+                {b.company.name}
+              </a>
+            </p>
+            <h1 safe>{b.title}</h1>
+            <p class="meta muted">
+              <span safe>{b.company.name}</span>
+              {b.company.domain ? (
+                <ExternalLink href={`https://${b.company.domain}`} text={b.company.domain} />
+              ) : (
+                ""
+              )}
+              <span>
+                Published <Time ts={b.published_at} />
+              </span>
+            </p>
+            {b.summary ? (
+              <p class="lead" safe>
+                {b.summary}
+              </p>
             ) : (
               ""
             )}
-            <span>
-              Published <Time ts={b.published_at} />
-            </span>
-          </p>
-          {b.summary ? (
-            <p class="lead" safe>
-              {b.summary}
-            </p>
-          ) : (
-            ""
-          )}
-          <h2>Findings</h2>
-          {b.findings.length ? (
-            <ol>
-              {b.findings.map((f) => (
-                <li>
-                  <FindingText text={f.text} sources={b.sources.length} />
-                  {f.category || f.date ? (
-                    <div class="muted small">
-                      <span safe>{f.category ?? ""}</span>
-                      {f.category && f.date ? " · " : ""}
-                      {f.date ? <Time ts={f.date} /> : ""}
-                    </div>
-                  ) : (
-                    ""
-                  )}
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p class="muted">No findings.</p>
-          )}
-          <h2>Sources</h2>
-          {b.sources.length ? (
-            <ol>
-              {b.sources.map((src) => (
-                <li id={`source-${src.number}`}>
-                  <ExternalLink href={src.url} text={src.title || src.url} />
-                </li>
-              ))}
-            </ol>
-          ) : (
-            <p class="muted">No sources listed.</p>
-          )}
-          <CtaFreeBrief />
+            <h2>Findings</h2>
+            {b.findings.length ? (
+              <ol>
+                {b.findings.map((f) => (
+                  <li>
+                    <FindingText text={f.text} sources={b.sources.length} />
+                    {f.category || f.date ? (
+                      <div class="muted small">
+                        <span safe>{f.category ?? ""}</span>
+                        {f.category && f.date ? " · " : ""}
+                        {f.date ? <Time ts={f.date} /> : ""}
+                      </div>
+                    ) : (
+                      ""
+                    )}
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <p class="muted">No findings.</p>
+            )}
+            <h2>Sources</h2>
+            {b.sources.length ? (
+              <ol>
+                {b.sources.map((src) => (
+                  <li id={`source-${src.number}`}>
+                    <ExternalLink href={src.url} text={src.title || src.url} />
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <p class="muted">No sources listed.</p>
+            )}
+            <CtaFreeBrief />
+          </>
         </Layout>,
       );
     })
@@ -216,26 +224,28 @@ export function libraryPages(s: Services) {
       const guides = await searchGuides(c, query || undefined, LIST_LIMIT, base);
       return publicPage(
         <Layout title="Guides" user={await viewer(s, request)}>
-          <h1>Guides</h1>
-          <p>How to run competitive intelligence well: tracking, battlecards, win/loss, pricing moves.</p>
-          <SearchBox action="/guides" q={query} label="Search guides" />
-          {guides.length ? (
-            guides.map((g) => (
-              <article class="card">
-                <h3>
-                  <a href={`/guides/${encodeURIComponent(g.slug)}`} safe>
-                    {g.title}
-                  </a>
-                </h3>
-                <p class="muted small">
-                  <Time ts={g.published_at} />
-                </p>
-                {g.excerpt ? <p safe>{g.excerpt}</p> : ""}
-              </article>
-            ))
-          ) : (
-            <p class="muted">{query ? "No guide matches." : "No guides are published yet."}</p>
-          )}
+          <>
+            <h1>Guides</h1>
+            <p>How to run competitive intelligence well: tracking, battlecards, win/loss, pricing moves.</p>
+            <SearchBox action="/guides" q={query} label="Search guides" />
+            {guides.length ? (
+              guides.map((g) => (
+                <article class="card">
+                  <h3>
+                    <a href={`/guides/${encodeURIComponent(g.slug)}`} safe>
+                      {g.title}
+                    </a>
+                  </h3>
+                  <p class="muted small">
+                    <Time ts={g.published_at} />
+                  </p>
+                  {g.excerpt ? <p safe>{g.excerpt}</p> : ""}
+                </article>
+              ))
+            ) : (
+              <p class="muted">{query ? "No guide matches." : "No guides are published yet."}</p>
+            )}
+          </>
         </Layout>,
       );
     })
@@ -245,24 +255,26 @@ export function libraryPages(s: Services) {
       if (!g) notFound();
       return publicPage(
         <Layout title={g.title} user={await viewer(s, request)}>
-          <p class="muted small">
-            <a href="/guides">Guides</a>
-          </p>
-          <article class="markdown">
-            <h1 safe>{g.title}</h1>
+          <>
             <p class="muted small">
-              Published <Time ts={g.published_at} />
+              <a href="/guides">Guides</a>
             </p>
-            {g.excerpt ? (
-              <p class="lead" safe>
-                {g.excerpt}
+            <article class="markdown">
+              <h1 safe>{g.title}</h1>
+              <p class="muted small">
+                Published <Time ts={g.published_at} />
               </p>
-            ) : (
-              ""
-            )}
-            {renderMarkdown(stripLeadingTitle(g.body_markdown, g.title)) as "safe"}
-          </article>
-          <CtaFreeBrief />
+              {g.excerpt ? (
+                <p class="lead" safe>
+                  {g.excerpt}
+                </p>
+              ) : (
+                ""
+              )}
+              {renderMarkdown(stripLeadingTitle(g.body_markdown, g.title)) as "safe"}
+            </article>
+            <CtaFreeBrief />
+          </>
         </Layout>,
       );
     });

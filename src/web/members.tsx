@@ -180,7 +180,9 @@ interface RenderOpts {
 function PlanNeeded({ message, refused }: { message: string; refused: boolean }): JSX.Element {
   return (
     <Notice kind={refused ? "error" : "notice"}>
-      {Html.escapeHtml(message)} <a href="/pricing">See the plans</a>.
+      <>
+        {Html.escapeHtml(message)} <a href="/pricing">See the plans</a>.
+      </>
     </Notice>
   );
 }

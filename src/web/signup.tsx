@@ -41,7 +41,10 @@ function SignupForm(form: PublicFormProps<Values>): JSX.Element {
           </p>
           {form.user ? (
             <Notice>
-              You are signed in as <strong safe>{form.user}</strong>. <a href="/app">Go to your workspace</a>.
+              <>
+                You are signed in as <strong safe>{form.user}</strong>.{" "}
+                <a href="/app">Go to your workspace</a>.
+              </>
             </Notice>
           ) : (
             ""

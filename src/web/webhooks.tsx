@@ -104,9 +104,11 @@ function Endpoint(p: { hook: WebhookView; log: WebhookLogEntry[]; org: Membershi
       </h4>
       {h.state === "disabled" ? (
         <Notice kind="error">
-          Disabled <Time ts={h.disabled_at} />: <span safe>{h.disabled_reason ?? ""}</span> Nothing is sent to
-          it until it is turned on again; its {String(h.pending)} waiting message
-          {h.pending === 1 ? " is" : "s are"} kept.
+          <>
+            Disabled <Time ts={h.disabled_at} />: <span safe>{h.disabled_reason ?? ""}</span> Nothing is sent
+            to it until it is turned on again; its {String(h.pending)} waiting message
+            {h.pending === 1 ? " is" : "s are"} kept.
+          </>
         </Notice>
       ) : (
         ""
