@@ -1,7 +1,9 @@
 // An operator's review of free briefs held by RIVALS_FREE_BRIEF_REVIEW (docs/operations.md "Reviewing free
 // briefs"): a held brief is served by no public page or tool until it is published; a rejected one never is.
+
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore } from "../../events/store.ts";
+import { briefReviewState } from "../db/queries/briefReview.ts";
 import { DomainError } from "./errors.ts";
 
 export type ReviewDecision = "published" | "rejected";
@@ -40,11 +42,7 @@ export async function reviewPublicBrief(
 ): Promise<void> {
   await store.execute(
     async (w) => {
-      const r = await w.tx.execute({ sql: "SELECT id, review FROM public_briefs WHERE id = ?", args: [id] });
-      const row = r.rows[0];
-      const brief = row
-        ? { id: Number(row.id), review: String(row.review) as ReviewedBrief["review"] }
-        : undefined;
+      const brief = await briefReviewState(w.tx, id);
       return { events: decideReviewPublicBrief(brief, decision, w.now), result: null };
     },
     { actor, source: "cli" },

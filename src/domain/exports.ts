@@ -3,7 +3,7 @@ import { requireOrg } from "./state.ts";
 
 /** Writes the event log (or one org's part of it) as NDJSON, in log order, in pages. */
 export async function exportNdjson(s: Services, orgSlug: string | undefined, write: (line: string) => void) {
-  const orgId = orgSlug ? (await requireOrg(s.database.client, orgSlug)).id : undefined;
+  const orgId = orgSlug ? (await requireOrg(s.database, orgSlug)).id : undefined;
   let after = 0;
   for (;;) {
     const page = await s.store.read({ after, orgId, limit: 1000 });

@@ -1,7 +1,8 @@
 // The workspace's plan as get_plan_and_limits reports it, and what the workspace uses of it (tracked
 // competitors, core slots).
+export { coreSlotsUsed, trackedCompetitorCount } from "../db/queries/competitorUsage.ts";
+
 import type { Plan } from "./plans.ts";
-import type { Exec } from "./workspace.ts";
 
 /** Every number of one plan, as get_plan_and_limits reports it. */
 export function planView(p: Plan) {
@@ -24,23 +25,4 @@ export function planView(p: Plan) {
     member_seats: p.memberSeats,
     paid_only_features: p.paidOnlyFeatures,
   };
-}
-
-/** Competitors the workspace actively tracks, core and horizon (served by the org's competitor index). */
-export async function trackedCompetitorCount(tx: Exec, orgId: number): Promise<number> {
-  const r = await tx.execute({
-    sql: "SELECT count(*) AS n FROM competitors WHERE org_id = ? AND tracking = 'active'",
-    args: [orgId],
-  });
-  return Number(r.rows[0].n);
-}
-
-/** Core competitors that hold a slot: the actively tracked core ones (the same count add_competitor's slot check
- * uses). */
-export async function coreSlotsUsed(tx: Exec, orgId: number): Promise<number> {
-  const r = await tx.execute({
-    sql: "SELECT count(*) AS n FROM competitors WHERE org_id = ? AND tracking = 'active' AND watch = 'core'",
-    args: [orgId],
-  });
-  return Number(r.rows[0].n);
 }

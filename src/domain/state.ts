@@ -1,5 +1,8 @@
-// Loads the state a decider needs from the read tables, inside the writer's transaction.
+// Loads the state a decider needs from the read tables (through the named queries of src/db/queries), inside the
+// writer's transaction.
 import type { Tx } from "../../events/store.ts";
+import { keyedRecord } from "../db/queries/keyed.ts";
+import { orgRecordBySlug } from "../db/queries/orgs.ts";
 import { DomainError } from "./errors.ts";
 
 export interface OrgState {
@@ -11,22 +14,8 @@ export interface OrgState {
   created_at: string;
 }
 
-export async function findOrg(tx: Pick<Tx, "execute">, slug: string): Promise<OrgState | undefined> {
-  const r = await tx.execute({
-    sql: "SELECT id, slug, name, plan, website_url, created_at FROM orgs WHERE slug = ?",
-    args: [slug],
-  });
-  const row = r.rows[0];
-  return row
-    ? {
-        id: Number(row.id),
-        slug: String(row.slug),
-        name: String(row.name),
-        plan: String(row.plan),
-        website_url: row.website_url === null ? null : String(row.website_url),
-        created_at: String(row.created_at),
-      }
-    : undefined;
+export function findOrg(tx: Pick<Tx, "execute">, slug: string): Promise<OrgState | undefined> {
+  return orgRecordBySlug(tx, slug);
 }
 
 export async function requireOrg(tx: Pick<Tx, "execute">, slug: string): Promise<OrgState> {
@@ -36,16 +25,11 @@ export async function requireOrg(tx: Pick<Tx, "execute">, slug: string): Promise
 }
 
 /** The id and current record of a keyed record in one org, if any. */
-export async function findKeyed<R>(
+export function findKeyed<R>(
   tx: Pick<Tx, "execute">,
   table: "competitors" | "signals" | "digests" | "battlecards",
   orgId: number,
   key: string,
 ): Promise<{ id: number; state: R } | undefined> {
-  const r = await tx.execute({
-    sql: `SELECT id, state FROM ${table} WHERE org_id = ? AND key = ?`,
-    args: [orgId, key],
-  });
-  const row = r.rows[0];
-  return row ? { id: Number(row.id), state: JSON.parse(String(row.state)) as R } : undefined;
+  return keyedRecord<R>(tx, table, orgId, key);
 }

@@ -3,6 +3,7 @@
 // the checks the features share. Each feature decides in its own file: companyProfile.ts, icp.ts, cadence.ts,
 // delivery.ts, chat.ts, firstBrief.ts; planUsage.ts reports the plan and its use.
 import type { Tx } from "../../events/store.ts";
+import { workspaceSettingsRow } from "../db/queries/orgs.ts";
 import type { DeliveryRules } from "./deliveryRules.ts";
 import { DomainError } from "./errors.ts";
 import { InvalidInput } from "./validate.ts";
@@ -38,14 +39,7 @@ export interface WorkspaceSettings {
 const flag = (v: unknown) => (v === null || v === undefined ? null : Number(v) === 1);
 
 export async function loadSettings(tx: Exec, orgId: number): Promise<WorkspaceSettings> {
-  const r = await tx.execute({
-    sql: `SELECT o.id, o.slug, o.name, o.website_url, o.plan, w.profile, w.profile_updated_at, w.icp, w.icp_updated_at,
-            w.cadence, w.email_delivery, w.slack_delivery, w.chat_connected_at, w.teams_delivery,
-            w.teams_connected_at, w.delivery_rules, w.first_brief
-          FROM orgs o LEFT JOIN workspace_settings w ON w.id = o.id WHERE o.id = ?`,
-    args: [orgId],
-  });
-  const row = r.rows[0];
+  const row = await workspaceSettingsRow(tx, orgId);
   if (!row) throw new DomainError("not_found", "no such workspace");
   const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
   return {

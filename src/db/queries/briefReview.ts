@@ -30,3 +30,12 @@ export async function heldBriefs(c: Pick<Client, "execute">, limit = 100) {
     };
   });
 }
+
+/** A free brief's review state by its id, as its review decides on it. */
+export async function briefReviewState(c: Pick<Client, "execute">, id: number) {
+  const r = await c.execute({ sql: "SELECT id, review FROM public_briefs WHERE id = ?", args: [id] });
+  const row = r.rows[0];
+  return row
+    ? { id: Number(row.id), review: String(row.review) as "pending" | "published" | "rejected" }
+    : undefined;
+}

@@ -18,3 +18,34 @@ export async function planOfOrg(db: Exec, orgId: number): Promise<string | undef
   const r = await db.execute({ sql: "SELECT plan FROM orgs WHERE id = ?", args: [orgId] });
   return r.rows[0] ? String(r.rows[0].plan) : undefined;
 }
+
+/** A workspace's record by its slug, as the deciders read it. */
+export async function orgRecordBySlug(db: Exec, slug: string) {
+  const r = await db.execute({
+    sql: "SELECT id, slug, name, plan, website_url, created_at FROM orgs WHERE slug = ?",
+    args: [slug],
+  });
+  const row = r.rows[0];
+  return row
+    ? {
+        id: Number(row.id),
+        slug: String(row.slug),
+        name: String(row.name),
+        plan: String(row.plan),
+        website_url: row.website_url === null ? null : String(row.website_url),
+        created_at: String(row.created_at),
+      }
+    : undefined;
+}
+
+/** A workspace's record and settings row (undefined when there is no such workspace). */
+export async function workspaceSettingsRow(db: Exec, orgId: number) {
+  const r = await db.execute({
+    sql: `SELECT o.id, o.slug, o.name, o.website_url, o.plan, w.profile, w.profile_updated_at, w.icp, w.icp_updated_at,
+            w.cadence, w.email_delivery, w.slack_delivery, w.chat_connected_at, w.teams_delivery,
+            w.teams_connected_at, w.delivery_rules, w.first_brief
+          FROM orgs o LEFT JOIN workspace_settings w ON w.id = o.id WHERE o.id = ?`,
+    args: [orgId],
+  });
+  return r.rows[0];
+}

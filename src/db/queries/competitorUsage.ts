@@ -1,0 +1,21 @@
+// What a workspace uses of its plan's competitor slots.
+import type { Exec } from "../client.ts";
+
+/** Competitors the workspace actively tracks, core and horizon (served by the org's competitor index). */
+export async function trackedCompetitorCount(db: Exec, orgId: number): Promise<number> {
+  const r = await db.execute({
+    sql: "SELECT count(*) AS n FROM competitors WHERE org_id = ? AND tracking = 'active'",
+    args: [orgId],
+  });
+  return Number(r.rows[0].n);
+}
+
+/** Core competitors that hold a slot: the actively tracked core ones (the same count add_competitor's slot check
+ * uses). */
+export async function coreSlotsUsed(db: Exec, orgId: number): Promise<number> {
+  const r = await db.execute({
+    sql: "SELECT count(*) AS n FROM competitors WHERE org_id = ? AND tracking = 'active' AND watch = 'core'",
+    args: [orgId],
+  });
+  return Number(r.rows[0].n);
+}
