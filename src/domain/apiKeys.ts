@@ -1,6 +1,7 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore } from "../../events/store.ts";
 import { keyPrefix, newApiKey, sha256 } from "../auth/tokens.ts";
+import { apiKeyRevocation } from "../db/queries/apiKeys.ts";
 import { DomainError } from "./errors.ts";
 import { requireOrg } from "./state.ts";
 import { InvalidInput } from "./validate.ts";
@@ -60,13 +61,9 @@ export async function createApiKey(
 export async function revokeApiKey(store: EventStore, orgSlug: string, keyId: number) {
   const { result } = await store.execute(async (w) => {
     const org = await requireOrg(w.tx, orgSlug);
-    const r = await w.tx.execute({
-      sql: "SELECT revoked_at FROM api_keys WHERE id = ? AND org_id = ?",
-      args: [keyId, org.id],
-    });
-    if (!r.rows[0]) throw new DomainError("not_found", `no API key ${keyId} in ${orgSlug}`);
-    if (r.rows[0].revoked_at !== null)
-      return { events: [], result: { id: keyId, revoked_at: String(r.rows[0].revoked_at) } };
+    const key = await apiKeyRevocation(w.tx, org.id, keyId);
+    if (!key) throw new DomainError("not_found", `no API key ${keyId} in ${orgSlug}`);
+    if (key.revoked_at !== null) return { events: [], result: { id: keyId, revoked_at: key.revoked_at } };
     const revoked_at = w.now.toISOString();
     const events: NewEvent[] = [
       {

@@ -2,6 +2,7 @@
 // (a public https address) or disconnected by an admin.
 import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
 import type { EventStore } from "../../events/store.ts";
+import { chatWebhookUrlOf } from "../db/queries/orgs.ts";
 import { hostRefusal } from "./hostname.ts";
 import { requireOrg } from "./state.ts";
 import { checkUrl, InvalidInput } from "./validate.ts";
@@ -99,11 +100,5 @@ export async function chatWebhookUrl(
   orgId: number,
   provider: ChatProvider = "slack",
 ): Promise<string | undefined> {
-  const column = provider === "teams" ? "teams_webhook_url" : "chat_webhook_url";
-  const r = await tx.execute({
-    sql: `SELECT ${column} AS url FROM workspace_settings WHERE id = ?`,
-    args: [orgId],
-  });
-  const v = r.rows[0]?.url;
-  return v === null || v === undefined ? undefined : String(v);
+  return chatWebhookUrlOf(tx, orgId, provider);
 }

@@ -4,6 +4,8 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Command } from "../../events/command.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
+import { competitorExists } from "../db/queries/competitorUsage.ts";
+import { activeFeedCount, activeFeedExists } from "../db/queries/feeds.ts";
 import { DomainError } from "./errors.ts";
 
 /** Feeds a workspace may have at once (not revoked). */
@@ -63,23 +65,13 @@ export const createFeed: Command<
   CreatedFeed
 > = {
   load: async (w, input, c) => {
-    const [count, comp] = await Promise.all([
-      w.tx.execute({
-        sql: "SELECT COUNT(*) AS n FROM feeds WHERE org_id = ? AND revoked_at IS NULL",
-        args: [c.orgId],
-      }),
-      input.competitor_id === undefined
-        ? undefined
-        : w.tx.execute({
-            sql: "SELECT 1 FROM competitors WHERE id = ? AND org_id = ?",
-            args: [input.competitor_id, c.orgId],
-          }),
+    const [active, known] = await Promise.all([
+      activeFeedCount(w.tx, c.orgId),
+      input.competitor_id === undefined ? false : competitorExists(w.tx, c.orgId, input.competitor_id),
     ]);
     return {
-      active: Number(count.rows[0].n),
-      ...(input.competitor_id === undefined
-        ? {}
-        : { competitor: { id: input.competitor_id, known: !!comp?.rows[0] } }),
+      active,
+      ...(input.competitor_id === undefined ? {} : { competitor: { id: input.competitor_id, known } }),
       id: await w.nextId(),
       token: randomSecret("rvf_"),
     };
@@ -105,11 +97,7 @@ export const createFeed: Command<
 
 export const revokeFeed: Command<{ id: number }, { active: boolean }, { id: number; revoked: true }> = {
   load: async (w, input, c) => {
-    const r = await w.tx.execute({
-      sql: "SELECT 1 FROM feeds WHERE id = ? AND org_id = ? AND revoked_at IS NULL",
-      args: [input.id, c.orgId],
-    });
-    return { active: !!r.rows[0] };
+    return { active: await activeFeedExists(w.tx, c.orgId, input.id) };
   },
   decide: (st, input, { caller, now }) => ({
     events: decideRevokeFeed(caller.orgId, input.id, st.active, now),

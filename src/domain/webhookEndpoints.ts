@@ -1,6 +1,7 @@
 // The commands on webhook endpoints (the Integrations page and the tools add_webhook, remove_webhook): load
 // what the deciders in webhooks.ts need, then record what they decide.
 import type { Command } from "../../events/command.ts";
+import { activeWebhookCount, lastEventPosition, webhookStateOf } from "../db/queries/webhooks.ts";
 import {
   decideAddWebhook,
   decideEnableWebhook,
@@ -9,7 +10,6 @@ import {
   type WebhookFilter,
   type WebhookInput,
 } from "./webhooks.ts";
-import type { Exec } from "./workspace.ts";
 
 export interface AddedWebhook {
   id: number;
@@ -22,14 +22,6 @@ export interface AddedWebhook {
   created_at: string;
 }
 
-async function stateOf(tx: Exec, orgId: number, id: number): Promise<string | undefined> {
-  const r = await tx.execute({
-    sql: "SELECT state FROM webhooks WHERE id = ? AND org_id = ?",
-    args: [id, orgId],
-  });
-  return r.rows[0] ? String(r.rows[0].state) : undefined;
-}
-
 /** Adds an endpoint with a new signing secret (`secret`, made by the caller); `unsafe_origins` are the
  * configured origins a webhook may name although they are no public address. */
 export const addWebhook: Command<
@@ -38,14 +30,11 @@ export const addWebhook: Command<
   AddedWebhook
 > = {
   load: async (w, _input, c) => {
-    const [count, last] = await Promise.all([
-      w.tx.execute({
-        sql: "SELECT COUNT(*) AS n FROM webhooks WHERE org_id = ? AND state != 'removed'",
-        args: [c.orgId],
-      }),
-      w.tx.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events"),
+    const [active, lastPosition] = await Promise.all([
+      activeWebhookCount(w.tx, c.orgId),
+      lastEventPosition(w.tx),
     ]);
-    return { active: Number(count.rows[0].n), lastPosition: Number(last.rows[0].p), id: await w.nextId() };
+    return { active, lastPosition, id: await w.nextId() };
   },
   decide: (st, input, { caller, now }) => {
     const events = decideAddWebhook(
@@ -75,7 +64,7 @@ export const addWebhook: Command<
 };
 
 export const removeWebhook: Command<{ id: number }, string | undefined, { id: number; removed: true }> = {
-  load: (w, input, c) => stateOf(w.tx, c.orgId, input.id),
+  load: (w, input, c) => webhookStateOf(w.tx, c.orgId, input.id),
   decide: (state, input, { caller, now }) => ({
     events: decideRemoveWebhook(caller.orgId, input.id, state !== undefined && state !== "removed", now),
     result: { id: input.id, removed: true },
@@ -83,7 +72,7 @@ export const removeWebhook: Command<{ id: number }, string | undefined, { id: nu
 };
 
 export const enableWebhook: Command<{ id: number }, string | undefined, { changed: boolean }> = {
-  load: (w, input, c) => stateOf(w.tx, c.orgId, input.id),
+  load: (w, input, c) => webhookStateOf(w.tx, c.orgId, input.id),
   decide: (state, input, { caller, now }) => {
     const events = decideEnableWebhook(caller.orgId, input.id, state, now);
     return { events, result: { changed: events.length > 0 } };

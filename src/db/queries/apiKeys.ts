@@ -85,3 +85,17 @@ export async function noteApiKeyUse(db: Exec, keyId: number, at: string): Promis
     args: [keyId, at],
   });
 }
+
+/** An API key of a workspace, as its revocation reads it: when it was revoked (null while it is live). */
+export async function apiKeyRevocation(
+  db: Exec,
+  orgId: number,
+  id: number,
+): Promise<{ revoked_at: string | null } | undefined> {
+  const r = await db.execute({
+    sql: "SELECT revoked_at FROM api_keys WHERE id = ? AND org_id = ?",
+    args: [id, orgId],
+  });
+  const row = r.rows[0];
+  return row ? { revoked_at: row.revoked_at === null ? null : String(row.revoked_at) } : undefined;
+}

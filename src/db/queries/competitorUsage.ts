@@ -1,4 +1,4 @@
-// What a workspace uses of its plan's competitor slots.
+// What a workspace has of its competitors: the counts its plan limits, and whether an id is one of them.
 import type { Exec } from "../client.ts";
 
 /** Competitors the workspace actively tracks, core and horizon (served by the org's competitor index). */
@@ -18,4 +18,13 @@ export async function coreSlotsUsed(db: Exec, orgId: number): Promise<number> {
     args: [orgId],
   });
   return Number(r.rows[0].n);
+}
+
+/** Whether a workspace has a competitor with this id. */
+export async function competitorExists(db: Exec, orgId: number, id: number): Promise<boolean> {
+  const r = await db.execute({
+    sql: "SELECT 1 FROM competitors WHERE id = ? AND org_id = ?",
+    args: [id, orgId],
+  });
+  return !!r.rows[0];
 }

@@ -55,3 +55,21 @@ export async function listFeeds(db: Exec, orgId: number): Promise<FeedView[]> {
     created_at: String(x.created_at),
   }));
 }
+
+/** How many unrevoked feeds a workspace has (what its feed limit counts). */
+export async function activeFeedCount(db: Exec, orgId: number): Promise<number> {
+  const r = await db.execute({
+    sql: "SELECT COUNT(*) AS n FROM feeds WHERE org_id = ? AND revoked_at IS NULL",
+    args: [orgId],
+  });
+  return Number(r.rows[0].n);
+}
+
+/** Whether a workspace has this feed, unrevoked. */
+export async function activeFeedExists(db: Exec, orgId: number, id: number): Promise<boolean> {
+  const r = await db.execute({
+    sql: "SELECT 1 FROM feeds WHERE id = ? AND org_id = ? AND revoked_at IS NULL",
+    args: [id, orgId],
+  });
+  return !!r.rows[0];
+}

@@ -49,3 +49,18 @@ export async function workspaceSettingsRow(db: Exec, orgId: number) {
   });
   return r.rows[0];
 }
+
+/** The team-chat webhook URL a workspace connected for a provider, if any. */
+export async function chatWebhookUrlOf(
+  db: Exec,
+  orgId: number,
+  provider: "slack" | "teams",
+): Promise<string | undefined> {
+  const column = provider === "teams" ? "teams_webhook_url" : "chat_webhook_url";
+  const r = await db.execute({
+    sql: `SELECT ${column} AS url FROM workspace_settings WHERE id = ?`,
+    args: [orgId],
+  });
+  const v = r.rows[0]?.url;
+  return v === null || v === undefined ? undefined : String(v);
+}

@@ -78,3 +78,27 @@ export async function webhookLog(
     ...(x.next_attempt_at && x.state === "pending" ? { next_attempt_at: String(x.next_attempt_at) } : {}),
   }));
 }
+
+/** A webhook's state in a workspace, if it has that webhook. */
+export async function webhookStateOf(db: Exec, orgId: number, id: number): Promise<string | undefined> {
+  const r = await db.execute({
+    sql: "SELECT state FROM webhooks WHERE id = ? AND org_id = ?",
+    args: [id, orgId],
+  });
+  return r.rows[0] ? String(r.rows[0].state) : undefined;
+}
+
+/** How many webhooks a workspace has that are not removed (what its webhook limit counts). */
+export async function activeWebhookCount(db: Exec, orgId: number): Promise<number> {
+  const r = await db.execute({
+    sql: "SELECT COUNT(*) AS n FROM webhooks WHERE org_id = ? AND state != 'removed'",
+    args: [orgId],
+  });
+  return Number(r.rows[0].n);
+}
+
+/** The log's last position: a new webhook is sent what is appended after it. */
+export async function lastEventPosition(db: Exec): Promise<number> {
+  const r = await db.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events");
+  return Number(r.rows[0].p);
+}
