@@ -2,6 +2,8 @@
 // while the first brief runs, and each tracked competitor's overlap with it computed again on every update.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Command } from "../../events/command.ts";
+import { listedCompetitorRecords } from "../db/queries/competitorUsage.ts";
+import { icpUpdatesBetween } from "../db/queries/icpUpdates.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
 import { dailyCapReached, planOf } from "./plans.ts";
 import type { CompetitorRecord } from "./records.ts";
@@ -23,11 +25,7 @@ type Obj = Record<string, unknown>;
 /** Successful update_icp calls of one org on the UTC day of `now` (icp_updates_by_day index). */
 export async function icpUpdatesToday(tx: Exec, orgId: number, now: Date): Promise<number> {
   const day = utcDay(now);
-  const r = await tx.execute({
-    sql: "SELECT count(*) AS n FROM icp_updates WHERE org_id = ? AND updated_at >= ? AND updated_at < ?",
-    args: [orgId, day.start, day.end],
-  });
-  return Number(r.rows[0].n);
+  return icpUpdatesBetween(tx, orgId, day.start, day.end);
 }
 
 export type IcpInput = Partial<Record<(typeof ICP_DIMENSIONS)[number], string[]>>;
@@ -114,17 +112,8 @@ export function decideUpdateIcp(
 }
 
 /** The competitors whose overlap update_icp re-reads: the ones the workspace actively tracks. */
-export async function trackedCompetitors(tx: Exec, orgId: number) {
-  const r = await tx.execute({
-    sql: `SELECT id, name, state FROM competitors WHERE org_id = ? AND listed = 1
-          ORDER BY priority_sort, tracked_sort, id`,
-    args: [orgId],
-  });
-  return r.rows.map((row) => ({
-    id: Number(row.id),
-    name: String(row.name),
-    record: JSON.parse(String(row.state)) as CompetitorRecord,
-  }));
+export function trackedCompetitors(tx: Exec, orgId: number) {
+  return listedCompetitorRecords<CompetitorRecord>(tx, orgId);
 }
 
 export const updateIcp: Command<

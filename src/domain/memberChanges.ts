@@ -6,6 +6,7 @@
 
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
+import { adminCount } from "../db/queries/members.ts";
 import { DomainError } from "./errors.ts";
 import { decideInvitationRevoked, invitationStatus } from "./invitations.ts";
 import { decideMembership, findRole, findUserById, isRole, ROLES, type Role } from "./members.ts";
@@ -31,11 +32,7 @@ async function requireMember(tx: Pick<Tx, "execute">, orgId: number, userId: num
 
 /** Refuses a change that would leave the workspace without an admin. */
 async function keepAnAdmin(tx: Pick<Tx, "execute">, orgId: number, label: string, change: string) {
-  const r = await tx.execute({
-    sql: "SELECT COUNT(*) AS n FROM memberships WHERE org_id = ? AND role = 'admin'",
-    args: [orgId],
-  });
-  if (Number(r.rows[0].n) <= 1)
+  if ((await adminCount(tx, orgId)) <= 1)
     throw new DomainError(
       "conflict",
       `${label} is the only admin of this workspace, so they cannot be ${change}. Make another member an admin first.`,

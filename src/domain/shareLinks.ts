@@ -5,6 +5,7 @@ import type { NewEvent } from "../../events/catalog.ts";
 import type { Command } from "../../events/command.ts";
 import type { Tx } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
+import { shareableSignal } from "../db/queries/shareLinks.ts";
 import { DomainError } from "./errors.ts";
 import { cheapestPaidPlan, PLAN_NAMES, PLANS, planOf } from "./plans.ts";
 import { InvalidInput, parseTimestamp } from "./validate.ts";
@@ -60,17 +61,8 @@ export interface ShareLinkState {
 
 export async function loadShareLinkState(tx: Exec, c: Caller, signalId: number): Promise<ShareLinkState> {
   const { plan } = await loadOrg(tx, c.orgId);
-  const r = await tx.execute({
-    sql: `SELECT (SELECT l.expires_at FROM share_links l WHERE l.signal_id = s.id AND l.org_id = s.org_id) AS expires_at
-          FROM signals s WHERE s.id = ? AND s.org_id = ? AND s.visible = 1`,
-    args: [signalId, c.orgId],
-  });
-  const row = r.rows[0];
-  return {
-    plan,
-    signalVisible: Boolean(row),
-    previousExpiresAt: row && row.expires_at !== null ? String(row.expires_at) : undefined,
-  };
+  const signal = await shareableSignal(tx, c.orgId, signalId);
+  return { plan, signalVisible: Boolean(signal), previousExpiresAt: signal?.expiresAt };
 }
 
 /** A new link for the signal (replacing its current one); `token` and `id` are fresh, `base` the public URL. */

@@ -28,3 +28,20 @@ export async function competitorExists(db: Exec, orgId: number, id: number): Pro
   });
   return !!r.rows[0];
 }
+
+/** The competitors a workspace lists (actively tracked), in the watchlist's order, with their records. */
+export async function listedCompetitorRecords<R>(
+  db: Exec,
+  orgId: number,
+): Promise<{ id: number; name: string; record: R }[]> {
+  const r = await db.execute({
+    sql: `SELECT id, name, state FROM competitors WHERE org_id = ? AND listed = 1
+          ORDER BY priority_sort, tracked_sort, id`,
+    args: [orgId],
+  });
+  return r.rows.map((row) => ({
+    id: Number(row.id),
+    name: String(row.name),
+    record: JSON.parse(String(row.state)) as R,
+  }));
+}
