@@ -2,6 +2,7 @@
 // choices, the plan and the chat connection.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Command } from "../../events/command.ts";
+import { webhookFilters } from "../db/queries/webhooks.ts";
 import { checkRules, type DeliveryRules } from "./deliveryRules.ts";
 import { DomainError } from "./errors.ts";
 import { effectiveCadence, LOWEST_PAID, planOf } from "./plans.ts";
@@ -179,14 +180,9 @@ export const setDeliveryChannels: Command<
 > = {
   load: async (w, input, c) => {
     const st = await loadSettings(w.tx, c.orgId);
-    const hooks = new Map<number, DeliveryRules | null>();
-    if (input.webhook_rules?.length) {
-      const r = await w.tx.execute({
-        sql: "SELECT id, filter FROM webhooks WHERE org_id = ? AND state != 'removed' LIMIT 100",
-        args: [c.orgId],
-      });
-      for (const x of r.rows) hooks.set(Number(x.id), x.filter ? JSON.parse(String(x.filter)) : null);
-    }
+    const hooks = input.webhook_rules?.length
+      ? await webhookFilters<DeliveryRules>(w.tx, c.orgId)
+      : new Map<number, DeliveryRules | null>();
     return { st, hooks };
   },
   decide: (s, input) => {

@@ -1,6 +1,7 @@
 // People: users (global by email), their memberships in workspaces, and passwords.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
+import { memberRows, roleOf, userByEmail, userById } from "../db/queries/members.ts";
 import { requireOrg } from "./state.ts";
 import { InvalidInput } from "./validate.ts";
 
@@ -51,30 +52,12 @@ export interface UserRow {
   created_at: string;
 }
 
-function toUser(row: Record<string, unknown>): UserRow {
-  return {
-    id: Number(row.id),
-    email: String(row.email),
-    name: row.name === null ? null : String(row.name),
-    password_hash: row.password_hash === null ? null : String(row.password_hash),
-    created_at: String(row.created_at),
-  };
+export function findUserByEmail(tx: Pick<Tx, "execute">, email: string): Promise<UserRow | undefined> {
+  return userByEmail(tx, email);
 }
 
-export async function findUserByEmail(tx: Pick<Tx, "execute">, email: string): Promise<UserRow | undefined> {
-  const r = await tx.execute({
-    sql: "SELECT id, email, name, password_hash, created_at FROM users WHERE email = ?",
-    args: [email],
-  });
-  return r.rows[0] ? toUser(r.rows[0] as Record<string, unknown>) : undefined;
-}
-
-export async function findUserById(tx: Pick<Tx, "execute">, id: number): Promise<UserRow | undefined> {
-  const r = await tx.execute({
-    sql: "SELECT id, email, name, password_hash, created_at FROM users WHERE id = ?",
-    args: [id],
-  });
-  return r.rows[0] ? toUser(r.rows[0] as Record<string, unknown>) : undefined;
+export function findUserById(tx: Pick<Tx, "execute">, id: number): Promise<UserRow | undefined> {
+  return userById(tx, id);
 }
 
 export async function findRole(
@@ -82,11 +65,7 @@ export async function findRole(
   orgId: number,
   userId: number,
 ): Promise<Role | undefined> {
-  const r = await tx.execute({
-    sql: "SELECT role FROM memberships WHERE org_id = ? AND user_id = ?",
-    args: [orgId, userId],
-  });
-  return r.rows[0] ? (String(r.rows[0].role) as Role) : undefined;
+  return (await roleOf(tx, orgId, userId)) as Role | undefined;
 }
 
 const userStream = (id: number) => ({ orgId: null, streamType: "user" as const, streamId: String(id) });
@@ -184,16 +163,5 @@ export interface MemberView {
 
 /** The people of one org, admins first, then by join time. */
 export async function listMembers(client: Pick<Tx, "execute">, orgId: number): Promise<MemberView[]> {
-  const r = await client.execute({
-    sql: `SELECT u.id, u.email, u.name, m.role, m.joined_at FROM memberships m JOIN users u ON u.id = m.user_id
-          WHERE m.org_id = ? ORDER BY m.role = 'admin' DESC, m.joined_at, u.id`,
-    args: [orgId],
-  });
-  return r.rows.map((row) => ({
-    user_id: Number(row.id),
-    email: String(row.email),
-    ...(row.name === null ? {} : { name: String(row.name) }),
-    role: String(row.role) as Role,
-    joined_at: String(row.joined_at),
-  }));
+  return (await memberRows(client, orgId)).map((m) => ({ ...m, role: m.role as Role }));
 }

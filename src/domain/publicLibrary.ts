@@ -2,6 +2,7 @@
 // same line twice records nothing and a changed line records an update under the same id.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { WriteContext } from "../../events/store.ts";
+import { storedGuide, storedPublicBrief } from "../db/queries/libraryRecords.ts";
 import { registerImportKind } from "./imports.ts";
 import { arr, InvalidInput, isObject, onlyKeys, parseTimestamp, str, ts } from "./validate.ts";
 import type {
@@ -135,9 +136,6 @@ export interface StoredRecord {
   record: unknown;
 }
 
-const storedRecord = (row: Record<string, unknown> | undefined): StoredRecord | undefined =>
-  row ? { id: Number(row.id), record: JSON.parse(String(row.state)) } : undefined;
-
 /** The same brief again records nothing; a new or changed one is recorded under `id` (the stored one's, or a
  * fresh one for a new brief). `held`: not served publicly until an operator publishes it (briefReview.ts). */
 export function decidePublicBrief(
@@ -184,19 +182,14 @@ export function decideGuide(
 /** Records a `public_brief` line: parse, load the brief stored under its slugs, decide. */
 export async function recordPublicBrief(w: WriteContext, rec: Obj, held = false): Promise<NewEvent[]> {
   const brief = parsePublicBrief(rec);
-  const r = await w.tx.execute({
-    sql: "SELECT id, state FROM public_briefs WHERE company_slug = ? AND slug = ?",
-    args: [brief.companySlug, brief.slug],
-  });
-  const stored = storedRecord(r.rows[0]);
+  const stored = await storedPublicBrief<StoredRecord["record"]>(w.tx, brief.companySlug, brief.slug);
   return decidePublicBrief(brief, stored, stored?.id ?? (await w.nextId()), held);
 }
 
 /** Records a `guide` line: parse, load the guide stored under its slug, decide. */
 export async function recordGuide(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
   const guide = parseGuide(rec);
-  const r = await w.tx.execute({ sql: "SELECT id, state FROM guides WHERE slug = ?", args: [guide.slug] });
-  const stored = storedRecord(r.rows[0]);
+  const stored = await storedGuide<StoredRecord["record"]>(w.tx, guide.slug);
   return decideGuide(guide, stored, stored?.id ?? (await w.nextId()));
 }
 

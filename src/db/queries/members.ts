@@ -15,3 +15,56 @@ export async function adminCount(db: Exec, orgId: number): Promise<number> {
   });
   return Number(r.rows[0].n);
 }
+
+function toUser(row: Record<string, unknown>) {
+  return {
+    id: Number(row.id),
+    email: String(row.email),
+    name: row.name === null ? null : String(row.name),
+    password_hash: row.password_hash === null ? null : String(row.password_hash),
+    created_at: String(row.created_at),
+  };
+}
+
+/** A user by email (users' unique email index). */
+export async function userByEmail(db: Exec, email: string) {
+  const r = await db.execute({
+    sql: "SELECT id, email, name, password_hash, created_at FROM users WHERE email = ?",
+    args: [email],
+  });
+  return r.rows[0] ? toUser(r.rows[0] as Record<string, unknown>) : undefined;
+}
+
+/** A user by id. */
+export async function userById(db: Exec, id: number) {
+  const r = await db.execute({
+    sql: "SELECT id, email, name, password_hash, created_at FROM users WHERE id = ?",
+    args: [id],
+  });
+  return r.rows[0] ? toUser(r.rows[0] as Record<string, unknown>) : undefined;
+}
+
+/** A person's role in a workspace, if they are a member. */
+export async function roleOf(db: Exec, orgId: number, userId: number): Promise<string | undefined> {
+  const r = await db.execute({
+    sql: "SELECT role FROM memberships WHERE org_id = ? AND user_id = ?",
+    args: [orgId, userId],
+  });
+  return r.rows[0] ? String(r.rows[0].role) : undefined;
+}
+
+/** The people of one org, admins first, then by join time (a workspace's seats bound it). */
+export async function memberRows(db: Exec, orgId: number) {
+  const r = await db.execute({
+    sql: `SELECT u.id, u.email, u.name, m.role, m.joined_at FROM memberships m JOIN users u ON u.id = m.user_id
+          WHERE m.org_id = ? ORDER BY m.role = 'admin' DESC, m.joined_at, u.id`,
+    args: [orgId],
+  });
+  return r.rows.map((row) => ({
+    user_id: Number(row.id),
+    email: String(row.email),
+    ...(row.name === null ? {} : { name: String(row.name) }),
+    role: String(row.role),
+    joined_at: String(row.joined_at),
+  }));
+}

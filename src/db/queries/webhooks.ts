@@ -102,3 +102,12 @@ export async function lastEventPosition(db: Exec): Promise<number> {
   const r = await db.execute("SELECT COALESCE(MAX(position), 0) AS p FROM events");
   return Number(r.rows[0].p);
 }
+
+/** A workspace's webhooks that are not removed, with their filters (delivery rules), at most 100. */
+export async function webhookFilters<R>(db: Exec, orgId: number): Promise<Map<number, R | null>> {
+  const r = await db.execute({
+    sql: "SELECT id, filter FROM webhooks WHERE org_id = ? AND state != 'removed' LIMIT 100",
+    args: [orgId],
+  });
+  return new Map(r.rows.map((x) => [Number(x.id), x.filter ? (JSON.parse(String(x.filter)) as R) : null]));
+}
