@@ -4,6 +4,15 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
+import {
+  invitationByTokenHash,
+  invitationStatusOf,
+  openInvitationsTo,
+  pendingInvitationIds,
+  pendingInvitationRows,
+  seatsTaken,
+} from "../db/queries/invitations.ts";
+import { orgSummaryById } from "../db/queries/orgs.ts";
 import { DomainError } from "./errors.ts";
 import { decideMembership, decideUser, findRole, findUserByEmail, normalizeEmail } from "./members.ts";
 import { type Plan, paidOnlyRefusal, planOf, requirePaid } from "./plans.ts";
@@ -26,14 +35,6 @@ const invitationStream = (orgId: number, id: number) => ({
   streamType: "invitation" as const,
   streamId: String(id),
 });
-
-async function pendingFor(tx: Pick<Tx, "execute">, orgId: number, email: string): Promise<number[]> {
-  const r = await tx.execute({
-    sql: "SELECT id FROM invitations WHERE org_id = ? AND email = ? AND status = 'pending'",
-    args: [orgId, email],
-  });
-  return r.rows.map((row) => Number(row.id));
-}
 
 /** Why a workspace on this plan cannot invite anyone (invite_member is paid only), or undefined. */
 export function invitePlanRefusal(plan: Plan): string | undefined {
@@ -61,13 +62,9 @@ export async function inviteMember(
   const token = randomSecret(INVITATION_TOKEN_PREFIX);
   const { result } = await store.execute(
     async (w) => {
-      const o = await w.tx.execute({
-        sql: "SELECT id, slug, name, plan FROM orgs WHERE id = ?",
-        args: [by.orgId],
-      });
-      const org = o.rows[0];
+      const org = await orgSummaryById(w.tx, by.orgId);
       if (!org) throw new DomainError("not_found", "This workspace no longer exists.");
-      const plan = planOf(String(org.plan));
+      const plan = planOf(org.plan);
       requirePaid(plan, "invite_member");
       const email = normalizeEmail(rawEmail);
       const user = await findUserByEmail(w.tx, email);
@@ -75,18 +72,13 @@ export async function inviteMember(
         throw new DomainError("conflict", `${email} is already a member of this workspace.`, { email });
       const seats = plan.memberSeats;
       const nowIso = w.now.toISOString();
-      const used = await w.tx.execute({
-        sql: `SELECT (SELECT COUNT(*) FROM memberships WHERE org_id = ?) +
-                     (SELECT COUNT(*) FROM invitations WHERE org_id = ? AND status = 'pending' AND expires_at > ? AND email <> ?) AS n`,
-        args: [by.orgId, by.orgId, nowIso, email],
-      });
-      if (Number(used.rows[0].n) >= seats)
+      if ((await seatsTaken(w.tx, by.orgId, email, nowIso)) >= seats)
         throw new DomainError(
           "limit_reached",
           `The plan's ${seats} member seats are taken by members and pending invitations.`,
           { seats },
         );
-      const previous = await pendingFor(w.tx, by.orgId, email);
+      const previous = await pendingInvitationIds(w.tx, by.orgId, email);
       const id = await w.nextId();
       const expires_at = new Date(w.now.getTime() + INVITATION_TTL_MS).toISOString();
       const events: NewEvent[] = [
@@ -124,7 +116,7 @@ export async function inviteMember(
           },
           token,
           replaced: previous.length,
-          org: { id: by.orgId, slug: String(org.slug), name: String(org.name) },
+          org: { id: by.orgId, slug: org.slug, name: org.name },
         },
       };
     },
@@ -139,11 +131,7 @@ export async function invitationStatus(
   orgId: number,
   id: number,
 ): Promise<string | undefined> {
-  const r = await tx.execute({
-    sql: "SELECT status FROM invitations WHERE id = ? AND org_id = ?",
-    args: [id, orgId],
-  });
-  return r.rows[0] ? String(r.rows[0].status) : undefined;
+  return invitationStatusOf(tx, orgId, id);
 }
 
 /** The event that withdraws a pending invitation of this org, or none when it is not pending here. */
@@ -183,18 +171,13 @@ export async function pendingInvitations(
   orgId: number,
   now: Date,
 ): Promise<InvitationView[]> {
-  const r = await client.execute({
-    sql: `SELECT id, email, role, invited_by, created_at, expires_at FROM invitations
-          WHERE org_id = ? AND status = 'pending' AND expires_at > ? ORDER BY created_at DESC, id DESC`,
-    args: [orgId, now.toISOString()],
-  });
-  return r.rows.map((row) => ({
-    id: Number(row.id),
-    email: String(row.email),
+  return (await pendingInvitationRows(client, orgId, now.toISOString())).map((row) => ({
+    id: row.id,
+    email: row.email,
     role: "member",
-    ...(row.invited_by === null ? {} : { invited_by: String(row.invited_by) }),
-    invited_at: String(row.created_at),
-    expires_at: String(row.expires_at),
+    ...(row.invited_by === null ? {} : { invited_by: row.invited_by }),
+    invited_at: row.created_at,
+    expires_at: row.expires_at,
   }));
 }
 
@@ -218,27 +201,18 @@ export async function openInvitation(
   now: Date,
 ): Promise<OpenInvitation | undefined> {
   if (!token.startsWith(INVITATION_TOKEN_PREFIX) || token.length > 100) return undefined;
-  const r = await client.execute({
-    sql: `SELECT i.id, i.org_id, i.email, i.invited_by, i.expires_at, i.status, o.slug, o.name,
-                 u.id AS user_id, u.password_hash
-          FROM invitations i JOIN orgs o ON o.id = i.org_id LEFT JOIN users u ON u.email = i.email
-          WHERE i.token_hash = ?`,
-    args: [sha256(token)],
-  });
-  const row = r.rows[0];
+  const row = await invitationByTokenHash(client, sha256(token));
   if (row?.status !== "pending") return undefined;
-  if (Date.parse(String(row.expires_at)) <= now.getTime()) return undefined;
+  if (Date.parse(row.expiresAt) <= now.getTime()) return undefined;
   return {
-    id: Number(row.id),
-    orgId: Number(row.org_id),
-    orgSlug: String(row.slug),
-    orgName: String(row.name),
-    email: String(row.email),
-    invitedBy: row.invited_by === null ? null : String(row.invited_by),
-    expiresAt: String(row.expires_at),
-    ...(row.user_id === null
-      ? {}
-      : { existingUser: { id: Number(row.user_id), hasPassword: row.password_hash !== null } }),
+    id: row.id,
+    orgId: row.orgId,
+    orgSlug: row.orgSlug,
+    orgName: row.orgName,
+    email: row.email,
+    invitedBy: row.invitedBy,
+    expiresAt: row.expiresAt,
+    ...(row.userId === null ? {} : { existingUser: { id: row.userId, hasPassword: row.hasPassword } }),
   };
 }
 
@@ -296,22 +270,19 @@ export async function acceptInvitationsBySso(
 ): Promise<number | undefined> {
   const email = normalizeEmail(rawEmail);
   const { result } = await store.execute(async (w) => {
-    const r = await w.tx.execute({
-      sql: "SELECT id, org_id FROM invitations WHERE email = ? AND status = 'pending' AND expires_at > ?",
-      args: [email, w.now.toISOString()],
-    });
-    if (r.rows.length === 0) return { events: [], result: undefined };
+    const open = await openInvitationsTo(w.tx, email, w.now.toISOString());
+    if (open.length === 0) return { events: [], result: undefined };
     const existing = await findUserByEmail(w.tx, email);
     const userId = existing ? existing.id : await w.nextId();
     const events: NewEvent[] = [
       ...decideUser(existing, userId, email, { name: existing ? undefined : name }, w.now),
     ];
-    for (const row of r.rows) {
-      const orgId = Number(row.org_id);
+    for (const row of open) {
+      const orgId = row.orgId;
       const current = existing ? await findRole(w.tx, orgId, userId) : undefined;
       events.push(...decideMembership(orgId, userId, current, current ?? "member", w.now), {
         type: "InvitationAccepted",
-        ...invitationStream(orgId, Number(row.id)),
+        ...invitationStream(orgId, row.id),
         data: { user_id: userId, accepted_at: w.now.toISOString() },
       });
     }

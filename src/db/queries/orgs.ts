@@ -64,3 +64,10 @@ export async function chatWebhookUrlOf(
   const v = r.rows[0]?.url;
   return v === null || v === undefined ? undefined : String(v);
 }
+
+/** A workspace's slug, name and plan by its id. */
+export async function orgSummaryById(db: Exec, orgId: number) {
+  const r = await db.execute({ sql: "SELECT id, slug, name, plan FROM orgs WHERE id = ?", args: [orgId] });
+  const row = r.rows[0];
+  return row ? { slug: String(row.slug), name: String(row.name), plan: String(row.plan) } : undefined;
+}
