@@ -6,7 +6,9 @@ import {
   type NewEvent,
   type StreamType,
 } from "../../events/catalog.ts";
+import { eventAtVersion, raiseIdCounter } from "../../events/lines.ts";
 import type { EventStore, WriteContext } from "../../events/store.ts";
+import { digestKeyBySlug, otherBattlecardKey } from "../db/queries/keyed.ts";
 import { DomainError } from "./errors.ts";
 import { computeIcpOverlap } from "./icpOverlap.ts";
 import { LIST } from "./limits.ts";
@@ -141,11 +143,7 @@ async function importRecord(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
       for (const [i, k] of refs.entries())
         signalIds.push(await refId(w, "signals", org.id, k, `signals[${i}]`));
       if (record.slug) {
-        const clash = await w.tx.execute({
-          sql: "SELECT key FROM digests WHERE org_id = ? AND slug = ? AND key <> ?",
-          args: [org.id, record.slug, key],
-        });
-        if (clash.rows[0])
+        if (await digestKeyBySlug(w.tx, org.id, record.slug, key))
           throw new InvalidInput(`slug ${JSON.stringify(record.slug)} is used by another digest`, "slug");
       }
       const found = await findKeyed(w.tx, "digests", org.id, key);
@@ -158,11 +156,7 @@ async function importRecord(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
     default: {
       const record = parseBattlecard(body(rec, ["kind", "org", "key", "competitor"]));
       const cid = await refId(w, "competitors", org.id, rec.competitor, "competitor");
-      const other = await w.tx.execute({
-        sql: "SELECT key FROM battlecards WHERE org_id = ? AND competitor_id = ? AND key <> ?",
-        args: [org.id, cid, key],
-      });
-      if (other.rows[0])
+      if (await otherBattlecardKey(w.tx, org.id, cid, key))
         throw new InvalidInput("that competitor already has a battlecard under another key", "competitor");
       const found = await findKeyed(w.tx, "battlecards", org.id, key);
       if (found && same(found.state, { competitor_id: cid, ...record })) return [];
@@ -185,13 +179,14 @@ async function importRawEvent(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
   if (!isObject(rec.data)) throw new InvalidInput("data must be an object", "data");
   // Replaying a line that is already in the log (the same export imported twice) changes nothing.
   if (Number.isInteger(rec.stream_version)) {
-    const have = await w.tx.execute({
-      sql: "SELECT type, data FROM events WHERE stream_type = ? AND stream_id = ? AND stream_version = ?",
-      args: [String(rec.stream_type), String(rec.stream_id), rec.stream_version as number],
-    });
-    const row = have.rows[0];
+    const row = await eventAtVersion(
+      w.tx,
+      String(rec.stream_type),
+      String(rec.stream_id),
+      rec.stream_version as number,
+    );
     if (row) {
-      if (row.type === rec.type && same(JSON.parse(String(row.data)), rec.data)) return [];
+      if (row.type === rec.type && same(row.data, rec.data)) return [];
       throw new InvalidInput(
         `${rec.stream_type} ${rec.stream_id} already has a different event at version ${rec.stream_version}`,
         "stream_version",
@@ -203,11 +198,7 @@ async function importRawEvent(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
   const ids = [rec.data.id, rec.data.cycle_id, rec.data.run_id, rec.org_id, Number(rec.stream_id)].filter(
     (x): x is number => Number.isInteger(x),
   );
-  if (ids.length)
-    await w.tx.execute({
-      sql: "UPDATE id_counter SET value = max(value, ?) WHERE name = 'id'",
-      args: [Math.max(...ids)],
-    });
+  if (ids.length) await raiseIdCounter(w.tx, Math.max(...ids));
   return [
     {
       type: rec.type as EventType,
