@@ -6,7 +6,12 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Command, Loading } from "../../events/command.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
-import { NOTES_PAGE, NOTES_TOTAL_SQL } from "../db/queries/engagement.ts";
+import {
+  battlecardGenerationsBetween,
+  cardNotes,
+  cardSignals,
+  competitorCard,
+} from "../db/queries/cardInputs.ts";
 import {
   decideCardProposal,
   generatedCard,
@@ -18,7 +23,7 @@ import type { BattlecardNote, BattlecardSignal, ComposeBattlecard } from "./batt
 import { formatTime } from "./dates.ts";
 import { DomainError } from "./errors.ts";
 import { dailyCapReached, LOWEST_PAID, PLANS, planOf } from "./plans.ts";
-import type { CompetitorRecord, SignalRecord } from "./records.ts";
+import type { CompetitorRecord } from "./records.ts";
 import { prune } from "./validate.ts";
 import {
   type Caller,
@@ -44,12 +49,7 @@ export function researchFinished(r: CompetitorRecord): boolean {
 
 export async function battlecardsGeneratedToday(tx: Exec, orgId: number, now: Date): Promise<number> {
   const { start, end } = utcDay(now);
-  const r = await tx.execute({
-    sql: `SELECT COUNT(*) AS n FROM battlecard_generations
-          WHERE org_id = ? AND generated_at >= ? AND generated_at < ?`,
-    args: [orgId, start, end],
-  });
-  return Number(r.rows[0].n);
+  return battlecardGenerationsBetween(tx, orgId, start, end);
 }
 
 export interface GenerateResult {
@@ -71,65 +71,13 @@ export interface CardInputs {
 }
 
 export async function loadCardInputs(tx: Exec, orgId: number, competitorId: number): Promise<CardInputs> {
-  const sig = await tx.execute({
-    sql: `SELECT s.id, s.severity, s.first_seen_at, s.state, e.subject, e.value_before, e.value_after
-          FROM signals s LEFT JOIN engine_signals e ON e.id = s.id
-          WHERE s.org_id = ? AND s.competitor_id = ? AND s.listed = 1
-          ORDER BY s.first_seen_at DESC, s.id DESC LIMIT ?`,
-    args: [orgId, competitorId, SIGNALS_READ],
-  });
-  const signals: BattlecardSignal[] = sig.rows.map((row) => {
-    const r = JSON.parse(String(row.state)) as SignalRecord;
-    return {
-      id: Number(row.id),
-      title: r.title,
-      summary: r.summary,
-      category: r.category,
-      type: r.type,
-      severity: r.severity,
-      first_seen_at: r.first_seen_at,
-      evidence: r.evidence ?? [],
-      ...(row.subject !== null && row.subject !== undefined ? { subject: String(row.subject) } : {}),
-      ...(row.value_before !== undefined
-        ? { value_before: row.value_before === null ? null : String(row.value_before) }
-        : {}),
-      ...(row.value_after !== undefined
-        ? { value_after: row.value_after === null ? null : String(row.value_after) }
-        : {}),
-    };
-  });
-  // The newest notes only (the card, and every result that carries it, stays bounded however many the team
-  // wrote), shown oldest first; the total is one primary-key read of note_counts.
-  const [notes, notesTotal] = await Promise.all([
-    tx.execute({
-      sql: `SELECT id, body, created_at FROM notes
-            WHERE subject_type = 'battlecard' AND subject_id = ? AND org_id = ? ORDER BY id DESC LIMIT ?`,
-      args: [competitorId, orgId, NOTES_PAGE],
-    }),
-    tx.execute({ sql: NOTES_TOTAL_SQL, args: ["battlecard", competitorId, orgId] }),
+  // The newest notes only: the card, and every result that carries it, stays bounded however many the team wrote.
+  const [signals, notes, existing] = await Promise.all([
+    cardSignals(tx, orgId, competitorId, SIGNALS_READ),
+    cardNotes(tx, orgId, competitorId),
+    competitorCard<StoredCard>(tx, orgId, competitorId),
   ]);
-  const existing = (
-    await tx.execute({
-      sql: "SELECT id, key, state FROM battlecards WHERE org_id = ? AND competitor_id = ?",
-      args: [orgId, competitorId],
-    })
-  ).rows[0];
-  return {
-    signals,
-    notes: notes.rows
-      .map((n) => ({ id: Number(n.id), body: String(n.body), created_at: String(n.created_at) }))
-      .reverse(),
-    notesTotal: notesTotal.rows[0] ? Number(notesTotal.rows[0].n) : 0,
-    ...(existing
-      ? {
-          existing: {
-            id: Number(existing.id),
-            key: String(existing.key),
-            stored: JSON.parse(String(existing.state)) as StoredCard,
-          },
-        }
-      : {}),
-  };
+  return { signals, notes: notes.notes, notesTotal: notes.total, ...(existing ? { existing } : {}) };
 }
 
 /** The id a card is stored under: the existing card's, else a new one. */
