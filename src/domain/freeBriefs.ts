@@ -11,6 +11,7 @@ import { getDomain } from "tldts";
 import type { NewEvent } from "../../events/catalog.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { digestsEqual, randomSecret, sha256 } from "../auth/tokens.ts";
+import { confirmationsAskedSince, newestBriefSince, pendingConfirmation } from "../db/queries/freeBriefs.ts";
 import { attemptOutcome } from "./attempts.ts";
 import { DomainError } from "./errors.ts";
 import { hostRefusal, isIpLiteral, normaliseHost } from "./hostname.ts";
@@ -150,16 +151,8 @@ export async function loadEmailCounts(
   now: Date,
 ): Promise<EmailCounts> {
   const since = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
-  const count = async (column: "domain" | "email" | "network", value: string, days: number) =>
-    Number(
-      (
-        await tx.execute({
-          sql: `SELECT COUNT(*) AS n FROM free_brief_requests
-                WHERE ${column} = ? AND requested_at >= ? AND confirm_state <> 'none'`,
-          args: [value, since(days)],
-        })
-      ).rows[0].n,
-    );
+  const count = (column: "domain" | "email" | "network", value: string, days: number) =>
+    confirmationsAskedSince(tx, column, value, since(days));
   if (!q.email) return { company: 0, recipient: 0, network: 0 };
   return {
     company: await count("domain", q.domain, FREE_BRIEF.periodDays),
@@ -184,22 +177,7 @@ export async function briefOfPeriod(
   now: Date,
 ): Promise<ExistingBrief | undefined> {
   const since = new Date(now.getTime() - FREE_BRIEF.periodDays * DAY_MS).toISOString();
-  const r = await tx.execute({
-    sql: `SELECT id, company_slug, slug, company_name, published_at FROM public_briefs
-          WHERE domain = ? AND published_at >= ? AND review <> 'rejected'
-          ORDER BY published_at DESC, id DESC LIMIT 1`,
-    args: [domain, since],
-  });
-  const row = r.rows[0];
-  return row
-    ? {
-        id: Number(row.id),
-        company_slug: String(row.company_slug),
-        slug: String(row.slug),
-        company_name: String(row.company_name),
-        published_at: String(row.published_at),
-      }
-    : undefined;
+  return newestBriefSince(tx, domain, since);
 }
 
 export interface FreeBriefReceipt {
@@ -377,20 +355,7 @@ export function decideConfirmFreeBrief(
 export async function confirmFreeBrief(store: EventStore, tokenDigest: string): Promise<{ domain: string }> {
   const { result } = await store.execute(
     async (w) => {
-      const r = await w.tx.execute({
-        sql: `SELECT id, domain, confirm_digest, confirm_expires_at FROM free_brief_requests
-              WHERE confirm_digest = ? AND confirmed_at IS NULL`,
-        args: [tokenDigest],
-      });
-      const row = r.rows[0];
-      const pending = row
-        ? {
-            id: Number(row.id),
-            domain: String(row.domain),
-            confirmDigest: String(row.confirm_digest),
-            expiresAt: String(row.confirm_expires_at),
-          }
-        : undefined;
+      const pending = await pendingConfirmation(w.tx, tokenDigest);
       return {
         events: decideConfirmFreeBrief(pending, tokenDigest, w.now),
         result: { domain: pending!.domain },
