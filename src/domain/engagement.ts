@@ -4,8 +4,8 @@
 // and command into events; projections/engagement.ts applies them.
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Command, StreamAt } from "../../events/command.ts";
-import { streamVersionSql } from "../../events/command.ts";
 import type { Tx } from "../../events/store.ts";
+import { digestEngagementRow, signalEngagementRow } from "../db/queries/engagementState.ts";
 import { DomainError } from "./errors.ts";
 import { InvalidInput } from "./validate.ts";
 import { type Caller, type CompetitorRow, requireTrackedCompetitor } from "./watchlist.ts";
@@ -61,24 +61,7 @@ export async function loadSignalEngagement(
   signalId: number,
   opts: { version?: boolean } = {},
 ): Promise<Versioned<SignalEngagement> | undefined> {
-  const r = await tx.execute({
-    sql: `SELECT s.id,
-            EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'signal' AND p.subject_id = s.id AND p.org_id = s.org_id) AS pinned,
-            EXISTS (SELECT 1 FROM saved_signals v WHERE v.org_id = s.org_id AND v.actor = ? AND v.signal_id = s.id) AS saved${
-              opts.version ? `, ${streamVersionSql("signal", "s.id")} AS version` : ""
-            }
-          FROM signals s WHERE s.id = ? AND s.org_id = ? AND s.visible = 1`,
-    args: [c.actor, signalId, c.orgId],
-  });
-  const row = r.rows[0];
-  return row
-    ? {
-        id: Number(row.id),
-        pinned: Boolean(row.pinned),
-        saved: Boolean(row.saved),
-        ...(opts.version ? { version: Number(row.version) } : {}),
-      }
-    : undefined;
+  return signalEngagementRow(tx, c.orgId, c.actor, signalId, Boolean(opts.version));
 }
 
 /** A generated digest of the workspace, as its commands see it. */
@@ -97,25 +80,7 @@ export async function loadDigestEngagement(
 ): Promise<Versioned<DigestEngagement> | undefined> {
   const slug = typeof ref === "string" ? ref : null;
   const n = typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : null;
-  const r = await tx.execute({
-    sql: `SELECT d.id,
-            EXISTS (SELECT 1 FROM pins p WHERE p.subject_type = 'digest' AND p.subject_id = d.id AND p.org_id = ?) AS pinned${
-              opts.version ? `, ${streamVersionSql("digest", "d.id")} AS version` : ""
-            }
-          FROM (SELECT id, 0 AS by_id FROM digests WHERE org_id = ? AND slug = ? AND listed = 1
-                UNION ALL
-                SELECT id, 1 AS by_id FROM digests WHERE org_id = ? AND id = ? AND listed = 1) d
-          ORDER BY d.by_id LIMIT 1`,
-    args: [orgId, orgId, slug, orgId, n],
-  });
-  const row = r.rows[0];
-  return row
-    ? {
-        id: Number(row.id),
-        pinned: Boolean(row.pinned),
-        ...(opts.version ? { version: Number(row.version) } : {}),
-      }
-    : undefined;
+  return digestEngagementRow(tx, orgId, slug, n, Boolean(opts.version));
 }
 
 function visibleSignal(s: SignalEngagement | undefined): SignalEngagement {
