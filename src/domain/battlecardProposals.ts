@@ -4,8 +4,9 @@
 // for, replaces only the engine's own lines and says what it replaced. These are the pure rules; the card's
 // text comes from the composer (engine/battlecards.ts), passed in.
 import type { NewEvent } from "../../events/catalog.ts";
-import { type Command, type StreamAt, streamVersionSql } from "../../events/command.ts";
+import type { Command, StreamAt } from "../../events/command.ts";
 import type { Tx } from "../../events/store.ts";
+import { listedCardById } from "../db/queries/cardInputs.ts";
 import type { CardLine, ComposedBattlecard, OutdatedLine } from "./battlecardTypes.ts";
 import { formatDay } from "./dates.ts";
 import { DomainError } from "./errors.ts";
@@ -415,23 +416,8 @@ function pendingProposal(card: { stored: StoredCard } | undefined, cmd: { propos
 type Exec = Pick<Tx, "execute">;
 
 /** A battlecard of the workspace, by id, with its stored state. */
-export async function loadCard(tx: Exec, orgId: number, id: number): Promise<LoadedCard | undefined> {
-  const row = (
-    await tx.execute({
-      sql: `SELECT id, key, competitor_id, state, ${streamVersionSql("battlecard", "id")} AS version
-            FROM battlecards WHERE id = ? AND org_id = ? AND listed = 1`,
-      args: [id, orgId],
-    })
-  ).rows[0];
-  return row
-    ? {
-        id: Number(row.id),
-        key: String(row.key),
-        competitor_id: Number(row.competitor_id),
-        stored: JSON.parse(String(row.state)) as StoredCard,
-        version: Number(row.version),
-      }
-    : undefined;
+export function loadCard(tx: Exec, orgId: number, id: number): Promise<LoadedCard | undefined> {
+  return listedCardById<StoredCard>(tx, orgId, id);
 }
 
 /** A listed card as its commands read it, with its stream's version. */

@@ -1,4 +1,7 @@
-// What a battlecard is written from besides the dossier, and the daily cap's count of generated cards.
+// What a battlecard is written from besides the dossier, the daily cap's count of generated cards, and a card as its
+// commands read it.
+
+import { streamVersionSql } from "../../../events/command.ts";
 import type { BattlecardNote, BattlecardSignal } from "../../domain/battlecardTypes.ts";
 import type { SignalRecord } from "../../domain/records.ts";
 import type { Exec } from "../client.ts";
@@ -91,5 +94,24 @@ export async function competitorCard<R>(
   const row = r.rows[0];
   return row
     ? { id: Number(row.id), key: String(row.key), stored: JSON.parse(String(row.state)) as R }
+    : undefined;
+}
+
+/** A listed battlecard of the workspace by id, with its stored record and its stream's version. */
+export async function listedCardById<R>(db: Exec, orgId: number, id: number) {
+  const r = await db.execute({
+    sql: `SELECT id, key, competitor_id, state, ${streamVersionSql("battlecard", "id")} AS version
+          FROM battlecards WHERE id = ? AND org_id = ? AND listed = 1`,
+    args: [id, orgId],
+  });
+  const row = r.rows[0];
+  return row
+    ? {
+        id: Number(row.id),
+        key: String(row.key),
+        competitor_id: Number(row.competitor_id),
+        stored: JSON.parse(String(row.state)) as R,
+        version: Number(row.version),
+      }
     : undefined;
 }
