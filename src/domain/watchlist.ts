@@ -3,8 +3,16 @@
 // and takes the ids) and a pure decider (state in, events out, or a refusal); events/catalog.ts names the
 // events, projections/watchlist.ts applies them.
 import type { NewEvent } from "../../events/catalog.ts";
-import { type Command, type Loading, type StreamAt, streamVersionSql } from "../../events/command.ts";
+import type { Command, Loading, StreamAt } from "../../events/command.ts";
 import type { Tx } from "../../events/store.ts";
+import {
+  competitorKeyTaken,
+  competitorRowsWithWebsite,
+  listedCompetitorRow,
+  monitoredPage,
+  monitoredPageRows,
+  orgPlanRow,
+} from "../db/queries/watchlistState.ts";
 import { DomainError } from "./errors.ts";
 import { hostRefusal, isIpLiteral, normaliseHost } from "./hostname.ts";
 import { cheapestPaidPlan, planOf, requirePaid } from "./plans.ts";
@@ -116,10 +124,9 @@ export interface OrgRow {
 }
 
 export async function loadOrg(tx: Exec, orgId: number): Promise<OrgRow> {
-  const r = await tx.execute({ sql: "SELECT id, plan, created_at FROM orgs WHERE id = ?", args: [orgId] });
-  const row = r.rows[0];
-  if (!row) throw new DomainError("not_found", "No such workspace.");
-  return { id: Number(row.id), plan: String(row.plan), created_at: String(row.created_at) };
+  const org = await orgPlanRow(tx, orgId);
+  if (!org) throw new DomainError("not_found", "No such workspace.");
+  return org;
 }
 
 export interface CompetitorRow {
@@ -157,13 +164,8 @@ export async function findTrackedCompetitor(
   id: number,
   opts: { version?: boolean } = {},
 ): Promise<CompetitorRow | undefined> {
-  const version = opts.version ? `, ${streamVersionSql("competitor", "id")} AS version` : "";
-  const r = await tx.execute({
-    sql: `SELECT id, key, name, website_url, watch, tracking, state${version}
-          FROM competitors WHERE id = ? AND org_id = ? AND listed = 1`,
-    args: [id, orgId],
-  });
-  return r.rows[0] ? toCompetitor(r.rows[0]) : undefined;
+  const row = await listedCompetitorRow(tx, orgId, id, Boolean(opts.version));
+  return row ? toCompetitor(row) : undefined;
 }
 
 /** The competitor a command names must be one this workspace actively tracks; anything else (other org,
@@ -239,12 +241,8 @@ export async function loadAddCompetitor(
 ): Promise<AddCompetitorState> {
   const key = urlKey(parseWebUrl(cmd.website_url, "website_url", { keepQuery: false }));
   const org = await loadOrg(tx, c.orgId);
-  const r = await tx.execute({
-    sql: `SELECT id, key, name, website_url, watch, tracking, state FROM competitors
-          WHERE org_id = ? AND website_url IS NOT NULL ORDER BY id DESC`,
-    args: [c.orgId],
-  });
-  const sameSite = r.rows.map(toCompetitor).filter((x) => siteKeyOf(x.website_url) === key);
+  const rows = await competitorRowsWithWebsite(tx, c.orgId);
+  const sameSite = rows.map(toCompetitor).filter((x) => siteKeyOf(x.website_url) === key);
   return { org, sameSite, coreUsed: await coreSlotsUsed(tx, c.orgId) };
 }
 
@@ -257,11 +255,8 @@ export interface NewCompetitorIdentity {
 async function newCompetitorIdentity(w: Loading, orgId: number): Promise<NewCompetitorIdentity> {
   const id = await w.nextId();
   const key = `added-${id}`;
-  const clash = await w.tx.execute({
-    sql: "SELECT 1 FROM competitors WHERE org_id = ? AND key = ?",
-    args: [orgId, key],
-  });
-  return { id, key: clash.rows[0] ? `${key}-${crypto.randomUUID().slice(0, 8)}` : key };
+  const clash = await competitorKeyTaken(w.tx, orgId, key);
+  return { id, key: clash ? `${key}-${crypto.randomUUID().slice(0, 8)}` : key };
 }
 
 /** Its state is the workspace's competitors at one website and its core slots: no one stream. */
@@ -432,15 +427,11 @@ export async function monitoredPages(
   orgId: number,
   competitorId: number,
 ): Promise<MonitoredPage[]> {
-  const r = await tx.execute({
-    sql: "SELECT id, url, added_at, render FROM monitored_pages WHERE org_id = ? AND competitor_id = ? ORDER BY id",
-    args: [orgId, competitorId],
-  });
-  return r.rows.map((x) => ({
-    id: Number(x.id),
-    url: String(x.url),
-    added_at: String(x.added_at),
-    ...(Number(x.render) === 1 ? { render: true as const } : {}),
+  return (await monitoredPageRows(tx, orgId, competitorId)).map((x) => ({
+    id: x.id,
+    url: x.url,
+    added_at: x.added_at,
+    ...(x.render ? { render: true as const } : {}),
   }));
 }
 
@@ -465,11 +456,11 @@ export async function loadAddMonitoredPage(
   const comp = await findTrackedCompetitor(tx, c.orgId, cmd.competitor_id, { version: true });
   const org = await loadOrg(tx, c.orgId);
   if (!comp) return { comp, org, pages: [] };
-  const r = await tx.execute({
-    sql: "SELECT id, url, url_key FROM monitored_pages WHERE org_id = ? AND competitor_id = ?",
-    args: [c.orgId, comp.id],
-  });
-  const pages = r.rows.map((p) => ({ id: Number(p.id), url: String(p.url), url_key: String(p.url_key) }));
+  const pages = (await monitoredPageRows(tx, c.orgId, comp.id)).map((p) => ({
+    id: p.id,
+    url: p.url,
+    url_key: p.url_key,
+  }));
   return { comp, org, pages };
 }
 
@@ -557,22 +548,13 @@ export async function loadRemoveMonitoredPage(
   const key = cmd.url === undefined ? undefined : urlKeyOrUndefined(cmd.url);
   if (!comp || (cmd.page_id === undefined) === (cmd.url === undefined) || (cmd.url !== undefined && !key))
     return { comp, org, page: undefined };
-  const r =
-    cmd.page_id !== undefined
-      ? await tx.execute({
-          sql: "SELECT id, url, added_at FROM monitored_pages WHERE id = ? AND org_id = ? AND competitor_id = ?",
-          args: [cmd.page_id, c.orgId, comp.id],
-        })
-      : await tx.execute({
-          sql: "SELECT id, url, added_at FROM monitored_pages WHERE url_key = ? AND org_id = ? AND competitor_id = ?",
-          args: [key!, c.orgId, comp.id],
-        });
-  const row = r.rows[0];
-  return {
-    comp,
-    org,
-    page: row ? { id: Number(row.id), url: String(row.url), added_at: String(row.added_at) } : undefined,
-  };
+  const page = await monitoredPage(
+    tx,
+    c.orgId,
+    comp.id,
+    cmd.page_id !== undefined ? { id: cmd.page_id } : { urlKey: key! },
+  );
+  return { comp, org, page };
 }
 
 export const removeMonitoredPage: Command<
