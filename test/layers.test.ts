@@ -186,8 +186,6 @@ test("one root mounts the surfaces: only src/app.ts imports the read API, only t
 const DATA_HOMES = [join(SRC, "db"), EVENTS, PROJECTIONS];
 /** Folders that still reach the connection or run SQL of their own, until their statements move to src/db. */
 const NOT_YET_MOVED = [
-  // the deciders' state loaders and the commands' table writes
-  "src/domain",
   // the engine's own stores: a cycle's updates of the snapshot store's sources, research's lease, icons and
   // drafts, the schedule's leases and shares, the snapshot store
   "src/engine/cycle/results.ts",

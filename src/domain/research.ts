@@ -5,6 +5,15 @@
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Command } from "../../events/command.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
+import {
+  allowanceBatchesSince,
+  competitorRecordOf,
+  coreCompetitorRows,
+  otherFirstBriefRunsRunning,
+  positioningDraftsBetween,
+  researchRun,
+  runningRunOf,
+} from "../db/queries/researchState.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
 import { decideFirstBrief } from "./firstBrief.ts";
@@ -38,12 +47,7 @@ export function utcWeek(now: Date): { start: string; end: string } {
 
 /** Updates of the weekly allowance used this week: calls (batches) that counted and did not wholly fail. */
 export async function researchAllowanceUsed(tx: Exec, orgId: number, now: Date): Promise<number> {
-  const r = await tx.execute({
-    sql: `SELECT COUNT(DISTINCT batch) AS n FROM research_runs
-          WHERE org_id = ? AND uses_allowance = 1 AND started_at >= ? AND state != 'failed'`,
-    args: [orgId, utcWeek(now).start],
-  });
-  return Number(r.rows[0].n);
+  return allowanceBatchesSince(tx, orgId, utcWeek(now).start);
 }
 
 export interface AllowanceView {
@@ -75,21 +79,10 @@ export interface StartResult {
   allowance?: AllowanceView;
 }
 
-async function runningRun(tx: Exec, competitorId: number): Promise<number | undefined> {
-  const r = await tx.execute({
-    sql: "SELECT id FROM research_runs WHERE competitor_id = ? AND state = 'running' ORDER BY id DESC LIMIT 1",
-    args: [competitorId],
-  });
-  return r.rows[0] ? Number(r.rows[0].id) : undefined;
-}
+const runningRun = (tx: Exec, competitorId: number) => runningRunOf(tx, competitorId);
 
 async function coreCompetitors(tx: Exec, orgId: number): Promise<CompetitorRow[]> {
-  const r = await tx.execute({
-    sql: `SELECT id, key, name, website_url, watch, tracking, state FROM competitors
-          WHERE org_id = ? AND listed = 1 AND watch = 'core' ORDER BY priority_sort, tracked_sort, id`,
-    args: [orgId],
-  });
-  return r.rows.map(toCompetitor);
+  return (await coreCompetitorRows(tx, orgId)).map(toCompetitor);
 }
 
 export type StartCommand =
@@ -288,22 +281,7 @@ export interface RunRow {
   first_brief: boolean;
 }
 
-async function loadRun(tx: Exec, runId: number): Promise<RunRow | undefined> {
-  const r = await tx.execute({
-    sql: "SELECT id, org_id, competitor_id, state, first_brief FROM research_runs WHERE id = ?",
-    args: [runId],
-  });
-  const row = r.rows[0];
-  return row
-    ? {
-        id: Number(row.id),
-        org_id: Number(row.org_id),
-        competitor_id: Number(row.competitor_id),
-        state: String(row.state),
-        first_brief: Number(row.first_brief) === 1,
-      }
-    : undefined;
-}
+const loadRun = (tx: Exec, runId: number): Promise<RunRow | undefined> => researchRun(tx, runId);
 
 export type RunOutcome = { ok: true; dossier: ResearchDossier } | { ok: false; code: string; reason: string };
 
@@ -330,21 +308,12 @@ export async function loadEndResearch(
   if (run?.state !== "running") return { run };
   let othersRunning = 0;
   if (run.first_brief) {
-    const others = await tx.execute({
-      sql: "SELECT count(*) AS n FROM research_runs WHERE org_id = ? AND first_brief = 1 AND state = 'running' AND id != ?",
-      args: [run.org_id, run.id],
-    });
-    othersRunning = Number(others.rows[0].n);
+    othersRunning = await otherFirstBriefRunsRunning(tx, run.org_id, run.id);
   }
   const settings = await loadSettings(tx, run.org_id);
-  let competitor: CompetitorRecord | undefined;
-  if (outcome.ok) {
-    const r = await tx.execute({
-      sql: "SELECT state FROM competitors WHERE id = ?",
-      args: [run.competitor_id],
-    });
-    if (r.rows[0]) competitor = JSON.parse(String(r.rows[0].state)) as CompetitorRecord;
-  }
+  const competitor = outcome.ok
+    ? await competitorRecordOf<CompetitorRecord>(tx, run.org_id, run.competitor_id)
+    : undefined;
   return { run, live: { othersRunning, settings, ...(competitor ? { competitor } : {}) } };
 }
 
@@ -436,11 +405,7 @@ export const INTERRUPTED =
 
 export async function positioningDraftsToday(tx: Exec, orgId: number, now: Date): Promise<number> {
   const { start, end } = utcDay(now);
-  const r = await tx.execute({
-    sql: "SELECT count(*) AS n FROM positioning_drafts WHERE org_id = ? AND drafted_at >= ? AND drafted_at < ?",
-    args: [orgId, start, end],
-  });
-  return Number(r.rows[0].n);
+  return positioningDraftsBetween(tx, orgId, start, end);
 }
 
 export const POSITIONING_FIELDS = ["value_propositions", "differentiators", "exclusions"] as const;
