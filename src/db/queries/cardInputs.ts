@@ -5,21 +5,17 @@ import { streamVersionSql } from "../../../events/command.ts";
 import type { BattlecardNote, BattlecardSignal } from "../../domain/battlecardTypes.ts";
 import type { SignalRecord } from "../../domain/records.ts";
 import type { Exec } from "../client.ts";
+import { countBetween } from "./datedCounts.ts";
 import { NOTES_PAGE, NOTES_TOTAL_SQL } from "./engagement.ts";
 
 /** Battlecards a workspace generated in [start, end). */
-export async function battlecardGenerationsBetween(
+export function battlecardGenerationsBetween(
   db: Exec,
   orgId: number,
   start: string,
   end: string,
 ): Promise<number> {
-  const r = await db.execute({
-    sql: `SELECT COUNT(*) AS n FROM battlecard_generations
-          WHERE org_id = ? AND generated_at >= ? AND generated_at < ?`,
-    args: [orgId, start, end],
-  });
-  return Number(r.rows[0].n);
+  return countBetween(db, "battlecard_generations", orgId, start, end);
 }
 
 /** A competitor's newest listed signals, at most `limit`, newest first, with what the engine saw change. */

@@ -2,6 +2,7 @@
 // change, newest first; the counts a digest states; a period's digest.
 import type { Row } from "@libsql/client";
 import type { Exec } from "../client.ts";
+import { countBetween } from "./datedCounts.ts";
 
 /** Which signals of one workspace: listed ones first seen in [from, to), or the ones of `ids` (at most 500). */
 export type DigestSignalSelection =
@@ -52,12 +53,8 @@ export async function listedSignalsIn(db: Exec, orgId: number, from: string, to:
 }
 
 /** How many of the workspace's cycles finished in [from, to). */
-export async function cyclesFinishedIn(db: Exec, orgId: number, from: string, to: string): Promise<number> {
-  const r = await db.execute({
-    sql: "SELECT COUNT(*) AS n FROM cycles WHERE org_id = ? AND finished_at >= ? AND finished_at < ?",
-    args: [orgId, from, to],
-  });
-  return Number(r.rows[0].n);
+export function cyclesFinishedIn(db: Exec, orgId: number, from: string, to: string): Promise<number> {
+  return countBetween(db, "cycles", orgId, from, to);
 }
 
 /** The workspace's digest of a period (by its slug), if written. */

@@ -1,6 +1,7 @@
 // Research runs and the competitors they read, as research's commands load them (the weekly allowance, a run,
 // the core watchlist, the daily cap of positioning drafts).
 import type { Exec } from "../client.ts";
+import { countBetween } from "./datedCounts.ts";
 
 /** Research calls (batches) since `since` that used the weekly allowance and did not wholly fail. */
 export async function allowanceBatchesSince(db: Exec, orgId: number, since: string): Promise<number> {
@@ -68,10 +69,6 @@ export async function competitorRecordOf<R>(db: Exec, orgId: number, id: number)
 }
 
 /** Positioning drafts a workspace made in [start, end). */
-export async function positioningDraftsBetween(db: Exec, orgId: number, start: string, end: string) {
-  const r = await db.execute({
-    sql: "SELECT count(*) AS n FROM positioning_drafts WHERE org_id = ? AND drafted_at >= ? AND drafted_at < ?",
-    args: [orgId, start, end],
-  });
-  return Number(r.rows[0].n);
+export function positioningDraftsBetween(db: Exec, orgId: number, start: string, end: string) {
+  return countBetween(db, "positioning_drafts", orgId, start, end);
 }
