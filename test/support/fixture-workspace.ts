@@ -2,6 +2,8 @@
 // Slack, Teams or webhooks reached through RIVALS_FETCH_REWRITE), an MCP client, an SMTP server when mail is
 // part of the test, and Globex researched as the operator so a cycle can find its planted changes.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { handle } from "../../events/command.ts";
+import { addCompetitor } from "../../src/domain/watchlist.ts";
 import { startResearch } from "../../src/engine/research/runner.ts";
 import type { Services } from "../../src/services.ts";
 import { type CycleWeb, startCycleWeb } from "./engine-cycle-web.ts";
@@ -115,4 +117,27 @@ export function startSlackHook(): SlackHook {
   hook.origin = `http://127.0.0.1:${server.port}`;
   hook.stop = async () => server.stop(true);
   return hook;
+}
+
+/** Adds a competitor for each fixture site to a workspace and researches the watchlist as the operator (no
+ * allowance), failing unless every run finished; each site's competitor id. */
+export async function researchSites(
+  s: Services,
+  orgId: number,
+  sites: readonly string[],
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const site of sites) {
+    const { result } = await s.store.execute(
+      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
+      { actor: "operator" },
+    );
+    ids.set(site, result.id);
+  }
+  const started = await startResearch(s, { orgId, actor: "operator" }, { kind: "watchlist" }, "operator", {
+    usesAllowance: false,
+  });
+  const statuses = (await started.done).map((r) => r.status);
+  if (statuses.some((x) => x !== "finished")) throw new Error(`research ended ${statuses.join(", ")}`);
+  return ids;
 }

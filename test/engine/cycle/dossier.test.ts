@@ -6,16 +6,15 @@
 // signals last moved. Research at v3 (whose pages reorder their cards) keeps the order already known.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { handle } from "../../../events/command.ts";
 import { OFFERED_PRICING, type OfferedPlan } from "../../../fixtures/web/offered.ts";
 import { type FixtureWeb, resolveFixture, startFixtureWeb } from "../../../fixtures/web/server.ts";
 import { formatAmount } from "../../../src/domain/money.ts";
-import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { extractPage } from "../../../src/engine/extract/page.ts";
 import { positioningOf } from "../../../src/engine/extract/profile.ts";
 import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
 import { changelogEntries } from "../../../src/engine/sources/releases.ts";
+import { researchSites } from "../../support/fixture-workspace.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient } from "../../support/mcp-helpers.ts";
 import { rest } from "../../support/mcp-write-helpers.ts";
@@ -164,21 +163,7 @@ beforeAll(async () => {
   key = await t.key("acme");
   mcp = await mcpClient(t.base, key);
   browser = await signedIn(t, await member(t, "acme"));
-  for (const site of SITES) {
-    const { result } = await t.services.store.execute(
-      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
-      { actor: "operator" },
-    );
-    ids.set(site, result.id);
-  }
-  const started = await startResearch(
-    t.services,
-    { orgId, actor: "operator" },
-    { kind: "watchlist" },
-    "operator",
-    { usesAllowance: false },
-  );
-  expect((await started.done).map((r) => r.status)).toEqual(SITES.map(() => "finished"));
+  for (const [site, id] of await researchSites(t.services, orgId, SITES)) ids.set(site, id);
 });
 
 afterAll(async () => {

@@ -5,11 +5,10 @@
 // compare CSV.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { handle } from "../../../events/command.ts";
 import { type FixtureWeb, startFixtureWeb } from "../../../fixtures/web/server.ts";
-import { addCompetitor } from "../../../src/domain/watchlist.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
-import { researchIdle, startResearch } from "../../../src/engine/research/runner.ts";
+import { researchIdle } from "../../../src/engine/research/runner.ts";
+import { researchSites } from "../../support/fixture-workspace.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
 import { body, mcpClient } from "../../support/mcp-helpers.ts";
 import { rest } from "../../support/mcp-write-helpers.ts";
@@ -63,21 +62,7 @@ beforeAll(async () => {
   key = await t.key("acme");
   mcp = await mcpClient(t.base, key);
   browser = await signedIn(t, await member(t, "acme"));
-  for (const site of SITES) {
-    const { result } = await t.services.store.execute(
-      (w) => handle(addCompetitor, w, { orgId, actor: "operator" }, { website_url: `https://${site}` }),
-      { actor: "operator" },
-    );
-    ids.set(site, result.id);
-  }
-  const started = await startResearch(
-    t.services,
-    { orgId, actor: "operator" },
-    { kind: "watchlist" },
-    "operator",
-    { usesAllowance: false },
-  );
-  expect((await started.done).map((r) => r.status)).toEqual(SITES.map(() => "finished"));
+  for (const [site, id] of await researchSites(t.services, orgId, SITES)) ids.set(site, id);
 });
 
 afterAll(async () => {
