@@ -5,33 +5,17 @@
 // profiler. Prints each kind's CPU per page (this process, all threads) and the profile's functions with the most
 // samples at the top of the stack (BENCH_TOP, default 25).
 import { profile } from "bun:jsc";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadConfig } from "../src/config.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
 import { openServices } from "../src/services.ts";
-import { startSite } from "./scale.ts";
+import { seededBench } from "./scale.ts";
 
 const N = Number(process.env.BENCH_N ?? 100);
 const KINDS = (process.env.BENCH_KINDS ?? "304,200").split(",");
 const TOP = Number(process.env.BENCH_TOP ?? 25);
 
-const dir = mkdtempSync(join(tmpdir(), "rivals-bench-page-cost-"));
-const sites = await startSite();
-const env = {
-  RIVALS_DB: `file:${join(dir, "cost.db")}`,
-  RIVALS_FETCH_REWRITE: `*=http://127.0.0.1:${sites.port}`,
-  RIVALS_FETCH_DELAY_MS: "0",
-  RIVALS_ARCHIVE_MONTHS: "0",
-  RIVALS_SCHEDULER: "off",
-};
-const setup = Bun.spawn([process.execPath, resolve(import.meta.dir, "scale.ts"), "--setup"], {
-  env: { ...process.env, ...env, BENCH_N: String(N) },
-  stdout: "inherit",
-  stderr: "inherit",
-});
-if ((await setup.exited) !== 0) throw new Error("the setup failed");
+const { dir, sites, env } = await seededBench("cost", N);
 const s = await openServices(loadConfig(env));
 const orgs = (await s.database.client.execute("SELECT id FROM orgs ORDER BY id")).rows.map((r) =>
   Number(r.id),

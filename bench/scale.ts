@@ -65,6 +65,27 @@ export async function startSite(): Promise<{ port: number; stop(): void }> {
   return { port: Number(text.trim()), stop: () => proc.kill() };
 }
 
+/** A temp database seeded by `scale.ts --setup` with BENCH_N competitors, the scale site serving their pages,
+ * and the environment a bench opens its services with (scheduler off, no pause, no archive). */
+export async function seededBench(name: string, n: number) {
+  const dir = mkdtempSync(join(tmpdir(), `rivals-bench-${name}-`));
+  const sites = await startSite();
+  const env = {
+    RIVALS_DB: `file:${join(dir, `${name}.db`)}`,
+    RIVALS_FETCH_REWRITE: `*=http://127.0.0.1:${sites.port}`,
+    RIVALS_FETCH_DELAY_MS: "0",
+    RIVALS_ARCHIVE_MONTHS: "0",
+    RIVALS_SCHEDULER: "off",
+  };
+  const setup = Bun.spawn([process.execPath, resolve(import.meta.dir, "scale.ts"), "--setup"], {
+    env: { ...process.env, ...env, BENCH_N: String(n) },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if ((await setup.exited) !== 0) throw new Error("the setup failed");
+  return { dir, sites, env };
+}
+
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;

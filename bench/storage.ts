@@ -5,33 +5,17 @@
 // injected clock moved an hour per cycle. Prints the database's used bytes (its pages in use, WAL checkpointed)
 // along the way and at the end, per table where the build has `dbstat`, the events by type, and the bytes per
 // competitor-month; then the same after `rivals compact` (its default retention, and one day: the floor).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
 import { COMPACT_DAYS, compact } from "../src/cli/compact.ts";
 import { loadConfig } from "../src/config.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
 import { openServices } from "../src/services.ts";
-import { startSite } from "./scale.ts";
+import { seededBench } from "./scale.ts";
 
 const N = Number(process.env.BENCH_N ?? 5);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 720);
 
-const dir = mkdtempSync(join(tmpdir(), "rivals-bench-storage-"));
-const sites = await startSite();
-const env = {
-  RIVALS_DB: `file:${join(dir, "storage.db")}`,
-  RIVALS_FETCH_REWRITE: `*=http://127.0.0.1:${sites.port}`,
-  RIVALS_FETCH_DELAY_MS: "0",
-  RIVALS_ARCHIVE_MONTHS: "0",
-  RIVALS_SCHEDULER: "off",
-};
-const setup = Bun.spawn([process.execPath, resolve(import.meta.dir, "scale.ts"), "--setup"], {
-  env: { ...process.env, ...env, BENCH_N: String(N) },
-  stdout: "inherit",
-  stderr: "inherit",
-});
-if ((await setup.exited) !== 0) throw new Error("the setup failed");
+const { dir, sites, env } = await seededBench("storage", N);
 let now = new Date("2026-12-01T00:00:00Z");
 const s = await openServices(loadConfig(env), () => now);
 const db = s.database.client;
