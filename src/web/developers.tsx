@@ -178,7 +178,7 @@ function EndpointDoc({ e, base }: { e: Endpoint; base: string }): JSX.Element {
       </h3>
       <p>{md(e.summary) as "safe"}</p>
       {e.params.length ? (
-        <div class="scroll">
+        <div class="scroll" tabindex="0">
           <table class="stack">
             <thead>
               <tr>
@@ -314,7 +314,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
 
       <section id="endpoints">
         <h2>Endpoints</h2>
-        <div class="scroll">
+        <div class="scroll" tabindex="0">
           <table>
             <thead>
               <tr>
@@ -387,7 +387,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
         <pre tabindex="0">
           <code safe>{problemExample}</code>
         </pre>
-        <div class="scroll">
+        <div class="scroll" tabindex="0">
           <table>
             <thead>
               <tr>
@@ -469,7 +469,7 @@ function Developers({ base, rate, user }: { base: string; rate: number; user?: s
           gets 401 with a <code>WWW-Authenticate</code> header pointing at the protected-resource metadata,
           where discovery starts.
         </p>
-        <div class="scroll">
+        <div class="scroll" tabindex="0">
           <table>
             <thead>
               <tr>
