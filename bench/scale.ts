@@ -14,7 +14,7 @@
 // cycle; the database's size is its used pages (WAL included). A month of hourly cycles is the size after the
 // first cycle plus 720 times the mean growth of a mixed cycle (extrapolated, said so in the output).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
@@ -112,6 +112,7 @@ async function main() {
   });
   if ((await setupProc.exited) !== 0) throw new Error("the setup failed");
   const setupS = (performance.now() - t0) / 1000;
+  console.error(`setup: ${N} competitors in ${WORKSPACES} workspaces, ${setupS.toFixed(1)} s`);
 
   let now = new Date("2026-12-01T00:00:00Z");
   const s = await openServices(loadConfig(env), () => now);
@@ -160,6 +161,26 @@ async function main() {
     });
     const cpu0 = process.cpuUsage();
     const w0 = performance.now();
+    const load0 = loadavg()[0];
+    let loadMax = load0;
+    // A long cycle says how far it is every minute, so a run cut short still shows its pace.
+    const progress = setInterval(async () => {
+      loadMax = Math.max(loadMax, loadavg()[0]);
+      const so = await fetch(`http://127.0.0.1:${sites.port}/__stats`)
+        .then((r) => r.json())
+        .catch(() => ({}));
+      console.error(
+        JSON.stringify({
+          cycle: label,
+          elapsed_s: Math.round((performance.now() - w0) / 1000),
+          answers_so_far: so,
+          cycles_done: finished.length,
+          rss_mb: Math.round(process.memoryUsage().rss / 1e6),
+          peak_rss_mb: Math.round(rssPeak / 1e6),
+          load_1min: +loadavg()[0].toFixed(2),
+        }),
+      );
+    }, 60_000);
     let running = true;
     const lat: number[] = [];
     const asking = hammer
@@ -177,6 +198,8 @@ async function main() {
       : Promise.resolve();
     await scheduler.tick();
     await done;
+    clearInterval(progress);
+    loadMax = Math.max(loadMax, loadavg()[0]);
     running = false;
     await asking;
     const wall = (performance.now() - w0) / 1000;
@@ -192,7 +215,7 @@ async function main() {
     });
     const total = (k: keyof CycleSummary) => sums.reduce((n, x) => n + Number(x[k] ?? 0), 0);
     const pages = total("pages_checked");
-    return {
+    const result = {
       label,
       pages,
       answers: answered,
@@ -206,6 +229,11 @@ async function main() {
       peak_rss_mb: Math.round(rssPeak / 1e6),
       db_growth_bytes: after.bytes - before.bytes,
       events_per_competitor: +((after.events - before.events) / N).toFixed(2),
+      load_average_1min: {
+        start: +load0.toFixed(2),
+        max: +loadMax.toFixed(2),
+        end: +loadavg()[0].toFixed(2),
+      },
       ...(hammer
         ? {
             signals_api: {
@@ -216,6 +244,8 @@ async function main() {
           }
         : {}),
     };
+    console.error(JSON.stringify({ cycle_done: result }));
+    return result;
   };
 
   const cycles = [await cycle("first (every page a baseline)", "200")];
