@@ -1,9 +1,10 @@
 // `bun scripts/rules-table.ts`: writes the classification rules table of docs/engine/classify.md from the rules'
-// own declarations (RULES in src/engine/classify/classify.ts), between the two marker comments.
+// own declarations (RULES in src/engine/classify/registry.ts: the general rules and the source kinds' own), between
+// the two marker comments.
 // test/engine/classify/rules-table.test.ts fails when the table in the document differs from the code.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RULES } from "../src/engine/classify/classify.ts";
+import { RULES } from "../src/engine/classify/registry.ts";
 
 export const DOC = join(import.meta.dir, "..", "docs/engine/classify.md");
 export const BEGIN =

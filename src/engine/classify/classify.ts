@@ -3,18 +3,15 @@
 // items and dedup keys (docs/engine/classify.md). Pure and synchronous. Each change goes to the rules whose
 // declared `reads` name its kind: a version's bulk edits first, then each change to the first rule that takes it
 // (its source kind's own rules first), then the rules that read what is left of the version together. Each rule
-// family has its own file, and RULES lists every rule's declaration.
+// family has its own file; a rule is listed by being routed here (GENERAL_RULES), or with its source kind
+// (sources/kinds/), and registry.ts collects both for the rules table.
 import { severityRank } from "../../domain/records.ts";
 import type { Change } from "../compare/types.ts";
 import { entries, feedItem, NEWS_PAGES } from "./announcements.ts";
-import { appStoreApp } from "./apps.ts";
-import { newRepository, npmPackage } from "./code.ts";
 import { address, offices, people } from "./company.ts";
-import { chiefExecutive, secFiling } from "./facts.ts";
 import { hiring } from "./hiring.ts";
 import { certifications, LEGAL_PAGES, legalPage } from "./legalSecurity.ts";
 import { copyEdits, hero, meta } from "./marketing.ts";
-import { hackerNewsStory } from "./mentions.ts";
 import { domain, navigationBulk, page, pageGone, pageLink } from "./presence.ts";
 import { amounts, numberless, planFeatures, planPresence, planPrice, priceText } from "./pricing.ts";
 import { BULK, feature, featuresBulk, integration, renames } from "./product.ts";
@@ -23,38 +20,6 @@ import type { ClassifyContext, SignalDraft } from "./types.ts";
 import { round2, words } from "./wording.ts";
 
 export { slug } from "./wording.ts";
-
-/** Every rule's declaration, family by family (docs/engine.md's rules table is generated from it). */
-export const RULES: readonly RuleInfo[] = [
-  planPrice,
-  planPresence,
-  planFeatures,
-  priceText,
-  feature,
-  featuresBulk,
-  integration,
-  feedItem,
-  entries,
-  newRepository,
-  npmPackage,
-  chiefExecutive,
-  secFiling,
-  hackerNewsStory,
-  appStoreApp,
-  page,
-  navigationBulk,
-  domain,
-  pageGone,
-  hero,
-  meta,
-  copyEdits,
-  address,
-  offices,
-  people,
-  hiring,
-  legalPage,
-  certifications,
-].map((r) => r.info);
 
 /** What a rule sees of the version a change belongs to. */
 interface Version {
@@ -212,6 +177,17 @@ function route(r: Rules, c: Change, v: Version): void {
 
 /** The rules classify() reaches itself, in its order (a source kind's own rules come with its source). */
 export const ROUTED: readonly string[] = [...BULK_EDITS, ...EACH, ...TOGETHER].map(([rule]) => rule.info.id);
+
+/** The general rules' declarations, each once: those routed above, and the one a cycle runs on a source that
+ * stopped answering (pageGone). */
+export const GENERAL_RULES: readonly RuleInfo[] = [
+  ...new Map(
+    [...[...BULK_EDITS, ...EACH, ...TOGETHER].map(([rule]) => rule.info), pageGone.info].map((i) => [
+      i.id,
+      i,
+    ]),
+  ).values(),
+];
 
 /** Drafts for the changes of one source in one cycle. Noise gives nothing: changes made of masked values
  * only, cosmetic edits, and small copy edits outside the key pages. */

@@ -12,7 +12,7 @@ import type { Snapshot } from "../compare/types.ts";
 import { nothingRead, observeSource, type PageRead } from "../research/reads.ts";
 import type { SnapshotStore, SourceState } from "../snapshots/store.ts";
 import type { Job } from "../sources/jobBoards.ts";
-import { sourceKind } from "../sources/kinds/index.ts";
+import { classifyAsOf, sourceKind } from "../sources/kinds/index.ts";
 import { recordDrafts } from "../write/signals.ts";
 import type { BoardFollow } from "./boards.ts";
 import type { Outcome } from "./check.ts";
@@ -68,7 +68,7 @@ export async function recordResults(
       drafts.push(
         ...classify(o.changes, {
           competitor: { id: comp.id, name: comp.name },
-          ...sourceKind(o.source.kind).classifyAs(o.source.kind, o.source.url),
+          ...classifyAsOf(o.source.kind, o.source.url),
           pageTitle: o.snapshot.title,
           observedAt: at,
           previous: o.previous,

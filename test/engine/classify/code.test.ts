@@ -12,7 +12,7 @@ import {
   githubReposSnapshot,
   parseGithubRepos,
 } from "../../../src/engine/sources/github.ts";
-import { sourceKind } from "../../../src/engine/sources/kinds/index.ts";
+import { classifyAsOf } from "../../../src/engine/sources/kinds/index.ts";
 
 const URL_ = githubOrgReposUrl("globex-insights");
 const snap = (v: number): Snapshot =>
@@ -26,7 +26,7 @@ const snap = (v: number): Snapshot =>
 function run(prev: Snapshot, next: Snapshot) {
   return classify(compare(prev, next, seenOf([prev])), {
     competitor: { id: 1, name: "Globex" },
-    ...sourceKind("github_org").classifyAs("github_org", ""),
+    ...classifyAsOf("github_org", ""),
     pageTitle: next.title,
     observedAt: "2026-11-24T12:00:00.000Z",
     previous: prev,

@@ -2,7 +2,7 @@
 // is listed, none that it does not, with the change kinds it reads and the signals it gives.
 import { expect, test } from "bun:test";
 import { cells, documentedTable, rulesTable } from "../../../scripts/rules-table.ts";
-import { RULES } from "../../../src/engine/classify/classify.ts";
+import { RULES } from "../../../src/engine/classify/registry.ts";
 
 test("the rules table in docs/engine/classify.md lists exactly the rules in the code (else: bun scripts/rules-table.ts)", () => {
   expect(cells(documentedTable() ?? "")).toEqual(cells(rulesTable()));

@@ -18,7 +18,7 @@ import {
   parseAppReviews,
   readApp,
 } from "../../../src/engine/sources/appStore.ts";
-import { sourceKind } from "../../../src/engine/sources/kinds/index.ts";
+import { classifyAsOf, sourceKind } from "../../../src/engine/sources/kinds/index.ts";
 
 const URL_ = appLookupUrl("6449012345", "gb");
 const raw = (v: number) => readFileSync(join(SITES_DIR, "itunes.apple.com", `v${v}`, "lookup.json"), "utf8");
@@ -26,7 +26,7 @@ const snap = (text: string): Snapshot => appSnapshot(URL_, parseAppLookup(text)!
 const run = (prev: Snapshot, next: Snapshot) =>
   classify(compare(prev, next, seenOf([prev])), {
     competitor: { id: 5, name: "Northwind" },
-    ...sourceKind("app_store").classifyAs("app_store", ""),
+    ...classifyAsOf("app_store", ""),
     observedAt: "2026-11-20T00:00:00.000Z",
     previous: prev,
     snapshot: next,

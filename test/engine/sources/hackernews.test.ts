@@ -14,7 +14,7 @@ import {
   hnSnapshot,
   parseHnSearch,
 } from "../../../src/engine/sources/hackernews.ts";
-import { sourceKind } from "../../../src/engine/sources/kinds/index.ts";
+import { classifyAsOf } from "../../../src/engine/sources/kinds/index.ts";
 
 const raw = (v: number) =>
   readFileSync(join(SITES_DIR, "hn.algolia.com", `v${v}`, "api", "v1", "search_by_date.json"), "utf8");
@@ -43,7 +43,7 @@ test("a new story past the threshold is a marketing signal; growing points and a
   const next = snap(2, "brightloop.example");
   const drafts = classify(compare(prev, next, seenOf([prev])), {
     competitor: { id: 4, name: "Brightloop" },
-    ...sourceKind("hn_mentions").classifyAs("hn_mentions", ""),
+    ...classifyAsOf("hn_mentions", ""),
     pageTitle: next.title,
     observedAt: "2026-11-20T00:00:00.000Z",
     previous: prev,

@@ -2,7 +2,12 @@
 // any other kind is a page.
 import { expect, test } from "bun:test";
 import type { Fetcher, FetchResult } from "../../../src/engine/fetch/index.ts";
-import { jobBoardKind, type SourceReadOk, sourceKind } from "../../../src/engine/sources/kinds/index.ts";
+import {
+  classifyAsOf,
+  jobBoardKind,
+  type SourceReadOk,
+  sourceKind,
+} from "../../../src/engine/sources/kinds/index.ts";
 
 const answer = (url: string, text: string, contentType = "text/plain"): SourceReadOk => ({
   ok: true,
@@ -66,11 +71,7 @@ test("a feed is read by the announcement rules as a repository's releases, a cha
     sourceName: "globex-js",
   });
   // a kind with its own rules routes its changes to them
-  expect(
-    sourceKind("wikidata")
-      .classifyAs("wikidata", "")
-      .rules?.map((r) => r.info.id),
-  ).toEqual(["chiefExecutive"]);
+  expect(classifyAsOf("wikidata", "").rules?.map((r) => r.info.id)).toEqual(["chiefExecutive"]);
 });
 
 test("a feed that is no feed and a security.txt without fields are errors, not empty snapshots", () => {

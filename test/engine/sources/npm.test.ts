@@ -8,7 +8,7 @@ import { SITES_DIR } from "../../../fixtures/web/server.ts";
 import { classify } from "../../../src/engine/classify/index.ts";
 import { compare, normaliseStructured, seenOf, snapshotHash } from "../../../src/engine/compare/index.ts";
 import type { Snapshot } from "../../../src/engine/compare/types.ts";
-import { sourceKind } from "../../../src/engine/sources/kinds/index.ts";
+import { classifyAsOf } from "../../../src/engine/sources/kinds/index.ts";
 import {
   isCompetitorsPackage,
   npmFields,
@@ -26,7 +26,7 @@ const snap = (v: number, name: string): Snapshot =>
 const run = (prev: Snapshot, next: Snapshot) =>
   classify(compare(prev, next, seenOf([prev])), {
     competitor: { id: 1, name: "Globex" },
-    ...sourceKind("npm_package").classifyAs("npm_package", ""),
+    ...classifyAsOf("npm_package", ""),
     observedAt: "2026-11-20T00:00:00.000Z",
     previous: prev,
     snapshot: next,

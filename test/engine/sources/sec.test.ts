@@ -7,7 +7,7 @@ import { SITES_DIR } from "../../../fixtures/web/server.ts";
 import { classify } from "../../../src/engine/classify/index.ts";
 import { compare, normaliseFeed, seenOf, snapshotHash } from "../../../src/engine/compare/index.ts";
 import type { Snapshot } from "../../../src/engine/compare/types.ts";
-import { sourceKind } from "../../../src/engine/sources/kinds/index.ts";
+import { classifyAsOf } from "../../../src/engine/sources/kinds/index.ts";
 import {
   cikOf,
   parseSubmissions,
@@ -22,7 +22,7 @@ const snap = (text: string): Snapshot => secFilingsSnapshot(URL_, parseSubmissio
 const run = (prev: Snapshot, next: Snapshot) =>
   classify(compare(prev, next, seenOf([prev])), {
     competitor: { id: 2, name: "Quantive" },
-    ...sourceKind("sec_filings").classifyAs("sec_filings", ""),
+    ...classifyAsOf("sec_filings", ""),
     observedAt: "2026-11-20T00:00:00.000Z",
     previous: prev,
     snapshot: next,

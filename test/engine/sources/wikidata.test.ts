@@ -7,7 +7,7 @@ import { resolveFixture } from "../../../fixtures/web/server.ts";
 import { classify } from "../../../src/engine/classify/index.ts";
 import { compare, normaliseStructured, seenOf, snapshotHash } from "../../../src/engine/compare/index.ts";
 import type { Fetcher, FetchResult } from "../../../src/engine/fetch/index.ts";
-import { sourceKind } from "../../../src/engine/sources/kinds/index.ts";
+import { classifyAsOf } from "../../../src/engine/sources/kinds/index.ts";
 import {
   isOfficialSite,
   readWikidata,
@@ -104,7 +104,7 @@ test("a new chief executive is a high leadership signal with the item as evidenc
   expect(snapshotHash(s3)).toBe(snapshotHash(s2));
   const drafts = classify(compare(s1, s2, seenOf([s1])), {
     competitor: { id: 3, name: "Quantive" },
-    ...sourceKind("wikidata").classifyAs("wikidata", ""),
+    ...classifyAsOf("wikidata", ""),
     observedAt: "2026-11-20T00:00:00.000Z",
     previous: s1,
     snapshot: s2,

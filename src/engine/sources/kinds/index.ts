@@ -9,7 +9,7 @@ import { githubOrg } from "./githubOrg.ts";
 import { githubReleases } from "./githubReleases.ts";
 import { hnMentions } from "./hnMentions.ts";
 import { JOB_BOARD, jobBoard } from "./jobBoard.ts";
-import type { FieldEvidence, ResearchIo, SiteRead, SourceKind } from "./kind.ts";
+import type { ClassifyAs, FieldEvidence, ResearchIo, SiteRead, SourceKind } from "./kind.ts";
 import { npmPackage } from "./npmPackage.ts";
 import { page } from "./page.ts";
 import { releasesFeed } from "./releasesFeed.ts";
@@ -46,6 +46,12 @@ const BY_NAME = new Map<string, SourceKind>(SOURCE_KINDS.map((k) => [k.name, k a
 export function sourceKind(kind: string): SourceKind {
   if (kind.startsWith(JOB_BOARD)) return jobBoard as SourceKind;
   return (kind !== jobBoard.name && BY_NAME.get(kind)) || (page as SourceKind);
+}
+
+/** How the classification rules read a source: the page kind its kind's module says, and the kind's own rules. */
+export function classifyAsOf(kind: string, url: string): ClassifyAs {
+  const k = sourceKind(kind);
+  return { ...k.classifyAs(kind, url), ...(k.rules ? { rules: k.rules } : {}) };
 }
 
 const foundOf = (found: Found, k: Kinds) => found[k.name] as never;

@@ -1,7 +1,7 @@
 // What a source kind declares about itself, in one module per kind (./index.ts lists them): how research finds
 // its sources on a competitor's site, how a source of it is fetched, how its body becomes a snapshot, how the
 // snapshot store compares it (its snapshot kind), how the classification rules read it (the page kind they
-// see, and its own rules), and what a brief calls it.
+// see, and its own rules, written in its module), and what a brief calls it.
 import type { SourceObservation } from "../../../domain/observation.ts";
 import type { ResearchProfile, ResearchSource } from "../../../domain/researchTypes.ts";
 import type { SourceRule } from "../../classify/rule.ts";
@@ -92,8 +92,11 @@ export interface SourceKind<R = unknown, N extends string = string> {
   parse?(read: SourceReadOk, url: string): Parsed | { error: string };
   /** How the snapshot store keeps and compares it. */
   snapshot: SnapshotKind;
-  /** How the classification rules read a source of it (`kind`: the source's full kind). */
-  classifyAs(kind: string, url: string): ClassifyAs;
+  /** How the classification rules read a source of it (`kind`: the source's full kind): the page kind they see. */
+  classifyAs(kind: string, url: string): Omit<ClassifyAs, "rules">;
+  /** The kind's own rules, declared in its module (`rule()` of classify/rule.ts): its changes of the change kinds
+   * they read go to them first. The rules table lists them with the general rules (classify/registry.ts). */
+  rules?: readonly SourceRule[];
   /** What a brief calls it when it cites it (`kind`: the source's full kind). */
   label(kind: string): string;
   /** What a changed source of it says for the dossier now (none: what its page says, research/reads.ts). */

@@ -1,9 +1,13 @@
 // The Wikidata item the site declares as itself (its JSON-LD sameAs, else a link on its pages), used only when
 // the item's official website is this site (../wikidata.ts): its facts in words, compared field by field, a new
 // chief executive read by its own rule; the dossier's chief executive and SEC CIK, kept current by cycles.
+
+import { possessive } from "../../../domain/prose.ts";
 import type { ResearchProfile } from "../../../domain/researchTypes.ts";
-import { chiefExecutive } from "../../classify/facts.ts";
+import { evidence, push, type Rules, rule, stateChange } from "../../classify/rule.ts";
+import { slug } from "../../classify/wording.ts";
 import { normaliseStructured } from "../../compare/normalise.ts";
+import type { Change } from "../../compare/types.ts";
 import { cikOf, edgarFilingsPage } from "../sec.ts";
 import {
   isOfficialSite,
@@ -18,6 +22,45 @@ import {
 import { type FieldEvidence, linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
 
 export type WikidataFound = { url: string; facts: WikidataFacts } | undefined;
+
+export const chiefExecutive = rule(
+  {
+    id: "chiefExecutive",
+    family: "wikidata",
+    reads: ["field_changed"],
+    gives: { company: ["leadership_change"] },
+    severity: "high",
+    when: "The chief executive (P169) of the Wikidata item the site declares as itself (its official website the site) changes.",
+  },
+  function chiefExecutive(r: Rules, c: Change): boolean {
+    if (c.subject !== "chief_executive" || !c.after) return false;
+    const item = /Special:EntityData\/(Q\d+)\.json$/.exec(c.url)?.[1];
+    const page = item ? `https://www.wikidata.org/wiki/${item}` : c.url;
+    const text = c.before
+      ? `chief executive officer: ${c.before} → ${c.after}`
+      : `chief executive officer: ${c.after}`;
+    push(r, {
+      ...stateChange(`company:leadership_change:chief-executive:${slug(r.name)}`, c.before, c.after),
+      category: "company",
+      type: "leadership_change",
+      severity: "high",
+      severity_reasons: ["a new chief executive"],
+      confidence: 0.7,
+      confidence_reasons: [
+        "stated by the Wikidata item whose official website is the competitor's site (anyone may edit Wikidata)",
+      ],
+      title: c.before
+        ? `${r.name} has a new chief executive: ${c.after} (was ${c.before})`
+        : `${possessive(r.name)} chief executive is ${c.after}`,
+      summary: c.before
+        ? `Wikidata now names ${c.after} as ${possessive(r.name)} chief executive officer, in place of ${c.before}.`
+        : `Wikidata now names ${c.after} as ${possessive(r.name)} chief executive officer.`,
+      evidence: [evidence(r, c, text, page, "Wikidata")],
+      subject: c.after,
+    });
+    return true;
+  },
+);
 
 export const wikidata: SourceKind<WikidataFound, "wikidata"> = {
   name: "wikidata",
@@ -37,7 +80,8 @@ export const wikidata: SourceKind<WikidataFound, "wikidata"> = {
         }
       : {},
   snapshot: "structured",
-  classifyAs: () => ({ pageKind: "wikidata", rules: [chiefExecutive] }),
+  classifyAs: () => ({ pageKind: "wikidata" }),
+  rules: [chiefExecutive],
   label: () => "Wikidata",
   discovery: {
     async read(s, io) {
