@@ -3,7 +3,7 @@
 // The engine (src/engine/research/) does the reading of web sites; loaders read the state in the writer's
 // transaction, and the pure deciders only decide which events happen.
 import type { NewEvent } from "../../events/catalog.ts";
-import type { Command } from "../../events/command.ts";
+import { type Command, handle } from "../../events/command.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import {
   allowanceBatchesSince,
@@ -196,11 +196,37 @@ export async function handleStartResearch(
   trigger: ResearchTrigger,
   usesAllowance: boolean,
 ): Promise<{ events: NewEvent[]; result: StartResult }> {
-  const st = await loadStartResearch(w.tx, c, cmd, usesAllowance, w.now);
-  const runIds: number[] = [];
-  for (const _ of researchTargets(st, cmd).targets) runIds.push(await w.nextId());
-  return decideStartResearch(st, c, cmd, { trigger, usesAllowance, now: w.now, runIds });
+  return handle(startResearchRuns, w, c, { cmd, trigger, usesAllowance });
 }
+
+export interface StartResearchInput {
+  cmd: StartCommand;
+  trigger: ResearchTrigger;
+  /** False for the operator's command. */
+  usesAllowance: boolean;
+}
+
+/** Starts research runs: the loader takes one run id per target. Its state is the workspace's watchlist, no
+ * one stream. */
+export const startResearchRuns: Command<
+  StartResearchInput,
+  StartResearchState & { runIds: number[] },
+  StartResult
+> = {
+  load: async (w, input, c) => {
+    const st = await loadStartResearch(w.tx, c, input.cmd, input.usesAllowance, w.now);
+    const runIds: number[] = [];
+    for (const _ of researchTargets(st, input.cmd).targets) runIds.push(await w.nextId());
+    return { ...st, runIds };
+  },
+  decide: (st, input, { caller, now }) =>
+    decideStartResearch(st, caller, input.cmd, {
+      trigger: input.trigger,
+      usesAllowance: input.usesAllowance,
+      now,
+      runIds: st.runIds,
+    }),
+};
 
 /** Starts research runs: checks the rules, records ResearchStarted per competitor (and FirstBriefStarted for
  * the workspace's first research). `usesAllowance` is false for the operator's command; `runIds` holds one
@@ -325,6 +351,16 @@ export async function handleEndResearch(
 ): Promise<{ events: NewEvent[]; result: { recorded: boolean } }> {
   return decideEndResearch(await loadEndResearch(w.tx, runId, outcome), outcome, w.now);
 }
+
+/** Records how run `runId` ended (for the engine, or recovery: the run names its workspace). */
+export const endResearchRun: Command<
+  { runId: number; outcome: RunOutcome },
+  EndResearchState,
+  { recorded: boolean }
+> = {
+  load: (w, input) => loadEndResearch(w.tx, input.runId, input.outcome),
+  decide: (st, input, { now }) => decideEndResearch(st, input.outcome, now),
+};
 
 /** Records how a run ended. A run no longer running (already recovered) records nothing. */
 export function decideEndResearch(

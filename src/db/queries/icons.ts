@@ -1,4 +1,5 @@
-// A competitor's stored icon (engine/research/icon.ts), by org and competitor (the table's primary key).
+// A competitor's stored icon (engine/research/icon.ts), by org and competitor (the table's primary key):
+// competitor_icons is a cache research fills, outside the event log.
 import type { Exec } from "../client.ts";
 
 export interface StoredIcon {
@@ -32,4 +33,21 @@ export async function hasIcon(c: Exec, orgId: number, competitorId: number): Pro
     args: [orgId, competitorId],
   });
   return r.rows.length > 0;
+}
+
+/** Keeps a competitor's icon, replacing the one it had (in the writer's transaction the caller passes). */
+export async function putCompetitorIcon(
+  tx: Exec,
+  orgId: number,
+  competitorId: number,
+  icon: StoredIcon,
+  fetchedAt: string,
+): Promise<void> {
+  await tx.execute({
+    sql: `INSERT INTO competitor_icons (org_id, competitor_id, content_type, data, source_url, fetched_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (org_id, competitor_id) DO UPDATE SET content_type = excluded.content_type,
+              data = excluded.data, source_url = excluded.source_url, fetched_at = excluded.fetched_at`,
+    args: [orgId, competitorId, icon.contentType, icon.data, icon.sourceUrl, fetchedAt],
+  });
 }

@@ -2,6 +2,7 @@
 // apple-touch-icon, then icon), else /favicon.ico, read through the one fetcher and kept only when its bytes
 // are the image format they claim. An SVG is kept only when it is UTF-8 static drawing by an XML parse
 // against an allow-list (svg.ts); every icon is served back with a sandboxing policy (web/competitorIcon.ts).
+import { putCompetitorIcon } from "../../db/queries/icons.ts";
 import type { Fetcher } from "../fetch/index.ts";
 import { isHarmlessSvg } from "./svg.ts";
 
@@ -90,14 +91,13 @@ export async function storeIcon(
   icon: SiteIcon,
   at: Date,
 ): Promise<void> {
-  await s.store.execute(async ({ tx }) => {
-    await tx.execute({
-      sql: `INSERT INTO competitor_icons (org_id, competitor_id, content_type, data, source_url, fetched_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (org_id, competitor_id) DO UPDATE SET content_type = excluded.content_type,
-              data = excluded.data, source_url = excluded.source_url, fetched_at = excluded.fetched_at`,
-      args: [orgId, competitorId, icon.contentType, icon.data, icon.url, at.toISOString()],
-    });
-    return { events: [], result: null };
-  });
+  await s.store.writeTables(({ tx }) =>
+    putCompetitorIcon(
+      tx,
+      orgId,
+      competitorId,
+      { contentType: icon.contentType, data: icon.data, sourceUrl: icon.url },
+      at.toISOString(),
+    ),
+  );
 }

@@ -3,8 +3,18 @@
 // or expired — the instance died, or stopped and let go of its leases — so an instance starting on a shared
 // database (sqld) never fails the research another live instance is doing (docs/engine.md "Research").
 import type { EventMetadata } from "../../../events/catalog.ts";
+import { handle } from "../../../events/command.ts";
 import type { Tx } from "../../../events/store.ts";
-import { handleEndResearch, INTERRUPTED, type RunOutcome } from "../../domain/research.ts";
+import {
+  dropResearchLease,
+  expireResearchLeasesOf,
+  orphanedResearchRuns,
+  renewResearchLeases,
+  researchRunOrphaned,
+  takeResearchLeases,
+} from "../../db/researchLeases.ts";
+import { endResearchRun, INTERRUPTED, type RunOutcome } from "../../domain/research.ts";
+import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 
@@ -15,26 +25,20 @@ const SWEEP_MS = 30_000;
 
 const until = (now: Date) => new Date(now.getTime() + RESEARCH_LEASE_MS).toISOString();
 
+/** Who ends a run: the engine, in the workspace the run names (the command reads it from the run, not from
+ * its caller). */
+const ending = (actor: string | undefined): Caller => ({ orgId: 0, actor: actor ?? "engine" });
+
 /** Takes the leases of runs just started, in the command that records their start. */
 export async function takeLeases(tx: Tx, s: Services, runIds: number[], now: Date): Promise<void> {
-  for (const id of runIds)
-    await tx.execute({
-      sql: "INSERT OR REPLACE INTO research_leases (run_id, holder, expires_at) VALUES (?, ?, ?)",
-      args: [id, instanceOf(s), until(now)],
-    });
+  await takeResearchLeases(tx, runIds, instanceOf(s), until(now));
 }
 
 /** Renews the leases of `runIds` until `stop()`. */
 export function keepLeases(s: Services, runIds: number[]): { stop(): void } {
   const holder = instanceOf(s);
   return heartbeat(Math.floor(RESEARCH_LEASE_MS / 3), `research runs ${runIds.join(", ")}`, () =>
-    s.store.writeTables(({ later, now }) =>
-      later.execute({
-        sql: `UPDATE research_leases SET expires_at = ? WHERE holder = ?
-              AND run_id IN (${runIds.map(() => "?").join(", ")})`,
-        args: [until(now), holder, ...runIds],
-      }),
-    ),
+    s.store.writeTables(({ later, now }) => renewResearchLeases(later, runIds, holder, until(now))),
   );
 }
 
@@ -46,8 +50,8 @@ export async function endRun(
   metadata: EventMetadata,
 ): Promise<boolean> {
   const { result } = await s.store.execute(async (w) => {
-    const out = await handleEndResearch(w, runId, outcome);
-    await w.tx.execute({ sql: "DELETE FROM research_leases WHERE run_id = ?", args: [runId] });
+    const out = await handle(endResearchRun, w, ending(metadata.actor), { runId, outcome });
+    await dropResearchLease(w.tx, runId);
     return out;
   }, metadata);
   return result.recorded;
@@ -56,22 +60,15 @@ export async function endRun(
 /** Marks failed every running run whose lease is missing or expired (its instance is gone), each in a command
  * that looks at the lease again (a holder renewing meanwhile keeps its run). Returns the runs marked. */
 export async function recoverOrphanedResearch(s: Services): Promise<number[]> {
-  const orphaned = `SELECT r.id FROM research_runs r LEFT JOIN research_leases l ON l.run_id = r.id
-    WHERE r.state = 'running' AND (l.run_id IS NULL OR l.expires_at <= ?)`;
-  const ids = (
-    await s.database.client.execute({ sql: `${orphaned} ORDER BY r.id`, args: [s.clock().toISOString()] })
-  ).rows.map((row) => Number(row.id));
+  const ids = await orphanedResearchRuns(s.database, s.clock().toISOString());
   const marked: number[] = [];
   for (const id of ids) {
     const { result } = await s.store.execute(
       async (w) => {
-        const still = await w.tx.execute({
-          sql: `${orphaned} AND r.id = ?`,
-          args: [w.now.toISOString(), id],
-        });
-        if (still.rows.length === 0) return { events: [], result: false };
-        const out = await handleEndResearch(w, id, { ok: false, code: "interrupted", reason: INTERRUPTED });
-        await w.tx.execute({ sql: "DELETE FROM research_leases WHERE run_id = ?", args: [id] });
+        if (!(await researchRunOrphaned(w.tx, id, w.now.toISOString()))) return { events: [], result: false };
+        const outcome: RunOutcome = { ok: false, code: "interrupted", reason: INTERRUPTED };
+        const out = await handle(endResearchRun, w, ending(undefined), { runId: id, outcome });
+        await dropResearchLease(w.tx, id);
         return { events: out.events, result: out.result.recorded };
       },
       { source: "recovery" },
@@ -94,10 +91,7 @@ export async function startResearchRecovery(s: Services): Promise<{ stop(): Prom
     stop: async () => {
       sweeps.stop();
       await s.store.writeTables(({ later, now }) =>
-        later.execute({
-          sql: "UPDATE research_leases SET expires_at = ? WHERE holder = ?",
-          args: [now.toISOString(), instanceOf(s)],
-        }),
+        expireResearchLeasesOf(later, instanceOf(s), now.toISOString()),
       );
     },
   };

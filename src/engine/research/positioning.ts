@@ -86,8 +86,8 @@ export function draftFrom(home: PageExtract, others: PageExtract[]): Record<Posi
 
 export async function draftPositioning(s: Services, by: Issuer) {
   const { orgId } = by.caller;
-  const check = await checkDraftPositioning(s.database.client, orgId, s.clock());
-  const settingsBefore = await loadSettings(s.database.client, orgId);
+  const check = await checkDraftPositioning(s.database, orgId, s.clock());
+  const settingsBefore = await loadSettings(s.database, orgId);
   const kept = POSITIONING_FIELDS.filter((f) => !check.empty.includes(f));
   const view = (st: typeof settingsBefore) => ({
     value_propositions: st.profile.value_propositions ?? [],
@@ -124,7 +124,7 @@ export async function draftPositioning(s: Services, by: Issuer) {
   }
   const draft = draftFrom(homeX, others);
   const result = await runCommand(s.store, recordPositioningDraft, { draft, source_url: home.url }, by);
-  const after = await loadSettings(s.database.client, orgId);
+  const after = await loadSettings(s.database, orgId);
   return {
     filled: result.filled,
     kept,

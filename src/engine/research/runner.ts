@@ -3,7 +3,8 @@
 // records how it ended. Callers wait up to `waitMs`; a run taking longer goes on in the background and its
 // state shows in the dossier's `freshness` (research_state).
 import type { EventMetadata } from "../../../events/catalog.ts";
-import { handleStartResearch, type StartCommand, type StartResult } from "../../domain/research.ts";
+import { handle } from "../../../events/command.ts";
+import { type StartCommand, type StartResult, startResearchRuns } from "../../domain/research.ts";
 import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
@@ -135,7 +136,11 @@ export async function startResearch(
   const metadata = opts.metadata ?? { actor: caller.actor };
   // The runs' leases are taken with their start: no other instance ever sees them running without an owner.
   const { result: start } = await s.store.execute(async (w) => {
-    const out = await handleStartResearch(w, caller, cmd, trigger, opts.usesAllowance);
+    const out = await handle(startResearchRuns, w, caller, {
+      cmd,
+      trigger,
+      usesAllowance: opts.usesAllowance,
+    });
     await takeLeases(
       w.tx,
       s,

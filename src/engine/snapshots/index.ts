@@ -14,7 +14,7 @@ export function snapshotStoreFor(services: Services): SnapshotStore {
   let s = stores.get(services);
   if (!s) {
     s = new SnapshotStore({
-      client: services.database.client,
+      database: services.database,
       store: services.store,
       clock: services.clock,
       kept: services.config.snapshotsKept,

@@ -1,9 +1,32 @@
 // The snapshot store (docs/engine/compare.md): content-addressed, zstd-compressed blobs of normalised content
-// outside the event log, and per source the last N versions. Reads are scoped by org in SQL; writes go
-// through the event store's single writer (a command that appends no events), so they never meet SQLITE_BUSY.
-import type { Client, InValue, Row } from "@libsql/client";
+// outside the event log, and per source the last N versions. Its statements are src/db/snapshots.ts (reads
+// scoped by org in SQL); writes go through the event store's single writer (a command that appends no events),
+// so they never meet SQLITE_BUSY.
+import type { Row } from "@libsql/client";
 import type { EventStore, Tx } from "../../../events/store.ts";
 import type { Clock } from "../../clock.ts";
+import type { Exec } from "../../db/client.ts";
+import {
+  deleteBlobIfUnused,
+  deleteSnapshotSource,
+  deleteSnapshotVersion,
+  deleteUnusedBlobs,
+  firstVersionRowAfter,
+  insertSnapshotSource,
+  insertSnapshotVersion,
+  markSourceChanged,
+  markSourceNotModified,
+  markSourceUnchanged,
+  newestVersionRows,
+  putSnapshotBlob,
+  recordSourceFailure,
+  snapshotSourceRow,
+  snapshotSourceRows,
+  snapshotStats,
+  sourcesOverKept,
+  versionRowsUpTo,
+  versionsBeyond,
+} from "../../db/snapshots.ts";
 import { serialise, snapshotHash } from "../compare/normalise.ts";
 import { digestBytes, digestFromBytes, digestOf, Seen } from "../compare/seen.ts";
 import type { Snapshot, SnapshotKind } from "../compare/types.ts";
@@ -122,18 +145,11 @@ function toVersion(row: Row): SnapshotVersion {
   };
 }
 
-/** A source's versions with their blobs (the caller adds the order and bounds). */
-const VERSION_ROWS = `SELECT v.id, v.hash, v.observed_at, v.status, v.final_url, b.codec, b.data, b.seen
-  FROM snapshot_sources s
-  JOIN snapshot_versions v ON v.org_id = s.org_id AND v.source_id = s.id
-  JOIN snapshot_blobs b ON b.hash = v.hash
-  WHERE s.org_id = ? AND s.competitor_id = ? AND s.source_key = ?`;
-
-const SOURCE_BY_KEY =
-  "SELECT * FROM snapshot_sources WHERE org_id = ? AND competitor_id = ? AND source_key = ?";
+const sourceKey = (ref: SourceRef) => ({ orgId: ref.orgId, competitorId: ref.competitorId, key: keyOf(ref) });
 
 export interface SnapshotStoreOptions {
-  client: Client;
+  /** Where reads run (the database, or a client). */
+  database: Exec;
   store: EventStore;
   clock: Clock;
   /** Versions kept per source (RIVALS_SNAPSHOTS_KEPT). */
@@ -142,13 +158,13 @@ export interface SnapshotStoreOptions {
 
 export class SnapshotStore {
   readonly kept: number;
-  private client: Client;
+  private db: Exec;
   private writer: EventStore;
   private clock: Clock;
 
   constructor(opts: SnapshotStoreOptions) {
     if (!Number.isInteger(opts.kept) || opts.kept < 1) throw new Error("kept must be a positive integer");
-    this.client = opts.client;
+    this.db = opts.database;
     this.writer = opts.store;
     this.clock = opts.clock;
     this.kept = opts.kept;
@@ -174,25 +190,21 @@ export class SnapshotStore {
     let seen: Uint8Array | null = fresh ? digestBytes(digestOf(input.snapshot)) : null;
     const observed = (input.observedAt ?? this.clock()).toISOString();
     return this.write(async (tx, _now, later) => {
-      let row = (await tx.execute({ sql: SOURCE_BY_KEY, args: [input.orgId, input.competitorId, key] }))
-        .rows[0];
-      if (!row) {
-        row = (
-          await tx.execute({
-            sql: `INSERT INTO snapshot_sources (org_id, competitor_id, source_key, url, kind, first_seen_at, last_checked_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-            args: [input.orgId, input.competitorId, key, input.url, input.kind, observed, observed],
-          })
-        ).rows[0];
-      }
+      const row =
+        (await snapshotSourceRow(tx, input.orgId, input.competitorId, key)) ??
+        (await insertSnapshotSource(tx, {
+          orgId: input.orgId,
+          competitorId: input.competitorId,
+          key,
+          url: input.url,
+          kind: input.kind,
+          firstSeenAt: observed,
+          lastCheckedAt: observed,
+        }));
       const source = rowToSource(row);
-      const validators: InValue[] = [input.etag ?? null, input.lastModified ?? null];
+      const validators = { etag: input.etag ?? null, lastModified: input.lastModified ?? null };
       if (source.latestHash === hash) {
-        await later.execute({
-          sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = ?, last_modified = ?, failures = 0
-                WHERE org_id = ? AND id = ?`,
-          args: [observed, ...validators, input.orgId, source.id],
-        });
+        await markSourceUnchanged(later, input.orgId, source.id, observed, validators);
         return {
           changed: false,
           hash,
@@ -205,20 +217,20 @@ export class SnapshotStore {
       }
       data ??= compress(serialised);
       seen ??= digestBytes(digestOf(input.snapshot));
-      await tx.execute({
-        sql: `INSERT INTO snapshot_blobs (hash, codec, size, data, seen) VALUES (?, ?, ?, ?, ?)
-              ON CONFLICT (hash) DO UPDATE SET seen = excluded.seen WHERE snapshot_blobs.seen IS NULL`,
-        args: [hash, CODEC, serialised.length, data, seen],
+      await putSnapshotBlob(tx, { hash, codec: CODEC, size: serialised.length, data, seen });
+      const versionId = await insertSnapshotVersion(tx, {
+        orgId: input.orgId,
+        sourceId: source.id,
+        hash,
+        observedAt: observed,
+        status: input.status ?? null,
+        finalUrl: input.finalUrl ?? null,
       });
-      const version = await tx.execute({
-        sql: `INSERT INTO snapshot_versions (org_id, source_id, hash, observed_at, status, final_url)
-              VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-        args: [input.orgId, source.id, hash, observed, input.status ?? null, input.finalUrl ?? null],
-      });
-      await tx.execute({
-        sql: `UPDATE snapshot_sources SET latest_hash = ?, last_changed_at = ?, last_checked_at = ?, etag = ?,
-                last_modified = ?, url = ?, failures = 0 WHERE org_id = ? AND id = ?`,
-        args: [hash, observed, observed, ...validators, input.url, input.orgId, source.id],
+      await markSourceChanged(tx, input.orgId, source.id, {
+        hash,
+        at: observed,
+        url: input.url,
+        ...validators,
       });
       const { pruned, blobsDeleted } = await this.prune(tx, input.orgId, source.id, this.kept);
       return {
@@ -226,7 +238,7 @@ export class SnapshotStore {
         hash,
         previousHash: source.latestHash,
         sourceId: source.id,
-        versionId: Number(version.rows[0].id),
+        versionId,
         pruned,
         blobsDeleted,
       };
@@ -240,31 +252,12 @@ export class SnapshotStore {
     sourceId: number,
     keep: number,
   ): Promise<{ pruned: number; blobsDeleted: number }> {
-    const old = await tx.execute({
-      sql: `SELECT id, hash FROM snapshot_versions WHERE org_id = ? AND source_id = ?
-            ORDER BY observed_at DESC, id DESC LIMIT -1 OFFSET ?`,
-      args: [orgId, sourceId, keep],
-    });
-    if (old.rows.length === 0) return { pruned: 0, blobsDeleted: 0 };
-    for (const r of old.rows)
-      await tx.execute({
-        sql: "DELETE FROM snapshot_versions WHERE org_id = ? AND id = ?",
-        args: [orgId, r.id],
-      });
+    const old = await versionsBeyond(tx, orgId, sourceId, keep);
+    if (old.length === 0) return { pruned: 0, blobsDeleted: 0 };
+    for (const r of old) await deleteSnapshotVersion(tx, orgId, r.id);
     let blobsDeleted = 0;
-    for (const hash of new Set(old.rows.map((r) => String(r.hash))))
-      blobsDeleted += await this.dropBlob(tx, hash);
-    return { pruned: old.rows.length, blobsDeleted };
-  }
-
-  /** Deletes a blob when no version (of any workspace: identical content is stored once) refers to it. */
-  private async dropBlob(tx: Tx, hash: string): Promise<number> {
-    const r = await tx.execute({
-      sql: `DELETE FROM snapshot_blobs WHERE hash = ?
-            AND NOT EXISTS (SELECT 1 FROM snapshot_versions WHERE hash = ?)`,
-      args: [hash, hash],
-    });
-    return r.rowsAffected;
+    for (const hash of new Set(old.map((r) => r.hash))) blobsDeleted += await deleteBlobIfUnused(tx, hash);
+    return { pruned: old.length, blobsDeleted };
   }
 
   /** A check that brought no content to compare (a 304 answer): moves last_checked_at and the validators. */
@@ -273,44 +266,29 @@ export class SnapshotStore {
     opts: { etag?: string; lastModified?: string; at?: Date } = {},
   ): Promise<void> {
     const at = (opts.at ?? this.clock()).toISOString();
-    await this.write(async (_tx, _now, later) => {
-      await later.execute({
-        sql: `UPDATE snapshot_sources SET last_checked_at = ?, etag = COALESCE(?, etag),
-                last_modified = COALESCE(?, last_modified), failures = 0
-              WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
-        args: [at, opts.etag ?? null, opts.lastModified ?? null, ref.orgId, ref.competitorId, keyOf(ref)],
-      });
-    });
+    await this.write((_tx, _now, later) =>
+      markSourceNotModified(later, sourceKey(ref), at, {
+        etag: opts.etag ?? null,
+        lastModified: opts.lastModified ?? null,
+      }),
+    );
   }
 
   /** A failed check (timeout, 5xx, robots): counts failures in a row; returns the count. */
   async recordFailure(ref: SourceRef, error: string, at: Date = this.clock()): Promise<number> {
     const when = at.toISOString();
-    return this.write(async (tx) => {
-      const r = await tx.execute({
-        sql: `INSERT INTO snapshot_sources (org_id, competitor_id, source_key, url, kind, first_seen_at, last_checked_at,
-                failures, last_error, last_error_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
-              ON CONFLICT (org_id, competitor_id, source_key) DO UPDATE SET failures = failures + 1,
-                last_error = excluded.last_error, last_error_at = excluded.last_error_at
-              RETURNING failures`,
-        args: [ref.orgId, ref.competitorId, keyOf(ref), ref.url, ref.kind, when, when, error, when],
-      });
-      return Number(r.rows[0].failures);
-    });
+    return this.write((tx) =>
+      recordSourceFailure(tx, { ...sourceKey(ref), url: ref.url, kind: ref.kind }, error, when),
+    );
   }
 
   /** Forgets a source (a monitored page removed): its versions, its row and the blobs only it held. */
   async removeSource(ref: SourceRef): Promise<boolean> {
     return this.write(async (tx) => {
-      const row = (await tx.execute({ sql: SOURCE_BY_KEY, args: [ref.orgId, ref.competitorId, keyOf(ref)] }))
-        .rows[0];
+      const row = await snapshotSourceRow(tx, ref.orgId, ref.competitorId, keyOf(ref));
       if (!row) return false;
       await this.prune(tx, ref.orgId, Number(row.id), 0);
-      await tx.execute({
-        sql: "DELETE FROM snapshot_sources WHERE org_id = ? AND id = ?",
-        args: [ref.orgId, row.id],
-      });
+      await deleteSnapshotSource(tx, ref.orgId, Number(row.id));
       return true;
     });
   }
@@ -318,16 +296,10 @@ export class SnapshotStore {
   /** Drops every source's versions beyond the kept number (after RIVALS_SNAPSHOTS_KEPT was lowered: a source
    * is otherwise pruned only when it changes), a source per transaction. Answers the versions and blobs dropped. */
   async pruneAll(): Promise<{ pruned: number; blobsDeleted: number }> {
-    const over = await this.client.execute({
-      sql: "SELECT org_id, source_id FROM snapshot_versions GROUP BY org_id, source_id HAVING COUNT(*) > ?",
-      args: [this.kept],
-    });
     let pruned = 0;
     let blobsDeleted = 0;
-    for (const row of over.rows) {
-      const r = await this.write((tx) =>
-        this.prune(tx, Number(row.org_id), Number(row.source_id), this.kept),
-      );
+    for (const over of await sourcesOverKept(this.db, this.kept)) {
+      const r = await this.write((tx) => this.prune(tx, over.orgId, over.sourceId, this.kept));
       pruned += r.pruned;
       blobsDeleted += r.blobsDeleted;
     }
@@ -336,35 +308,17 @@ export class SnapshotStore {
 
   /** Deletes every blob no version refers to (maintenance; pruning already does it as it goes). */
   async gc(): Promise<number> {
-    return this.write(async (tx) => {
-      const r = await tx.execute(
-        "DELETE FROM snapshot_blobs WHERE NOT EXISTS (SELECT 1 FROM snapshot_versions v WHERE v.hash = snapshot_blobs.hash)",
-      );
-      return r.rowsAffected;
-    });
+    return this.write((tx) => deleteUnusedBlobs(tx));
   }
 
   async source(ref: SourceRef): Promise<SourceState | null> {
-    const r = await this.client.execute({
-      sql: SOURCE_BY_KEY,
-      args: [ref.orgId, ref.competitorId, keyOf(ref)],
-    });
-    return r.rows[0] ? rowToSource(r.rows[0]) : null;
+    const row = await snapshotSourceRow(this.db, ref.orgId, ref.competitorId, keyOf(ref));
+    return row ? rowToSource(row) : null;
   }
 
   /** The sources of a workspace, or of one of its competitors. */
   async sources(orgId: number, competitorId?: number): Promise<SourceState[]> {
-    const r =
-      competitorId === undefined
-        ? await this.client.execute({
-            sql: "SELECT * FROM snapshot_sources WHERE org_id = ? ORDER BY competitor_id, source_key",
-            args: [orgId],
-          })
-        : await this.client.execute({
-            sql: "SELECT * FROM snapshot_sources WHERE org_id = ? AND competitor_id = ? ORDER BY source_key",
-            args: [orgId, competitorId],
-          });
-    return r.rows.map(rowToSource);
+    return (await snapshotSourceRows(this.db, orgId, competitorId)).map(rowToSource);
   }
 
   /** A source's versions, newest first (at most `limit`, default all kept), with their content. */
@@ -405,37 +359,30 @@ export class SnapshotStore {
     const observed = input.observedAt.toISOString();
     return this.write(async (tx, now) => {
       const key = keyOf(input);
-      let row = (await tx.execute({ sql: SOURCE_BY_KEY, args: [input.orgId, input.competitorId, key] }))
-        .rows[0];
-      if (!row)
-        row = (
-          await tx.execute({
-            sql: `INSERT INTO snapshot_sources (org_id, competitor_id, source_key, url, kind, first_seen_at, last_checked_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-            args: [input.orgId, input.competitorId, key, input.url, input.kind, observed, now.toISOString()],
-          })
-        ).rows[0];
+      const row =
+        (await snapshotSourceRow(tx, input.orgId, input.competitorId, key)) ??
+        (await insertSnapshotSource(tx, {
+          orgId: input.orgId,
+          competitorId: input.competitorId,
+          key,
+          url: input.url,
+          kind: input.kind,
+          firstSeenAt: observed,
+          lastCheckedAt: now.toISOString(),
+        }));
       const sourceId = Number(row.id);
-      await tx.execute({
-        sql: `INSERT INTO snapshot_blobs (hash, codec, size, data, seen) VALUES (?, ?, ?, ?, ?)
-              ON CONFLICT (hash) DO UPDATE SET seen = excluded.seen WHERE snapshot_blobs.seen IS NULL`,
-        args: [hash, CODEC, serialised.length, data, seen],
-      });
-      const version = await tx.execute({
-        sql: `INSERT INTO snapshot_versions (org_id, source_id, hash, observed_at, status, final_url, capture)
-              VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        args: [
-          input.orgId,
-          sourceId,
-          hash,
-          observed,
-          input.status ?? null,
-          input.finalUrl ?? null,
-          input.capture,
-        ],
+      await putSnapshotBlob(tx, { hash, codec: CODEC, size: serialised.length, data, seen });
+      const versionId = await insertSnapshotVersion(tx, {
+        orgId: input.orgId,
+        sourceId,
+        hash,
+        observedAt: observed,
+        status: input.status ?? null,
+        finalUrl: input.finalUrl ?? null,
+        capture: input.capture,
       });
       await this.prune(tx, input.orgId, sourceId, this.kept);
-      return { hash, versionId: Number(version.rows[0].id) };
+      return { hash, versionId };
     });
   }
 
@@ -445,12 +392,7 @@ export class SnapshotStore {
     ref: SourceRef,
     at: string,
   ): Promise<{ previous: SnapshotVersion | null; seen: Seen; at: boolean }> {
-    const rows = (
-      await this.client.execute({
-        sql: `${VERSION_ROWS} AND v.observed_at <= ? ORDER BY v.observed_at DESC, v.id DESC LIMIT ?`,
-        args: [ref.orgId, ref.competitorId, keyOf(ref), at, this.kept + 1],
-      })
-    ).rows;
+    const rows = await versionRowsUpTo(this.db, sourceKey(ref), at, this.kept + 1);
     const same = rows.length > 0 && String(rows[0].observed_at) === at;
     const before = same ? rows.slice(1) : rows.slice(0, this.kept);
     const seen = new Seen();
@@ -463,38 +405,18 @@ export class SnapshotStore {
 
   /** The oldest version observed after `at`, if any. */
   async firstAfter(ref: SourceRef, at: string): Promise<SnapshotVersion | null> {
-    const r = await this.client.execute({
-      sql: `${VERSION_ROWS} AND v.observed_at > ? ORDER BY v.observed_at, v.id LIMIT 1`,
-      args: [ref.orgId, ref.competitorId, keyOf(ref), at],
-    });
-    return r.rows[0] ? toVersion(r.rows[0]) : null;
+    const row = await firstVersionRowAfter(this.db, sourceKey(ref), at);
+    return row ? toVersion(row) : null;
   }
 
-  private async versionRows(ref: SourceRef, limit: number): Promise<Row[]> {
-    const r = await this.client.execute({
-      sql: `${VERSION_ROWS} ORDER BY v.observed_at DESC, v.id DESC LIMIT ?`,
-      args: [ref.orgId, ref.competitorId, keyOf(ref), limit],
-    });
-    return r.rows;
+  private versionRows(ref: SourceRef, limit: number): Promise<Row[]> {
+    return newestVersionRows(this.db, sourceKey(ref), limit);
   }
 
   /** What a workspace holds: its sources, versions, and the distinct blobs (and their compressed bytes) they use. */
   async stats(
     orgId: number,
   ): Promise<{ sources: number; versions: number; blobs: number; blobBytes: number }> {
-    const r = await this.client.execute({
-      sql: `SELECT (SELECT COUNT(*) FROM snapshot_sources WHERE org_id = ?) AS sources,
-                   (SELECT COUNT(*) FROM snapshot_versions WHERE org_id = ?) AS versions,
-                   COUNT(*) AS blobs, COALESCE(SUM(LENGTH(b.data)), 0) AS bytes
-            FROM snapshot_blobs b WHERE b.hash IN (SELECT hash FROM snapshot_versions WHERE org_id = ?)`,
-      args: [orgId, orgId, orgId],
-    });
-    const row = r.rows[0];
-    return {
-      sources: Number(row.sources),
-      versions: Number(row.versions),
-      blobs: Number(row.blobs),
-      blobBytes: Number(row.bytes),
-    };
+    return snapshotStats(this.db, orgId);
   }
 }

@@ -422,7 +422,7 @@ describe("query plans", () => {
     const seen: string[] = [];
     const client = recording(s.database.client, seen);
     const st = new SnapshotStore({
-      client,
+      database: client,
       store: new EventStore(client, projectAll, () => clock.now),
       clock: () => clock.now,
       kept: 2,
