@@ -12,6 +12,8 @@ import {
   monitoredPage,
   monitoredPageRows,
   orgPlanRow,
+  WEBSITE_PAGE,
+  type WebsiteCursor,
 } from "../db/queries/watchlistState.ts";
 import { DomainError } from "./errors.ts";
 import { hostRefusal, isIpLiteral, normaliseHost } from "./hostname.ts";
@@ -241,8 +243,17 @@ export async function loadAddCompetitor(
 ): Promise<AddCompetitorState> {
   const key = urlKey(parseWebUrl(cmd.website_url, "website_url", { keepQuery: false }));
   const org = await loadOrg(tx, c.orgId);
-  const rows = await competitorRowsWithWebsite(tx, c.orgId);
-  const sameSite = rows.map(toCompetitor).filter((x) => siteKeyOf(x.website_url) === key);
+  // Read a page at a time; the few at this website are kept, newest first.
+  const sameSite: CompetitorRow[] = [];
+  let after: WebsiteCursor | undefined;
+  for (;;) {
+    const page = await competitorRowsWithWebsite(tx, c.orgId, after);
+    for (const row of page) if (siteKeyOf(String(row.website_url)) === key) sameSite.push(toCompetitor(row));
+    const last = page.at(-1);
+    if (!last || page.length < WEBSITE_PAGE) break;
+    after = { websiteUrl: String(last.website_url), id: Number(last.id) };
+  }
+  sameSite.sort((a, b) => b.id - a.id);
   return { org, sameSite, coreUsed: await coreSlotsUsed(tx, c.orgId) };
 }
 

@@ -53,12 +53,15 @@ export async function roleOf(db: Exec, orgId: number, userId: number): Promise<s
   return r.rows[0] ? String(r.rows[0].role) : undefined;
 }
 
-/** The people of one org, admins first, then by join time (a workspace's seats bound it). */
-export async function memberRows(db: Exec, orgId: number) {
+/** Members a page of `memberPage` holds at most. */
+export const MEMBER_PAGE = 200;
+
+/** A page of the people of one org, by user id after `afterUserId` (the memberships key gives the order). */
+export async function memberPage(db: Exec, orgId: number, afterUserId = 0, limit = MEMBER_PAGE) {
   const r = await db.execute({
     sql: `SELECT u.id, u.email, u.name, m.role, m.joined_at FROM memberships m JOIN users u ON u.id = m.user_id
-          WHERE m.org_id = ? ORDER BY m.role = 'admin' DESC, m.joined_at, u.id`,
-    args: [orgId],
+          WHERE m.org_id = ? AND m.user_id > ? ORDER BY m.user_id LIMIT ?`,
+    args: [orgId, afterUserId, limit],
   });
   return r.rows.map((row) => ({
     user_id: Number(row.id),
@@ -67,4 +70,23 @@ export async function memberRows(db: Exec, orgId: number) {
     role: String(row.role),
     joined_at: String(row.joined_at),
   }));
+}
+
+/** The people of one org, admins first, then by join time: read a page at a time (a workspace's seats bound
+ * how many there are, but the operator may add people past them). */
+export async function memberRows(db: Exec, orgId: number) {
+  const all: Awaited<ReturnType<typeof memberPage>> = [];
+  for (let after = 0; ; ) {
+    const page = await memberPage(db, orgId, after);
+    all.push(...page);
+    if (page.length < MEMBER_PAGE) break;
+    after = page[page.length - 1].user_id;
+  }
+  const admin = (m: { role: string }) => (m.role === "admin" ? 0 : 1);
+  return all.sort(
+    (a, b) =>
+      admin(a) - admin(b) ||
+      (a.joined_at < b.joined_at ? -1 : a.joined_at > b.joined_at ? 1 : 0) ||
+      a.user_id - b.user_id,
+  );
 }

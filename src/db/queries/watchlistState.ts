@@ -20,13 +20,36 @@ export async function listedCompetitorRow(db: Exec, orgId: number, id: number, v
   return r.rows[0] as Record<string, unknown> | undefined;
 }
 
-/** The workspace's competitors that have a website, whatever their tracking, newest first. */
-export async function competitorRowsWithWebsite(db: Exec, orgId: number) {
-  const r = await db.execute({
-    sql: `SELECT id, key, name, website_url, watch, tracking, state FROM competitors
-          WHERE org_id = ? AND website_url IS NOT NULL ORDER BY id DESC`,
-    args: [orgId],
-  });
+/** Where a page of competitors with a website ended: the next page starts after it. */
+export interface WebsiteCursor {
+  websiteUrl: string;
+  id: number;
+}
+
+/** Competitors a page of `competitorRowsWithWebsite` holds at most. */
+export const WEBSITE_PAGE = 500;
+
+/** A page of the workspace's competitors that have a website, whatever their tracking, by website and id
+ * (competitors_by_website gives the order), after `after`; the caller reads the next page from its last row
+ * until a page comes back short. */
+export async function competitorRowsWithWebsite(
+  db: Exec,
+  orgId: number,
+  after?: WebsiteCursor,
+  limit = WEBSITE_PAGE,
+) {
+  const r = after
+    ? await db.execute({
+        sql: `SELECT id, key, name, website_url, watch, tracking, state FROM competitors
+              WHERE org_id = ? AND website_url IS NOT NULL AND (website_url, id) > (?, ?)
+              ORDER BY website_url, id LIMIT ?`,
+        args: [orgId, after.websiteUrl, after.id, limit],
+      })
+    : await db.execute({
+        sql: `SELECT id, key, name, website_url, watch, tracking, state FROM competitors
+              WHERE org_id = ? AND website_url IS NOT NULL ORDER BY website_url, id LIMIT ?`,
+        args: [orgId, limit],
+      });
   return r.rows as unknown as Record<string, unknown>[];
 }
 
