@@ -10,6 +10,14 @@ import { clientAddress } from "./address.ts";
 import { clientLogOf, describeError, isUnreadableBody } from "./clientLog.ts";
 import { hstsFor } from "./requestId.ts";
 
+/** A refusal a surface gives in its own format (an OAuth error, a JSON-RPC error) from a hook of the HTTP kit,
+ * such as its rate limit: the error hook sends it as it stands. */
+export class Answered extends Error {
+  constructor(readonly response: Response) {
+    super(`answered ${response.status}`);
+  }
+}
+
 /** Browsers get HTML; everything else (curl, API clients, fetch) gets problem+json. */
 export function wantsHtml(request: Request): boolean {
   const accept = request.headers.get("accept") ?? "";
@@ -49,6 +57,7 @@ export function problemDetails(
     set.headers["x-request-id"] = requestId;
     if (hsts) set.headers["strict-transport-security"] = hsts;
     const ctx = { baseUrl: base, instance: path, requestId };
+    if (error instanceof Answered) return error.response;
     if (error instanceof Problem) return problemResponse(error.code, error.detail, ctx, error.headers);
     if (code === "VALIDATION") {
       const [c, detail] = validationProblem();

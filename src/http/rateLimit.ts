@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import { Problem } from "../contract/problem.ts";
 import { clientAddress } from "./address.ts";
+import { Answered } from "./errors.ts";
 
 export interface RateDecision {
   allowed: boolean;
@@ -125,22 +126,36 @@ export function pauseBeforeRefusal(): Promise<void> {
   return Bun.sleep(REFUSAL_PAUSE_MS);
 }
 
+/** What a limited surface says about whose budget a request spends and how it is refused, when not as the read
+ * API does (the client's address; problem details `rate_limited`). */
+export interface RateLimitOptions {
+  /** Whose budget a request spends, given the client's address (the tool endpoint: a credential's). */
+  key?: (request: Request, address: string) => string | Promise<string>;
+  /** The refusal in the surface's own format (an OAuth error, a JSON-RPC error), answered as it is. */
+  refuse?: (d: RateDecision, request: Request) => Response | Promise<Response>;
+}
+
 /** Every request to the routes after it counts against `limiter` (a budget a minute), keyed by the client's
- * address: over the budget it is refused 429 rate_limited with Retry-After, within it the answer carries the
- * RateLimit-* headers. Runs as the request is transformed, so it counts before anything is checked. */
-export function rateLimit(limiter: Limiter, trustProxy: boolean) {
+ * address unless `key` says otherwise: over the budget it is refused 429 (problem details `rate_limited` with
+ * Retry-After, or the surface's own `refuse`), within it the answer carries the RateLimit-* headers. Runs as the
+ * request is transformed, so it counts before anything is checked (a credential, a body). */
+export function rateLimit(limiter: Limiter, trustProxy: boolean, options: RateLimitOptions = {}) {
+  const { key, refuse } = options;
   // The address as the client-address plugin kept it (http/address.ts), not `server` from the context:
   // Elysia would define a getter on every request's context for a hook that asks for it.
   return new Elysia().onTransform({ as: "scoped" }, async ({ request, set }) => {
-    let rate = limiter.take(clientAddress(request, null, trustProxy));
+    const address = clientAddress(request, null, trustProxy);
+    let rate = limiter.take(key ? await key(request, address) : address);
     // Awaited only when the decision needs a round trip (a lease of the shared budget): most do not.
     if (rate instanceof Promise) rate = await rate;
-    if (!rate.allowed)
+    if (!rate.allowed) {
+      if (refuse) throw new Answered(await refuse(rate, request));
       throw new Problem(
         "rate_limited",
         `More than ${rate.limit} requests in one minute from this address.`,
         rateLimitHeaders(rate),
       );
+    }
     rateLimitHeaders(rate, set.headers as Record<string, string>);
   });
 }

@@ -23,7 +23,13 @@ import { hasScope, type Principal } from "../auth/principal.ts";
 import { SCOPES } from "../domain/apiKeys.ts";
 import { clientAddress } from "../http/address.ts";
 import { limiterFor } from "../http/rateLeases.ts";
-import { type Limiter, pauseBeforeRefusal, type RateDecision, rateLimitHeaders } from "../http/rateLimit.ts";
+import {
+  type Limiter,
+  pauseBeforeRefusal,
+  type RateDecision,
+  rateLimit,
+  rateLimitHeaders,
+} from "../http/rateLimit.ts";
 import type { Services } from "../services.ts";
 import { callTool } from "./call.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
@@ -46,6 +52,10 @@ const READ_METHODS = new Set(["resources/list", "resources/read"]);
 
 export const SERVER_INFO = { name: "rivals", title: "Rivals competitive intelligence", version: "1.0.0" };
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+type Credential = Awaited<ReturnType<CredentialResolver["resolve"]>>;
+/** Where a request keeps its resolved credential (a property, as http/address.ts keeps the address). */
+const CREDENTIAL = Symbol("rivals.mcpCredential");
 
 type Msg = { jsonrpc?: string; id?: string | number | null; method?: string; params?: { name?: unknown } };
 
@@ -138,35 +148,51 @@ export function mcpEndpoint(
   const allowedOrigins = new Set([new URL(base).origin, ...s.config.mcpAllowedOrigins]);
   const challenge = (extra = "") => `Bearer resource_metadata="${resourceMetadataUrl(base)}"${extra}`;
 
-  const handle = async (request: Request, requestId: string, address: string): Promise<Response> => {
-    // Every POST spends one unit of a budget before anything else is looked at: the credential's when it
-    // is valid, otherwise the address's (src/http/rateLimit.ts, the read API's limiter).
-    const cred = await credentials.resolve(presentedToken(request.headers), resource);
-    const principal: Principal | null = cred.kind === "ok" ? cred.principal : null;
+  // The credential a POST presents, resolved once: its budget is spent before anything else is looked at (the
+  // rate limit below), then the call is answered with it.
+  const credentialOf = (request: Request): Promise<Credential> => {
+    const r = request as Request & { [CREDENTIAL]?: Promise<Credential> };
+    r[CREDENTIAL] ??= credentials.resolve(presentedToken(request.headers), resource);
+    return r[CREDENTIAL];
+  };
+  const principalOf = (cred: Credential): Principal | null => (cred.kind === "ok" ? cred.principal : null);
+  const whoOf = (principal: Principal | null) => (principal ? "credential" : "address");
+  // Every POST spends one unit of a budget first: the credential's when it is valid, otherwise the address's.
+  const limit = rateLimit(limiter, s.config.trustProxy, {
+    key: async (request, address) => budgetKey(principalOf(await credentialOf(request)), address),
+    refuse: async (d, request) => {
+      await pauseBeforeRefusal();
+      return rateLimited(d, whoOf(principalOf(await credentialOf(request))));
+    },
+  });
+
+  const handle = async (
+    request: Request,
+    headers: Record<string, string>,
+    requestId: string,
+    address: string,
+  ): Promise<Response> => {
+    const cred = await credentialOf(request);
+    const principal = principalOf(cred);
     const budget = budgetKey(principal, address);
-    const who = principal ? "credential" : "address";
-    let rate = await limiter.take(budget);
-    if (!rate.allowed) {
+    return answer(request, requestId, address, cred, principal, async (extra) => {
+      // A batch spends one unit per message; the first was spent by the rate limit. The answer's RateLimit-*
+      // headers say the budget after the whole batch.
+      const rate = await limiter.take(budget, extra);
+      if (rate.allowed) {
+        rateLimitHeaders(rate, headers);
+        return undefined;
+      }
       await pauseBeforeRefusal();
-      return rateLimited(rate, who);
-    }
-    const response = await answer(request, requestId, address, cred, principal, async (extra) => {
-      // A batch spends one unit per message; the first was spent above.
-      rate = await limiter.take(budget, extra);
-      if (rate.allowed) return undefined;
-      await pauseBeforeRefusal();
-      return rateLimited(rate, who);
+      return rateLimited(rate, whoOf(principal));
     });
-    if (response.status !== 429)
-      for (const [k, v] of Object.entries(rateLimitHeaders(rate))) response.headers.set(k, v);
-    return response;
   };
 
   const answer = async (
     request: Request,
     requestId: string,
     address: string,
-    cred: Awaited<ReturnType<CredentialResolver["resolve"]>>,
+    cred: Credential,
     principal: Principal | null,
     spend: (extra: number) => Promise<Response | undefined>,
   ): Promise<Response> => {
@@ -316,17 +342,20 @@ export function mcpEndpoint(
     );
 
   return new Elysia()
-    .post(
-      "/mcp",
-      ({ request, set, server }) =>
-        handle(
-          request,
-          String(set.headers["x-request-id"] ?? crypto.randomUUID()),
-          clientAddress(request, server as HttpServer<unknown> | null, s.config.trustProxy),
+    .use(
+      new Elysia()
+        .use(limit)
+        .post(
+          "/mcp",
+          ({ request, set, server }) =>
+            handle(
+              request,
+              set.headers as Record<string, string>,
+              String(set.headers["x-request-id"] ?? crypto.randomUUID()),
+              clientAddress(request, server as HttpServer<unknown> | null, s.config.trustProxy),
+            ),
+          { parse: "none" },
         ),
-      {
-        parse: "none",
-      },
     )
     .get("/mcp", notAllowed)
     .delete("/mcp", notAllowed)

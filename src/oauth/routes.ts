@@ -7,7 +7,7 @@ import { createFetcher, fetcherOptions } from "../engine/fetch/index.ts";
 import { clientAddress } from "../http/address.ts";
 import { clientLogOf, describeError, isUnreadableBody } from "../http/clientLog.ts";
 import { limiterFor } from "../http/rateLeases.ts";
-import type { Limiter } from "../http/rateLimit.ts";
+import { rateLimit, rateLimitHeaders } from "../http/rateLimit.ts";
 import type { Services } from "../services.ts";
 import { authorizeRoutes } from "./authorize.tsx";
 import { allowHostRules, ClientMetadataDocuments } from "./cimd.ts";
@@ -128,20 +128,22 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
         );
       })
       .then(withCors);
-  const registerLimit = limiterFor(s, "oauth_register", options.registerPerMinute ?? 30);
-  const tokenLimit = limiterFor(s, "oauth_token", options.tokenPerMinute ?? 300);
-  const limited = async (limiter: Limiter, request: Request, server: Server<unknown> | null) => {
-    const d = await limiter.take(clientAddress(request, server, s.config.trustProxy));
-    if (!d.allowed)
-      throw new OAuthError(
-        "temporarily_unavailable",
-        "Too many requests from this address; retry later.",
-        429,
-        {
-          "retry-after": String(d.resetSeconds),
-        },
-      );
-  };
+  // Registration, and the token and revocation endpoints together, each a budget per address; a refusal is an
+  // OAuth error like every other answer here.
+  const limited = (name: string, perMinute: number) =>
+    rateLimit(limiterFor(s, name, perMinute), s.config.trustProxy, {
+      refuse: (d) =>
+        withCors(
+          oauthErrorResponse(
+            new OAuthError(
+              "temporarily_unavailable",
+              "Too many requests from this address; retry later.",
+              429,
+              rateLimitHeaders(d),
+            ),
+          ),
+        ),
+    });
 
   const metadata = () =>
     new Response(JSON.stringify(authorizationServerMetadata(base)), {
@@ -151,8 +153,7 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
 
   const register = (c: Call) =>
     guarded(c, async () => {
-      const { request, server } = c;
-      await limited(registerLimit, request, server);
+      const { request } = c;
       if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? ""))
         throw new OAuthError("invalid_client_metadata", "the registration request must be application/json");
       const text = await request.text();
@@ -169,8 +170,7 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
 
   const token = (c: Call) =>
     guarded(c, async () => {
-      const { request, server } = c;
-      await limited(tokenLimit, request, server);
+      const { request } = c;
       const params = await readForm(request);
       const client = await clients.authenticate(request.headers, params);
       const grantType = params.get("grant_type");
@@ -210,8 +210,7 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
 
   const revoke = (c: Call) =>
     guarded(c, async () => {
-      const { request, server } = c;
-      await limited(tokenLimit, request, server);
+      const { request } = c;
       const params = await readForm(request);
       const client = await clients.authenticate(request.headers, params);
       const value = params.get("token");
@@ -230,9 +229,17 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
   const server: OAuthServer = { clients, grants, documents };
   return new Elysia()
     .get("/.well-known/oauth-authorization-server", metadata)
-    .post(OAUTH_PATHS.register, (c) => register(oauthCall(c)), { parse: "none" })
-    .post(OAUTH_PATHS.token, (c) => token(oauthCall(c)), { parse: "none" })
-    .post(OAUTH_PATHS.revoke, (c) => revoke(oauthCall(c)), { parse: "none" })
+    .use(
+      new Elysia()
+        .use(limited("oauth_register", options.registerPerMinute ?? 30))
+        .post(OAUTH_PATHS.register, (c) => register(oauthCall(c)), { parse: "none" }),
+    )
+    .use(
+      new Elysia()
+        .use(limited("oauth_token", options.tokenPerMinute ?? 300))
+        .post(OAUTH_PATHS.token, (c) => token(oauthCall(c)), { parse: "none" })
+        .post(OAUTH_PATHS.revoke, (c) => revoke(oauthCall(c)), { parse: "none" }),
+    )
     .options("/.well-known/oauth-authorization-server", preflight)
     .options(OAUTH_PATHS.register, preflight)
     .options(OAUTH_PATHS.token, preflight)

@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { clientAddresses } from "../../src/http/address.ts";
 import { problemDetails } from "../../src/http/errors.ts";
-import { RateLimiter, rateLimit } from "../../src/http/rateLimit.ts";
+import { RateLimiter, rateLimit, rateLimitHeaders } from "../../src/http/rateLimit.ts";
 
 function clockAt(start: number) {
   const c = { now: start, clock: () => new Date(c.now) };
@@ -93,6 +93,52 @@ test("the plugin: the routes after it count per address and are refused 429 over
     const free = await fetch(`${url}/free`);
     expect(free.status).toBe(200);
     expect(free.headers.has("ratelimit-limit")).toBe(false);
+  } finally {
+    await app.stop();
+  }
+});
+
+test("the plugin with a surface's own key and refusal: budgets by what the key says, refused in the surface's format", async () => {
+  const c = clockAt(2_000_000);
+  const limited = new Elysia()
+    .use(
+      rateLimit(new RateLimiter(1, c.clock), false, {
+        key: async (request, address) => request.headers.get("x-client") ?? `address:${address}`,
+        refuse: (d, request) =>
+          Response.json(
+            { error: "slow_down", who: request.headers.get("x-client"), retry: d.resetSeconds },
+            { status: 429, headers: rateLimitHeaders(d) },
+          ),
+      }),
+    )
+    .post("/counted", () => "ok", { parse: "none" });
+  const app = new Elysia()
+    .use(clientAddresses(false))
+    .use(
+      problemDetails(
+        { config: { baseUrl: "http://localhost", trustProxy: false }, clock: c.clock },
+        async () => new Response(""),
+      ),
+    )
+    .use(limited);
+  app.listen({ port: 0, hostname: "127.0.0.1" });
+  try {
+    const url = `http://127.0.0.1:${app.server!.port}/counted`;
+    const post = (client?: string) =>
+      fetch(url, { method: "POST", headers: client ? { "x-client": client } : {}, body: "x" });
+    expect((await post("a")).status).toBe(200);
+    // another key from the same address has its own budget
+    const b = await post("b");
+    expect(b.status).toBe(200);
+    expect(b.headers.get("ratelimit-remaining")).toBe("0");
+    const refused = await post("a");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    // the refusal as the surface wrote it, with the request id every answer carries
+    expect(await refused.json()).toEqual({ error: "slow_down", who: "a", retry: 60 });
+    expect(refused.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(429);
   } finally {
     await app.stop();
   }
