@@ -5,7 +5,7 @@
 
 import type { NewEvent } from "../../events/catalog.ts";
 import type { Command, Loading } from "../../events/command.ts";
-import type { Tx, WriteContext } from "../../events/store.ts";
+import type { Tx } from "../../events/store.ts";
 import {
   battlecardGenerationsBetween,
   cardNotes,
@@ -263,19 +263,43 @@ export function composeCard(
   };
 }
 
-/** composeCard on the inputs read now, in the writer's transaction (after a cycle). */
-export async function composeCardEvent(
-  w: WriteContext,
-  orgId: number,
-  comp: CompetitorRow,
-  own: WorkspaceSettings["profile"],
-  by: CardTrigger,
+/** A competitor whose card a cycle keeps: tracked on the core watchlist, its research done. */
+function cardKeptAfterCycle(comp: CompetitorRow | undefined): CompetitorRow | undefined {
+  return comp && comp.watch === "core" && researchFinished(comp.record) ? comp : undefined;
+}
+
+export interface CycleCardState {
+  own: WorkspaceSettings["profile"];
+  /** The competitor, when a cycle keeps its card. */
+  comp?: CompetitorRow;
+  card?: CardInputs;
+  cardId?: number;
+}
+
+/** After a cycle that recorded a new medium or high signal about a competitor: its first card, or a proposal
+ * for the card it has (composeCard). A competitor removed, moved to the horizon or not yet researched gets
+ * nothing. The composer that writes the card's text is the engine's, passed in. */
+export function cardAfterCycle(
   composeBattlecard: ComposeBattlecard,
-): Promise<ComposedCardEvent> {
-  const inputs = await loadCardInputs(w.tx, orgId, comp.id);
-  return composeCard({ orgId, comp, own, by }, inputs, {
-    now: w.now,
-    cardId: await cardId(w, inputs),
-    composeBattlecard,
-  });
+): Command<{ competitor_id: number; cycle_id: number }, CycleCardState, "written" | "proposed" | "none"> {
+  return {
+    load: async (w, input, c) => {
+      const own = (await loadSettings(w.tx, c.orgId)).profile;
+      const comp = cardKeptAfterCycle(await findTrackedCompetitor(w.tx, c.orgId, input.competitor_id));
+      if (!comp) return { own };
+      const card = await loadCardInputs(w.tx, c.orgId, comp.id);
+      return { own, comp, card, cardId: await cardId(w, card) };
+    },
+    decide: (st, input, { caller, now }) => {
+      const comp = cardKeptAfterCycle(st.comp);
+      if (!comp || !st.card || st.cardId === undefined) return { events: [], result: "none" };
+      const out = composeCard(
+        { orgId: caller.orgId, comp, own: st.own, by: { trigger: "cycle", cycle_id: input.cycle_id } },
+        st.card,
+        { now, cardId: st.cardId, composeBattlecard },
+      );
+      if (!out.event) return { events: [], result: "none" };
+      return { events: [out.event], result: out.proposed ? "proposed" : "written" };
+    },
+  };
 }

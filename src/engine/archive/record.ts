@@ -2,8 +2,9 @@
 // by its time close (domain/history.ts); the drafts go through the same decider as a cycle's (write/signals.ts),
 // dated at the capture, and the signals opened are kept as history's finds (when found, for what_changed).
 
-import { recordFound, staleCompetitorSignals } from "../../db/archiveHistory.ts";
-import { decideHistoryExpiry } from "../../domain/history.ts";
+import { runCommand } from "../../../events/command.ts";
+import { recordFound } from "../../db/archiveHistory.ts";
+import { expireHistoricalSignals } from "../../domain/engineSignals.ts";
 import type { Services } from "../../services.ts";
 import type { SignalDraft } from "../classify/types.ts";
 import { recordDrafts } from "../write/signals.ts";
@@ -15,20 +16,12 @@ export async function expireHistorical(
   competitorId: number,
   at: string,
 ): Promise<number[]> {
-  const { result } = await s.store.execute<number[]>(
-    async (w) => {
-      const cutoff = new Date(Date.parse(at) - s.config.signalTtlDays * 86_400_000).toISOString();
-      const out = decideHistoryExpiry(
-        orgId,
-        await staleCompetitorSignals(w.tx, orgId, competitorId, cutoff),
-        at,
-        s.config.signalTtlDays,
-      );
-      return { events: out.events, result: out.closed };
-    },
-    { actor: "engine", source: "engine" },
+  return runCommand(
+    s.store,
+    expireHistoricalSignals,
+    { competitorId, at, ttlDays: s.config.signalTtlDays },
+    { caller: { orgId, actor: "engine" }, metadata: { source: "engine" } },
   );
-  return result;
 }
 
 /** Records the drafts of one step of history, observed at `at`. */
