@@ -3,6 +3,8 @@
 // of a message records — retries with backoff for about a day, a receiver's Retry-After honoured, the endpoint
 // disabled once a message has failed for that long. engine/deliver/webhooks.ts fans events out and sends.
 import type { EventPayloads, NewEvent } from "../../events/catalog.ts";
+import type { Command } from "../../events/command.ts";
+import { fanoutPosition } from "../db/webhookFanout.ts";
 import { checkWebhookUrl } from "./chat.ts";
 import {
   checkRules,
@@ -222,3 +224,67 @@ export function retryAfterSeconds(header: string | undefined, now: Date): number
   if (Number.isNaN(t)) return undefined;
   return Math.max(0, Math.ceil((t - now.getTime()) / 1000));
 }
+
+export type WebhookAttemptResult =
+  | { ok: true; status: number }
+  | { ok: false; status?: number; error: string; retryAfterSeconds?: number };
+
+/** Records one try of message `id` to endpoint `webhook_id` (decideWebhookAttempted); answers why the endpoint
+ * was disabled, when this try disabled it. */
+export const recordWebhookAttempt: Command<
+  { id: number; webhook_id: number; attempt: number; at: Date; result: WebhookAttemptResult },
+  null,
+  { disabled?: string }
+> = {
+  load: async () => null,
+  decide: (_st, input, { caller }) => {
+    const events = decideWebhookAttempted(
+      caller.orgId,
+      { id: input.id, webhook_id: input.webhook_id },
+      input.attempt,
+      input.at,
+      input.result,
+    );
+    const disabled = events.find((e) => e.type === "WebhookDisabled");
+    return {
+      events,
+      result: disabled?.type === "WebhookDisabled" ? { disabled: disabled.data.reason } : {},
+    };
+  },
+};
+
+export interface QueueWebhookMessages {
+  /** Messages of any workspace, in the order they are queued. */
+  msgs: { orgId: number; m: Omit<WebhookMessage, "id"> }[];
+  /** The fan-out's cursor must still be at `from` (the caller moves it to `to` with the messages). */
+  move?: { from: number | null; to: number };
+  /** The fan-out's cursor must have reached this position (every event before it has been fanned out). */
+  needCursorAt?: number;
+}
+
+function cursorAllows(cursor: number | null, input: QueueWebhookMessages): boolean {
+  if (input.move && cursor !== input.move.from) return false;
+  return input.needCursorAt === undefined || (cursor ?? 0) >= input.needCursorAt;
+}
+
+/** Queues messages, each under a new id, unless the fan-out's cursor is not where the caller needs it
+ * (another instance moved it first): then nothing is queued and the answer is false. */
+export const queueWebhookMessages: Command<
+  QueueWebhookMessages,
+  { cursor: number | null; ids: number[] },
+  boolean
+> = {
+  load: async (w, input) => {
+    const cursor = await fanoutPosition(w.tx);
+    const ids: number[] = [];
+    if (cursorAllows(cursor, input)) for (const _ of input.msgs) ids.push(await w.nextId());
+    return { cursor, ids };
+  },
+  decide: (st, input, { now }) => {
+    if (!cursorAllows(st.cursor, input)) return { events: [], result: false };
+    const events = input.msgs.flatMap(({ orgId, m }, i) =>
+      decideWebhookMessages(orgId, [{ id: st.ids[i], ...m }], now),
+    );
+    return { events, result: true };
+  },
+};

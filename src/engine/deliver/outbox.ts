@@ -5,20 +5,19 @@
 // only after the receiver accepted it; a stop between sending and recording is the one window where it could
 // be sent again.
 import { randomUUID } from "node:crypto";
-import type { NewEvent } from "../../../events/catalog.ts";
+import { runCommand } from "../../../events/command.ts";
 import {
   adminEmails,
   channelDeliveries,
   claimDelivery,
   deliveriesDue,
-  deliveryQueued,
   releaseDelivery,
   ruleSubjects,
 } from "../../db/outbox.ts";
 import { type DeliveryChannel, deliveryView } from "../../domain/delivery.ts";
 import { signalMatches } from "../../domain/deliveryRules.ts";
 import { byMateriality } from "../../domain/materiality.ts";
-import { decideDeliveryAttempted, decideDeliveryQueued } from "../../domain/outbox.ts";
+import { queueDeliveries, recordDeliveryAttempt } from "../../domain/outbox.ts";
 import { loadSettings } from "../../domain/workspace.ts";
 import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
@@ -50,15 +49,12 @@ export const queueCycleDelivery: AfterCycleStep = async (s, cycle) => {
   if (view.teams && idsFor("teams").length)
     recipients.push({ channel: "teams", recipient: "webhook", signal_ids: idsFor("teams") });
   if (recipients.length > 0)
-    await s.store.execute(async (w) => {
-      const events: NewEvent[] = [];
-      for (const r of recipients) {
-        if (await deliveryQueued(w.tx, { orgId: cycle.orgId, cycleId: cycle.id, ...r })) continue;
-        const id = await w.nextId();
-        events.push(decideDeliveryQueued(cycle.orgId, id, { cycle_id: cycle.id, ...r }, w.now));
-      }
-      return { events, result: null };
-    });
+    await runCommand(
+      s.store,
+      queueDeliveries,
+      { cycleId: cycle.id, recipients },
+      { caller: { orgId: cycle.orgId, actor: "engine" }, metadata: { source: "engine" } },
+    );
   const sent = await deliverDue(s, { orgId: cycle.orgId, cycleId: cycle.id });
   return { deliveries: sent };
 };
@@ -136,10 +132,12 @@ export async function deliverDue(
       error = (e instanceof Error ? e.message : String(e)).slice(0, 500) || "failed";
     }
     const at = s.clock();
-    await s.store.execute(async () => ({
-      events: [decideDeliveryAttempted(orgId, id, attempt, at, error)],
-      result: null,
-    }));
+    await runCommand(
+      s.store,
+      recordDeliveryAttempt,
+      { id, attempt, at, error },
+      { caller: { orgId, actor: "engine" }, metadata: { source: "engine" } },
+    );
     await releaseDelivery(s.database, id, INSTANCE);
     if (error === undefined) sent++;
     else

@@ -5,7 +5,7 @@
 // (delivery_claims), signed (webhookSign.ts), through the one fetcher's webhook guard, and every try is recorded
 // (WebhookAttempted). A message is recorded sent only after the receiver accepted it: at least once.
 import { randomUUID } from "node:crypto";
-import type { NewEvent } from "../../../events/catalog.ts";
+import { handle, runCommand } from "../../../events/command.ts";
 import { adminEmails } from "../../db/outbox.ts";
 import { getBattlecard } from "../../db/queries/battlecards.ts";
 import { getCompetitor } from "../../db/queries/competitors.ts";
@@ -25,9 +25,10 @@ import {
   watchOfCompetitor,
 } from "../../db/webhookFanout.ts";
 import { DomainError } from "../../domain/errors.ts";
+import type { Caller } from "../../domain/watchlist.ts";
 import {
-  decideWebhookAttempted,
-  decideWebhookMessages,
+  queueWebhookMessages,
+  recordWebhookAttempt,
   retryAfterSeconds,
   WEBHOOK_TEST_TYPE,
   type WebhookEventType,
@@ -139,6 +140,9 @@ async function cursorOf(s: Services): Promise<number | null> {
   return fanoutPosition(s.database);
 }
 
+/** The fan-out queues messages of every workspace: the engine's, in none of them. */
+const FANOUT: Caller = { orgId: 0, actor: "engine" };
+
 /** Queues messages (each with a new id) and moves the cursor from `from` to `to`, unless another instance
  * moved it first (then nothing is written and false is answered). */
 async function commit(
@@ -148,14 +152,9 @@ async function commit(
   needCursorAt?: number,
 ): Promise<boolean> {
   const { result } = await s.store.execute(async (w) => {
-    const cur = await fanoutPosition(w.tx);
-    if (move && cur !== move.from) return { events: [], result: false };
-    if (needCursorAt !== undefined && (cur ?? 0) < needCursorAt) return { events: [], result: false };
-    const events: NewEvent[] = [];
-    for (const { orgId, m } of msgs)
-      events.push(...decideWebhookMessages(orgId, [{ id: await w.nextId(), ...m }], w.now));
-    if (move) await moveFanout(w.tx, move.to);
-    return { events, result: true };
+    const out = await handle(queueWebhookMessages, w, FANOUT, { msgs, move, needCursorAt });
+    if (out.result && move) await moveFanout(w.tx, move.to);
+    return out;
   });
   return result;
 }
@@ -355,19 +354,13 @@ async function deliverEndpoint(s: Services, webhookId: number): Promise<number> 
             error: (res.status !== undefined ? res.message : `${res.error}: ${res.message}`).slice(0, 300),
             retryAfterSeconds: retryAfterSeconds(res.retryAfter, at),
           };
-      const { events } = await s.store.execute(async () => ({
-        events: decideWebhookAttempted(
-          head.orgId,
-          { id: head.id, webhook_id: webhookId },
-          head.attempts + 1,
-          at,
-          result,
-        ),
-        result: null,
-      }));
-      const disabled = events.find((e) => e.type === "WebhookDisabled");
-      if (disabled && disabled.type === "WebhookDisabled")
-        await tellDisabled(s, head.orgId, head.url, disabled.data.reason);
+      const { disabled } = await runCommand(
+        s.store,
+        recordWebhookAttempt,
+        { id: head.id, webhook_id: webhookId, attempt: head.attempts + 1, at, result },
+        { caller: { orgId: head.orgId, actor: "engine" }, metadata: { source: "engine" } },
+      );
+      if (disabled !== undefined) await tellDisabled(s, head.orgId, head.url, disabled);
       if (!res.ok) return sent;
       sent++;
     }
