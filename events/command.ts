@@ -30,12 +30,26 @@ export interface StreamAt {
 /** What a loader may do in the writer's transaction: read, and take the ids its decider will use. */
 export type Loading = Pick<WriteContext, "tx" | "nextId" | "now">;
 
-export interface Command<I, S, R> {
-  load(w: Loading, input: I, caller: Caller): Promise<S>;
+/** What a command's operational writes may do in the writer's transaction: write tables that are not built
+ * from the log (sessions, OAuth grants), after the decision. */
+export type Writing = Pick<WriteContext, "tx" | "later" | "now">;
+
+/** Whoever issues a command: a member acting in a workspace (`Caller`), or someone outside one (a visitor
+ * signing up, the operator at the command line). */
+export interface Actor {
+  actor: string;
+}
+
+export interface Command<I, S, R, C extends Actor = Caller> {
+  load(w: Loading, input: I, caller: C): Promise<S>;
   /** The one stream the state is, at the version the loader read (absent when the state is not one stream,
    * or the stream is not there). */
   stream?(state: S): StreamAt | undefined;
-  decide(state: S, input: I, ctx: { caller: Caller; now: Date }): Decision<R>;
+  decide(state: S, input: I, ctx: { caller: C; now: Date }): Decision<R>;
+  /** Writes to operational tables that go with the decision (a removed member's OAuth grants revoked, a
+   * password change's other sessions ended), in the same transaction: they commit exactly when its events
+   * do, and never run on a refusal. Answers the result as it stands after them. */
+  write?(w: Writing, state: S, input: I, result: R): Promise<R>;
 }
 
 /** SQL for the version of stream `type:<id>` (its last event's; 0 for none), to read in a loader's one
@@ -47,31 +61,34 @@ export function streamVersionSql(type: string, idSql: string): string {
 }
 
 /** Runs a command inside a write already open (a handler passed to `store.execute`). */
-export async function handle<I, S, R>(
-  command: Command<I, S, R>,
+export async function handle<I, S, R, C extends Actor>(
+  command: Command<I, S, R, C>,
   w: WriteContext,
-  caller: Caller,
+  caller: C,
   input: I,
 ): Promise<CommandOutcome<R>> {
   const state = await command.load(w, input, caller);
-  const decision = command.decide(state, input, { caller, now: w.now });
+  const decided = command.decide(state, input, { caller, now: w.now });
+  const decision = command.write
+    ? { ...decided, result: await command.write(w, state, input, decided.result) }
+    : decided;
   const at = command.stream?.(state);
   if (!at) return decision;
   return { ...decision, expectedVersions: { [`${at.streamType}:${at.streamId}`]: at.version } };
 }
 
 /** Who issues a command, and what the log records about the request (its id, an idempotency key, the surface). */
-export interface Issuer {
-  caller: Caller;
+export interface Issuer<C extends Actor = Caller> {
+  caller: C;
   metadata?: EventMetadata;
 }
 
 /** Runs one command through the single writer; resolves to the decider's result once its events committed. */
-export async function runCommand<I, S, R>(
+export async function runCommand<I, S, R, C extends Actor>(
   store: EventStore,
-  command: Command<I, S, R>,
+  command: Command<I, S, R, C>,
   input: I,
-  by: Issuer,
+  by: Issuer<C>,
 ): Promise<R> {
   const { result } = await store.execute((w) => handle(command, w, by.caller, input), {
     actor: by.caller.actor,

@@ -3,9 +3,7 @@
 // surface that needs "who is signed in" calls getSession / requireSession; every POST form checks
 // verifyCsrf (signed in) or verifyFormCsrf (signed out: sign-in and invitation forms).
 import { timingSafeEqual } from "node:crypto";
-import type { Tx } from "../../events/store.ts";
 import {
-  deleteOtherSessions,
   deleteSession,
   insertSession,
   membershipsOf,
@@ -89,17 +87,16 @@ export async function createSession(
   const now = s.clock();
   const iso = now.toISOString();
   // Neither write's result is read: both go with the writer's one request (events/group.ts).
-  await s.store.execute(async ({ later }) => {
-    await insertSession(later, {
+  await s.store.writeTables(({ later }) =>
+    insertSession(later, {
       tokenHash: sha256(token),
       userId,
       csrfToken: randomSecret(),
       at: iso,
       expiresAt: new Date(now.getTime() + SESSION_IDLE_MS).toISOString(),
       via,
-    });
-    return { events: [], result: null };
-  });
+    }),
+  );
   return {
     cookie: `${sessionCookieName(s)}=${token}; ${cookieAttributes(s, SESSION_MAX_MS / 1000)}`,
     token,
@@ -114,22 +111,8 @@ export function clearSessionCookie(s: Services): string {
 /** Signs out: deletes the session row. Returns the Set-Cookie value that clears the cookie. */
 export async function endSession(s: Services, request: Request): Promise<string> {
   const token = readCookie(request, sessionCookieName(s));
-  if (token)
-    await s.store.execute(async ({ later }) => {
-      await deleteSession(later, sha256(token));
-      return { events: [], result: null };
-    });
+  if (token) await s.store.writeTables(({ later }) => deleteSession(later, sha256(token)));
   return clearSessionCookie(s);
-}
-
-/** Inside the writer's transaction: ends every session of a user but `keep` (a password change ends the
- * others, so whoever knew the old password is signed out; the browser that changed it stays in). */
-export async function endOtherSessionsIn(
-  tx: Pick<Tx, "execute">,
-  userId: number,
-  keep: string,
-): Promise<number> {
-  return deleteOtherSessions(tx, userId, keep);
 }
 
 async function memberships(s: Services, userId: number): Promise<Membership[]> {
@@ -160,10 +143,9 @@ export async function getSession(s: Services, request: Request): Promise<Session
   if (Date.parse(row.expiresAt) <= now || hardEnd <= now) return null;
   if (now - Date.parse(row.lastSeenAt) >= TOUCH_INTERVAL_MS) {
     const expires = Math.min(now + SESSION_IDLE_MS, hardEnd);
-    await s.store.execute(async ({ later }) => {
-      await touchSession(later, digest, new Date(now).toISOString(), new Date(expires).toISOString());
-      return { events: [], result: null };
-    });
+    await s.store.writeTables(({ later }) =>
+      touchSession(later, digest, new Date(now).toISOString(), new Date(expires).toISOString()),
+    );
   }
   const userId = row.userId;
   return {

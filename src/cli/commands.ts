@@ -1,17 +1,19 @@
 // `rivals <command>`: every command docs/operations.md lists, the same from `bun src/main.ts` and `dist/rivals`.
 import { readFileSync } from "node:fs";
+import { runCommand } from "../../events/command.ts";
 import { rebuildProjections } from "../../projections/rebuild.ts";
 import { loadConfig } from "../config.ts";
 import { listApiKeys } from "../db/queries/apiKeys.ts";
 import { startDemoEngine } from "../demo/engine.ts";
 import { advanceDemoSites, demoSitesVersion, startDemoWeb } from "../demo/web.ts";
 import { DEMO_ORG, loadDemo, resetDemoPassword } from "../demo/workspace.ts";
-import { createApiKey, parseScopes, revokeApiKey } from "../domain/apiKeys.ts";
-import { connectChat } from "../domain/chat.ts";
+import { createApiKeyCommand, parseScopes, revokeApiKeyCommand } from "../domain/apiKeys.ts";
+import { connectChatCommand } from "../domain/chat.ts";
 import { exportNdjson } from "../domain/exports.ts";
 import { importNdjson } from "../domain/imports.ts";
 import { addMember, isRole, listMembers } from "../domain/members.ts";
-import { createOrg, setPlan } from "../domain/orgs.ts";
+import { OPERATOR } from "../domain/operator.ts";
+import { createOrgCommand, setPlanCommand } from "../domain/orgs.ts";
 import { requireOrg } from "../domain/state.ts";
 import { startServer } from "../server.ts";
 import { openServices, type Services } from "../services.ts";
@@ -22,6 +24,9 @@ import { cycleCommand } from "./cycle.ts";
 import { demoBanner } from "./demo.ts";
 import { digestsCommand } from "./digests.ts";
 import { researchCommand } from "./research.ts";
+
+/** The operator at the command line, as the log records them. */
+const CLI = { ...OPERATOR, metadata: { source: "cli" } };
 
 export const USAGE = `Usage: rivals <command> [options]
 
@@ -91,7 +96,7 @@ async function memberCommand(sub: string | undefined, rest: string[]): Promise<n
       if (password === "") throw new UsageError("--password-stdin was given but stdin held no password");
     }
     return withServices(async (s) => {
-      const r = await addMember(s.store, { org, email, role, name: values.name, password });
+      const r = await addMember(s.store, { org, email, role, name: values.name, password }, CLI);
       print({ user_id: r.user_id, org: r.org, email: r.email, role: r.role });
       return 0;
     });
@@ -177,18 +182,24 @@ export async function run(argv: string[]): Promise<number> {
       if (sub === "create")
         return withServices(async (s) => {
           print(
-            await createOrg(s.store, {
-              slug: required(values.slug, "slug"),
-              name: required(values.name, "name"),
-              plan: required(values.plan, "plan"),
-              website_url: values.website,
-            }),
+            await runCommand(
+              s.store,
+              createOrgCommand,
+              {
+                slug: required(values.slug, "slug"),
+                name: required(values.name, "name"),
+                plan: required(values.plan, "plan"),
+                website_url: values.website,
+              },
+              CLI,
+            ),
           );
           return 0;
         });
       if (sub === "set-plan")
         return withServices(async (s) => {
-          print(await setPlan(s.store, required(values.org, "org"), required(values.plan, "plan")));
+          const cmd = { org: required(values.org, "org"), plan: required(values.plan, "plan") };
+          print(await runCommand(s.store, setPlanCommand, cmd, CLI));
           return 0;
         });
       if (sub === "connect-chat") {
@@ -197,13 +208,16 @@ export async function run(argv: string[]): Promise<number> {
           throw new UsageError("--provider is slack or teams");
         return withServices(async (s) => {
           print(
-            await connectChat(
+            await runCommand(
               s.store,
-              required(values.org, "org"),
-              required(values.webhook, "webhook"),
-              {},
-              s.config.unsafeWebhookOrigins,
-              provider,
+              connectChatCommand,
+              {
+                org: required(values.org, "org"),
+                webhook_url: required(values.webhook, "webhook"),
+                unsafe_origins: s.config.unsafeWebhookOrigins,
+                provider,
+              },
+              CLI,
             ),
           );
           return 0;
@@ -221,14 +235,15 @@ export async function run(argv: string[]): Promise<number> {
       const org = required(values.org, "org");
       if (sub === "create")
         return withServices(async (s) => {
-          print(await createApiKey(s.store, org, values.name, parseScopes(values.scopes)));
+          const cmd = { org, name: values.name, scopes: parseScopes(values.scopes) };
+          print(await runCommand(s.store, createApiKeyCommand, cmd, CLI));
           return 0;
         });
       if (sub === "revoke") {
         const id = Number(required(values.id, "id"));
         if (!Number.isInteger(id)) throw new UsageError("--id must be a key id (an integer)");
         return withServices(async (s) => {
-          print(await revokeApiKey(s.store, org, id));
+          print(await runCommand(s.store, revokeApiKeyCommand, { org, id }, CLI));
           return 0;
         });
       }

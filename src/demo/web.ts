@@ -127,16 +127,13 @@ const WHAT: Record<number, string> = {
 
 /** Moves the demo sites to their next version (v1 → v2 → v3; at v3 they stay). */
 export async function advanceDemoSites(s: Services): Promise<DemoAdvance> {
-  const { result } = await s.store.execute(
-    async ({ tx, now }) => {
-      const from = (await demoSitesRow(tx))?.version ?? 1;
-      const version = Math.min(from + 1, DEMO_VERSIONS);
-      // An advance applies any queued one (demoAdvanceQueued): it is what the queued press asked for.
-      await setDemoSitesVersion(tx, version, now.toISOString());
-      return { events: [], result: { from, version } };
-    },
-    { actor: "operator" },
-  );
+  const result = await s.store.writeTables(async ({ tx, now }) => {
+    const from = (await demoSitesRow(tx))?.version ?? 1;
+    const version = Math.min(from + 1, DEMO_VERSIONS);
+    // An advance applies any queued one (demoAdvanceQueued): it is what the queued press asked for.
+    await setDemoSitesVersion(tx, version, now.toISOString());
+    return { from, version };
+  });
   return { ...result, last: DEMO_VERSIONS, what: WHAT[result.version] ?? `v${result.version}` };
 }
 

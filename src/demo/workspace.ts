@@ -9,13 +9,14 @@
 // first start, or a new one from `rivals demo reset-password`, which replaces it and ends the admin's
 // sessions.
 import { randomBytes } from "node:crypto";
+import { runCommand } from "../../events/command.ts";
 import demoData from "../../examples/demo.ndjson" with { type: "text" };
-import { endOtherSessionsIn } from "../auth/session.ts";
 import { DEMO_ORG } from "../config.ts";
 import { createApiKey, parseScopes } from "../domain/apiKeys.ts";
 import { DomainError } from "../domain/errors.ts";
 import { importNdjson } from "../domain/imports.ts";
-import { addMember, decideUser, findRole, findUserByEmail, hashPassword } from "../domain/members.ts";
+import { addMember, findRole, findUserByEmail, hashPassword } from "../domain/members.ts";
+import { setPassword } from "../domain/passwordChange.ts";
 import { findOrg } from "../domain/state.ts";
 import type { Services } from "../services.ts";
 
@@ -82,25 +83,24 @@ export interface DemoPasswordReset {
 export async function resetDemoPassword(s: Services): Promise<DemoPasswordReset> {
   const password = generatePassword();
   const passwordHash = await hashPassword(password); // argon2id outside the writer's transaction
-  const { result } = await s.store.execute(
-    async ({ tx, now }) => {
-      const org = await findOrg(tx, DEMO_ORG);
-      const user = await findUserByEmail(tx, DEMO_ADMIN_EMAIL);
-      if (!org || !user || !(await findRole(tx, org.id, user.id)))
-        throw new DomainError(
-          "not_found",
-          `There is no demo workspace in this database yet: run 'rivals demo' or 'npm start' first.`,
-        );
-      const events = decideUser(user, user.id, user.email, { passwordHash }, now);
-      const ended = await endOtherSessionsIn(tx, user.id, "");
-      return { events, result: ended };
-    },
-    { actor: "cli" },
+  const org = await findOrg(s.database, DEMO_ORG);
+  const user = await findUserByEmail(s.database, DEMO_ADMIN_EMAIL);
+  if (!org || !user || !(await findRole(s.database, org.id, user.id)))
+    throw new DomainError(
+      "not_found",
+      `There is no demo workspace in this database yet: run 'rivals demo' or 'npm start' first.`,
+    );
+  // Every session ends (none is kept): whoever signed in with the old password is signed out.
+  const result = await runCommand(
+    s.store,
+    setPassword,
+    { userId: user.id, keepSession: "", passwordHash },
+    { caller: { actor: "cli" } },
   );
   return {
     signin_url: `${s.config.baseUrl}/signin`,
     email: DEMO_ADMIN_EMAIL,
     password,
-    ended_sessions: result,
+    ended_sessions: result.endedSessions,
   };
 }

@@ -2,7 +2,7 @@
 // briefs"): a held brief is served by no public page or tool until it is published; a rejected one never is.
 
 import type { NewEvent } from "../../events/catalog.ts";
-import type { EventStore } from "../../events/store.ts";
+import type { Actor, Command } from "../../events/command.ts";
 import { briefReviewState } from "../db/queries/briefReview.ts";
 import { DomainError } from "./errors.ts";
 
@@ -34,17 +34,16 @@ export function decideReviewPublicBrief(
   ];
 }
 
-export async function reviewPublicBrief(
-  store: EventStore,
-  id: number,
-  decision: ReviewDecision,
-  actor = "operator",
-): Promise<void> {
-  await store.execute(
-    async (w) => {
-      const brief = await briefReviewState(w.tx, id);
-      return { events: decideReviewPublicBrief(brief, decision, w.now), result: null };
-    },
-    { actor, source: "cli" },
-  );
-}
+/** `rivals briefs publish|reject`: the operator's review of a held brief. */
+export const reviewPublicBrief: Command<
+  { id: number; decision: ReviewDecision },
+  ReviewedBrief | undefined,
+  null,
+  Actor
+> = {
+  load: (w, cmd) => briefReviewState(w.tx, cmd.id),
+  decide: (brief, cmd, { now }) => ({
+    events: decideReviewPublicBrief(brief, cmd.decision, now),
+    result: null,
+  }),
+};

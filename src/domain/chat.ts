@@ -1,10 +1,11 @@
 // The team-chat connections: a Slack incoming webhook and a Microsoft Teams Workflows webhook, each connected
 // (a public https address) or disconnected by an admin.
 import type { EventMetadata, NewEvent } from "../../events/catalog.ts";
+import { type Actor, type Command, runCommand } from "../../events/command.ts";
 import type { EventStore } from "../../events/store.ts";
 import { chatWebhookUrlOf } from "../db/queries/orgs.ts";
 import { hostRefusal } from "./hostname.ts";
-import { requireOrg } from "./state.ts";
+import { findOrg, type OrgState, orgNamed } from "./state.ts";
 import { checkUrl, InvalidInput } from "./validate.ts";
 import { type Exec, loadSettings, orgStream, type WorkspaceSettings } from "./workspace.ts";
 
@@ -44,9 +45,37 @@ export function decideConnectChat(
   ];
 }
 
+export interface ConnectChat {
+  /** The workspace, by slug. */
+  org: string;
+  webhook_url: string;
+  provider?: ChatProvider;
+  /** Origins the operator allows anyway (RIVALS_UNSAFE_WEBHOOK_ORIGINS). */
+  unsafe_origins?: readonly string[];
+}
+
 /** `rivals org connect-chat` and the monitoring settings page: records the team-chat (incoming webhook)
  * connection of an org. */
-export async function connectChat(
+export const connectChatCommand: Command<
+  ConnectChat,
+  { org: OrgState | undefined; settings: WorkspaceSettings | undefined },
+  { org: string; chat_connected?: boolean; teams_connected?: boolean; connected_at: string },
+  Actor
+> = {
+  load: async (w, cmd) => {
+    const org = await findOrg(w.tx, cmd.org);
+    return { org, settings: org ? await loadSettings(w.tx, org.id) : undefined };
+  },
+  decide: (st, cmd, { now }) => {
+    const org = orgNamed(st.org, cmd.org);
+    const provider = cmd.provider ?? "slack";
+    const events = decideConnectChat(st.settings!, cmd.webhook_url, now, cmd.unsafe_origins, provider);
+    const connected = provider === "teams" ? { teams_connected: true } : { chat_connected: true };
+    return { events, result: { org: org.slug, ...connected, connected_at: now.toISOString() } };
+  },
+};
+
+export function connectChat(
   store: EventStore,
   orgSlug: string,
   webhookUrl: string,
@@ -54,14 +83,12 @@ export async function connectChat(
   unsafeOrigins: readonly string[] = [],
   provider: ChatProvider = "slack",
 ) {
-  const { result } = await store.execute(async (w) => {
-    const org = await requireOrg(w.tx, orgSlug);
-    const st = await loadSettings(w.tx, org.id);
-    const events = decideConnectChat(st, webhookUrl, w.now, unsafeOrigins, provider);
-    const connected = provider === "teams" ? { teams_connected: true } : { chat_connected: true };
-    return { events, result: { org: org.slug, ...connected, connected_at: w.now.toISOString() } };
-  }, metadata);
-  return result;
+  return runCommand(
+    store,
+    connectChatCommand,
+    { org: orgSlug, webhook_url: webhookUrl, unsafe_origins: unsafeOrigins, provider },
+    { caller: { actor: metadata.actor ?? "operator" }, metadata },
+  );
 }
 
 export function decideDisconnectChat(
@@ -81,18 +108,17 @@ export function decideDisconnectChat(
 
 /** The settings page's Disconnect: forgets the webhook. Chat delivery stays chosen but inactive (deliveryView
  * says so) until a connection is made again. */
-export async function disconnectChat(
-  store: EventStore,
-  orgId: number,
-  metadata: EventMetadata = {},
-  provider: ChatProvider = "slack",
-) {
-  const { events } = await store.execute(async (w) => {
-    const st = await loadSettings(w.tx, orgId);
-    return { events: decideDisconnectChat(st, w.now, provider), result: null };
-  }, metadata);
-  return { changed: events.length > 0 };
-}
+export const disconnectChatCommand: Command<
+  { provider?: ChatProvider },
+  WorkspaceSettings,
+  { changed: boolean }
+> = {
+  load: (w, _cmd, c) => loadSettings(w.tx, c.orgId),
+  decide: (st, cmd, { now }) => {
+    const events = decideDisconnectChat(st, now, cmd.provider);
+    return { events, result: { changed: events.length > 0 } };
+  },
+};
 
 /** The connected webhook URL of an org, if any (for the settings page's test message). */
 export async function chatWebhookUrl(

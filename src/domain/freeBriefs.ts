@@ -9,7 +9,8 @@
 // the thank-you page shows a request's state only to the browser that made it (viewer_digest).
 import { getDomain } from "tldts";
 import type { NewEvent } from "../../events/catalog.ts";
-import type { EventStore, Tx } from "../../events/store.ts";
+import type { Actor, Command } from "../../events/command.ts";
+import type { Tx } from "../../events/store.ts";
 import { digestsEqual, randomSecret, sha256 } from "../auth/tokens.ts";
 import { confirmationsAskedSince, newestBriefSince, pendingConfirmation } from "../db/queries/freeBriefs.ts";
 import { attemptOutcome } from "./attempts.ts";
@@ -190,42 +191,78 @@ export interface FreeBriefReceipt {
   withheld?: EmailWithheld;
 }
 
-export async function requestFreeBrief(
-  store: EventStore,
-  cmd: RequestFreeBrief,
-  who: { viewerDigest: string; networkDigest: string },
-  requestId?: string,
-): Promise<FreeBriefReceipt> {
-  const p = parseFreeBriefRequest(cmd);
-  const { result } = await store.execute(
-    async (w) => {
-      const id = await w.nextId();
-      const counts = await loadEmailCounts(
-        w.tx,
-        { domain: p.domain, email: p.email, networkDigest: who.networkDigest },
-        w.now,
-      );
-      const events = decideRequestFreeBrief(cmd, { id, ...who, counts }, w.now);
-      const e = events[0];
-      if (e.type !== "FreeBriefRequested" || !e.data.domain)
-        throw new Error("decideRequestFreeBrief must emit FreeBriefRequested with a domain");
-      const existing = await briefOfPeriod(w.tx, e.data.domain, w.now);
-      if (existing) events.push(decideFreeBriefAnswered(id, { outcome: "existing" }, existing.id, w.now));
-      return {
-        events,
-        result: {
-          id,
-          domain: e.data.domain,
-          ...(existing ? { existing } : {}),
-          confirm: e.data.confirm === true,
-          ...(e.data.email_withheld ? { withheld: e.data.email_withheld } : {}),
-        },
-      };
-    },
-    { actor: "visitor", request_id: requestId, source: "web" },
-  );
-  return result;
+/** What a request is decided on: its id, the email limits' counts and the period's brief of its domain. */
+export interface FreeBriefRequestState {
+  id: number;
+  counts: EmailCounts;
+  existing: ExistingBrief | undefined;
 }
+
+/** A request from the form, with the digests of the requesting browser's token and of its client network. */
+export interface FreeBriefRequestInput extends RequestFreeBrief {
+  viewerDigest: string;
+  networkDigest: string;
+}
+
+export function decideFreeBriefRequest(
+  st: FreeBriefRequestState,
+  cmd: FreeBriefRequestInput,
+  now: Date,
+): { events: NewEvent[]; result: FreeBriefReceipt } {
+  const { viewerDigest, networkDigest, ...form } = cmd;
+  const events = decideRequestFreeBrief(
+    form,
+    { id: st.id, viewerDigest, networkDigest, counts: st.counts },
+    now,
+  );
+  const e = events[0];
+  if (e.type !== "FreeBriefRequested" || !e.data.domain)
+    throw new Error("decideRequestFreeBrief must emit FreeBriefRequested with a domain");
+  if (st.existing) events.push(decideFreeBriefAnswered(st.id, { outcome: "existing" }, st.existing.id, now));
+  return {
+    events,
+    result: {
+      id: st.id,
+      domain: e.data.domain,
+      ...(st.existing ? { existing: st.existing } : {}),
+      confirm: e.data.confirm === true,
+      ...(e.data.email_withheld ? { withheld: e.data.email_withheld } : {}),
+    },
+  };
+}
+
+/** The fields as far as they parse (the decider refuses the rest). */
+function parsedOrUndefined(cmd: RequestFreeBrief) {
+  try {
+    return parseFreeBriefRequest(cmd);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The public form's request: one FreeBriefRequested, answered at once when the period has a brief. */
+export const requestFreeBrief: Command<
+  FreeBriefRequestInput,
+  FreeBriefRequestState,
+  FreeBriefReceipt,
+  Actor
+> = {
+  load: async (w, cmd) => {
+    const p = parsedOrUndefined(cmd);
+    const id = await w.nextId();
+    if (!p) return { id, counts: { company: 0, recipient: 0, network: 0 }, existing: undefined };
+    return {
+      id,
+      counts: await loadEmailCounts(
+        w.tx,
+        { domain: p.domain, email: p.email, networkDigest: cmd.networkDigest },
+        w.now,
+      ),
+      existing: await briefOfPeriod(w.tx, p.domain, w.now),
+    };
+  },
+  decide: (st, cmd, { now }) => decideFreeBriefRequest(st, cmd, now),
+};
 
 /** Why no brief was written, in our own words: the reader sees one of these, never text a site chose. */
 export const FAILURE_REASONS = {
@@ -351,20 +388,19 @@ export function decideConfirmFreeBrief(
   ];
 }
 
-/** Confirms the request whose confirmation token this is; returns its domain. */
-export async function confirmFreeBrief(store: EventStore, tokenDigest: string): Promise<{ domain: string }> {
-  const { result } = await store.execute(
-    async (w) => {
-      const pending = await pendingConfirmation(w.tx, tokenDigest);
-      return {
-        events: decideConfirmFreeBrief(pending, tokenDigest, w.now),
-        result: { domain: pending!.domain },
-      };
-    },
-    { actor: "visitor", source: "web" },
-  );
-  return result;
-}
+/** Confirms the request whose confirmation token (by its digest) this is; answers its domain. */
+export const confirmFreeBrief: Command<
+  { tokenDigest: string },
+  PendingConfirmation | undefined,
+  { domain: string },
+  Actor
+> = {
+  load: (w, cmd) => pendingConfirmation(w.tx, cmd.tokenDigest),
+  decide: (pending, cmd, { now }) => ({
+    events: decideConfirmFreeBrief(pending, cmd.tokenDigest, now),
+    result: { domain: pending!.domain },
+  }),
+};
 
 /** A random secret (a confirmation link's token, a browser's token) and the SHA-256 digest that is all the
  * server keeps of it. */

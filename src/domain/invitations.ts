@@ -2,6 +2,7 @@
 // and only its SHA-256 digest is recorded; an invitation lasts 7 days and is used once; inviting the same
 // address again replaces the pending invitation, so only the newest link works.
 import type { NewEvent } from "../../events/catalog.ts";
+import { type Actor, type Command, type Decision, runCommand } from "../../events/command.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { randomSecret, sha256 } from "../auth/tokens.ts";
 import {
@@ -14,9 +15,18 @@ import {
 } from "../db/queries/invitations.ts";
 import { orgSummaryById } from "../db/queries/orgs.ts";
 import { DomainError } from "./errors.ts";
-import { decideMembership, decideUser, findRole, findUserByEmail, normalizeEmail } from "./members.ts";
+import {
+  decideMembership,
+  decideUser,
+  findRole,
+  findUserByEmail,
+  normalizeEmail,
+  type Role,
+  type UserRow,
+} from "./members.ts";
 import { type Plan, paidOnlyRefusal, planOf, requirePaid } from "./plans.ts";
 import { InvalidInput } from "./validate.ts";
+import type { Caller } from "./watchlist.ts";
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const INVITATION_TOKEN_PREFIX = "inv_";
@@ -49,80 +59,110 @@ export interface InviteResult {
   org: { id: number; slug: string; name: string };
 }
 
-/** Creates an invitation (replacing a pending one to the same address): the transaction behind
+/** An address as typed, normalized; undefined when it is not one (the decider says why, in its turn). */
+function emailOrUndefined(raw: string): string | undefined {
+  try {
+    return normalizeEmail(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an invitation is decided on: the workspace, the address's membership, the seats taken, the pending
+ * invitations it replaces, and the new invitation's id and token. */
+export interface InvitationState {
+  org: { slug: string; name: string; plan: string } | undefined;
+  alreadyMember: boolean;
+  seatsTaken: number;
+  previous: number[];
+  id: number;
+  /** The plain token for the link; only its digest is recorded. */
+  token: string;
+}
+
+export function decideInviteMember(
+  st: InvitationState,
+  cmd: { email: string },
+  by: Caller,
+  now: Date,
+): Decision<InviteResult> {
+  if (!st.org) throw new DomainError("not_found", "This workspace no longer exists.");
+  const plan = planOf(st.org.plan);
+  requirePaid(plan, "invite_member");
+  const email = normalizeEmail(cmd.email);
+  if (st.alreadyMember)
+    throw new DomainError("conflict", `${email} is already a member of this workspace.`, { email });
+  const seats = plan.memberSeats;
+  if (st.seatsTaken >= seats)
+    throw new DomainError(
+      "limit_reached",
+      `The plan's ${seats} member seats are taken by members and pending invitations.`,
+      { seats },
+    );
+  const nowIso = now.toISOString();
+  const expires_at = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
+  const invitedBy = by.actorName ?? by.actor;
+  const events: NewEvent[] = [
+    ...st.previous.map(
+      (pid): NewEvent => ({
+        type: "InvitationRevoked",
+        ...invitationStream(by.orgId, pid),
+        data: { revoked_at: nowIso, reason: "replaced" },
+      }),
+    ),
+    {
+      type: "InvitationCreated",
+      ...invitationStream(by.orgId, st.id),
+      data: {
+        id: st.id,
+        email,
+        role: "member",
+        token_hash: sha256(st.token),
+        invited_by: invitedBy,
+        created_at: nowIso,
+        expires_at,
+      },
+    },
+  ];
+  return {
+    events,
+    result: {
+      invitation: { id: st.id, email, role: "member", invited_by: invitedBy, invited_at: nowIso, expires_at },
+      token: st.token,
+      replaced: st.previous.length,
+      org: { id: by.orgId, slug: st.org.slug, name: st.org.name },
+    },
+  };
+}
+
+/** Creates an invitation (replacing a pending one to the same address): the command behind
  * sendInvitation (src/mail/invitation.ts), which every surface calls. Refuses a workspace without a
  * paid plan, a malformed address, an address that is already a member, and a workspace whose plan's seats
  * are taken by members and pending invitations. */
-export async function inviteMember(
+export const inviteMemberCommand: Command<{ email: string }, InvitationState, InviteResult> = {
+  load: async (w, cmd, by) => {
+    const org = await orgSummaryById(w.tx, by.orgId);
+    const email = emailOrUndefined(cmd.email);
+    const user = email ? await findUserByEmail(w.tx, email) : undefined;
+    return {
+      org,
+      alreadyMember: Boolean(user && (await findRole(w.tx, by.orgId, user.id))),
+      seatsTaken: email ? await seatsTaken(w.tx, by.orgId, email, w.now.toISOString()) : 0,
+      previous: email ? await pendingInvitationIds(w.tx, by.orgId, email) : [],
+      id: await w.nextId(),
+      token: randomSecret(INVITATION_TOKEN_PREFIX),
+    };
+  },
+  decide: (st, cmd, { caller, now }) => decideInviteMember(st, cmd, caller, now),
+};
+
+export function inviteMember(
   store: EventStore,
-  by: { orgId: number; actor: string; actorName?: string },
+  by: Caller,
   rawEmail: string,
   metadata: { request_id?: string; idempotency_key?: string } = {},
 ): Promise<InviteResult> {
-  const token = randomSecret(INVITATION_TOKEN_PREFIX);
-  const { result } = await store.execute(
-    async (w) => {
-      const org = await orgSummaryById(w.tx, by.orgId);
-      if (!org) throw new DomainError("not_found", "This workspace no longer exists.");
-      const plan = planOf(org.plan);
-      requirePaid(plan, "invite_member");
-      const email = normalizeEmail(rawEmail);
-      const user = await findUserByEmail(w.tx, email);
-      if (user && (await findRole(w.tx, by.orgId, user.id)))
-        throw new DomainError("conflict", `${email} is already a member of this workspace.`, { email });
-      const seats = plan.memberSeats;
-      const nowIso = w.now.toISOString();
-      if ((await seatsTaken(w.tx, by.orgId, email, nowIso)) >= seats)
-        throw new DomainError(
-          "limit_reached",
-          `The plan's ${seats} member seats are taken by members and pending invitations.`,
-          { seats },
-        );
-      const previous = await pendingInvitationIds(w.tx, by.orgId, email);
-      const id = await w.nextId();
-      const expires_at = new Date(w.now.getTime() + INVITATION_TTL_MS).toISOString();
-      const events: NewEvent[] = [
-        ...previous.map(
-          (pid): NewEvent => ({
-            type: "InvitationRevoked",
-            ...invitationStream(by.orgId, pid),
-            data: { revoked_at: nowIso, reason: "replaced" },
-          }),
-        ),
-        {
-          type: "InvitationCreated",
-          ...invitationStream(by.orgId, id),
-          data: {
-            id,
-            email,
-            role: "member",
-            token_hash: sha256(token),
-            invited_by: by.actorName ?? by.actor,
-            created_at: nowIso,
-            expires_at,
-          },
-        },
-      ];
-      return {
-        events,
-        result: {
-          invitation: {
-            id,
-            email,
-            role: "member" as const,
-            invited_by: by.actorName ?? by.actor,
-            invited_at: nowIso,
-            expires_at,
-          },
-          token,
-          replaced: previous.length,
-          org: { id: by.orgId, slug: org.slug, name: org.name },
-        },
-      };
-    },
-    { actor: by.actor, ...metadata },
-  );
-  return result;
+  return runCommand(store, inviteMemberCommand, { email: rawEmail }, { caller: by, metadata });
 }
 
 /** The status of an invitation of this org (pending, accepted, replaced, revoked), if it has one by that id. */
@@ -153,17 +193,13 @@ export function decideInvitationRevoked(
 }
 
 /** Withdraws a pending invitation whose email could not be delivered. */
-export async function revokeInvitation(
-  store: EventStore,
-  orgId: number,
-  id: number,
-  reason: "revoked" | "delivery_failed",
-): Promise<void> {
-  await store.execute(async (w) => ({
-    events: decideInvitationRevoked(await invitationStatus(w.tx, orgId, id), orgId, id, reason, w.now),
+export const revokeUndeliveredInvitation: Command<{ id: number }, string | undefined, null> = {
+  load: (w, cmd, c) => invitationStatus(w.tx, c.orgId, cmd.id),
+  decide: (status, cmd, { caller, now }) => ({
+    events: decideInvitationRevoked(status, caller.orgId, cmd.id, "delivery_failed", now),
     result: null,
-  }));
-}
+  }),
+};
 
 /** Pending, unexpired invitations of one org, newest first (list_members for admins). */
 export async function pendingInvitations(
@@ -225,68 +261,120 @@ export interface Accept {
   verifiedUserId?: number;
 }
 
-/** Accepts an invitation: creates the account when the address has none, grants membership, and marks
- * the invitation used — all in one command, so a link can be used only once even under races. */
-export async function acceptInvitation(store: EventStore, cmd: Accept) {
-  const { result } = await store.execute(async (w) => {
-    const inv = await openInvitation(w.tx, cmd.token, w.now);
-    if (!inv) throw new DomainError("not_found", "This invitation link is not valid any more.");
-    const existing = await findUserByEmail(w.tx, inv.email);
-    if (existing?.password_hash && cmd.verifiedUserId !== existing.id)
-      throw new InvalidInput("the password of your existing account is needed", "password");
-    if (!existing?.password_hash && !cmd.passwordHash)
-      throw new InvalidInput("choose a password", "password");
-    const userId = existing ? existing.id : await w.nextId();
-    const current = existing ? await findRole(w.tx, inv.orgId, userId) : undefined;
-    const events: NewEvent[] = [
-      ...decideUser(
-        existing,
-        userId,
-        inv.email,
-        {
-          name: existing?.name ? undefined : cmd.name,
-          passwordHash: existing?.password_hash ? undefined : cmd.passwordHash,
-        },
-        w.now,
-      ),
-      ...decideMembership(inv.orgId, userId, current, current ?? "member", w.now),
-      {
-        type: "InvitationAccepted",
-        ...invitationStream(inv.orgId, inv.id),
-        data: { user_id: userId, accepted_at: w.now.toISOString() },
-      },
-    ];
-    return { events, result: { userId, orgId: inv.orgId, orgSlug: inv.orgSlug, email: inv.email } };
-  });
-  return result;
+/** What accepting a link is decided on: the open invitation, the invitee's account and role, and the id a
+ * new account takes. */
+export interface Acceptance {
+  inv: OpenInvitation | undefined;
+  existing: UserRow | undefined;
+  userId: number;
+  current: Role | undefined;
 }
 
-/** Single sign-on for someone with no membership yet: accepts every open invitation to their address.
- * Returns the user id, or undefined when there was nothing to accept. */
-export async function acceptInvitationsBySso(
+export function decideAcceptInvitation(st: Acceptance, cmd: Accept, now: Date) {
+  const inv = st.inv;
+  if (!inv) throw new DomainError("not_found", "This invitation link is not valid any more.");
+  const existing = st.existing;
+  if (existing?.password_hash && cmd.verifiedUserId !== existing.id)
+    throw new InvalidInput("the password of your existing account is needed", "password");
+  if (!existing?.password_hash && !cmd.passwordHash) throw new InvalidInput("choose a password", "password");
+  const events: NewEvent[] = [
+    ...decideUser(
+      existing,
+      st.userId,
+      inv.email,
+      {
+        name: existing?.name ? undefined : cmd.name,
+        passwordHash: existing?.password_hash ? undefined : cmd.passwordHash,
+      },
+      now,
+    ),
+    ...decideMembership(inv.orgId, st.userId, st.current, st.current ?? "member", now),
+    {
+      type: "InvitationAccepted",
+      ...invitationStream(inv.orgId, inv.id),
+      data: { user_id: st.userId, accepted_at: now.toISOString() },
+    },
+  ];
+  return { events, result: { userId: st.userId, orgId: inv.orgId, orgSlug: inv.orgSlug, email: inv.email } };
+}
+
+/** Accepts an invitation: creates the account when the address has none, grants membership, and marks
+ * the invitation used — all in one command, so a link can be used only once even under races. */
+export const acceptInvitationCommand: Command<
+  Accept,
+  Acceptance,
+  { userId: number; orgId: number; orgSlug: string; email: string },
+  Actor
+> = {
+  load: async (w, cmd) => {
+    const inv = await openInvitation(w.tx, cmd.token, w.now);
+    const existing = inv ? await findUserByEmail(w.tx, inv.email) : undefined;
+    const userId = existing ? existing.id : inv ? await w.nextId() : 0;
+    const current = existing && inv ? await findRole(w.tx, inv.orgId, userId) : undefined;
+    return { inv, existing, userId, current };
+  },
+  decide: (st, cmd, { now }) => decideAcceptInvitation(st, cmd, now),
+};
+
+export function acceptInvitation(store: EventStore, cmd: Accept) {
+  return runCommand(store, acceptInvitationCommand, cmd, INVITEE);
+}
+
+/** Whoever follows an invitation's link, as the events record them. */
+const INVITEE = { caller: { actor: "invitee" } };
+
+/** What single sign-on accepts: the open invitations to the address, its account and roles. */
+export interface SsoAcceptance {
+  open: { id: number; orgId: number }[];
+  existing: UserRow | undefined;
+  userId: number;
+  roles: (Role | undefined)[];
+}
+
+export function decideAcceptInvitationsBySso(
+  st: SsoAcceptance,
+  cmd: { email: string; name?: string },
+  now: Date,
+): Decision<number | undefined> {
+  if (st.open.length === 0) return { events: [], result: undefined };
+  const events: NewEvent[] = [
+    ...decideUser(st.existing, st.userId, cmd.email, { name: st.existing ? undefined : cmd.name }, now),
+  ];
+  for (const [i, row] of st.open.entries()) {
+    const current = st.roles[i];
+    events.push(...decideMembership(row.orgId, st.userId, current, current ?? "member", now), {
+      type: "InvitationAccepted",
+      ...invitationStream(row.orgId, row.id),
+      data: { user_id: st.userId, accepted_at: now.toISOString() },
+    });
+  }
+  return { events, result: st.userId };
+}
+
+/** Single sign-on for someone with no membership yet: accepts every open invitation to their (normalized)
+ * address. Its result is the user id, or undefined when there was nothing to accept. */
+export const acceptInvitationsBySsoCommand: Command<
+  { email: string; name?: string },
+  SsoAcceptance,
+  number | undefined,
+  Actor
+> = {
+  load: async (w, cmd) => {
+    const open = await openInvitationsTo(w.tx, cmd.email, w.now.toISOString());
+    const existing = open.length ? await findUserByEmail(w.tx, cmd.email) : undefined;
+    const userId = existing ? existing.id : open.length ? await w.nextId() : 0;
+    const roles: (Role | undefined)[] = [];
+    for (const row of open) roles.push(existing ? await findRole(w.tx, row.orgId, userId) : undefined);
+    return { open, existing, userId, roles };
+  },
+  decide: (st, cmd, { now }) => decideAcceptInvitationsBySso(st, cmd, now),
+};
+
+export function acceptInvitationsBySso(
   store: EventStore,
   rawEmail: string,
   name: string | undefined,
 ): Promise<number | undefined> {
   const email = normalizeEmail(rawEmail);
-  const { result } = await store.execute(async (w) => {
-    const open = await openInvitationsTo(w.tx, email, w.now.toISOString());
-    if (open.length === 0) return { events: [], result: undefined };
-    const existing = await findUserByEmail(w.tx, email);
-    const userId = existing ? existing.id : await w.nextId();
-    const events: NewEvent[] = [
-      ...decideUser(existing, userId, email, { name: existing ? undefined : name }, w.now),
-    ];
-    for (const row of open) {
-      const orgId = row.orgId;
-      const current = existing ? await findRole(w.tx, orgId, userId) : undefined;
-      events.push(...decideMembership(orgId, userId, current, current ?? "member", w.now), {
-        type: "InvitationAccepted",
-        ...invitationStream(orgId, row.id),
-        data: { user_id: userId, accepted_at: w.now.toISOString() },
-      });
-    }
-    return { events, result: userId };
-  });
-  return result;
+  return runCommand(store, acceptInvitationsBySsoCommand, { email, name }, INVITEE);
 }

@@ -1,8 +1,10 @@
 // People: users (global by email), their memberships in workspaces, and passwords.
 import type { NewEvent } from "../../events/catalog.ts";
+import { type Actor, type Command, type Issuer, runCommand } from "../../events/command.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { memberRows, roleOf, userByEmail, userById } from "../db/queries/members.ts";
-import { requireOrg } from "./state.ts";
+import { OPERATOR } from "./operator.ts";
+import { findOrg, type OrgState, orgNamed } from "./state.ts";
 import { InvalidInput } from "./validate.ts";
 
 export const ROLES = ["admin", "member"] as const;
@@ -129,28 +131,64 @@ export interface AddMember {
   password?: string;
 }
 
-/** `rivals member add`: creates the user if needed, sets the password when given, grants the membership. */
-export async function addMember(store: EventStore, cmd: AddMember) {
-  const email = normalizeEmail(cmd.email);
-  if (!isRole(cmd.role)) throw new InvalidInput(`role must be one of ${ROLES.join(", ")}`, "role");
-  const role = cmd.role;
-  const name = checkName(cmd.name);
-  const passwordHash = cmd.password === undefined ? undefined : await hashPassword(cmd.password);
-  const { result } = await store.execute(async (w) => {
-    const org = await requireOrg(w.tx, cmd.org);
-    const existing = await findUserByEmail(w.tx, email);
+/** A membership to grant, its fields checked and the password hashed (argon2id is slow: it is computed
+ * before the write). */
+export interface GrantMembership {
+  org: string;
+  /** Normalized (normalizeEmail). */
+  email: string;
+  role: Role;
+  name?: string;
+  passwordHash?: string;
+}
+
+export interface MembershipGrant {
+  org: OrgState | undefined;
+  existing: UserRow | undefined;
+  /** The existing user's id, or a new one. */
+  userId: number;
+  current: Role | undefined;
+}
+
+export const addMemberCommand: Command<
+  GrantMembership,
+  MembershipGrant,
+  { user_id: number; org: string; email: string; role: Role; created: boolean },
+  Actor
+> = {
+  load: async (w, cmd) => {
+    const org = await findOrg(w.tx, cmd.org);
+    const existing = await findUserByEmail(w.tx, cmd.email);
     const userId = existing ? existing.id : await w.nextId();
-    const current = existing ? await findRole(w.tx, org.id, userId) : undefined;
+    const current = existing && org ? await findRole(w.tx, org.id, userId) : undefined;
+    return { org, existing, userId, current };
+  },
+  decide: (st, cmd, { now }) => {
+    const org = orgNamed(st.org, cmd.org);
     const events = [
-      ...decideUser(existing, userId, email, { name, passwordHash }, w.now),
-      ...decideMembership(org.id, userId, current, role, w.now),
+      ...decideUser(
+        st.existing,
+        st.userId,
+        cmd.email,
+        { name: cmd.name, passwordHash: cmd.passwordHash },
+        now,
+      ),
+      ...decideMembership(org.id, st.userId, st.current, cmd.role, now),
     ];
     return {
       events,
-      result: { user_id: userId, org: org.slug, email, role, created: !existing },
+      result: { user_id: st.userId, org: org.slug, email: cmd.email, role: cmd.role, created: !st.existing },
     };
-  });
-  return result;
+  },
+};
+
+/** `rivals member add`: creates the user if needed, sets the password when given, grants the membership. */
+export async function addMember(store: EventStore, cmd: AddMember, by: Issuer<Actor> = OPERATOR) {
+  const email = normalizeEmail(cmd.email);
+  if (!isRole(cmd.role)) throw new InvalidInput(`role must be one of ${ROLES.join(", ")}`, "role");
+  const name = checkName(cmd.name);
+  const passwordHash = cmd.password === undefined ? undefined : await hashPassword(cmd.password);
+  return runCommand(store, addMemberCommand, { org: cmd.org, email, role: cmd.role, name, passwordHash }, by);
 }
 
 export interface MemberView {

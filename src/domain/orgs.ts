@@ -1,8 +1,10 @@
-import type { NewEvent } from "../../events/catalog.ts";
+import type { EventPayloads, NewEvent } from "../../events/catalog.ts";
+import { type Actor, type Command, type Issuer, runCommand } from "../../events/command.ts";
 import type { EventStore } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
+import { OPERATOR } from "./operator.ts";
 import { isPlanName, PLAN_NAMES, type PlanName } from "./plans.ts";
-import { findOrg, type OrgState, requireOrg } from "./state.ts";
+import { findOrg, type OrgState, orgNamed } from "./state.ts";
 import { checkUrl, InvalidInput } from "./validate.ts";
 
 export interface CreateOrg {
@@ -45,15 +47,27 @@ export function decideCreateOrg(
   ];
 }
 
-export async function createOrg(store: EventStore, cmd: CreateOrg) {
-  const { result } = await store.execute(async (w) => {
+export interface OrgCreation {
+  existing: OrgState | undefined;
+  id: number;
+}
+
+export const createOrgCommand: Command<CreateOrg, OrgCreation, EventPayloads["OrgCreated"], Actor> = {
+  load: async (w, cmd) => {
     const existing = await findOrg(w.tx, cmd.slug);
-    const events = decideCreateOrg(cmd, existing, existing ? 0 : await w.nextId(), w.now);
+    return { existing, id: existing ? 0 : await w.nextId() };
+  },
+  decide: (st, cmd, { now }) => {
+    const events = decideCreateOrg(cmd, st.existing, st.id, now);
     const created = events[0];
     if (created.type !== "OrgCreated") throw new Error("decideCreateOrg must emit OrgCreated");
     return { events, result: created.data };
-  });
-  return result;
+  },
+};
+
+/** `rivals org create` and the setup of a workspace: creates an org as the operator. */
+export function createOrg(store: EventStore, cmd: CreateOrg, by: Issuer<Actor> = OPERATOR) {
+  return runCommand(store, createOrgCommand, cmd, by);
 }
 
 export function decideSetPlan(org: OrgState, plan: string): NewEvent[] {
@@ -64,10 +78,23 @@ export function decideSetPlan(org: OrgState, plan: string): NewEvent[] {
   ];
 }
 
-export async function setPlan(store: EventStore, slug: string, plan: string) {
-  const { result } = await store.execute(async (w) => {
-    const org = await requireOrg(w.tx, slug);
-    return { events: decideSetPlan(org, plan), result: { id: org.id, slug, plan: plan as PlanName } };
-  });
-  return result;
+export const setPlanCommand: Command<
+  { org: string; plan: string },
+  OrgState | undefined,
+  { id: number; slug: string; plan: PlanName },
+  Actor
+> = {
+  load: (w, cmd) => findOrg(w.tx, cmd.org),
+  decide: (org, cmd) => {
+    const o = orgNamed(org, cmd.org);
+    return {
+      events: decideSetPlan(o, cmd.plan),
+      result: { id: o.id, slug: cmd.org, plan: cmd.plan as PlanName },
+    };
+  },
+};
+
+/** `rivals org set-plan`: the operator changes an org's plan. */
+export function setPlan(store: EventStore, slug: string, plan: string, by: Issuer<Actor> = OPERATOR) {
+  return runCommand(store, setPlanCommand, { org: slug, plan }, by);
 }

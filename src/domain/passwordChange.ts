@@ -1,10 +1,18 @@
 // A signed-in person changes their own password (the Account page, docs/members.md): the current password
 // must match, the new one follows the password rules (8–200 characters) and is stored only as an argon2id
 // hash through UserPasswordSet, and the person's other sessions end in the same transaction.
+import { type Actor, type Command, type Decision, runCommand } from "../../events/command.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
-import { endOtherSessionsIn } from "../auth/session.ts";
+import { deleteOtherSessions } from "../db/sessions.ts";
 import { DomainError } from "./errors.ts";
-import { checkPassword, decideUser, findUserById, hashPassword, PASSWORD_MAX } from "./members.ts";
+import {
+  checkPassword,
+  decideUser,
+  findUserById,
+  hashPassword,
+  PASSWORD_MAX,
+  type UserRow,
+} from "./members.ts";
 
 export interface PasswordChange {
   userId: number;
@@ -30,17 +38,46 @@ export async function changePassword(
   const ok = cmd.current.length <= PASSWORD_MAX && (await Bun.password.verify(cmd.current, hashBefore));
   if (!ok) throw new DomainError("invalid_argument", "The current password is not correct.");
   const passwordHash = await hashPassword(cmd.next);
-  const { result } = await store.execute(
-    async ({ tx, now }) => {
-      const fresh = await findUserById(tx, cmd.userId);
-      // Checked against the hash that was verified: a change made meanwhile is not overwritten unseen.
-      if (!fresh || fresh.password_hash !== hashBefore)
-        throw new DomainError("conflict", "The password was changed meanwhile. Sign in again and retry.");
-      const events = decideUser(fresh, fresh.id, fresh.email, { passwordHash }, now);
-      const endedSessions = await endOtherSessionsIn(tx, cmd.userId, cmd.sessionId);
-      return { events, result: { endedSessions } };
-    },
-    { actor: `user:${cmd.userId}` },
+  return runCommand(
+    store,
+    setPassword,
+    { userId: cmd.userId, keepSession: cmd.sessionId, hashBefore, passwordHash },
+    { caller: { actor: `user:${cmd.userId}` } },
   );
-  return result;
 }
+
+/** A new password's hash for a user whose current hash was verified (`hashBefore`); the user's other
+ * sessions end with it. */
+export interface SetPassword {
+  userId: number;
+  /** The session that stays signed in (its row key); "" ends every session. */
+  keepSession: string;
+  /** The hash the current password was checked against; absent when no check was asked (the operator). */
+  hashBefore?: string;
+  passwordHash: string;
+}
+
+export function decideSetPassword(
+  user: UserRow | undefined,
+  cmd: SetPassword,
+  now: Date,
+): Decision<{ endedSessions: number }> {
+  if (!user) throw new DomainError("not_found", "This account no longer exists.");
+  // Checked against the hash that was verified: a change made meanwhile is not overwritten unseen.
+  if (cmd.hashBefore !== undefined && user.password_hash !== cmd.hashBefore)
+    throw new DomainError("conflict", "The password was changed meanwhile. Sign in again and retry.");
+  return {
+    events: decideUser(user, user.id, user.email, { passwordHash: cmd.passwordHash }, now),
+    result: { endedSessions: 0 },
+  };
+}
+
+export const setPassword: Command<SetPassword, UserRow | undefined, { endedSessions: number }, Actor> = {
+  load: (w, cmd) => findUserById(w.tx, cmd.userId),
+  decide: (user, cmd, { now }) => decideSetPassword(user, cmd, now),
+  // In the same transaction: whoever knew the old password is signed out exactly when the new one is set.
+  write: async (w, _user, cmd, result) => ({
+    ...result,
+    endedSessions: await deleteOtherSessions(w.tx, cmd.userId, cmd.keepSession),
+  }),
+};

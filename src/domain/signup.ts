@@ -1,5 +1,6 @@
 // Sign-up: a new workspace on the trial plan and its first admin, in one command (OrgCreated,
 // UserRegistered, UserPasswordSet, MembershipGranted), built from the orgs' and members' deciders.
+import { type Actor, type Command, runCommand } from "../../events/command.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
 import { DomainError } from "./errors.ts";
 import {
@@ -43,6 +44,52 @@ async function freeSlug(tx: Pick<Tx, "execute">, wanted: string): Promise<string
   return `${wanted}-${crypto.randomUUID().slice(0, 8)}`;
 }
 
+/** A sign-up, its fields checked and the password hashed (before the write: argon2id is slow). */
+export interface SignUpCommand {
+  workspace: string;
+  email: string;
+  name?: string;
+  passwordHash: string;
+}
+
+/** What a sign-up is decided on: whether the address has an account, the workspace's free slug, the ids. */
+export interface SignUpState {
+  taken: boolean;
+  slug: string;
+  orgId: number;
+  userId: number;
+}
+
+export function decideSignUp(st: SignUpState, cmd: SignUpCommand, now: Date) {
+  if (st.taken) throw new DomainError("conflict", "an account with this email exists; sign in to use it");
+  const events = [
+    ...decideCreateOrg({ slug: st.slug, name: cmd.workspace, plan: "trial" }, undefined, st.orgId, now),
+    ...decideUser(undefined, st.userId, cmd.email, { name: cmd.name, passwordHash: cmd.passwordHash }, now),
+    ...decideMembership(st.orgId, st.userId, undefined, "admin", now),
+  ];
+  return { events, result: { org_id: st.orgId, org_slug: st.slug, user_id: st.userId, email: cmd.email } };
+}
+
+export const signUpCommand: Command<
+  SignUpCommand,
+  SignUpState,
+  ReturnType<typeof decideSignUp>["result"],
+  Actor
+> = {
+  load: async (w, cmd) => {
+    const taken = Boolean(await findUserByEmail(w.tx, cmd.email));
+    if (taken) return { taken, slug: "", orgId: 0, userId: 0 };
+    return {
+      taken,
+      slug: await freeSlug(w.tx, slugify(cmd.workspace)),
+      orgId: await w.nextId(),
+      userId: await w.nextId(),
+    };
+  },
+  decide: (st, cmd, { now }) => decideSignUp(st, cmd, now),
+};
+
+/** The sign-up form: checks the fields and hashes the password, then runs the command as a visitor. */
 export async function signUp(store: EventStore, cmd: SignUp) {
   const workspace = cmd.workspace.trim();
   if (!workspace) throw new InvalidInput("workspace name must not be empty", "workspace");
@@ -51,21 +98,10 @@ export async function signUp(store: EventStore, cmd: SignUp) {
   const email = normalizeEmail(cmd.email);
   const name = checkName(cmd.name);
   const passwordHash = await hashPassword(cmd.password);
-  const { result } = await store.execute(
-    async (w) => {
-      if (await findUserByEmail(w.tx, email))
-        throw new DomainError("conflict", "an account with this email exists; sign in to use it");
-      const slug = await freeSlug(w.tx, slugify(workspace));
-      const orgId = await w.nextId();
-      const userId = await w.nextId();
-      const events = [
-        ...decideCreateOrg({ slug, name: workspace, plan: "trial" }, undefined, orgId, w.now),
-        ...decideUser(undefined, userId, email, { name, passwordHash }, w.now),
-        ...decideMembership(orgId, userId, undefined, "admin", w.now),
-      ];
-      return { events, result: { org_id: orgId, org_slug: slug, user_id: userId, email } };
-    },
-    { actor: "visitor", source: "signup" },
+  return runCommand(
+    store,
+    signUpCommand,
+    { workspace, email, name, passwordHash },
+    { caller: { actor: "visitor" }, metadata: { source: "signup" } },
   );
-  return result;
 }

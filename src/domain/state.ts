@@ -19,7 +19,11 @@ export function findOrg(tx: Pick<Tx, "execute">, slug: string): Promise<OrgState
 }
 
 export async function requireOrg(tx: Pick<Tx, "execute">, slug: string): Promise<OrgState> {
-  const org = await findOrg(tx, slug);
+  return orgNamed(await findOrg(tx, slug), slug);
+}
+
+/** The org a command named by slug, as its loader found it; a decider refuses one that is not there. */
+export function orgNamed(org: OrgState | undefined, slug: string): OrgState {
   if (!org) throw new DomainError("not_found", `no organization with slug ${JSON.stringify(slug)}`);
   return org;
 }

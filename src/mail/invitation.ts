@@ -4,6 +4,7 @@
 // pending invitations; inviting an address again replaces its pending invitation — and then emails the
 // link over SMTP, or, without RIVALS_SMTP_URL, hands the link back for the admin to pass on.
 import { Html } from "@elysiajs/html";
+import { runCommand } from "../../events/command.ts";
 import type { EventStore } from "../../events/store.ts";
 import type { Config } from "../config.ts";
 import { DomainError } from "../domain/errors.ts";
@@ -11,7 +12,7 @@ import {
   INVITATION_TTL_MS,
   type InvitationView,
   inviteMember,
-  revokeInvitation,
+  revokeUndeliveredInvitation,
 } from "../domain/invitations.ts";
 import type { Role } from "../domain/members.ts";
 import { mailConfigured, sendMail } from "./mailer.ts";
@@ -78,7 +79,7 @@ export async function sendInvitation(
     });
   } catch (e) {
     // Nobody received this link: withdraw it rather than leave a valid invitation behind.
-    await revokeInvitation(s.store, by.orgId, r.invitation.id, "delivery_failed");
+    await runCommand(s.store, revokeUndeliveredInvitation, { id: r.invitation.id }, { caller: by });
     console.error(
       JSON.stringify({
         level: "error",

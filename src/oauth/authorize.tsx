@@ -5,14 +5,17 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+
 import { Elysia } from "elysia";
+import { runCommand } from "../../events/command.ts";
 import { getSession, requireSession, type SessionUser, verifyCsrf } from "../auth/session.ts";
 import { SCOPES, type Scope } from "../domain/apiKeys.ts";
+import { recordConsent } from "../domain/oauthConsents.ts";
 import { LOWEST_PAID, paidOnlyRefusal, planOf } from "../domain/plans.ts";
 import type { Services } from "../services.ts";
 import { Html, htmlResponse, Layout } from "../web/layout.tsx";
 import { clientLabel, type OAuthClient, parseScope, redirectUriMatches } from "./clientMetadata.ts";
-import { consentsOf, recordConsent } from "./consents.ts";
+import { consentsOf } from "./consents.ts";
 import { OAuthError } from "./errors.ts";
 import { mcpResource, OAUTH_PATHS } from "./metadata.ts";
 import type { OAuthServer } from "./routes.ts";
@@ -362,13 +365,12 @@ export function authorizeRoutes(s: Services, oauth: OAuthServer) {
     const scopes = req.scopes.filter((sc) => chosen.includes(sc));
     if (scopes.length === 0)
       return consentPage(req, session, { error: "Allow at least one permission, or deny.", status: 400 });
-    await recordConsent(s, {
-      userId: session.userId,
-      orgId,
-      clientId: req.client.client_id,
-      scopes,
-      actor: `user:${session.userId}`,
-    });
+    await runCommand(
+      s.store,
+      recordConsent,
+      { userId: session.userId, orgId, clientId: req.client.client_id, scopes },
+      { caller: { actor: `user:${session.userId}` } },
+    );
     return redirect(await success(req, session, orgId, scopes), 303);
   };
 

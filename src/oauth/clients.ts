@@ -28,15 +28,14 @@ export class Clients {
       ...meta,
     };
     const stored = publicMetadata(client);
-    await this.s.store.execute(async ({ later, now }) => {
-      await insertClient(later, {
+    await this.s.store.writeTables(({ later, now }) =>
+      insertClient(later, {
         clientId: client_id,
         secretHash: secret ? sha256(secret) : null,
         metadata: JSON.stringify(stored),
         createdAt: now.toISOString(),
-      });
-      return { events: [], result: null };
-    });
+      }),
+    );
     return secret ? { ...stored, client_secret: secret, client_secret_expires_at: 0 } : stored;
   }
 

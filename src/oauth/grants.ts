@@ -82,7 +82,7 @@ export class Grants {
   /** Issues a single-use authorization code that starts a new family. */
   async issueCode(req: CodeRequest): Promise<string> {
     const code = randomSecret(CODE_PREFIX);
-    await this.s.store.execute(async ({ later, now }) => {
+    await this.s.store.writeTables(async ({ later, now }) => {
       const family = crypto.randomUUID();
       await insertFamily(later, {
         id: family,
@@ -105,7 +105,6 @@ export class Grants {
         this.lastPrune = now.getTime();
         await this.prune(later, now);
       }
-      return { events: [], result: null };
     });
     return code;
   }
@@ -157,14 +156,10 @@ export class Grants {
     if (!VERIFIER.test(p.verifier))
       throw new OAuthError("invalid_request", "code_verifier must be 43-128 unreserved characters");
     if (p.redirectUri === null) throw new OAuthError("invalid_request", "redirect_uri is required");
-    const { result } = await this.s.store.execute(async ({ tx, later, now }) => {
+    type R = { error: OAuthError } | { tokens: TokenSet };
+    const result = await this.s.store.writeTables(async ({ tx, later, now }): Promise<R> => {
       const row = await codeWithFamily(tx, sha256(p.code));
-      const fail = (why: string) => ({
-        events: [],
-        result: { error: new OAuthError("invalid_grant", why) } as
-          | { error: OAuthError }
-          | { tokens: TokenSet },
-      });
+      const fail = (why: string): R => ({ error: new OAuthError("invalid_grant", why) });
       if (!row) return fail("The authorization code is unknown.");
       const family = String(row.family_id);
       if (row.client_id !== p.clientId) return fail("The authorization code was issued to another client.");
@@ -181,13 +176,10 @@ export class Grants {
         return fail("code_verifier does not match the code_challenge.");
       if (p.resource !== null && p.resource !== row.resource)
         return {
-          events: [],
-          result: {
-            error: new OAuthError(
-              "invalid_target",
-              "resource differs from the one in the authorization request.",
-            ),
-          },
+          error: new OAuthError(
+            "invalid_target",
+            "resource differs from the one in the authorization request.",
+          ),
         };
       await markCodeUsed(later, sha256(p.code), iso(now));
       if (!(await this.memberActive(tx, Number(row.user_id), Number(row.org_id)))) {
@@ -200,7 +192,7 @@ export class Grants {
         family,
         String(row.scopes).split(" ").filter(Boolean),
       );
-      return { events: [], result: { tokens } };
+      return { tokens };
     });
     if ("error" in result) throw result.error;
     return result.tokens;
@@ -214,16 +206,13 @@ export class Grants {
     scope: Scope[] | null;
     resource: string | null;
   }): Promise<TokenSet> {
-    const { result } = await this.s.store.execute(async ({ tx, later, now }) => {
+    type R = { error: OAuthError } | { tokens: TokenSet };
+    const result = await this.s.store.writeTables(async ({ tx, later, now }): Promise<R> => {
       const row = await refreshTokenWithFamily(tx, sha256(p.refreshToken));
-      type R = { error: OAuthError } | { tokens: TokenSet };
       const fail = (
         why: string,
         code: "invalid_grant" | "invalid_scope" | "invalid_target" = "invalid_grant",
-      ) => ({
-        events: [],
-        result: { error: new OAuthError(code, why) } as R,
-      });
+      ): R => ({ error: new OAuthError(code, why) });
       if (!row) return fail("The refresh token is unknown.");
       if (row.client_id !== p.clientId) return fail("The refresh token was issued to another client.");
       const family = String(row.family_id);
@@ -250,10 +239,7 @@ export class Grants {
       await markTokenRotated(later, sha256(p.refreshToken), iso(now));
       // Access tokens issued before this rotation keep working until they expire. A narrower scope applies
       // to the new access token only; the refresh token keeps the scope granted (RFC 6749 6).
-      return {
-        events: [],
-        result: { tokens: await this.issueTokens(later, now, family, scopes, held) } as R,
-      };
+      return { tokens: await this.issueTokens(later, now, family, scopes, held) };
     });
     if ("error" in result) throw result.error;
     return result.tokens;
@@ -262,13 +248,12 @@ export class Grants {
   /** RFC 7009: revokes a token of this client. A refresh token takes its whole family with it; an access
    * token only itself. Unknown tokens and tokens of other clients are ignored (the answer is the same). */
   async revoke(clientId: string, token: string, hint: string | null): Promise<void> {
-    await this.s.store.execute(async ({ tx, later, now }) => {
+    await this.s.store.writeTables(async ({ tx, later, now }) => {
       const row = await tokenWithClient(tx, sha256(token));
       void hint; // the digest look-up finds either kind, so the hint only documents the caller's intent
-      if (!row || row.client_id !== clientId) return { events: [], result: null };
+      if (!row || row.client_id !== clientId) return;
       if (row.kind === "refresh") await revokeFamily(tx, String(row.family_id), now, "revoked");
       else await revokeToken(later, sha256(token), iso(now));
-      return { events: [], result: null };
     });
   }
 
@@ -309,11 +294,6 @@ export class Grants {
   noteUse(familyId: string, lastUsedAt: string | null): void {
     const now = this.s.clock();
     if (lastUsedAt !== null && now.getTime() - Date.parse(lastUsedAt) < USE_NOTE_INTERVAL_MS) return;
-    this.s.store
-      .execute(async ({ later }) => {
-        await noteFamilyUse(later, familyId, iso(now));
-        return { events: [], result: null };
-      })
-      .catch(() => {}); // a lost note only makes "last used" older; never fail the request for it
+    this.s.store.writeTables(({ later }) => noteFamilyUse(later, familyId, iso(now))).catch(() => {}); // a lost note only makes "last used" older; never fail the request for it
   }
 }

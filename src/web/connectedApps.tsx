@@ -1,14 +1,16 @@
 // Connected apps on the integrations page: the OAuth clients that hold approvals or live tokens for this
-// workspace, and revoking one (src/oauth/revocation.ts). Admins see and revoke every member's; a member
+// workspace, and revoking one (`disconnectApp` in src/domain/oauthConsents.ts). Admins see and revoke every member's; a member
 // sees and revokes only the apps they connected themselves.
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+
 import { Elysia } from "elysia";
+import { runCommand } from "../../events/command.ts";
 import type { Membership } from "../auth/session.ts";
 import type { ConnectedApp } from "../db/queries/connectedApps.ts";
 import { DomainError } from "../domain/errors.ts";
-import { disconnectApp } from "../oauth/revocation.ts";
+import { disconnectApp } from "../domain/oauthConsents.ts";
 import type { Services } from "../services.ts";
 import { DangerAction, Notice, Time } from "./components.tsx";
 import { refusalPage } from "./errors.tsx";
@@ -117,7 +119,8 @@ export function connectedAppsRoutes(s: Services) {
     const clientId = field(body, "client_id");
     if (!clientId) notFound();
     try {
-      await disconnectApp(s.store, { orgId: org.orgId, userId: m.session.userId }, { clientId, userId });
+      const by = { orgId: org.orgId, userId: m.session.userId, actor: `user:${m.session.userId}` };
+      await runCommand(s.store, disconnectApp, { clientId, userId }, { caller: by });
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
       if (e.code === "forbidden") return refusalPage("Admins only", e.message, 403, m.session.email);

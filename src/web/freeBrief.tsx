@@ -7,7 +7,9 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+
 import { Elysia } from "elysia";
+import { runCommand } from "../../events/command.ts";
 import { isSecure, readCookie } from "../auth/session.ts";
 import { sha256 } from "../auth/tokens.ts";
 import { freeBriefRequestState, unconfirmedRequest } from "../db/queries/freeBriefs.ts";
@@ -38,6 +40,9 @@ import { field, redirect } from "./http.ts";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
 import { publicPage, viewer } from "./public.tsx";
 import { type FormValues, PublicFormPage, type PublicFormProps, publicForm } from "./publicForm.tsx";
+
+/** The form's visitor, as the log records them. */
+const VISITOR = { actor: "visitor" };
 
 const FIELDS = ["website_url", "company_name", "email"] as const;
 type Values = FormValues<(typeof FIELDS)[number]>;
@@ -315,14 +320,20 @@ export function freeBriefPages(s: Services) {
       const browser = viewerToken(s, request);
       let domain: string;
       try {
-        ({ domain } = await requestFreeBrief(
+        ({ domain } = await runCommand(
           s.store,
-          { company_name: values.company_name, website_url: values.website_url, email: values.email },
+          requestFreeBrief,
           {
+            company_name: values.company_name,
+            website_url: values.website_url,
+            email: values.email,
             viewerDigest: browser.digest,
             networkDigest: sha256(clientNetwork(clientAddress(request, server, s.config.trustProxy))),
           },
-          set.headers["x-request-id"] as string | undefined,
+          {
+            caller: VISITOR,
+            metadata: { request_id: set.headers["x-request-id"] as string | undefined, source: "web" },
+          },
         ));
       } catch (e) {
         if (!(e instanceof InvalidInput)) throw e;
@@ -373,7 +384,12 @@ export function freeBriefPages(s: Services) {
       const digest = secretDigest(field(body, "token"));
       if (!digest) return refusalPage("Link not valid", INVALID_LINK, 404);
       try {
-        const { domain } = await confirmFreeBrief(s.store, digest);
+        const { domain } = await runCommand(
+          s.store,
+          confirmFreeBrief,
+          { tokenDigest: digest },
+          { caller: VISITOR, metadata: { source: "web" } },
+        );
         kickFreeBriefs(s);
         return htmlResponse(<Confirmed domain={domain} user={await viewer(s, request)} />, 200, NO_STORE);
       } catch (e) {

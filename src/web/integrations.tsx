@@ -14,7 +14,13 @@ import { listCompetitors } from "../db/queries/competitors.ts";
 import { listConnectedApps } from "../db/queries/connectedApps.ts";
 import { listFeeds } from "../db/queries/feeds.ts";
 import { listWebhooks, type WebhookLogEntry, webhookLog } from "../db/queries/webhooks.ts";
-import { createApiKey, parseScopes, revokeApiKey, SCOPES, type Scope } from "../domain/apiKeys.ts";
+import {
+  createApiKeyCommand,
+  parseScopes,
+  revokeApiKeyCommand,
+  SCOPES,
+  type Scope,
+} from "../domain/apiKeys.ts";
 import { DomainError } from "../domain/errors.ts";
 import { type CreatedFeed, createFeed, revokeFeed } from "../domain/feeds.ts";
 import { planOf } from "../domain/plans.ts";
@@ -304,7 +310,12 @@ export function integrationsPages(s: Services) {
         return render(m, request, { org, error: "Choose at least one scope.", name, scopes: [] }, 400);
       try {
         const scopes = parseScopes(chosen);
-        const key = await createApiKey(s.store, org.orgSlug, name || undefined, scopes);
+        const key = await runCommand(
+          s.store,
+          createApiKeyCommand,
+          { org: org.orgSlug, name: name || undefined, scopes },
+          { caller: { actor: `user:${m.session.userId}` } },
+        );
         return render(m, request, {
           org,
           created: { name: key.name, scopes: key.scopes, token: key.token },
@@ -318,10 +329,15 @@ export function integrationsPages(s: Services) {
     .post(`${PATH}/keys/:id/revoke`, async ({ request, body, params }) => {
       const admin = await adminOf(request, body);
       if (admin instanceof Response) return admin;
-      const { org } = admin;
+      const { m, org } = admin;
       const id = decimalId(params.id) ?? notFound();
       try {
-        await revokeApiKey(s.store, org.orgSlug, id);
+        await runCommand(
+          s.store,
+          revokeApiKeyCommand,
+          { org: org.orgSlug, id },
+          { caller: { actor: `user:${m.session.userId}` } },
+        );
       } catch (e) {
         if (e instanceof DomainError && e.code === "not_found") notFound();
         throw e;

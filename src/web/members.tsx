@@ -7,6 +7,7 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
+import { runCommand } from "../../events/command.ts";
 import type { Membership } from "../auth/session.ts";
 import { DomainError } from "../domain/errors.ts";
 import {
@@ -15,12 +16,16 @@ import {
   invitePlanRefusal,
   pendingInvitations,
 } from "../domain/invitations.ts";
-import { changeMemberRole, removeMember, withdrawInvitation } from "../domain/memberChanges.ts";
+import {
+  type ActingAdmin,
+  changeMemberRole,
+  removeMember,
+  withdrawInvitation,
+} from "../domain/memberChanges.ts";
 import { listMembers, type MemberView, ROLES } from "../domain/members.ts";
 import { planOf } from "../domain/plans.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { type SentInvitation, sendInvitation } from "../mail/invitation.ts";
-import { revokeGrantsIn } from "../oauth/revocation.ts";
 import type { Services } from "../services.ts";
 import { AppPage, NoWorkspace } from "./appShell.tsx";
 import { Csrf, DangerAction, Notice, Time } from "./components.tsx";
@@ -310,7 +315,7 @@ export function membersPages(s: Services) {
   async function change(
     request: Request,
     body: unknown,
-    run: (org: Membership, by: { orgId: number; userId: number }, m: Member) => Promise<string | Response>,
+    run: (org: Membership, by: ActingAdmin, m: Member) => Promise<string | Response>,
     kept: RenderOpts = {},
     notDone = "Not changed",
   ): Promise<Response> {
@@ -318,7 +323,8 @@ export function membersPages(s: Services) {
     if (f instanceof Response) return f;
     const { m, org } = f;
     try {
-      const next = await run(org, { orgId: org.orgId, userId: m.session.userId }, m);
+      const by = { orgId: org.orgId, userId: m.session.userId, actor: `user:${m.session.userId}` };
+      const next = await run(org, by, m);
       return typeof next === "string" ? redirect(next) : next;
     } catch (e) {
       const again = (opts: RenderOpts, status: number) =>
@@ -356,14 +362,19 @@ export function membersPages(s: Services) {
     .post(`${MEMBERS_PATH}/:id/role`, ({ request, body, params }) =>
       change(request, body, async (org, by) => {
         const id = decimalId(params.id) ?? notFound();
-        await changeMemberRole(s.store, by, id, field(body, "role"));
+        await runCommand(
+          s.store,
+          changeMemberRole,
+          { user_id: id, role: field(body, "role") },
+          { caller: by },
+        );
         return back(org, "role");
       }),
     )
     .post(`${MEMBERS_PATH}/:id/remove`, ({ request, body, params }) =>
       change(request, body, async (org, by) => {
         const id = decimalId(params.id) ?? notFound();
-        await removeMember(s.store, by, id, revokeGrantsIn);
+        await runCommand(s.store, removeMember, { user_id: id }, { caller: by });
         // Someone who removed themselves no longer has this workspace to come back to.
         return id === by.userId ? "/app" : back(org, "removed");
       }),
@@ -395,7 +406,7 @@ export function membersPages(s: Services) {
     .post(`${MEMBERS_PATH}/invitations/:id/withdraw`, ({ request, body, params }) =>
       change(request, body, async (org, by) => {
         const id = decimalId(params.id) ?? notFound();
-        await withdrawInvitation(s.store, by, id);
+        await runCommand(s.store, withdrawInvitation, { id }, { caller: by });
         return back(org, "withdrawn");
       }),
     );

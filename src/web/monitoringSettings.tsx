@@ -12,7 +12,7 @@ import type { Membership } from "../auth/session.ts";
 import { competitorNames } from "../db/queries/competitors.ts";
 import { listWebhooks } from "../db/queries/webhooks.ts";
 import { setMonitoringCadence } from "../domain/cadence.ts";
-import { type ChatProvider, connectChat, disconnectChat } from "../domain/chat.ts";
+import { connectChatCommand, disconnectChatCommand } from "../domain/chat.ts";
 import {
   DELIVERY_CHANNELS,
   type DeliveryChannel,
@@ -415,7 +415,6 @@ export function monitoringSettingsPages(s: Services) {
   /** The signed-in admin and the workspace a form names, or a refusal. */
   const adminOf = (request: Request, body: unknown) => formAdmin(s, request, body, ONLY);
 
-  const actor = (m: Member) => ({ actor: `user:${m.session.userId}`, source: "web" });
   /** The member running a command on the workspace, as the events record it. */
   const by = (m: Member, org: Membership): Issuer => ({
     caller: { orgId: org.orgId, actor: `user:${m.session.userId}` },
@@ -488,7 +487,12 @@ export function monitoringSettingsPages(s: Services) {
         request,
         body,
         async (m, org) => {
-          await connectChat(s.store, org.orgSlug, webhook, actor(m), s.config.unsafeWebhookOrigins);
+          await runCommand(
+            s.store,
+            connectChatCommand,
+            { org: org.orgSlug, webhook_url: webhook, unsafe_origins: s.config.unsafeWebhookOrigins },
+            by(m, org),
+          );
           return done(org, "connected");
         },
         { webhook },
@@ -496,7 +500,7 @@ export function monitoringSettingsPages(s: Services) {
     })
     .post(`${PATH}/chat/disconnect`, ({ request, body }) =>
       change(request, body, async (m, org) => {
-        await disconnectChat(s.store, org.orgId, actor(m));
+        await runCommand(s.store, disconnectChatCommand, {}, by(m, org));
         return done(org, "disconnected");
       }),
     )
@@ -553,7 +557,17 @@ export function monitoringSettingsPages(s: Services) {
         request,
         body,
         async (m, org) => {
-          await connectChat(s.store, org.orgSlug, webhook, actor(m), s.config.unsafeWebhookOrigins, "teams");
+          await runCommand(
+            s.store,
+            connectChatCommand,
+            {
+              org: org.orgSlug,
+              webhook_url: webhook,
+              unsafe_origins: s.config.unsafeWebhookOrigins,
+              provider: "teams",
+            },
+            by(m, org),
+          );
           return done(org, "teams_connected");
         },
         { teamsWebhook: webhook },
@@ -561,7 +575,7 @@ export function monitoringSettingsPages(s: Services) {
     })
     .post(`${PATH}/teams/disconnect`, ({ request, body }) =>
       change(request, body, async (m, org) => {
-        await disconnectChat(s.store, org.orgId, actor(m), "teams" satisfies ChatProvider);
+        await runCommand(s.store, disconnectChatCommand, { provider: "teams" }, by(m, org));
         return done(org, "teams_disconnected");
       }),
     )
