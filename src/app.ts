@@ -1,18 +1,23 @@
 // The HTTP application, composed: the HTTP kit's plugins (src/http/) for every surface, then the surfaces —
-// the read API, the OpenAPI document, the pages, sign-in, the tool endpoint, the shared pages and OAuth.
+// the read API, the OpenAPI document, the pages, sign-in, the tool endpoint, the shared pages and OAuth —
+// after the client log and sessions plugins, which the read API (its errors go to the error hook; API keys, no
+// cookies) does without, compiled before they are added.
 import { Elysia } from "elysia";
 import { openApi } from "./api/openapi.ts";
 import { readApi } from "./api/routes.ts";
 import { ApiKeyResolver } from "./auth/apiKeys.ts";
 import { CredentialResolver } from "./auth/credentials.ts";
+import { getSession } from "./auth/session.ts";
 import { accessLog } from "./http/accessLog.ts";
 import { clientAddresses } from "./http/address.ts";
+import { clientLog } from "./http/clientLog.ts";
 import { compression } from "./http/compression.ts";
 import { problemDetails } from "./http/errors.ts";
 import { healthRoute } from "./http/health.ts";
 import { limiterFor } from "./http/rateLeases.ts";
 import type { Limiter } from "./http/rateLimit.ts";
 import { requestIds } from "./http/requestId.ts";
+import { sessions } from "./http/sessions.ts";
 import { mcpEndpoint, SERVER_INFO } from "./mcp/endpoint.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import type { Services } from "./services.ts";
@@ -53,6 +58,8 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
     .use(readApi(s, parts.limiter, parts.keys));
   compileNow(app, "/api/v1/");
   app
+    .use(clientLog(s))
+    .use(sessions((request) => getSession(s, request)))
     .use(healthRoute(s, SERVER_INFO.version))
     .use(openApi(s))
     .use(webPages(s))

@@ -12,10 +12,15 @@
 // lines of its kind were held back for that address since the last one (`suppressed`). The window is the
 // read API's sliding-window limiter (src/http/rateLimit.ts) with a budget of one. The access log
 // (RIVALS_ACCESS_LOG), one line per request by design, is the operator's choice and not limited.
+import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import { RateLimiter } from "./rateLimit.ts";
 
 type Fields = Record<string, unknown>;
+
+/** Why a body could not be read, as the log says it. */
+const UNREADABLE =
+  "the request body could not be read (malformed chunked encoding, or the upload was cut off)";
 
 /** Addresses with held-back lines whose count is remembered; beyond it the counts restart (memory bound). */
 const MAX_TRACKED = 10_000;
@@ -34,6 +39,24 @@ export class ClientLog {
     fields: { request_id?: string; method?: string; path?: string; reason: string },
   ) {
     this.emit("warn", "malformed_request", address, fields);
+  }
+
+  /** An error a surface caught while serving a request, logged by the error hook's rules: a body the client
+   * could not send whole is a `malformed` request (a warning), anything else a `failure` of ours. Says which,
+   * for the surface's own answer (400 or 500). */
+  caught(
+    request: Request,
+    address: string,
+    requestId: string | undefined,
+    error: unknown,
+  ): "malformed" | "failure" {
+    const path = new URL(request.url).pathname;
+    if (isUnreadableBody(error)) {
+      this.malformed(address, { request_id: requestId, method: request.method, path, reason: UNREADABLE });
+      return "malformed";
+    }
+    this.failure(address, { request_id: requestId, path, error: describeError(error) });
+    return "failure";
   }
 
   /** A failure of ours while serving a request (the caller answers 500). */
@@ -75,6 +98,12 @@ export function clientLogOf(s: { clock: Clock }): ClientLog {
     logs.set(s, log);
   }
   return log;
+}
+
+/** The client log as `clientLog` on the context of every route after it (the root mounts it; a surface `.use`s
+ * it too for its types, and gets the same log). */
+export function clientLog(s: { clock: Clock }) {
+  return new Elysia({ name: "client-log" }).decorate("clientLog", clientLogOf(s));
 }
 
 /** Whether reading the request body failed because of the client: Bun rejects the read with an

@@ -7,16 +7,9 @@ import type { Config } from "../config.ts";
 import { Problem, type ProblemCode, problemResponse } from "../contract/problem.ts";
 import { recordStatus } from "./accessLog.ts";
 import { clientAddress } from "./address.ts";
-import { clientLogOf, describeError, isUnreadableBody } from "./clientLog.ts";
+import { Answered } from "./answered.ts";
+import { clientLogOf, isUnreadableBody } from "./clientLog.ts";
 import { hstsFor } from "./requestId.ts";
-
-/** A refusal a surface gives in its own format (an OAuth error, a JSON-RPC error) from a hook of the HTTP kit,
- * such as its rate limit: the error hook sends it as it stands. */
-export class Answered extends Error {
-  constructor(readonly response: Response) {
-    super(`answered ${response.status}`);
-  }
-}
 
 /** Browsers get HTML; everything else (curl, API clients, fetch) gets problem+json. */
 export function wantsHtml(request: Request): boolean {
@@ -77,22 +70,21 @@ export function problemDetails(
       return problemResponse("not_found", `No page or record at ${path}.`, ctx);
     }
     const address = clientAddress(request, null, s.config.trustProxy);
-    // A body that could not be read or parsed is the client's doing: a warning, at most one a minute per
-    // address (http/clientLog.ts). Bun has usually answered it 400 and closed the connection already.
-    if (code === "PARSE" || isUnreadableBody(error)) {
+    // A body that could not be parsed is the client's doing: a warning, at most one a minute per address
+    // (http/clientLog.ts). Bun has usually answered it 400 and closed the connection already.
+    if (code === "PARSE" && !isUnreadableBody(error)) {
       log.malformed(address, {
         request_id: requestId,
         method: request.method,
         path,
-        reason: isUnreadableBody(error)
-          ? "the request body could not be read (malformed chunked encoding, or the upload was cut off)"
-          : "the request body could not be parsed",
+        reason: "the request body could not be parsed",
       });
       return problemResponse("invalid_request", "The request body could not be parsed.", ctx);
     }
-    // Anything else is ours: log it with the request id (at most one a minute per address), tell the
-    // client nothing internal.
-    log.failure(address, { request_id: requestId, path, error: describeError(error) });
+    // So is one the client could not send whole; anything else is ours. Both are logged with the request id
+    // (at most a line a minute per address), and the client is told nothing internal.
+    if (log.caught(request, address, requestId, error) === "malformed")
+      return problemResponse("invalid_request", "The request body could not be parsed.", ctx);
     if (wantsHtml(request)) return htmlPage(request, 500, requestId);
     return problemResponse("internal_error", "The server failed to handle this request.", ctx);
   }

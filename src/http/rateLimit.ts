@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import { Problem } from "../contract/problem.ts";
 import { clientAddress } from "./address.ts";
-import { Answered } from "./errors.ts";
+import { Answered } from "./answered.ts";
 
 export interface RateDecision {
   allowed: boolean;

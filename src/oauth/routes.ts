@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { CredentialResolver } from "../auth/credentials.ts";
 import { createFetcher, fetcherOptions } from "../engine/fetch/index.ts";
 import { clientAddress } from "../http/address.ts";
-import { clientLogOf, describeError, isUnreadableBody } from "../http/clientLog.ts";
+import { type ClientLog, clientLog } from "../http/clientLog.ts";
 import { limiterFor } from "../http/rateLeases.ts";
 import { rateLimit, rateLimitHeaders } from "../http/rateLimit.ts";
 import type { Services } from "../services.ts";
@@ -73,14 +73,21 @@ interface Call {
   request: Request;
   server: Server<unknown> | null;
   requestId: string;
+  clientLog: ClientLog;
 }
 
 function oauthCall(c: {
   request: Request;
   server: Server<unknown> | null;
   set: { headers: Record<string, unknown> };
+  clientLog: ClientLog;
 }): Call {
-  return { request: c.request, server: c.server, requestId: String(c.set.headers["x-request-id"] ?? "") };
+  return {
+    request: c.request,
+    server: c.server,
+    requestId: String(c.set.headers["x-request-id"] ?? ""),
+    clientLog: c.clientLog,
+  };
 }
 
 export function oauthRoutes(s: Services, credentials: CredentialResolver, options: OAuthOptions = {}) {
@@ -111,39 +118,31 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
       .catch((e) => {
         if (e instanceof OAuthError) return oauthErrorResponse(e);
         const address = clientAddress(c.request, c.server, s.config.trustProxy);
-        const path = new URL(c.request.url).pathname;
-        if (isUnreadableBody(e)) {
-          clientLogOf(s).malformed(address, {
-            request_id: c.requestId,
-            method: c.request.method,
-            path,
-            reason:
-              "the request body could not be read (malformed chunked encoding, or the upload was cut off)",
-          });
+        if (c.clientLog.caught(c.request, address, c.requestId, e) === "malformed")
           return oauthErrorResponse(new OAuthError("invalid_request", "the request body could not be read"));
-        }
-        clientLogOf(s).failure(address, { request_id: c.requestId, path, error: describeError(e) });
         return oauthErrorResponse(
           new OAuthError("server_error", "The server failed to handle this request.", 500),
         );
       })
       .then(withCors);
-  // Registration, and the token and revocation endpoints together, each a budget per address; a refusal is an
-  // OAuth error like every other answer here.
-  const limited = (name: string, perMinute: number) =>
-    rateLimit(limiterFor(s, name, perMinute), s.config.trustProxy, {
-      refuse: (d) =>
-        withCors(
-          oauthErrorResponse(
-            new OAuthError(
-              "temporarily_unavailable",
-              "Too many requests from this address; retry later.",
-              429,
-              rateLimitHeaders(d),
+  // Registration, and the token and revocation endpoints together, each a budget per address (a refusal is an
+  // OAuth error like every other answer here), with the client log for what guarded() catches.
+  const endpoints = (name: string, perMinute: number) =>
+    new Elysia().use(clientLog(s)).use(
+      rateLimit(limiterFor(s, name, perMinute), s.config.trustProxy, {
+        refuse: (d) =>
+          withCors(
+            oauthErrorResponse(
+              new OAuthError(
+                "temporarily_unavailable",
+                "Too many requests from this address; retry later.",
+                429,
+                rateLimitHeaders(d),
+              ),
             ),
           ),
-        ),
-    });
+      }),
+    );
 
   const metadata = () =>
     new Response(JSON.stringify(authorizationServerMetadata(base)), {
@@ -230,13 +229,14 @@ export function oauthRoutes(s: Services, credentials: CredentialResolver, option
   return new Elysia()
     .get("/.well-known/oauth-authorization-server", metadata)
     .use(
-      new Elysia()
-        .use(limited("oauth_register", options.registerPerMinute ?? 30))
-        .post(OAUTH_PATHS.register, (c) => register(oauthCall(c)), { parse: "none" }),
+      endpoints("oauth_register", options.registerPerMinute ?? 30).post(
+        OAUTH_PATHS.register,
+        (c) => register(oauthCall(c)),
+        { parse: "none" },
+      ),
     )
     .use(
-      new Elysia()
-        .use(limited("oauth_token", options.tokenPerMinute ?? 300))
+      endpoints("oauth_token", options.tokenPerMinute ?? 300)
         .post(OAUTH_PATHS.token, (c) => token(oauthCall(c)), { parse: "none" })
         .post(OAUTH_PATHS.revoke, (c) => revoke(oauthCall(c)), { parse: "none" }),
     )

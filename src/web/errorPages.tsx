@@ -6,10 +6,11 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
-import { getSession, isSecure, type SessionUser } from "../auth/session.ts";
+import { isSecure, type SessionUser } from "../auth/session.ts";
 import type { Services } from "../services.ts";
 import { AppPage } from "./appShell.tsx";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
+import { signedIn } from "./member.ts";
 import { currentWorkspace } from "./workspace.ts";
 
 export type HtmlErrorStatus = 404 | 500;
@@ -52,9 +53,9 @@ function Body({
 
 /** The signed-in person, if the request carries a valid session and the database answers (a 500 page
  * must render even when it does not). */
-async function sessionOf(s: Services, request: Request): Promise<SessionUser | null> {
+async function sessionOrNone(s: Services, request: Request): Promise<SessionUser | null> {
   try {
-    return await getSession(s, request);
+    return await signedIn(s, request);
   } catch {
     return null;
   }
@@ -66,7 +67,7 @@ export async function htmlErrorPage(
   status: HtmlErrorStatus,
   requestId: string,
 ): Promise<Response> {
-  const session = await sessionOf(s, request);
+  const session = await sessionOrNone(s, request);
   const title = status === 404 ? "Page not found" : "Something went wrong";
   const body = <Body status={status} requestId={requestId} signedIn={session !== null} />;
   const path = new URL(request.url).pathname;

@@ -1,6 +1,13 @@
 // The signed-in member of a private page and their current workspace, how private pages are answered, and
 // the checks every form post makes (member, CSRF token, the workspace it names, admins only).
-import { type Membership, requireSession, type SessionUser, verifyCsrf } from "../auth/session.ts";
+import {
+  getSession,
+  type Membership,
+  requireSession,
+  type SessionUser,
+  verifyCsrf,
+} from "../auth/session.ts";
+import { sessionOf } from "../http/sessions.ts";
 import type { Services } from "../services.ts";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { field, notFound } from "./http.ts";
@@ -20,9 +27,16 @@ export interface Member {
   ws: Workspace;
 }
 
+/** Who is signed in: the session the sessions plugin (http/sessions.ts) looks up once per request, shared by the
+ * page, its header and its error page. */
+export function signedIn(s: Services, request: Request): Promise<SessionUser | null> {
+  return sessionOf(request, (r) => getSession(s, r));
+}
+
 /** The signed-in member and their current workspace, or the redirect to sign in. */
 export async function member(s: Services, request: Request): Promise<Member | Response> {
-  const session = await requireSession(s, request);
+  // Nobody signed in: requireSession answers with the redirect that comes back here.
+  const session = (await signedIn(s, request)) ?? (await requireSession(s, request));
   if (session instanceof Response) return session;
   return { session, ws: currentWorkspace(session, request, s.config.baseUrl.startsWith("https:")) };
 }

@@ -3,11 +3,11 @@
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
 import { Elysia } from "elysia";
-import { getSession } from "../auth/session.ts";
 import { PLAN_NAMES, PLANS, type Plan } from "../domain/plans.ts";
 import { labelInText } from "../domain/vocabulary.ts";
 import type { Services } from "../services.ts";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
+import { signedIn } from "./member.ts";
 
 /** Public pages may be cached briefly by the browser; they differ only by who is signed in. */
 export function publicPage(body: JSX.Element, status = 200, headers: Record<string, string> = {}): Response {
@@ -17,7 +17,7 @@ export function publicPage(body: JSX.Element, status = 200, headers: Record<stri
 /** The signed-in person's display name, for the header (pages work the same without one). */
 export async function viewer(s: Services, request: Request): Promise<string | undefined> {
   if (!request.headers.get("cookie")) return undefined;
-  const session = await getSession(s, request);
+  const session = await signedIn(s, request);
   return session ? (session.name ?? session.email) : undefined;
 }
 

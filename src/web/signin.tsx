@@ -27,6 +27,7 @@ import {
 } from "../domain/members.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { clientAddress } from "../http/address.ts";
+import { sessions } from "../http/sessions.ts";
 import type { Services } from "../services.ts";
 import { Csrf, Notice, PasswordField } from "./components.tsx";
 import { field } from "./http.ts";
@@ -238,10 +239,11 @@ export function memberPages(s: Services) {
     });
 
   return new Elysia()
-    .get("/signin", async ({ request }) => {
+    .use(sessions((request) => getSession(s, request)))
+    .get("/signin", async ({ request, session }) => {
       const url = new URL(request.url);
       const next = safeNext(url.searchParams.get("next")) ?? DEFAULT_NEXT;
-      if (await getSession(s, request)) return seeOther(next);
+      if (await session()) return seeOther(next);
       const notice = url.searchParams.get("signed_out") ? "You are signed out." : undefined;
       return signinPage(request, { next, notice });
     })
@@ -276,8 +278,8 @@ export function memberPages(s: Services) {
       const { cookie } = await replaceSession(request, user.id, "password");
       return seeOther(next, [cookie]);
     })
-    .post("/signout", async ({ request, body }) => {
-      const session = await getSession(s, request);
+    .post("/signout", async ({ request, body, session: signedIn }) => {
+      const session = await signedIn();
       if (!session) return seeOther("/signin");
       if (!verifyCsrf(session, field(body, "csrf")))
         return page(

@@ -4,7 +4,8 @@
 // read from the console it writes to; the clock is the injected one.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { ClientLog } from "../../src/http/clientLog.ts";
+import { Elysia } from "elysia";
+import { ClientLog, clientLog, clientLogOf } from "../../src/http/clientLog.ts";
 import { startTestServer, type TestServer } from "../support/helpers.ts";
 
 let t: TestServer;
@@ -168,5 +169,46 @@ describe("ClientLog", () => {
     now += 60_001;
     log.failure("198.51.100.1", { request_id: "late", path: "/x", error: "Error: boom" });
     expect(parsed()[3].json).toMatchObject({ request_id: "late", suppressed: 49, level: "error" });
+  });
+});
+
+describe("the client-log plugin", () => {
+  test("routes after it get the service's one log on their context; what a surface catches is logged by the error hook's rules", async () => {
+    let now = Date.parse("2026-11-21T12:00:00Z");
+    const s = { clock: () => new Date(now) };
+    const app = new Elysia()
+      .use(clientLog(s))
+      .post(
+        "/caught",
+        async ({ request, clientLog }) => {
+          const error = request.headers.get("x-cut")
+            ? new DOMException("The connection was closed.", "AbortError")
+            : new Error("boom");
+          return clientLog.caught(request, "198.51.100.7", "req-1", error);
+        },
+        { parse: "none" },
+      )
+      .get("/same", ({ clientLog }) => String(clientLog === clientLogOf(s)));
+    app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const url = `http://127.0.0.1:${app.server!.port}`;
+      expect(await (await fetch(`${url}/same`)).text()).toBe("true");
+      const post = (cut: boolean) =>
+        fetch(`${url}/caught`, { method: "POST", headers: cut ? { "x-cut": "1" } : {}, body: "x" });
+      expect(await (await post(true)).text()).toBe("malformed");
+      expect(await (await post(false)).text()).toBe("failure");
+      expect(await (await post(false)).text()).toBe("failure"); // answered, but held back from the log
+      const out = parsed();
+      expect(out.map((l) => [l.method, l.json.event, l.json.request_id, l.json.path])).toEqual([
+        ["warn", "malformed_request", "req-1", "/caught"],
+        ["error", "request_failed", "req-1", "/caught"],
+      ]);
+      expect(String(out[1].json.error)).toContain("Error: boom");
+      now += 60_001;
+      await post(false);
+      expect(parsed()[2].json).toMatchObject({ event: "request_failed", suppressed: 1 });
+    } finally {
+      await app.stop();
+    }
   });
 });
