@@ -40,7 +40,7 @@ export function decideDeliveryAttempted(
 
 /** A recipient of a cycle's signals on one channel. */
 export interface DeliveryRecipient {
-  channel: string;
+  channel: EventPayloads["DeliveryQueued"]["channel"];
   recipient: string;
   signal_ids: number[];
 }
