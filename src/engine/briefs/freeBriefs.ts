@@ -5,32 +5,24 @@
 // it in the same command (or with one of our own reasons why no brief could be written). Mail goes its own way:
 // a confirmation to each address given, and the answer only to an address that confirmed. Work is claimed per
 // domain and per email (free_brief_claims), so instances sharing a database never do it twice.
-import type { NewEvent } from "../../../events/catalog.ts";
+import { runCommand } from "../../../events/command.ts";
 import {
   answersDue,
-  briefSlugTaken,
   claimFreeBriefWork,
-  companySlugOfDomain,
-  companySlugTaken,
   confirmationsDue,
   firstQueuedWebsite,
   queuedDomains,
-  queuedRequestIds,
   releaseFreeBriefWork,
 } from "../../db/freeBriefWork.ts";
 import { publicLinks } from "../../db/queries/publicLibrary.ts";
 import {
-  briefOfPeriod,
-  decideFreeBriefAnswered,
-  decideFreeBriefConfirmationEmailed,
-  decideFreeBriefEmailed,
-  FAILURE_REASONS,
-  type FailureReason,
-  failureReason,
-  newSecret,
-} from "../../domain/freeBriefs.ts";
+  answerFreeBriefs,
+  type FreeBriefAnswer,
+  recordFreeBriefConfirmationEmailed,
+  recordFreeBriefEmailed,
+} from "../../domain/freeBriefAnswers.ts";
+import { briefOfPeriod, FAILURE_REASONS, failureReason, newSecret } from "../../domain/freeBriefs.ts";
 import { FREE_BRIEF } from "../../domain/limits.ts";
-import { recordPublicBrief, SLUG } from "../../domain/publicLibrary.ts";
 import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
 import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
@@ -47,6 +39,7 @@ export const EMAIL_ATTEMPTS = 5;
 /** How often `rivals serve` looks for work left by a stop or a failed email. */
 const SWEEP_MS = 60_000;
 const META = { actor: "engine", source: "free_brief" };
+const ENGINE = { actor: "engine" };
 
 async function claim(s: Services, key: string): Promise<boolean> {
   const now = s.clock();
@@ -58,71 +51,14 @@ async function release(s: Services, key: string): Promise<void> {
   await releaseFreeBriefWork(s.database, key, instanceOf(s));
 }
 
-/** `acme.example` → `acme-example`, cut to the library's slug rule. */
-function domainSlug(domain: string): string {
-  return (
-    domain
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 100)
-      .replace(/-+$/, "") || "company"
-  );
-}
-
-type Answer =
-  | { outcome: "published"; brief: Record<string, unknown> }
-  | { outcome: "existing"; briefId: number }
-  | { outcome: "failed"; reason: FailureReason };
-
 /** Records the answer of every request still queued for `domain`, publishing the brief first when there is one. */
-async function recordAnswer(s: Services, domain: string, answer: Answer): Promise<void> {
-  await s.store.execute(async (w) => {
-    const queued = await queuedRequestIds(w.tx, domain);
-    // Answered meanwhile (another instance, or a request answered at once): nothing to publish for.
-    if (queued.length === 0) return { events: [], result: null };
-    const events: NewEvent[] = [];
-    let briefId: number | undefined;
-    if (answer.outcome === "published") {
-      // The company's slug of an earlier brief on this domain, else one from the domain; the brief's slug is its
-      // date, made unique within the company.
-      const prior = await companySlugOfDomain(w.tx, domain);
-      let companySlug = prior ?? domainSlug(domain);
-      if (prior === undefined && (await companySlugTaken(w.tx, companySlug)))
-        companySlug = `${companySlug.slice(0, 90)}-${await w.nextId()}`;
-      const base = `brief-${w.now.toISOString().slice(0, 10)}`;
-      let slug = base;
-      for (let n = 2; ; n++) {
-        if (!(await briefSlugTaken(w.tx, companySlug, slug))) break;
-        slug = `${base}-${n}`;
-      }
-      if (!SLUG.test(companySlug)) throw new Error(`bad company slug ${companySlug}`);
-      const recorded = await recordPublicBrief(
-        w,
-        {
-          kind: "public_brief",
-          company_slug: companySlug,
-          slug,
-          ...answer.brief,
-          published_at: w.now.toISOString(),
-        },
-        s.config.freeBriefReview,
-      );
-      events.push(...recorded);
-      const e = recorded[0];
-      if (e?.type === "PublicBriefRecorded") briefId = e.data.id;
-    } else if (answer.outcome === "existing") briefId = answer.briefId;
-    for (const id of queued) {
-      events.push(
-        decideFreeBriefAnswered(
-          id,
-          answer.outcome === "failed" ? answer : { outcome: answer.outcome },
-          briefId,
-          w.now,
-        ),
-      );
-    }
-    return { events, result: null };
-  }, META);
+async function recordAnswer(s: Services, domain: string, answer: FreeBriefAnswer): Promise<void> {
+  await runCommand(
+    s.store,
+    answerFreeBriefs,
+    { domain, answer, held: s.config.freeBriefReview },
+    { caller: ENGINE, metadata: META },
+  );
 }
 
 /** The fetcher of one free brief's research: the tenant fetcher (its address guard, robots.txt and pacing)
@@ -179,7 +115,7 @@ async function answerDomain(s: Services, domain: string): Promise<void> {
   const website = `${new URL(first).origin}/`;
   const budget = s.config.freeBriefBudgetMs;
   const fetcher = budgetedFetcher(fetcherFor(s.config), budget, s.clock);
-  let answer: Answer;
+  let answer: FreeBriefAnswer;
   try {
     let stop: ReturnType<typeof setTimeout> | undefined;
     // Extraction after the last fetch is bounded too: past the budget and a grace, the research is let go.
@@ -228,14 +164,11 @@ async function sendConfirmations(s: Services): Promise<void> {
       });
       const error = await send(s, String(row.email), mail);
       const attempt = Number(row.confirm_attempts) + 1;
-      await s.store.execute(
-        async (w) => ({
-          events: [
-            decideFreeBriefConfirmationEmailed(id, attempt, w.now, error, EMAIL_ATTEMPTS, token.digest),
-          ],
-          result: null,
-        }),
-        META,
+      await runCommand(
+        s.store,
+        recordFreeBriefConfirmationEmailed,
+        { id, attempt, error, maxAttempts: EMAIL_ATTEMPTS, tokenDigest: token.digest },
+        { caller: ENGINE, metadata: META },
       );
       if (error !== undefined)
         console.warn(
@@ -289,12 +222,11 @@ async function sendAnswers(s: Services): Promise<void> {
       });
       const error = await send(s, String(row.email), mail);
       const attempt = Number(row.email_attempts) + 1;
-      await s.store.execute(
-        async (w) => ({
-          events: [decideFreeBriefEmailed(id, attempt, w.now, error, EMAIL_ATTEMPTS)],
-          result: null,
-        }),
-        META,
+      await runCommand(
+        s.store,
+        recordFreeBriefEmailed,
+        { id, attempt, error, maxAttempts: EMAIL_ATTEMPTS },
+        { caller: ENGINE, metadata: META },
       );
       if (error !== undefined)
         console.warn(JSON.stringify({ level: "warn", msg: "free brief email failed", request: id, error }));
