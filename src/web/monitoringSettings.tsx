@@ -115,47 +115,98 @@ function StatusTable({
   );
 }
 
-/** A connected chat channel: since when, where to, and its test and disconnect buttons. */
-/** A chat channel's section: its connection (test, disconnect) when there is one, and the form that connects
- * or replaces its webhook URL. */
-function ChatChannel(p: {
-  heading: string;
+/** A chat channel as the page offers it: the words of its section, the notices of its changes and its test. */
+interface ChatSection {
   path: "chat" | "teams";
-  connected: boolean;
-  at: unknown;
+  /** Its provider, when it is not Slack (the chat commands' default). */
+  provider?: "teams";
+  heading: string;
   to: string;
   label: string;
   replace: string;
   inputId: string;
-  value: string | undefined;
   placeholder: string;
   hint?: string;
   button: string;
+  /** The `done` notices of connecting and disconnecting it (DONE). */
+  done: { connected: string; disconnected: string };
+  /** Where a refused form's URL is kept to show it again. */
+  field: "webhook" | "teamsWebhook";
+  /** The refusal of a test when it is not connected, and what the page calls its webhook. */
+  notConnected: string;
+  webhookName: string;
+  test(orgName: string, baseUrl: string): unknown;
+}
+
+const CHAT_SECTIONS: readonly ChatSection[] = [
+  {
+    path: "chat",
+    heading: "Team chat",
+    to: "a Slack incoming webhook",
+    label: "Slack incoming webhook URL",
+    replace: "Replace the webhook URL",
+    inputId: "webhook",
+    placeholder: "https://hooks.slack.com/services/…",
+    button: "Connect",
+    done: { connected: "connected", disconnected: "disconnected" },
+    field: "webhook",
+    notConnected: "No team chat is connected: connect one first.",
+    webhookName: "webhook",
+    test: (orgName, baseUrl) => testMessage(orgName, baseUrl),
+  },
+  {
+    path: "teams",
+    provider: "teams",
+    heading: "Microsoft Teams",
+    to: "a Teams Workflows webhook",
+    label: "Teams Workflows webhook URL",
+    replace: "Replace the Teams webhook URL",
+    inputId: "teams-webhook",
+    placeholder: "https://…/workflows/…",
+    hint: 'In Teams, add the workflow "Post to a channel when a webhook request is received" and paste its URL.',
+    button: "Connect Teams",
+    done: { connected: "teams_connected", disconnected: "teams_disconnected" },
+    field: "teamsWebhook",
+    notConnected: "Microsoft Teams is not connected: connect it first.",
+    webhookName: "Teams webhook",
+    test: (orgName, baseUrl) => composeTeamsTest(orgName, baseUrl, `${baseUrl}${PATH}`),
+  },
+];
+
+/** A chat channel's section: its connection (test, disconnect) when there is one, and the form that connects
+ * or replaces its webhook URL. */
+function ChatChannel(p: {
+  section: ChatSection;
+  connected: boolean;
+  at: unknown;
+  value: string | undefined;
   hidden: JSX.Element;
 }): JSX.Element {
+  const c = p.section;
   return (
     <>
-      <h2>{p.heading}</h2>
-      {p.connected ? <ConnectedChannel path={p.path} at={p.at} to={p.to} hidden={p.hidden} /> : ""}
-      <form method="post" action={`${PATH}/${p.path}`} class="card">
+      <h2>{c.heading}</h2>
+      {p.connected ? <ConnectedChannel path={c.path} at={p.at} to={c.to} hidden={p.hidden} /> : ""}
+      <form method="post" action={`${PATH}/${c.path}`} class="card">
         {p.hidden}
-        <label for={p.inputId}>{p.connected ? p.replace : p.label}</label>
+        <label for={c.inputId}>{p.connected ? c.replace : c.label}</label>
         <input
-          id={p.inputId}
+          id={c.inputId}
           name="webhook"
           type="url"
           required
           maxlength="2000"
           value={p.value ?? ""}
-          placeholder={p.placeholder}
+          placeholder={c.placeholder}
         />
-        {p.hint ? <p class="muted small">{p.hint}</p> : ""}
-        <button type="submit">{p.button}</button>
+        {c.hint ? <p class="muted small">{c.hint}</p> : ""}
+        <button type="submit">{c.button}</button>
       </form>
     </>
   );
 }
 
+/** A connected chat channel: since when, where to, and its test and disconnect buttons. */
 function ConnectedChannel(p: {
   path: "chat" | "teams";
   at: unknown;
@@ -370,37 +421,18 @@ export function monitoringSettingsPages(s: Services) {
           ""
         )}
 
-        <ChatChannel
-          heading="Team chat"
-          path="chat"
-          connected={view.chat_connected}
-          at={st.chatConnectedAt}
-          to="a Slack incoming webhook"
-          label="Slack incoming webhook URL"
-          replace="Replace the webhook URL"
-          inputId="webhook"
-          value={opts.webhook}
-          placeholder="https://hooks.slack.com/services/…"
-          button="Connect"
-          hidden={hidden}
-        />
-        <ChatChannel
-          heading="Microsoft Teams"
-          path="teams"
-          connected={view.teams_connected}
-          at={st.teamsConnectedAt}
-          to="a Teams Workflows webhook"
-          label="Teams Workflows webhook URL"
-          replace="Replace the Teams webhook URL"
-          inputId="teams-webhook"
-          value={opts.teamsWebhook}
-          placeholder="https://…/workflows/…"
-          hint={
-            'In Teams, add the workflow "Post to a channel when a webhook request is received" and paste its URL.'
-          }
-          button="Connect Teams"
-          hidden={hidden}
-        />
+        {CHAT_SECTIONS.map((c) => {
+          const teams = c.provider === "teams";
+          return (
+            <ChatChannel
+              section={c}
+              connected={teams ? view.teams_connected : view.chat_connected}
+              at={teams ? st.teamsConnectedAt : st.chatConnectedAt}
+              value={opts[c.field]}
+              hidden={hidden}
+            />
+          );
+        })}
 
         <h2>Delivery status</h2>
         <StatusTable status={delivery} on={{ email: view.email, slack: view.slack, teams: view.teams }} />
@@ -450,6 +482,63 @@ export function monitoringSettingsPages(s: Services) {
     }
   }
 
+  /** A chat channel's forms: connect (or replace) its webhook, disconnect it, send it a test message. */
+  const chatRoutes = (c: ChatSection) => {
+    const provider = c.provider ? { provider: c.provider } : {};
+    return new Elysia()
+      .post(`${PATH}/${c.path}`, ({ request, body }) => {
+        const webhook = field(body, "webhook").trim();
+        return change(
+          request,
+          body,
+          async (m, org) => {
+            await runCommand(
+              s.store,
+              connectChatCommand,
+              {
+                org: org.orgSlug,
+                webhook_url: webhook,
+                unsafe_origins: s.config.unsafeWebhookOrigins,
+                ...provider,
+              },
+              by(m, org),
+            );
+            return done(org, c.done.connected);
+          },
+          { [c.field]: webhook },
+        );
+      })
+      .post(`${PATH}/${c.path}/disconnect`, ({ request, body }) =>
+        change(request, body, async (m, org) => {
+          await runCommand(s.store, disconnectChatCommand, provider, by(m, org));
+          return done(org, c.done.disconnected);
+        }),
+      )
+      .post(`${PATH}/${c.path}/test`, ({ request, body }) =>
+        change(request, body, async (m, org) => {
+          const res = await postToChat(s, org.orgId, c.test(org.orgName, s.config.baseUrl), c.provider);
+          if (!res) return render(m, org, { error: c.notConnected }, 409, true);
+          if (res.ok)
+            return render(
+              m,
+              org,
+              { notice: `Test message sent: the ${c.webhookName} answered ${res.status}.` },
+              200,
+              true,
+            );
+          return render(
+            m,
+            org,
+            {
+              error: `The test message failed: the ${c.webhookName} answered ${res.status ?? res.error}: ${res.message}`,
+            },
+            502,
+            true,
+          );
+        }),
+      );
+  };
+
   return new Elysia({ name: "web-monitoring-settings" })
     .get(PATH, async ({ request }) => {
       const m = await member(s, request);
@@ -481,53 +570,6 @@ export function monitoringSettingsPages(s: Services) {
         return done(org, "channels");
       }),
     )
-    .post(`${PATH}/chat`, ({ request, body }) => {
-      const webhook = field(body, "webhook").trim();
-      return change(
-        request,
-        body,
-        async (m, org) => {
-          await runCommand(
-            s.store,
-            connectChatCommand,
-            { org: org.orgSlug, webhook_url: webhook, unsafe_origins: s.config.unsafeWebhookOrigins },
-            by(m, org),
-          );
-          return done(org, "connected");
-        },
-        { webhook },
-      );
-    })
-    .post(`${PATH}/chat/disconnect`, ({ request, body }) =>
-      change(request, body, async (m, org) => {
-        await runCommand(s.store, disconnectChatCommand, {}, by(m, org));
-        return done(org, "disconnected");
-      }),
-    )
-    .post(`${PATH}/chat/test`, ({ request, body }) =>
-      change(request, body, async (m, org) => {
-        const res = await postToChat(s, org.orgId, testMessage(org.orgName, s.config.baseUrl));
-        if (!res)
-          return render(m, org, { error: "No team chat is connected: connect one first." }, 409, true);
-        if (res.ok)
-          return render(
-            m,
-            org,
-            { notice: `Test message sent: the webhook answered ${res.status}.` },
-            200,
-            true,
-          );
-        return render(
-          m,
-          org,
-          {
-            error: `The test message failed: the webhook answered ${res.status ?? res.error}: ${res.message}`,
-          },
-          502,
-          true,
-        );
-      }),
-    )
     .post(`${PATH}/rules`, ({ request, body }) =>
       change(request, body, async (m, org) => {
         const channel = field(body, "channel");
@@ -551,57 +593,6 @@ export function monitoringSettingsPages(s: Services) {
         return done(org, "rules");
       }),
     )
-    .post(`${PATH}/teams`, ({ request, body }) => {
-      const webhook = field(body, "webhook").trim();
-      return change(
-        request,
-        body,
-        async (m, org) => {
-          await runCommand(
-            s.store,
-            connectChatCommand,
-            {
-              org: org.orgSlug,
-              webhook_url: webhook,
-              unsafe_origins: s.config.unsafeWebhookOrigins,
-              provider: "teams",
-            },
-            by(m, org),
-          );
-          return done(org, "teams_connected");
-        },
-        { teamsWebhook: webhook },
-      );
-    })
-    .post(`${PATH}/teams/disconnect`, ({ request, body }) =>
-      change(request, body, async (m, org) => {
-        await runCommand(s.store, disconnectChatCommand, { provider: "teams" }, by(m, org));
-        return done(org, "teams_disconnected");
-      }),
-    )
-    .post(`${PATH}/teams/test`, ({ request, body }) =>
-      change(request, body, async (m, org) => {
-        const card = composeTeamsTest(org.orgName, s.config.baseUrl, `${s.config.baseUrl}${PATH}`);
-        const res = await postToChat(s, org.orgId, card, "teams");
-        if (!res)
-          return render(m, org, { error: "Microsoft Teams is not connected: connect it first." }, 409, true);
-        if (res.ok)
-          return render(
-            m,
-            org,
-            { notice: `Test message sent: the Teams webhook answered ${res.status}.` },
-            200,
-            true,
-          );
-        return render(
-          m,
-          org,
-          {
-            error: `The test message failed: the Teams webhook answered ${res.status ?? res.error}: ${res.message}`,
-          },
-          502,
-          true,
-        );
-      }),
-    );
+    .use(chatRoutes(CHAT_SECTIONS[0]))
+    .use(chatRoutes(CHAT_SECTIONS[1]));
 }
