@@ -3,7 +3,7 @@
 // The engine (src/engine/research/) does the reading of web sites; loaders read the state in the writer's
 // transaction, and the pure deciders only decide which events happen.
 import type { NewEvent } from "../../events/catalog.ts";
-import { type Command, handle } from "../../events/command.ts";
+import { type Actor, type Command, handle } from "../../events/command.ts";
 import type { Tx, WriteContext } from "../../events/store.ts";
 import {
   allowanceBatchesSince,
@@ -356,7 +356,8 @@ export async function handleEndResearch(
 export const endResearchRun: Command<
   { runId: number; outcome: RunOutcome },
   EndResearchState,
-  { recorded: boolean }
+  { recorded: boolean },
+  Actor
 > = {
   load: (w, input) => loadEndResearch(w.tx, input.runId, input.outcome),
   decide: (st, input, { now }) => decideEndResearch(st, input.outcome, now),

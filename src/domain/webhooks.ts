@@ -3,7 +3,7 @@
 // of a message records — retries with backoff for about a day, a receiver's Retry-After honoured, the endpoint
 // disabled once a message has failed for that long. engine/deliver/webhooks.ts fans events out and sends.
 import type { EventPayloads, NewEvent } from "../../events/catalog.ts";
-import type { Command } from "../../events/command.ts";
+import type { Actor, Command } from "../../events/command.ts";
 import { fanoutPosition } from "../db/webhookFanout.ts";
 import { checkWebhookUrl } from "./chat.ts";
 import {
@@ -272,7 +272,8 @@ function cursorAllows(cursor: number | null, input: QueueWebhookMessages): boole
 export const queueWebhookMessages: Command<
   QueueWebhookMessages,
   { cursor: number | null; ids: number[] },
-  boolean
+  boolean,
+  Actor
 > = {
   load: async (w, input) => {
     const cursor = await fanoutPosition(w.tx);

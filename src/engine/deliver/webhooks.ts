@@ -25,7 +25,6 @@ import {
   watchOfCompetitor,
 } from "../../db/webhookFanout.ts";
 import { DomainError } from "../../domain/errors.ts";
-import type { Caller } from "../../domain/watchlist.ts";
 import {
   queueWebhookMessages,
   recordWebhookAttempt,
@@ -140,9 +139,6 @@ async function cursorOf(s: Services): Promise<number | null> {
   return fanoutPosition(s.database);
 }
 
-/** The fan-out queues messages of every workspace: the engine's, in none of them. */
-const FANOUT: Caller = { orgId: 0, actor: "engine" };
-
 /** Queues messages (each with a new id) and moves the cursor from `from` to `to`, unless another instance
  * moved it first (then nothing is written and false is answered). */
 async function commit(
@@ -152,7 +148,7 @@ async function commit(
   needCursorAt?: number,
 ): Promise<boolean> {
   const { result } = await s.store.execute(async (w) => {
-    const out = await handle(queueWebhookMessages, w, FANOUT, { msgs, move, needCursorAt });
+    const out = await handle(queueWebhookMessages, w, { actor: "engine" }, { msgs, move, needCursorAt });
     if (out.result && move) await moveFanout(w.tx, move.to);
     return out;
   });

@@ -14,7 +14,6 @@ import {
   takeResearchLeases,
 } from "../../db/researchLeases.ts";
 import { endResearchRun, INTERRUPTED, type RunOutcome } from "../../domain/research.ts";
-import type { Caller } from "../../domain/watchlist.ts";
 import type { Services } from "../../services.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 
@@ -24,10 +23,6 @@ export const RESEARCH_LEASE_MS = 60_000;
 const SWEEP_MS = 30_000;
 
 const until = (now: Date) => new Date(now.getTime() + RESEARCH_LEASE_MS).toISOString();
-
-/** Who ends a run: the engine, in the workspace the run names (the command reads it from the run, not from
- * its caller). */
-const ending = (actor: string | undefined): Caller => ({ orgId: 0, actor: actor ?? "engine" });
 
 /** Takes the leases of runs just started, in the command that records their start. */
 export async function takeLeases(tx: Tx, s: Services, runIds: number[], now: Date): Promise<void> {
@@ -50,7 +45,7 @@ export async function endRun(
   metadata: EventMetadata,
 ): Promise<boolean> {
   const { result } = await s.store.execute(async (w) => {
-    const out = await handle(endResearchRun, w, ending(metadata.actor), { runId, outcome });
+    const out = await handle(endResearchRun, w, { actor: metadata.actor ?? "engine" }, { runId, outcome });
     await dropResearchLease(w.tx, runId);
     return out;
   }, metadata);
@@ -67,7 +62,7 @@ export async function recoverOrphanedResearch(s: Services): Promise<number[]> {
       async (w) => {
         if (!(await researchRunOrphaned(w.tx, id, w.now.toISOString()))) return { events: [], result: false };
         const outcome: RunOutcome = { ok: false, code: "interrupted", reason: INTERRUPTED };
-        const out = await handle(endResearchRun, w, ending(undefined), { runId: id, outcome });
+        const out = await handle(endResearchRun, w, { actor: "engine" }, { runId: id, outcome });
         await dropResearchLease(w.tx, id);
         return { events: out.events, result: out.result.recorded };
       },
