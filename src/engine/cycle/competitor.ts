@@ -10,7 +10,7 @@ import { sourceKind } from "../sources/kinds/index.ts";
 import { extractPool } from "../workers/extract.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { type CheckOptions, checkSource, keyOf } from "./check.ts";
-import { type CompetitorResult, recordResults } from "./results.ts";
+import { type CompetitorResult, type Recorded, recordResults } from "./results.ts";
 import type { CompetitorRow, Source } from "./types.ts";
 
 /** Checks a competitor's sources and records what they show. `cycleId` null: research's first snapshots
@@ -23,6 +23,21 @@ export async function checkCompetitor(
   sources: Source[],
   fetcher: Fetcher,
 ): Promise<CompetitorResult> {
+  const r = await checkAndRecord(s, orgId, cycleId, comp, sources, fetcher);
+  await r.written;
+  return r.result;
+}
+
+/** checkCompetitor, back once the sources are checked: its result, and `written` when its last writes (a quiet
+ * check's wait for its batch) are committed. */
+export async function checkAndRecord(
+  s: Services,
+  orgId: number,
+  cycleId: number | null,
+  comp: CompetitorRow,
+  sources: Source[],
+  fetcher: Fetcher,
+): Promise<Recorded> {
   const store = snapshotStoreFor(s);
   const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
   // A changed page is read for the dossier as research reads it, from the body just checked (held only until

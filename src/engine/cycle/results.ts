@@ -1,7 +1,9 @@
 // Recording what a competitor's checks found: every changed source classified (the drafts of all its sources
 // recorded together: one event seen on blog, changelog and feed is one signal), then the new snapshots, then in
-// one command the sources' states (unchanged, not modified, failing) and the competitor's CompetitorChecked event.
+// one command the sources' states (unchanged, not modified, failing) and the competitor's CompetitorChecked event
+// (written with other quiet checks when it found nothing: quiet.ts).
 import type { EventMetadata } from "../../../events/catalog.ts";
+import { recordKeptSources, recordSourceBody, recordSourceFailure } from "../../db/sourceChecks.ts";
 import { decideCompetitorChecked } from "../../domain/cycles.ts";
 import type { Services } from "../../services.ts";
 import { classify } from "../classify/classify.ts";
@@ -16,6 +18,7 @@ import { classifyAsOf, sourceKind } from "../sources/kinds/index.ts";
 import { recordDrafts } from "../write/signals.ts";
 import type { BoardFollow } from "./boards.ts";
 import type { Outcome } from "./check.ts";
+import { type CheckWrite, writeQuietCheck } from "./quiet.ts";
 import type { CompetitorRow } from "./types.ts";
 
 const META: EventMetadata = { actor: "engine", source: "engine" };
@@ -44,8 +47,14 @@ function jobsAsListed(snapshot: Snapshot): Job[] {
   }));
 }
 
-/** Records a competitor's outcomes. `cycleId` null: research's first snapshots, which record no
- * CompetitorChecked. */
+/** A competitor's result, and its writes' commit (which the result is not reported before). */
+export interface Recorded {
+  result: CompetitorResult;
+  written: Promise<void>;
+}
+
+/** Records a competitor's outcomes: its signals and snapshots now, its sources' checks and CompetitorChecked
+ * event by `written`. `cycleId` null: research's first snapshots, which record no CompetitorChecked. */
 export async function recordResults(
   s: Services,
   orgId: number,
@@ -56,7 +65,7 @@ export async function recordResults(
   follow: BoardFollow,
   store: SnapshotStore,
   reads: ReadonlyMap<string, PageRead> = new Map(),
-): Promise<CompetitorResult> {
+): Promise<Recorded> {
   const at = s.clock().toISOString();
   const drafts: SignalDraft[] = [];
   const failures: CompetitorResult["failures"] = [];
@@ -149,73 +158,69 @@ export async function recordResults(
     else if (put.changed) changed++;
   }
 
-  // One command: unchanged and not-modified checks, failures, and the competitor's CompetitorChecked event (no
-  // result of these writes is read: they go with the writer's one request).
+  // The sources' checks (unchanged, not modified, failing) and the competitor's CompetitorChecked event, in one
+  // command; a competitor whose check found nothing to record waits to be written with the other quiet ones
+  // (quiet.ts).
   const failed = outcomes.filter((o) => o.status === "failed");
-  await s.store.execute(async ({ later }) => {
-    // The unchanged and not-modified checks in one statement: each source's new validators, if the answer
-    // gave any, and its rendered mark.
-    const kept = outcomes.flatMap((o) =>
-      o.status === "unchanged" || o.status === "not_modified"
-        ? [
-            {
-              k: o.key,
-              e: o.etag ?? null,
-              m: o.lastModified ?? null,
-              h: o.bodyHash ?? null,
-              r: o.status === "unchanged" && o.rendered !== undefined ? Number(o.rendered) : null,
-            },
-          ]
-        : [],
+  const write: CheckWrite = async (later) => {
+    await recordKeptSources(
+      later,
+      outcomes.flatMap((o) =>
+        o.status === "unchanged" || o.status === "not_modified"
+          ? [
+              {
+                o: orgId,
+                c: comp.id,
+                k: o.key,
+                t: at,
+                e: o.etag ?? null,
+                m: o.lastModified ?? null,
+                h: o.bodyHash ?? null,
+                r: o.status === "unchanged" && o.rendered !== undefined ? Number(o.rendered) : null,
+              },
+            ]
+          : [],
+      ),
     );
-    if (kept.length > 0)
-      await later.execute({
-        sql: `UPDATE snapshot_sources AS s SET last_checked_at = ?1, etag = COALESCE(u.value ->> 'e', s.etag),
-                last_modified = COALESCE(u.value ->> 'm', s.last_modified),
-                body_hash = COALESCE(u.value ->> 'h', s.body_hash), rendered = COALESCE(u.value ->> 'r', s.rendered),
-                failures = 0
-              FROM json_each(?2) AS u
-              WHERE s.org_id = ?3 AND s.competitor_id = ?4 AND s.source_key = u.value ->> 'k'`,
-        args: [at, JSON.stringify(kept), orgId, comp.id],
-      });
     for (const o of outcomes) {
-      if (o.status === "unchanged" || o.status === "not_modified") continue;
+      const ref = { orgId, competitorId: comp.id, key: o.key };
       if (o.status === "changed" || o.status === "baseline")
-        await later.execute({
-          sql: `UPDATE snapshot_sources SET body_hash = ?, rendered = ?
-                WHERE org_id = ? AND competitor_id = ? AND source_key = ?`,
-          args: [o.bodyHash, Number(o.rendered), orgId, comp.id, o.key],
-        });
+        await recordSourceBody(later, { ...ref, bodyHash: o.bodyHash, rendered: o.rendered });
       else if (o.status === "failed")
-        await later.execute({
-          sql: `INSERT INTO snapshot_sources (org_id, competitor_id, source_key, url, kind, first_seen_at,
-                  last_checked_at, failures, last_error, last_error_at, failing_since)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
-                ON CONFLICT (org_id, competitor_id, source_key) DO UPDATE SET failures = failures + 1,
-                  last_error = excluded.last_error, last_error_at = excluded.last_error_at,
-                  failing_since = CASE WHEN failures = 0 OR failing_since IS NULL THEN excluded.last_error_at
-                    ELSE failing_since END`,
-          args: [orgId, comp.id, o.key, o.source.url, o.snapshotKind, at, at, o.error, at, at],
+        await recordSourceFailure(later, {
+          ...ref,
+          url: o.source.url,
+          kind: o.snapshotKind,
+          at,
+          error: o.error,
         });
     }
-    if (cycleId === null) return { events: [], result: null };
-    return {
-      events: [
-        decideCompetitorChecked(orgId, {
-          competitor_id: comp.id,
-          cycle_id: cycleId,
-          checked_at: at,
-          sources: outcomes.length,
-          changed,
-          failed: failed.length,
-          failing: failures,
-          ...(follow.moved ? { job_board: follow.moved } : {}),
-        }),
-      ],
-      result: null,
-    };
-  }, META);
-  return {
+    if (cycleId === null) return [];
+    return [
+      decideCompetitorChecked(orgId, {
+        competitor_id: comp.id,
+        cycle_id: cycleId,
+        checked_at: at,
+        sources: outcomes.length,
+        changed,
+        failed: failed.length,
+        failing: failures,
+        ...(follow.moved ? { job_board: follow.moved } : {}),
+      }),
+    ];
+  };
+  const quiet =
+    cycleId !== null &&
+    drafts.length === 0 &&
+    observed.length === 0 &&
+    !follow.moved &&
+    outcomes.every((o) => o.status !== "changed" && o.status !== "baseline");
+  const written = quiet
+    ? writeQuietCheck(s, write)
+    : s.store
+        .execute(async ({ later }) => ({ events: await write(later), result: null }), META)
+        .then(() => {});
+  const result: CompetitorResult = {
     competitorId: comp.id,
     checked: outcomes.length,
     changed,
@@ -227,4 +232,7 @@ export async function recordResults(
     closed: rec.closed,
     failures,
   };
+  // A write that failed is the caller's to hear of when it waits for it.
+  written.catch(() => undefined);
+  return { result, written };
 }

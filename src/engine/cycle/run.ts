@@ -13,12 +13,20 @@ import { MAX_FAILURES_LISTED } from "../../domain/cycles.ts";
 import { DomainError } from "../../domain/errors.ts";
 import type { Services } from "../../services.ts";
 import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
-import { dropShares, offerShares, type ShareResult, shareResults, workShares } from "../schedule/shares.ts";
+import {
+  dropShares,
+  offerShares,
+  type PendingShare,
+  type ShareResult,
+  shareResults,
+  workShares,
+} from "../schedule/shares.ts";
 import { snapshotPool } from "../workers/extract.ts";
 import { closeExpiredSignals } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
-import { checkCompetitor } from "./competitor.ts";
+import { checkAndRecord } from "./competitor.ts";
 import type { Lanes } from "./lanes.ts";
+import { flushQuietChecks } from "./quiet.ts";
 import { adoptCycle, finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CompetitorResult } from "./results.ts";
 import { competitorSources } from "./sources.ts";
@@ -141,11 +149,13 @@ async function checkAll(
       else work.push({ comp, sources });
     }
     let next = 0;
+    const recorded: Promise<void>[] = [];
     const lane = async () => {
       while (next < work.length) {
         const w = work[next++];
         const check = () => checkOne(s, orgId, started.id, w.comp, w.sources, fetcher);
-        keep(await (opts.lanes ? opts.lanes.run(check) : check()));
+        const pending = await (opts.lanes ? opts.lanes.run(check) : check());
+        recorded.push(pending.recorded.then(keep));
       }
     };
     // Two competitors at a time by default: without a pause between requests (a local site) the extraction pool
@@ -155,6 +165,9 @@ async function checkAll(
     await Promise.all(
       Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 2, work.length)) }, lane),
     );
+    // Nothing left to start: the quiet checks still waiting for their batch are written now.
+    flushQuietChecks(s);
+    await Promise.all(recorded);
   }
 
   const expired = await closeExpiredSignals(s, orgId, s.clock());
@@ -222,7 +235,8 @@ async function checkAll(
   return summary;
 }
 
-/** Checks one competitor of a cycle: its result, or (an internal error) why it was not checked. */
+/** Checks one competitor of a cycle: back once its sources are checked (its lane is free then), with its result,
+ * or (an internal error) why it was not checked, once its writes are committed. */
 async function checkOne(
   s: Services,
   orgId: number,
@@ -230,23 +244,8 @@ async function checkOne(
   comp: CompetitorRow,
   sources: Source[],
   fetcher: Fetcher,
-): Promise<ShareResult> {
-  try {
-    // A competitor starts once the extraction pool has caught up: what waits for it is whole page bodies, so
-    // the lanes shrink to what the pool keeps up with (a cycle of first snapshots) and memory stays flat.
-    const pool = snapshotPool(s.config);
-    while (pool.pending > BACKLOG_PER_WORKER * s.config.workers) await Bun.sleep(25);
-    const r = await checkCompetitor(s, orgId, cycleId, comp, sources, fetcher);
-    // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
-    // pages were read, so they sit in the old generation until a full one (docs/engine/speed.md, "Memory").
-    // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
-    // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
-    // a failure. A body read only to find the same bytes counts: left to JSC's own pacing, bodies read only
-    // to be found unchanged raised the peak of an unchanged cycle above a changed one's.
-    const bodies = r.checked - r.notModified - r.failed;
-    if (bodies > 0 && process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
-    return { result: r };
-  } catch (e) {
+): Promise<PendingShare> {
+  const failed = (e: unknown): ShareResult => {
     console.error(
       JSON.stringify({
         level: "error",
@@ -259,6 +258,24 @@ async function checkOne(
       skipped: { competitor_id: comp.id, name: comp.name, reason: "internal error; retried next cycle" },
       retry: true,
     };
+  };
+  try {
+    // A competitor starts once the extraction pool has caught up: what waits for it is whole page bodies, so
+    // the lanes shrink to what the pool keeps up with (a cycle of first snapshots) and memory stays flat.
+    const pool = snapshotPool(s.config);
+    while (pool.pending > BACKLOG_PER_WORKER * s.config.workers) await Bun.sleep(25);
+    const { result: r, written } = await checkAndRecord(s, orgId, cycleId, comp, sources, fetcher);
+    // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
+    // pages were read, so they sit in the old generation until a full one (docs/engine/speed.md, "Memory").
+    // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
+    // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
+    // a failure. A body read only to find the same bytes counts: left to JSC's own pacing, bodies read only
+    // to be found unchanged raised the peak of an unchanged cycle above a changed one's.
+    const bodies = r.checked - r.notModified - r.failed;
+    if (bodies > 0 && process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
+    return { recorded: written.then((): ShareResult => ({ result: r }), failed) };
+  } catch (e) {
+    return { recorded: Promise.resolve(failed(e)) };
   }
 }
 
@@ -283,12 +300,12 @@ export async function checkCycleCompetitor(
   competitorId: number,
   fetcher?: Fetcher,
   known?: CompetitorRow,
-): Promise<ShareResult> {
+): Promise<PendingShare> {
   const comp = known ?? (await coreCompetitors(s, orgId, competitorId))[0];
   // Removed from the watch list since the cycle began: nothing to check, nothing to report.
-  if (!comp) return { result: emptyResult(competitorId) };
+  if (!comp) return { recorded: Promise.resolve({ result: emptyResult(competitorId) }) };
   const sources = await competitorSources(s, orgId, comp.id);
-  if (sources.length === 0) return { skipped: notChecked(comp) };
+  if (sources.length === 0) return { recorded: Promise.resolve({ skipped: notChecked(comp) }) };
   return checkOne(s, orgId, cycleId, comp, sources, fetcher ?? (await workspaceFetcher(s, orgId)).fetcher);
 }
 

@@ -11,6 +11,7 @@
 // RIVALS_SCHEDULER=off leaves it out of `serve`.
 import { Cron } from "croner";
 import type { Clock } from "../../clock.ts";
+import { leaseExpiredBetween, schedulableWorkspaces } from "../../db/cycleLeases.ts";
 import { effectiveCadence, planOf } from "../../domain/plans.ts";
 import type { Services } from "../../services.ts";
 import { Lanes } from "../cycle/lanes.ts";
@@ -113,11 +114,8 @@ export class Scheduler {
   private async poll(): Promise<void> {
     if (this.stopped) return;
     const now = this.clock();
-    const r = await this.s.database.client.execute({
-      sql: `SELECT 1 FROM cycle_leases WHERE finished_at IS NULL AND expires_at <= ? AND expires_at > ? LIMIT 1`,
-      args: [now.toISOString(), new Date(now.getTime() - 4 * this.leaseMs).toISOString()],
-    });
-    if (r.rows.length > 0) await this.tick();
+    const since = new Date(now.getTime() - 4 * this.leaseMs).toISOString();
+    if (await leaseExpiredBetween(this.s.database, since, now.toISOString())) await this.tick();
     await this.help();
   }
 
@@ -170,17 +168,8 @@ export class Scheduler {
 
   /** The workspaces with something to monitor, their cadence's current slot and when it is due. */
   async dueWorkspaces(now: Date = this.clock()): Promise<DueWorkspace[]> {
-    const r = await this.s.database.client.execute(
-      `SELECT o.id, o.plan, w.cadence FROM orgs o LEFT JOIN workspace_settings w ON w.id = o.id
-       WHERE EXISTS (SELECT 1 FROM competitors c WHERE c.org_id = o.id AND c.listed = 1 AND c.watch = 'core'
-         AND (EXISTS (SELECT 1 FROM research_sources r WHERE r.competitor_id = c.id)
-           OR EXISTS (SELECT 1 FROM monitored_pages m WHERE m.competitor_id = c.id)))
-       ORDER BY o.id`,
-    );
-    return r.rows.map((row) => {
-      const orgId = Number(row.id);
-      const plan = planOf(String(row.plan));
-      const cadence = effectiveCadence(plan, row.cadence === null ? null : String(row.cadence));
+    return (await schedulableWorkspaces(this.s.database)).map(({ orgId, plan, cadence: chosen }) => {
+      const cadence = effectiveCadence(planOf(plan), chosen);
       const slot = slotOf(cadence, now);
       return {
         orgId,

@@ -6,8 +6,21 @@
 // instance's share is checked within a minute and a competitor is never checked by two living instances. The
 // lead waits until every row is done, then sums the results for the cycle's summary and deletes the rows.
 import type { Clock } from "../../clock.ts";
+import {
+  claimableShareCycles,
+  claimOpenShares,
+  deleteClosedCyclesShares,
+  deleteShares,
+  finishShareRow,
+  insertShares,
+  openShareCount,
+  releaseShareClaim,
+  renewShareClaims,
+  shareResultRows,
+} from "../../db/cycleShares.ts";
 import type { Services } from "../../services.ts";
 import type { Lanes } from "../cycle/lanes.ts";
+import { flushQuietChecks } from "../cycle/quiet.ts";
 import type { CompetitorResult } from "../cycle/results.ts";
 import { heartbeat } from "../instance.ts";
 
@@ -24,20 +37,19 @@ export type ShareResult =
   | { result: CompetitorResult }
   | { skipped: { competitor_id: number; name: string; reason: string }; retry?: boolean };
 
+/** A competitor's check once its lane is free: what it came to, once its writes are committed (a quiet check
+ * waits for its batch: cycle/quiet.ts). */
+export interface PendingShare {
+  recorded: Promise<ShareResult>;
+}
+
 const iso = (now: Date, plusMs = 0) => new Date(now.getTime() + plusMs).toISOString();
 
 /** Offers the cycle's competitors in order (rows already there, of a cycle taken over, are kept). */
 export async function offerShares(s: Services, cycleId: number, orgId: number, ids: number[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 200) {
     const part = ids.slice(i, i + 200);
-    await s.store.writeTables(({ later }) =>
-      later.execute({
-        sql: `INSERT OR IGNORE INTO cycle_shares (cycle_id, competitor_id, org_id, position) VALUES ${part
-          .map(() => "(?, ?, ?, ?)")
-          .join(", ")}`,
-        args: part.flatMap((id, k) => [cycleId, id, orgId, i + k]),
-      }),
-    );
+    await s.store.writeTables(({ later }) => insertShares(later, { cycleId, orgId, from: i, ids: part }));
   }
 }
 
@@ -51,42 +63,13 @@ export async function claimShares(
   n: number,
 ): Promise<{ id: number; claims: number }[]> {
   if (n <= 0) return [];
-  return s.store.writeTables(async ({ tx }) => {
-    const r = await tx.execute({
-      sql: `UPDATE cycle_shares SET holder = ?, expires_at = ?, claims = claims + 1
-            WHERE cycle_id = ? AND competitor_id IN (
-              SELECT competitor_id FROM cycle_shares WHERE cycle_id = ? AND done_at IS NULL
-                AND (holder IS NULL OR expires_at <= ?) ORDER BY position LIMIT ?)
-            RETURNING competitor_id, claims`,
-      args: [holder, iso(now, SHARE_TTL_MS), cycleId, cycleId, iso(now), n],
-    });
-    return r.rows.map((row) => ({ id: Number(row.competitor_id), claims: Number(row.claims) }));
-  });
-}
-
-/** Gives a claim back for another try. */
-function releaseShare(s: Services, cycleId: number, competitorId: number, holder: string): Promise<unknown> {
-  return s.store.writeTables(({ later }) =>
-    later.execute({
-      sql: `UPDATE cycle_shares SET holder = NULL, expires_at = NULL WHERE cycle_id = ? AND competitor_id = ?
-              AND holder = ? AND done_at IS NULL`,
-      args: [cycleId, competitorId, holder],
-    }),
-  );
-}
-
-/** Moves on the expiry of every claim `holder` has on the cycle. */
-function renewShares(s: Services, cycleId: number, holder: string, now: Date): Promise<unknown> {
-  return s.store.writeTables(({ later }) =>
-    later.execute({
-      sql: "UPDATE cycle_shares SET expires_at = ? WHERE cycle_id = ? AND holder = ? AND done_at IS NULL",
-      args: [iso(now, SHARE_TTL_MS), cycleId, holder],
-    }),
+  return s.store.writeTables(({ tx }) =>
+    claimOpenShares(tx, { cycleId, holder, at: iso(now), until: iso(now, SHARE_TTL_MS), n }),
   );
 }
 
 /** Records a claimed competitor's result. False when the claim was lost (it expired and was taken). */
-async function finishShare(
+function finishShare(
   s: Services,
   cycleId: number,
   competitorId: number,
@@ -94,60 +77,30 @@ async function finishShare(
   now: Date,
   result: ShareResult,
 ): Promise<boolean> {
-  return s.store.writeTables(async ({ tx }) => {
-    const r = await tx.execute({
-      sql: `UPDATE cycle_shares SET done_at = ?, result = ? WHERE cycle_id = ? AND competitor_id = ? AND holder = ?
-              AND done_at IS NULL`,
-      args: [iso(now), JSON.stringify(result), cycleId, competitorId, holder],
-    });
-    return r.rowsAffected === 1;
-  });
+  return s.store.writeTables(({ tx }) =>
+    finishShareRow(tx, { cycleId, competitorId, holder, at: iso(now), result: JSON.stringify(result) }),
+  );
 }
 
 /** The running cycles with a competitor free to claim now (nobody holds it, or its claim expired). A cycle that
  * ended without summing its rows (its lead failed) is no longer worked on. */
-export async function claimableCycles(s: Services, now: Date): Promise<{ cycleId: number; orgId: number }[]> {
-  const r = await s.database.client.execute({
-    sql: `SELECT DISTINCT cycle_id, org_id FROM cycle_shares WHERE done_at IS NULL
-            AND (holder IS NULL OR expires_at <= ?)
-            AND cycle_id IN (SELECT id FROM cycles WHERE finished_at IS NULL AND abandoned_at IS NULL)`,
-    args: [iso(now)],
-  });
-  return r.rows.map((row) => ({ cycleId: Number(row.cycle_id), orgId: Number(row.org_id) }));
-}
-
-async function openCount(s: Services, cycleId: number): Promise<number> {
-  const r = await s.database.client.execute({
-    sql: "SELECT COUNT(*) AS n FROM cycle_shares WHERE cycle_id = ? AND done_at IS NULL",
-    args: [cycleId],
-  });
-  return Number(r.rows[0].n);
+export function claimableCycles(s: Services, now: Date): Promise<{ cycleId: number; orgId: number }[]> {
+  return claimableShareCycles(s.database, iso(now));
 }
 
 /** Every competitor's result, in the cycle's order (once none is open). */
 export async function shareResults(s: Services, cycleId: number): Promise<ShareResult[]> {
-  const r = await s.database.client.execute({
-    sql: "SELECT result FROM cycle_shares WHERE cycle_id = ? AND done_at IS NOT NULL ORDER BY position",
-    args: [cycleId],
-  });
-  return r.rows.map((row) => JSON.parse(String(row.result)) as ShareResult);
+  return (await shareResultRows(s.database, cycleId)).map((r) => JSON.parse(r) as ShareResult);
 }
 
 /** Deletes the cycle's rows (its summary carries what they said). */
 export async function dropShares(s: Services, cycleId: number): Promise<void> {
-  await s.store.writeTables(({ later }) =>
-    later.execute({ sql: "DELETE FROM cycle_shares WHERE cycle_id = ?", args: [cycleId] }),
-  );
+  await s.store.writeTables(({ later }) => deleteShares(later, cycleId));
 }
 
 /** Deletes the rows of cycles no longer open (a lead that died after the last check left them). */
 export async function pruneShares(s: Services): Promise<void> {
-  await s.store.writeTables(({ later }) =>
-    later.execute({
-      sql: `DELETE FROM cycle_shares WHERE cycle_id IN (SELECT DISTINCT x.cycle_id FROM cycle_shares x
-              JOIN cycles c ON c.id = x.cycle_id WHERE c.finished_at IS NOT NULL OR c.abandoned_at IS NOT NULL)`,
-    }),
-  );
+  await s.store.writeTables(({ later }) => deleteClosedCyclesShares(later));
 }
 
 export interface ShareWork {
@@ -156,7 +109,7 @@ export interface ShareWork {
   clock: Clock;
   lanes: Lanes;
   /** Checks one competitor of the cycle (in a lane already). */
-  check(competitorId: number): Promise<ShareResult>;
+  check(competitorId: number): Promise<PendingShare>;
   /** The lead waits for the other instances' claims (and takes over those that expire); a helper stops when
    * nothing is left to claim. */
   wait: boolean;
@@ -167,15 +120,24 @@ export interface ShareWork {
 /** Claims and checks the cycle's competitors while there are any; returns how many this call checked. */
 export async function workShares(s: Services, w: ShareWork): Promise<number> {
   const beat = heartbeat(Math.floor(SHARE_TTL_MS / 3), `cycle ${w.cycleId} shares`, () =>
-    renewShares(s, w.cycleId, w.holder, w.clock()),
+    s.store.writeTables(({ later }) =>
+      renewShareClaims(later, { cycleId: w.cycleId, holder: w.holder, until: iso(w.clock(), SHARE_TTL_MS) }),
+    ),
   );
   const running = new Set<Promise<void>>();
   let checked = 0;
+  // A lane comes free before its competitor is done (a quiet check waits for its batch without one): the loop
+  // claims again then.
+  let laneFreed: (() => void) | undefined;
   const one = async ({ id, claims }: { id: number; claims: number }) => {
     try {
-      const result = await w.lanes.run(() => w.check(id));
+      const pending = await w.lanes.run(() => w.check(id));
+      laneFreed?.();
+      const result = await pending.recorded;
       if ("skipped" in result && result.retry && claims < TRIES) {
-        await releaseShare(s, w.cycleId, id, w.holder);
+        await s.store.writeTables(({ later }) =>
+          releaseShareClaim(later, { cycleId: w.cycleId, competitorId: id, holder: w.holder }),
+        );
         return;
       }
       const kept = "skipped" in result ? { skipped: result.skipped } : result;
@@ -203,11 +165,19 @@ export async function workShares(s: Services, w: ShareWork): Promise<number> {
         running.add(p);
       }
       if (got.length > 0 && w.lanes.size - w.lanes.busy > 0) continue;
+      // Lanes free and nothing to claim: the quiet checks waiting for their batch are written now.
+      if (free > 0 && got.length === 0) flushQuietChecks(s);
       if (running.size > 0) {
-        await Promise.race(running);
+        await Promise.race([
+          ...running,
+          new Promise<void>((resolve) => {
+            laneFreed = resolve;
+          }),
+        ]);
+        laneFreed = undefined;
         continue;
       }
-      if (!w.wait || (await openCount(s, w.cycleId)) === 0) break;
+      if (!w.wait || (await openShareCount(s.database, w.cycleId)) === 0) break;
       await Bun.sleep(w.pollMs ?? 1000);
     }
   } finally {
