@@ -100,7 +100,9 @@ test("a refused command appends nothing, though its loader took an id", async ()
   expect(await eventCount()).toBe(n);
 });
 
-test("two instances pin one signal at once: the later runs again from its load and sees the pin made meanwhile", async () => {
+/** The command with its first load held once it has read, until released: what another instance commits
+ * meanwhile lands between its read and its append. Counts its loads (a command run again loads again). */
+function heldAtFirstLoad<I, S, R>(command: Command<I, S, R>) {
   let loads = 0;
   let release = () => {};
   const gate = new Promise<void>((r) => {
@@ -110,11 +112,10 @@ test("two instances pin one signal at once: the later runs again from its load a
   const hasLoaded = new Promise<void>((r) => {
     loaded = r;
   });
-  // Ada's pin reads the signal (not pinned), then waits while Bob's pin commits on the other instance.
-  const slow: typeof pinSignal = {
-    ...pinSignal,
+  const held: Command<I, S, R> = {
+    ...command,
     load: async (w, input, caller) => {
-      const state = await pinSignal.load(w, input, caller);
+      const state = await command.load(w, input, caller);
       loads++;
       if (loads === 1) {
         loaded();
@@ -123,51 +124,42 @@ test("two instances pin one signal at once: the later runs again from its load a
       return state;
     },
   };
+  return { held, hasLoaded, release, loads: () => loads };
+}
+
+test("two instances pin one signal at once: the later runs again from its load and sees the pin made meanwhile", async () => {
+  // Ada's pin reads the signal (not pinned), then waits while Bob's pin commits on the other instance.
+  const slow = heldAtFirstLoad(pinSignal);
   const before = await stream("signal", signalId);
-  const adaPins = runCommand(a.store, slow, { signal_id: signalId, pinned: true }, ada());
-  await hasLoaded;
+  const adaPins = runCommand(a.store, slow.held, { signal_id: signalId, pinned: true }, ada());
+  await slow.hasLoaded;
   expect(await runCommand(b.store, pinSignal, { signal_id: signalId, pinned: true }, bob())).toEqual({
     changed: true,
   });
-  release();
+  slow.release();
   // Ada's command was decided again on the state Bob left: already pinned, nothing to append.
   expect(await adaPins).toEqual({ changed: false });
-  expect(loads).toBe(2);
+  expect(slow.loads()).toBe(2);
   const after = await stream("signal", signalId);
   expect(after.slice(before.length)).toEqual([{ type: "SignalPinSet", version: before.length + 1 }]);
 });
 
 test("two instances add a note to one signal at once: neither runs the other again, both are kept in order", async () => {
-  let loads = 0;
-  let release = () => {};
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  let loaded = () => {};
-  const hasLoaded = new Promise<void>((r) => {
-    loaded = r;
-  });
   // A note rests only on the signal being there: it names no stream version, so another instance's note meanwhile
   // does not make it run again.
-  const slow: typeof addSignalNote = {
-    ...addSignalNote,
-    load: async (w, input, caller) => {
-      const state = await addSignalNote.load(w, input, caller);
-      loads++;
-      if (loads === 1) {
-        loaded();
-        await gate;
-      }
-      return state;
-    },
-  };
+  const slow = heldAtFirstLoad(addSignalNote);
   const before = await stream("signal", signalId);
-  const adaNotes = runCommand(a.store, slow, { signal_id: signalId, body: "Ask about it on calls." }, ada());
-  await hasLoaded;
+  const adaNotes = runCommand(
+    a.store,
+    slow.held,
+    { signal_id: signalId, body: "Ask about it on calls." },
+    ada(),
+  );
+  await slow.hasLoaded;
   await runCommand(b.store, addSignalNote, { signal_id: signalId, body: "Sales has heard this too." }, bob());
-  release();
+  slow.release();
   await adaNotes;
-  expect(loads).toBe(1);
+  expect(slow.loads()).toBe(1);
   const added = (await stream("signal", signalId)).slice(before.length);
   expect(added).toEqual([
     { type: "SignalNoteAdded", version: before.length + 1 },
