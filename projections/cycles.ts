@@ -1,9 +1,11 @@
 // Each competitor's check in a monitoring cycle (the dossier's `freshness`: when its sources were last checked,
 // when one last changed, and the sources failing now). The cycles table is the cycle's own record, written by
-// src/engine/cycle/record.ts outside the log; CycleStarted / CycleFinished are only in logs written before that
-// (imports and rebuilds of them still fill the same rows, which is why the table is not emptied by a rebuild).
+// src/engine/cycle/record.ts outside the log through src/db/cycleRecords.ts; CycleStarted / CycleFinished are only
+// in logs written before that, and imports and rebuilds of them fill the same rows through the same statements
+// (which is why the table is not emptied by a rebuild).
 import type { StoredEvent } from "../events/catalog.ts";
 import type { Tx } from "../events/store.ts";
+import { finishCycleRow, insertCycle } from "../src/db/cycleRecords.ts";
 import type { CompetitorRecord } from "../src/domain/records.ts";
 import { competitorFreshnessDoc } from "./docs.ts";
 
@@ -13,19 +15,21 @@ export async function projectCycles(e: StoredEvent, tx: Tx): Promise<void> {
   switch (e.type) {
     case "CycleStarted": {
       const d = e.data;
-      await tx.execute({
-        sql: `INSERT INTO cycles (id, org_id, trigger, slot, competitor_id, started_at) VALUES (?, ?, ?, ?, ?, ?)
-              ON CONFLICT (id) DO NOTHING`,
-        args: [d.cycle_id, e.orgId, d.trigger, d.slot ?? null, d.competitor_id ?? null, d.started_at],
+      await insertCycle(tx, {
+        id: d.cycle_id,
+        orgId: e.orgId,
+        trigger: d.trigger,
+        slot: d.slot ?? null,
+        competitorId: d.competitor_id ?? null,
+        startedAt: d.started_at,
+        holder: null,
+        expiresAt: null,
       });
       break;
     }
     case "CycleFinished": {
       const d = e.data;
-      await tx.execute({
-        sql: "UPDATE cycles SET finished_at = ?, summary = ? WHERE id = ?",
-        args: [d.finished_at, JSON.stringify(d.summary), d.cycle_id],
-      });
+      await finishCycleRow(tx, d.cycle_id, d.finished_at, JSON.stringify(d.summary));
       break;
     }
     case "CompetitorChecked": {

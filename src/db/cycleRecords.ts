@@ -1,7 +1,8 @@
-// A cycle's own record in the cycles table, kept by the running instance outside the event log (start,
-// heartbeat, end and summary; logs from before carry CycleStarted / CycleFinished, which projections/cycles.ts
-// turns into the same rows). The rule (heartbeats, abandoning dead cycles, adopting one) is
-// src/engine/cycle/record.ts; every statement runs in the writer's transaction the caller passes.
+// A cycle's own record in the cycles table: the one place that writes it. The running instance keeps it outside the
+// event log (start, heartbeat, end and summary; the rule — heartbeats, abandoning dead cycles, adopting one — is
+// src/engine/cycle/record.ts), and projections/cycles.ts writes the same rows through these statements from the
+// CycleStarted / CycleFinished events of logs written before that. Every statement runs in the writer's
+// transaction the caller passes.
 import type { Exec } from "./client.ts";
 
 /** The open cycles (of one workspace, or all) whose heartbeat expired at `at`. */
@@ -22,22 +23,24 @@ export async function markCyclesAbandoned(tx: Exec, ids: number[], at: string): 
   });
 }
 
+/** A cycle's start. `holder` and `expiresAt` null: a cycle of an older log, replayed (a row already there is kept:
+ * a rebuild does not empty the table). */
 export async function insertCycle(
   tx: Exec,
   c: {
     id: number;
-    orgId: number;
+    orgId: number | null;
     trigger: string;
     slot: string | null;
     competitorId: number | null;
     startedAt: string;
-    holder: string;
-    expiresAt: string;
+    holder: string | null;
+    expiresAt: string | null;
   },
 ): Promise<void> {
   await tx.execute({
     sql: `INSERT INTO cycles (id, org_id, trigger, slot, competitor_id, started_at, holder, expires_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     args: [c.id, c.orgId, c.trigger, c.slot, c.competitorId, c.startedAt, c.holder, c.expiresAt],
   });
 }
@@ -66,6 +69,7 @@ export async function adoptScheduledCycle(
   return row ? { id: Number(row.id), startedAt: String(row.started_at) } : undefined;
 }
 
+/** A cycle's end and its summary (JSON). */
 export async function finishCycleRow(
   tx: Exec,
   id: number,
