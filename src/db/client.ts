@@ -9,6 +9,11 @@ export type Db = LibSQLDatabase<typeof schema>;
 export interface Exec {
   execute(stmt: InStatement): Promise<ResultSet>;
 }
+/** Whether a statement finds a row: the one shape of every "is there …" query. */
+export async function found(c: Exec, stmt: InStatement): Promise<boolean> {
+  return (await c.execute(stmt)).rows.length > 0;
+}
+
 /** The database a surface hands to the named queries of src/db/queries (it runs no SQL of its own). */
 export interface Database {
   client: Client;

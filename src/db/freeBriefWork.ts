@@ -3,7 +3,7 @@
 // to email) are src/engine/briefs/freeBriefs.ts.
 import type { Row } from "@libsql/client";
 import { claim, release } from "./claims.ts";
-import type { Exec } from "./client.ts";
+import { type Exec, found } from "./client.ts";
 
 /** Claims `key` for `holder` until `until`, unless another holder's claim holds at `now`. */
 export function claimFreeBriefWork(
@@ -59,20 +59,18 @@ export async function companySlugOfDomain(tx: Exec, domain: string): Promise<str
 
 /** Whether a company slug of the public library is taken. */
 export async function companySlugTaken(tx: Exec, companySlug: string): Promise<boolean> {
-  const r = await tx.execute({
+  return found(tx, {
     sql: "SELECT 1 FROM public_briefs WHERE company_slug = ? LIMIT 1",
     args: [companySlug],
   });
-  return r.rows.length > 0;
 }
 
 /** Whether a company's brief slug is taken. */
 export async function briefSlugTaken(tx: Exec, companySlug: string, slug: string): Promise<boolean> {
-  const r = await tx.execute({
+  return found(tx, {
     sql: "SELECT 1 FROM public_briefs WHERE company_slug = ? AND slug = ?",
     args: [companySlug, slug],
   });
-  return r.rows.length > 0;
 }
 
 /** Requests whose confirmation email is due at `now` (at most 50, oldest first). */

@@ -2,7 +2,7 @@
 // and the reads of the remembered approvals (oauth_consents, a projection). The rules that use them are in
 // src/oauth/; every write here runs inside the single writer's transaction the caller passes.
 import type { Row } from "@libsql/client";
-import type { Exec } from "./client.ts";
+import { type Exec, found } from "./client.ts";
 
 /** Which grants of a workspace an action concerns: every one, one member's, one app's, or both. */
 export interface GrantScope {
@@ -258,9 +258,8 @@ export async function consentsIn(
 
 /** Whether the user is a member of the workspace. */
 export async function isMemberOf(tx: Exec, orgId: number, userId: number): Promise<boolean> {
-  const r = await tx.execute({
+  return found(tx, {
     sql: "SELECT 1 FROM memberships WHERE org_id = ? AND user_id = ?",
     args: [orgId, userId],
   });
-  return r.rows.length > 0;
 }

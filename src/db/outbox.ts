@@ -3,7 +3,7 @@
 // (who gets what, retries) are src/engine/deliver/outbox.ts.
 import type { Row } from "@libsql/client";
 import { claim, release } from "./claims.ts";
-import type { Exec } from "./client.ts";
+import { type Exec, found } from "./client.ts";
 
 /** The workspace's admins' addresses (at most 100). */
 export async function adminEmails(db: Exec, orgId: number): Promise<string[]> {
@@ -51,11 +51,10 @@ export async function deliveryQueued(
   tx: Exec,
   d: { orgId: number; cycleId: number; channel: string; recipient: string },
 ): Promise<boolean> {
-  const r = await tx.execute({
+  return found(tx, {
     sql: "SELECT id FROM deliveries WHERE org_id = ? AND cycle_id = ? AND channel = ? AND recipient = ?",
     args: [d.orgId, d.cycleId, d.channel, d.recipient],
   });
-  return r.rows.length > 0;
 }
 
 /** Claims a delivery for `holder` until `until`, unless another's claim holds at `now`. */

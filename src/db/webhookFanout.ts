@@ -3,7 +3,7 @@
 // take on an endpoint (delivery_claims). The rules are src/engine/deliver/webhooks.ts.
 import type { Row } from "@libsql/client";
 import { claim, release } from "./claims.ts";
-import type { Exec } from "./client.ts";
+import { type Exec, found } from "./client.ts";
 
 /** The endpoints not removed (of one workspace, or all; at most 10,000). */
 export async function liveWebhooks(db: Exec, orgId?: number): Promise<Row[]> {
@@ -17,11 +17,10 @@ export async function liveWebhooks(db: Exec, orgId?: number): Promise<Row[]> {
 
 /** Whether the workspace has the endpoint (not removed). */
 export async function hasWebhook(db: Exec, orgId: number, webhookId: number): Promise<boolean> {
-  const r = await db.execute({
+  return found(db, {
     sql: "SELECT 1 FROM webhooks WHERE id = ? AND org_id = ? AND state != 'removed'",
     args: [webhookId, orgId],
   });
-  return r.rows.length > 0;
 }
 
 /** A competitor's watch (core or horizon), null when the workspace has no such competitor. */
