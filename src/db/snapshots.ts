@@ -40,6 +40,14 @@ export async function insertSnapshotSource(
   return r.rows[0];
 }
 
+/** A source by its key, inserted (first seen at `firstSeenAt`) when it is new. */
+export async function snapshotSourceOrNew(
+  tx: Exec,
+  s: Parameters<typeof insertSnapshotSource>[1],
+): Promise<Row> {
+  return (await snapshotSourceRow(tx, s.orgId, s.competitorId, s.key)) ?? (await insertSnapshotSource(tx, s));
+}
+
 /** HTTP validators of a check, for the next conditional GET. */
 export interface Validators {
   etag: string | null;

@@ -12,7 +12,6 @@ import {
   deleteSnapshotVersion,
   deleteUnusedBlobs,
   firstVersionRowAfter,
-  insertSnapshotSource,
   insertSnapshotVersion,
   markSourceChanged,
   markSourceNotModified,
@@ -20,6 +19,7 @@ import {
   newestVersionRows,
   putSnapshotBlob,
   recordSourceFailure,
+  snapshotSourceOrNew,
   snapshotSourceRow,
   snapshotSourceRows,
   snapshotStats,
@@ -181,7 +181,6 @@ export class SnapshotStore {
   async put(input: PutInput): Promise<PutResult> {
     const serialised = serialise(input.snapshot);
     const hash = snapshotHash(serialised);
-    const key = keyOf(input);
     const known = await this.source(input);
     // Compress (and take the rotation rule's digest) outside the writer's transaction, and only when the
     // content is new to this source.
@@ -190,17 +189,13 @@ export class SnapshotStore {
     let seen: Uint8Array | null = fresh ? digestBytes(digestOf(input.snapshot)) : null;
     const observed = (input.observedAt ?? this.clock()).toISOString();
     return this.write(async (tx, _now, later) => {
-      const row =
-        (await snapshotSourceRow(tx, input.orgId, input.competitorId, key)) ??
-        (await insertSnapshotSource(tx, {
-          orgId: input.orgId,
-          competitorId: input.competitorId,
-          key,
-          url: input.url,
-          kind: input.kind,
-          firstSeenAt: observed,
-          lastCheckedAt: observed,
-        }));
+      const row = await snapshotSourceOrNew(tx, {
+        ...sourceKey(input),
+        url: input.url,
+        kind: input.kind,
+        firstSeenAt: observed,
+        lastCheckedAt: observed,
+      });
       const source = rowToSource(row);
       const validators = { etag: input.etag ?? null, lastModified: input.lastModified ?? null };
       if (source.latestHash === hash) {
@@ -358,18 +353,13 @@ export class SnapshotStore {
     const seen = digestBytes(digestOf(input.snapshot));
     const observed = input.observedAt.toISOString();
     return this.write(async (tx, now) => {
-      const key = keyOf(input);
-      const row =
-        (await snapshotSourceRow(tx, input.orgId, input.competitorId, key)) ??
-        (await insertSnapshotSource(tx, {
-          orgId: input.orgId,
-          competitorId: input.competitorId,
-          key,
-          url: input.url,
-          kind: input.kind,
-          firstSeenAt: observed,
-          lastCheckedAt: now.toISOString(),
-        }));
+      const row = await snapshotSourceOrNew(tx, {
+        ...sourceKey(input),
+        url: input.url,
+        kind: input.kind,
+        firstSeenAt: observed,
+        lastCheckedAt: now.toISOString(),
+      });
       const sourceId = Number(row.id);
       await putSnapshotBlob(tx, { hash, codec: CODEC, size: serialised.length, data, seen });
       const versionId = await insertSnapshotVersion(tx, {
