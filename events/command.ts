@@ -35,9 +35,9 @@ export type Loading = Pick<WriteContext, "tx" | "nextId" | "now">;
 export type Writing = Pick<WriteContext, "tx" | "later" | "now">;
 
 /** Whoever issues a command: a member acting in a workspace (`Caller`), or someone outside one (a visitor
- * signing up, the operator at the command line). */
+ * signing up, the operator at the command line). An import names nobody: its lines keep their own origin. */
 export interface Actor {
-  actor: string;
+  actor?: string;
 }
 
 export interface Command<I, S, R, C extends Actor = Caller> {
@@ -91,7 +91,7 @@ export async function runCommand<I, S, R, C extends Actor>(
   by: Issuer<C>,
 ): Promise<R> {
   const { result } = await store.execute((w) => handle(command, w, by.caller, input), {
-    actor: by.caller.actor,
+    ...(by.caller.actor === undefined ? {} : { actor: by.caller.actor }),
     ...by.metadata,
   });
   return result;

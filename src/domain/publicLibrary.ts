@@ -1,9 +1,8 @@
 // The public library's import kinds (docs/import.md): `public_brief` and `guide`. Like the other kinds, the
 // same line twice records nothing and a changed line records an update under the same id.
 import type { NewEvent } from "../../events/catalog.ts";
-import type { WriteContext } from "../../events/store.ts";
 import { storedGuide, storedPublicBrief } from "../db/queries/libraryRecords.ts";
-import { registerImportKind } from "./imports.ts";
+import { type ImportKind, registerImportKind } from "./imports.ts";
 import { arr, InvalidInput, isObject, onlyKeys, parseTimestamp, str, ts } from "./validate.ts";
 import type {
   GuideRecord,
@@ -179,19 +178,31 @@ export function decideGuide(
   ];
 }
 
-/** Records a `public_brief` line: parse, load the brief stored under its slugs, decide. */
-export async function recordPublicBrief(w: WriteContext, rec: Obj, held = false): Promise<NewEvent[]> {
-  const brief = parsePublicBrief(rec);
-  const stored = await storedPublicBrief<StoredRecord["record"]>(w.tx, brief.companySlug, brief.slug);
-  return decidePublicBrief(brief, stored, stored?.id ?? (await w.nextId()), held);
+/** What a library line is decided on: the record stored under its slugs, and the id its events take. */
+interface StoredUnder {
+  stored: StoredRecord | undefined;
+  id: number;
 }
 
-/** Records a `guide` line: parse, load the guide stored under its slug, decide. */
-export async function recordGuide(w: WriteContext, rec: Obj): Promise<NewEvent[]> {
-  const guide = parseGuide(rec);
-  const stored = await storedGuide<StoredRecord["record"]>(w.tx, guide.slug);
-  return decideGuide(guide, stored, stored?.id ?? (await w.nextId()));
-}
+/** A `public_brief` line: parsed, the brief stored under its slugs loaded, decided. */
+const publicBriefKind: ImportKind<ReturnType<typeof parsePublicBrief>, StoredUnder> = {
+  parse: parsePublicBrief,
+  load: async (w, brief) => {
+    const stored = await storedPublicBrief<StoredRecord["record"]>(w.tx, brief.companySlug, brief.slug);
+    return { stored, id: stored?.id ?? (await w.nextId()) };
+  },
+  decide: (st, brief) => decidePublicBrief(brief, st.stored, st.id),
+};
 
-registerImportKind("public_brief", (w, rec) => recordPublicBrief(w, rec));
-registerImportKind("guide", recordGuide);
+/** A `guide` line: parsed, the guide stored under its slug loaded, decided. */
+const guideKind: ImportKind<ReturnType<typeof parseGuide>, StoredUnder> = {
+  parse: parseGuide,
+  load: async (w, guide) => {
+    const stored = await storedGuide<StoredRecord["record"]>(w.tx, guide.slug);
+    return { stored, id: stored?.id ?? (await w.nextId()) };
+  },
+  decide: (st, guide) => decideGuide(guide, st.stored, st.id),
+};
+
+registerImportKind("public_brief", publicBriefKind);
+registerImportKind("guide", guideKind);
