@@ -343,15 +343,6 @@ export async function loadEndResearch(
   return { run, live: { othersRunning, settings, ...(competitor ? { competitor } : {}) } };
 }
 
-/** Records how a run ended, in the writer's transaction: load, decide. */
-export async function handleEndResearch(
-  w: WriteContext,
-  runId: number,
-  outcome: RunOutcome,
-): Promise<{ events: NewEvent[]; result: { recorded: boolean } }> {
-  return decideEndResearch(await loadEndResearch(w.tx, runId, outcome), outcome, w.now);
-}
-
 /** Records how run `runId` ended (for the engine, or recovery: the run names its workspace). */
 export const endResearchRun: Command<
   { runId: number; outcome: RunOutcome },
