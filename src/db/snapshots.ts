@@ -20,7 +20,7 @@ export async function snapshotSourceRow(
 }
 
 /** A new source, first seen at `firstSeenAt`; the row as inserted. */
-export async function insertSnapshotSource(
+async function insertSnapshotSource(
   tx: Exec,
   s: {
     orgId: number;
