@@ -16,7 +16,7 @@ import {
   readApp,
   reviewsOf,
 } from "../appStore.ts";
-import { linkedUrls, type SourceKind } from "./kind.ts";
+import { discoveryRead, linkedUrls, type SourceKind } from "./kind.ts";
 
 /** App Store apps research reads. */
 const MAX_APPS = 2;
@@ -138,15 +138,11 @@ export const appStore: SourceKind<AppsFound, "app_store"> = {
       const out: AppsFound = [];
       for (const a of appStoreAppsFrom(linkedUrls(s)).slice(0, MAX_APPS)) {
         const url = appLookupUrl(a.id, a.country);
-        const r = await readApp(io.counting, url, {});
-        if (!r.ok) {
-          io.failed(url, r.error);
-          continue;
-        }
-        const app = parseAppLookup(r.text);
-        const reviews = reviewsOf(r.text);
-        if (app) out.push({ url, app, ...(reviews ? { reviews } : {}) });
-        else io.failed(url, "unsupported_content");
+        const read = await discoveryRead(io, url, readApp, (text) => {
+          const app = parseAppLookup(text);
+          return app && { app, reviews: reviewsOf(text) };
+        });
+        if (read) out.push({ url, app: read.app, ...(read.reviews ? { reviews: read.reviews } : {}) });
       }
       return out;
     },

@@ -11,7 +11,7 @@ import {
   githubReposSnapshot,
   parseGithubRepos,
 } from "../github.ts";
-import { linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
+import { discoveryRead, linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
 
 /** GitHub organisations research reads (GitHub answers 60 requests an hour to a caller without a token). */
 const MAX_GITHUB_ORGS = 2;
@@ -68,14 +68,8 @@ export const githubOrg: SourceKind<GithubOrgsFound, "github_org"> = {
       const out: GithubOrgsFound = [];
       for (const org of orgs) {
         const url = githubOrgReposUrl(org);
-        const r = await fetchGithub(io.counting, url, {});
-        if (!r.ok) {
-          io.failed(url, r.error);
-          continue;
-        }
-        const repos = parseGithubRepos(r.text);
+        const repos = await discoveryRead(io, url, fetchGithub, parseGithubRepos);
         if (repos) out.push({ url, org, repos });
-        else io.failed(url, "unsupported_content");
       }
       return out;
     },

@@ -12,7 +12,7 @@ import {
   parseGithubReleases,
 } from "../github.ts";
 import { cadenceNow } from "./feed.ts";
-import { allLinks, type SourceKind } from "./kind.ts";
+import { allLinks, discoveryRead, type SourceKind } from "./kind.ts";
 
 const MAX_REPOS = 2;
 
@@ -39,17 +39,8 @@ export const githubReleases: SourceKind<ReleasesFound, "github_releases"> = {
       const out: ReleasesFound = [];
       for (const repo of repos) {
         const url = githubReleasesApiUrl(repo);
-        const r = await fetchGithub(io.counting, url, {});
-        if (!r.ok) {
-          io.failed(url, r.error);
-          continue;
-        }
-        const releases = parseGithubReleases(r.text);
-        if (!releases) {
-          io.failed(url, "unsupported_content");
-          continue;
-        }
-        out.push({ url, repo, items: githubReleaseItems(releases), releases });
+        const releases = await discoveryRead(io, url, fetchGithub, parseGithubReleases);
+        if (releases) out.push({ url, repo, items: githubReleaseItems(releases), releases });
       }
       return out;
     },

@@ -128,6 +128,25 @@ export const get = (fetcher: Fetcher, url: string, validators: Validators) =>
 export const getJson = (fetcher: Fetcher, url: string, validators: Validators) =>
   fetcher.fetch({ url, ...validators, headers: { accept: "application/json" } });
 
+/** One read of a kind's discovery (counted, the monitoring baseline): `fetch`, then `parse` of the body. A
+ * failed fetch is listed with its error and a body `parse` cannot read as `unsupported_content`; either gives
+ * undefined. */
+export async function discoveryRead<T>(
+  io: ResearchIo,
+  url: string,
+  fetch: (fetcher: Fetcher, url: string, validators: Validators) => Promise<FetchResult>,
+  parse: (text: string) => T | null,
+): Promise<T | undefined> {
+  const r = await fetch(io.counting, url, {});
+  if (!r.ok) {
+    io.failed(url, r.error);
+    return undefined;
+  }
+  const read = parse(r.text);
+  if (read === null) io.failed(url, "unsupported_content");
+  return read ?? undefined;
+}
+
 /** Every link of a page (navigation, footer, body). */
 export function allLinks(p: PageExtract): Link[] {
   return [...p.links.nav, ...p.links.footer, ...p.links.body];

@@ -21,7 +21,7 @@ import {
   parseNpmPackage,
   readNpm,
 } from "../npm.ts";
-import { getJson, linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
+import { discoveryRead, getJson, linkedUrls, type SourceKind, sameAsUrls } from "./kind.ts";
 
 /** What the dossier says of a package now (its entry of `reads.packages` but its name, page and source). */
 function packageNow(
@@ -131,16 +131,8 @@ export const npmPackage: SourceKind<NpmFound, "npm_package"> = {
       const out: NpmFound = [];
       for (const name of npmPackagesFrom(linked).slice(0, MAX_NPM_PACKAGES)) {
         const url = npmRegistryUrl(name);
-        const r = await getJson(io.counting, url, {});
-        if (!r.ok) {
-          io.failed(url, r.error);
-          continue;
-        }
-        const pkg = parseNpmPackage(r.text);
-        if (!pkg) {
-          io.failed(url, "unsupported_content");
-          continue;
-        }
+        const pkg = await discoveryRead(io, url, getJson, parseNpmPackage);
+        if (!pkg) continue;
         if (!isCompetitorsPackage(pkg, s.site.href, orgs)) {
           io.failed(url, "not_competitors_package");
           continue;
