@@ -36,7 +36,7 @@ const event = (type: string, data: Record<string, unknown>, position: number) =>
     recordedAt: "2025-05-05T00:00:00.000Z",
   }) as unknown as StoredEvent;
 
-async function row(id: number) {
+async function row(id: number): Promise<Record<string, unknown> | undefined> {
   const r = await s.database.client.execute({
     sql: "SELECT org_id, trigger, slot, started_at, finished_at, summary, holder, expires_at FROM cycles WHERE id = ?",
     args: [id],

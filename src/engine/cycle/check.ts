@@ -55,6 +55,16 @@ export type Outcome =
       http?: number;
     };
 
+/** Whether an answer's bytes are the UTF-8 of a text whose hash (base 36) is `hash`, without decoding them: a
+ * text's hash is its UTF-8's, and a UTF-8 body without a byte-order mark decodes to exactly the text whose UTF-8
+ * it is. */
+function sameUtf8(raw: { bytes: Uint8Array; encoding: string } | undefined, hash: string): boolean {
+  if (raw?.encoding !== "utf-8") return false;
+  const b = raw.bytes;
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return false;
+  return Bun.hash(b).toString(36) === hash;
+}
+
 /** The snapshot store's key of a source. */
 export const keyOf = (kind: SnapshotKind, url: string) => `${kind}:${url}`;
 
@@ -65,8 +75,9 @@ function errorText(r: { error: string; status?: number }): string {
 export interface CheckOptions {
   /** The source whose history a job board the careers page moved to continues. */
   follows?: Source;
-  /** Sees a body that was read. */
-  onBody?: (text: string) => void;
+  /** Sees a body that was read: `text()` gives it (decoded on first use: a body found the same as last time
+   * is not decoded unless someone reads it). */
+  onBody?: (text: () => string) => void;
 }
 
 /** Reads one source now: its snapshot, compared with what the store holds in `state` (or, for a job board the
@@ -132,8 +143,11 @@ async function readSource(
       rendered,
     }) as const;
   // A source read as served last time that serves the same bytes: not even looked at for a shell again.
-  if (conditional && lastBytes === Bun.hash(r.text).toString(36)) {
-    more.onBody?.(r.text);
+  if (
+    conditional &&
+    (sameUtf8("raw" in r ? r.raw : undefined, lastBytes) || lastBytes === Bun.hash(r.text).toString(36))
+  ) {
+    more.onBody?.(() => r.text);
     return unchanged(state.bodyHash ?? lastBytes);
   }
   // What a visitor sees: an application shell (or a page marked render) as the browser builds it; without a
@@ -145,7 +159,8 @@ async function readSource(
     text = v.html;
     rendered = v.rendered;
   }
-  more.onBody?.(text);
+  const seen = text;
+  more.onBody?.(() => seen);
   let bodyHash = Bun.hash(text).toString(36);
   if (state?.latestHash && lastBytes === bodyHash && state.rendered === rendered)
     return unchanged(state.bodyHash ?? bodyHash);

@@ -44,7 +44,7 @@ export async function checkAndRecord(
   // its check ends; the comparison's snapshot is masked and unordered, no read for a reader).
   const reads = new Map<string, PageRead>();
   const check = async (src: Source, more?: CheckOptions) => {
-    let body: string | undefined;
+    let body: (() => string) | undefined;
     const state = states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
     // A page reported removed is read whole when it answers again (no conditional request): its dossier reads
     // come back from what it shows, even unchanged.
@@ -66,7 +66,7 @@ export async function checkAndRecord(
     );
     const changed = o.status === "changed" && o.snapshotKind === "page";
     if ((changed || (gone && o.status === "unchanged")) && body !== undefined) {
-      const html = body;
+      const html = body();
       body = undefined;
       const tech = readsTech(src.kind);
       const fetched = changed ? o.fetched : undefined;
@@ -89,7 +89,7 @@ export async function checkAndRecord(
   const pageChecks = pageSources.map((src) =>
     check(
       src,
-      src.kind === "careers" ? { onBody: (html) => named.push(boardsOnCareersPage(html)) } : undefined,
+      src.kind === "careers" ? { onBody: (html) => named.push(boardsOnCareersPage(html())) } : undefined,
     ),
   );
   const careersChecks = pageChecks.filter((_, i) => pageSources[i]?.kind === "careers");

@@ -42,14 +42,19 @@ export function declaredCharset(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-/** Decodes a body: header charset, then BOM, then the document's declaration, then UTF-8. A declared
+/** The decoder of a body: header charset, then BOM, then the document's declaration, then UTF-8. A declared
  * UTF-16 inside an ASCII-compatible document is read as UTF-8 (HTML's rule). */
-export function decodeBody(bytes: Uint8Array, contentType: string | null | undefined): string {
+export function bodyDecoder(bytes: Uint8Array, contentType: string | null | undefined): TextDecoder {
   const fromHeader = decoderFor(headerCharset(contentType));
   const bom = bomCharset(bytes);
-  if (bom) return new TextDecoder(bom).decode(bytes);
-  if (fromHeader) return fromHeader.decode(bytes);
+  if (bom) return new TextDecoder(bom);
+  if (fromHeader) return fromHeader;
   let declared = decoderFor(declaredCharset(bytes));
   if (declared?.encoding.startsWith("utf-16")) declared = undefined;
-  return (declared ?? new TextDecoder("utf-8")).decode(bytes);
+  return declared ?? new TextDecoder("utf-8");
+}
+
+/** Decodes a body with its decoder (bodyDecoder). */
+export function decodeBody(bytes: Uint8Array, contentType: string | null | undefined): string {
+  return bodyDecoder(bytes, contentType).decode(bytes);
 }

@@ -15,7 +15,7 @@ import { type Config, DEMO_ORG } from "../../config.ts";
 import { orgSlugById } from "../../db/queries/orgs.ts";
 import { hostRefusal, notAllowedMessage } from "../../domain/hostname.ts";
 import type { Services } from "../../services.ts";
-import { decodeBody } from "./charset.ts";
+import { bodyDecoder, decodeBody } from "./charset.ts";
 import { HostGate, realSleep, type Sleeper } from "./gate.ts";
 import {
   BlockedAddressError,
@@ -86,6 +86,10 @@ export type FetchResult =
       bytes: number;
       /** The body's bytes, for an image read with `image: true`. */
       data?: Uint8Array;
+      /** A text answer's bytes and the encoding `text` is read with, until `text` is first read (which decodes
+       * them): a caller that only compares the body with one seen before need not decode it. Only on the
+       * fetcher's own result. */
+      raw?: { bytes: Uint8Array; encoding: string };
       etag?: string;
       lastModified?: string;
       redirects: string[];
@@ -713,15 +717,30 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
             bytes: hop.body.byteLength,
             data: hop.body,
           };
-        return {
+        // The bytes are kept until the text is decoded from them, not beside it.
+        let payload: Uint8Array | undefined = hop.body;
+        const decoder = bodyDecoder(payload, hop.headers.get("content-type"));
+        let text: string | undefined;
+        const read: FetchResult = {
           ok: true,
           ...base,
           notModified: false,
-          text: decodeBody(hop.body, hop.headers.get("content-type")),
-          bytes: hop.body.byteLength,
+          get text() {
+            if (text === undefined) {
+              text = decoder.decode(payload);
+              payload = undefined;
+            }
+            return text;
+          },
+          bytes: payload.byteLength,
           etag: headers.etag,
           lastModified: headers["last-modified"],
         };
+        // Not enumerable: a copy that replaces the text ({ ...r, text }) does not carry bytes that are no longer it.
+        Object.defineProperty(read, "raw", {
+          get: () => (payload ? { bytes: payload, encoding: decoder.encoding } : undefined),
+        });
+        return read;
       } catch (e) {
         if (e instanceof HopError) return fail(e, url);
         return fail(unreachable(url, e), url);

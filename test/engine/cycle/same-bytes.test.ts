@@ -1,0 +1,121 @@
+// A page that ignores If-None-Match and sends the same bytes as last time is unchanged, whatever its encoding: a
+// UTF-8 body is compared by its bytes (not decoded unless someone reads it), a body with a byte-order mark or in
+// another encoding by its text; a changed body is not taken for the same one.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../../src/config.ts";
+import { checkSource } from "../../../src/engine/cycle/check.ts";
+import { createFetcher } from "../../../src/engine/fetch/index.ts";
+import type { SourceState } from "../../../src/engine/snapshots/store.ts";
+import { openServices, type Services } from "../../../src/services.ts";
+
+const HTML =
+  "<!doctype html><html><head><title>Tarifs</title></head><body><p>Équipe 29 € — par mois</p></body></html>";
+const PAGES: Record<string, { bytes: Uint8Array; type: string }> = {
+  "/utf8": { bytes: new TextEncoder().encode(HTML), type: "text/html; charset=utf-8" },
+  "/bom": {
+    bytes: new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(HTML)]),
+    type: "text/html; charset=utf-8",
+  },
+  // "Équipe … €" in windows-1252: É is 0xC9, € is 0x80, — is 0x97.
+  "/latin": {
+    bytes: Uint8Array.from(HTML, (ch) => ({ É: 0xc9, "€": 0x80, "—": 0x97 })[ch] ?? ch.charCodeAt(0)),
+    type: "text/html; charset=windows-1252",
+  },
+};
+let site: ReturnType<typeof Bun.serve>;
+let s: Services;
+let dir: string;
+
+beforeAll(async () => {
+  site = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      const path = new URL(req.url).pathname;
+      const page = PAGES[path];
+      if (!page) return new Response("", { status: 404 });
+      return new Response(page.bytes, { headers: { "content-type": page.type, etag: '"v2"' } });
+    },
+  });
+  dir = mkdtempSync(join(tmpdir(), "rivals-same-bytes-"));
+  s = await openServices(loadConfig({ RIVALS_DB: `file:${join(dir, "s.db")}`, RIVALS_ARCHIVE_MONTHS: "0" }));
+});
+afterAll(() => {
+  s.close();
+  site.stop(true);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const fetcher = () =>
+  createFetcher({
+    userAgent: "RivalsBot/1.0 (+http://rivals.test/bot)",
+    delayMs: 0,
+    rewrite: [{ from: "https://same.test", to: `http://127.0.0.1:${site.port}` }],
+  });
+
+/** The source as last checked: its text's hash, an ETag the site no longer honours. */
+const state = (path: string, text: string): SourceState => ({
+  id: 1,
+  orgId: 1,
+  competitorId: 1,
+  key: `page:https://same.test${path}`,
+  url: `https://same.test${path}`,
+  kind: "page",
+  etag: '"v1"',
+  lastModified: null,
+  firstSeenAt: "2026-11-20T12:00:00.000Z",
+  lastCheckedAt: "2026-11-20T12:00:00.000Z",
+  lastChangedAt: null,
+  latestHash: "abc",
+  failures: 0,
+  lastError: null,
+  lastErrorAt: null,
+  failingSince: null,
+  bodyHash: `${Bun.hash(text).toString(36)}.sig`,
+  rendered: false,
+});
+
+for (const path of Object.keys(PAGES))
+  test(`the same bytes again (${path.slice(1)}) are unchanged, with the answer's new validators`, async () => {
+    let read: string | undefined;
+    const o = await checkSource(
+      s,
+      1,
+      1,
+      { url: `https://same.test${path}`, kind: "pricing", monitored: false },
+      state(path, HTML),
+      fetcher(),
+      { onBody: (text) => (read = text()) },
+    );
+    expect(o.status).toBe("unchanged");
+    if (o.status === "unchanged") expect(o.etag).toBe('"v2"');
+    // Whoever reads the body gets the page's text.
+    expect(read).toBe(HTML);
+  });
+
+test("a body that is not the one last seen is not taken for it", async () => {
+  const o = await checkSource(
+    s,
+    1,
+    1,
+    { url: "https://same.test/utf8", kind: "pricing", monitored: false },
+    state("/utf8", HTML.replace("29", "39")),
+    fetcher(),
+  );
+  expect(o.status).not.toBe("unchanged");
+});
+
+test("the fetcher's answer decodes its text on first read; a copy with another text carries no bytes", async () => {
+  const r = await fetcher().fetch({ url: "https://same.test/latin" });
+  if (!r.ok) throw new Error(r.message);
+  expect(r.raw?.encoding).toBe("windows-1252");
+  expect(r.text).toBe(HTML);
+  // Once decoded, the bytes are not kept beside the text.
+  expect(r.raw).toBeUndefined();
+  const again = await fetcher().fetch({ url: "https://same.test/utf8" });
+  if (!again.ok) throw new Error(again.message);
+  expect({ ...again, text: "other" }.raw).toBeUndefined();
+});
