@@ -47,9 +47,21 @@ export async function dropResearchLease(tx: Exec, runId: number): Promise<void> 
 const ORPHANED = `SELECT r.id FROM research_runs r LEFT JOIN research_leases l ON l.run_id = r.id
     WHERE r.state = 'running' AND (l.run_id IS NULL OR l.expires_at <= ?)`;
 
-/** Running runs (of every workspace: recovery is the instance's) whose lease is missing or expired at `at`. */
-export async function orphanedResearchRuns(db: Exec, at: string): Promise<number[]> {
-  const r = await db.execute({ sql: `${ORPHANED} ORDER BY r.id`, args: [at] });
+/** Runs a page of `orphanedResearchRuns` holds at most. */
+export const ORPHANS_PAGE = 200;
+
+/** Running runs (of every workspace: recovery is the instance's) whose lease is missing or expired at `at`, by
+ * id after `afterId`, a page at a time. */
+export async function orphanedResearchRuns(
+  db: Exec,
+  at: string,
+  afterId = 0,
+  limit = ORPHANS_PAGE,
+): Promise<number[]> {
+  const r = await db.execute({
+    sql: `${ORPHANED} AND r.id > ? ORDER BY r.id LIMIT ?`,
+    args: [at, afterId, limit],
+  });
   return r.rows.map((row) => Number(row.id));
 }
 

@@ -1,5 +1,5 @@
-// The reads a command's loader repeats until it has everything (a workspace's competitors with a website, its
-// members) run as bounded pages served by an index, and the pages together give what one unbounded read gave.
+// The reads a caller repeats until it has everything (a workspace's competitors with a website, its members,
+// the research runs recovery marks interrupted) run as bounded pages served by an index, and the pages together give what one unbounded read gave.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { type Client, createClient, type InStatement } from "@libsql/client";
 import { migrate } from "../../src/db/migrate.ts";
 import { MEMBER_PAGE, memberPage, memberRows } from "../../src/db/queries/members.ts";
 import { competitorRowsWithWebsite, WEBSITE_PAGE } from "../../src/db/queries/watchlistState.ts";
+import { ORPHANS_PAGE, orphanedResearchRuns } from "../../src/db/researchLeases.ts";
 import { loadAddCompetitor } from "../../src/domain/watchlist.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rivals-bounded-"));
@@ -147,4 +148,36 @@ test("a workspace's members come a bounded page at a time, together in the order
   }
   expect((await memberPage(client, ORG, 0, 5)).map((m) => m.user_id)).toEqual([1, 2, 3, 4, 5]);
   expect((await memberRows(client, OTHER)).every((m) => m.user_id % 50 === 0)).toBe(true);
+});
+
+test("research runs without a live lease come a bounded page at a time, each once", async () => {
+  const at = "2026-06-01T00:00:00.000Z";
+  const stmts: InStatement[] = [];
+  for (let i = 1; i <= 2 * ORPHANS_PAGE + 11; i++) {
+    const id = 20_000 + i;
+    stmts.push({
+      sql: `INSERT INTO research_runs (id, org_id, competitor_id, batch, trigger, uses_allowance, first_brief, state,
+              started_at) VALUES (?, ?, 1001, ?, 'operator', 0, 0, ?, '2026-05-31T00:00:00.000Z')`,
+      args: [id, i % 2 ? ORG : OTHER, id, i % 5 === 0 ? "finished" : "running"],
+    });
+    // Every third run's instance is alive; every seventh's lease has expired.
+    if (i % 3 === 0 || i % 7 === 0)
+      stmts.push({
+        sql: "INSERT INTO research_leases (run_id, holder, expires_at) VALUES (?, 'instance', ?)",
+        args: [id, i % 3 === 0 ? "2026-06-01T00:01:00.000Z" : "2026-05-31T23:59:00.000Z"],
+      });
+  }
+  await client.batch(stmts, "write");
+  const got: number[] = [];
+  for (let after = 0; ; ) {
+    const page = await orphanedResearchRuns(client, at, after, 37);
+    expect(page.length).toBeLessThanOrEqual(37);
+    got.push(...page);
+    if (page.length < 37) break;
+    after = page[page.length - 1];
+  }
+  const expected = [];
+  for (let i = 1; i <= 2 * ORPHANS_PAGE + 11; i++) if (i % 5 !== 0 && i % 3 !== 0) expected.push(20_000 + i);
+  expect(got).toEqual(expected);
+  expect((await orphanedResearchRuns(client, at)).length).toBe(ORPHANS_PAGE);
 });

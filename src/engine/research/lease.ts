@@ -4,10 +4,11 @@
 // database (sqld) never fails the research another live instance is doing (docs/engine.md "Research").
 import type { EventMetadata } from "../../../events/catalog.ts";
 import { handle } from "../../../events/command.ts";
-import type { Tx } from "../../../events/store.ts";
+import type { Tx, WriteContext } from "../../../events/store.ts";
 import {
   dropResearchLease,
   expireResearchLeasesOf,
+  ORPHANS_PAGE,
   orphanedResearchRuns,
   renewResearchLeases,
   researchRunOrphaned,
@@ -44,33 +45,44 @@ export async function endRun(
   outcome: RunOutcome,
   metadata: EventMetadata,
 ): Promise<boolean> {
-  const { result } = await s.store.execute(async (w) => {
-    const out = await handle(endResearchRun, w, { actor: metadata.actor ?? "engine" }, { runId, outcome });
-    await dropResearchLease(w.tx, runId);
-    return out;
-  }, metadata);
+  const { result } = await s.store.execute(
+    (w) => endHere(w, runId, outcome, metadata.actor ?? "engine"),
+    metadata,
+  );
   return result.recorded;
+}
+
+/** Records how a run ended and drops its lease, in the writer's transaction. */
+async function endHere(w: WriteContext, runId: number, outcome: RunOutcome, actor: string) {
+  const out = await handle(endResearchRun, w, { actor }, { runId, outcome });
+  await dropResearchLease(w.tx, runId);
+  return out;
 }
 
 /** Marks failed every running run whose lease is missing or expired (its instance is gone), each in a command
  * that looks at the lease again (a holder renewing meanwhile keeps its run). Returns the runs marked. */
 export async function recoverOrphanedResearch(s: Services): Promise<number[]> {
-  const ids = await orphanedResearchRuns(s.database, s.clock().toISOString());
+  const at = s.clock().toISOString();
   const marked: number[] = [];
-  for (const id of ids) {
-    const { result } = await s.store.execute(
-      async (w) => {
-        if (!(await researchRunOrphaned(w.tx, id, w.now.toISOString()))) return { events: [], result: false };
-        const outcome: RunOutcome = { ok: false, code: "interrupted", reason: INTERRUPTED };
-        const out = await handle(endResearchRun, w, { actor: "engine" }, { runId: id, outcome });
-        await dropResearchLease(w.tx, id);
-        return { events: out.events, result: out.result.recorded };
-      },
-      { source: "recovery" },
-    );
-    if (result) marked.push(id);
+  for (let after = 0; ; ) {
+    const page = await orphanedResearchRuns(s.database, at, after);
+    for (const id of page) if (await markInterrupted(s, id)) marked.push(id);
+    if (page.length < ORPHANS_PAGE) return marked;
+    after = page[page.length - 1];
   }
-  return marked;
+}
+
+/** Marks run `id` failed as interrupted and drops its lease, if it still has no live lease. */
+async function markInterrupted(s: Services, id: number): Promise<boolean> {
+  const { result } = await s.store.execute(
+    async (w) => {
+      if (!(await researchRunOrphaned(w.tx, id, w.now.toISOString()))) return { events: [], result: false };
+      const out = await endHere(w, id, { ok: false, code: "interrupted", reason: INTERRUPTED }, "engine");
+      return { events: out.events, result: out.result.recorded };
+    },
+    { source: "recovery" },
+  );
+  return result;
 }
 
 /** `rivals serve`: recovers now (before anything else runs), then every SWEEP_MS; `stop()` lets go of this
