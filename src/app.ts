@@ -7,7 +7,6 @@ import { openApi } from "./api/openapi.ts";
 import { readApi } from "./api/routes.ts";
 import { ApiKeyResolver } from "./auth/apiKeys.ts";
 import { CredentialResolver } from "./auth/credentials.ts";
-import { getSession } from "./auth/session.ts";
 import { accessLog } from "./http/accessLog.ts";
 import { clientAddresses } from "./http/address.ts";
 import { clientLog } from "./http/clientLog.ts";
@@ -17,11 +16,11 @@ import { healthRoute } from "./http/health.ts";
 import { limiterFor } from "./http/rateLeases.ts";
 import type { Limiter } from "./http/rateLimit.ts";
 import { requestIds } from "./http/requestId.ts";
-import { sessions } from "./http/sessions.ts";
 import { mcpEndpoint, SERVER_INFO } from "./mcp/endpoint.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import type { Services } from "./services.ts";
 import { htmlErrorPage } from "./web/errorPages.tsx";
+import { memberSessions } from "./web/member.ts";
 import { webPages } from "./web/pages.tsx";
 import { sharePage } from "./web/share.tsx";
 import { memberPages } from "./web/signin.tsx";
@@ -59,7 +58,7 @@ export function createApp(s: Services, extra: (app: Elysia) => Elysia = (a) => a
   compileNow(app, "/api/v1/");
   app
     .use(clientLog(s))
-    .use(sessions((request) => getSession(s, request)))
+    .use(memberSessions(s))
     .use(healthRoute(s, SERVER_INFO.version))
     .use(openApi(s))
     .use(webPages(s))

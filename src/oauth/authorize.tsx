@@ -8,12 +8,13 @@
 
 import { Elysia } from "elysia";
 import { runCommand } from "../../events/command.ts";
-import { getSession, requireSession, type SessionUser, verifyCsrf } from "../auth/session.ts";
+import { requireSession, type SessionUser, verifyCsrf } from "../auth/session.ts";
 import { SCOPES, type Scope } from "../domain/apiKeys.ts";
 import { recordConsent } from "../domain/oauthConsents.ts";
 import { LOWEST_PAID, paidOnlyRefusal, planOf } from "../domain/plans.ts";
 import type { Services } from "../services.ts";
 import { Html, htmlResponse, Layout } from "../web/layout.tsx";
+import { memberSessions } from "../web/member.ts";
 import { clientLabel, type OAuthClient, parseScope, redirectUriMatches } from "./clientMetadata.ts";
 import { consentsOf } from "./consents.ts";
 import { OAuthError } from "./errors.ts";
@@ -284,7 +285,7 @@ export function authorizeRoutes(s: Services, oauth: OAuthServer) {
   const redirect = (location: string, status = 302) =>
     new Response(null, { status, headers: { location, ...NO_STORE } });
 
-  const get = async (request: Request): Promise<Response> => {
+  const get = async (request: Request, signedIn: () => Promise<SessionUser | null>): Promise<Response> => {
     const url = new URL(request.url);
     const checked = await checkAuthorizationRequest(s, oauth, url.searchParams);
     if (checked.kind === "page") return errorPage(checked.message, checked.status);
@@ -292,16 +293,15 @@ export function authorizeRoutes(s: Services, oauth: OAuthServer) {
     // redirect_uri, so before a member signs in an error is shown, not redirected there (RFC 9700 4.11.2) —
     // else anyone could register an app to turn this site into an open redirect.
     if (checked.kind === "redirect")
-      return (await getSession(s, request))
-        ? redirect(checked.location)
-        : errorPage(checked.description, 400);
+      return (await signedIn()) ? redirect(checked.location) : errorPage(checked.description, 400);
     const req = checked.req;
     const prompt = (url.searchParams.get("prompt") ?? "").split(" ");
     const fail = (error: string, description: string) =>
       redirect(
         redirectWith(req.redirectUri, { error, error_description: description, state: req.state, iss: base }),
       );
-    const session = prompt.includes("none") ? await getSession(s, request) : await requireSession(s, request);
+    // Nobody signed in: prompt=none says so; otherwise requireSession answers with the sign-in redirect.
+    const session = (await signedIn()) ?? (prompt.includes("none") ? null : await requireSession(s, request));
     if (session === null)
       return errorPage(
         "Nobody is signed in to Rivals in this browser: sign in, then start again from the app.",
@@ -319,14 +319,14 @@ export function authorizeRoutes(s: Services, oauth: OAuthServer) {
     return consentPage(req, session);
   };
 
-  const post = async (request: Request): Promise<Response> => {
+  const post = async (request: Request, signedIn: () => Promise<SessionUser | null>): Promise<Response> => {
     const type = request.headers.get("content-type") ?? "";
     if (!/^application\/x-www-form-urlencoded\b/i.test(type))
       return errorPage("The consent form was not sent as a form.", 400);
     const text = await request.text();
     if (text.length > 16 * 1024) return errorPage("The consent form is too large.", 413);
     const form = new URLSearchParams(text);
-    const session = await getSession(s, request);
+    const session = await signedIn();
     if (!session) return errorPage("You are not signed in any more. Start again from the app.", 401);
     if (!verifyCsrf(session, form.get("csrf")))
       return errorPage(
@@ -375,6 +375,7 @@ export function authorizeRoutes(s: Services, oauth: OAuthServer) {
   };
 
   return new Elysia()
-    .get(OAUTH_PATHS.authorize, ({ request }) => get(request))
-    .post(OAUTH_PATHS.authorize, ({ request }) => post(request), { parse: "none" });
+    .use(memberSessions(s))
+    .get(OAUTH_PATHS.authorize, ({ request, session }) => get(request, session))
+    .post(OAUTH_PATHS.authorize, ({ request, session }) => post(request, session), { parse: "none" });
 }

@@ -7,7 +7,7 @@ import {
   type SessionUser,
   verifyCsrf,
 } from "../auth/session.ts";
-import { sessionOf } from "../http/sessions.ts";
+import { sessionOf, sessions } from "../http/sessions.ts";
 import type { Services } from "../services.ts";
 import { csrfRefused, refusalPage } from "./errors.tsx";
 import { field, notFound } from "./http.ts";
@@ -27,8 +27,14 @@ export interface Member {
   ws: Workspace;
 }
 
-/** Who is signed in: the session the sessions plugin (http/sessions.ts) looks up once per request, shared by the
- * page, its header and its error page. */
+/** The sessions plugin (http/sessions.ts) with sign-in's look-up: `session()` on the context. The root mounts it;
+ * a surface `.use`s it too for its types, and shares the root's. */
+export function memberSessions(s: Services) {
+  return sessions((request) => getSession(s, request));
+}
+
+/** Who is signed in: the session the sessions plugin looks up once per request, shared by the page, its header
+ * and its error page. */
 export function signedIn(s: Services, request: Request): Promise<SessionUser | null> {
   return sessionOf(request, (r) => getSession(s, r));
 }

@@ -8,7 +8,6 @@ import {
   createSession,
   endSession,
   formCsrf,
-  getSession,
   safeNext,
   verifyCsrf,
   verifyFormCsrf,
@@ -27,11 +26,11 @@ import {
 } from "../domain/members.ts";
 import { InvalidInput } from "../domain/validate.ts";
 import { clientAddress } from "../http/address.ts";
-import { sessions } from "../http/sessions.ts";
 import type { Services } from "../services.ts";
 import { Csrf, Notice, PasswordField } from "./components.tsx";
 import { field } from "./http.ts";
 import { Html, htmlResponse, Layout } from "./layout.tsx";
+import { memberSessions } from "./member.ts";
 
 const NO_STORE = { "cache-control": "no-store" };
 const DEFAULT_NEXT = "/app";
@@ -239,7 +238,7 @@ export function memberPages(s: Services) {
     });
 
   return new Elysia()
-    .use(sessions((request) => getSession(s, request)))
+    .use(memberSessions(s))
     .get("/signin", async ({ request, session }) => {
       const url = new URL(request.url);
       const next = safeNext(url.searchParams.get("next")) ?? DEFAULT_NEXT;
