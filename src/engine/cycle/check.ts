@@ -75,8 +75,8 @@ function errorText(r: { error: string; status?: number }): string {
 export interface CheckOptions {
   /** The source whose history a job board the careers page moved to continues. */
   follows?: Source;
-  /** Sees a body that was read: `text()` gives it (decoded on first use: a body found the same as last time
-   * is not decoded unless someone reads it). */
+  /** Sees a body that was read (not one found the same bytes as last time, which names nothing new, as a 304
+   * does not): `text()` gives it. */
   onBody?: (text: () => string) => void;
 }
 
@@ -142,14 +142,13 @@ async function readSource(
       bodyHash: hashes,
       rendered,
     }) as const;
-  // A source read as served last time that serves the same bytes: not even looked at for a shell again.
+  // A source read as served last time that serves the same bytes: not even looked at for a shell again, and,
+  // like a 304, seen by no reader (a careers page whose bytes did not change names no board it did not name).
   if (
     conditional &&
     (sameUtf8("raw" in r ? r.raw : undefined, lastBytes) || lastBytes === Bun.hash(r.text).toString(36))
-  ) {
-    more.onBody?.(() => r.text);
+  )
     return unchanged(state.bodyHash ?? lastBytes);
-  }
   // What a visitor sees: an application shell (or a page marked render) as the browser builds it; without a
   // browser it is a failed check, never an empty page.
   let text = r.text;
