@@ -87,7 +87,8 @@ export function createApiKey(
 
 export interface ApiKeyRevocation {
   org: OrgState | undefined;
-  key: { revoked_at: string | null } | undefined;
+  /** The key of the org, with its stream's version. */
+  key: { id: number; revoked_at: string | null; version: number } | undefined;
 }
 
 export function decideRevokeApiKey(st: ApiKeyRevocation, cmd: { org: string; id: number }, now: Date) {
@@ -116,8 +117,11 @@ export const revokeApiKeyCommand: Command<
 > = {
   load: async (w, cmd) => {
     const org = await findOrg(w.tx, cmd.org);
-    return { org, key: org ? await apiKeyRevocation(w.tx, org.id, cmd.id) : undefined };
+    const key = org ? await apiKeyRevocation(w.tx, org.id, cmd.id) : undefined;
+    return { org, key: key ? { id: cmd.id, ...key } : undefined };
   },
+  stream: ({ key }) =>
+    key ? { streamType: "api_key", streamId: String(key.id), version: key.version } : undefined,
   decide: (st, cmd, { now }) => decideRevokeApiKey(st, cmd, now),
 };
 

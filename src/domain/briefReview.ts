@@ -37,11 +37,12 @@ export function decideReviewPublicBrief(
 /** `rivals briefs publish|reject`: the operator's review of a held brief. */
 export const reviewPublicBrief: Command<
   { id: number; decision: ReviewDecision },
-  ReviewedBrief | undefined,
+  (ReviewedBrief & { version: number }) | undefined,
   null,
   Actor
 > = {
   load: (w, cmd) => briefReviewState(w.tx, cmd.id),
+  stream: (b) => (b ? { streamType: "public_brief", streamId: String(b.id), version: b.version } : undefined),
   decide: (brief, cmd, { now }) => ({
     events: decideReviewPublicBrief(brief, cmd.decision, now),
     result: null,

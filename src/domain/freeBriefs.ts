@@ -391,11 +391,12 @@ export function decideConfirmFreeBrief(
 /** Confirms the request whose confirmation token (by its digest) this is; answers its domain. */
 export const confirmFreeBrief: Command<
   { tokenDigest: string },
-  PendingConfirmation | undefined,
+  (PendingConfirmation & { version: number }) | undefined,
   { domain: string },
   Actor
 > = {
   load: (w, cmd) => pendingConfirmation(w.tx, cmd.tokenDigest),
+  stream: (p) => (p ? { streamType: "free_brief", streamId: String(p.id), version: p.version } : undefined),
   decide: (pending, cmd, { now }) => ({
     events: decideConfirmFreeBrief(pending, cmd.tokenDigest, now),
     result: { domain: pending!.domain },

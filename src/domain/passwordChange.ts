@@ -3,6 +3,7 @@
 // hash through UserPasswordSet, and the person's other sessions end in the same transaction.
 import { type Actor, type Command, type Decision, runCommand } from "../../events/command.ts";
 import type { EventStore, Tx } from "../../events/store.ts";
+import { userWithVersion } from "../db/queries/members.ts";
 import { deleteOtherSessions } from "../db/sessions.ts";
 import { DomainError } from "./errors.ts";
 import {
@@ -72,8 +73,14 @@ export function decideSetPassword(
   };
 }
 
-export const setPassword: Command<SetPassword, UserRow | undefined, { endedSessions: number }, Actor> = {
-  load: (w, cmd) => findUserById(w.tx, cmd.userId),
+export const setPassword: Command<
+  SetPassword,
+  (UserRow & { version: number }) | undefined,
+  { endedSessions: number },
+  Actor
+> = {
+  load: (w, cmd) => userWithVersion(w.tx, cmd.userId),
+  stream: (u) => (u ? { streamType: "user", streamId: String(u.id), version: u.version } : undefined),
   decide: (user, cmd, { now }) => decideSetPassword(user, cmd, now),
   // In the same transaction: whoever knew the old password is signed out exactly when the new one is set.
   write: async (w, _user, cmd, result) => ({

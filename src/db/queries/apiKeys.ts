@@ -1,4 +1,5 @@
 import { desc, eq } from "drizzle-orm";
+import { streamVersionSql } from "../../../events/command.ts";
 import type { Db, Exec } from "../client.ts";
 import { apiKeys, apiKeyUsage } from "../schema.ts";
 
@@ -91,11 +92,13 @@ export async function apiKeyRevocation(
   db: Exec,
   orgId: number,
   id: number,
-): Promise<{ revoked_at: string | null } | undefined> {
+): Promise<{ revoked_at: string | null; version: number } | undefined> {
   const r = await db.execute({
-    sql: "SELECT revoked_at FROM api_keys WHERE id = ? AND org_id = ?",
+    sql: `SELECT revoked_at, ${streamVersionSql("api_key", "id")} AS version FROM api_keys WHERE id = ? AND org_id = ?`,
     args: [id, orgId],
   });
   const row = r.rows[0];
-  return row ? { revoked_at: row.revoked_at === null ? null : String(row.revoked_at) } : undefined;
+  return row
+    ? { revoked_at: row.revoked_at === null ? null : String(row.revoked_at), version: Number(row.version) }
+    : undefined;
 }

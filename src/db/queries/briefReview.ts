@@ -1,5 +1,6 @@
 // What an operator reads to review held free briefs (src/domain/briefReview.ts decides).
 import type { Client } from "@libsql/client";
+import { streamVersionSql } from "../../../events/command.ts";
 
 /** Briefs waiting for review, oldest first: what an operator reads before deciding. */
 export async function heldBriefs(c: Pick<Client, "execute">, limit = 100) {
@@ -31,11 +32,18 @@ export async function heldBriefs(c: Pick<Client, "execute">, limit = 100) {
   });
 }
 
-/** A free brief's review state by its id, as its review decides on it. */
+/** A free brief's review state by its id, as its review decides on it, with its stream's version. */
 export async function briefReviewState(c: Pick<Client, "execute">, id: number) {
-  const r = await c.execute({ sql: "SELECT id, review FROM public_briefs WHERE id = ?", args: [id] });
+  const r = await c.execute({
+    sql: `SELECT id, review, ${streamVersionSql("public_brief", "id")} AS version FROM public_briefs WHERE id = ?`,
+    args: [id],
+  });
   const row = r.rows[0];
   return row
-    ? { id: Number(row.id), review: String(row.review) as "pending" | "published" | "rejected" }
+    ? {
+        id: Number(row.id),
+        review: String(row.review) as "pending" | "published" | "rejected",
+        version: Number(row.version),
+      }
     : undefined;
 }

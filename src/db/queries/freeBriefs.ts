@@ -1,5 +1,6 @@
 // The free-brief form's requests: where a browser's request stands, the request a confirmation token names, the counts
 // its limits read, and the brief of the period a request is answered with.
+import { streamVersionSql } from "../../../events/command.ts";
 import type { Exec } from "../client.ts";
 
 /** Where this browser's newest request for `domain` stands, with the brief that answered it; nothing for a
@@ -67,8 +68,8 @@ export async function newestBriefSince(db: Exec, domain: string, since: string) 
 /** The unconfirmed request whose confirmation token has this digest, as its confirmation decides on it. */
 export async function pendingConfirmation(db: Exec, confirmDigest: string) {
   const r = await db.execute({
-    sql: `SELECT id, domain, confirm_digest, confirm_expires_at FROM free_brief_requests
-          WHERE confirm_digest = ? AND confirmed_at IS NULL`,
+    sql: `SELECT id, domain, confirm_digest, confirm_expires_at, ${streamVersionSql("free_brief", "id")} AS version
+          FROM free_brief_requests WHERE confirm_digest = ? AND confirmed_at IS NULL`,
     args: [confirmDigest],
   });
   const row = r.rows[0];
@@ -78,6 +79,7 @@ export async function pendingConfirmation(db: Exec, confirmDigest: string) {
         domain: String(row.domain),
         confirmDigest: String(row.confirm_digest),
         expiresAt: String(row.confirm_expires_at),
+        version: Number(row.version),
       }
     : undefined;
 }

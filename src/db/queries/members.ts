@@ -1,4 +1,5 @@
 // Who belongs where, as sign-in asks it.
+import { streamVersionSql } from "../../../events/command.ts";
 import type { Exec } from "../client.ts";
 
 /** Whether the user belongs to any workspace (memberships_by_user). */
@@ -42,6 +43,17 @@ export async function userById(db: Exec, id: number) {
     args: [id],
   });
   return r.rows[0] ? toUser(r.rows[0] as Record<string, unknown>) : undefined;
+}
+
+/** A user by id with the version of their stream, for a command whose decision rests on the user alone. */
+export async function userWithVersion(db: Exec, id: number) {
+  const r = await db.execute({
+    sql: `SELECT id, email, name, password_hash, created_at, ${streamVersionSql("user", "id")} AS version
+          FROM users WHERE id = ?`,
+    args: [id],
+  });
+  const row = r.rows[0] as Record<string, unknown> | undefined;
+  return row ? { ...toUser(row), version: Number(row.version) } : undefined;
 }
 
 /** A person's role in a workspace, if they are a member. */
