@@ -172,11 +172,13 @@ const competitorKind: ImportKind<
   InOrg<Keyed & { icp?: IcpProfile; tracked: number }>
 > = {
   parse: (rec) => ({ ...owned(rec), record: parseCompetitor(body(rec, ["kind", "org", "key"])) }),
-  load: inOrg(async (w, line, org) => ({
-    ...(needsOverlap(line.record) ? { icp: (await loadSettings(w.tx, org.id)).icp } : {}),
-    ...(await loadKeyed(w, "competitors", org.id, line.key)),
-    tracked: await trackedCompetitorCount(w.tx, org.id),
-  })),
+  load: inOrg(async (w, line, org) => {
+    const icp = needsOverlap(line.record) ? (await loadSettings(w.tx, org.id)).icp : undefined;
+    const keyed = await loadKeyed(w, "competitors", org.id, line.key);
+    // Only a new competitor takes a place on the list.
+    const tracked = keyed.found ? 0 : await trackedCompetitorCount(w.tx, org.id);
+    return { ...(icp ? { icp } : {}), ...keyed, tracked };
+  }),
   decide: (st, line) => {
     const org = orgNamed(st.org, line.org);
     const { found, id, icp, tracked } = st.of!;
