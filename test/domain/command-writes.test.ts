@@ -1,14 +1,16 @@
 // Commands whose decision comes with operational writes (Command.write): a removed member's OAuth grants, a
 // password change's other sessions. On a real libSQL file: an accepted command appends its events and makes its
-// writes in one transaction; a refused one appends no event and writes nothing.
+// writes in one transaction; a refused one appends no event and writes nothing. And a one-stream command run by two
+// instances at once (an API key's revocation) is decided again on what the other left.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCommand } from "../../events/command.ts";
+import { type Actor, type Command, handle, runCommand } from "../../events/command.ts";
 import { createSession } from "../../src/auth/session.ts";
 import { loadConfig } from "../../src/config.ts";
 import { insertFamily } from "../../src/db/oauth.ts";
+import { createApiKey, revokeApiKeyCommand } from "../../src/domain/apiKeys.ts";
 import { DomainError } from "../../src/domain/errors.ts";
 import { importNdjson } from "../../src/domain/imports.ts";
 import { type ActingAdmin, removeMember } from "../../src/domain/memberChanges.ts";
@@ -19,6 +21,8 @@ import { openServices, type Services } from "../../src/services.ts";
 
 let dir: string;
 let s: Services;
+/** A second instance on the same database file, with its own connection and writer. */
+let other: Services;
 let orgId: number;
 let ann: number;
 let bob: number;
@@ -51,6 +55,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "rivals-command-writes-"));
   const config = loadConfig({ RIVALS_DB: `file:${join(dir, "rivals.db")}`, RIVALS_ARCHIVE_MONTHS: "0" });
   s = await openServices(config, () => new Date("2026-11-20T12:00:00Z"));
+  other = await openServices(config, () => new Date("2026-11-20T12:05:00Z"));
   orgId = (await createOrg(s.store, { slug: "acme", name: "ACME", plan: "growth" })).id;
   ann = (
     await addMember(s.store, {
@@ -65,6 +70,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   s.close();
+  other.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -134,4 +140,53 @@ test("a refused import line appends nothing; its neighbours still land", async (
     { line: 3, error: 'no organization with slug "nowhere"' },
   ]);
   expect(await events()).toBe(before + 1);
+});
+
+test("an API key's revocation names the key's stream; two instances at once: the later is decided again, appends nothing", async () => {
+  const key = await createApiKey(s.store, "acme", "race", ["read"]);
+  const keyEvents = () =>
+    count("SELECT COUNT(*) AS n FROM events WHERE stream_type = 'api_key' AND stream_id = ?", String(key.id));
+  // The revocation rests on the key alone: it names the key's stream at the version its loader read (a probe
+  // in a write that appends nothing).
+  const probe = await s.store.writeTables((w) =>
+    handle(revokeApiKeyCommand, w, { actor: "probe" }, { org: "acme", id: key.id }),
+  );
+  expect(probe.expectedVersions).toEqual({ [`api_key:${key.id}`]: 1 });
+  // The first revocation reads the key (live), then waits while the other instance's revocation commits.
+  let loads = 0;
+  let release = () => {};
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let loaded = () => {};
+  const hasLoaded = new Promise<void>((r) => {
+    loaded = r;
+  });
+  type Revoke =
+    typeof revokeApiKeyCommand extends Command<infer I, infer S, infer R, Actor> ? [I, S, R] : never;
+  const held: Command<Revoke[0], Revoke[1], Revoke[2], Actor> = {
+    ...revokeApiKeyCommand,
+    load: async (w, input, caller) => {
+      const state = await revokeApiKeyCommand.load(w, input, caller);
+      if (++loads === 1) {
+        loaded();
+        await gate;
+      }
+      return state;
+    },
+  };
+  const first = runCommand(s.store, held, { org: "acme", id: key.id }, { caller: { actor: "user:1" } });
+  await hasLoaded;
+  const second = await runCommand(
+    other.store,
+    revokeApiKeyCommand,
+    { org: "acme", id: key.id },
+    { caller: { actor: "user:2" } },
+  );
+  expect(second.revoked_at).toBe("2026-11-20T12:05:00.000Z");
+  release();
+  // Decided again on the state the other instance left: already revoked then, nothing appended.
+  expect(await first).toEqual({ id: key.id, revoked_at: "2026-11-20T12:05:00.000Z" });
+  expect(loads).toBe(2);
+  expect(await keyEvents()).toBe(2); // ApiKeyCreated, one ApiKeyRevoked
 });
