@@ -316,12 +316,12 @@ export const acceptInvitationCommand: Command<
   decide: (st, cmd, { now }) => decideAcceptInvitation(st, cmd, now),
 };
 
+/** Whoever follows an invitation's link (or signs on with an invited address), as the events record them. */
+export const INVITEE = { caller: { actor: "invitee" } };
+
 export function acceptInvitation(store: EventStore, cmd: Accept) {
   return runCommand(store, acceptInvitationCommand, cmd, INVITEE);
 }
-
-/** Whoever follows an invitation's link, as the events record them. */
-const INVITEE = { caller: { actor: "invitee" } };
 
 /** What single sign-on accepts: the open invitations to the address, its account and roles. */
 export interface SsoAcceptance {
@@ -369,12 +369,3 @@ export const acceptInvitationsBySsoCommand: Command<
   },
   decide: (st, cmd, { now }) => decideAcceptInvitationsBySso(st, cmd, now),
 };
-
-export function acceptInvitationsBySso(
-  store: EventStore,
-  rawEmail: string,
-  name: string | undefined,
-): Promise<number | undefined> {
-  const email = normalizeEmail(rawEmail);
-  return runCommand(store, acceptInvitationsBySsoCommand, { email, name }, INVITEE);
-}

@@ -2,7 +2,9 @@
 /** @jsxRuntime classic */
 /** @jsx Html.createElement */
 /** @jsxFrag Html.Fragment */
+
 import { Elysia } from "elysia";
+import { runCommand } from "../../events/command.ts";
 import { OidcSignIn, SSO_CALLBACK_PATH, SsoError } from "../auth/oidc.ts";
 import {
   createSession,
@@ -15,7 +17,12 @@ import {
 import { SigninThrottle } from "../auth/throttle.ts";
 import { hasMembership } from "../db/queries/members.ts";
 import { DomainError } from "../domain/errors.ts";
-import { acceptInvitation, acceptInvitationsBySso, openInvitation } from "../domain/invitations.ts";
+import {
+  acceptInvitationCommand,
+  acceptInvitationsBySsoCommand,
+  INVITEE,
+  openInvitation,
+} from "../domain/invitations.ts";
 import {
   checkName,
   findUserByEmail,
@@ -332,7 +339,13 @@ export function memberPages(s: Services) {
       const user = await findUserByEmail(s.database, email);
       const isMember = user && (await hasMembership(s.database, user.id));
       let userId = isMember ? user.id : undefined;
-      if (userId === undefined) userId = await acceptInvitationsBySso(s.store, email, result.identity.name);
+      if (userId === undefined)
+        userId = await runCommand(
+          s.store,
+          acceptInvitationsBySsoCommand,
+          { email, name: result.identity.name },
+          INVITEE,
+        );
       if (userId === undefined)
         return fail(
           "There is no Rivals account for the address your identity provider confirmed. Ask a workspace admin to invite you.",
@@ -368,11 +381,20 @@ export function memberPages(s: Services) {
             return invitePage(request, token, "That is not the password of your account.", name, 401);
           }
           await throttle.succeed(inv.email);
-          userId = (await acceptInvitation(s.store, { token, verifiedUserId: user.id })).userId;
+          userId = (
+            await runCommand(s.store, acceptInvitationCommand, { token, verifiedUserId: user.id }, INVITEE)
+          ).userId;
         } else {
           const cleanName = checkName(name);
           const passwordHash = await hashPassword(password);
-          userId = (await acceptInvitation(s.store, { token, name: cleanName, passwordHash })).userId;
+          userId = (
+            await runCommand(
+              s.store,
+              acceptInvitationCommand,
+              { token, name: cleanName, passwordHash },
+              INVITEE,
+            )
+          ).userId;
         }
         const { cookie } = await replaceSession(request, userId, "invitation");
         return seeOther(DEFAULT_NEXT, [cookie]);
