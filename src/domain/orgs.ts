@@ -1,6 +1,7 @@
 import type { EventPayloads, NewEvent } from "../../events/catalog.ts";
 import { type Actor, type Command, type Issuer, runCommand } from "../../events/command.ts";
 import type { EventStore } from "../../events/store.ts";
+import { orgRecordBySlug } from "../db/queries/orgs.ts";
 import { DomainError } from "./errors.ts";
 import { OPERATOR } from "./operator.ts";
 import { isPlanName, PLAN_NAMES, type PlanName } from "./plans.ts";
@@ -80,11 +81,13 @@ export function decideSetPlan(org: OrgState, plan: string): NewEvent[] {
 
 export const setPlanCommand: Command<
   { org: string; plan: string },
-  OrgState | undefined,
+  (OrgState & { version?: number }) | undefined,
   { id: number; slug: string; plan: PlanName },
   Actor
 > = {
-  load: (w, cmd) => findOrg(w.tx, cmd.org),
+  load: (w, cmd) => orgRecordBySlug(w.tx, cmd.org, { version: true }),
+  stream: (o) =>
+    o?.version === undefined ? undefined : { streamType: "org", streamId: String(o.id), version: o.version },
   decide: (org, cmd) => {
     const o = orgNamed(org, cmd.org);
     return {

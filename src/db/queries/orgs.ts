@@ -1,4 +1,5 @@
 // A workspace by its id or slug: its slug, id and plan.
+import { streamVersionSql } from "../../../events/command.ts";
 import type { Exec } from "../client.ts";
 
 /** A workspace's id by its slug. */
@@ -19,10 +20,13 @@ export async function planOfOrg(db: Exec, orgId: number): Promise<string | undef
   return r.rows[0] ? String(r.rows[0].plan) : undefined;
 }
 
-/** A workspace's record by its slug, as the deciders read it. */
-export async function orgRecordBySlug(db: Exec, slug: string) {
+/** A workspace's record by its slug, as the deciders read it; with `version`, its stream's version too (for a
+ * command whose decision rests on the org alone). */
+export async function orgRecordBySlug(db: Exec, slug: string, opts: { version?: boolean } = {}) {
   const r = await db.execute({
-    sql: "SELECT id, slug, name, plan, website_url, created_at FROM orgs WHERE slug = ?",
+    sql: `SELECT id, slug, name, plan, website_url, created_at${
+      opts.version ? `, ${streamVersionSql("org", "id")} AS version` : ""
+    } FROM orgs WHERE slug = ?`,
     args: [slug],
   });
   const row = r.rows[0];
@@ -34,6 +38,7 @@ export async function orgRecordBySlug(db: Exec, slug: string) {
         plan: String(row.plan),
         website_url: row.website_url === null ? null : String(row.website_url),
         created_at: String(row.created_at),
+        ...(opts.version ? { version: Number(row.version) } : {}),
       }
     : undefined;
 }
