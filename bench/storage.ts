@@ -6,8 +6,8 @@
 // along the way and at the end, per table where the build has `dbstat`, the events by type, and the bytes per
 // competitor-month; then the same after `rivals compact` (its default retention, and one day: the floor).
 import { readFileSync, rmSync } from "node:fs";
-import { COMPACT_DAYS, compact } from "../src/cli/compact.ts";
 import { loadConfig } from "../src/config.ts";
+import { COMPACT_DAYS, compact } from "../src/engine/compaction/compact.ts";
 import { runCycle } from "../src/engine/cycle/run.ts";
 import { openServices } from "../src/services.ts";
 import { seededBench } from "./scale.ts";

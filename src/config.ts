@@ -53,6 +53,8 @@ export interface Config {
   snapshotsKept: number;
   /** Days after which an open engine signal that was not seen again closes (RIVALS_SIGNAL_TTL_DAYS). */
   signalTtlDays: number;
+  /** Hours between two compactions run by `rivals serve`, one instance for all (RIVALS_COMPACT_HOURS; 0: off). */
+  compactHours: number;
   /** Months of web-archive history read for a competitor's key pages (RIVALS_ARCHIVE_MONTHS; 0: off). */
   archiveMonths: number;
   /** RIVALS_ARCHIVE_DELAY_MS: the least pause between two requests to the web archive. */
@@ -222,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     botContact: env.RIVALS_BOT_CONTACT?.trim() || undefined,
     snapshotsKept: intVar(env, "RIVALS_SNAPSHOTS_KEPT", 20, 1),
     signalTtlDays: intVar(env, "RIVALS_SIGNAL_TTL_DAYS", 90, 1),
+    compactHours: intVar(env, "RIVALS_COMPACT_HOURS", 24, 0),
     archiveMonths: Math.min(intVar(env, "RIVALS_ARCHIVE_MONTHS", 24, 0), 120),
     archiveDelayMs: intVar(env, "RIVALS_ARCHIVE_DELAY_MS", 1000, 0),
     scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),

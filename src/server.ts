@@ -1,6 +1,7 @@
 import { createApp } from "./app.ts";
 import { startHistoryLoop } from "./engine/archive/background.ts";
 import { startFreeBriefLoop } from "./engine/briefs/freeBriefs.ts";
+import { startCompactionLoop } from "./engine/compaction/periodic.ts";
 import { deliverDue } from "./engine/deliver/outbox.ts";
 import { startWebhookLoop } from "./engine/deliver/webhookLoop.ts";
 import { startDeliveryLoop } from "./engine/deliver/worker.ts";
@@ -34,9 +35,12 @@ export async function startServer(s: Services) {
   const freeBriefs = startFreeBriefLoop(s);
   // Web-archive histories left unfinished by a stop, or queued by `rivals research`: at start, then every minute.
   const history = startHistoryLoop(s);
+  // The old bookkeeping of cycles compacted every RIVALS_COMPACT_HOURS by one instance (docs/operations.md).
+  const compaction = startCompactionLoop(s);
   const stop = async () => {
     await app.stop();
     await history.stop();
+    await compaction.stop();
     await scheduler?.stop({ wait: false });
     await research.stop();
     deliveries?.stop();

@@ -3,7 +3,11 @@
 import type { Exec } from "./client.ts";
 
 /** The claim tables and their key column. */
-const TABLES = { free_brief_claims: "key", delivery_claims: "delivery_id" } as const;
+const TABLES = {
+  free_brief_claims: "key",
+  delivery_claims: "delivery_id",
+  maintenance_claims: "task",
+} as const;
 export type ClaimTable = keyof typeof TABLES;
 
 /** Claims `key` for `holder` until `until`, unless another holder's claim holds at `now`; with `renew`, the

@@ -1,5 +1,5 @@
-// Statements of `rivals compact` (src/cli/compact.ts; docs/operations.md): the bookkeeping of past cycles that
-// nothing serves any more. Each runs in the writer's transaction the caller passes.
+// Statements of compaction (src/engine/compaction/compact.ts; docs/operations.md): the bookkeeping of past
+// cycles that nothing serves any more. Each runs in the writer's transaction the caller passes.
 //
 // A competitor's freshness is set by its newest CompetitorChecked, except `last_changed_at` (the newest one that
 // found a change) and the job board a careers page moved to (research_sources): those events are kept, so a

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { rebuildProjections } from "../../projections/rebuild.ts";
-import { compact } from "../../src/cli/compact.ts";
 import { exportNdjson } from "../../src/domain/exports.ts";
 import { importNdjson } from "../../src/domain/imports.ts";
+import { compact } from "../../src/engine/compaction/compact.ts";
 import { runCycle } from "../../src/engine/cycle/run.ts";
 import { runProcess } from "../e2e/harness.ts";
 import {
