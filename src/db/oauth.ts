@@ -2,6 +2,7 @@
 // and the reads of the remembered approvals (oauth_consents, a projection). The rules that use them are in
 // src/oauth/; every write here runs inside the single writer's transaction the caller passes.
 import type { Row } from "@libsql/client";
+import { streamVersionSql } from "../../events/command.ts";
 import { type Exec, found } from "./client.ts";
 
 /** Which grants of a workspace an action concerns: every one, one member's, one app's, or both. */
@@ -229,18 +230,22 @@ export async function consentsOfMember(
   }));
 }
 
-/** The scopes a member approved for a client in a workspace, space-separated. */
+/** The scopes a member approved for a client in a workspace, space-separated, with the version of the
+ * approval's stream (`oauth_consent:<org>:<user>:<client>`). */
 export async function consentScopes(
   tx: Exec,
   userId: number,
   clientId: string,
   orgId: number,
-): Promise<string | undefined> {
+): Promise<{ scopes: string; version: number } | undefined> {
+  const streamId = "c.org_id || ':' || c.user_id || ':' || c.client_id";
   const r = await tx.execute({
-    sql: "SELECT scopes FROM oauth_consents WHERE user_id = ? AND client_id = ? AND org_id = ?",
+    sql: `SELECT c.scopes, ${streamVersionSql("oauth_consent", streamId)} AS version
+          FROM oauth_consents c WHERE c.user_id = ? AND c.client_id = ? AND c.org_id = ?`,
     args: [userId, clientId, orgId],
   });
-  return r.rows[0] ? String(r.rows[0].scopes) : undefined;
+  const row = r.rows[0];
+  return row ? { scopes: String(row.scopes), version: Number(row.version) } : undefined;
 }
 
 /** The remembered approvals in `where`: whose, of which client. */

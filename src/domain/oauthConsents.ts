@@ -1,17 +1,20 @@
 // A member's approval of an app in a workspace (docs/oauth.md): remembered so the next authorization does not
 // ask again, widened by a later approval, forgotten when the app is disconnected or the member leaves.
 import type { NewEvent } from "../../events/catalog.ts";
-import type { Actor, Command, Decision, Writing } from "../../events/command.ts";
+import type { Actor, Command, Decision, StreamAt, Writing } from "../../events/command.ts";
 import type { Tx } from "../../events/store.ts";
 import { consentScopes, consentsIn, type GrantScope, liveFamiliesIn, revokeFamilyRows } from "../db/oauth.ts";
 import { SCOPES } from "./apiKeys.ts";
 import { DomainError } from "./errors.ts";
 import { findRole, type Role } from "./members.ts";
 
-const stream = (orgId: number, userId: number, clientId: string) => ({
-  orgId,
+const consentStream = (orgId: number, userId: number, clientId: string) => ({
   streamType: "oauth_consent" as const,
   streamId: `${orgId}:${userId}:${clientId}`,
+});
+const stream = (orgId: number, userId: number, clientId: string) => ({
+  orgId,
+  ...consentStream(orgId, userId, clientId),
 });
 
 /** `before`: the scopes approved so far (undefined: none yet). Nothing when the approval adds no scope. */
@@ -52,10 +55,21 @@ export interface RecordConsent {
   scopes: readonly string[];
 }
 
-export const recordConsent: Command<RecordConsent, readonly string[] | undefined, null, Actor> = {
-  load: async (w, c) =>
-    (await consentScopes(w.tx, c.userId, c.clientId, c.orgId))?.split(" ").filter(Boolean),
-  decide: (before, c, { now }) => ({ events: decideConsentGranted(c, before, now), result: null }),
+/** The approval as its stream holds it: the scopes approved so far, at the stream's version. */
+interface HeldConsent {
+  scopes: string[];
+  stream: StreamAt;
+}
+
+export const recordConsent: Command<RecordConsent, HeldConsent | undefined, null, Actor> = {
+  load: async (w, c) => {
+    const held = await consentScopes(w.tx, c.userId, c.clientId, c.orgId);
+    if (!held) return undefined;
+    const id = consentStream(c.orgId, c.userId, c.clientId);
+    return { scopes: held.scopes.split(" ").filter(Boolean), stream: { ...id, version: held.version } };
+  },
+  stream: (held) => held?.stream,
+  decide: (held, c, { now }) => ({ events: decideConsentGranted(c, held?.scopes, now), result: null }),
 };
 
 /** An app's access in part of a workspace (one member, one app): its live grant families and the remembered

@@ -15,6 +15,7 @@ import { DomainError } from "../../src/domain/errors.ts";
 import { importNdjson } from "../../src/domain/imports.ts";
 import { type ActingAdmin, removeMember } from "../../src/domain/memberChanges.ts";
 import { addMember } from "../../src/domain/members.ts";
+import { recordConsent } from "../../src/domain/oauthConsents.ts";
 import { createOrg } from "../../src/domain/orgs.ts";
 import { setPassword } from "../../src/domain/passwordChange.ts";
 import { openServices, type Services } from "../../src/services.ts";
@@ -189,4 +190,33 @@ test("an API key's revocation names the key's stream; two instances at once: the
   expect(await first).toEqual({ id: key.id, revoked_at: "2026-11-20T12:05:00.000Z" });
   expect(loads).toBe(2);
   expect(await keyEvents()).toBe(2); // ApiKeyCreated, one ApiKeyRevoked
+});
+
+test("an app approval names its stream; a wider one appends after it with the union, the same one appends nothing", async () => {
+  const approve = (scopes: string[]) =>
+    runCommand(s.store, recordConsent, { orgId, userId: ann, clientId: "rvc_wide", scopes }, admin(ann));
+  const streamId = `${orgId}:${ann}:rvc_wide`;
+  const versions = async () =>
+    (
+      await s.database.client.execute({
+        sql: "SELECT stream_version, data FROM events WHERE stream_type = 'oauth_consent' AND stream_id = ? ORDER BY stream_version",
+        args: [streamId],
+      })
+    ).rows.map((r) => [Number(r.stream_version), JSON.parse(String(r.data)).scopes]);
+  await approve(["read"]);
+  const probe = await s.store.writeTables((w) =>
+    handle(
+      recordConsent,
+      w,
+      { actor: "probe" },
+      { orgId, userId: ann, clientId: "rvc_wide", scopes: ["spend"] },
+    ),
+  );
+  expect(probe.expectedVersions).toEqual({ [`oauth_consent:${streamId}`]: 1 });
+  await approve(["write"]);
+  await approve(["read"]);
+  expect(await versions()).toEqual([
+    [1, ["read"]],
+    [2, ["read", "write"]],
+  ]);
 });
