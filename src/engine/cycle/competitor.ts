@@ -1,5 +1,5 @@
-// Checking one competitor: every source at once (check.ts), its job board after its careers pages (a company that
-// moved to another provider is followed in the same cycle: boards.ts), then what they show recorded
+// Checking one competitor: its sources one at a time (check.ts), its job board after its careers pages (a company
+// that moved to another provider is followed in the same cycle: boards.ts), then what they show recorded
 // (results.ts).
 import type { Services } from "../../services.ts";
 import { reportedGone } from "../classify/presence.ts";
@@ -7,7 +7,7 @@ import type { Fetcher } from "../fetch/index.ts";
 import { type PageRead, pageRead, readsTech } from "../research/reads.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
-import { extractPool } from "../workers/extract.ts";
+import { extractPool, roomForBody } from "../workers/extract.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { type CheckOptions, checkSource, keyOf } from "./check.ts";
 import { type CompetitorResult, type Recorded, recordResults } from "./results.ts";
@@ -43,7 +43,7 @@ export async function checkAndRecord(
   // A changed page is read for the dossier as research reads it, from the body just checked (held only until
   // its check ends; the comparison's snapshot is masked and unordered, no read for a reader).
   const reads = new Map<string, PageRead>();
-  const check = async (src: Source, more?: CheckOptions) => {
+  const checkNow = async (src: Source, more?: CheckOptions) => {
     let body: (() => string) | undefined;
     const state = states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
     // A page reported removed is read whole when it answers again (no conditional request): its dossier reads
@@ -81,6 +81,15 @@ export async function checkAndRecord(
       if (x) reads.set(o.key, pageRead(x.page, src.kind, tech ? x.tech : undefined));
     }
     return o;
+  };
+  // One source at a time, each once the extraction pool has room for a body: most of a competitor's sources are
+  // on its own host, which is asked once a second whatever the order, and a cycle whose pool is behind (first
+  // snapshots) then holds one body per competitor checked at once, not all their pages.
+  let turn: Promise<unknown> = Promise.resolve();
+  const check = (src: Source, more?: CheckOptions) => {
+    const mine = turn.then(() => roomForBody(s.config)).then(() => checkNow(src, more));
+    turn = mine.catch(() => undefined);
+    return mine;
   };
   // The job board is detected again on every careers page read: it is checked once those are.
   const named: ReturnType<typeof boardsOnCareersPage>[] = [];

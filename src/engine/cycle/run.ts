@@ -21,7 +21,7 @@ import {
   shareResults,
   workShares,
 } from "../schedule/shares.ts";
-import { snapshotPool } from "../workers/extract.ts";
+import { roomForBody } from "../workers/extract.ts";
 import { closeExpiredSignals } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
 import { checkAndRecord } from "./competitor.ts";
@@ -36,9 +36,6 @@ import type { CompetitorRow, CycleSummary, CycleTrigger, FinishedCycle, Source }
  * read (a size check, about 10 µs): the process stays under the peak memory a cycle may reach
  * (docs/decisions.md). */
 const COLLECT_ABOVE_HEAP_BYTES = 64 * 1024 * 1024;
-
-/** Page bodies waiting per extraction worker above which no further competitor starts. */
-const BACKLOG_PER_WORKER = 4;
 
 export type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
@@ -262,8 +259,7 @@ async function checkOne(
   try {
     // A competitor starts once the extraction pool has caught up: what waits for it is whole page bodies, so
     // the lanes shrink to what the pool keeps up with (a cycle of first snapshots) and memory stays flat.
-    const pool = snapshotPool(s.config);
-    while (pool.pending > BACKLOG_PER_WORKER * s.config.workers) await Bun.sleep(25);
+    await roomForBody(s.config);
     const { result: r, written } = await checkAndRecord(s, orgId, cycleId, comp, sources, fetcher);
     // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
     // pages were read, so they sit in the old generation until a full one (docs/engine/speed.md, "Memory").

@@ -58,6 +58,16 @@ export function extractPool(config: Pick<Config, "workers">): WorkerPool<Extract
   return sharedPool(config) as unknown as WorkerPool<ExtractTask, ExtractTaskResult>;
 }
 
+/** Page bodies waiting or being read per extraction worker at which a cycle reads no further body. */
+export const BACKLOG_PER_WORKER = 4;
+
+/** Resolves once the pool has room for another page body (fewer than BACKLOG_PER_WORKER tasks per worker). What
+ * waits for the pool is whole bodies: when it is the slower side (a cycle of first snapshots), a cycle that waits
+ * here before each request holds a few bodies, not every page of every competitor it checks at once. */
+export function roomForBody(config: Pick<Config, "workers">): Promise<void> {
+  return sharedPool(config).room(BACKLOG_PER_WORKER * config.workers);
+}
+
 /** The same pool, for snapshot tasks. */
 export function snapshotPool(config: Pick<Config, "workers">): WorkerPool<SnapshotTask, SnapshotTaskResult> {
   return sharedPool(config) as unknown as WorkerPool<SnapshotTask, SnapshotTaskResult>;

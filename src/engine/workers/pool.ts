@@ -19,6 +19,8 @@ export class WorkerPool<I, O> {
   private started = 0;
   private nextId = 1;
   private closed = false;
+  /** Callers waiting for the pool's backlog to fall below their bound (room()). */
+  private roomWaiters: { bound: number; resolve(): void }[] = [];
 
   constructor(
     private spec: string | URL,
@@ -38,6 +40,24 @@ export class WorkerPool<I, O> {
     return this.queue.length + this.busy.size;
   }
 
+  /** Resolves once fewer than `bound` tasks are waiting or running: a caller about to read a body for the pool
+   * waits here, so the bodies held in memory for it stay bounded when the pool is the slower side. */
+  room(bound: number): Promise<void> {
+    if (this.closed || this.pending < bound) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push({ bound, resolve }));
+  }
+
+  private wakeRoom(): void {
+    if (this.roomWaiters.length === 0) return;
+    const pending = this.pending;
+    const still: typeof this.roomWaiters = [];
+    for (const w of this.roomWaiters) {
+      if (this.closed || pending < w.bound) w.resolve();
+      else still.push(w);
+    }
+    this.roomWaiters = still;
+  }
+
   private spawn(): Worker {
     const w = new Worker(this.spec);
     (w as unknown as { unref(): void }).unref();
@@ -49,6 +69,7 @@ export class WorkerPool<I, O> {
       else task.reject(new Error(ev.data.error));
       this.idle.push(w);
       this.pump();
+      this.wakeRoom();
     });
     w.addEventListener("error", (ev: ErrorEvent) => {
       // A crashed worker fails its task and is replaced on demand.
@@ -58,6 +79,7 @@ export class WorkerPool<I, O> {
       w.terminate();
       task?.reject(new Error(`worker failed: ${ev.message}`));
       this.pump();
+      this.wakeRoom();
     });
     this.started++;
     return w;
@@ -83,6 +105,7 @@ export class WorkerPool<I, O> {
     this.idle = [];
     this.busy.clear();
     this.queue = [];
+    this.wakeRoom();
   }
 }
 

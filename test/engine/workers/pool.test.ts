@@ -1,0 +1,47 @@
+// The extraction pool's room: a caller about to read a body waits while the pool's backlog is at its bound, and
+// goes on once tasks finish (real Workers running the real extraction).
+import { afterAll, expect, test } from "bun:test";
+import { workerEntry } from "../../../src/engine/workers/extract.ts";
+import { WorkerPool } from "../../../src/engine/workers/pool.ts";
+
+const pool = new WorkerPool<unknown, unknown>(
+  workerEntry(new URL("../../../src/engine/workers/extract.ts", import.meta.url).href),
+  1,
+);
+afterAll(() => pool.close());
+
+const page = (i: number) => ({
+  snapshot: true,
+  html: `<html><head><title>Page ${i}</title></head><body><main><h1>Plans</h1><p>Team $${i} a month.</p></main></body></html>`,
+  url: `https://example.com/${i}`,
+  sourceUrl: `https://example.com/${i}`,
+});
+
+test("room() passes below the bound, waits at it, and goes on once the backlog falls below it", async () => {
+  await pool.room(4);
+  const tasks = Array.from({ length: 6 }, (_, i) => pool.run(page(i)));
+  expect(pool.pending).toBe(6);
+  let passed = -1;
+  const waiting = pool.room(4).then(() => {
+    passed = pool.pending;
+  });
+  await Bun.sleep(0);
+  expect(passed).toBe(-1);
+  await waiting;
+  expect(passed).toBe(3);
+  await Promise.all(tasks);
+  expect(pool.pending).toBe(0);
+  await pool.room(1);
+});
+
+test("a closed pool lets every waiter go", async () => {
+  const p = new WorkerPool<unknown, unknown>(
+    workerEntry(new URL("../../../src/engine/workers/extract.ts", import.meta.url).href),
+    1,
+  );
+  const task = p.run(page(1)).catch((e) => String(e));
+  const waiting = p.room(1);
+  p.close();
+  await waiting;
+  expect(await task).toContain("closed");
+});
