@@ -110,10 +110,14 @@ export function decideDisconnectChat(
  * says so) until a connection is made again. */
 export const disconnectChatCommand: Command<
   { provider?: ChatProvider },
-  WorkspaceSettings,
+  WorkspaceSettings & { version?: number },
   { changed: boolean }
 > = {
-  load: (w, _cmd, c) => loadSettings(w.tx, c.orgId),
+  load: (w, _cmd, c) => loadSettings(w.tx, c.orgId, { version: true }),
+  stream: (st) =>
+    st.version === undefined
+      ? undefined
+      : { streamType: "org", streamId: String(st.orgId), version: st.version },
   decide: (st, cmd, { now }) => {
     const events = decideDisconnectChat(st, now, cmd.provider);
     return { events, result: { changed: events.length > 0 } };

@@ -38,8 +38,14 @@ export interface WorkspaceSettings {
 
 const flag = (v: unknown) => (v === null || v === undefined ? null : Number(v) === 1);
 
-export async function loadSettings(tx: Exec, orgId: number): Promise<WorkspaceSettings> {
-  const row = await workspaceSettingsRow(tx, orgId);
+/** The settings of a workspace; with `version`, the org stream's version too (for a command whose decision rests
+ * on the settings alone). */
+export async function loadSettings(
+  tx: Exec,
+  orgId: number,
+  opts: { version?: boolean } = {},
+): Promise<WorkspaceSettings & { version?: number }> {
+  const row = await workspaceSettingsRow(tx, orgId, opts);
   if (!row) throw new DomainError("not_found", "no such workspace");
   const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
   return {
@@ -60,6 +66,7 @@ export async function loadSettings(tx: Exec, orgId: number): Promise<WorkspaceSe
     teamsConnectedAt: s(row.teams_connected_at),
     rules: JSON.parse(s(row.delivery_rules) ?? "{}"),
     firstBrief: s(row.first_brief) as WorkspaceSettings["firstBrief"],
+    ...(opts.version ? { version: Number(row.version) } : {}),
   };
 }
 

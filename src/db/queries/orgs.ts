@@ -44,11 +44,13 @@ export async function orgRecordBySlug(db: Exec, slug: string, opts: { version?: 
 }
 
 /** A workspace's record and settings row (undefined when there is no such workspace). */
-export async function workspaceSettingsRow(db: Exec, orgId: number) {
+export async function workspaceSettingsRow(db: Exec, orgId: number, opts: { version?: boolean } = {}) {
   const r = await db.execute({
     sql: `SELECT o.id, o.slug, o.name, o.website_url, o.plan, w.profile, w.profile_updated_at, w.icp, w.icp_updated_at,
             w.cadence, w.email_delivery, w.slack_delivery, w.chat_connected_at, w.teams_delivery,
-            w.teams_connected_at, w.delivery_rules, w.first_brief
+            w.teams_connected_at, w.delivery_rules, w.first_brief${
+              opts.version ? `, ${streamVersionSql("org", "o.id")} AS version` : ""
+            }
           FROM orgs o LEFT JOIN workspace_settings w ON w.id = o.id WHERE o.id = ?`,
     args: [orgId],
   });
