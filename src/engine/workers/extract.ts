@@ -34,6 +34,10 @@ export type SnapshotTaskResult =
   | { same?: false; snapshot: Snapshot; hash: string; signature?: string; originals?: Originals }
   | { same: true; signature: string };
 
+/** How long the pool's workers outlive their last task: between two hourly cycles they end, and the process goes
+ * back to its size before them. */
+const IDLE_MS = 60_000;
+
 let pool: WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult> | undefined;
 
 /** Where the worker's entry is. From source, next to this file. In the binary `bun build --compile` makes
@@ -50,6 +54,7 @@ function sharedPool(config: Pick<Config, "workers">) {
   pool ??= new WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>(
     workerEntry(),
     config.workers,
+    { idleMs: IDLE_MS },
   );
   return pool;
 }

@@ -1,7 +1,10 @@
 // A small pool of Bun Workers for CPU work off the request path, so a cycle never stalls the API
 // (docs/decisions.md). Tasks queue FIFO; each worker runs one task at a time; workers are started on first
 // use and unref'd, so an idle pool never keeps the process alive. Its size is the configuration's
-// (RIVALS_WORKERS, config.ts).
+// (RIVALS_WORKERS, config.ts). A worker's memory grows with the tasks it has run (what its allocator keeps after
+// collections, some 60-100 MB over a cycle of extractions) and only its end gives that back: the workers of a pool
+// idle for `idleMs` end, and the next task starts a new one. (Ending a busy worker every hundred tasks as well
+// cost a third more CPU per task, from its cold start, and held the peak no lower.)
 
 interface Task {
   id: number;
@@ -21,18 +24,27 @@ export class WorkerPool<I, O> {
   private closed = false;
   /** Callers waiting for the pool's backlog to fall below their bound (room()). */
   private roomWaiters: { bound: number; resolve(): void }[] = [];
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private spec: string | URL,
     readonly size: number,
+    private opts: { idleMs?: number } = {},
   ) {}
 
   run(input: I): Promise<O> {
     if (this.closed) return Promise.reject(new Error("worker pool is closed"));
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, input, resolve: resolve as Task["resolve"], reject });
       this.pump();
     });
+  }
+
+  /** Workers started and not ended. */
+  get workers(): number {
+    return this.started;
   }
 
   /** Tasks waiting or running. */
@@ -70,19 +82,36 @@ export class WorkerPool<I, O> {
       this.idle.push(w);
       this.pump();
       this.wakeRoom();
+      this.whenIdle();
     });
     w.addEventListener("error", (ev: ErrorEvent) => {
       // A crashed worker fails its task and is replaced on demand.
       const task = this.busy.get(w);
       this.busy.delete(w);
-      this.started--;
-      w.terminate();
+      this.retire(w);
       task?.reject(new Error(`worker failed: ${ev.message}`));
       this.pump();
       this.wakeRoom();
     });
     this.started++;
     return w;
+  }
+
+  private retire(w: Worker): void {
+    this.started--;
+    w.terminate();
+  }
+
+  /** With nothing queued or running, the idle workers end after idleMs (a timer that keeps no process alive). */
+  private whenIdle(): void {
+    if (!this.opts.idleMs || this.pending > 0 || this.idle.length === 0 || this.idleTimer) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.pending > 0) return;
+      for (const w of this.idle) this.retire(w);
+      this.idle = [];
+    }, this.opts.idleMs);
+    (this.idleTimer as unknown as { unref?(): void }).unref?.();
   }
 
   private pump(): void {
@@ -100,6 +129,7 @@ export class WorkerPool<I, O> {
 
   close(): void {
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const w of [...this.idle, ...this.busy.keys()]) w.terminate();
     for (const t of [...this.queue, ...this.busy.values()]) t.reject(new Error("worker pool closed"));
     this.idle = [];

@@ -1,5 +1,5 @@
-// The extraction pool's room: a caller about to read a body waits while the pool's backlog is at its bound, and
-// goes on once tasks finish (real Workers running the real extraction).
+// The extraction pool's room (a caller about to read a body waits while the pool's backlog is at its bound, and
+// goes on once tasks finish) and its idle workers' end (real Workers running the real extraction).
 import { afterAll, expect, test } from "bun:test";
 import { workerEntry } from "../../../src/engine/workers/extract.ts";
 import { WorkerPool } from "../../../src/engine/workers/pool.ts";
@@ -44,4 +44,23 @@ test("a closed pool lets every waiter go", async () => {
   p.close();
   await waiting;
   expect(await task).toContain("closed");
+});
+
+test("workers idle for idleMs end, and the next task starts one again", async () => {
+  const p = new WorkerPool<unknown, { hash: string }>(
+    workerEntry(new URL("../../../src/engine/workers/extract.ts", import.meta.url).href),
+    1,
+    { idleMs: 50 },
+  );
+  try {
+    const first = await p.run(page(1));
+    expect(p.workers).toBe(1);
+    const deadline = Date.now() + 5000;
+    while (p.workers > 0 && Date.now() < deadline) await Bun.sleep(20);
+    expect(p.workers).toBe(0);
+    expect((await p.run(page(1))).hash).toBe(first.hash);
+    expect(p.workers).toBe(1);
+  } finally {
+    p.close();
+  }
 });
