@@ -14,6 +14,7 @@ import {
   researchRun,
   runningRunOf,
 } from "../db/queries/researchState.ts";
+import { dropResearchLease, researchRunOrphaned, takeResearchLeases } from "../db/researchLeases.ts";
 import { researchFinished } from "./battlecardGeneration.ts";
 import { DomainError } from "./errors.ts";
 import { decideFirstBrief } from "./firstBrief.ts";
@@ -204,6 +205,9 @@ export interface StartResearchInput {
   trigger: ResearchTrigger;
   /** False for the operator's command. */
   usesAllowance: boolean;
+  /** The instance that runs the research takes the runs' leases with their start, for `ms` (research_leases),
+   * so no other instance ever sees them running without an owner. */
+  lease?: { holder: string; ms: number };
 }
 
 /** Starts research runs: the loader takes one run id per target. Its state is the workspace's watchlist, no
@@ -226,6 +230,18 @@ export const startResearchRuns: Command<
       now,
       runIds: st.runIds,
     }),
+  write: async (w, _st, input, result) => {
+    if (input.lease) {
+      const until = new Date(w.now.getTime() + input.lease.ms).toISOString();
+      await takeResearchLeases(
+        w.tx,
+        result.runs.map((r) => r.run_id),
+        input.lease.holder,
+        until,
+      );
+    }
+    return result;
+  },
 };
 
 /** Starts research runs: checks the rules, records ResearchStarted per competitor (and FirstBriefStarted for
@@ -343,7 +359,7 @@ export async function loadEndResearch(
   return { run, live: { othersRunning, settings, ...(competitor ? { competitor } : {}) } };
 }
 
-/** Records how run `runId` ended (for the engine, or recovery: the run names its workspace). */
+/** Records how run `runId` ended and drops its lease (the run names its workspace). */
 export const endResearchRun: Command<
   { runId: number; outcome: RunOutcome },
   EndResearchState,
@@ -352,6 +368,10 @@ export const endResearchRun: Command<
 > = {
   load: (w, input) => loadEndResearch(w.tx, input.runId, input.outcome),
   decide: (st, input, { now }) => decideEndResearch(st, input.outcome, now),
+  write: async (w, _st, input, result) => {
+    await dropResearchLease(w.tx, input.runId);
+    return result;
+  },
 };
 
 /** Records how a run ended. A run no longer running (already recovered) records nothing. */
@@ -425,8 +445,41 @@ function overlapAfter(
 export const INTERRUPTED =
   "interrupted: the service stopped while this research ran; nothing of it was stored. Run it again.";
 
-// Recovery of runs whose instance died or stopped: src/engine/research/lease.ts (it knows which instance holds
-// which run).
+const interrupted: RunOutcome = { ok: false, code: "interrupted", reason: INTERRUPTED };
+
+export interface InterruptResearchState extends EndResearchState {
+  /** Still running with no live lease: the instance that ran it is gone. */
+  orphaned: boolean;
+}
+
+/** Marks run `runId` failed as interrupted and drops its lease, if it still has no live lease when the command
+ * runs (a holder renewing meanwhile keeps its run). Recovery (src/engine/research/lease.ts) finds the runs. */
+export const interruptResearchRun: Command<
+  { runId: number },
+  InterruptResearchState,
+  { recorded: boolean },
+  Actor
+> = {
+  load: async (w, input) => {
+    if (!(await researchRunOrphaned(w.tx, input.runId, w.now.toISOString())))
+      return { run: undefined, orphaned: false };
+    return { ...(await loadEndResearch(w.tx, input.runId, interrupted)), orphaned: true };
+  },
+  decide: (st, _input, { now }) => decideInterruptResearch(st, now),
+  write: async (w, st, input, result) => {
+    if (st.orphaned) await dropResearchLease(w.tx, input.runId);
+    return result;
+  },
+};
+
+/** An orphaned run ends failed as interrupted; a run with a live lease (or no longer running) is left alone. */
+export function decideInterruptResearch(
+  st: InterruptResearchState,
+  now: Date,
+): { events: NewEvent[]; result: { recorded: boolean } } {
+  if (!st.orphaned) return { events: [], result: { recorded: false } };
+  return decideEndResearch(st, interrupted, now);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // draft_positioning

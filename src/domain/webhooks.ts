@@ -4,7 +4,7 @@
 // disabled once a message has failed for that long. engine/deliver/webhooks.ts fans events out and sends.
 import type { EventPayloads, NewEvent } from "../../events/catalog.ts";
 import type { Actor, Command } from "../../events/command.ts";
-import { fanoutPosition } from "../db/webhookFanout.ts";
+import { fanoutPosition, moveFanout } from "../db/webhookFanout.ts";
 import { checkWebhookUrl } from "./chat.ts";
 import {
   checkRules,
@@ -256,7 +256,7 @@ export const recordWebhookAttempt: Command<
 export interface QueueWebhookMessages {
   /** Messages of any workspace, in the order they are queued. */
   msgs: { orgId: number; m: Omit<WebhookMessage, "id"> }[];
-  /** The fan-out's cursor must still be at `from` (the caller moves it to `to` with the messages). */
+  /** The fan-out's cursor must still be at `from`; it moves to `to` with the messages. */
   move?: { from: number | null; to: number };
   /** The fan-out's cursor must have reached this position (every event before it has been fanned out). */
   needCursorAt?: number;
@@ -267,8 +267,9 @@ function cursorAllows(cursor: number | null, input: QueueWebhookMessages): boole
   return input.needCursorAt === undefined || (cursor ?? 0) >= input.needCursorAt;
 }
 
-/** Queues messages, each under a new id, unless the fan-out's cursor is not where the caller needs it
- * (another instance moved it first): then nothing is queued and the answer is false. */
+/** Queues messages, each under a new id, and moves the fan-out's cursor with them (`move`), unless the cursor
+ * is not where the caller needs it (another instance moved it first): then nothing is queued or moved and the
+ * answer is false. */
 export const queueWebhookMessages: Command<
   QueueWebhookMessages,
   { cursor: number | null; ids: number[] },
@@ -287,5 +288,9 @@ export const queueWebhookMessages: Command<
       decideWebhookMessages(orgId, [{ id: st.ids[i], ...m }], now),
     );
     return { events, result: true };
+  },
+  write: async (w, _st, input, queued) => {
+    if (queued && input.move) await moveFanout(w.tx, input.move.to);
+    return queued;
   },
 };

@@ -7,8 +7,10 @@ import {
   checkPositioning,
   decideDraftPositioning,
   decideEndResearch,
+  decideInterruptResearch,
   decideStartResearch,
   type EndResearchState,
+  INTERRUPTED,
   type RunOutcome,
   researchTargets,
   type StartResearchState,
@@ -248,6 +250,31 @@ describe("decideEndResearch", () => {
     expect(types(decideEndResearch({ ...st, live: same }, ok, NOW).events)).toEqual(["ResearchFinished"]);
     const noIcp = { ...st.live!, settings: settings() };
     expect(types(decideEndResearch({ ...st, live: noIcp }, ok, NOW).events)).toEqual(["ResearchFinished"]);
+  });
+});
+
+describe("decideInterruptResearch", () => {
+  const run = { id: 51, org_id: 7, competitor_id: 2, state: "running", first_brief: false };
+  const live = { othersRunning: 0, settings: settings() };
+
+  test("a run with a live lease is left alone", () => {
+    expect(decideInterruptResearch({ run: undefined, orphaned: false }, NOW)).toEqual({
+      events: [],
+      result: { recorded: false },
+    });
+  });
+
+  test("an orphaned run ends failed as interrupted", () => {
+    const out = decideInterruptResearch({ run, live, orphaned: true }, NOW);
+    expect(out.result).toEqual({ recorded: true });
+    expect(types(out.events)).toEqual(["ResearchFailed"]);
+    expect(out.events[0].data).toEqual({
+      run_id: 51,
+      competitor_id: 2,
+      failed_at: NOW.toISOString(),
+      code: "interrupted",
+      reason: INTERRUPTED,
+    });
   });
 });
 

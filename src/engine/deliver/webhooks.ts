@@ -5,7 +5,7 @@
 // (delivery_claims), signed (webhookSign.ts), through the one fetcher's webhook guard, and every try is recorded
 // (WebhookAttempted). A message is recorded sent only after the receiver accepted it: at least once.
 import { randomUUID } from "node:crypto";
-import { handle, runCommand } from "../../../events/command.ts";
+import { runCommand } from "../../../events/command.ts";
 import { adminEmails } from "../../db/outbox.ts";
 import { getBattlecard } from "../../db/queries/battlecards.ts";
 import { getCompetitor } from "../../db/queries/competitors.ts";
@@ -20,7 +20,6 @@ import {
   liveWebhooks,
   logEnd,
   logEventsBetween,
-  moveFanout,
   releaseEndpoint,
   watchOfCompetitor,
 } from "../../db/webhookFanout.ts";
@@ -147,12 +146,12 @@ async function commit(
   move?: { from: number | null; to: number },
   needCursorAt?: number,
 ): Promise<boolean> {
-  const { result } = await s.store.execute(async (w) => {
-    const out = await handle(queueWebhookMessages, w, { actor: "engine" }, { msgs, move, needCursorAt });
-    if (out.result && move) await moveFanout(w.tx, move.to);
-    return out;
-  });
-  return result;
+  return runCommand(
+    s.store,
+    queueWebhookMessages,
+    { msgs, move, needCursorAt },
+    { caller: { actor: "engine" }, metadata: { source: "engine" } },
+  );
 }
 
 /** Reads the log past the cursor and queues a message for each endpoint that wants an event. Returns how many

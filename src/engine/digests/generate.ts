@@ -1,6 +1,6 @@
 // Writes the digest of one period from the signals first seen in it, as one DigestRecorded event. The same
 // period written again replaces its digest (same id, found by slug); it is never duplicated.
-import { handle } from "../../../events/command.ts";
+import { runCommand } from "../../../events/command.ts";
 import type { Tx } from "../../../events/store.ts";
 import { cyclesFinishedIn, digestOfPeriod, listedSignalsIn } from "../../db/queries/digestSignals.ts";
 import { appLinks } from "../../db/queries/links.ts";
@@ -65,20 +65,17 @@ export async function generateDigest(
 ): Promise<DigestOutcome> {
   const rephrased = s.config.llm ? await rephraseFirst(s, orgId, type, opts) : undefined;
   const { end, onlyIfAbsent } = opts;
-  const { result } = await s.store.execute((w) =>
-    handle(
-      command,
-      w,
-      { orgId, actor: "engine" },
-      {
-        type,
-        ...(end ? { end } : {}),
-        ...(onlyIfAbsent ? { onlyIfAbsent } : {}),
-        ...(rephrased ? { rephrased } : {}),
-      },
-    ),
+  return runCommand(
+    s.store,
+    command,
+    {
+      type,
+      ...(end ? { end } : {}),
+      ...(onlyIfAbsent ? { onlyIfAbsent } : {}),
+      ...(rephrased ? { rephrased } : {}),
+    },
+    { caller: { orgId, actor: "engine" }, metadata: { source: "engine" } },
   );
-  return result;
 }
 
 type Rephrased = DigestRephrased<CitedSentence[]>;

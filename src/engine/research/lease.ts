@@ -3,18 +3,14 @@
 // or expired — the instance died, or stopped and let go of its leases — so an instance starting on a shared
 // database (sqld) never fails the research another live instance is doing (docs/engine.md "Research").
 import type { EventMetadata } from "../../../events/catalog.ts";
-import { handle } from "../../../events/command.ts";
-import type { Tx, WriteContext } from "../../../events/store.ts";
+import { runCommand } from "../../../events/command.ts";
 import {
-  dropResearchLease,
   expireResearchLeasesOf,
   ORPHANS_PAGE,
   orphanedResearchRuns,
   renewResearchLeases,
-  researchRunOrphaned,
-  takeResearchLeases,
 } from "../../db/researchLeases.ts";
-import { endResearchRun, INTERRUPTED, type RunOutcome } from "../../domain/research.ts";
+import { endResearchRun, interruptResearchRun, type RunOutcome } from "../../domain/research.ts";
 import type { Services } from "../../services.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 
@@ -25,9 +21,9 @@ const SWEEP_MS = 30_000;
 
 const until = (now: Date) => new Date(now.getTime() + RESEARCH_LEASE_MS).toISOString();
 
-/** Takes the leases of runs just started, in the command that records their start. */
-export async function takeLeases(tx: Tx, s: Services, runIds: number[], now: Date): Promise<void> {
-  await takeResearchLeases(tx, runIds, instanceOf(s), until(now));
+/** The lease this instance takes on runs it starts, with their start (startResearchRuns' `lease`). */
+export function leaseOf(s: Services): { holder: string; ms: number } {
+  return { holder: instanceOf(s), ms: RESEARCH_LEASE_MS };
 }
 
 /** Renews the leases of `runIds` until `stop()`. */
@@ -45,18 +41,13 @@ export async function endRun(
   outcome: RunOutcome,
   metadata: EventMetadata,
 ): Promise<boolean> {
-  const { result } = await s.store.execute(
-    (w) => endHere(w, runId, outcome, metadata.actor ?? "engine"),
-    metadata,
+  const { recorded } = await runCommand(
+    s.store,
+    endResearchRun,
+    { runId, outcome },
+    { caller: metadata.actor === undefined ? {} : { actor: metadata.actor }, metadata },
   );
-  return result.recorded;
-}
-
-/** Records how a run ended and drops its lease, in the writer's transaction. */
-async function endHere(w: WriteContext, runId: number, outcome: RunOutcome, actor: string) {
-  const out = await handle(endResearchRun, w, { actor }, { runId, outcome });
-  await dropResearchLease(w.tx, runId);
-  return out;
+  return recorded;
 }
 
 /** Marks failed every running run whose lease is missing or expired (its instance is gone), each in a command
@@ -74,15 +65,13 @@ export async function recoverOrphanedResearch(s: Services): Promise<number[]> {
 
 /** Marks run `id` failed as interrupted and drops its lease, if it still has no live lease. */
 async function markInterrupted(s: Services, id: number): Promise<boolean> {
-  const { result } = await s.store.execute(
-    async (w) => {
-      if (!(await researchRunOrphaned(w.tx, id, w.now.toISOString()))) return { events: [], result: false };
-      const out = await endHere(w, id, { ok: false, code: "interrupted", reason: INTERRUPTED }, "engine");
-      return { events: out.events, result: out.result.recorded };
-    },
-    { source: "recovery" },
+  const { recorded } = await runCommand(
+    s.store,
+    interruptResearchRun,
+    { runId: id },
+    { caller: {}, metadata: { source: "recovery" } },
   );
-  return result;
+  return recorded;
 }
 
 /** `rivals serve`: recovers now (before anything else runs), then every SWEEP_MS; `stop()` lets go of this

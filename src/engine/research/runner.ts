@@ -3,7 +3,7 @@
 // records how it ended. Callers wait up to `waitMs`; a run taking longer goes on in the background and its
 // state shows in the dossier's `freshness` (research_state).
 import type { EventMetadata } from "../../../events/catalog.ts";
-import { handle } from "../../../events/command.ts";
+import { runCommand } from "../../../events/command.ts";
 import { type StartCommand, type StartResult, startResearchRuns } from "../../domain/research.ts";
 import type { ResearchTrigger } from "../../domain/researchTypes.ts";
 import type { Caller } from "../../domain/watchlist.ts";
@@ -15,7 +15,7 @@ import { extractPool } from "../workers/extract.ts";
 import { baselineFromResearch } from "./baseline.ts";
 import { readIcon, storeIcon } from "./icon.ts";
 import { type ResearchSummary, researchSite } from "./index.ts";
-import { endRun, keepLeases, takeLeases } from "./lease.ts";
+import { endRun, keepLeases, leaseOf } from "./lease.ts";
 
 export interface RunReport {
   run_id: number;
@@ -135,20 +135,12 @@ export async function startResearch(
 ): Promise<Started> {
   const metadata = opts.metadata ?? { actor: caller.actor };
   // The runs' leases are taken with their start: no other instance ever sees them running without an owner.
-  const { result: start } = await s.store.execute(async (w) => {
-    const out = await handle(startResearchRuns, w, caller, {
-      cmd,
-      trigger,
-      usesAllowance: opts.usesAllowance,
-    });
-    await takeLeases(
-      w.tx,
-      s,
-      out.result.runs.map((r) => r.run_id),
-      w.now,
-    );
-    return out;
-  }, metadata);
+  const start = await runCommand(
+    s.store,
+    startResearchRuns,
+    { cmd, trigger, usesAllowance: opts.usesAllowance, lease: leaseOf(s) },
+    { caller, metadata },
+  );
   const leases = keepLeases(
     s,
     start.runs.map((r) => r.run_id),
