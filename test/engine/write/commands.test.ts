@@ -1,13 +1,15 @@
 // The engine's writes are commands: one that is refused or finds nothing to do appends nothing and writes none
-// of the operational rows that go with it (a research run's lease, a delivery's id), and one run again after it
-// committed decides on what the first left. A real database.
+// of the operational rows that go with it (a research run's lease, a delivery's id, the webhook fan-out's
+// cursor), and one run again after it committed decides on what the first left. A real database.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { handle, runCommand } from "../../../events/command.ts";
 import { DomainError } from "../../../src/domain/errors.ts";
 import { answerFreeBriefs } from "../../../src/domain/freeBriefAnswers.ts";
 import { queueDeliveries } from "../../../src/domain/outbox.ts";
+import { endResearchRun, interruptResearchRun, startResearchRuns } from "../../../src/domain/research.ts";
 import type { SignalDraft } from "../../../src/domain/signalDraft.ts";
 import { addCompetitor } from "../../../src/domain/watchlist.ts";
+import { queueWebhookMessages } from "../../../src/domain/webhooks.ts";
 import { startResearch } from "../../../src/engine/research/runner.ts";
 import { recordDrafts } from "../../../src/engine/write/signals.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
@@ -111,4 +113,69 @@ test("a free-brief answer for a domain with no request queued appends nothing", 
   );
   expect(await count("events")).toBe(events);
   expect(await count("public_briefs")).toBe(0);
+});
+
+test("a research run's lease is taken with its start and dropped with its end; recovery leaves a leased run", async () => {
+  const db = t.services.database.client;
+  const leases = async () =>
+    (await db.execute("SELECT run_id, holder, expires_at FROM research_leases ORDER BY run_id")).rows.map(
+      (r) => ({ ...r }),
+    );
+  const start = await runCommand(
+    t.services.store,
+    startResearchRuns,
+    {
+      cmd: { kind: "one", competitor_id: competitorId },
+      trigger: "operator",
+      usesAllowance: false,
+      lease: { holder: "instance-a", ms: 60_000 },
+    },
+    { caller: { orgId, actor: "operator" } },
+  );
+  const runId = start.runs[0].run_id;
+  const [lease] = await leases();
+  expect(lease).toMatchObject({ run_id: runId, holder: "instance-a" });
+  expect(Date.parse(String(lease.expires_at)) - t.services.clock().getTime()).toBeGreaterThan(50_000);
+
+  // Its lease is live: recovery's command appends nothing and leaves the lease.
+  const events = await count("events");
+  const kept = await runCommand(
+    t.services.store,
+    interruptResearchRun,
+    { runId },
+    { caller: {}, metadata: { source: "recovery" } },
+  );
+  expect(kept).toEqual({ recorded: false });
+  expect(await count("events")).toBe(events);
+  expect(await leases()).toHaveLength(1);
+
+  // The run's end records ResearchFailed and drops the lease in the same command.
+  const ended = await runCommand(
+    t.services.store,
+    endResearchRun,
+    { runId, outcome: { ok: false, code: "fetch_failed", reason: "The site did not answer." } },
+    { caller: { actor: "engine" } },
+  );
+  expect(ended).toEqual({ recorded: true });
+  expect(await leases()).toEqual([]);
+  const state = await db.execute({ sql: "SELECT state FROM research_runs WHERE id = ?", args: [runId] });
+  expect(state.rows[0].state).toBe("failed");
+});
+
+test("webhook messages queued behind a cursor that moved meanwhile are refused: nothing queued, the cursor stays", async () => {
+  const cursor = async () =>
+    (await t.services.database.client.execute("SELECT position FROM webhook_fanout WHERE id = 1")).rows[0]
+      ?.position ?? null;
+  const by = { caller: { actor: "engine" } };
+  const events = await count("events");
+  expect(
+    await runCommand(t.services.store, queueWebhookMessages, { msgs: [], move: { from: null, to: 5 } }, by),
+  ).toBe(true);
+  expect(Number(await cursor())).toBe(5);
+  // Another instance's fan-out moved it from null to 5 first: this one's move from null is refused.
+  expect(
+    await runCommand(t.services.store, queueWebhookMessages, { msgs: [], move: { from: null, to: 9 } }, by),
+  ).toBe(false);
+  expect(Number(await cursor())).toBe(5);
+  expect(await count("events")).toBe(events);
 });
