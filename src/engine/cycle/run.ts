@@ -34,8 +34,9 @@ import type { CompetitorRow, CycleSummary, CycleTrigger, FinishedCycle, Source }
 
 /** The main thread's heap size above which the cycle collects garbage after a competitor whose bodies were
  * read (a size check, about 10 µs): the process stays under the peak memory a cycle may reach
- * (docs/decisions.md). */
-const COLLECT_ABOVE_HEAP_BYTES = 64 * 1024 * 1024;
+ * (docs/decisions.md). At 32 MB rather than 64 a cycle of first snapshots peaked about 25 MB lower for some 3%
+ * more CPU (docs/scale.md, "Memory"). */
+const COLLECT_ABOVE_HEAP_BYTES = 32 * 1024 * 1024;
 
 export type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
