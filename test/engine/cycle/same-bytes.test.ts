@@ -13,7 +13,7 @@ import { openServices, type Services } from "../../../src/services.ts";
 
 const HTML =
   "<!doctype html><html><head><title>Tarifs</title></head><body><p>Équipe 29 € — par mois</p></body></html>";
-const PAGES: Record<string, { bytes: Uint8Array; type: string }> = {
+const PAGES: Record<string, { bytes: Uint8Array<ArrayBuffer>; type: string }> = {
   "/utf8": { bytes: new TextEncoder().encode(HTML), type: "text/html; charset=utf-8" },
   "/bom": {
     bytes: new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(HTML)]),
