@@ -1,10 +1,11 @@
 // Quiet checks written together. A competitor whose check found nothing changed writes only its sources' checks
-// and its CompetitorChecked event; a commit of its own was most of such a check's CPU. Those of a process (any
-// cycle, any workspace) wait here, at most MAX_WAIT_MS or until MAX_BATCH are waiting, and go as one command:
-// one writer transaction, still one CompetitorChecked per competitor. Whoever waits for one holds no lane (the
-// cycle moves on to its next competitor) and hears of it only once it is committed, so a competitor is
-// reported done (its share of a shared cycle included) only with its writes in the database: a process that
-// dies loses what was waiting, as it loses a check in flight, and those competitors are checked again.
+// and its CompetitorChecked event; a commit of its own was the largest part of such a check's database work.
+// Those of a process (any cycle, any workspace) wait here, at most MAX_WAIT_MS or until MAX_BATCH are waiting,
+// and go as one command: one writer transaction, still one CompetitorChecked per competitor. Whoever waits for
+// one holds no lane (the cycle moves on to its next competitor) and hears of it only once it is committed, so a
+// competitor is reported done (its share of a shared cycle included) only with its writes in the database: a
+// process that dies loses what was waiting, as it loses a check in flight, and those competitors are checked
+// again.
 import type { EventMetadata, NewEvent } from "../../../events/catalog.ts";
 import type { Tx } from "../../../events/store.ts";
 import type { Services } from "../../services.ts";
