@@ -36,20 +36,24 @@ export function startCompactionLoop(
   s: Services,
   o: { clock?: Clock; checkMs?: number } = {},
 ): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<void> | undefined;
   let stopped = false;
   const every = s.config.compactHours;
+  const look = async () => {
+    try {
+      const report = await compactIfDue(s, { everyHours: every, clock: o.clock });
+      if (report) console.log(JSON.stringify({ compaction: report }));
+    } catch (e) {
+      console.error(JSON.stringify({ level: "error", compaction: String((e as Error)?.stack ?? e) }));
+    }
+  };
   const timer =
     every > 0
       ? setInterval(() => {
-          running = running.then(async () => {
-            if (stopped) return;
-            try {
-              const report = await compactIfDue(s, { everyHours: every, clock: o.clock });
-              if (report) console.log(JSON.stringify({ compaction: report }));
-            } catch (e) {
-              console.error(JSON.stringify({ level: "error", compaction: String((e as Error)?.stack ?? e) }));
-            }
+          // A compaction still running when the next look comes is left to finish: no second one queues behind it.
+          if (stopped || running) return;
+          running = look().finally(() => {
+            running = undefined;
           });
         }, o.checkMs ?? CHECK_MS)
       : undefined;
