@@ -34,9 +34,10 @@ import type { CompetitorRow, CycleSummary, CycleTrigger, FinishedCycle, Source }
 
 /** The main thread's heap size above which the cycle collects garbage after a competitor whose bodies were
  * read (a size check, about 10 µs): the process stays under the peak memory a cycle may reach
- * (docs/decisions.md). At 32 MB rather than 64 a cycle of first snapshots peaked about 25 MB lower for some 3%
- * more CPU (docs/scale.md, "Memory"). */
-const COLLECT_ABOVE_HEAP_BYTES = 32 * 1024 * 1024;
+ * (docs/decisions.md). 48 MB: at 32 a cycle of first snapshots peaked some 30 MB lower than at 48 but took about a
+ * fifth more CPU (the heap is about 25 MB with nothing running, so it collected after nearly every competitor,
+ * also in hourly cycles of unchanged pages); at 64 it peaked about as high as at 48 (docs/scale.md, "Memory"). */
+const COLLECT_ABOVE_HEAP_BYTES = 48 * 1024 * 1024;
 
 export type { CycleSummary, CycleTrigger, FinishedCycle } from "./types.ts";
 
