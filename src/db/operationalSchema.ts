@@ -129,6 +129,13 @@ export const freeBriefClaims = sqliteTable("free_brief_claims", {
   expiresAt: text("expires_at").notNull(),
 });
 
+/** Which instance runs a maintenance task (compaction) for this period (claims). */
+export const maintenanceClaims = sqliteTable("maintenance_claims", {
+  task: text("task").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: text("expires_at").notNull(),
+});
+
 /** Tool calls' idempotency claims and results. */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
