@@ -6,8 +6,9 @@
 // competitor is reported done (its share of a shared cycle included) only with its writes in the database: a
 // process that dies loses what was waiting, as it loses a check in flight, and those competitors are checked
 // again.
-import type { EventMetadata, NewEvent } from "../../../events/catalog.ts";
-import type { Tx } from "../../../events/store.ts";
+import type { EventMetadata } from "../../../events/catalog.ts";
+import { runCommand } from "../../../events/command.ts";
+import { type CheckRecord, recordChecks } from "../../domain/cycles.ts";
 import type { Services } from "../../services.ts";
 
 /** Longest wait of a quiet check for its batch. */
@@ -17,11 +18,8 @@ const MAX_BATCH = 64;
 
 const META: EventMetadata = { actor: "engine", source: "engine" };
 
-/** One competitor's writes: statements in the writer's transaction, and the events they come with. */
-export type CheckWrite = (later: Tx) => Promise<NewEvent[]>;
-
 interface Waiting {
-  write: CheckWrite;
+  check: CheckRecord;
   resolve(): void;
   reject(e: unknown): void;
 }
@@ -33,9 +31,9 @@ class QuietChecks {
   constructor(private s: Services) {}
 
   /** Resolves once the write is committed. */
-  add(write: CheckWrite): Promise<void> {
+  add(check: CheckRecord): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ write, resolve, reject });
+      this.waiting.push({ check, resolve, reject });
       if (this.waiting.length >= MAX_BATCH) this.flush();
       else if (!this.timer) {
         this.timer = setTimeout(() => this.flush(), MAX_WAIT_MS);
@@ -55,11 +53,10 @@ class QuietChecks {
 
   private async write(batch: Waiting[]): Promise<void> {
     try {
-      await this.s.store.execute(async ({ later }) => {
-        const events: NewEvent[] = [];
-        for (const w of batch) events.push(...(await w.write(later)));
-        return { events, result: null };
-      }, META);
+      await writeChecks(
+        this.s,
+        batch.map((w) => w.check),
+      );
       for (const w of batch) w.resolve();
     } catch (e) {
       if (batch.length === 1) {
@@ -84,8 +81,13 @@ function quietChecks(s: Services): QuietChecks {
 }
 
 /** Writes a quiet check with the others of the process; resolves once it is committed. */
-export function writeQuietCheck(s: Services, write: CheckWrite): Promise<void> {
-  return quietChecks(s).add(write);
+export function writeQuietCheck(s: Services, check: CheckRecord): Promise<void> {
+  return quietChecks(s).add(check);
+}
+
+/** Writes competitors' checks in one command, now. */
+export async function writeChecks(s: Services, checks: CheckRecord[]): Promise<void> {
+  await runCommand(s.store, recordChecks, checks, { caller: { actor: META.actor }, metadata: META });
 }
 
 /** Writes the quiet checks waiting now (a cycle with nothing left to start does not wait for the timer). */

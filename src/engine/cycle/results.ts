@@ -2,9 +2,8 @@
 // recorded together: one event seen on blog, changelog and feed is one signal), then the new snapshots, then in
 // one command the sources' states (unchanged, not modified, failing) and the competitor's CompetitorChecked event
 // (written with other quiet checks when it found nothing: quiet.ts).
-import type { EventMetadata } from "../../../events/catalog.ts";
 import { recordKeptSources, recordSourceBody, recordSourceFailure } from "../../db/sourceChecks.ts";
-import { decideCompetitorChecked } from "../../domain/cycles.ts";
+import type { CheckRecord } from "../../domain/cycles.ts";
 import type { Services } from "../../services.ts";
 import { classify } from "../classify/classify.ts";
 import { pageGoneAfterCheck } from "../classify/presence.ts";
@@ -18,10 +17,8 @@ import { classifyAsOf, sourceKind } from "../sources/kinds/index.ts";
 import { recordDrafts } from "../write/signals.ts";
 import type { BoardFollow } from "./boards.ts";
 import type { Outcome } from "./check.ts";
-import { type CheckWrite, writeQuietCheck } from "./quiet.ts";
+import { writeChecks, writeQuietCheck } from "./quiet.ts";
 import type { CompetitorRow } from "./types.ts";
-
-const META: EventMetadata = { actor: "engine", source: "engine" };
 
 export interface CompetitorResult {
   competitorId: number;
@@ -162,52 +159,55 @@ export async function recordResults(
   // command; a competitor whose check found nothing to record waits to be written with the other quiet ones
   // (quiet.ts).
   const failed = outcomes.filter((o) => o.status === "failed");
-  const write: CheckWrite = async (later) => {
-    await recordKeptSources(
-      later,
-      outcomes.flatMap((o) =>
-        o.status === "unchanged" || o.status === "not_modified"
-          ? [
-              {
-                o: orgId,
-                c: comp.id,
-                k: o.key,
-                t: at,
-                e: o.etag ?? null,
-                m: o.lastModified ?? null,
-                h: o.bodyHash ?? null,
-                r: o.status === "unchanged" && o.rendered !== undefined ? Number(o.rendered) : null,
-              },
-            ]
-          : [],
-      ),
-    );
-    for (const o of outcomes) {
-      const ref = { orgId, competitorId: comp.id, key: o.key };
-      if (o.status === "changed" || o.status === "baseline")
-        await recordSourceBody(later, { ...ref, bodyHash: o.bodyHash, rendered: o.rendered });
-      else if (o.status === "failed")
-        await recordSourceFailure(later, {
-          ...ref,
-          url: o.source.url,
-          kind: o.snapshotKind,
-          at,
-          error: o.error,
-        });
-    }
-    if (cycleId === null) return [];
-    return [
-      decideCompetitorChecked(orgId, {
-        competitor_id: comp.id,
-        cycle_id: cycleId,
-        checked_at: at,
-        sources: outcomes.length,
-        changed,
-        failed: failed.length,
-        failing: failures,
-        ...(follow.moved ? { job_board: follow.moved } : {}),
-      }),
-    ];
+  const check: CheckRecord = {
+    orgId,
+    checked:
+      cycleId === null
+        ? null
+        : {
+            competitor_id: comp.id,
+            cycle_id: cycleId,
+            checked_at: at,
+            sources: outcomes.length,
+            changed,
+            failed: failed.length,
+            failing: failures,
+            ...(follow.moved ? { job_board: follow.moved } : {}),
+          },
+    writeSources: async ({ later }) => {
+      await recordKeptSources(
+        later,
+        outcomes.flatMap((o) =>
+          o.status === "unchanged" || o.status === "not_modified"
+            ? [
+                {
+                  o: orgId,
+                  c: comp.id,
+                  k: o.key,
+                  t: at,
+                  e: o.etag ?? null,
+                  m: o.lastModified ?? null,
+                  h: o.bodyHash ?? null,
+                  r: o.status === "unchanged" && o.rendered !== undefined ? Number(o.rendered) : null,
+                },
+              ]
+            : [],
+        ),
+      );
+      for (const o of outcomes) {
+        const ref = { orgId, competitorId: comp.id, key: o.key };
+        if (o.status === "changed" || o.status === "baseline")
+          await recordSourceBody(later, { ...ref, bodyHash: o.bodyHash, rendered: o.rendered });
+        else if (o.status === "failed")
+          await recordSourceFailure(later, {
+            ...ref,
+            url: o.source.url,
+            kind: o.snapshotKind,
+            at,
+            error: o.error,
+          });
+      }
+    },
   };
   const quiet =
     cycleId !== null &&
@@ -215,11 +215,7 @@ export async function recordResults(
     observed.length === 0 &&
     !follow.moved &&
     outcomes.every((o) => o.status !== "changed" && o.status !== "baseline");
-  const written = quiet
-    ? writeQuietCheck(s, write)
-    : s.store
-        .execute(async ({ later }) => ({ events: await write(later), result: null }), META)
-        .then(() => {});
+  const written = quiet ? writeQuietCheck(s, check) : writeChecks(s, [check]);
   const result: CompetitorResult = {
     competitorId: comp.id,
     checked: outcomes.length,

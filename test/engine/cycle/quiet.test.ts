@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../../src/config.ts";
 import { recordKeptSources } from "../../../src/db/sourceChecks.ts";
-import { decideCompetitorChecked } from "../../../src/domain/cycles.ts";
-import { type CheckWrite, flushQuietChecks, writeQuietCheck } from "../../../src/engine/cycle/quiet.ts";
+import type { CheckRecord } from "../../../src/domain/cycles.ts";
+import { flushQuietChecks, writeQuietCheck } from "../../../src/engine/cycle/quiet.ts";
 import { openServices, type Services } from "../../../src/services.ts";
 
 const ORG = 7;
@@ -35,9 +35,18 @@ afterAll(() => {
 const AT = "2026-02-01T10:00:00.000Z";
 
 /** A competitor's quiet check: its one page answered 304 with a new ETag. */
-const quiet =
-  (competitorId: number, fail = false): CheckWrite =>
-  async (later) => {
+const quiet = (competitorId: number, fail = false): CheckRecord => ({
+  orgId: ORG,
+  checked: {
+    competitor_id: competitorId,
+    cycle_id: 1,
+    checked_at: AT,
+    sources: 1,
+    changed: 0,
+    failed: 0,
+    failing: [],
+  },
+  writeSources: async ({ later }) => {
     await recordKeptSources(later, [
       {
         o: ORG,
@@ -51,18 +60,8 @@ const quiet =
       },
     ]);
     if (fail) throw new Error("this check's write fails");
-    return [
-      decideCompetitorChecked(ORG, {
-        competitor_id: competitorId,
-        cycle_id: 1,
-        checked_at: AT,
-        sources: 1,
-        changed: 0,
-        failed: 0,
-        failing: [],
-      }),
-    ];
-  };
+  },
+});
 
 async function commits(): Promise<number> {
   const r = await s.database.client.execute("SELECT n FROM data_changes WHERE id = 1");
