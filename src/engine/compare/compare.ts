@@ -356,9 +356,13 @@ function compareHero(ctx: Ctx, prev: Snapshot, next: Snapshot, history: Seen): v
 
 // ---- blocks -------------------------------------------------------------------------------------------
 
+const OPENING_QUOTE = /^["“”„«‘']/;
+const QUOTE_THEN_DASH = /["”»’]\s*[—–-]\s*\S/;
+const DASH_THEN_NAME = /^[—–]\s*\p{Lu}/u;
+
 /** A testimonial: a quotation, or the attribution line under one ("— Dana Ruiz, Head of Product"). */
 function isQuote(text: string): boolean {
-  return /^["“”„«‘']/.test(text) || /["”»’]\s*[—–-]\s*\S/.test(text) || /^[—–]\s*\p{Lu}/u.test(text);
+  return OPENING_QUOTE.test(text) || QUOTE_THEN_DASH.test(text) || DASH_THEN_NAME.test(text);
 }
 
 interface Hunk {

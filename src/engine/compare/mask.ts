@@ -14,12 +14,16 @@ export const MASK = {
 } as const;
 
 /** Whitespace collapsed, zero-width characters dropped, NFC. */
+// The patterns of functions called for every text of every page live at module level: a regular expression
+// literal in a function body is a new RegExp object on each call.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+const SPACES = /\s+/g;
+
 export function clean(text: string): string {
   // ASCII (most text) needs neither NFC nor the zero-width pass.
-  const t = /^[\x20-\x7e]*$/.test(text)
-    ? text
-    : text.normalize("NFC").replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, "");
-  return t.replace(/\s+/g, " ").trim();
+  const t = PRINTABLE_ASCII.test(text) ? text : text.normalize("NFC").replace(ZERO_WIDTH, "");
+  return t.replace(SPACES, " ").trim();
 }
 
 const MONTH =
@@ -82,8 +86,12 @@ const BARE_NUMBER =
   /^(?:over\s+|more than\s+)?[\d.,\u202F\u00A0 ]*\d\s?(?:[kmb]|thousand|million|billion)?\+?%?$/i;
 const LIVE_PERCENT = /\b\d{1,3}\.\d{2,}%/g;
 
+const THOUSANDS_SEPARATOR = /[,.\u202F\u00A0 ](?=\d{3}(?:\D|$))/g;
+const QUOTA_AFTER = /^\s*(?:\/|per\b|a month|a year|included)/i;
+const YEAR_DIGITS = /^(?:19|20)\d{2}$/;
+
 function numberValue(digits: string, suffix: string | undefined): number {
-  const plain = Number(digits.replace(/[,.\u202F\u00A0 ](?=\d{3}(?:\D|$))/g, ""));
+  const plain = Number(digits.replace(THOUSANDS_SEPARATOR, ""));
   const s = (suffix ?? "").trim().toLowerCase();
   const mult =
     s === "k" || s === "thousand"
@@ -105,9 +113,9 @@ function maskCounters(text: string): string {
       const before = text.slice(Math.max(0, offset - 24), offset);
       if (CURRENCY_BEFORE.test(before) || LIMIT_BEFORE.test(before)) return whole;
       const after = text.slice(offset + whole.length, offset + whole.length + 12);
-      if (/^\s*(?:\/|per\b|a month|a year|included)/i.test(after)) return whole;
+      if (QUOTA_AFTER.test(after)) return whole;
       if (numberValue(digits, suffix) < 1000 && !suffix && !plus) return whole;
-      if (/^(?:19|20)\d{2}$/.test(digits) && !suffix && !plus) return whole; // "in 2016 when three engineers …"
+      if (YEAR_DIGITS.test(digits) && !suffix && !plus) return whole; // "in 2016 when three engineers …"
       return `${MASK.count}${rest}`;
     },
   );
@@ -115,6 +123,11 @@ function maskCounters(text: string): string {
 
 const STRIP_PARAMS =
   /^(?:v|ver|version|cb|cachebust(?:er)?|cache|_|t|ts|timestamp|time|rev|hash|h|build|nonce|token|csrf|sid|session(?:id)?|utm_\w+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|_ga|_gl|hsctatracking|__hs\w*|_hs\w*|ref|ref_src|source|src|gh_src|lever-source|trk|igshid|yclid|s_kwcid|vero_\w+|mkt_tok)$/i;
+
+const HASHED_NAME = /([.\-_~])[0-9a-f]{8,}(?=[.\-_/]|$)/gi;
+const DIGIT = /\d/;
+const HEX_LETTER = /[a-f]/i;
+const TRAILING_SLASHES = /\/+$/;
 
 /** A URL without cache busters and tracking parameters, hashed asset names masked, fragment dropped,
  * remaining parameters sorted, no trailing slash. Not a URL: returned cleaned. */
@@ -132,10 +145,10 @@ export function maskUrl(raw: string): string {
     .filter(([k]) => !STRIP_PARAMS.test(k))
     .sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
   const path = u.pathname
-    .replace(/([.\-_~])[0-9a-f]{8,}(?=[.\-_/]|$)/gi, (m, sep: string) =>
-      /\d/.test(m) && /[a-f]/i.test(m) ? `${sep}${MASK.hash}` : m,
+    .replace(HASHED_NAME, (m, sep: string) =>
+      DIGIT.test(m) && HEX_LETTER.test(m) ? `${sep}${MASK.hash}` : m,
     )
-    .replace(/\/+$/, "");
+    .replace(TRAILING_SLASHES, "");
   const query = kept.length ? `?${new URLSearchParams(kept).toString()}` : "";
   return `${u.protocol}//${u.host.toLowerCase()}${path}${query}`;
 }
@@ -150,38 +163,48 @@ export interface MaskOptions {
   dates?: boolean;
 }
 
+const SRCSET_HINT = /\d[wx]\b/;
+const UPPER = /[A-Z]/;
+const RIGHTS_RESERVED = /all rights reserved/i;
+const YEAR = /\b(?:19|20)\d{2}\b/g;
+const AGO_WORD = /\bago\b/i;
+const IN_WORD = /\bin\s/i;
+const ALL_DIGITS = /^\d+$/;
+const SMALL_NUMBER = /^\d{1,3}%?$/;
+const BIG_NUMBER = /([\d.,\u202F\u00A0 ]*\d)\s?([kmb]|thousand|million|billion)?(\+)?/i;
+
 /** Cleans and masks one piece of text. Idempotent. Most patterns need a digit, so text without one skips them. */
 export function maskText(text: string, opts: MaskOptions = {}): string {
   let t = clean(text);
   if (!t) return t;
-  const digits = /\d/.test(t);
+  const digits = DIGIT.test(t);
   if (t.includes("http")) t = t.replace(URL_IN_TEXT, (u) => maskUrl(u));
   if (digits) {
-    if (/\d[wx]\b/.test(t)) t = t.replace(SRCSET, "");
+    if (SRCSET_HINT.test(t)) t = t.replace(SRCSET, "");
     if (t.includes("-")) t = t.replace(UUID, MASK.id);
     t = t.replace(NAMED_SECRET, (_m, name: string, sep: string) => `${name}${sep}${MASK.token}`);
-    if (/[A-Z]/.test(t)) t = t.replace(TOKEN, MASK.token);
+    if (UPPER.test(t)) t = t.replace(TOKEN, MASK.token);
     t = t.replace(COPYRIGHT, (_m, sign: string, sep: string) => `${sign}${sep}${MASK.year}`);
-    if (/all rights reserved/i.test(t)) t = t.replace(/\b(?:19|20)\d{2}\b/g, MASK.year);
+    if (RIGHTS_RESERVED.test(t)) t = t.replace(YEAR, MASK.year);
     if (opts.dates !== false) for (const re of DATE_PATTERNS) t = t.replace(re, MASK.date);
   }
-  if (/\bago\b/i.test(t)) t = t.replace(RELATIVE[0], MASK.ago);
-  if (/\bin\s/i.test(t)) t = t.replace(RELATIVE[1], MASK.ago);
+  if (AGO_WORD.test(t)) t = t.replace(RELATIVE[0], MASK.ago);
+  if (IN_WORD.test(t)) t = t.replace(RELATIVE[1], MASK.ago);
   t = t.replace(RELATIVE[2], MASK.ago);
   if (digits) {
     if (opts.dates !== false && t.includes(":")) t = t.replace(TIME, MASK.time);
     t = t.replace(BUILD_ID, (_m, name: string, sep: string) => `${name}${sep}${MASK.hash}`);
-    t = t.replace(HEX, (m) => (/^\d+$/.test(m) ? m : MASK.hash));
+    t = t.replace(HEX, (m) => (ALL_DIGITS.test(m) ? m : MASK.hash));
     if (opts.counters) {
       if (t.includes("%")) t = t.replace(LIVE_PERCENT, MASK.count);
       t = maskCounters(t);
     }
     if (opts.bare) {
-      if (BARE_NUMBER.test(t) && !/^\d{1,3}%?$/.test(t)) {
-        const m = /([\d.,\u202F\u00A0 ]*\d)\s?([kmb]|thousand|million|billion)?(\+)?/i.exec(t);
+      if (BARE_NUMBER.test(t) && !SMALL_NUMBER.test(t)) {
+        const m = BIG_NUMBER.exec(t);
         if (m && (numberValue(m[1].trim(), m[2]) >= 1000 || m[2] || m[3])) t = MASK.count;
       }
     }
   }
-  return t.replace(/\s+/g, " ").trim();
+  return t.replace(SPACES, " ").trim();
 }

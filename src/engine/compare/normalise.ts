@@ -72,6 +72,8 @@ const plain = (s: string | undefined) => masked(s, {});
 const fact = (s: string | undefined) => masked(s, { dates: false });
 
 // Consent banners and chat widgets, when extraction let one through.
+const LINES = /\n\s*\n|\n/;
+const SPACES_AND_BARS = /[\s|]/g;
 const CONSENT_WORDS = /\b(?:cookies?|consent|gdpr|ccpa|tracking technologies)\b/i;
 const CONSENT_ACTIONS =
   /\b(?:accept|agree|allow|reject|decline|preferences|settings|manage|opt[- ]out|we use|we and our partners)\b/i;
@@ -124,7 +126,7 @@ function normaliseBlocks(blocks: Block[], fallbackText: string): SnapBlock[] {
     blocks.length > 0
       ? blocks
       : fallbackText
-          .split(/\n\s*\n|\n/)
+          .split(LINES)
           .map((t) => ({ kind: "text" as const, text: t }))
           .filter((b) => clean(b.text) !== "");
   for (const b of source) {
@@ -156,7 +158,7 @@ function normaliseBlocks(blocks: Block[], fallbackText: string): SnapBlock[] {
       case "table": {
         const rows = b.rows
           .map((r) => r.map(plain).join(" | "))
-          .filter((r) => r.replace(/[\s|]/g, "") !== "");
+          .filter((r) => r.replace(SPACES_AND_BARS, "") !== "");
         if (!rows.length) break;
         const [head, ...body] = rows;
         const block: SnapBlock = body.length
@@ -252,6 +254,7 @@ const JSONLD_DROP = new Set([
   "isPartOf",
   "position",
 ]);
+const HTTP_URL = /^https?:\/\//i;
 const JSONLD_SKIP_TYPES = new Set(["BreadcrumbList", "SearchAction", "ImageObject", "WebPage", "ReadAction"]);
 
 function typeName(o: Record<string, unknown>): string {
@@ -261,7 +264,7 @@ function typeName(o: Record<string, unknown>): string {
 }
 
 function scalar(v: unknown, mask: (s: string) => string = fact): string {
-  if (typeof v === "string") return /^https?:\/\//i.test(v.trim()) ? maskUrl(v) : mask(v);
+  if (typeof v === "string") return HTTP_URL.test(v.trim()) ? maskUrl(v) : mask(v);
   return String(v);
 }
 
@@ -325,13 +328,16 @@ function walk(
   if (s !== "") out[path] = s;
 }
 
+/** "12.3k", "4M+" in a link's text. */
+const SHORT_COUNT = /\b\d+(?:[.,]\d+)?\s?[kKmM]\b\+?/g;
+
 function normalisePages(links: PageExtract["links"]): SnapLink[] | undefined {
   const byUrl = new Map<string, string>();
   for (const l of [...(links?.nav ?? []), ...(links?.footer ?? [])]) {
-    if (!/^https?:\/\//i.test(l.url)) continue;
+    if (!HTTP_URL.test(l.url)) continue;
     const url = maskUrl(l.url);
     // Link texts only name the page (pages compare by URL); counts in them ("Star 12.3k") are masked.
-    const t = para(l.text).replace(/\b\d+(?:[.,]\d+)?\s?[kKmM]\b\+?/g, MASK.count);
+    const t = para(l.text).replace(SHORT_COUNT, MASK.count);
     const had = byUrl.get(url);
     if (had === undefined || (t && (had === "" || t < had))) byUrl.set(url, t);
   }

@@ -21,7 +21,10 @@ export function originalsOf(snapshot: Snapshot | undefined): Originals | undefin
   return snapshot ? bySnapshot.get(snapshot) : undefined;
 }
 
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// Module-level patterns: a regular expression literal in a function body is a new RegExp object on each call.
+const SPECIAL = /[.*+?^${}()|[\]\\]/g;
+const SPACES = /\s+/g;
+const literal = (s: string) => s.replace(SPECIAL, "\\$&");
 
 /** The values of a masked text's placeholders, read from the text it was masked from; undefined when the
  * two do not line up. */
@@ -46,20 +49,27 @@ const commonPrefix = (a: string, b: string) => {
 /** True when a text holds the (unmasked part of the) neighbouring text. */
 function near(text: string, neighbour: string | undefined): boolean {
   if (!neighbour) return false;
-  const plain = neighbour.replace(PLACEHOLDER, " ").replace(/\s+/g, " ").trim();
+  const plain = neighbour.replace(PLACEHOLDER, " ").replace(SPACES, " ").trim();
   return plain.length >= 4 && text.includes(plain.slice(0, 80));
 }
+
+const PLACEHOLDER_AFTER_WORD = /\s+(?:on|at|since|from|in)\s+⟨[a-z]+⟩/g;
+const PLACEHOLDER_AFTER_SEPARATOR = /\s*[·|—–-]\s*⟨[a-z]+⟩(?=\s*(?:[·|—–]|$|\)))/g;
+const PLACEHOLDER_AND_SEPARATOR = /⟨[a-z]+⟩\s*[·|—–,:-]?\s*/g;
+const EMPTY_PARENTHESES = /\(\s*\)/g;
+const SPACE_BEFORE_PUNCTUATION = /\s+([.,;:)])/g;
+const DANGLING_PUNCTUATION = /[,;:]+(?=\s*(?:[.!?]|$))/g;
 
 /** Placeholders left out, with the separator that joined them ("… · ⟨date⟩ · Maya Chen" → "… · Maya Chen"). */
 export function withoutPlaceholders(text: string): string {
   return text
-    .replace(/\s+(?:on|at|since|from|in)\s+⟨[a-z]+⟩/g, "")
-    .replace(/\s*[·|—–-]\s*⟨[a-z]+⟩(?=\s*(?:[·|—–]|$|\)))/g, "")
-    .replace(/⟨[a-z]+⟩\s*[·|—–,:-]?\s*/g, "")
-    .replace(/\(\s*\)/g, "")
-    .replace(/\s+([.,;:)])/g, "$1")
-    .replace(/[,;:]+(?=\s*(?:[.!?]|$))/g, "")
-    .replace(/\s+/g, " ")
+    .replace(PLACEHOLDER_AFTER_WORD, "")
+    .replace(PLACEHOLDER_AFTER_SEPARATOR, "")
+    .replace(PLACEHOLDER_AND_SEPARATOR, "")
+    .replace(EMPTY_PARENTHESES, "")
+    .replace(SPACE_BEFORE_PUNCTUATION, "$1")
+    .replace(DANGLING_PUNCTUATION, "")
+    .replace(SPACES, " ")
     .trim();
 }
 

@@ -57,6 +57,7 @@ export const DATA_ATTRIBUTES_READ = new Set([
 
 const SIGNATURE_META = new Set([...META_KEYS, "og:type"]);
 const ARTICLE_HINT = /article|posting|report/i;
+const SPACES = /\s+/;
 
 /** True when extraction never reads the attribute (outside article pages). */
 export function isNoiseAttribute(name: string): boolean {
@@ -88,7 +89,7 @@ export class PageSignature implements ParseObserver {
       this.dropText = !this.inJsonLd;
     } else if (name === "link") {
       const rel = attributes.rel ?? "";
-      const canonical = rel.toLowerCase().split(/\s+/).includes("canonical");
+      const canonical = rel.toLowerCase().split(SPACES).includes("canonical");
       for (const k in attributes) {
         const v = attributes[k]!;
         const a = ` ${k}=${v.length}:${v}`;

@@ -20,14 +20,23 @@ export function wordDiff(before: string, after: string): DiffPart[] {
   }));
 }
 
+// Module-level patterns: a regular expression literal in a function body is a new RegExp object on each call.
+const LEADING_SPACE_WORDS = /\s*\S+/g;
+const WORDS_TRAILING_SPACE = /\S+\s*/g;
+const WORDS = /\S+/g;
+const DOUBLE_ELLIPSIS = /… …/;
+const THOUSANDS = /(\d)[,.\u202F\u00A0 ](?=\d{3}(?!\d))/g;
+const ZERO_DECIMALS = /(\d)\.0+(?!\d)/g;
+const WORD_OR_NUMBER = /[\p{L}\p{N}]+/gu;
+
 function headWords(s: string, n: number): string {
-  const words = s.match(/\s*\S+/g) ?? [];
+  const words = s.match(LEADING_SPACE_WORDS) ?? [];
   if (words.length <= n) return s;
   return `${words.slice(0, n).join("")} …`;
 }
 
 function tailWords(s: string, n: number): string {
-  const words = s.match(/\S+\s*/g) ?? [];
+  const words = s.match(WORDS_TRAILING_SPACE) ?? [];
   if (words.length <= n) return s;
   return `… ${words.slice(-n).join("")}`;
 }
@@ -46,12 +55,15 @@ export function excerptParts(parts: DiffPart[]): DiffPart[] {
     else if (first) out.push({ op: "=", text: tailWords(p.text, CONTEXT_WORDS) });
     else if (last) out.push({ op: "=", text: headWords(p.text, CONTEXT_WORDS) });
     else {
-      const words = p.text.match(/\S+/g) ?? [];
+      const words = p.text.match(WORDS) ?? [];
       if (words.length <= CONTEXT_WORDS * 2) out.push(p);
       else
         out.push({
           op: "=",
-          text: `${headWords(p.text, CONTEXT_WORDS)} ${tailWords(p.text, CONTEXT_WORDS)}`.replace(/… …/, "…"),
+          text: `${headWords(p.text, CONTEXT_WORDS)} ${tailWords(p.text, CONTEXT_WORDS)}`.replace(
+            DOUBLE_ELLIPSIS,
+            "…",
+          ),
         });
     }
   });
@@ -80,9 +92,9 @@ export function tokens(s: string): string[] {
   return (
     s
       .toLowerCase()
-      .replace(/(\d)[,.\u202F\u00A0 ](?=\d{3}(?!\d))/g, "$1")
-      .replace(/(\d)\.0+(?!\d)/g, "$1") // "59.00" (JSON-LD) is 59
-      .match(/[\p{L}\p{N}]+/gu) ?? []
+      .replace(THOUSANDS, "$1")
+      .replace(ZERO_DECIMALS, "$1") // "59.00" (JSON-LD) is 59
+      .match(WORD_OR_NUMBER) ?? []
   );
 }
 

@@ -181,12 +181,13 @@ export function attr(el: El | null | undefined, name: string): string {
   return el?.getAttribute(name) ?? "";
 }
 
+const HIDDEN_STYLE = /(display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** True when the element is hidden from readers: `hidden`, aria-hidden, inline display:none, hidden classes. */
 export function isHidden(el: El): boolean {
   if (el.hasAttribute("hidden")) return true;
   if (attr(el, "aria-hidden") === "true") return true;
   const style = attr(el, "style");
-  if (style && /(display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
+  if (style && HIDDEN_STYLE.test(style)) return true;
   const cls = attr(el, "class");
   if (cls && HIDDEN_CLASS.test(cls) && !RESPONSIVE_SHOW.test(cls)) return true;
   if (el.tagName === "INPUT" && attr(el, "type").toLowerCase() === "hidden") return true;
@@ -230,11 +231,12 @@ export function stripNonContent(root: El): Removed[] {
   return removed;
 }
 
+const NOT_A_PAGE_SCHEME = /^(javascript|mailto|tel|sms|data|blob|about):/i;
 /** Resolves a URL against a base; null for non-http(s) targets or garbage. Fragment removed. */
 export function absoluteUrl(href: string | null | undefined, base: string): string | null {
   if (!href) return null;
   const h = href.trim();
-  if (!h || h.startsWith("#") || /^(javascript|mailto|tel|sms|data|blob|about):/i.test(h)) return null;
+  if (!h || h.startsWith("#") || NOT_A_PAGE_SCHEME.test(h)) return null;
   try {
     const u = new URL(h, base);
     if (u.protocol !== "http:" && u.protocol !== "https:") return null;

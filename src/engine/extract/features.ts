@@ -12,6 +12,7 @@ const NO_FEATURES_SECTION =
 const PERSON_ROLE =
   /\b(ceo|cto|cfo|coo|cmo|cpo|founder|co-founder|head of|vp|vice president|director|chief)\b/i;
 
+const READING_TIME = /\b\d+\s*min(ute)?s?\s+read\b/i;
 /** The features of the page at `path` (its lower-case path), from its card groups that are no plans. */
 export function readFeatures(
   path: string,
@@ -33,7 +34,7 @@ export function readFeatures(
       if (g.some((c) => findFirst(c.el, isTag("time")))) continue;
       // stats ("10M+ events"), blog teasers ("5 min read") and people are not features
       if (g.filter((c) => STAT_TITLE.test(c.block.title)).length >= g.length / 2) continue;
-      if (g.some((c) => c.block.items.some((i) => /\b\d+\s*min(ute)?s?\s+read\b/i.test(i)))) continue;
+      if (g.some((c) => c.block.items.some((i) => READING_TIME.test(i)))) continue;
       for (const c of g) if (!features.includes(c.block.title)) features.push(c.block.title);
     }
   }

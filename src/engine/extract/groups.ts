@@ -1,9 +1,11 @@
 // Groups of similar siblings (same tag and first class): the card grids, tile walls and job rows of a page.
 import { attr, clean, descendants, type El, type Node } from "./dom.ts";
 
+const SPACES = /\s+/;
+const STATE_MODIFIER = /--(active|popular|featured|highlight|selected|current|primary)\b.*/;
 export function signature(el: El): string {
-  const cls = attr(el, "class").trim().split(/\s+/)[0] ?? "";
-  return `${el.tagName}.${cls.replace(/--(active|popular|featured|highlight|selected|current|primary)\b.*/, "")}`;
+  const cls = attr(el, "class").trim().split(SPACES)[0] ?? "";
+  return `${el.tagName}.${cls.replace(STATE_MODIFIER, "")}`;
 }
 
 const sigCache = new WeakMap<El, Map<string, number>>();
@@ -21,6 +23,7 @@ export function siblingSignatures(parent: El): Map<string, number> {
   return m;
 }
 
+const NOT_SPACE = /\S/;
 /** True when the element has some non-space text and at most `limit` characters of it (stops early). */
 export function textWithin(el: El, limit: number): boolean {
   let len = 0;
@@ -32,7 +35,7 @@ export function textWithin(el: El, limit: number): boolean {
       const v = n.nodeValue ?? "";
       len += v.length;
       if (len > limit) return false;
-      if (!seen && /\S/.test(v)) seen = true;
+      if (!seen && NOT_SPACE.test(v)) seen = true;
       continue;
     }
     for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);

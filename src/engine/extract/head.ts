@@ -28,6 +28,7 @@ export function headParts(doc: Doc): HeadParts {
   return parts;
 }
 
+const SPACES = /\s+/;
 export function readMeta(head: HeadParts, base: string): Record<string, string> {
   const meta: Record<string, string> = {};
   for (const m of head.metas) {
@@ -35,7 +36,7 @@ export function readMeta(head: HeadParts, base: string): Record<string, string> 
     const content = clean(attr(m, "content"));
     if (key && content && !(key in meta)) meta[key] = content.slice(0, 2000);
   }
-  const canonical = head.links.find((l) => attr(l, "rel").toLowerCase().split(/\s+/).includes("canonical"));
+  const canonical = head.links.find((l) => attr(l, "rel").toLowerCase().split(SPACES).includes("canonical"));
   const href = absoluteUrl(attr(canonical, "href"), base);
   if (href && !("canonical" in meta)) meta.canonical = href;
   return meta;
@@ -110,7 +111,7 @@ export function readFeeds(head: HeadParts, base: string): PageExtract["feeds"] {
   const out: PageExtract["feeds"] = [];
   const seen = new Set<string>();
   for (const l of head.links) {
-    const rel = attr(l, "rel").toLowerCase().split(/\s+/);
+    const rel = attr(l, "rel").toLowerCase().split(SPACES);
     const type = attr(l, "type").toLowerCase().trim();
     if (!rel.includes("alternate") || !FEED_TYPES.test(type)) continue;
     if (type === "application/json" && !/feed/i.test(`${attr(l, "href")} ${attr(l, "title")}`)) continue;

@@ -43,16 +43,14 @@ export function regionsOf(root: El): Map<El, Region> {
   return out;
 }
 
+const HEADER_CLASS = /(^|[\s_-])(navbar|site-header|masthead)([\s_-]|$)/i;
 export function isRegionRoot(el: El): boolean {
   const tag = el.tagName;
   const role = attr(el, "role");
   if (tag === "NAV" || tag === "HEADER" || tag === "FOOTER") return true;
   if (role === "navigation" || role === "banner" || role === "contentinfo") return true;
   const key = `${attr(el, "id")} ${attr(el, "class")}`;
-  return (
-    tag === "DIV" &&
-    (FOOTER_TOKEN.test(key) || /(^|[\s_-])(navbar|site-header|masthead)([\s_-]|$)/i.test(key))
-  );
+  return tag === "DIV" && (FOOTER_TOKEN.test(key) || HEADER_CLASS.test(key));
 }
 
 function linkText(a: El): string {

@@ -91,6 +91,7 @@ function chatWidgetOf(el: El): El | null {
   return best;
 }
 
+const CHAT_LABEL = /\b(chat|messenger)\b/i;
 /** Overlays of the page (see the top of this file), outermost only. */
 export function overlaysIn(root: El): El[] {
   const all = descendants(root);
@@ -127,11 +128,7 @@ export function overlaysIn(root: El): El[] {
       isFixed(e);
     if (launcherLike && !inContent(e)) {
       const t = clean(e.textContent);
-      if (
-        t &&
-        t.length <= 300 &&
-        (CHAT_TEXT.test(t) || /\b(chat|messenger)\b/i.test(attr(e, "aria-label")))
-      ) {
+      if (t && t.length <= 300 && (CHAT_TEXT.test(t) || CHAT_LABEL.test(attr(e, "aria-label")))) {
         const w = chatWidgetOf(e);
         if (w) found.add(w);
       }

@@ -77,12 +77,13 @@ function readsAsOffer(ps: Plan[], section: string | undefined): boolean {
   );
 }
 
+const ANNUAL = /annual|yearly|\byear\b/i;
 /** True when a plan card sits in a container marked as the annual alternative (a yearly tab panel). */
 function inAnnualPanel(el: El): boolean {
   let e: El | null = el.parentElement;
   for (let i = 0; e && i < 5; i++, e = e.parentElement) {
     const key = `${attr(e, "id")} ${attr(e, "class")} ${attr(e, "aria-labelledby")} ${attr(e, "data-period")} ${attr(e, "data-billing")} ${attr(e, "data-tab")}`;
-    if (/annual|yearly|\byear\b/i.test(key)) return true;
+    if (ANNUAL.test(key)) return true;
   }
   return false;
 }

@@ -2,10 +2,22 @@
 // declaration (<meta charset>, <meta http-equiv="Content-Type">, <?xml encoding>), else UTF-8. Decoded with
 // TextDecoder (WHATWG labels: "iso-8859-1" and "latin1" decode as windows-1252, as browsers do).
 
+// Module-level patterns: a regular expression literal in a function body is a new RegExp object on each call,
+// and these run for every response.
+const QUOTES = /^["']|["']$/g;
+const HEADER_CHARSET = /;\s*charset\s*=\s*("?)([^";,\s]+)\1/i;
+const XML_ENCODING = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/i;
+const META_TAG = /<meta\b[^>]*>/gi;
+const META_CHARSET = /\bcharset\s*=\s*["']?\s*([^"'\s/>;]+)/i;
+const HTTP_EQUIV = /\bhttp-equiv\b/i;
+const CONTENT_ATTRIBUTE = /\bcontent\s*=/i;
+const CONTENT_TYPE_EQUIV = /\bhttp-equiv\s*=\s*["']?content-type/i;
+const CONTENT_VALUE = /\bcontent\s*=\s*(["'])(.*?)\1/i;
+
 function decoderFor(label: string | undefined): TextDecoder | undefined {
   if (!label) return undefined;
   try {
-    return new TextDecoder(label.trim().replace(/^["']|["']$/g, ""));
+    return new TextDecoder(label.trim().replace(QUOTES, ""));
   } catch {
     return undefined;
   }
@@ -13,7 +25,7 @@ function decoderFor(label: string | undefined): TextDecoder | undefined {
 
 /** The charset parameter of a Content-Type value. */
 export function headerCharset(contentType: string | null | undefined): string | undefined {
-  const m = /;\s*charset\s*=\s*("?)([^";,\s]+)\1/i.exec(contentType ?? "");
+  const m = HEADER_CHARSET.exec(contentType ?? "");
   return m?.[2];
 }
 
@@ -27,13 +39,13 @@ function bomCharset(bytes: Uint8Array): string | undefined {
 /** The charset a document declares in its first 4 KB (HTML meta, or an XML declaration). */
 export function declaredCharset(bytes: Uint8Array): string | undefined {
   const head = new TextDecoder("windows-1252").decode(bytes.subarray(0, 4096));
-  const xml = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/i.exec(head);
+  const xml = XML_ENCODING.exec(head);
   if (xml) return xml[1];
-  for (const tag of head.match(/<meta\b[^>]*>/gi) ?? []) {
-    const direct = /\bcharset\s*=\s*["']?\s*([^"'\s/>;]+)/i.exec(tag);
-    if (direct && !/\bhttp-equiv\b/i.test(tag) && !/\bcontent\s*=/i.test(tag)) return direct[1];
-    if (/\bhttp-equiv\s*=\s*["']?content-type/i.test(tag)) {
-      const content = /\bcontent\s*=\s*(["'])(.*?)\1/i.exec(tag);
+  for (const tag of head.match(META_TAG) ?? []) {
+    const direct = META_CHARSET.exec(tag);
+    if (direct && !HTTP_EQUIV.test(tag) && !CONTENT_ATTRIBUTE.test(tag)) return direct[1];
+    if (CONTENT_TYPE_EQUIV.test(tag)) {
+      const content = CONTENT_VALUE.exec(tag);
       const cs = headerCharset(content?.[2]);
       if (cs) return cs;
     }

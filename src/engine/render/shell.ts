@@ -19,6 +19,8 @@ const MOUNT_IDS = new Set([
 const MOUNT_ATTRIBUTES = ["ng-version", "ng-app", "data-reactroot", "data-v-app", "data-server-rendered"];
 /** Text that is not visible content. */
 const INVISIBLE = new Set(["script", "style", "noscript", "template", "svg", "head", "title"]);
+const SPACES = /\s+/g;
+const ASKS_FOR_SCRIPT = /enable javascript|requires javascript|javascript (is )?(required|disabled)/i;
 /** Less visible text than this (characters, whitespace collapsed) is "next to none". */
 const LITTLE_TEXT = 200;
 /** A mount node holding less than this is empty: it is waiting for its script. */
@@ -58,7 +60,7 @@ export function shellVerdict(html: string): ShellVerdict {
       ontext(data) {
         if (inNoscript) noscriptText += data;
         if (invisible > 0) return;
-        text += data.replace(/\s+/g, " ").trim().length;
+        text += data.replace(SPACES, " ").trim().length;
       },
       onclosetag(name) {
         const top = mounts[mounts.length - 1];
@@ -75,9 +77,7 @@ export function shellVerdict(html: string): ShellVerdict {
   );
   parser.write(html);
   parser.end();
-  const asksForScript = /enable javascript|requires javascript|javascript (is )?(required|disabled)/i.test(
-    noscriptText,
-  );
+  const asksForScript = ASKS_FOR_SCRIPT.test(noscriptText);
   const shell = scripts > 0 && text < LITTLE_TEXT && (emptyMount || asksForScript || text < EMPTY_MOUNT);
   return { shell, text, scripts, emptyMount, asksForScript };
 }
