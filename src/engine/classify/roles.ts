@@ -36,8 +36,10 @@ const SUPPORT = new RegExp(
 );
 const ACRONYM = /\b(Ceo|Cto|Cfo|Coo|Cmo|Cro|Cpo|Ciso|Cio|Cdo|Chro|Vp|Svp|Evp|Avp)\b/g;
 
+const SPACES = /\s+/g;
+const WORD_START = /\b\w/g;
 function levelOf(words: string): RoleLevel {
-  const w = words.replace(/\s+/g, " ");
+  const w = words.replace(SPACES, " ");
   if (IS_C_LEVEL.test(w)) return "c_level";
   if (IS_EXECUTIVE.test(w)) return "executive";
   return "leadership";
@@ -45,7 +47,7 @@ function levelOf(words: string): RoleLevel {
 
 /** Title case with acronyms upper-cased. */
 export function roleName(words: string): string {
-  return words.replace(/\b\w/g, (c) => c.toUpperCase()).replace(ACRONYM, (x) => x.toUpperCase());
+  return words.replace(WORD_START, (c) => c.toUpperCase()).replace(ACRONYM, (x) => x.toUpperCase());
 }
 
 /** The first leadership role a text names, or undefined (none, or a support role). */

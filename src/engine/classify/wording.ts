@@ -11,15 +11,30 @@ import { tokens } from "../compare/words.ts";
 
 export const MASKED = /⟨[a-z]+⟩/g;
 
+const COMBINING_MARKS = /[\u0300-\u036f]/g;
+const NOT_SLUG = /[^a-z0-9]+/g;
+const EDGE_DASHES = /^-+|-+$/g;
+const SPACES = /\s+/g;
+const TRAILING_SEPARATORS = /[\s,;:—–-]+$/;
+const TRAILING_SLASHES = /\/+$/;
+const DIGIT = /\d/;
+const PLAN_WORD = /\b(plan|tier|edition|package)$/i;
+const URL_IN_PARENTHESES = /\s*\(https?:\/\/[^\s()]+\)/g;
+const TRAILING_URL = /\s+https?:\/\/\S+?(?=[.,;]?$)/;
+const ENDS_IN_S = /s$/i;
+const QUOTATION = /("[^"]*"|“[^”]*”)/;
+const TITLE_SEPARATOR = /\s+[|–—·-]\s+/;
+const NOT_WORD = /[^\p{L}\p{N}]+/gu;
+
 /** A key part: lower-case words joined by "-" (accents folded). */
 export function slug(s: string): string {
   return (
     s
       .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
+      .replace(COMBINING_MARKS, "")
       .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
+      .replace(NOT_SLUG, "-")
+      .replace(EDGE_DASHES, "")
       .slice(0, 80) || "x"
   );
 }
@@ -27,18 +42,18 @@ export function slug(s: string): string {
 /** A text cut to exactly `max` characters with "…": for subjects and keys, whose form is a signal's identity
  * across cycles (an open signal's key must not change). */
 export function cutExact(s: string, max: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
+  const t = s.replace(SPACES, " ").trim();
   return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
 }
 
 /** A text cut to `max` characters with "…", at a word's end when one is near (never mid-word when it can). */
 export function clip(s: string, max: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
+  const t = s.replace(SPACES, " ").trim();
   if (t.length <= max) return t;
   const cut = t.slice(0, max - 1);
   const space = cut.lastIndexOf(" ");
   const whole = space > max * 0.6 ? cut.slice(0, space) : cut;
-  return `${whole.replace(/[\s,;:—–-]+$/, "")}…`;
+  return `${whole.replace(TRAILING_SEPARATORS, "")}…`;
 }
 
 export const q = (s: string) => `"${clip(s, 120)}"`;
@@ -46,7 +61,7 @@ export const q = (s: string) => `"${clip(s, 120)}"`;
 export function pathOf(url: string): string {
   try {
     const u = new URL(url);
-    return u.pathname.replace(/\/+$/, "") || "/";
+    return u.pathname.replace(TRAILING_SLASHES, "") || "/";
   } catch {
     return url;
   }
@@ -68,7 +83,7 @@ export function hostOf(url: string): string | null {
 
 /** Words of a text that carry meaning (masked values, punctuation and one-letter tokens left out). */
 export function words(s: string | null | undefined): string[] {
-  return tokens((s ?? "").replace(MASKED, " ")).filter((w) => w.length > 1 || /\d/.test(w));
+  return tokens((s ?? "").replace(MASKED, " ")).filter((w) => w.length > 1 || DIGIT.test(w));
 }
 
 /** The words a change added or removed. */
@@ -91,7 +106,7 @@ export function changedWords(c: Change): string[] {
 }
 
 export function planLabel(name: string): string {
-  return /\b(plan|tier|edition|package)$/i.test(name.trim()) ? name.trim() : `${name.trim()} plan`;
+  return PLAN_WORD.test(name.trim()) ? name.trim() : `${name.trim()} plan`;
 }
 
 export function money(p: PriceValue): string {
@@ -127,13 +142,12 @@ export function readable(
   opts: { summary?: boolean } = {},
 ): string {
   let t = quoted(text, originals);
-  if (opts.summary)
-    t = t.replace(/\s*\(https?:\/\/[^\s()]+\)/g, "").replace(/\s+https?:\/\/\S+?(?=[.,;]?$)/, "");
-  if (name && /s$/i.test(name)) t = t.replaceAll(`${name}'s`, possessive(name));
+  if (opts.summary) t = t.replace(URL_IN_PARENTHESES, "").replace(TRAILING_URL, "");
+  if (name && ENDS_IN_S.test(name)) t = t.replaceAll(`${name}'s`, possessive(name));
   // Our words are corrected; what the page says, quoted, stays as it wrote it.
-  const parts = t.split(/("[^"]*"|“[^”]*”)/);
+  const parts = t.split(QUOTATION);
   return humanTimes(parts.map((p, i) => (i % 2 ? p : fixArticles(undoubled(p)))).join(""))
-    .replace(/\s+/g, " ")
+    .replace(SPACES, " ")
     .trim();
 }
 
@@ -162,7 +176,7 @@ export function editText(c: Change, max = 160): string {
 /** A page's title without the site's name after it ("Privacy notice — Northwind Analytics" → "Privacy
  * notice"). */
 export function pageName(title: string): string {
-  return title.split(/\s+[|–—·-]\s+/)[0]?.trim() || title;
+  return title.split(TITLE_SEPARATOR)[0]?.trim() || title;
 }
 
 /** Evidence text of a change: the new text with context, and what it was. */
@@ -188,4 +202,4 @@ export const pageWord = (kind: string) =>
   kind === "home" ? "home page" : kind === "feed" ? "feed" : kind === "jobs" ? "job board" : `${kind} page`;
 
 /** A text with case and punctuation folded away: two texts that differ only cosmetically compare equal. */
-export const cosmetic = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+export const cosmetic = (s: string) => s.toLowerCase().replace(NOT_WORD, "");
