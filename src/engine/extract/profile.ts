@@ -71,12 +71,11 @@ const APP_TYPES = new Set([
   "Service",
 ]);
 
+const SCHEMA_ORG = /^https?:\/\/schema\.org\//;
 function types(o: Obj): string[] {
   const t = o["@type"];
   const list = Array.isArray(t) ? t : [t];
-  return list
-    .filter((x): x is string => typeof x === "string")
-    .map((x) => x.replace(/^https?:\/\/schema\.org\//, ""));
+  return list.filter((x): x is string => typeof x === "string").map((x) => x.replace(SCHEMA_ORG, ""));
 }
 
 function str(v: unknown): string | undefined {
@@ -87,9 +86,10 @@ function str(v: unknown): string | undefined {
   return undefined;
 }
 
+const WWW = /^www\./;
 function hostOf(url: string): string {
   try {
-    return new URL(url).hostname.replace(/^www\./, "");
+    return new URL(url).hostname.replace(WWW, "");
   } catch {
     return "";
   }
@@ -193,6 +193,7 @@ const COUNTRIES: Record<string, string> = {
 };
 const COUNTRY_NAMES = new Set(Object.values(COUNTRIES).map((c) => c.toUpperCase()));
 
+const CAPITALISED_NAME = /^[A-Z][A-Za-z .'-]+$/;
 /** A country name from a name or code; undefined when it is neither. */
 export function countryName(v: string | undefined): string | undefined {
   if (!v) return undefined;
@@ -200,7 +201,7 @@ export function countryName(v: string | undefined): string | undefined {
   const up = s.toUpperCase();
   if (COUNTRIES[up]) return COUNTRIES[up];
   if (COUNTRY_NAMES.has(up)) return [...Object.values(COUNTRIES)].find((c) => c.toUpperCase() === up);
-  if (s.length > 3 && /^[A-Z][A-Za-z .'-]+$/.test(s)) return s; // a country name we do not list
+  if (s.length > 3 && CAPITALISED_NAME.test(s)) return s; // a country name we do not list
   return undefined;
 }
 
@@ -221,16 +222,19 @@ function addressOf(v: unknown): Headquarters | undefined {
   return undefined;
 }
 
+const YEAR = /\b(1[6-9]\d\d|20\d\d)\b/;
 function yearOf(v: unknown): number | undefined {
   const s = str(v);
-  const m = s ? /\b(1[6-9]\d\d|20\d\d)\b/.exec(s) : null;
+  const m = s ? YEAR.exec(s) : null;
   return m ? Number(m[1]) : undefined;
 }
 
+const DIGITS_ONLY = /^\s*\d[\d,. ]*\s*$/;
+const DIGIT_SEPARATORS = /[,. ]/g;
 function intOf(v: unknown): number | undefined {
   if (typeof v === "number" && Number.isFinite(v)) return Math.round(v);
-  if (typeof v === "string" && /^\s*\d[\d,. ]*\s*$/.test(v)) {
-    const n = Number(v.replace(/[,. ]/g, ""));
+  if (typeof v === "string" && DIGITS_ONLY.test(v)) {
+    const n = Number(v.replace(DIGIT_SEPARATORS, ""));
     return Number.isFinite(n) ? n : undefined;
   }
   return undefined;
@@ -283,10 +287,12 @@ interface Fact {
   excerpt: string;
 }
 
+const TRAILING_COLON = /[:：]\s*$/;
+const LABELLED_LINE = /^([A-Za-z][A-Za-z ]{1,30}):\s+(.{1,120})$/;
 function factsOf(pages: PageExtract[]): Map<FactKey, Fact> {
   const facts = new Map<FactKey, Fact>();
   const put = (label: string, value: string, url: string) => {
-    const l = clean(label).replace(/[:：]\s*$/, "");
+    const l = clean(label).replace(TRAILING_COLON, "");
     const v = clean(value);
     if (!l || !v || v.length > 200) return;
     for (const [key, re] of FACT_LABELS) {
@@ -300,7 +306,7 @@ function factsOf(pages: PageExtract[]): Map<FactKey, Fact> {
       } else if (b.kind === "text" || b.kind === "list") {
         const lines = b.kind === "text" ? [b.text] : b.items;
         for (const line of lines) {
-          const m = /^([A-Za-z][A-Za-z ]{1,30}):\s+(.{1,120})$/.exec(line);
+          const m = LABELLED_LINE.exec(line);
           if (m) put(m[1]!, m[2]!, p.url);
         }
       }
@@ -371,14 +377,15 @@ const HQ_RE = new RegExp(
   String.raw`(?:\bheadquartered\s+in|\b(?:is|are|[Ww]e're|[Ww]e’re|[Ww]e\s+are)\s+(?:\w+\s+)?based\s+(?:out\s+of|in)|\b(?:[Oo]ur|[Ii]ts)\s+(?:headquarters|head\s+office|HQ)\s+(?:is|are)\s+(?:located\s+)?in)\s+(?:the\s+)?(${PLACE})(?:,\s*(${PLACE}))?`,
 );
 
+const TRAILING_DOTS = /\.+$/;
 /** The headquarters a sentence states of the company ("headquartered in Berlin, Germany"). A second part that
  *  is no country we know (a state, a region) is left out. */
 function hqFromText(t: string): { hq: Headquarters; index: number; len: number } | null {
   const m = HQ_RE.exec(t);
   if (!m) return null;
   const hq: Headquarters = {};
-  const first = clean(m[1]).replace(/\.+$/, "");
-  const second = m[2] ? clean(m[2]).replace(/\.+$/, "") : undefined;
+  const first = clean(m[1]).replace(TRAILING_DOTS, "");
+  const second = m[2] ? clean(m[2]).replace(TRAILING_DOTS, "") : undefined;
   const known = (v: string) => {
     const up = v.toUpperCase();
     return COUNTRIES[up] ?? (COUNTRY_NAMES.has(up) ? countryName(v) : undefined);
@@ -392,12 +399,13 @@ function hqFromText(t: string): { hq: Headquarters; index: number; len: number }
   return { hq, index: m.index, len: m[0].length };
 }
 
+const COMMAS = /,/g;
 function sizeFromText(t: string): { n: number; index: number; len: number } | null {
   for (const re of [TEAM_OF_RE, PEOPLE_RE, PEOPLE_WORK_RE]) {
     const m = re.exec(t);
     if (!m) continue;
     if (APPROX_BEFORE.test(t.slice(0, m.index + m[0].indexOf(m[1]!)))) continue;
-    const n = Number(m[1]!.replace(/,/g, ""));
+    const n = Number(m[1]!.replace(COMMAS, ""));
     if (n > 0 && n < 5_000_000) return { n, index: m.index, len: m[0].length };
   }
   return null;
@@ -465,12 +473,13 @@ function homeOf(pages: PageExtract[]): PageExtract | undefined {
   return pages.find((p) => pathOf(p.url) === "/" || pathOf(p.url) === "") ?? pages[0];
 }
 
+const ENDS_SENTENCE = /[.!?…:]$/;
 /** Joins a hero headline and sub-headline into one positioning statement. */
 export function positioningOf(hero: PageExtract["hero"]): string | undefined {
   if (!hero?.headline) return undefined;
   if (!hero.subheadline) return hero.headline;
   const h = hero.headline.trim();
-  return `${h}${/[.!?…:]$/.test(h) ? "" : "."} ${hero.subheadline.trim()}`;
+  return `${h}${ENDS_SENTENCE.test(h) ? "" : "."} ${hero.subheadline.trim()}`;
 }
 
 /** `positioning` and `evidence` are not competitor-record fields: they are made non-enumerable, so spreading
