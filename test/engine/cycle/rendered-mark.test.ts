@@ -12,6 +12,7 @@ import { checkSource } from "../../../src/engine/cycle/check.ts";
 import { createFetcher } from "../../../src/engine/fetch/index.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
 import { openServices, type Services } from "../../../src/services.ts";
+import { pageState } from "../../support/source-state.ts";
 
 const ETAG = '"v1"';
 const BODY =
@@ -50,26 +51,8 @@ function hashStartingWithR(): string {
   }
 }
 
-const state = (bodyHash: string, rendered: boolean): SourceState => ({
-  id: 1,
-  orgId: 1,
-  competitorId: 1,
-  key: "page:https://plain.test/pricing",
-  url: "https://plain.test/pricing",
-  kind: "page",
-  etag: ETAG,
-  lastModified: null,
-  firstSeenAt: "2026-11-20T12:00:00.000Z",
-  lastCheckedAt: "2026-11-20T12:00:00.000Z",
-  lastChangedAt: null,
-  latestHash: "abc",
-  failures: 0,
-  lastError: null,
-  lastErrorAt: null,
-  failingSince: null,
-  bodyHash,
-  rendered,
-});
+const state = (bodyHash: string, rendered: boolean): SourceState =>
+  pageState("https://plain.test/pricing", { etag: ETAG, bodyHash, rendered });
 
 const fetcher = () =>
   createFetcher({

@@ -10,6 +10,7 @@ import { checkSource } from "../../../src/engine/cycle/check.ts";
 import { createFetcher } from "../../../src/engine/fetch/index.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
 import { openServices, type Services } from "../../../src/services.ts";
+import { pageState } from "../../support/source-state.ts";
 
 const HTML =
   "<!doctype html><html><head><title>Tarifs</title></head><body><p>Équipe 29 € — par mois</p></body></html>";
@@ -57,26 +58,12 @@ const fetcher = () =>
   });
 
 /** The source as last checked: its text's hash, an ETag the site no longer honours. */
-const state = (path: string, text: string): SourceState => ({
-  id: 1,
-  orgId: 1,
-  competitorId: 1,
-  key: `page:https://same.test${path}`,
-  url: `https://same.test${path}`,
-  kind: "page",
-  etag: '"v1"',
-  lastModified: null,
-  firstSeenAt: "2026-11-20T12:00:00.000Z",
-  lastCheckedAt: "2026-11-20T12:00:00.000Z",
-  lastChangedAt: null,
-  latestHash: "abc",
-  failures: 0,
-  lastError: null,
-  lastErrorAt: null,
-  failingSince: null,
-  bodyHash: `${Bun.hash(text).toString(36)}.sig`,
-  rendered: false,
-});
+const state = (path: string, text: string): SourceState =>
+  pageState(`https://same.test${path}`, {
+    etag: '"v1"',
+    bodyHash: `${Bun.hash(text).toString(36)}.sig`,
+    rendered: false,
+  });
 
 for (const path of Object.keys(PAGES))
   test(`the same bytes again (${path.slice(1)}) are unchanged, with the answer's new validators`, async () => {

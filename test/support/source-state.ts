@@ -1,0 +1,26 @@
+// A page's stored state as the snapshot store reads it before a check: checked once on 20 Nov 2026, never failing.
+import type { SourceState } from "../../src/engine/snapshots/store.ts";
+
+export function pageState(
+  url: string,
+  state: Pick<SourceState, "etag" | "bodyHash" | "rendered">,
+): SourceState {
+  return {
+    id: 1,
+    orgId: 1,
+    competitorId: 1,
+    key: `page:${url}`,
+    url,
+    kind: "page",
+    lastModified: null,
+    firstSeenAt: "2026-11-20T12:00:00.000Z",
+    lastCheckedAt: "2026-11-20T12:00:00.000Z",
+    lastChangedAt: null,
+    latestHash: "abc",
+    failures: 0,
+    lastError: null,
+    lastErrorAt: null,
+    failingSince: null,
+    ...state,
+  };
+}
