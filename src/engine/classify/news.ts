@@ -53,65 +53,90 @@ const LAUNCH =
 const VERSION = /\bv?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+][0-9a-z.]+)?\b/i;
 const NEWISH = /\b(new|add(?:s|ed)?|introduc\w*|launch\w*|support for|now (?:supports|available))\b/i;
 
+const SPACES = /\s+/g;
+
 function clip(s: string, max = 80): string {
-  const t = s.replace(/\s+/g, " ").trim();
+  const t = s.replace(SPACES, " ").trim();
   return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const REGEXP_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+const escapeRe = (s: string) => s.replace(REGEXP_SPECIAL, "\\$&");
+
+/** The competitor's name (escaped) at the start of a title, with or without "'s". One pattern per name, kept:
+ *  the names a process classifies for are its competitors', and the cache starts over past its bound. */
+const NAME_PREFIX_CACHE_MAX = 1024;
+const namePrefixes = new Map<string, RegExp>();
+function namePrefix(escaped: string): RegExp {
+  let re = namePrefixes.get(escaped);
+  if (!re) {
+    if (namePrefixes.size >= NAME_PREFIX_CACHE_MAX) namePrefixes.clear();
+    re = new RegExp(`^${escaped}(?:'s|’s)?\\s+`, "i");
+    namePrefixes.set(escaped, re);
+  }
+  return re;
+}
+
+const LEADING_VERSION = /^v?\d+\.\d+(?:\.\d+)?\S*\s*(?:[:–—|-]\s*)?/i;
+const LEADING_LAUNCH_VERB =
+  /^(?:launch(?:es|ed|ing)?|introduc(?:e|es|ing)|announc(?:e|es|ing)|unveil(?:s|ed|ing)?|debuts?|rolls? out)\s+/i;
+const SUBJECT_END = /\s*(?::|\s[–—-]\s|\||,\s|\.\s|!|\?|\()\s*/;
+const IS_NOW_AVAILABLE =
+  /\s+(?:is|are)\s+(?:now\s+)?(?:here|live|available|generally available|in beta|out|ready).*$/i;
+const TRAILING_AVAILABILITY =
+  /\s+(?:now\s+)?(?:available|in beta|generally available|launches|launched|ga)$/i;
+const LEADING_ARTICLE = /^(?:the|our|a|an|new|all-new|brand-new)\s+/i;
+const LEADING_NEW = /^(?:new)\s+/i;
+const TRAILING_BANGS = /[.!]+$/;
 
 /** The named thing of a launch title: "Introducing Flows: visual automation" → "Flows". */
 export function launchSubject(title: string, company: string): string {
-  let t = title
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/^v?\d+\.\d+(?:\.\d+)?\S*\s*(?:[:–—|-]\s*)?/i, "");
+  let t = title.replace(SPACES, " ").trim().replace(LEADING_VERSION, "");
   const co = escapeRe(company.trim());
-  if (co) t = t.replace(new RegExp(`^${co}(?:'s|’s)?\\s+`, "i"), "");
-  t = t.replace(
-    /^(?:launch(?:es|ed|ing)?|introduc(?:e|es|ing)|announc(?:e|es|ing)|unveil(?:s|ed|ing)?|debuts?|rolls? out)\s+/i,
-    "",
-  );
+  const name = co ? namePrefix(co) : undefined;
+  if (name) t = t.replace(name, "");
+  t = t.replace(LEADING_LAUNCH_VERB, "");
   for (let i = 0; i < 3; i++) t = t.replace(LAUNCH_LEAD, "");
-  t = t.split(/\s*(?::|\s[–—-]\s|\||,\s|\.\s|!|\?|\()\s*/)[0] ?? t;
-  t = t.replace(
-    /\s+(?:is|are)\s+(?:now\s+)?(?:here|live|available|generally available|in beta|out|ready).*$/i,
-    "",
-  );
-  t = t.replace(/\s+(?:now\s+)?(?:available|in beta|generally available|launches|launched|ga)$/i, "");
-  if (co) t = t.replace(new RegExp(`^${co}(?:'s|’s)?\\s+`, "i"), "");
-  t = t.replace(/^(?:the|our|a|an|new|all-new|brand-new)\s+/i, "").replace(/^(?:new)\s+/i, "");
-  t = t.replace(/[.!]+$/, "").trim();
+  t = t.split(SUBJECT_END)[0] ?? t;
+  t = t.replace(IS_NOW_AVAILABLE, "");
+  t = t.replace(TRAILING_AVAILABILITY, "");
+  if (name) t = t.replace(name, "");
+  t = t.replace(LEADING_ARTICLE, "").replace(LEADING_NEW, "");
+  t = t.replace(TRAILING_BANGS, "").trim();
   return clip(t || title, 80);
 }
 
+const PHRASE_END =
+  /\s*(?:[,:;.!?(]|\s[–—-]\s|\s(?:to|for|in|on|at|as|and|that|which|after|with|across|around)\s)\s*/i;
+
+/** The words after the first match of `re` (a non-global pattern) up to the end of the phrase. */
 function after(re: RegExp, text: string): string | undefined {
   const m = re.exec(text);
   if (!m) return undefined;
   const rest = text.slice(m.index + m[0].length);
-  const s = rest.split(
-    /\s*(?:[,:;.!?(]|\s[–—-]\s|\s(?:to|for|in|on|at|as|and|that|which|after|with|across|around)\s)\s*/i,
-  )[0];
+  const s = rest.split(PHRASE_END)[0];
   return s?.trim() ? clip(s.trim(), 60) : undefined;
 }
 
+const AMOUNT =
+  /(?:[$€£]\s?\d[\d.,]*\s?(?:million|billion|mm|bn?|k|m)?|\b\d[\d.,]*\s?(?:million|billion)\s?(?:usd|eur|dollars|euros)?)/i;
+
 function money(text: string): string | undefined {
-  const m =
-    /(?:[$€£]\s?\d[\d.,]*\s?(?:million|billion|mm|bn?|k|m)?|\b\d[\d.,]*\s?(?:million|billion)\s?(?:usd|eur|dollars|euros)?)/i.exec(
-      text,
-    );
+  const m = AMOUNT.exec(text);
   return m?.[0].trim();
 }
+
+const END_OR_PUNCTUATION = /^\s*(?:$|[,:;.!?—–-])/;
+const THEN_CAPITAL = /^\s+\p{Lu}/u;
 
 /** "Our new CFO", "new CEO Jane Doe": a role right after "new", then the end, punctuation or a name. */
 function newRole(t: string): boolean {
   const m = NEW_ROLE.exec(t);
   if (!m) return false;
   const rest = t.slice(m.index + m[0].length);
-  return /^\s*(?:$|[,:;.!?—–-])/.test(rest) || /^\s+\p{Lu}/u.test(rest);
+  return END_OR_PUNCTUATION.test(rest) || THEN_CAPITAL.test(rest);
 }
 
-/** Reads an announcement. `kind` is the page kind it came from (changelog entries fall back to releases). */
 /** A change of leadership: high for a C-level role. */
 function leadershipChange(role: Role): NewsRead {
   const cLevel = role.level === "c_level";
@@ -125,8 +150,49 @@ function leadershipChange(role: Role): NewsRead {
   };
 }
 
+// A company's name follows (capitalised): "How we acquired 1,000 customers" is not an acquisition.
+const ACQUISITION =
+  /\b([Aa]cquires|[Aa]cquired|to acquire|[Aa]cquisition of|has been acquired by|[Mm]erges with|[Mm]erger with)\s+(?=\p{Lu})/u;
+const ACQUIRED_BY = /has been acquired by\s+/i;
+/** The words ACQUISITION matched, then spaces: one pattern per alternative (a dozen at most), kept. */
+const acquisitionWords = new Map<string, RegExp>();
+function acquisitionWord(matched: string): RegExp {
+  let re = acquisitionWords.get(matched);
+  if (!re) {
+    re = new RegExp(`\\b${escapeRe(matched)}\\s+`, "i");
+    acquisitionWords.set(matched, re);
+  }
+  return re;
+}
+const FUNDING =
+  /\b(series [a-h]\b|seed round|pre-seed|funding round|raises|raised|secures? \S+ (?:in )?funding|closes? \S+ (?:round|funding)|growth equity|investment led by)/i;
+const FUNDING_CONTEXT = /\b(series [a-h]|seed|funding|round|invest\w*|capital|led by)\b/i;
+const ROUND = /\bseries [a-h]\b|\bseed\b|\bpre-seed\b/i;
+const WORD_START = /\b\w/g;
+const LEADERSHIP_VERB =
+  /\b(appoints?|appointed|names?|named|hires?|hired|welcomes?|promot\w+|joins?|joined|steps? down|depart\w*|succeed\w*)\b/i;
+const APPOINTMENT_IN_LEAD =
+  /\b(?:announced|announces|has announced)\s+the\s+(?:appointment|hiring|promotion)\s+of\s+[^,.;]{3,80}?\s+as\s+(?:its\s+|the\s+|our\s+)?(?:new\s+)?([^,.;]{3,80})/i;
+const CERTIFICATION_VERB =
+  /\b(achiev\w*|certif\w*|complian\w*|attest\w*|audit\w*|report|complet\w*|earn\w*|receiv\w*|awarded|obtain\w*)\b/i;
+const OFFICE_OPENING =
+  /\b(opens?|opening|opened|launches|expands? to|expansion (?:in)?to)\b.{0,40}\b(office|hub|headquarters|hq|studio)\b/i;
+const NEW_OFFICE = /\b(new (?:office|hub|headquarters|hq))\b/i;
+const OFFICE_PLACE = /\b(?:office|hub|headquarters|hq|studio)\s+in\s+|\bin\s+/i;
+const POLICY =
+  /\b(terms of service|terms of use|terms and conditions|privacy policy|privacy notice|data processing (?:agreement|addendum)|acceptable use policy|cookie policy|sub-?processors?)\b/i;
+const POLICY_EDIT = /\b(updat\w*|chang\w*|revis\w*|new)\b/i;
+const COMPANY_FACT_PAGE = /^(about|company|team|leadership|security|trust|careers)$/;
+const STARTS_WITH_VERSION = /^v?\d/;
+const RELEASE_SOURCE = /changelog|release|github/;
+const RELEASE_WORD = /\brelease[sd]?\b/i;
+const LEADING_RELEASE_WORD = /^\s*(?:release|version|v)\b/i;
+const THREE_LETTERS = /[\p{L}]{3,}/u;
+const ONLY_RELEASE_WORD = /^(release|version|changelog)$/i;
+
+/** Reads an announcement. `kind` is the page kind it came from (changelog entries fall back to releases). */
 export function readNews(title: string, body: string, company: string, kind: string): NewsRead | null {
-  const t = title.replace(/\s+/g, " ").trim();
+  const t = title.replace(SPACES, " ").trim();
   if (!t) return null;
   // The headline and the lead are the news; quotes, the "About" boilerplate (investors, headcount, past
   // acquisitions), forward-looking statements and contacts are not (classify/release.ts).
@@ -134,15 +200,11 @@ export function readNews(title: string, body: string, company: string, kind: str
   const all = `${t} ${lead}`.slice(0, 1200);
   let m: RegExpExecArray | null;
 
-  // A company's name follows (capitalised): "How we acquired 1,000 customers" is not an acquisition.
-  m =
-    /\b([Aa]cquires|[Aa]cquired|to acquire|[Aa]cquisition of|has been acquired by|[Mm]erges with|[Mm]erger with)\s+(?=\p{Lu})/u.exec(
-      t,
-    );
+  m = ACQUISITION.exec(t);
   if (m) {
     const target = m[1].toLowerCase().startsWith("has been acquired")
-      ? `${company} by ${after(/has been acquired by\s+/i, t) ?? ""}`.trim()
-      : (after(new RegExp(`\\b${escapeRe(m[1])}\\s+`, "i"), t) ?? clip(t, 60));
+      ? `${company} by ${after(ACQUIRED_BY, t) ?? ""}`.trim()
+      : (after(acquisitionWord(m[1]), t) ?? clip(t, 60));
     return {
       category: "company",
       type: "acquisition",
@@ -152,14 +214,11 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: m[1],
     };
   }
-  m =
-    /\b(series [a-h]\b|seed round|pre-seed|funding round|raises|raised|secures? \S+ (?:in )?funding|closes? \S+ (?:round|funding)|growth equity|investment led by)/i.exec(
-      t,
-    );
-  if (m && (/\b(series [a-h]|seed|funding|round|invest\w*|capital|led by)\b/i.test(all) || money(t))) {
-    const round = /\bseries [a-h]\b|\bseed\b|\bpre-seed\b/i.exec(all)?.[0];
+  m = FUNDING.exec(t);
+  if (m && (FUNDING_CONTEXT.test(all) || money(t))) {
+    const round = ROUND.exec(all)?.[0];
     const amount = money(t) ?? money(lead);
-    const subject = [round ? round.replace(/\b\w/g, (c) => c.toUpperCase()) : undefined, amount]
+    const subject = [round ? round.replace(WORD_START, (c) => c.toUpperCase()) : undefined, amount]
       .filter(Boolean)
       .join(" ");
     return {
@@ -174,9 +233,7 @@ export function readNews(title: string, body: string, company: string, kind: str
   const role = findRole(t);
   if (
     role &&
-    (/\b(appoints?|appointed|names?|named|hires?|hired|welcomes?|promot\w+|joins?|joined|steps? down|depart\w*|succeed\w*)\b/i.test(
-      t,
-    ) ||
+    (LEADERSHIP_VERB.test(t) ||
       // "our new CFO", "new CEO Jane Doe" — not "the new CFO playbook".
       newRole(t))
   ) {
@@ -184,10 +241,7 @@ export function readNews(title: string, body: string, company: string, kind: str
   }
   // "…today announced the appointment of Maria Chen as Chief Revenue Officer" under a headline that names
   // no role ("Globex Strengthens Its Leadership Team").
-  const appointed =
-    /\b(?:announced|announces|has announced)\s+the\s+(?:appointment|hiring|promotion)\s+of\s+[^,.;]{3,80}?\s+as\s+(?:its\s+|the\s+|our\s+)?(?:new\s+)?([^,.;]{3,80})/i.exec(
-      lead,
-    );
+  const appointed = APPOINTMENT_IN_LEAD.exec(lead);
   const leadRole = appointed ? findRole(appointed[1]) : undefined;
   if (leadRole) return leadershipChange(leadRole);
   m = INCIDENT.exec(t);
@@ -202,12 +256,7 @@ export function readNews(title: string, body: string, company: string, kind: str
     };
   }
   const certs = certificationsIn(t);
-  if (
-    certs.length &&
-    /\b(achiev\w*|certif\w*|complian\w*|attest\w*|audit\w*|report|complet\w*|earn\w*|receiv\w*|awarded|obtain\w*)\b/i.test(
-      t,
-    )
-  ) {
+  if (certs.length && CERTIFICATION_VERB.test(t)) {
     return {
       category: "legal_security",
       type: "certification",
@@ -228,12 +277,9 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: headline.matched,
     };
   }
-  m =
-    /\b(opens?|opening|opened|launches|expands? to|expansion (?:in)?to)\b.{0,40}\b(office|hub|headquarters|hq|studio)\b/i.exec(
-      t,
-    ) ?? /\b(new (?:office|hub|headquarters|hq))\b/i.exec(t);
+  m = OFFICE_OPENING.exec(t) ?? NEW_OFFICE.exec(t);
   if (m) {
-    const where = after(/\b(?:office|hub|headquarters|hq|studio)\s+in\s+|\bin\s+/i, t) ?? clip(t, 60);
+    const where = after(OFFICE_PLACE, t) ?? clip(t, 60);
     return {
       category: "company",
       type: "office_opening",
@@ -243,25 +289,25 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: m[0],
     };
   }
-  m =
-    /\b(terms of service|terms of use|terms and conditions|privacy policy|privacy notice|data processing (?:agreement|addendum)|acceptable use policy|cookie policy|sub-?processors?)\b/i.exec(
-      t,
-    );
-  if (m && /\b(updat\w*|chang\w*|revis\w*|new)\b/i.test(t)) {
+  m = POLICY.exec(t);
+  if (m && POLICY_EDIT.test(t)) {
     return {
       category: "legal_security",
       type: "policy_change",
       severity: "low",
-      subject: m[1].replace(/\b\w/g, (c) => c.toUpperCase()),
+      subject: m[1].replace(WORD_START, (c) => c.toUpperCase()),
       rule: "terms or privacy edit",
       matched: m[1],
     };
   }
   // About, security and careers pages announce company facts, not launches ("Meet the team").
-  if (/^(about|company|team|leadership|security|trust|careers)$/.test(kind)) return null;
+  if (COMPANY_FACT_PAGE.test(kind)) return null;
   const v = VERSION.exec(t);
   const launch = LAUNCH.exec(t);
-  if (launch && !(v && !NEWISH.test(t.replace(v[0], "")) && /^v?\d/.test(launchSubject(t, company)))) {
+  if (
+    launch &&
+    !(v && !NEWISH.test(t.replace(v[0], "")) && STARTS_WITH_VERSION.test(launchSubject(t, company)))
+  ) {
     return {
       category: "product",
       type: "feature_launch",
@@ -284,17 +330,17 @@ export function readNews(title: string, body: string, company: string, kind: str
       matched: launched,
     };
   }
-  const releaseSource = /changelog|release|github/.test(kind);
-  if (v && (releaseSource || /\brelease[sd]?\b/i.test(t))) {
+  const releaseSource = RELEASE_SOURCE.test(kind);
+  if (v && (releaseSource || RELEASE_WORD.test(t))) {
     const patch = v[3] !== undefined && Number(v[3]) > 0;
     const hasNew = NEWISH.test(all);
-    const named = launchSubject(t.replace(v[0], "").replace(/^\s*(?:release|version|v)\b/i, ""), company);
+    const named = launchSubject(t.replace(v[0], "").replace(LEADING_RELEASE_WORD, ""), company);
     return {
       category: "product",
       type: "release",
       severity: patch && !hasNew ? "low" : "medium",
       subject:
-        /[\p{L}]{3,}/u.test(named) && !/^(release|version|changelog)$/i.test(named)
+        THREE_LETTERS.test(named) && !ONLY_RELEASE_WORD.test(named)
           ? named
           : `v${v[1]}.${v[2]}${v[3] !== undefined ? `.${v[3]}` : ""}`,
       rule: patch && !hasNew ? "patch release" : "release with new features",
