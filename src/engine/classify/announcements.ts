@@ -22,6 +22,8 @@ export const NEWS_PAGES = new Set([
   "trust",
 ]);
 
+const STARTS_WITH_VERSION = /^v\d/;
+
 export function announcement(
   r: Rules,
   c: Change,
@@ -40,7 +42,7 @@ export function announcement(
     severity = "high";
     reasons.push(`announced on the ${pageWord(r.ctx.pageKind)} (flagship launch)`);
   }
-  const versionOnly = n.type === "release" && /^v\d/.test(n.subject);
+  const versionOnly = n.type === "release" && STARTS_WITH_VERSION.test(n.subject);
   // A repository's release names the repository: "globex-js v4.3.0".
   const repo = kind === "github" ? r.ctx.sourceName : undefined;
   if (versionOnly && repo) n.subject = `${repo} ${n.subject}`;
@@ -77,6 +79,13 @@ export function announcement(
 const DATELINE =
   /^(?:(⟨date⟩)\s+)?[A-Z][A-Z .'-]{2,}(?:,\s*[A-Z][\p{L} .'-]*?)?(?:,\s*(⟨date⟩))?\s*(?:-{1,2}\s*\((?:BUSINESS WIRE|GLOBE NEWSWIRE|ACCESSWIRE|PRNewswire)\)\s*-{1,2}|\/\s*PR ?Newswire\s*\/\s*-{1,2}|[—–])\s*/u;
 
+const BYLINE_SEPARATOR = /\s+·\s+/;
+const DATE_PLACEHOLDER = /^⟨date⟩$/;
+const SENTENCE_END = /[.!?]$/;
+// Release notes' items ("New: … Fixed: …") read as sentences.
+const BEFORE_NOTE_ITEM =
+  /([^.!?:;])\s+(?=(?:New|Fixed|Improved|Changed|Added|Removed|Deprecated|Security):\s)/g;
+
 /** "Globex published "…" on its blog page on ⟨date⟩. <the entry's first sentences>": the entry's date line
  * and byline (short parts joined by "·") said once, as the date it was published, not quoted as text. */
 function newsSummary(name: string, title: string, where: string, body: string): string {
@@ -84,33 +93,35 @@ function newsSummary(name: string, title: string, where: string, body: string): 
   // is its date, not its text.
   const line = DATELINE.exec(body);
   const lead0 = line ? body.slice(line[0].length) : body;
-  const parts = lead0.split(/\s+·\s+/);
-  const date = line?.[1] ?? line?.[2] ?? parts.find((p) => /^⟨date⟩$/.test(p.trim()));
-  const text = parts.filter((p) => p.length >= 40 || /[.!?]$/.test(p.trim())).join(" ");
+  const parts = lead0.split(BYLINE_SEPARATOR);
+  const date = line?.[1] ?? line?.[2] ?? parts.find((p) => DATE_PLACEHOLDER.test(p.trim()));
+  const text = parts.filter((p) => p.length >= 40 || SENTENCE_END.test(p.trim())).join(" ");
   const lead = `${name} published ${q(title)} on its ${where}${date ? ` on ${date}` : ""}.`;
-  // Release notes' items ("New: … Fixed: …") read as sentences.
-  const said = text.replace(
-    /([^.!?:;])\s+(?=(?:New|Fixed|Improved|Changed|Added|Removed|Deprecated|Security):\s)/g,
-    "$1. ",
-  );
+  const said = text.replace(BEFORE_NOTE_ITEM, "$1. ");
   return said ? `${lead} ${withStop(firstSentences(said, 300))}` : lead;
 }
+
+const ACQUIRED_BY = /^.+ by /;
+const ROUND_AND_AMOUNT = /^(Series [A-H]|Seed|Pre-Seed)?\s*(.*)$/i;
+const DIGIT = /\d/;
 
 export function newsTitle(name: string, type: string, subject: string, title: string): string {
   switch (type) {
     case "feature_launch":
       return `${name} launches ${subject}`;
     case "release":
-      return /^v\d/.test(subject) ? `${name} releases ${subject}` : `${name} releases ${subject}`;
+      return STARTS_WITH_VERSION.test(subject)
+        ? `${name} releases ${subject}`
+        : `${name} releases ${subject}`;
     case "acquisition":
-      return /^.+ by /.test(subject) && subject.startsWith(name)
+      return ACQUIRED_BY.test(subject) && subject.startsWith(name)
         ? `${name} is acquired: ${clip(title, 160)}`
         : `${name} acquires ${subject}`;
     case "funding": {
       // "Series B $40 million" → "raises a $40 million Series B"
-      const m = /^(Series [A-H]|Seed|Pre-Seed)?\s*(.*)$/i.exec(subject);
+      const m = ROUND_AND_AMOUNT.exec(subject);
       const round = m?.[1];
-      const amount = m?.[2] && /\d/.test(m[2]) ? m[2] : undefined;
+      const amount = m?.[2] && DIGIT.test(m[2]) ? m[2] : undefined;
       if (round && amount) return `${name} raises ${withArticle(`${amount} ${round}`)}`;
       if (round) return `${name} raises ${withArticle(`${round} round`)}`;
       if (amount) return `${name} raises ${amount}`;

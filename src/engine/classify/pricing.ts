@@ -111,6 +111,8 @@ export const planPrice = rule(
   },
 );
 
+const LEADING_AT = /^ at/;
+
 export const planPresence = rule(
   {
     id: "planPresence",
@@ -166,20 +168,19 @@ export const planPresence = rule(
       severity_reasons: [added ? "a plan is added" : "a plan is removed"],
       title: added
         ? `${r.name} adds ${plan}${priced}`
-        : `${r.name} removes ${plan}${priced ? ` (was${priced.replace(/^ at/, "")})` : ""}`,
+        : `${r.name} removes ${plan}${priced ? ` (was${priced.replace(LEADING_AT, "")})` : ""}`,
       summary: added
         ? `${r.name} lists a new ${plan}${priced}${featText} (${c.url}).`
-        : `${r.name} no longer lists its ${plan}${priced ? `, previously${priced.replace(/^ at/, "")}` : ""} (${c.url}).`,
+        : `${r.name} no longer lists its ${plan}${priced ? `, previously${priced.replace(LEADING_AT, "")}` : ""} (${c.url}).`,
     });
   },
 );
 
+const NUMBER_WITH_SUFFIX = /\d[\d.,]*\s*[km]?/gi;
+const SPACES = /\s+/g;
+
 export const numberless = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/\d[\d.,]*\s*[km]?/gi, "#")
-    .replace(/\s+/g, " ")
-    .trim();
+  s.toLowerCase().replace(NUMBER_WITH_SUFFIX, "#").replace(SPACES, " ").trim();
 
 export const planFeatures = rule(
   {
@@ -302,9 +303,17 @@ export const planFeatures = rule(
 
 export const MONEY = /(?:US\$|[$€£¥₹]|\b(?:USD|EUR|GBP)\s?)\s?(\d[\d,]*(?:\.\d+)?)(\s?[kK])?/g;
 
+const COMMAS = /,/g;
+
 export function amounts(text: string): number[] {
-  return [...text.matchAll(MONEY)].map((m) => Number(m[1].replace(/,/g, "")) * (m[2] ? 1000 : 1));
+  return [...text.matchAll(MONEY)].map((m) => Number(m[1].replace(COMMAS, "")) * (m[2] ? 1000 : 1));
 }
+
+const DIGIT = /\d/;
+const DOLLAR = /US\$|\$/;
+const EURO = /€/;
+const POUND = /£/;
+const NUMBERS = /\d[\d,.]*/g;
 
 /** A price in the prose of the pricing page that changed (an add-on, a price in the description): not a
  * plan's structured price, so medium at most. Amounts a plan change of the same version covers are skipped. */
@@ -339,7 +348,7 @@ export const priceText = rule(
     if (
       !was.length ||
       !now.length ||
-      (!gone.length && !come.length && !c.diff.some((p) => p.op !== "=" && /\d/.test(p.text)))
+      (!gone.length && !come.length && !c.diff.some((p) => p.op !== "=" && DIGIT.test(p.text)))
     )
       return false;
     if ([...was, ...now].every((x) => covered.has(x))) return true;
@@ -347,10 +356,10 @@ export const priceText = rule(
     const a = now[0];
     const up = a > b;
     const delta = b > 0 ? (a - b) / b : 0;
-    const sym = /US\$|\$/.test(c.after) ? "$" : /€/.test(c.after) ? "€" : /£/.test(c.after) ? "£" : "";
+    const sym = DOLLAR.test(c.after) ? "$" : EURO.test(c.after) ? "€" : POUND.test(c.after) ? "£" : "";
     const fmt = (n: number) => `${sym}${n.toLocaleString("en-US", { maximumFractionDigits: 2 })}`;
     const line = c.context ?? c.after;
-    const key = `pricing:price_text:${slug(c.section ?? c.subject)}:${slug(line.replace(/\d[\d,.]*/g, "#")).slice(0, 60)}`;
+    const key = `pricing:price_text:${slug(c.section ?? c.subject)}:${slug(line.replace(NUMBERS, "#")).slice(0, 60)}`;
     push(r, {
       ...stateChange(key, fmt(b), fmt(a)),
       category: "pricing",
