@@ -148,12 +148,19 @@ const PRICE_RE = new RegExp(
   "u",
 );
 
+const NUMBER_SPACES = /[\u202F\u00A0 ]/g;
+const DECIMAL_COMMA_END = /,\d{1,2}$/;
+const DECIMAL_POINT_END = /\.\d{1,2}$/;
+const DOTS = /\./g;
+const COMMAS = /,/g;
+const DOT_THOUSANDS = /^\d{1,3}(\.\d{3})+$/;
+
 function parseNumber(raw: string): number {
-  let s = raw.replace(/[\u202F\u00A0 ]/g, "");
+  let s = raw.replace(NUMBER_SPACES, "");
   // "1.234,56" or "29,99" (decimal comma) vs "1,234.56" / "24,000"
-  if (/,\d{1,2}$/.test(s) && !/\.\d{1,2}$/.test(s)) s = s.replace(/\./g, "").replace(",", ".");
-  else s = s.replace(/,/g, "");
-  if (/^\d{1,3}(\.\d{3})+$/.test(s)) s = s.replace(/\./g, ""); // "24.000" European thousands
+  if (DECIMAL_COMMA_END.test(s) && !DECIMAL_POINT_END.test(s)) s = s.replace(DOTS, "").replace(",", ".");
+  else s = s.replace(COMMAS, "");
+  if (DOT_THOUSANDS.test(s)) s = s.replace(DOTS, ""); // "24.000" European thousands
   return Number(s);
 }
 
@@ -185,25 +192,25 @@ const PLAN_UNITS =
 const USAGE_AFTER =
   /^\s*(?:\/|per\b|for\s+(?:each|every)\b|each\b)\s*(?:(\d[\d.,]*\s?[kKmM]?|one|an?|each|every|additional|extra)\s+)?([A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*)?)/;
 
+const WHITESPACE = /\s+/;
+const NOT_A_UNIT_NOUN = /^(the|a|an|and|or|with|billed|paid|plus|excl|incl|vat|tax)$/i;
+const NOT_A_UNIT_WORD =
+  /^(and|or|with|for|per|plus|on|in|of|after|over|beyond|billed|paid|each|a|an|the|to|then|monthly|extra|stored|sent|used|processed)$/i;
+const ONE_OF = /^(one|an?|each|every)$/i;
+
 /** The metered unit after an amount ("1,000 events", "GB"), or null when the amount is not a metered rate. */
 function usageUnit(after: string): string | null {
   if (MONTH_RE.test(after.slice(0, 40)) || YEAR_RE.test(after.slice(0, 40))) return null;
   const m = USAGE_AFTER.exec(after);
   if (!m) return null;
-  const words = m[2]!.split(/\s+/);
+  const words = m[2]!.split(WHITESPACE);
   // "API call", but "GB" of "GB stored" or "GB and …"
   const noun = words[0]!;
   if (PERIOD_WORD.test(noun) || PLAN_UNITS.test(noun)) return null;
-  if (/^(the|a|an|and|or|with|billed|paid|plus|excl|incl|vat|tax)$/i.test(noun)) return null;
+  if (NOT_A_UNIT_NOUN.test(noun)) return null;
   const second = words[1];
-  const unit =
-    second &&
-    !/^(and|or|with|for|per|plus|on|in|of|after|over|beyond|billed|paid|each|a|an|the|to|then|monthly|extra|stored|sent|used|processed)$/i.test(
-      second,
-    )
-      ? `${noun} ${second}`
-      : noun;
-  const per = m[1] && !/^(one|an?|each|every)$/i.test(m[1]) ? `${m[1]} ${unit}` : unit;
+  const unit = second && !NOT_A_UNIT_WORD.test(second) ? `${noun} ${second}` : noun;
+  const per = m[1] && !ONE_OF.test(m[1]) ? `${m[1]} ${unit}` : unit;
   return clean(per);
 }
 
@@ -221,6 +228,10 @@ function readAmount(t: string): { index: number; length: number; sym: string; am
   };
 }
 
+const STARTING_PRICE_AFTER = /^\s*starting\s+price\b/i;
+const FREE_WORDS = /^free(\s+(forever|plan|tier|for ever))?!?$/i;
+const QUESTION_END = /\?$/;
+
 /** Reads a price from the text of a plan card or table cell (see the rule at the top of this file). */
 export function readPrice(text: string): PriceRead | null {
   const t = clean(text);
@@ -236,10 +247,7 @@ export function readPrice(text: string): PriceRead | null {
     const around = t.slice(Math.max(0, m.index - 20), end + 60);
     const read: PriceRead = { amount };
     if (currency) read.currency = currency;
-    if (
-      STARTING_BEFORE.test(t.slice(Math.max(0, m.index - 24), m.index)) ||
-      /^\s*starting\s+price\b/i.test(after)
-    )
+    if (STARTING_BEFORE.test(t.slice(Math.max(0, m.index - 24), m.index)) || STARTING_PRICE_AFTER.test(after))
       read.starting = true;
     const unit = UNIT_RE.exec(after);
     if (unit) read.unit = unit[1]!.toLowerCase().replace("licence", "license");
@@ -259,10 +267,10 @@ export function readPrice(text: string): PriceRead | null {
     read.text = clean(t.slice(m.index, end + Math.min(after.length, 40)));
     return read;
   }
-  if (t.length <= 24 && (FREE_RE.test(t) || /^free(\s+(forever|plan|tier|for ever))?!?$/i.test(t)))
-    return { amount: 0, text: t };
+  if (t.length <= 24 && (FREE_RE.test(t) || FREE_WORDS.test(t))) return { amount: 0, text: t };
   // a marker, not a sentence that mentions one ("Yes. Talk to us and we will size a plan")
-  if (t.length <= 40 && !/\?$/.test(t) && CUSTOM_RE.test(t)) return { amount: null, custom: true, text: t };
+  if (t.length <= 40 && !QUESTION_END.test(t) && CUSTOM_RE.test(t))
+    return { amount: null, custom: true, text: t };
   return null;
 }
 
@@ -272,18 +280,21 @@ const RATE_RE = new RegExp(
   "gu",
 );
 
+const DIGIT = /\d/;
+const LEADING_ZERO_DECIMAL = /^0[.,]/;
+
 /** Metered rates in a line of text ("$0.50 per 1,000 events", "$0.02 / GB", "€0,002 per call"). */
 export function readUsage(text: string, plan?: string): UsagePrice[] {
   const t = clean(text);
-  if (!t || t.length > 400 || !/\d/.test(t)) return [];
+  if (!t || t.length > 400 || !DIGIT.test(t)) return [];
   const out: UsagePrice[] = [];
   for (const m of t.matchAll(RATE_RE)) {
     const end = m.index + m[0].length;
     const per = usageUnit(t.slice(end, end + 48));
     if (!per) continue;
-    const raw = (m[2] ?? m[3] ?? "").replace(/[\u202F\u00A0 ]/g, "");
+    const raw = (m[2] ?? m[3] ?? "").replace(NUMBER_SPACES, "");
     // a rate's decimals ("0.002", "0,002") are never a thousands group
-    const price = /^0[.,]/.test(raw) ? Number(raw.replace(",", ".")) : parseNumber(raw);
+    const price = LEADING_ZERO_DECIMAL.test(raw) ? Number(raw.replace(",", ".")) : parseNumber(raw);
     if (!Number.isFinite(price)) continue;
     const u: UsagePrice = { price, per, text: clip(t, 200) };
     const currency = currencyOf(m[1] ?? m[4] ?? "");
@@ -305,6 +316,7 @@ const TITLE_CLASS =
 const PRICE_CLASS = /(^|[\s_-])(price|pricing|amount|cost|fee)/i;
 const CTA_RE =
   /^(start|get|try|buy|sign ?up|subscribe|choose|select|upgrade|book|contact|talk|request|join|create|go|learn more|see|compare)\b/i;
+const LEADING_DIGIT = /^\d/;
 
 /** The plan name of a card: its first heading (document order), or an element whose class says
  *  title/name. */
@@ -317,7 +329,7 @@ export function cardTitle(card: El): { el: El; text: string } | null {
   if (named && textOf(named).length <= 60) return { el: named, text: textOf(named) };
   const h = findFirst(card, (e) => HEADING.has(e.tagName) && !!textOf(e));
   // a plan form's fieldset legend names it ahead of a heading that states a quota ("50 Runs/mo")
-  if (!h || /^\d/.test(textOf(h))) {
+  if (!h || LEADING_DIGIT.test(textOf(h))) {
     const legend = findFirst(card, (e) => e.tagName === "LEGEND" && !!textOf(e));
     if (legend && textOf(legend).length <= 60) return { el: legend, text: textOf(legend) };
   }
@@ -336,20 +348,23 @@ const PLAN_NAME_CLASS = /(plan|tier|package|product)[-_]*(name|title)\b|(plan|ti
 
 const BADGE_RE =
   /^(most popular|popular|recommended|best value|best deal|new|save \d+%?.*|\d+% off|limited offer|most chosen|top pick)$/i;
+const FREE_WORD = /^free$/i;
 
 /** Without a heading or title class (utility-class markup): the first short line before the price. */
 function looseTitle(card: El): string | null {
   for (const line of leafLines(card)) {
     if (BADGE_RE.test(line)) continue;
-    if (/^free$/i.test(line)) return line; // the Free plan, its price on a later line
+    if (FREE_WORD.test(line)) return line; // the Free plan, its price on a later line
     if (line.length > 40 || readPrice(line) || CTA_RE.test(line)) return null;
     return line;
   }
   return null;
 }
 
+const BADGE_WORDS = /\b(most popular|recommended|best value|popular|new)\b/gi;
+
 function stripBadges(name: string): string {
-  return clean(name.replace(/\b(most popular|recommended|best value|popular|new)\b/gi, "")) || name;
+  return clean(name.replace(BADGE_WORDS, "")) || name;
 }
 
 const CURRENCY_ONLY = new RegExp(`^${SYM}$`, "u");
@@ -366,6 +381,8 @@ const REGULAR_HINT = /usually|normally|regular|originally|\bwas\b|list\s+price|r
 /** The term of a sale or introductory price ("for 3 months", "for the first year", "first month"). */
 const SALE_TERM_RE =
   /^(?:for\s+(?:the\s+)?(?:first\s+)?(?:\d+|one|two|three|six|twelve)?\s*(?:months?|years?|term)|(?:the\s+)?first\s+(?:\d+\s+)?(?:months?|years?|term))\b[^.]{0,20}$/i;
+/** "Starting at" as a line of its own. */
+const STARTING_LINE = /^(?:from|starting\s+(?:at|from)|starts\s+at|as\s+low\s+as)\s*:?$/i;
 
 /** The price read of a card: the first line (leaf text) that holds a price, "free" or a custom marker,
  *  read together with the short period/billing notes that follow it ("/ year", "Billed annually"). */
@@ -385,14 +402,13 @@ function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead 
     }
     let next = i + 1;
     // a currency symbol in its own element: "$" | "29" | "/mo"
-    if (CURRENCY_ONLY.test(line) && next < ls.length && /^\d/.test(ls[next]!)) {
+    if (CURRENCY_ONLY.test(line) && next < ls.length && LEADING_DIGIT.test(ls[next]!)) {
       line = `${line}${ls[next]}`;
       next++;
     }
     let ctx = line;
     // "Starting at" in its own element before the amount
-    if (i > 0 && /^(?:from|starting\s+(?:at|from)|starts\s+at|as\s+low\s+as)\s*:?$/i.test(ls[i - 1]!))
-      ctx = `${ls[i - 1]} ${ctx}`;
+    if (i > 0 && STARTING_LINE.test(ls[i - 1]!)) ctx = `${ls[i - 1]} ${ctx}`;
     for (let j = next; j < Math.min(ls.length, next + 2); j++) {
       if (ls[j]!.length <= 40 && PERIOD_NOTE.test(ls[j]!) && !FINANCING_RE.test(ls[j]!)) ctx += ` ${ls[j]}`;
       else break;
@@ -422,6 +438,9 @@ function cardPrice(card: El, titleEl: El | null, titleText?: string): PriceRead 
   return null;
 }
 
+const FEATURE_CLASS = /(feature|list-item|benefit|include|check)/i;
+const FEATURE_ITEM_CLASS = /(feature|list-item)/i;
+
 /** Plan features of a card: its list items; without lists, short lines after the price that are not CTAs. */
 function cardFeatures(card: El, name: string): string[] {
   const out: string[] = [];
@@ -435,10 +454,7 @@ function cardFeatures(card: El, name: string): string[] {
   // Webflow-style: repeated divs with a "feature"/"list-item" class
   for (const el of all) {
     const cls = attr(el, "class");
-    if (
-      /(feature|list-item|benefit|include|check)/i.test(cls) &&
-      !findFirst(el, (e) => /(feature|list-item)/i.test(attr(e, "class")))
-    ) {
+    if (FEATURE_CLASS.test(cls) && !findFirst(el, (e) => FEATURE_ITEM_CLASS.test(attr(e, "class")))) {
       const t = textOf(el);
       if (t && t.length <= 200 && !CTA_RE.test(t)) out.push(t);
     }
@@ -466,14 +482,18 @@ const BILLING_ATTRS = [
   "data-show",
 ];
 
+const NEGATED = /^\s*!/;
+const ANNUAL_MARK = /annual|yearly|\byear\b|\byr\b/i;
+const MONTHLY_MARK = /monthly|\bmonth\b|\bmo\b/i;
+
 /** Which billing alternative an element is marked as (class, data-* or a toggle's show condition). */
 export function billingMark(el: El): "annual" | "monthly" | null {
   for (const name of BILLING_ATTRS) {
     const v = attr(el, name);
     if (!v) continue;
-    const neg = name !== "class" && name.startsWith("data-") === false && /^\s*!/.test(v);
-    if (/annual|yearly|\byear\b|\byr\b/i.test(v)) return neg ? "monthly" : "annual";
-    if (/monthly|\bmonth\b|\bmo\b/i.test(v)) return neg ? "annual" : "monthly";
+    const neg = name !== "class" && name.startsWith("data-") === false && NEGATED.test(v);
+    if (ANNUAL_MARK.test(v)) return neg ? "monthly" : "annual";
+    if (MONTHLY_MARK.test(v)) return neg ? "annual" : "monthly";
   }
   return null;
 }
@@ -569,6 +589,8 @@ export function withAnnual(plan: Plan, alt: PriceRead | null): Plan {
   return plan;
 }
 
+const STARTS_FREE = /^free\b/i;
+
 /** A plan from a card element, or null when the card carries no price, free or custom marker. `loose`:
  *  accept a card without heading or title class, named by its first short line. `hidden`: the page's hidden
  *  billing alternatives (read as the plan's other period). */
@@ -585,9 +607,9 @@ export function planFromCard(cardIn: El, loose = false, hidden: HiddenAlternativ
   }
   if (!title) return null;
   const name = stripBadges(title.text);
-  if (name.length > 60 || (/\d/.test(name) && PRICE_RE.test(name))) return null;
+  if (name.length > 60 || (DIGIT.test(name) && PRICE_RE.test(name))) return null;
   let read = title.el ? cardPrice(card, title.el) : cardPrice(card, null, title.text);
-  if (!read && /^free\b/i.test(name)) read = { amount: 0 };
+  if (!read && STARTS_FREE.test(name)) read = { amount: 0 };
   if (!read) return null;
   if (struck && read.amount !== null && read.regular === undefined && struck.amount !== read.amount)
     read.regular = struck.amount!;
@@ -674,6 +696,7 @@ const YES = /^(✓|✔|✔️|☑|yes|included|✅|●|•)$/i;
 const NO = /^(—|–|-|✗|✕|×|no|not included|n\/a|❌|)$/i;
 const PRICE_LABEL =
   /^(price|pricing|cost|monthly|per month|billed monthly|monthly price|price per month|\$|plan price)\b/i;
+const STARTING_AT_END = /(?:from|starting\s+(?:at|from)|starts\s+at)\s*:?\s*$/i;
 
 /** Plans from a comparison table: plan names across the header row, one row holding prices. Also the
  *  transposed layout (plans down the first column, a "Price" column). Rows are cell texts. */
@@ -687,7 +710,7 @@ export function plansFromTable(rows: string[][]): Plan[] {
     const m = PRICE_RE.exec(cell) ?? CUSTOM_RE.exec(cell);
     // "Regular Starting at $18/Month": the name before "Starting at", which belongs to the price
     const before = m ? cell.slice(0, m.index) : "";
-    const lead = /(?:from|starting\s+(?:at|from)|starts\s+at)\s*:?\s*$/i.exec(before);
+    const lead = STARTING_AT_END.exec(before);
     const name = m ? stripBadges(clean(before.slice(0, lead ? lead.index : undefined))) : "";
     if (!name || name.length > 60) continue;
     const read = readPrice(cell.slice(lead ? lead.index : m!.index));
@@ -721,7 +744,7 @@ export function plansFromTable(rows: string[][]): Plan[] {
     for (let c = 1; c < priceRow.length; c++) {
       const name = stripBadges(clean(header[c - 1 + offset] ?? ""));
       if (!name || name.length > 60) continue;
-      const read = readPrice(priceRow[c] ?? "") ?? (/^free\b/i.test(name) ? { amount: 0 } : null);
+      const read = readPrice(priceRow[c] ?? "") ?? (STARTS_FREE.test(name) ? { amount: 0 } : null);
       if (!read) continue;
       const plan = planOf(name, read);
       for (let r = 1; r < rows.length; r++) {
@@ -789,7 +812,9 @@ const NOT_TIER =
 
 /** A tier name as a band or table states it: short, a name rather than a question or a call to action. */
 function tierName(name: string): boolean {
-  return name.length <= 40 && name.split(/\s+/).length <= 4 && !NOT_TIER.test(name) && !CTA_RE.test(name);
+  return (
+    name.length <= 40 && name.split(WHITESPACE).length <= 4 && !NOT_TIER.test(name) && !CTA_RE.test(name)
+  );
 }
 
 /** Tiers shown beside a plan grid rather than in it (an Enterprise band under the cards): the blocks that
@@ -812,6 +837,8 @@ export function tiersBesideGrid(grid: El | null, cards: El[]): Plan[] {
   return out;
 }
 
+const CUSTOM_WORD = /^custom$/i;
+
 /** Contact-sales tiers of a feature table beside the cards: a column named by a tier whose cells say
  *  "Contact sales"/"Let's talk", or a footer row "Enterprise | Contact us". `names`: the card plans. */
 export function customTiersOfTable(rows: string[][], names: Set<string>): Plan[] {
@@ -825,7 +852,7 @@ export function customTiersOfTable(rows: string[][], names: Set<string>): Plan[]
       const off = (r: string[]) => (r.length === header.length ? c : c - (header.length - r.length));
       const custom = rows
         .slice(1)
-        .some((r) => readPrice(clean(r[off(r)] ?? ""))?.custom && !/^custom$/i.test(clean(r[off(r)])));
+        .some((r) => readPrice(clean(r[off(r)] ?? ""))?.custom && !CUSTOM_WORD.test(clean(r[off(r)])));
       if (!custom) continue;
       const plan: Plan = { name, price: null, features: [], custom: true };
       for (const r of rows.slice(1)) {
@@ -846,7 +873,7 @@ export function customTiersOfTable(rows: string[][], names: Set<string>): Plan[]
       !names.has(name) &&
       tierName(name) &&
       TIER_WORD.test(name) &&
-      !/^custom$/i.test(v) &&
+      !CUSTOM_WORD.test(v) &&
       readPrice(v)?.custom
     )
       if (!out.some((p) => p.name === name)) out.push({ name, price: null, features: [], custom: true });
@@ -869,10 +896,12 @@ export const PRICE_DATA_ATTRS = [
   "data-annual-price",
 ];
 
+const NOT_NUMBER_CHARS = /[^\d.,]/g;
+
 function attrNumber(v: string): number | null {
-  const s = v.replace(/[^\d.,]/g, "");
+  const s = v.replace(NOT_NUMBER_CHARS, "");
   if (!s) return null;
-  const n = Number(/,\d{1,2}$/.test(s) ? s.replace(/\./g, "").replace(",", ".") : s.replace(/,/g, ""));
+  const n = Number(DECIMAL_COMMA_END.test(s) ? s.replace(DOTS, "").replace(",", ".") : s.replace(COMMAS, ""));
   return Number.isFinite(n) ? n : null;
 }
 
