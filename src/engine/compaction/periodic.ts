@@ -30,8 +30,8 @@ export async function compactIfDue(
   return compact(s, COMPACT_DAYS);
 }
 
-/** Looks every minute (the first time a minute after start) and compacts when due; off when
- * config.compactHours is 0. */
+/** Looks at start, then every minute, and compacts when due; off when config.compactHours is 0. Instances
+ * started together all look at once: the claim lets one of them run it. */
 export function startCompactionLoop(
   s: Services,
   o: { clock?: Clock; checkMs?: number } = {},
@@ -47,17 +47,16 @@ export function startCompactionLoop(
       console.error(JSON.stringify({ level: "error", compaction: String((e as Error)?.stack ?? e) }));
     }
   };
-  const timer =
-    every > 0
-      ? setInterval(() => {
-          // A compaction still running when the next look comes is left to finish: no second one queues behind it.
-          if (stopped || running) return;
-          running = look().finally(() => {
-            running = undefined;
-          });
-        }, o.checkMs ?? CHECK_MS)
-      : undefined;
+  const tick = () => {
+    // A compaction still running when the next look comes is left to finish: no second one queues behind it.
+    if (stopped || running) return;
+    running = look().finally(() => {
+      running = undefined;
+    });
+  };
+  const timer = every > 0 ? setInterval(tick, o.checkMs ?? CHECK_MS) : undefined;
   timer?.unref?.();
+  if (every > 0) tick();
   return {
     async stop() {
       stopped = true;

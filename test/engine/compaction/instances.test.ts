@@ -1,0 +1,237 @@
+// Compaction by two real `rivals serve` processes on one libSQL server (sqld). The workspace's cycles ran more
+// than COMPACT_DAYS ago (an earlier clock) and once lately; both processes start at once with compaction due, so
+// both look for it at the same moment: exactly one compacts (one claim row, its holder that process, one report,
+// the other logs none), the old checks and cycle records are gone but the ones the read side needs, and what the
+// read API and the tools serve is the same as a process that does not compact served before.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createClient } from "@libsql/client";
+import { loadConfig } from "../../../src/config.ts";
+import { createApiKey } from "../../../src/domain/apiKeys.ts";
+import { COMPACT_DAYS } from "../../../src/engine/compaction/compact.ts";
+import { runCycle } from "../../../src/engine/cycle/run.ts";
+import { openServices } from "../../../src/services.ts";
+import { freePort } from "../../e2e/harness.ts";
+import { type HostSites, seedWorkspace, serveHosts } from "../../support/host-sites.ts";
+import { body, rawPost, toolsCall } from "../../support/mcp-helpers.ts";
+import { type Sqld, startSqld } from "../../support/sqld.ts";
+
+setDefaultTimeout(120_000);
+
+const root = resolve(import.meta.dir, "..", "..", "..");
+const DAY = 86_400_000;
+const BASE_URL = "https://rivals.test";
+const N = 3;
+/** Hourly cycles run more than COMPACT_DAYS ago; the second finds a new price on every pricing page. */
+const OLD_CYCLES = 6;
+
+let dir: string;
+let sqld: Sqld;
+let site: HostSites;
+let token: string;
+let price = 29;
+const ids: number[] = [];
+const env = () => ({
+  RIVALS_DB: sqld.url,
+  RIVALS_BASE_URL: BASE_URL,
+  RIVALS_FETCH_REWRITE: site.rewrite,
+  RIVALS_FETCH_DELAY_MS: "0",
+  RIVALS_ARCHIVE_MONTHS: "0",
+  RIVALS_SCHEDULER: "off",
+});
+
+function page(host: string, path: string): Response {
+  const main =
+    path === "/pricing"
+      ? `<h1>Pricing</h1><section><h2>Team</h2><p>$${price} per month</p><ul><li>Unlimited projects</li></ul></section>`
+      : `<h1>${host}</h1><p>Project planning for small teams.</p>`;
+  return new Response(
+    `<!doctype html><html><head><title>${host}</title></head><body><main>${main}</main></body></html>`,
+    { headers: { "content-type": "text/html; charset=utf-8" } },
+  );
+}
+
+interface Serve {
+  base: string;
+  proc: ReturnType<typeof Bun.spawn>;
+  /** What it wrote on stdout and stderr so far. */
+  out(): string;
+}
+
+async function serve(extra: Record<string, string>): Promise<Serve> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
+    cwd: root,
+    env: { ...process.env, ...env(), PORT: String(port), HOST: "127.0.0.1", ...extra },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let said = "";
+  for (const stream of [proc.stdout, proc.stderr])
+    void (async () => {
+      const reader = (stream as ReadableStream<Uint8Array>).getReader();
+      const text = new TextDecoder();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        said += text.decode(value, { stream: true });
+      }
+    })().catch(() => undefined);
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, proc, out: () => said };
+    } catch {}
+    if (i > 600 || proc.exitCode !== null) throw new Error(`rivals serve did not start:\n${said}`);
+    await Bun.sleep(50);
+  }
+}
+
+async function stop(p: Serve): Promise<void> {
+  p.proc.kill("SIGTERM");
+  await p.proc.exited;
+}
+
+/** What a reader is served: the read API's lists and each competitor, its signals, and the tools. */
+async function served(base: string): Promise<Record<string, unknown>> {
+  const headers = { authorization: `Bearer ${token}` };
+  const out: Record<string, unknown> = {};
+  const paths = ["/api/v1/competitors", "/api/v1/signals", "/api/v1/digests"];
+  for (const id of ids) paths.push(`/api/v1/competitors/${id}`, `/api/v1/signals?competitor_id=${id}`);
+  for (const path of paths) {
+    const r = await fetch(`${base}${path}`, { headers });
+    expect({ path, status: r.status }).toEqual({ path, status: 200 });
+    out[path] = await r.json();
+  }
+  const tools: [string, object][] = [
+    ["what_changed", {}],
+    ["get_workspace", {}],
+    ...ids.map((id): [string, object] => ["get_competitor", { competitor_id: id }]),
+  ];
+  for (const [name, args] of tools) {
+    const r = await rawPost(base, toolsCall(name, args), headers);
+    out[`${name} ${JSON.stringify(args)}`] = body(((await r.json()) as { result: unknown }).result);
+  }
+  return out;
+}
+
+async function rows(sql: string): Promise<Record<string, unknown>[]> {
+  const c = createClient({ url: sqld.url });
+  try {
+    return (await c.execute(sql)).rows.map((r) => ({ ...r }));
+  } finally {
+    c.close();
+  }
+}
+const count = async (sql: string) => Number((await rows(sql))[0].n);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "rivals-compact-instances-"));
+  sqld = await startSqld(dir);
+  site = serveHosts({ page });
+  // The workspace's first cycles ran COMPACT_DAYS + 5 days ago, its last two days ago.
+  const clock = { now: new Date(Date.now() - (COMPACT_DAYS + 5) * DAY) };
+  const s = await openServices(loadConfig(env()), () => clock.now);
+  const orgId = await seedWorkspace(s, {
+    slug: "acme",
+    websites: Array.from({ length: N }, (_, i) => `https://rival-${i}.compaction.test`),
+    pages: [
+      ["/", "home"],
+      ["/pricing", "pricing"],
+    ],
+    cadence: "hourly",
+  });
+  for (let i = 0; i < OLD_CYCLES; i++) {
+    clock.now = new Date(clock.now.getTime() + 3_600_000);
+    if (i === 1) price = 39;
+    const summary = await runCycle(s, orgId, { trigger: "schedule" });
+    expect(summary.competitors_checked).toBe(N);
+    if (i === 1) expect(summary.signals_created).toBe(N);
+  }
+  clock.now = new Date(Date.now() - 2 * DAY);
+  await runCycle(s, orgId, { trigger: "schedule" });
+  token = (await createApiKey(s.store, "acme", "compaction", ["read"])).token;
+  const r = await s.database.client.execute({
+    sql: "SELECT id FROM competitors WHERE org_id = ? ORDER BY id",
+    args: [orgId],
+  });
+  ids.push(...r.rows.map((row) => Number(row.id)));
+  s.close();
+});
+afterAll(async () => {
+  site?.stop();
+  await sqld?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("compaction by two processes on one sqld", () => {
+  test("both look at once; one compacts, once; what is dropped is gone and what is served is unchanged", async () => {
+    const checks = "SELECT COUNT(*) AS n FROM events WHERE type = 'CompetitorChecked'";
+    const cycles = "SELECT COUNT(*) AS n FROM cycles";
+    expect(await count(checks)).toBe(N * (OLD_CYCLES + 1));
+    expect(await count(cycles)).toBe(OLD_CYCLES + 1);
+
+    // What a process that does not compact serves.
+    const reader = await serve({ RIVALS_COMPACT_HOURS: "0" });
+    const before = await served(reader.base);
+    await stop(reader);
+    expect(JSON.stringify(before)).toContain("$39");
+    expect(await count("SELECT COUNT(*) AS n FROM maintenance_claims")).toBe(0);
+
+    const both = await Promise.all([
+      serve({ RIVALS_COMPACT_HOURS: "1" }),
+      serve({ RIVALS_COMPACT_HOURS: "1" }),
+    ]);
+    try {
+      const reports = () =>
+        both.flatMap((p, i) =>
+          p
+            .out()
+            .split("\n")
+            .filter((l) => l.includes('"compaction"'))
+            .map((l) => ({ i, line: JSON.parse(l) })),
+        );
+      const deadline = Date.now() + 30_000;
+      while (reports().length === 0 && Date.now() < deadline) await Bun.sleep(50);
+      // Each looks as it starts, a moment after it answers: a second report would be written well within this.
+      await Bun.sleep(2000);
+      const logged = reports();
+      expect(logged).toHaveLength(1);
+      const [{ i, line }] = logged;
+      expect(line.compaction).toBeDefined();
+
+      // One claim, held by the process that compacted, for an hour.
+      const claims = await rows("SELECT task, holder, expires_at FROM maintenance_claims");
+      expect(claims).toHaveLength(1);
+      expect(String(claims[0].holder).split(":")[1]).toBe(String(both[i].proc.pid));
+      const held = Date.parse(String(claims[0].expires_at)) - Date.now();
+      expect(held).toBeGreaterThan(50 * 60_000);
+      expect(held).toBeLessThanOrEqual(3_600_000);
+
+      // Each competitor keeps its newest check and the one that found the new price; the cycles but the last.
+      const report = line.compaction;
+      expect(report.checks_deleted).toBe(N * (OLD_CYCLES + 1) - 2 * N);
+      expect(await count(checks)).toBe(2 * N);
+      const kept = await rows(`SELECT json_extract(data, '$.competitor_id') AS c, COUNT(*) AS n,
+          SUM(json_extract(data, '$.changed') > 0) AS changed FROM events
+          WHERE type = 'CompetitorChecked' GROUP BY c ORDER BY c`);
+      expect(kept).toEqual(ids.map((c) => ({ c, n: 2, changed: 1 })));
+      expect(report.cycles_deleted).toBe(OLD_CYCLES);
+      expect(await count(cycles)).toBe(1);
+      expect(
+        await count(
+          `SELECT COUNT(*) AS n FROM events WHERE type IN ('CycleStarted', 'CycleFinished')
+           AND json_extract(data, '$.cycle_id') NOT IN (SELECT id FROM cycles)`,
+        ),
+      ).toBe(0);
+
+      // Both serve what was served before.
+      for (const p of both) expect(await served(p.base)).toEqual(before);
+      for (const p of both) expect(p.out()).not.toContain('"level":"error"');
+    } finally {
+      await Promise.all(both.map(stop));
+    }
+  });
+});
