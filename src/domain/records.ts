@@ -288,7 +288,7 @@ export function parseSignal(o: Obj): SignalRecord {
   });
   rec.evidence = evidence;
   // One vocabulary with the engine's signals: other tools' names for a category or type mapped onto it.
-  const v = inVocabulary(rec.category, rec.type, `${rec.title} ${rec.summary ?? ""}`);
+  const v = inVocabulary(rec.category, rec.type, [rec.title, rec.summary]);
   if (v.category) rec.category = v.category;
   if (v.type) rec.type = v.type;
   return rec;

@@ -110,21 +110,28 @@ const RISE =
 const CUT =
   /\b(?:cuts?|lower(?:s|ed)?|reduc(?:es|ed)|drops?|dropped|decreas(?:es|ed)|discount(?:s|ed)?|cheaper)\b/i;
 
+/** A price change's direction as the first text that states one says it: the title before the summary, so "raises
+ * … by 20%" is a rise though its summary adds "annual discount unchanged". */
+function direction(texts: readonly (string | undefined)[]): "price_increase" | "price_decrease" | undefined {
+  for (const text of texts) {
+    if (!text) continue;
+    const rise = RISE.test(text);
+    if (rise !== CUT.test(text)) return rise ? "price_increase" : "price_decrease";
+  }
+  return undefined;
+}
+
 /** A record's category and type in the one vocabulary: aliases mapped, a price change's direction read from
  * its own title and summary when they state it, the category the type belongs to. Names the vocabulary does
  * not know are kept (as slugs). */
 export function inVocabulary(
   category: string | undefined,
   type: string | undefined,
-  text = "",
+  texts: readonly (string | undefined)[] = [],
 ): { category?: string; type?: string } {
   let t = type === undefined ? undefined : slugOf(type) || undefined;
   if (t && TYPE_ALIASES[t]) t = TYPE_ALIASES[t];
-  if (t === "price_change") {
-    const rise = RISE.test(text);
-    const cut = CUT.test(text);
-    if (rise !== cut) t = rise ? "price_increase" : "price_decrease";
-  }
+  if (t === "price_change") t = direction(texts) ?? t;
   const known = t && t in TYPES ? TYPES[t as VocabularyType] : undefined;
   let c = category === undefined ? undefined : slugOf(category) || undefined;
   if (c && CATEGORY_ALIASES[c]) c = CATEGORY_ALIASES[c];

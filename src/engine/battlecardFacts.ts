@@ -129,7 +129,7 @@ type Kind =
 /** The kind of move a signal reports: its engine type, else read from an imported signal's words. */
 function kindOf(s: BattlecardSignal): Kind {
   // Imported names ("price_change", "product_launch") read in the one vocabulary first.
-  const t = inVocabulary(s.category, s.type, `${s.title} ${s.summary ?? ""}`).type ?? "";
+  const t = inVocabulary(s.category, s.type, [s.title, s.summary]).type ?? "";
   const text = `${s.title} ${s.summary ?? ""}`;
   switch (t) {
     case "price_increase":

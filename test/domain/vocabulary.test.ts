@@ -4,15 +4,33 @@ import { humanTimes } from "../../src/domain/dates.ts";
 import { inVocabulary, label, labelInText, TYPES } from "../../src/domain/vocabulary.ts";
 
 test("imported names map onto the engine's vocabulary, a price change's direction read from its own words", () => {
-  expect(inVocabulary("pricing", "price_change", "Globex raises Team plan price by 20%")).toEqual({
+  expect(inVocabulary("pricing", "price_change", ["Globex raises Team plan price by 20%"])).toEqual({
     category: "pricing",
     type: "price_increase",
   });
-  expect(inVocabulary("pricing", "price_change", "Lumen Metrics cuts its entry price to €290")).toEqual({
+  expect(inVocabulary("pricing", "price_change", ["Lumen Metrics cuts its entry price to €290"])).toEqual({
     category: "pricing",
     type: "price_decrease",
   });
-  expect(inVocabulary("pricing", "price change", "Prices moved")).toEqual({
+  // The title is read before the summary: a summary's aside ("annual discount unchanged") does not undo it.
+  expect(
+    inVocabulary("pricing", "price_change", [
+      "Globex raises Team plan price by 20%",
+      "The Team plan moved from $49 to $59 per seat per month; annual discount unchanged.",
+    ]),
+  ).toEqual({ category: "pricing", type: "price_increase" });
+  // A title that says neither leaves it to the summary; words that say both leave the direction unsaid.
+  expect(
+    inVocabulary("pricing", "price_change", ["Team plan pricing", "The price was lowered to $49."]),
+  ).toEqual({
+    category: "pricing",
+    type: "price_decrease",
+  });
+  expect(inVocabulary("pricing", "price_change", ["Raises one plan, cuts another"])).toEqual({
+    category: "pricing",
+    type: "price_change",
+  });
+  expect(inVocabulary("pricing", "price change", ["Prices moved"])).toEqual({
     category: "pricing",
     type: "price_change",
   });

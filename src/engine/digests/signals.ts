@@ -38,7 +38,7 @@ export async function readDigestSignals(
     const rec = JSON.parse(String(row.state)) as SignalRecord;
     const id = Number(row.id);
     const words = `${rec.title} ${rec.summary ?? ""}`;
-    const { category, type } = inVocabulary(rec.category, rec.type, words);
+    const { category, type } = inVocabulary(rec.category, rec.type, [rec.title, rec.summary]);
     const percent = percentOf(type, row.value_before, row.value_after, words);
     const subject = text(row.subject);
     const before = text(row.value_before);

@@ -98,24 +98,84 @@ function joined(parts: string[]): string {
 
 const link = (text: string, s: DigestSignal) => `[${mdEscape(text)}](${mdUrl(s.url)})`;
 
-/** One competitor's material moves in one sentence: "Globex raises …, moves … and is hiring …". A move whose
- * title does not read as a predicate of the company follows in a sentence of its own. */
+/** A part of a competitor's sentence: one move, or several price moves of one plan told together. */
+interface Part {
+  moves: DigestSignal[];
+  /** What the moves say of the company ("raises Team plan price …"); absent when the title does not read so. */
+  said?: string;
+}
+
+const PRICE_MOVES = new Set(["price_increase", "price_decrease"]);
+/** Where a price move's amount starts: "by 20%", "from $59 to $69", "to $69". */
+const AMOUNT_WORD = /^(?:by|from|to)$/;
+
+/** The words price predicates share up to their amounts ("raises Team plan price"), when they are about one
+ * plan; undefined otherwise ("raises Team …" and "raises Pro …" share only the verb). */
+function samePlan(said: string[]): string | undefined {
+  const words = said.map((p) => p.split(" "));
+  let k = 0;
+  while (words.every((w) => k < w.length && w[k] === words[0][k])) k++;
+  // Back to where every amount starts: "from $59 …" and "from $69 …" share "from", which is the amounts'.
+  while (k > 0 && !words.every((w) => AMOUNT_WORD.test(w[k] ?? ""))) k--;
+  return k >= 2 ? words[0].slice(0, k).join(" ") : undefined;
+}
+
+/** A competitor's moves as parts, most material first. Price moves of one plan in the same direction become one
+ * part: told one by one, two rises of one plan in a week read as two accounts of one rise that disagree. */
+function partsOf(moves: DigestSignal[]): Part[] {
+  const parts: Part[] = [];
+  for (const m of moves) {
+    const said = predicate(m);
+    const same =
+      said && m.type && PRICE_MOVES.has(m.type)
+        ? parts.find((p) => p.said && p.moves[0].type === m.type && samePlan([p.said, said]))
+        : undefined;
+    if (same) same.moves.push(m);
+    else parts.push({ moves: [m], ...(said !== undefined ? { said } : {}) });
+  }
+  return parts;
+}
+
+/** One plan's price moves in the order they were seen: "raises Team plan price by 20%, then from $59 to $69 per
+ * seat/month (+17%)", each amount linked to its signal in the Markdown. */
+function oneAfterAnother(moves: DigestSignal[]): { text: string; md: string } {
+  const seen = [...moves].sort((a, b) => a.first_seen_at.localeCompare(b.first_seen_at) || a.id - b.id);
+  const said = seen.map((m) => predicate(m)!);
+  const shared = samePlan(said)!;
+  const amounts = said.map((p) => p.slice(shared.length + 1));
+  const first = `${shared} ${amounts[0]}`;
+  return {
+    text: [first, ...amounts.slice(1)].join(", then "),
+    md: [link(first, seen[0]), ...amounts.slice(1).map((a, i) => link(a, seen[i + 1]))].join(", then "),
+  };
+}
+
+/** One competitor's material moves in one sentence: "Globex raises …, moves … and is hiring …", at most
+ * `MOVES_PER_COMPETITOR` parts. A move whose title does not read as a predicate of the company follows in a
+ * sentence of its own. */
 function competitorSentence(moves: DigestSignal[]): Told {
   const name = moves[0].competitor;
-  const preds = moves.map((m) => ({ m, p: predicate(m) }));
-  const said = preds.filter((x) => x.p !== undefined);
-  const titled = preds.filter((x) => x.p === undefined).map(({ m }) => ({ m, t: clean(m.title) }));
+  const parts = partsOf(moves).slice(0, MOVES_PER_COMPETITOR);
+  const said = parts
+    .filter((p) => p.said !== undefined)
+    .map((p) =>
+      p.moves.length > 1 ? oneAfterAnother(p.moves) : { text: p.said!, md: link(p.said!, p.moves[0]) },
+    );
+  const titled = parts
+    .filter((p) => p.said === undefined)
+    .map((p) => ({ m: p.moves[0], t: clean(p.moves[0].title) }));
   const text: string[] = [];
   const md: string[] = [];
   if (said.length) {
-    text.push(withStop(`${name} ${joined(said.map((x) => x.p!))}`));
-    md.push(withStop(`${mdEscape(name)} ${joined(said.map((x) => link(x.p!, x.m)))}`));
+    text.push(withStop(`${name} ${joined(said.map((x) => x.text))}`));
+    md.push(withStop(`${mdEscape(name)} ${joined(said.map((x) => x.md))}`));
   }
   if (titled.length) {
     text.push(withStop(joined(titled.map((x) => x.t))));
     md.push(withStop(joined(titled.map((x) => link(x.t, x.m)))));
   }
-  return { text: text.join(" "), md: md.join(" "), ids: [...said, ...titled].map((x) => x.m.id) };
+  const ids = [...parts.filter((p) => p.said !== undefined), ...parts.filter((p) => p.said === undefined)];
+  return { text: text.join(" "), md: md.join(" "), ids: ids.flatMap((p) => p.moves.map((m) => m.id)) };
 }
 
 /** The most material move of each of several competitors, in one sentence: "Elsewhere, Halcyon raises …". */
@@ -173,9 +233,9 @@ function tell(signals: DigestSignal[], omitted: number): Told[] {
   const told = new Set<number>();
   const own = material.length <= OWN_SENTENCES + 1 ? material : material.slice(0, OWN_SENTENCES);
   for (const list of own) {
-    const moves = list.slice(0, MOVES_PER_COMPETITOR);
-    out.push(competitorSentence(moves));
-    for (const m of moves) told.add(m.id);
+    const sentence = competitorSentence(list);
+    out.push(sentence);
+    for (const id of sentence.ids) told.add(id);
   }
   const shared = material.slice(own.length, own.length + SHARED_SENTENCE).map((list) => list[0]);
   if (shared.length > 0) {

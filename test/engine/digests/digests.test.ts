@@ -240,6 +240,65 @@ describe("the digest writer", () => {
     ]);
   });
 
+  test("price moves of one plan in one period are told once, in the order they were seen; another plan's is not folded in", () => {
+    const g = { competitor: "Globex Insights", severity: "high", type: "price_increase" };
+    const week = [
+      // An imported rise (its title names the company by its first word), then two the engine found.
+      sig(1, {
+        ...g,
+        title: "Globex raises Team plan price by 20%",
+        percent: 20,
+        first_seen_at: "2026-11-18T08:12:00.000Z",
+      }),
+      sig(2, {
+        ...g,
+        title: "Globex Insights raises Team plan price from $59 to $69 per seat/month (+17%)",
+        percent: 17,
+        first_seen_at: "2026-11-20T09:00:00.000Z",
+      }),
+      sig(3, {
+        ...g,
+        title: "Globex Insights raises Team plan price from $69 to $79 per seat/month (+14%)",
+        percent: 14,
+        first_seen_at: "2026-11-21T09:00:00.000Z",
+      }),
+      sig(4, {
+        ...g,
+        title: "Globex Insights raises Pro plan price from $99 to $109 per seat/month (+10%)",
+        percent: 10,
+        first_seen_at: "2026-11-19T09:00:00.000Z",
+      }),
+      sig(5, { ...g, title: "Globex moves SSO to the Enterprise plan", type: "packaging_change" }),
+    ];
+    const out = writeDigest({
+      ...input(week),
+      period: periodContaining("weekly_tldr", new Date("2026-11-20T00:00:00Z")),
+    })!;
+    expect(sentences(out.record.tldr!)[0]).toBe(
+      "Globex Insights raises Team plan price by 20%, then from $59 to $69 per seat/month (+17%), then from $69 to $79 per seat/month (+14%); raises Pro plan price from $99 to $109 per seat/month (+10%); and moves SSO to the Enterprise plan.",
+    );
+    expect(out.sentences[0].signal_ids.sort()).toEqual([1, 2, 3, 4, 5]);
+    // Each amount links to the signal that states it.
+    expect(out.record.markdown).toContain(
+      "[raises Team plan price by 20%](/app/signals/1), then [from $59 to $69 per seat/month (+17%)](/app/signals/2), then [from $69 to $79 per seat/month (+14%)](/app/signals/3)",
+    );
+    // A rise and a cut of one plan stay two moves.
+    const both = writeDigest(
+      input([
+        week[1],
+        sig(6, {
+          ...g,
+          type: "price_decrease",
+          title: "Globex Insights cuts Team plan price from $69 to $59 per seat/month (-14%)",
+          percent: -14,
+        }),
+      ]),
+    )!;
+    expect(sentences(both.record.tldr!)[0]).toBe(
+      "Globex Insights raises Team plan price from $59 to $69 per seat/month (+17%) and cuts Team plan price from $69 to $59 per seat/month (-14%).",
+    );
+  });
+
   test("more competitors than sentences: two told alone, the next ones' first moves in one, the rest by theme", () => {
     const many = [
       ...moves(),
