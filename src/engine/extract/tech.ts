@@ -128,6 +128,12 @@ interface Haystacks {
   resources: Set<string>;
 }
 
+/** A character that stands for itself after a backslash. */
+const ESCAPED_LITERAL = /[./()[\]{}?*+|^$\\'"\-:=<>@#&!,~ ]/;
+/** After a backslash: a code point, a back-reference or a class (no literal can be read from them). */
+const ESCAPED_OPAQUE = /[xuc0-9kp]/i;
+const QUANTIFIER_OR_ANCHOR = /[.^$?*+{}]/;
+
 /**
  * The longest literal every match of `re` must contain, lower-cased (null when there is no safe one of at
  * least 4 characters). Checking it with `includes` first skips most of the ~400 patterns on a page cheaply.
@@ -147,8 +153,8 @@ export function requiredLiteral(re: RegExp): string | null {
     if (c === "\\") {
       const n = src[i + 1] ?? "";
       width = 2;
-      if (/[./()[\]{}?*+|^$\\'"\-:=<>@#&!,~ ]/.test(n)) lit = n;
-      else if (/[xuc0-9kp]/i.test(n))
+      if (ESCAPED_LITERAL.test(n)) lit = n;
+      else if (ESCAPED_OPAQUE.test(n))
         return null; // code points, back-references, classes: give up
       else lit = null; // \s \d \b \w …
     } else if (c === "|") {
@@ -178,7 +184,7 @@ export function requiredLiteral(re: RegExp): string | null {
       flush();
       while (i < src.length && src[i] !== "}") i++;
       continue;
-    } else if (!/[.^$?*+{}]/.test(c)) {
+    } else if (!QUANTIFIER_OR_ANCHOR.test(c)) {
       lit = c;
     }
     const next = src[i + width] ?? "";
@@ -204,10 +210,8 @@ for (const rule of TECH_RULES) {
 const ALL_LITERALS = [...new Set([...LITERALS.values()].filter((l): l is string => l !== null))].sort(
   (a, b) => b.length - a.length,
 );
-const FIND_LITERALS = new RegExp(
-  ALL_LITERALS.map((l) => l.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join("|"),
-  "gi",
-);
+const REGEXP_SPECIAL = /[.*+?^${}()|[\]\\/-]/g;
+const FIND_LITERALS = new RegExp(ALL_LITERALS.map((l) => l.replace(REGEXP_SPECIAL, "\\$&")).join("|"), "gi");
 /** For a matched literal, every literal that is a prefix of it (matched at the same place). */
 const PREFIXES = new Map(ALL_LITERALS.map((l) => [l, ALL_LITERALS.filter((p) => l.startsWith(p))]));
 
@@ -215,7 +219,9 @@ const PREFIXES = new Map(ALL_LITERALS.map((l) => [l, ALL_LITERALS.filter((p) => 
 function literalsIn(text: string): Set<string> {
   const found = new Set<string>();
   if (!text || ALL_LITERALS.length === 0) return found;
-  const re = new RegExp(FIND_LITERALS);
+  // one pattern for every scan: a global pattern resumes from lastIndex, so each scan starts it at 0
+  const re = FIND_LITERALS;
+  re.lastIndex = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     for (const p of PREFIXES.get(m[0].toLowerCase()) ?? []) found.add(p);
     re.lastIndex = m.index + 1;
@@ -228,8 +234,10 @@ function mayMatch(re: RegExp, present: Set<string>): boolean {
   return lit == null || present.has(lit);
 }
 
+const SPACES = /\s+/g;
+
 function clip(s: string, max: number): string {
-  const t = s.replace(/\s+/g, " ").trim();
+  const t = s.replace(SPACES, " ").trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
@@ -243,12 +251,15 @@ function lowerHeaders(h: TechInput["headers"]): Record<string, string> {
   return out;
 }
 
+const COOKIE_NAME = /(?:^|\n|,\s*)([!#$%&'*+\-.^_`|~0-9A-Za-z]+)=/g;
+const COOKIE_ATTRIBUTE = /^(?:expires|max-age|domain|path|samesite|priority|partitioned)$/i;
+
 /** Cookie names of Set-Cookie values (joined by newlines or by ", " as fetch's Headers does) plus `extra`. */
 function cookieNames(setCookie: string, extra?: readonly string[]): string[] {
   const names = new Set<string>();
-  for (const m of setCookie.matchAll(/(?:^|\n|,\s*)([!#$%&'*+\-.^_`|~0-9A-Za-z]+)=/g)) {
+  for (const m of setCookie.matchAll(COOKIE_NAME)) {
     const name = m[1];
-    if (!/^(?:expires|max-age|domain|path|samesite|priority|partitioned)$/i.test(name)) names.add(name);
+    if (!COOKIE_ATTRIBUTE.test(name)) names.add(name);
   }
   for (const c of Array.isArray(extra) ? extra : []) if (typeof c === "string" && c) names.add(c.trim());
   return [...names];
@@ -265,36 +276,48 @@ interface HtmlParts {
 }
 
 const ATTR = /([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
+const AMP_ENTITY = /&amp;/g;
 
 function attrsOf(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of tag.matchAll(ATTR)) {
     const name = m[1].toLowerCase();
-    if (!(name in out)) out[name] = (m[2] ?? m[3] ?? m[4] ?? "").replace(/&amp;/g, "&");
+    if (!(name in out)) out[name] = (m[2] ?? m[3] ?? m[4] ?? "").replace(AMP_ENTITY, "&");
   }
   return out;
 }
+
+const COMMENT = /<!--[\s\S]*?-->/g;
+const SCRIPT_ELEMENT = /(<script\b[^>]*>)([\s\S]*?)<\/script\s*>/gi;
+const JAVASCRIPT_TYPE = /javascript|ecmascript/;
+const STYLE_ELEMENT = /(<style\b[^>]*>)[\s\S]*?<\/style\s*>/gi;
+const TEXTAREA_OR_TITLE_ELEMENT = /(<(?:textarea|title)\b[^>]*>)[\s\S]*?<\/(?:textarea|title)\s*>/gi;
+const TEXT_NODE = />[^<]+</g;
+const RESOURCE_TAG = /<(script|link|iframe|img|source|embed|form|video|audio|meta|a)\b[^>]*>/gi;
+const LOADED_REL = /\b(?:stylesheet|preload|modulepreload|prefetch|icon)\b/;
+const WHITESPACE = /\s+/;
+const ANCHOR_TAG = /<a\b[^>]*>/gi;
+const PROSE_ATTRIBUTE =
+  /\s(?:alt|title|content|aria-label|aria-description|placeholder|label)\s*=\s*(?:"[^"]*"|'[^']*')/gi;
 
 function readHtml(html: string): HtmlParts {
   const resources: string[] = [];
   const generator: string[] = [];
   const links: string[] = [];
   const inline: string[] = [];
-  const noComments = html.replace(/<!--[\s\S]*?-->/g, "");
+  const noComments = html.replace(COMMENT, "");
   // Scripts: keep the opening tag in the markup; keep the body only when it is JavaScript.
   const markup = noComments
-    .replace(/(<script\b[^>]*>)([\s\S]*?)<\/script\s*>/gi, (_all, open: string, body: string) => {
+    .replace(SCRIPT_ELEMENT, (_all, open: string, body: string) => {
       const type = (attrsOf(open).type ?? "").toLowerCase().trim();
-      if (body && (type === "" || type === "module" || /javascript|ecmascript/.test(type))) inline.push(body);
+      if (body && (type === "" || type === "module" || JAVASCRIPT_TYPE.test(type))) inline.push(body);
       return open;
     })
-    .replace(/(<style\b[^>]*>)[\s\S]*?<\/style\s*>/gi, "$1")
-    .replace(/(<(?:textarea|title)\b[^>]*>)[\s\S]*?<\/(?:textarea|title)\s*>/gi, "$1")
-    .replace(/>[^<]+</g, "><");
+    .replace(STYLE_ELEMENT, "$1")
+    .replace(TEXTAREA_OR_TITLE_ELEMENT, "$1")
+    .replace(TEXT_NODE, "><");
 
-  for (const m of markup.matchAll(
-    /<(script|link|iframe|img|source|embed|form|video|audio|meta|a)\b[^>]*>/gi,
-  )) {
+  for (const m of markup.matchAll(RESOURCE_TAG)) {
     if (resources.length >= MAX_RESOURCES) break;
     const tag = m[1].toLowerCase();
     const a = attrsOf(m[0]);
@@ -308,8 +331,7 @@ function readHtml(html: string): HtmlParts {
     }
     if (tag === "link") {
       const rel = (a.rel ?? "").toLowerCase();
-      if (/\b(?:stylesheet|preload|modulepreload|prefetch|icon)\b/.test(rel) && a.href)
-        resources.push(a.href);
+      if (LOADED_REL.test(rel) && a.href) resources.push(a.href);
       continue;
     }
     if (tag === "form") {
@@ -317,15 +339,10 @@ function readHtml(html: string): HtmlParts {
       continue;
     }
     for (const key of ["src", "data-src"]) if (a[key]) resources.push(a[key]);
-    if (a.srcset) for (const part of a.srcset.split(",")) resources.push(part.trim().split(/\s+/)[0]);
+    if (a.srcset) for (const part of a.srcset.split(",")) resources.push(part.trim().split(WHITESPACE)[0]);
   }
   // Anchors (links a page shows) and attributes that carry prose are no code.
-  const bare = markup
-    .replace(/<a\b[^>]*>/gi, "<a>")
-    .replace(
-      /\s(?:alt|title|content|aria-label|aria-description|placeholder|label)\s*=\s*(?:"[^"]*"|'[^']*')/gi,
-      "",
-    );
+  const bare = markup.replace(ANCHOR_TAG, "<a>").replace(PROSE_ATTRIBUTE, "");
   const code = `${bare}\n${inline.join("\n")}`;
   return { resources: resources.filter(Boolean), code, generator, links };
 }
