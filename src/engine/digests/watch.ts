@@ -52,9 +52,12 @@ function firstSentence(t: string | undefined): string | undefined {
   return first ? clip(first, 90) : undefined;
 }
 
+/** The day in an 8-K signal's summary ("In a Form 8-K filed on 20 Nov 2026 (item 5.02), …"). */
+const FILED_ON = /Form 8-K filed on (\d{1,2} \w{3} \d{4})/;
+
 /** " in a filing on 20 Nov 2026": the day an SEC filing was made, as its signal states it. */
 const filedOn = (s: DigestSignal) => {
-  const day = /filed a Form 8-K on (\d{1,2} \w{3} \d{4})/.exec(s.summary ?? "")?.[1];
+  const day = FILED_ON.exec(s.summary ?? "")?.[1];
   return day ? ` in a filing on ${day}` : " in a filing";
 };
 

@@ -56,7 +56,7 @@ const OPEN_SOURCES: DigestSignal[] = [
     severity: "high",
     title: "Quantive reports a change of directors or officers (8-K, item 5.02)",
     summary:
-      "Quantive filed a Form 8-K on 20 Nov 2026 reporting item 5.02: it reported a change of directors or officers.",
+      "In a Form 8-K filed on 20 Nov 2026 (item 5.02), Quantive reported a change of directors or officers.",
     subject: "8-K 0001234567-26-000123",
   }),
   sig(5, {
@@ -97,7 +97,7 @@ const OPEN_SOURCES: DigestSignal[] = [
     severity: "high",
     title: "Quantive completes an acquisition or disposition of assets (8-K, item 2.01)",
     summary:
-      "Quantive filed a Form 8-K on 24 Nov 2026 reporting item 2.01: it completed an acquisition or disposition of assets.",
+      "In a Form 8-K filed on 24 Nov 2026 (item 2.01), Quantive completed an acquisition or disposition of assets.",
     subject: "8-K 0001234567-26-000131",
   }),
   sig(9, {
@@ -107,7 +107,7 @@ const OPEN_SOURCES: DigestSignal[] = [
     severity: "medium",
     title: "Quantive enters into a material definitive agreement (8-K, item 1.01)",
     summary:
-      "Quantive filed a Form 8-K on 25 Nov 2026 reporting item 1.01: it entered into a material definitive agreement.",
+      "In a Form 8-K filed on 25 Nov 2026 (item 1.01), Quantive entered into a material definitive agreement.",
     subject: "8-K 0001234567-26-000140",
   }),
 ];

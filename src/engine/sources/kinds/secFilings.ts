@@ -70,7 +70,7 @@ export const secFiling = rule(
         confidence: 0.95,
         confidence_reasons: ["a filing with the SEC under the company's CIK"],
         title: `${r.name} ${headline} (8-K, item ${item})`,
-        summary: `${r.name} filed a Form 8-K${filed} reporting item ${item}: it ${said}.`,
+        summary: `In a Form 8-K filed${filed} (item ${item}), ${r.name} ${said}.`,
         evidence: [ev],
         subject: `8-K ${accession}`,
       });
