@@ -21,24 +21,31 @@ import { similarGroups } from "./groups.ts";
 const CTA =
   /^(learn more|view all|see all|show all|show more|load more|request|browse|explore|all|more|read more|install|connect|get started|details|view|see details|try it|add|next|previous|prev)\b/i;
 
+const LOGO_SUFFIX = /\s+(logo|icon)$/i;
+const WHITESPACE = /\s+/;
+const SENTENCE_OR_LABEL_END = /[.!?:]$/;
+const ALL_DIGITS = /^\d+$/;
+const PAGE_NUMBER = /^page \d+$/i;
+
 /** A name as an integration's: short, not a sentence, not a call to action. */
 export function integrationName(raw: string): string | null {
-  const n = clean(raw.replace(/\s+(logo|icon)$/i, ""));
-  if (!n || n.length > 40 || n.split(/\s+/).length > 5 || /[.!?:]$/.test(n)) return null;
-  if (CTA.test(n) || /^\d+$/.test(n) || /^page \d+$/i.test(n)) return null;
+  const n = clean(raw.replace(LOGO_SUFFIX, ""));
+  if (!n || n.length > 40 || n.split(WHITESPACE).length > 5 || SENTENCE_OR_LABEL_END.test(n)) return null;
+  if (CTA.test(n) || ALL_DIGITS.test(n) || PAGE_NUMBER.test(n)) return null;
   return n;
 }
 
 const FILTER_CONTAINER =
   /(^|[\s_-])(filters?|categor(y|ies)|facets?|tabs?|sidebar|taxonom(y|ies)|refine|sort)([\s_-]|$)/i;
 const FILTER_ROLE = new Set(["tablist", "navigation", "search", "radiogroup", "menu", "toolbar"]);
+const ALL_FIRST = /^all\b/i;
 
 /** True when a list is a category filter of the directory: its items narrow the list (links to category
  *  pages or `?category=`, toggles), it sits in a filter/sidebar/tab container, or it opens with "All". */
 export function isFilterList(list: El, pageUrl: string): boolean {
   const items = list.children.filter((c) => c.tagName === "LI");
   const first = clean(textOf(items[0]));
-  if (/^all\b/i.test(first)) return true;
+  if (ALL_FIRST.test(first)) return true;
   for (let e: El | null = list, i = 0; e && i < 4; e = e.parentElement, i++) {
     if (FILTER_ROLE.has(attr(e, "role")) || e.tagName === "ASIDE" || e.tagName === "NAV") return true;
     if (FILTER_CONTAINER.test(`${attr(e, "class")} ${attr(e, "id")} ${attr(e, "aria-label")}`)) return true;
@@ -60,25 +67,28 @@ export function isFilterList(list: El, pageUrl: string): boolean {
 }
 
 const CATEGORY_PATH = /\/(categor(y|ies)|collections?|tags?|type)\/[^/]+\/?$/i;
+const FRAGMENT = /^#/;
+const CATEGORY_QUERY = /[?&](category|categories|cat|type|tag|filter)=/i;
 
 /** A link to a category page of the directory (`/integrations/category/crm`, `?category=crm`). */
 function isCategoryLink(href: string, pageUrl: string): boolean {
   const u = absoluteUrl(href, pageUrl);
-  if (!u) return /^#/.test(href.trim()) && href.trim().length > 1;
+  if (!u) return FRAGMENT.test(href.trim()) && href.trim().length > 1;
   const url = new URL(u);
   const page = new URL(pageUrl);
   if (url.host !== page.host) return false;
-  if (/[?&](category|categories|cat|type|tag|filter)=/i.test(url.search)) return true;
+  if (CATEGORY_QUERY.test(url.search)) return true;
   return url.pathname.startsWith(directoryRoot(page.pathname)) && CATEGORY_PATH.test(url.pathname);
 }
 
+const DIRECTORY_PATH =
+  /^(.*?\/(?:integrations?|apps|marketplace|connectors|app-directory|ecosystem|extensions|plugins))(?:\/|$)/i;
+const TRAILING_SLASH = /\/$/;
+
 /** The directory's root path: `/integrations/` for `/integrations/category/crm` or `/integrations`. */
 function directoryRoot(path: string): string {
-  const m =
-    /^(.*?\/(?:integrations?|apps|marketplace|connectors|app-directory|ecosystem|extensions|plugins))(?:\/|$)/i.exec(
-      path,
-    );
-  return `${(m ? m[1]! : path).replace(/\/$/, "")}/`;
+  const m = DIRECTORY_PATH.exec(path);
+  return `${(m ? m[1]! : path).replace(TRAILING_SLASH, "")}/`;
 }
 
 /** The text of a link without the links nested in it (an unclosed `<a>` swallows the tiles after it). */
@@ -108,6 +118,8 @@ function ownImage(a: El): El | null {
   return null;
 }
 
+const TWO_SPACES = /\s{2,}/;
+
 /** Names of link tiles: ≥ 3 similar siblings, each a link (or holding one) named by its text or its
  *  logo's alt text. Links nested by broken markup are tiles of their own. */
 export function tileNames(content: El): string[] {
@@ -124,7 +136,7 @@ export function tileNames(content: El): string[] {
       tiles++;
       for (const a of links) {
         const n =
-          integrationName(ownText(a).split(/\s{2,}/)[0] ?? "") ?? integrationName(attr(ownImage(a), "alt"));
+          integrationName(ownText(a).split(TWO_SPACES)[0] ?? "") ?? integrationName(attr(ownImage(a), "alt"));
         if (n) names.push(n);
       }
     }
@@ -140,14 +152,13 @@ function isNested(a: El, tile: El): boolean {
   return false;
 }
 
+const NAME_COLUMN =
+  /^(integrations?|apps?|name|connectors?|tools?|platforms?|partners?|carriers?|providers?|sources?|destinations?)$/i;
+
 /** Names from a table whose header names the integration column ("Integration", "App", "Connector"). */
 export function tableNames(rows: string[][]): string[] {
   if (rows.length < 2) return [];
-  const col = rows[0]!.findIndex((h) =>
-    /^(integrations?|apps?|name|connectors?|tools?|platforms?|partners?|carriers?|providers?|sources?|destinations?)$/i.test(
-      clean(h),
-    ),
-  );
+  const col = rows[0]!.findIndex((h) => NAME_COLUMN.test(clean(h)));
   if (col < 0) return [];
   const out: string[] = [];
   for (const r of rows.slice(1)) {
@@ -174,6 +185,10 @@ export function headingNames(content: El): string[] {
   return best.length >= 3 ? [...new Set(best)] : [];
 }
 
+const REL_NEXT = /(^|\s)next(\s|$)/i;
+const PAGE_QUERY = /[?&](page|p|pg)=\d+/i;
+const PAGE_PATH = /\/page\/\d+\/?$/i;
+
 /** Further pages of the directory: `rel=next` links, pagination links (`?page=2`, `/page/2`) and the
  *  category pages its filter links, absolute, same host, without the page itself. */
 export function directoryPages(root: El, headLinks: El[], pageUrl: string, filterLists: El[]): string[] {
@@ -186,19 +201,24 @@ export function directoryPages(root: El, headLinks: El[], pageUrl: string, filte
     if (url.host !== page.host || url.href === page.href) return;
     out.add(url.href);
   };
-  for (const l of headLinks) if (/(^|\s)next(\s|$)/i.test(attr(l, "rel"))) add(attr(l, "href"));
+  for (const l of headLinks) if (REL_NEXT.test(attr(l, "rel"))) add(attr(l, "href"));
   for (const a of descendants(root)) {
     if (a.tagName !== "A") continue;
     const href = attr(a, "href");
-    if (/(^|\s)next(\s|$)/i.test(attr(a, "rel"))) add(href);
-    else if (/[?&](page|p|pg)=\d+/i.test(href) || /\/page\/\d+\/?$/i.test(href)) {
+    if (REL_NEXT.test(attr(a, "rel"))) add(href);
+    else if (PAGE_QUERY.test(href) || PAGE_PATH.test(href)) {
       const u = absoluteUrl(href, pageUrl);
-      if (u && new URL(u).pathname.startsWith(directoryRoot(page.pathname).replace(/\/$/, ""))) add(href);
+      if (u && new URL(u).pathname.startsWith(directoryRoot(page.pathname).replace(TRAILING_SLASH, "")))
+        add(href);
     }
   }
   for (const list of filterLists)
     for (const a of descendants(list))
-      if (a.tagName === "A" && isCategoryLink(attr(a, "href"), pageUrl) && !/^#/.test(attr(a, "href").trim()))
+      if (
+        a.tagName === "A" &&
+        isCategoryLink(attr(a, "href"), pageUrl) &&
+        !FRAGMENT.test(attr(a, "href").trim())
+      )
         add(attr(a, "href"));
   return [...out].slice(0, 50);
 }
@@ -206,6 +226,8 @@ export function directoryPages(root: El, headLinks: El[], pageUrl: string, filte
 function textIn(el: El, name: string): boolean {
   return clean(el.textContent).includes(name);
 }
+
+const SENTENCE_END = /[.!?]$/;
 
 /** Integration tiles without headings or title classes: ≥ 3 similar siblings named by a short first line
  *  (or their logo's alt text). */
@@ -220,12 +242,14 @@ function looseNames(content: El): string[] {
           "alt",
         );
       const n = clean(first);
-      if (n && n.length <= 40 && n.split(/\s+/).length <= 5 && !/[.!?]$/.test(n)) names.push(n);
+      if (n && n.length <= 40 && n.split(WHITESPACE).length <= 5 && !SENTENCE_END.test(n)) names.push(n);
     }
     if (names.length >= 3 && names.length >= kids.length * 0.8) return [...new Set(names)];
   }
   return [];
 }
+
+const FAQ_SECTION = /\b(faq|question)/i;
 
 /** The integrations an integrations directory names, and its further pages to follow (`root`: the whole page,
  *  `content`: its content, `headLinks`: the <link> elements of its head). */
@@ -245,7 +269,7 @@ export function readIntegrations(
   for (const g of groups.values())
     if (g.length >= 2 && !planGroups.has(g)) for (const c of g) add(c.block.title);
   for (const l of w.lists)
-    if (l.items.length >= 2 && !filters.includes(l.el) && !/\b(faq|question)/i.test(l.section ?? ""))
+    if (l.items.length >= 2 && !filters.includes(l.el) && !FAQ_SECTION.test(l.section ?? ""))
       for (const i of l.items) add(i);
   for (const t of w.tables) for (const n of tableNames(t.rows)) add(n);
   for (const n of tileNames(content)) if (!filters.some((f) => textIn(f, n))) add(n);

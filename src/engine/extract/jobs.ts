@@ -25,9 +25,11 @@ const LOCATION_WORDS =
 const LOCATION_SHAPE = /,\s*[A-Z]{2}\b|,\s*[A-Z][a-z]+/;
 const LOCATION_RE = { test: (s: string) => LOCATION_WORDS.test(s) || LOCATION_SHAPE.test(s) };
 
+const META_SEPARATOR = /\s+[·•|—–]\s+|\s*[·•|]\s*/;
+
 function splitMeta(lines: string[]): string[] {
   return lines
-    .flatMap((l) => l.split(/\s+[·•|—–]\s+|\s*[·•|]\s*/))
+    .flatMap((l) => l.split(META_SEPARATOR))
     .map(clean)
     .filter((x) => x);
 }
@@ -63,6 +65,12 @@ function partsOf(el: El): string[] {
   return out;
 }
 
+const DEPARTMENT_CLASS = /(dept|department|team|category|function)/i;
+const LOCATION_CLASS = /(loc|location|office|city|place|region|where)/i;
+const CALL_TO_ACTION = /^(apply|view|learn|see|read)\b/i;
+const WHITESPACE = /\s+/;
+const DIGIT = /\d/;
+
 function jobFromParts(el: El, title: string, items: string[], base: string): Job | null {
   if (title.length > 120 || !ROLE_RE.test(title)) return null;
   const job: Job = { title };
@@ -71,14 +79,19 @@ function jobFromParts(el: El, title: string, items: string[], base: string): Job
     if (!cls) continue;
     const t = textOf(c);
     if (!t || t === title || t.length > 80) continue;
-    if (!job.department && /(dept|department|team|category|function)/i.test(cls)) job.department = t;
-    else if (!job.location && /(loc|location|office|city|place|region|where)/i.test(cls)) job.location = t;
+    if (!job.department && DEPARTMENT_CLASS.test(cls)) job.department = t;
+    else if (!job.location && LOCATION_CLASS.test(cls)) job.location = t;
   }
   for (const part of splitMeta(items)) {
     if (part.length > 80 || part === job.department || part === job.location) continue;
-    if (/^(apply|view|learn|see|read)\b/i.test(part)) continue;
+    if (CALL_TO_ACTION.test(part)) continue;
     if (!job.location && LOCATION_RE.test(part)) job.location = part;
-    else if (!job.department && part.split(/\s+/).length <= 4 && !/\d/.test(part) && !LOCATION_RE.test(part))
+    else if (
+      !job.department &&
+      part.split(WHITESPACE).length <= 4 &&
+      !DIGIT.test(part) &&
+      !LOCATION_RE.test(part)
+    )
       job.department = part;
   }
   const a =
@@ -91,12 +104,16 @@ function jobFromParts(el: El, title: string, items: string[], base: string): Job
   return job;
 }
 
+const TITLE_COLUMN = /\b(title|role|position|job|opening)\b/;
+const DEPARTMENT_COLUMN = /\b(department|team|function|category)\b/;
+const LOCATION_COLUMN = /\b(location|office|city|where)\b/;
+
 function jobsFromTable(rows: string[][]): Job[] {
   const header = rows[0]!.map((h) => h.toLowerCase());
-  const ti = header.findIndex((h) => /\b(title|role|position|job|opening)\b/.test(h));
+  const ti = header.findIndex((h) => TITLE_COLUMN.test(h));
   if (ti < 0) return [];
-  const di = header.findIndex((h) => /\b(department|team|function|category)\b/.test(h));
-  const li = header.findIndex((h) => /\b(location|office|city|where)\b/.test(h));
+  const di = header.findIndex((h) => DEPARTMENT_COLUMN.test(h));
+  const li = header.findIndex((h) => LOCATION_COLUMN.test(h));
   const out: Job[] = [];
   for (const r of rows.slice(1)) {
     const title = clean(r[ti]);
@@ -127,6 +144,8 @@ function looseJobs(content: El, base: string): Job[] {
   return [];
 }
 
+const OPEN_ROLES_HEADING = /\b(open|current)?\s*(roles|positions|openings|jobs|vacancies|opportunities)\b/i;
+
 /** The open roles a careers page lists (`base`: the URL its links resolve against). */
 export function readJobs(w: Walk, groups: Map<El | null, CardInfo[]>, content: El, base: string): Job[] {
   const jobs: Job[] = [];
@@ -139,10 +158,7 @@ export function readJobs(w: Walk, groups: Map<El | null, CardInfo[]>, content: E
   for (const t of w.tables) if (t.rows.length >= 2) jobs.push(...jobsFromTable(t.rows));
   // plain lists of job links under an "open roles" heading
   for (const l of w.lists) {
-    if (
-      !/\b(open|current)?\s*(roles|positions|openings|jobs|vacancies|opportunities)\b/i.test(l.section ?? "")
-    )
-      continue;
+    if (!OPEN_ROLES_HEADING.test(l.section ?? "")) continue;
     for (const li of descendants(l.el).filter(isTag("li"))) {
       const a = findFirst(li, (e) => e.tagName === "A" && e.hasAttribute("href"));
       const t = textOf(a ?? li);

@@ -12,11 +12,14 @@ type Obj = Record<string, unknown>;
 const PRODUCT =
   /^(Product|SoftwareApplication|WebApplication|MobileApplication|Service|ProductGroup|IndividualProduct)$/;
 
+/** A type's vocabulary before its name: "https://schema.org/Offer" → "Offer". */
+const TYPE_PREFIX = /^.*[/#]/;
+
 function types(o: Obj): string[] {
   const t = o["@type"];
   return (Array.isArray(t) ? t : [t])
     .filter((x): x is string => typeof x === "string")
-    .map((x) => x.replace(/^.*[/#]/, ""));
+    .map((x) => x.replace(TYPE_PREFIX, ""));
 }
 
 function list(v: unknown): Obj[] {
@@ -30,12 +33,22 @@ function str(v: unknown): string {
   return "";
 }
 
+const NOT_NUMBER_CHARS = /[^\d.,-]/g;
+const DECIMAL_COMMA_END = /,\d{1,2}$/;
+const DOTS = /\./g;
+const COMMAS = /,/g;
+
 function num(v: unknown): number | null {
-  const s = str(v).replace(/[^\d.,-]/g, "");
+  const s = str(v).replace(NOT_NUMBER_CHARS, "");
   if (!s) return null;
-  const n = Number(/,\d{1,2}$/.test(s) ? s.replace(/\./g, "").replace(",", ".") : s.replace(/,/g, ""));
+  const n = Number(DECIMAL_COMMA_END.test(s) ? s.replace(DOTS, "").replace(",", ".") : s.replace(COMMAS, ""));
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
+
+const MONTHLY_DURATION = /^P(1M|30D|4W)$/;
+const MONTH_WORD = /\b(month|monthly|mo)\b/i;
+const YEARLY_DURATION = /^P(1Y|12M|365D)$/;
+const YEAR_WORD = /\b(year|yearly|annual|annually|yr)\b/i;
 
 /** "month" / "year" from a UnitPriceSpecification's billingDuration, unitCode or unitText. */
 function periodOf(spec: Obj | undefined): "month" | "year" | undefined {
@@ -43,15 +56,17 @@ function periodOf(spec: Obj | undefined): "month" | "year" | undefined {
   const d = str(spec.billingDuration).toUpperCase();
   const code = str(spec.unitCode).toUpperCase();
   const text = `${str(spec.unitText)} ${str((spec.referenceQuantity as Obj | undefined)?.unitText)}`;
-  if (/^P(1M|30D|4W)$/.test(d) || code === "MON" || /\b(month|monthly|mo)\b/i.test(text)) return "month";
-  if (/^P(1Y|12M|365D)$/.test(d) || code === "ANN" || /\b(year|yearly|annual|annually|yr)\b/i.test(text))
-    return "year";
+  if (MONTHLY_DURATION.test(d) || code === "MON" || MONTH_WORD.test(text)) return "month";
+  if (YEARLY_DURATION.test(d) || code === "ANN" || YEAR_WORD.test(text)) return "year";
   return undefined;
 }
 
+const SEAT_UNIT = /\b(seat|user|member|editor|agent|host|node|license)s?\b/i;
+const CURRENCY_CODE = /^[A-Z]{3}$/;
+
 function unitOf(spec: Obj | undefined): string | undefined {
   const text = `${str(spec?.unitText)} ${str((spec?.referenceQuantity as Obj | undefined)?.unitText)}`;
-  const m = /\b(seat|user|member|editor|agent|host|node|license)s?\b/i.exec(text);
+  const m = SEAT_UNIT.exec(text);
   return m ? m[1]!.toLowerCase() : undefined;
 }
 
@@ -74,7 +89,7 @@ function planFromOffer(o: Obj, fallbackName: string): Plan | null {
     price: period === "year" ? Math.round((price / 12) * 100) / 100 : price,
     features: [],
   };
-  if (/^[A-Z]{3}$/.test(currency)) plan.currency = currency;
+  if (CURRENCY_CODE.test(currency)) plan.currency = currency;
   if (period) plan.period = period;
   if (period === "year") plan.amount = price;
   const unit = unitOf(spec);
@@ -94,7 +109,7 @@ function fromOfferObject(o: Obj, productName: string, out: Plan[]): void {
     if (low === null || !productName) return;
     const plan: Plan = { name: str(o.name) || productName, price: low, features: [], starting: true };
     const currency = str(o.priceCurrency).toUpperCase();
-    if (/^[A-Z]{3}$/.test(currency)) plan.currency = currency;
+    if (CURRENCY_CODE.test(currency)) plan.currency = currency;
     out.push(plan);
     return;
   }
@@ -124,6 +139,8 @@ export function offersFromJsonLd(jsonLd: Record<string, unknown>[]): Plan[] {
 // ---- microdata -----------------------------------------------------------------------------------------
 
 const OFFER_TYPE = /schema\.org\/(Offer|AggregateOffer)$/i;
+const AGGREGATE_OFFER_TYPE = /AggregateOffer$/i;
+const WHITESPACE = /\s+/;
 
 /** An itemprop's value: its `content` attribute, else its text. */
 function propValue(el: El): string {
@@ -144,11 +161,11 @@ function itemProps(item: El, depth = 0): Map<string, string | Obj> {
       const value: string | Obj =
         nested && depth < 3
           ? {
-              "@type": attr(e, "itemtype").replace(/^.*[/#]/, ""),
+              "@type": attr(e, "itemtype").replace(TYPE_PREFIX, ""),
               ...Object.fromEntries(itemProps(e, depth + 1)),
             }
           : propValue(e);
-      for (const p of prop.split(/\s+/)) if (!out.has(p)) out.set(p, value);
+      for (const p of prop.split(WHITESPACE)) if (!out.has(p)) out.set(p, value);
     }
     if (!nested) stack.push(...e.children);
   }
@@ -164,7 +181,9 @@ export function microdataOffers(root: El): Plan[] {
     let productName = "";
     for (let e = item.parentElement; e && !productName; e = e.parentElement)
       if (e.hasAttribute("itemscope")) productName = str(itemProps(e).get("name"));
-    const o: Obj = { "@type": /AggregateOffer$/i.test(attr(item, "itemtype")) ? "AggregateOffer" : "Offer" };
+    const o: Obj = {
+      "@type": AGGREGATE_OFFER_TYPE.test(attr(item, "itemtype")) ? "AggregateOffer" : "Offer",
+    };
     for (const [k, v] of props) o[k] = v;
     fromOfferObject(o, productName, out);
     if (out.length >= 30) break;
