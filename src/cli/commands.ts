@@ -66,6 +66,7 @@ export const USAGE = `Usage: rivals <command> [options]
   projections rebuild                 empty the read tables and replay the log
   compact [--days N] [--vacuum]       drop the bookkeeping of cycles older than N days (default 35) that
                                       nothing serves; --vacuum gives the freed space back to the disk
+                                      (a database file only: a libSQL server does not run it)
 `;
 
 async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {

@@ -2,7 +2,8 @@
 // than COMPACT_DAYS ago (an earlier clock) and once lately; both processes start at once with compaction due, so
 // both look for it at the same moment: exactly one compacts (one claim row, its holder that process, one report,
 // the other logs none), the old checks and cycle records are gone but the ones the read side needs, and what the
-// read API and the tools serve is the same as a process that does not compact served before.
+// read API and the tools serve is the same as a process that does not compact served before. `rivals compact
+// --vacuum` refuses on sqld, which does not run VACUUM, before it deletes anything.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +14,7 @@ import { createApiKey } from "../../../src/domain/apiKeys.ts";
 import { COMPACT_DAYS } from "../../../src/engine/compaction/compact.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { openServices } from "../../../src/services.ts";
-import { freePort } from "../../e2e/harness.ts";
+import { freePort, runProcess } from "../../e2e/harness.ts";
 import { type HostSites, seedWorkspace, serveHosts } from "../../support/host-sites.ts";
 import { body, rawPost, toolsCall } from "../../support/mcp-helpers.ts";
 import { type Sqld, startSqld } from "../../support/sqld.ts";
@@ -172,6 +173,15 @@ describe("compaction by two processes on one sqld", () => {
     const cycles = "SELECT COUNT(*) AS n FROM cycles";
     expect(await count(checks)).toBe(N * (OLD_CYCLES + 1));
     expect(await count(cycles)).toBe(OLD_CYCLES + 1);
+
+    // sqld does not run VACUUM: `rivals compact --vacuum` refuses before it compacts anything.
+    const refused = await runProcess([process.execPath, "src/main.ts", "compact", "--vacuum"], {
+      cwd: root,
+      env: { ...process.env, ...env() },
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("a libSQL server does not run VACUUM");
+    expect(await count(checks)).toBe(N * (OLD_CYCLES + 1));
 
     // What a process that does not compact serves.
     const reader = await serve({ RIVALS_COMPACT_HOURS: "0" });
