@@ -26,11 +26,27 @@ export function formatTime(ts: unknown): string {
   return `${date}, ${time} UTC`;
 }
 
-/** ISO timestamps inside a text written as people write them ("seen 2026-11-27T12:00:37.867Z" → "seen 27 Nov
- * 2026, 12:00 UTC"; a bare ISO date → "27 Nov 2026"). */
+const ISO_TIME = /\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d:])/g;
+const MONTH =
+  "(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?";
+// "Nov 19, 2026", "November 19 2026"; "19 November 2026".
+const MONTH_FIRST = new RegExp(`\\b${MONTH} (\\d{1,2}),? (\\d{4})\\b`, "g");
+const DAY_FIRST = new RegExp(`\\b(\\d{1,2}) ${MONTH},? (\\d{4})\\b`, "g");
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A day named by its parts as people write it, or the words as they were when they name no day. */
+function day(words: string, d: string, month: string, y: string): string {
+  const m = MONTHS.indexOf(month.slice(0, 3));
+  const date = new Date(Date.UTC(Number(y), m, Number(d)));
+  return date.getUTCMonth() === m && date.getUTCDate() === Number(d) ? formatDay(date) : words;
+}
+
+/** Times inside a text written as people write them, in one style: ISO timestamps ("seen
+ * 2026-11-27T12:00:37.867Z" → "seen 27 Nov 2026, 12:00 UTC"; a bare ISO date → "27 Nov 2026") and dates with
+ * the month in words ("Nov 19, 2026", "November 19, 2026" → "19 Nov 2026"). */
 export function humanTimes(text: string): string {
-  return text.replace(
-    /\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d:])/g,
-    (m) => (m.length === 10 ? formatDay(`${m}T00:00:00Z`) : formatTime(m)),
-  );
+  return text
+    .replace(ISO_TIME, (m) => (m.length === 10 ? formatDay(`${m}T00:00:00Z`) : formatTime(m)))
+    .replace(MONTH_FIRST, (w, month: string, d: string, y: string) => day(w, d, month, y))
+    .replace(DAY_FIRST, (w, d: string, month: string, y: string) => day(w, d, month, y));
 }

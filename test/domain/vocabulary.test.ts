@@ -72,4 +72,10 @@ test("ISO times in a text are written as people write them", () => {
   expect(humanTimes("First seen at 2026-11-27T12:00:37.867Z (2026-11-27)")).toBe(
     "First seen at 27 Nov 2026, 12:00 UTC (27 Nov 2026)",
   );
+  // Dates with the month in words, in one style whatever the page's.
+  expect(
+    humanTimes("Posted on Nov 19, 2026; updated November 20, 2026, Sept. 3 2026 and 21 November 2026."),
+  ).toBe("Posted on 19 Nov 2026; updated 20 Nov 2026, 3 Sept 2026 and 21 Nov 2026.");
+  // Not a day: left as written.
+  expect(humanTimes("Nov 31, 2026 and Novelty 12, 2026")).toBe("Nov 31, 2026 and Novelty 12, 2026");
 });

@@ -189,15 +189,13 @@ test("signal titles, summaries and evidence read as prose", async () => {
   expect(growth?.doc.title).toContain("$38,000 a year");
   expect(growth?.doc.title).not.toContain("/month");
   // An entry's date line is its date ("published … on <date>"), a press release's dateline not its text; the
-  // date is the page's own words, where the comparison masked it.
+  // date is the page's own, where the comparison masked it, written in the product's one style ("18 Nov 2026").
   const press = all.find((s) => s.doc.type === "partnership" && /Fivetran/.test(s.doc.title));
-  expect(press?.doc.summary).toContain(
-    "on its press page on November 18, 2026. Brightloop, the privacy-first",
-  );
+  expect(press?.doc.summary).toContain("on its press page on 18 Nov 2026. Brightloop, the privacy-first");
   expect(press?.doc.summary).not.toContain("BUSINESS WIRE");
   const acquisition = all.find((s) => s.doc.type === "acquisition" && /Lumen/.test(s.doc.title));
   expect(acquisition?.doc.summary).toBe(
-    'Quantive published "Quantive acquires Lumen, the open-source metrics catalog" on its blog page on Nov 18, 2026.',
+    'Quantive published "Quantive acquires Lumen, the open-source metrics catalog" on its blog page on 18 Nov 2026.',
   );
   for (const s of all) {
     const texts = (s.doc.evidence ?? []).map((e: { text: string }) => e.text);
