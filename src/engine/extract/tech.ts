@@ -280,7 +280,10 @@ const AMP_ENTITY = /&amp;/g;
 
 function attrsOf(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of tag.matchAll(ATTR)) {
+  // exec on the one pattern rather than matchAll (which copies it for every tag of the page); a global
+  // pattern resumes from lastIndex, so each tag is read from 0
+  ATTR.lastIndex = 0;
+  for (let m = ATTR.exec(tag); m; m = ATTR.exec(tag)) {
     const name = m[1].toLowerCase();
     if (!(name in out)) out[name] = (m[2] ?? m[3] ?? m[4] ?? "").replace(AMP_ENTITY, "&");
   }
