@@ -3,8 +3,10 @@
 // both look for it at the same moment: exactly one compacts (one claim row, its holder that process, one report,
 // the other logs none), the old checks and cycle records are gone but the ones the read side needs, and what the
 // read API and the tools serve is the same as a process that does not compact served before. `rivals compact
-// --vacuum` refuses on sqld, which does not run VACUUM, before it deletes anything.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+// --vacuum` refuses on sqld, which does not run VACUUM, before it deletes anything. Then two instances (each its
+// own Services and connection) with their loops looking every 10 ms and a clock moved a day at a time: each period
+// one compaction, which drops that period's newly due checks, and one claim row.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,9 +14,12 @@ import { createClient } from "@libsql/client";
 import { loadConfig } from "../../../src/config.ts";
 import { createApiKey } from "../../../src/domain/apiKeys.ts";
 import { COMPACT_DAYS } from "../../../src/engine/compaction/compact.ts";
+import { startCompactionLoop } from "../../../src/engine/compaction/periodic.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
+import { instanceOf } from "../../../src/engine/instance.ts";
 import { openServices } from "../../../src/services.ts";
 import { freePort, runProcess } from "../../e2e/harness.ts";
+import { startCluster } from "../../support/cluster.ts";
 import { type HostSites, seedWorkspace, serveHosts } from "../../support/host-sites.ts";
 import { body, rawPost, toolsCall } from "../../support/mcp-helpers.ts";
 import { type Sqld, startSqld } from "../../support/sqld.ts";
@@ -242,6 +247,83 @@ describe("compaction by two processes on one sqld", () => {
       for (const p of both) expect(p.out()).not.toContain('"level":"error"');
     } finally {
       await Promise.all(both.map(stop));
+    }
+  });
+});
+
+describe("compaction by two instances on one sqld, period after period", () => {
+  test("with a moved clock, each period's compaction runs once, by one of them, and drops that period's due", async () => {
+    const clock = { now: new Date("2026-01-05T00:00:00Z") };
+    const cluster = await startCluster(
+      2,
+      {
+        RIVALS_FETCH_REWRITE: site.rewrite,
+        RIVALS_FETCH_DELAY_MS: "0",
+        RIVALS_ARCHIVE_MONTHS: "0",
+        RIVALS_COMPACT_HOURS: "24",
+      },
+      () => clock.now,
+    );
+    const [a, b] = cluster.instances.map((i) => i.services);
+    const logged: string[] = [];
+    const log = spyOn(console, "log").mockImplementation((line: unknown) => {
+      if (String(line).includes('"compaction"')) logged.push(String(line));
+    });
+    const loops: { stop(): Promise<void> }[] = [];
+    try {
+      const orgId = await seedWorkspace(a, {
+        slug: "periods",
+        websites: Array.from({ length: N }, (_, i) => `https://period-${i}.compaction.test`),
+        pages: [["/", "home"]],
+        cadence: "daily",
+      });
+      // A cycle a day for three days, then COMPACT_DAYS later: each day's check falls due a day after the other.
+      for (let d = 0; d < 3; d++) {
+        clock.now = new Date(clock.now.getTime() + DAY);
+        await runCycle(a, orgId, { trigger: "schedule" });
+      }
+      const checks = async () =>
+        Number(
+          (
+            await a.database.client.execute(
+              "SELECT COUNT(*) AS n FROM events WHERE type = 'CompetitorChecked'",
+            )
+          ).rows[0].n,
+        );
+      expect(await checks()).toBe(3 * N);
+      clock.now = new Date(clock.now.getTime() + (COMPACT_DAYS - 2) * DAY + 60_000);
+      await runCycle(a, orgId, { trigger: "schedule" });
+      expect(await checks()).toBe(4 * N);
+
+      // Both look every 10 ms from here on.
+      loops.push(...[a, b].map((s) => startCompactionLoop(s, { checkMs: 10 })));
+      const names = new Set([instanceOf(a), instanceOf(b)]);
+      // Each period: the first day's checks, then the second's, then the third's fall due; nothing the fourth.
+      for (const [period, deleted] of [
+        [1, N],
+        [2, N],
+        [3, N],
+        [4, 0],
+      ]) {
+        const deadline = Date.now() + 20_000;
+        while (logged.length < period && Date.now() < deadline) await Bun.sleep(10);
+        // Some twenty looks each after the period's compaction: none compacts again.
+        await Bun.sleep(300);
+        expect(logged).toHaveLength(period);
+        const report = JSON.parse(logged[period - 1]).compaction;
+        expect(report.checks_deleted).toBe(deleted);
+        expect(await checks()).toBe(4 * N - Math.min(period, 3) * N);
+        const claim = await a.database.client.execute("SELECT holder, expires_at FROM maintenance_claims");
+        expect(claim.rows).toHaveLength(1);
+        expect(names.has(String(claim.rows[0].holder))).toBe(true);
+        expect(String(claim.rows[0].expires_at)).toBe(new Date(clock.now.getTime() + DAY).toISOString());
+        // Past the claim: the next period.
+        clock.now = new Date(clock.now.getTime() + DAY + 1000);
+      }
+    } finally {
+      for (const l of loops) await l.stop();
+      log.mockRestore();
+      await cluster.close();
     }
   });
 });
