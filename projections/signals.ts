@@ -71,7 +71,7 @@ export async function projectSignals(e: StoredEvent, tx: Tx): Promise<void> {
     case "SignalRecorded": {
       const { id, key, competitor_id: cid, record } = e.data;
       // An import from before the one vocabulary reads in it too (parseSignal maps new imports already).
-      const v = inVocabulary(record.category, record.type, `${record.title} ${record.summary ?? ""}`);
+      const v = inVocabulary(record.category, record.type, [record.title, record.summary]);
       const r = v.category === record.category && v.type === record.type ? record : { ...record, ...v };
       await writeSignal(tx, e.orgId!, id, key, cid, r);
       return;
