@@ -29,7 +29,7 @@ export class WorkerPool<I, O> {
   constructor(
     private spec: string | URL,
     readonly size: number,
-    private opts: { idleMs?: number } = {},
+    private opts: { idleMs?: number; smol?: boolean } = {},
   ) {}
 
   run(input: I): Promise<O> {
@@ -71,7 +71,7 @@ export class WorkerPool<I, O> {
   }
 
   private spawn(): Worker {
-    const w = new Worker(this.spec);
+    const w = new Worker(this.spec, { smol: this.opts.smol });
     (w as unknown as { unref(): void }).unref();
     w.addEventListener("message", (ev: MessageEvent<Reply>) => {
       const task = this.busy.get(w);
