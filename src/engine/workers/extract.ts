@@ -39,8 +39,8 @@ export type SnapshotTaskResult =
 const IDLE_MS = 60_000;
 
 /** The workers run on JavaScriptCore's small heap (Bun's `smol` Worker option): a cycle of first snapshots
- * (1,000 competitors x 2 pages) peaked 10-15 MB lower for the whole process, for about a tenth more CPU per page
- * (docs/scale.md, "Memory"). */
+ * (1,000 competitors x 2 pages) peaked about 10 MB lower for the whole process; its CPU per page did not differ
+ * beyond the machine's noise (docs/scale.md, "Memory"). */
 const SMOL = true;
 
 let pool: WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult> | undefined;
