@@ -33,6 +33,10 @@ const MIXED = Number(process.env.BENCH_CYCLES ?? 3);
 const CALIBRATE = process.env.BENCH_CALIBRATE !== "0";
 /** The calibration cycles run (BENCH_KINDS=304,200 leaves out the costly every-page-changed one). */
 const KINDS = (process.env.BENCH_KINDS ?? "304,200,changed").split(",");
+/** Seconds of quiet before each cycle after the first (default 0). Cycles of a workspace are an hour apart in
+ * production, and the extraction pool's workers end after a minute without a task: BENCH_GAP_S=65 measures each
+ * cycle with the workers it would start with then, not with the ones the cycle before grew. */
+const GAP_S = Number(process.env.BENCH_GAP_S ?? 0);
 const slug = (w: number) => `scale${w}`;
 const site = (i: number) => `https://s${i}.scale.example`;
 
@@ -149,7 +153,9 @@ async function main() {
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
   }, 20);
 
+  let cyclesRun = 0;
   const cycle = async (label: string, mode: string, hammer = false) => {
+    if (cyclesRun++ > 0 && GAP_S > 0) await Bun.sleep(GAP_S * 1000);
     now = new Date(now.getTime() + 3_600_000);
     await fetch(`http://127.0.0.1:${sites.port}/__cycle?mode=${mode}`, { method: "POST" });
     Bun.gc(true);
