@@ -1,6 +1,7 @@
 // Worker entry: parses one fetched page (DOM → blocks, links, structured data, plans, jobs …) and detects the
 // technologies it shows, off the main thread; or, for a monitoring cycle, extracts, normalises and hashes a
 // page into its snapshot. Listed in scripts/build.ts's entrypoints so the compiled binary carries it.
+import { edenGC } from "bun:jsc";
 import { normalise, serialise, snapshotHash, withOriginals } from "../compare/normalise.ts";
 import { PageSignature } from "../compare/signature.ts";
 import { observeDocument, parseDocument } from "../extract/dom.ts";
@@ -19,7 +20,12 @@ const COLLECT_ABOVE_BYTES = 16 * 1024 * 1024;
 
 serveTasks<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>((task) => {
   const out = handle(task);
-  if (!("same" in out) && process.memoryUsage().heapUsed > COLLECT_ABOVE_BYTES) Bun.gc(true);
+  // Below that size a young collection frees the page's working objects (its tree, its texts), garbage once the
+  // result is built.
+  if (!("same" in out)) {
+    if (process.memoryUsage().heapUsed > COLLECT_ABOVE_BYTES) Bun.gc(true);
+    else edenGC();
+  }
   return out;
 });
 
