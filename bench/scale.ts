@@ -9,8 +9,9 @@
 // Cycles: 1. the first (every page a baseline); with BENCH_CALIBRATE (default on) one cycle of each answer alone
 // — every page 304, every page the same bytes again (200), every page changed (a price and a paragraph) — for
 // the CPU per page of each kind (BENCH_KINDS chooses among them); then BENCH_CYCLES (default 3) hourly cycles of the realistic mix (~90% 304, 8%
-// unchanged 200, 2% changed), the first of them while GET /api/v1/signals is asked one request at a time (p50,
-// p99). CPU is this process's (main thread and the extraction Worker pool); peak RSS is sampled every 20 ms per
+// unchanged 200, 2% changed), the first of them while GET /api/v1/signals is asked BENCH_API_RPS times a second
+// (default 50, each request sent on time whether the one before answered; p50, p99), or with BENCH_API_RPS=0 one
+// request after another as fast as the process answers them, which takes every idle moment of its main thread. CPU is this process's (main thread and the extraction Worker pool); peak RSS is sampled every 20 ms per
 // cycle; the database's size is its used pages (WAL included). A month of hourly cycles is the size after the
 // first cycle plus 720 times the mean growth of a mixed cycle (extrapolated, said so in the output).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -37,6 +38,8 @@ const KINDS = (process.env.BENCH_KINDS ?? "304,200,changed").split(",");
  * production, and the extraction pool's workers end after a minute without a task: BENCH_GAP_S=65 measures each
  * cycle with the workers it would start with then, not with the ones the cycle before grew. */
 const GAP_S = Number(process.env.BENCH_GAP_S ?? 0);
+/** Requests a second to GET /api/v1/signals during the first mixed cycle; 0: one after another, back to back. */
+const API_RPS = Number(process.env.BENCH_API_RPS ?? 50);
 const slug = (w: number) => `scale${w}`;
 const site = (i: number) => `https://s${i}.scale.example`;
 
@@ -189,19 +192,33 @@ async function main() {
     }, 60_000);
     let running = true;
     const lat: number[] = [];
-    const asking = hammer
-      ? (async () => {
-          while (running) {
-            const q0 = performance.now();
-            const res = await fetch(`${base}/api/v1/signals?per_page=50`, {
-              headers: { authorization: `Bearer ${key}` },
-            });
-            await res.arrayBuffer();
-            if (res.status !== 200) throw new Error(`signals answered ${res.status}`);
-            lat.push(performance.now() - q0);
-          }
-        })()
-      : Promise.resolve();
+    const ask = async () => {
+      const q0 = performance.now();
+      const res = await fetch(`${base}/api/v1/signals?per_page=50`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`signals answered ${res.status}`);
+      lat.push(performance.now() - q0);
+    };
+    const asking = !hammer
+      ? Promise.resolve()
+      : API_RPS > 0
+        ? (async () => {
+            // Open loop: a request every 1/API_RPS s from the start, late answers or not (a slow answer is
+            // measured, not hidden by the next request waiting for it).
+            const sent: Promise<void>[] = [];
+            const t0 = performance.now();
+            for (let i = 0; running; i++) {
+              const due = t0 + (i * 1000) / API_RPS - performance.now();
+              if (due > 0) await Bun.sleep(due);
+              if (running) sent.push(ask());
+            }
+            await Promise.all(sent);
+          })()
+        : (async () => {
+            while (running) await ask();
+          })();
     await scheduler.tick();
     await done;
     clearInterval(progress);
@@ -243,6 +260,7 @@ async function main() {
       ...(hammer
         ? {
             signals_api: {
+              rate: API_RPS > 0 ? `${API_RPS} a second` : "back to back",
               requests: lat.length,
               p50_ms: +pct(lat, 50).toFixed(2),
               p99_ms: +pct(lat, 99).toFixed(2),
