@@ -10,8 +10,9 @@ import { loadConfig, MAX_RATE_LIMIT } from "../../src/config.ts";
 import { createApiKey } from "../../src/domain/apiKeys.ts";
 import { importNdjson } from "../../src/domain/imports.ts";
 import { openServices } from "../../src/services.ts";
-import { freePort, runProcess } from "../e2e/harness.ts";
+import { runProcess } from "../e2e/harness.ts";
 import { body, rawPost, toolsCall } from "../support/mcp-helpers.ts";
+import { type ServeProcess, startServe } from "../support/serve-process.ts";
 import { type Sqld, startSqld } from "../support/sqld.ts";
 
 setDefaultTimeout(60_000);
@@ -25,31 +26,15 @@ let token: string;
 let signalId: number;
 const procs: ReturnType<typeof Bun.spawn>[] = [];
 
-async function serve(): Promise<{ base: string; proc: ReturnType<typeof Bun.spawn> }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
-    cwd: root,
-    // The tool endpoint's limit out of reach: these tests drive more than 600 calls a minute on purpose.
-    env: {
-      ...process.env,
-      RIVALS_DB: ws,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      RIVALS_SCHEDULER: "off",
-      RIVALS_MCP_RATE_LIMIT: String(MAX_RATE_LIMIT),
-    },
-    stdout: "ignore",
-    stderr: "ignore",
+async function serve(): Promise<ServeProcess> {
+  // The tool endpoint's limit out of reach: these tests drive more than 600 calls a minute on purpose.
+  const p = await startServe({
+    RIVALS_DB: ws,
+    RIVALS_SCHEDULER: "off",
+    RIVALS_MCP_RATE_LIMIT: String(MAX_RATE_LIMIT),
   });
-  procs.push(proc);
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { base, proc };
-    } catch {}
-    if (i > 600 || proc.exitCode !== null) throw new Error("rivals serve did not start");
-    await Bun.sleep(50);
-  }
+  procs.push(p.proc);
+  return p;
 }
 
 beforeAll(async () => {

@@ -18,10 +18,11 @@ import { startCompactionLoop } from "../../../src/engine/compaction/periodic.ts"
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { instanceOf } from "../../../src/engine/instance.ts";
 import { openServices } from "../../../src/services.ts";
-import { freePort, runProcess } from "../../e2e/harness.ts";
+import { runProcess } from "../../e2e/harness.ts";
 import { startCluster } from "../../support/cluster.ts";
 import { type HostSites, seedWorkspace, serveHosts } from "../../support/host-sites.ts";
 import { body, rawPost, toolsCall } from "../../support/mcp-helpers.ts";
+import { type ServeProcess, startServe } from "../../support/serve-process.ts";
 import { type Sqld, startSqld } from "../../support/sqld.ts";
 
 setDefaultTimeout(120_000);
@@ -59,43 +60,10 @@ function page(host: string, path: string): Response {
   );
 }
 
-interface Serve {
-  base: string;
-  proc: ReturnType<typeof Bun.spawn>;
-  /** What it wrote on stdout and stderr so far. */
-  out(): string;
-}
+/** A `rivals serve` process on this test's database. */
+const serve = (extra: Record<string, string>) => startServe({ ...env(), ...extra });
 
-async function serve(extra: Record<string, string>): Promise<Serve> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
-    cwd: root,
-    env: { ...process.env, ...env(), PORT: String(port), HOST: "127.0.0.1", ...extra },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let said = "";
-  for (const stream of [proc.stdout, proc.stderr])
-    void (async () => {
-      const reader = (stream as ReadableStream<Uint8Array>).getReader();
-      const text = new TextDecoder();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        said += text.decode(value, { stream: true });
-      }
-    })().catch(() => undefined);
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { base, proc, out: () => said };
-    } catch {}
-    if (i > 600 || proc.exitCode !== null) throw new Error(`rivals serve did not start:\n${said}`);
-    await Bun.sleep(50);
-  }
-}
-
-async function stop(p: Serve): Promise<void> {
+async function stop(p: ServeProcess): Promise<void> {
   p.proc.kill("SIGTERM");
   await p.proc.exited;
 }

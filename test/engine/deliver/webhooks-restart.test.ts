@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { runCommand } from "../../../events/command.ts";
 import { loadConfig } from "../../../src/config.ts";
 import { importNdjson } from "../../../src/domain/imports.ts";
@@ -13,12 +13,11 @@ import { createOrg } from "../../../src/domain/orgs.ts";
 import { addWebhook } from "../../../src/domain/webhookEndpoints.ts";
 import { newWebhookSecret } from "../../../src/engine/deliver/webhookSign.ts";
 import { openServices } from "../../../src/services.ts";
-import { freePort } from "../../e2e/harness.ts";
 import { importedDigest } from "../../support/fixture-workspace.ts";
+import { startServe } from "../../support/serve-process.ts";
 
 setDefaultTimeout(60_000);
 
-const root = resolve(import.meta.dir, "..", "..", "..");
 const seen: { id: string; slug: string; answered: boolean }[] = [];
 let hold = true;
 let held: (() => void) | undefined;
@@ -54,21 +53,9 @@ const env = () => ({
 });
 
 async function serve() {
-  const port = await freePort();
-  const proc = Bun.spawn([process.execPath, "src/main.ts", "serve"], {
-    cwd: root,
-    env: { ...process.env, ...env(), PORT: String(port), HOST: "127.0.0.1" },
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  const { proc } = await startServe(env());
   procs.push(proc);
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return proc;
-    } catch {}
-    if (i > 600 || proc.exitCode !== null) throw new Error("rivals serve did not start");
-    await Bun.sleep(50);
-  }
+  return proc;
 }
 
 const until = async (ok: () => boolean, ms: number) => {
