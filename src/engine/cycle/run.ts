@@ -6,7 +6,6 @@
 // unchanged source adds no snapshot bytes, an unchanged cycle one event per competitor; a 304 answer is not
 // even extracted.
 
-import { edenGC } from "bun:jsc";
 import type { Clock } from "../../clock.ts";
 import { cycleCompetitors } from "../../db/queries/cycles.ts";
 import { orgSlugById } from "../../db/queries/orgs.ts";
@@ -22,6 +21,7 @@ import {
   shareResults,
   workShares,
 } from "../schedule/shares.ts";
+import { collectAfterWork } from "../workers/collect.ts";
 import { roomForBody } from "../workers/extract.ts";
 import { closeExpiredSignals } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
@@ -274,10 +274,7 @@ async function checkOne(
     // allocated since the last collection before more of it is promoted: with the Worker doing the same after each
     // page, the process peaked 10-15 MB lower at no CPU measurable (docs/scale.md, "Memory").
     const bodies = r.checked - r.notModified - r.failed;
-    if (bodies > 0) {
-      if (process.memoryUsage().heapUsed > COLLECT_ABOVE_HEAP_BYTES) Bun.gc(true);
-      else edenGC();
-    }
+    if (bodies > 0) collectAfterWork(COLLECT_ABOVE_HEAP_BYTES);
     return { recorded: written.then((): ShareResult => ({ result: r }), failed) };
   } catch (e) {
     return { recorded: Promise.resolve(failed(e)) };

@@ -1,13 +1,14 @@
 // Worker entry: parses one fetched page (DOM → blocks, links, structured data, plans, jobs …) and detects the
 // technologies it shows, off the main thread; or, for a monitoring cycle, extracts, normalises and hashes a
 // page into its snapshot. Listed in scripts/build.ts's entrypoints so the compiled binary carries it.
-import { edenGC } from "bun:jsc";
+
 import { normalise, serialise, snapshotHash, withOriginals } from "../compare/normalise.ts";
 import { PageSignature } from "../compare/signature.ts";
 import { observeDocument, parseDocument } from "../extract/dom.ts";
 import type { PageExtract } from "../extract/page.ts";
 import { extractFromDocument, extractPage, fallbackExtract } from "../extract/page.ts";
 import { detectTech } from "../extract/tech.ts";
+import { collectAfterWork } from "./collect.ts";
 import type { ExtractTask, ExtractTaskResult, SnapshotTask, SnapshotTaskResult } from "./extract.ts";
 import { serveTasks } from "./pool.ts";
 
@@ -22,10 +23,7 @@ serveTasks<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>((
   const out = handle(task);
   // Below that size a young collection frees the page's working objects (its tree, its texts), garbage once the
   // result is built.
-  if (!("same" in out)) {
-    if (process.memoryUsage().heapUsed > COLLECT_ABOVE_BYTES) Bun.gc(true);
-    else edenGC();
-  }
+  if (!("same" in out)) collectAfterWork(COLLECT_ABOVE_BYTES);
   return out;
 });
 
