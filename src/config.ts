@@ -66,6 +66,10 @@ export interface Config {
   schedulerJitterMs: number;
   /** Competitors one instance's scheduler checks at once over all its cycles (RIVALS_SCHEDULER_LANES). */
   schedulerLanes: number;
+  /** Checks an hour the cycles may spend on one host that many competitors' sources share, a job board provider
+   * or a public API (RIVALS_SHARED_HOST_HOURLY; default 40% of an hour at RIVALS_FETCH_DELAY_MS). More sources
+   * than that on one host are checked in rotation (src/engine/schedule/rotation.ts). */
+  sharedHostHourly: number;
   /** The optional language-model writer (docs/engine/write.md): an OpenAI-compatible endpoint, when all three of
    * RIVALS_LLM_BASE_URL, RIVALS_LLM_MODEL and RIVALS_LLM_API_KEY are set. The key is never logged. */
   llm?: { baseUrl: string; model: string; apiKey: string };
@@ -129,6 +133,14 @@ function intVar(env: Record<string, string | undefined>, name: string, dflt: num
   if (!Number.isInteger(n) || n < min)
     throw new Error(`${name} must be an integer of at least ${min}, got ${JSON.stringify(raw)}`);
   return n;
+}
+
+/** 40% of an hour of requests at the pause between two requests to one host (at least a quarter second a request,
+ * its own time): 1,440 checks an hour at the default pause of a second. The rest of the hour is the slack that
+ * slow answers, Crawl-delays and a late cycle need. */
+function sharedHostDefault(env: Record<string, string | undefined>): number {
+  const pause = Math.max(intVar(env, "RIVALS_FETCH_DELAY_MS", 1000, 0), 250);
+  return Math.floor((0.4 * 3_600_000) / pause);
 }
 
 export type SignupMode = "open" | "invite-only" | "off";
@@ -230,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scheduler: !["off", "0", "false", "no"].includes((env.RIVALS_SCHEDULER ?? "").trim().toLowerCase()),
     schedulerJitterMs: intVar(env, "RIVALS_SCHEDULER_JITTER_MS", 600_000, 0),
     schedulerLanes: intVar(env, "RIVALS_SCHEDULER_LANES", PROCESS_LANES, 1),
+    sharedHostHourly: intVar(env, "RIVALS_SHARED_HOST_HOURLY", sharedHostDefault(env), 1),
     freeBriefs: !["off", "0", "false", "no"].includes((env.RIVALS_FREE_BRIEFS ?? "").trim().toLowerCase()),
     freeBriefReview: !["off", "0", "false", "no"].includes(
       (env.RIVALS_FREE_BRIEF_REVIEW ?? "").trim().toLowerCase(),

@@ -74,14 +74,18 @@ export async function finishShareRow(
 export async function claimableShareCycles(
   db: Exec,
   at: string,
-): Promise<{ cycleId: number; orgId: number }[]> {
+): Promise<{ cycleId: number; orgId: number; startedAt: string }[]> {
   const r = await db.execute({
-    sql: `SELECT DISTINCT cycle_id, org_id FROM cycle_shares WHERE done_at IS NULL
-            AND (holder IS NULL OR expires_at <= ?)
-            AND cycle_id IN (SELECT id FROM cycles WHERE finished_at IS NULL AND abandoned_at IS NULL)`,
+    sql: `SELECT DISTINCT s.cycle_id, s.org_id, c.started_at FROM cycle_shares s JOIN cycles c ON c.id = s.cycle_id
+          WHERE s.done_at IS NULL AND (s.holder IS NULL OR s.expires_at <= ?)
+            AND c.finished_at IS NULL AND c.abandoned_at IS NULL`,
     args: [at],
   });
-  return r.rows.map((row) => ({ cycleId: Number(row.cycle_id), orgId: Number(row.org_id) }));
+  return r.rows.map((row) => ({
+    cycleId: Number(row.cycle_id),
+    orgId: Number(row.org_id),
+    startedAt: String(row.started_at),
+  }));
 }
 
 /** How many of the cycle's rows are not done. */

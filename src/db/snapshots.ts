@@ -297,3 +297,14 @@ export async function snapshotStats(
     blobBytes: Number(row.bytes),
   };
 }
+
+/** How many sources, in every workspace, read from `host` and were checked after `since`: the demand on a host
+ * that the cycles' politeness shares out (src/engine/schedule/rotation.ts). Deliberately not scoped by org: it
+ * is a count the instance paces its requests by, never shown to a workspace. */
+export async function sourcesOnHostSince(db: Exec, host: string, since: string): Promise<number> {
+  const r = await db.execute({
+    sql: "SELECT COUNT(*) AS n FROM snapshot_sources WHERE host = ? AND last_checked_at > ?",
+    args: [host, since],
+  });
+  return Number(r.rows[0]?.n ?? 0);
+}

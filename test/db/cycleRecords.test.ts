@@ -57,6 +57,7 @@ const summary = (id: number): CycleSummary => ({
   pages_failed: 0,
   pages_not_modified: 3,
   pages_baseline: 0,
+  pages_due_later: 0,
   signals_created: 0,
   signals_updated: 0,
   signals_closed: 0,

@@ -104,6 +104,8 @@ export interface SeedOptions {
   /** The pages research found on each site, as (path, kind). */
   pages: readonly (readonly [string, string])[];
   cadence?: "hourly" | "daily";
+  /** Sources of a competitor elsewhere than its site (a page on a host they share), as (URL, kind). */
+  elsewhere?: (website: string) => readonly (readonly [string, string])[];
 }
 
 /** A workspace whose competitors are imported (no plan's core slots counted), each one's research recorded
@@ -150,7 +152,10 @@ export async function seedWorkspace(s: Services, o: SeedOptions): Promise<number
       profile: {},
       urls: {},
       reads: {},
-      sources: o.pages.map(([p, kind]) => ({ url: new URL(p, String(row.website_url)).href, kind })),
+      sources: [
+        ...o.pages.map(([p, kind]) => ({ url: new URL(p, String(row.website_url)).href, kind })),
+        ...(o.elsewhere?.(String(row.website_url)) ?? []).map(([url, kind]) => ({ url, kind })),
+      ],
       fetched: o.pages.length,
     };
     await endRun(s, result.runs[0].run_id, { ok: true, dossier }, { actor: "operator" });

@@ -1,10 +1,12 @@
-// Checking one competitor: its sources one at a time (check.ts), its job board after its careers pages (a company
-// that moved to another provider is followed in the same cycle: boards.ts), then what they show recorded
-// (results.ts).
+// Checking one competitor: its own site's sources one at a time (check.ts), those on hosts other competitors share
+// too (job boards, public APIs) one at a time beside them, each at its turn when the host is shared by more than
+// it can answer in the hour (schedule/rotation.ts); its job board after its careers pages (a company that moved
+// to another provider is followed in the same cycle: boards.ts); then what they show recorded (results.ts).
 import type { Services } from "../../services.ts";
 import { reportedGone } from "../classify/presence.ts";
 import type { Fetcher } from "../fetch/index.ts";
 import { type PageRead, pageRead, readsTech } from "../research/reads.ts";
+import { dueInCycle, hostInterval, mainHost, sourceHost } from "../schedule/rotation.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
 import { extractPool, roomForBody } from "../workers/extract.ts";
@@ -23,29 +25,75 @@ export async function checkCompetitor(
   sources: Source[],
   fetcher: Fetcher,
 ): Promise<CompetitorResult> {
-  const r = await checkAndRecord(s, orgId, cycleId, comp, sources, fetcher);
+  const r = await checkAndRecord(s, orgId, cycleId, comp, sources, fetcher).recorded;
   await r.written;
   return r.result;
 }
 
-/** checkCompetitor, back once the sources are checked: its result, and `written` when its last writes (a quiet
- * check's wait for its batch) are committed. */
-export async function checkAndRecord(
+/** A competitor's check under way. */
+export interface Checking {
+  /** Its own site's sources checked: what is left waits on hosts other competitors share (a job board
+   * provider, a public API), where holding a scheduler's lane would only keep other competitors waiting. */
+  ownChecked: Promise<void>;
+  /** Every source due checked, back with its result; `written` when its last writes (a quiet check's wait for
+   * its batch) are committed. */
+  recorded: Promise<Recorded>;
+}
+
+/** Starts checking a competitor's sources. In a cycle (`cycleStart`: when it started), a source on a host many
+ * competitors share is checked at its turn (schedule/rotation.ts) and counted as due later otherwise. */
+export function checkAndRecord(
   s: Services,
   orgId: number,
   cycleId: number | null,
   comp: CompetitorRow,
   sources: Source[],
   fetcher: Fetcher,
+  cycleStart?: string,
+): Checking {
+  let ownDone!: () => void;
+  const ownChecked = new Promise<void>((resolve) => {
+    ownDone = resolve;
+  });
+  const recorded = checkAll(s, orgId, cycleId, comp, sources, fetcher, cycleStart, ownDone);
+  void recorded.then(ownDone, ownDone);
+  return { ownChecked, recorded };
+}
+
+async function checkAll(
+  s: Services,
+  orgId: number,
+  cycleId: number | null,
+  comp: CompetitorRow,
+  sources: Source[],
+  fetcher: Fetcher,
+  cycleStart: string | undefined,
+  ownDone: () => void,
 ): Promise<Recorded> {
   const store = snapshotStoreFor(s);
   const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
+  const stateOf = (src: Source) => states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
+  const own = mainHost(sources.map((src) => src.url));
+  const away = (src: Source) => sourceHost(src.url) !== own;
+  const later: Source[] = [];
+  const due = async (src: Source): Promise<boolean> => {
+    if (cycleId === null || cycleStart === undefined || !away(src)) return true;
+    const every = await hostInterval(s, sourceHost(src.url));
+    const yes = dueInCycle(
+      `${comp.id} ${src.url}`,
+      every,
+      Date.parse(cycleStart),
+      stateOf(src)?.lastCheckedAt,
+    );
+    if (!yes) later.push(src);
+    return yes;
+  };
   // A changed page is read for the dossier as research reads it, from the body just checked (held only until
   // its check ends; the comparison's snapshot is masked and unordered, no read for a reader).
   const reads = new Map<string, PageRead>();
   const checkNow = async (src: Source, more?: CheckOptions) => {
     let body: (() => string) | undefined;
-    const state = states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
+    const state = stateOf(src);
     // A page reported removed is read whole when it answers again (no conditional request): its dossier reads
     // come back from what it shows, even unchanged.
     const gone = sourceKind(src.kind).snapshot === "page" && reportedGone(state);
@@ -82,19 +130,24 @@ export async function checkAndRecord(
     }
     return o;
   };
-  // One source at a time, each once the extraction pool has room for a body: most of a competitor's sources are
-  // on its own host, which is asked once a second whatever the order, and a cycle whose pool is behind (first
-  // snapshots) then holds one body per competitor checked at once, not all their pages.
-  let turn: Promise<unknown> = Promise.resolve();
+  // One source at a time per chain, each once the extraction pool has room for a body: most of a competitor's
+  // sources are on its own host, which is asked once a second whatever the order, and a cycle whose pool is
+  // behind (first snapshots) then holds one body per competitor checked at once, not all their pages. Sources on
+  // other hosts have a chain of their own, so a host every competitor shares never holds up its own site.
+  const turns = { own: Promise.resolve() as Promise<unknown>, away: Promise.resolve() as Promise<unknown> };
   const check = (src: Source, more?: CheckOptions) => {
-    const mine = turn.then(() => roomForBody(s.config)).then(() => checkNow(src, more));
-    turn = mine.catch(() => undefined);
+    const chain = away(src) ? "away" : "own";
+    const mine = turns[chain].then(() => roomForBody(s.config)).then(() => checkNow(src, more));
+    turns[chain] = mine.catch(() => undefined);
     return mine;
   };
   // The job board is detected again on every careers page read: it is checked once those are.
   const named: ReturnType<typeof boardsOnCareersPage>[] = [];
   const isBoard = (src: Source) => sourceKind(src.kind).name === "job_board";
-  const pageSources = sources.filter((src) => !isBoard(src));
+  const pageSources = await dueOf(
+    sources.filter((src) => !isBoard(src)),
+    due,
+  );
   const pageChecks = pageSources.map((src) =>
     check(
       src,
@@ -103,15 +156,24 @@ export async function checkAndRecord(
   );
   const careersChecks = pageChecks.filter((_, i) => pageSources[i]?.kind === "careers");
   let follow: BoardFollow = { check: sources.filter(isBoard) };
-  const boardChecks = Promise.all(careersChecks).then(() => {
+  const boardsQueued = Promise.all(careersChecks).then(async () => {
     follow = followBoard(follow.check, named.flat());
-    return Promise.all(
-      follow.check.map((src) => {
-        const follows = follow.follows ?? boardBefore([...states.values()], src);
-        return check(src, follows ? { follows } : undefined);
-      }),
-    );
+    // A board the company moved to is new, and checked now; one it still names waits for its turn.
+    const boards = follow.moved ? follow.check : await dueOf(follow.check, due);
+    return boards.map((src) => {
+      const follows = follow.follows ?? boardBefore([...states.values()], src);
+      return check(src, follows ? { follows } : undefined);
+    });
   });
-  const outcomes = [...(await Promise.all(pageChecks)), ...(await boardChecks)];
-  return recordResults(s, orgId, cycleId, comp, outcomes, states, follow, store, reads);
+  // Its own site is done once everything queued on its chain is, boards included (a board on the site itself).
+  void boardsQueued.then(() => turns.own).then(ownDone, ownDone);
+  const outcomes = [...(await Promise.all(pageChecks)), ...(await Promise.all(await boardsQueued))];
+  return recordResults(s, orgId, cycleId, comp, outcomes, states, follow, store, reads, later);
+}
+
+/** The sources `due` says are checked now, in their order. */
+async function dueOf(sources: Source[], due: (src: Source) => Promise<boolean>): Promise<Source[]> {
+  const out: Source[] = [];
+  for (const src of sources) if (await due(src)) out.push(src);
+  return out;
 }

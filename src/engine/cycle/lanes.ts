@@ -8,6 +8,22 @@
  * RIVALS_SCHEDULER_LANES. */
 export const PROCESS_LANES = 48;
 
+/** Competitors whose own site is checked, waiting on hosts other competitors share, per process: a multiple of
+ * its lanes, so what they hold (their outcomes until recorded) stays bounded when a shared host is slow. */
+const WAITING_PER_LANE = 2;
+
+const waitingFor = new WeakMap<object, Lanes>();
+
+/** The process's bound on competitors out of their lane and still waiting on a shared host. */
+export function sharedHostWaits(owner: object, lanes: number): Lanes {
+  let w = waitingFor.get(owner);
+  if (!w) {
+    w = new Lanes(lanes * WAITING_PER_LANE);
+    waitingFor.set(owner, w);
+  }
+  return w;
+}
+
 /** A counting semaphore: `run` waits for a free slot, holds it while `fn` runs. */
 export class Lanes {
   private free: number;
@@ -23,14 +39,25 @@ export class Lanes {
   }
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    const release = await this.hold();
     try {
       return await fn();
     } finally {
+      release();
+    }
+  }
+
+  /** Waits for a free slot and holds it until the returned function is called (once). */
+  async hold(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
       const next = this.waiting.shift();
       if (next) next();
       else this.free++;
-    }
+    };
   }
 }

@@ -16,9 +16,9 @@ import type { Job } from "../sources/jobBoards.ts";
 import { classifyAsOf, sourceKind } from "../sources/kinds/index.ts";
 import { recordDrafts } from "../write/signals.ts";
 import type { BoardFollow } from "./boards.ts";
-import type { Outcome } from "./check.ts";
+import { keyOf, type Outcome } from "./check.ts";
 import { writeChecks, writeQuietCheck } from "./quiet.ts";
-import type { CompetitorRow } from "./types.ts";
+import type { CompetitorRow, Source } from "./types.ts";
 
 export interface CompetitorResult {
   competitorId: number;
@@ -27,6 +27,8 @@ export interface CompetitorResult {
   failed: number;
   notModified: number;
   baseline: number;
+  /** Sources on a shared host left for their turn in a later cycle (schedule/rotation.ts). */
+  dueLater: number;
   created: number[];
   updated: number[];
   closed: number[];
@@ -42,6 +44,27 @@ function jobsAsListed(snapshot: Snapshot): Job[] {
     ...(j.department ? { department: own(j.department) } : {}),
     ...(j.location ? { location: own(j.location) } : {}),
   }));
+}
+
+/** Sources left for their turn (not checked) that were failing: the dossier still lists them as failing. */
+function stillFailing(
+  later: readonly Source[],
+  states: ReadonlyMap<string, SourceState>,
+): CompetitorResult["failures"] {
+  return later.flatMap((src) => {
+    const st = states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
+    return st && st.failures > 0
+      ? [
+          {
+            url: src.url,
+            kind: src.kind,
+            error: st.lastError ?? "",
+            failures: st.failures,
+            since: st.failingSince ?? st.lastErrorAt ?? st.lastCheckedAt,
+          },
+        ]
+      : [];
+  });
 }
 
 /** A competitor's result, and its writes' commit (which the result is not reported before). */
@@ -62,6 +85,7 @@ export async function recordResults(
   follow: BoardFollow,
   store: SnapshotStore,
   reads: ReadonlyMap<string, PageRead> = new Map(),
+  dueLater: readonly Source[] = [],
 ): Promise<Recorded> {
   const at = s.clock().toISOString();
   const drafts: SignalDraft[] = [];
@@ -171,7 +195,7 @@ export async function recordResults(
             sources: outcomes.length,
             changed,
             failed: failed.length,
-            failing: failures,
+            failing: [...failures, ...stillFailing(dueLater, states)],
             ...(follow.moved ? { job_board: follow.moved } : {}),
           },
     writeSources: async ({ later }) => {
@@ -223,6 +247,7 @@ export async function recordResults(
     failed: failed.length,
     notModified: outcomes.filter((o) => o.status === "not_modified").length,
     baseline,
+    dueLater: dueLater.length,
     created: rec.created,
     updated: rec.updated,
     closed: rec.closed,

@@ -26,7 +26,7 @@ import { roomForBody } from "../workers/extract.ts";
 import { closeExpiredSignals } from "../write/signals.ts";
 import { afterCycleSteps } from "./after.ts";
 import { checkAndRecord } from "./competitor.ts";
-import type { Lanes } from "./lanes.ts";
+import { type Lanes, sharedHostWaits } from "./lanes.ts";
 import { flushQuietChecks } from "./quiet.ts";
 import { adoptCycle, finishCycle, type OpenedCycle, openCycle } from "./record.ts";
 import type { CompetitorResult } from "./results.ts";
@@ -138,7 +138,7 @@ async function checkAll(
       lanes: opts.lanes,
       wait: true,
       pollMs: opts.share.pollMs,
-      check: (id) => checkCycleCompetitor(s, orgId, started.id, id, fetcher, byId.get(id)),
+      check: (id) => checkCycleCompetitor(s, orgId, started, id, fetcher, byId.get(id)),
     });
     for (const r of await shareResults(s, started.id)) keep(r);
   } else {
@@ -153,7 +153,7 @@ async function checkAll(
     const lane = async () => {
       while (next < work.length) {
         const w = work[next++];
-        const check = () => checkOne(s, orgId, started.id, w.comp, w.sources, fetcher);
+        const check = () => checkOne(s, orgId, started, w.comp, w.sources, fetcher);
         const pending = await (opts.lanes ? opts.lanes.run(check) : check());
         recorded.push(pending.recorded.then(keep));
       }
@@ -190,6 +190,7 @@ async function checkAll(
     pages_failed: sum((r) => r.failed),
     pages_not_modified: sum((r) => r.notModified),
     pages_baseline: sum((r) => r.baseline),
+    pages_due_later: sum((r) => r.dueLater),
     signals_created: signalIds.created.length,
     signals_updated: signalIds.updated.length,
     signals_closed: signalIds.closed.length,
@@ -240,7 +241,7 @@ async function checkAll(
 async function checkOne(
   s: Services,
   orgId: number,
-  cycleId: number,
+  cycle: CycleRef,
   comp: CompetitorRow,
   sources: Source[],
   fetcher: Fetcher,
@@ -249,7 +250,7 @@ async function checkOne(
     console.error(
       JSON.stringify({
         level: "error",
-        cycle: cycleId,
+        cycle: cycle.id,
         competitor_id: comp.id,
         error: String((e as Error)?.stack ?? e),
       }),
@@ -263,22 +264,36 @@ async function checkOne(
     // A competitor starts once the extraction pool has caught up: what waits for it is whole page bodies, so
     // the lanes shrink to what the pool keeps up with (a cycle of first snapshots) and memory stays flat.
     await roomForBody(s.config);
-    const { result: r, written } = await checkAndRecord(s, orgId, cycleId, comp, sources, fetcher);
-    // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
-    // pages were read, so they sit in the old generation until a full one (docs/engine/speed.md, "Memory").
-    // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
-    // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
-    // a failure. A body read only to find the same bytes counts: left to JSC's own pacing, bodies read only
-    // to be found unchanged raised the peak of an unchanged cycle above a changed one's.
-    // Below the budget, a young collection (a few ms, against 100-500 ms for a full one) frees what the check
-    // allocated since the last collection before more of it is promoted: with the Worker doing the same after each
-    // page, the process peaked 10-15 MB lower at no CPU measurable (docs/scale.md, "Memory").
-    const bodies = r.checked - r.notModified - r.failed;
-    if (bodies > 0) collectAfterWork(COLLECT_ABOVE_HEAP_BYTES);
-    return { recorded: written.then((): ShareResult => ({ result: r }), failed) };
+    const checking = checkAndRecord(s, orgId, cycle.id, comp, sources, fetcher, cycle.startedAt);
+    // Its lane is free once its own site is checked; what waits on a shared host (at one request a second for
+    // every competitor that names it) waits out of the lane, a bounded number of competitors at once.
+    await checking.ownChecked;
+    const release = await sharedHostWaits(s, s.config.schedulerLanes).hold();
+    const recorded = checking.recorded.then(({ result: r, written }) => {
+      // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
+      // pages were read, so they sit in the old generation until a full one (docs/engine/speed.md, "Memory").
+      // Collected when the heap has grown past a budget, not after every competitor (that cost about a fifth
+      // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
+      // a failure. A body read only to find the same bytes counts: left to JSC's own pacing, bodies read only
+      // to be found unchanged raised the peak of an unchanged cycle above a changed one's.
+      // Below the budget, a young collection (a few ms, against 100-500 ms for a full one) frees what the check
+      // allocated since the last collection before more of it is promoted: with the Worker doing the same after
+      // each page, the process peaked 10-15 MB lower at no CPU measurable (docs/scale.md, "Memory").
+      const bodies = r.checked - r.notModified - r.failed;
+      if (bodies > 0) collectAfterWork(COLLECT_ABOVE_HEAP_BYTES);
+      return written.then((): ShareResult => ({ result: r }));
+    });
+    return { recorded: recorded.catch(failed).finally(release) };
   } catch (e) {
     return { recorded: Promise.resolve(failed(e)) };
   }
+}
+
+/** The cycle a competitor is checked in: its id, and when it started (the hour a rotated source's turn is
+ * read from). */
+interface CycleRef {
+  id: number;
+  startedAt: string;
 }
 
 /** Why a competitor without sources is not checked. */
@@ -298,7 +313,7 @@ function notChecked(comp: CompetitorRow): CycleSummary["competitors_skipped"][nu
 export async function checkCycleCompetitor(
   s: Services,
   orgId: number,
-  cycleId: number,
+  cycle: CycleRef,
   competitorId: number,
   fetcher?: Fetcher,
   known?: CompetitorRow,
@@ -308,7 +323,7 @@ export async function checkCycleCompetitor(
   if (!comp) return { recorded: Promise.resolve({ result: emptyResult(competitorId) }) };
   const sources = await competitorSources(s, orgId, comp.id);
   if (sources.length === 0) return { recorded: Promise.resolve({ skipped: notChecked(comp) }) };
-  return checkOne(s, orgId, cycleId, comp, sources, fetcher ?? (await workspaceFetcher(s, orgId)).fetcher);
+  return checkOne(s, orgId, cycle, comp, sources, fetcher ?? (await workspaceFetcher(s, orgId)).fetcher);
 }
 
 const emptyResult = (competitorId: number): CompetitorResult => ({
@@ -318,6 +333,7 @@ const emptyResult = (competitorId: number): CompetitorResult => ({
   failed: 0,
   notModified: 0,
   baseline: 0,
+  dueLater: 0,
   created: [],
   updated: [],
   closed: [],

@@ -22,6 +22,8 @@ export interface CycleSummary {
   pages_not_modified: number;
   /** First snapshot of a source: its baseline (no signals). */
   pages_baseline: number;
+  /** Sources on a host many competitors share, left for their turn in a later cycle (docs/engine/cycles.md). */
+  pages_due_later: number;
   signals_created: number;
   signals_updated: number;
   signals_closed: number;

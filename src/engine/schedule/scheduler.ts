@@ -124,7 +124,7 @@ export class Scheduler {
     if (this.stopped || this.lanes.busy >= this.lanes.size) return 0;
     const open = await claimableCycles(this.s, this.clock());
     let joined = 0;
-    for (const { cycleId, orgId } of open) {
+    for (const { cycleId, orgId, startedAt } of open) {
       if (this.helping.has(cycleId) || this.lanes.busy >= this.lanes.size) continue;
       joined++;
       const done = workShares(this.s, {
@@ -133,7 +133,7 @@ export class Scheduler {
         clock: this.clock,
         lanes: this.lanes,
         wait: false,
-        check: (id) => checkCycleCompetitor(this.s, orgId, cycleId, id),
+        check: (id) => checkCycleCompetitor(this.s, orgId, { id: cycleId, startedAt }, id),
       })
         .then((n) => {
           this.helped += n;
@@ -251,6 +251,7 @@ export class Scheduler {
         instance: this.instance,
         pages_checked: summary.pages_checked,
         pages_changed: summary.pages_changed,
+        ...(summary.pages_due_later > 0 ? { pages_due_later: summary.pages_due_later } : {}),
         signals_created: summary.signals_created,
       });
       this.opts.onCycle?.(lease.orgId, lease.slot, summary);

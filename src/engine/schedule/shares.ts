@@ -84,7 +84,10 @@ function finishShare(
 
 /** The running cycles with a competitor free to claim now (nobody holds it, or its claim expired). A cycle that
  * ended without summing its rows (its lead failed) is no longer worked on. */
-export function claimableCycles(s: Services, now: Date): Promise<{ cycleId: number; orgId: number }[]> {
+export function claimableCycles(
+  s: Services,
+  now: Date,
+): Promise<{ cycleId: number; orgId: number; startedAt: string }[]> {
   return claimableShareCycles(s.database, iso(now));
 }
 
