@@ -3,7 +3,8 @@
 // built from the fixture web's Globex pages), robots.txt, ETags. What a page answers in a cycle is chosen by a
 // hash of (host, path, cycle): in mode `mix` about 2% change (a price and a paragraph; the page's version moves
 // on), 8% ignore If-None-Match and send the same bytes, the rest answer 304; modes `304`, `200` and `changed`
-// give every page that answer (the bench's calibration cycles). POST /__cycle?n=K&mode=M sets both; GET
+// give every page that answer (the bench's calibration cycles). The Greenhouse board the careers page names answers
+// for every competitor on its one host, the same list each time (304 when asked with its ETag). POST /__cycle?n=K&mode=M sets both; GET
 // /__stats gives the counts of the cycle's answers by kind. Prints its port on stdout.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -12,6 +13,11 @@ import { CYCLE_PAGES } from "./cycle-site.ts";
 
 const fixture = join(resolve(import.meta.dir, ".."), "fixtures", "web", "sites", "globex.example", "v1");
 const PAGES = CYCLE_PAGES.slice(0, Number(process.env.BENCH_PAGES ?? 10));
+/** The job board every competitor's careers page names (the Globex careers page's Greenhouse board). */
+const boardJobs = readFileSync(
+  join(fixture, "..", "..", "boards-api.greenhouse.io", "v1", "v1", "boards", "globex", "jobs.json"),
+  "utf8",
+);
 const TARGET = Number(process.env.BENCH_PAGE_KB ?? 100) * 1000;
 
 function padded(html: string, salt: string): string {
@@ -61,6 +67,15 @@ if (import.meta.main) {
         return new Response("ok");
       }
       if (path === "/__stats") return Response.json(stats);
+      // Each competitor's board on the one host they share: the same list every time, with an ETag.
+      if (host === "boards-api.greenhouse.io" && path.startsWith("/v1/boards/")) {
+        const etag = `"${path}"`;
+        const kind = req.headers.get("if-none-match") === etag ? "board_304" : "board_200";
+        stats[kind] = (stats[kind] ?? 0) + 1;
+        return kind === "board_304"
+          ? new Response(null, { status: 304, headers: { etag } })
+          : new Response(boardJobs, { headers: { "content-type": "application/json", etag } });
+      }
       const base = bodies.get(path);
       if (!base) return new Response("not found", { status: 404 });
       const kind = kindOf(host, path);

@@ -12,7 +12,9 @@
 // unchanged 200, 2% changed), the first of them while GET /api/v1/signals is asked BENCH_API_RPS times a second
 // (default 50, each request sent on time whether the one before answered; p50, p99), or with BENCH_API_RPS=0 one
 // request after another as fast as the process answers them, which takes every idle moment of its main thread. CPU is this process's (main thread and the extraction Worker pool); peak RSS is sampled every 20 ms per
-// cycle; the database's size is its used pages (WAL included). A month of hourly cycles is the size after the
+// cycle; the database's size is its used pages (WAL included). Every competitor's careers page names a board on one
+// job board host: RIVALS_SHARED_HOST_HOURLY sets that host's hourly share, so its rotation shows at a few hundred
+// competitors. A month of hourly cycles is the size after the
 // first cycle plus 720 times the mean growth of a mixed cycle (extrapolated, said so in the output).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -109,6 +111,10 @@ async function main() {
     RIVALS_RATE_LIMIT: "1000000",
     RIVALS_SCHEDULER: "off",
     RIVALS_SCHEDULER_JITTER_MS: "0",
+    // A shared host's hourly share, to see its rotation at fewer competitors than the default share needs.
+    ...(process.env.RIVALS_SHARED_HOST_HOURLY
+      ? { RIVALS_SHARED_HOST_HOURLY: process.env.RIVALS_SHARED_HOST_HOURLY }
+      : {}),
     PORT: "0",
   };
   const t0 = performance.now();
@@ -246,6 +252,7 @@ async function main() {
       pages_changed: total("pages_changed"),
       pages_baseline: total("pages_baseline"),
       pages_failed: total("pages_failed"),
+      pages_due_later: total("pages_due_later"),
       signals_created: total("signals_created"),
       wall_s: +wall.toFixed(1),
       cpu_ms_per_page: +((cpu.user + cpu.system) / 1000 / Math.max(1, pages)).toFixed(3),

@@ -8,9 +8,11 @@
  * RIVALS_SCHEDULER_LANES. */
 export const PROCESS_LANES = 48;
 
-/** Competitors whose own site is checked, waiting on hosts other competitors share, per process: a multiple of
- * its lanes, so what they hold (their outcomes until recorded) stays bounded when a shared host is slow. */
-const WAITING_PER_LANE = 2;
+/** Competitors whose own site is checked, waiting on hosts other competitors share, per process: a quarter of its
+ * lanes. What they hold until recorded is their sources' outcomes (a cycle of first snapshots: ten pages' each),
+ * and with sources on a shared host checked in rotation few wait at once; at twice the lanes, a first cycle of
+ * 200 competitors × 10 pages, whose boards were all due, peaked 26 MB higher (docs/scale.md). */
+const WAITING_PER_LANE = 0.25;
 
 const waitingFor = new WeakMap<object, Lanes>();
 
@@ -18,7 +20,7 @@ const waitingFor = new WeakMap<object, Lanes>();
 export function sharedHostWaits(owner: object, lanes: number): Lanes {
   let w = waitingFor.get(owner);
   if (!w) {
-    w = new Lanes(lanes * WAITING_PER_LANE);
+    w = new Lanes(Math.max(1, Math.round(lanes * WAITING_PER_LANE)));
     waitingFor.set(owner, w);
   }
   return w;
