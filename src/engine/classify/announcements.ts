@@ -110,9 +110,7 @@ export function newsTitle(name: string, type: string, subject: string, title: st
     case "feature_launch":
       return `${name} launches ${subject}`;
     case "release":
-      return STARTS_WITH_VERSION.test(subject)
-        ? `${name} releases ${subject}`
-        : `${name} releases ${subject}`;
+      return `${name} releases ${subject}`;
     case "acquisition":
       return ACQUIRED_BY.test(subject) && subject.startsWith(name)
         ? `${name} is acquired: ${clip(title, 160)}`

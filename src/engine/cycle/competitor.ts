@@ -25,51 +25,50 @@ export async function checkCompetitor(
   sources: Source[],
   fetcher: Fetcher,
 ): Promise<CompetitorResult> {
-  const r = await checkAndRecord(s, orgId, cycleId, comp, sources, fetcher).recorded;
+  const r = await checkAndRecord({ s, orgId, cycleId, comp, sources, fetcher }).recorded;
   await r.written;
   return r.result;
 }
 
 /** A competitor's check under way. */
 export interface Checking {
-  /** Its own site's sources checked: what is left waits on hosts other competitors share (a job board
-   * provider, a public API), where holding a scheduler's lane would only keep other competitors waiting. */
-  ownChecked: Promise<void>;
+  /** Its own site's sources checked: true when checks on hosts other competitors share (a job board provider,
+   * a public API) are still waiting, where holding a scheduler's lane would only keep other competitors
+   * waiting; false once everything is checked and recorded. */
+  ownChecked: Promise<boolean>;
   /** Every source due checked, back with its result; `written` when its last writes (a quiet check's wait for
    * its batch) are committed. */
   recorded: Promise<Recorded>;
 }
 
-/** Starts checking a competitor's sources. In a cycle (`cycleStart`: when it started), a source on a host many
- * competitors share is checked at its turn (schedule/rotation.ts) and counted as due later otherwise. */
-export function checkAndRecord(
-  s: Services,
-  orgId: number,
-  cycleId: number | null,
-  comp: CompetitorRow,
-  sources: Source[],
-  fetcher: Fetcher,
-  cycleStart?: string,
-): Checking {
-  let ownDone!: () => void;
-  const ownChecked = new Promise<void>((resolve) => {
+/** What checking a competitor takes: `cycleStart`, when its cycle started (none: research's first snapshots). */
+export interface CheckArgs {
+  s: Services;
+  orgId: number;
+  cycleId: number | null;
+  comp: CompetitorRow;
+  sources: Source[];
+  fetcher: Fetcher;
+  cycleStart?: string;
+}
+
+/** Starts checking a competitor's sources. In a cycle, a source on a host many competitors share is checked at
+ * its turn (schedule/rotation.ts) and counted as due later otherwise. */
+export function checkAndRecord(args: CheckArgs): Checking {
+  let ownDone!: (waiting: boolean) => void;
+  const ownChecked = new Promise<boolean>((resolve) => {
     ownDone = resolve;
   });
-  const recorded = checkAll(s, orgId, cycleId, comp, sources, fetcher, cycleStart, ownDone);
-  void recorded.then(ownDone, ownDone);
+  const recorded = checkAll(args, ownDone);
+  void recorded.then(
+    () => ownDone(false),
+    () => ownDone(false),
+  );
   return { ownChecked, recorded };
 }
 
-async function checkAll(
-  s: Services,
-  orgId: number,
-  cycleId: number | null,
-  comp: CompetitorRow,
-  sources: Source[],
-  fetcher: Fetcher,
-  cycleStart: string | undefined,
-  ownDone: () => void,
-): Promise<Recorded> {
+async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): Promise<Recorded> {
+  const { s, orgId, cycleId, comp, sources, fetcher, cycleStart } = args;
   const store = snapshotStoreFor(s);
   const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
   const stateOf = (src: Source) => states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
@@ -79,12 +78,10 @@ async function checkAll(
   const due = async (src: Source): Promise<boolean> => {
     if (cycleId === null || cycleStart === undefined || !away(src)) return true;
     const every = await hostInterval(s, sourceHost(src.url));
-    const yes = dueInCycle(
-      `${comp.id} ${src.url}`,
-      every,
-      Date.parse(cycleStart),
-      stateOf(src)?.lastCheckedAt,
-    );
+    // A failed check moves only the error's time: the source was asked then too.
+    const st = stateOf(src);
+    const asked = st?.lastErrorAt && st.lastErrorAt > st.lastCheckedAt ? st.lastErrorAt : st?.lastCheckedAt;
+    const yes = dueInCycle(`${comp.id} ${src.url}`, every, Date.parse(cycleStart), asked);
     if (!yes) later.push(src);
     return yes;
   };
@@ -135,10 +132,13 @@ async function checkAll(
   // behind (first snapshots) then holds one body per competitor checked at once, not all their pages. Sources on
   // other hosts have a chain of their own, so a host every competitor shares never holds up its own site.
   const turns = { own: Promise.resolve() as Promise<unknown>, away: Promise.resolve() as Promise<unknown> };
+  let awayLeft = 0;
   const check = (src: Source, more?: CheckOptions) => {
     const chain = away(src) ? "away" : "own";
+    if (chain === "away") awayLeft++;
     const mine = turns[chain].then(() => roomForBody(s.config)).then(() => checkNow(src, more));
     turns[chain] = mine.catch(() => undefined);
+    if (chain === "away") void turns.away.then(() => awayLeft--);
     return mine;
   };
   // The job board is detected again on every careers page read: it is checked once those are.
@@ -165,8 +165,13 @@ async function checkAll(
       return check(src, follows ? { follows } : undefined);
     });
   });
-  // Its own site is done once everything queued on its chain is, boards included (a board on the site itself).
-  void boardsQueued.then(() => turns.own).then(ownDone, ownDone);
+  // Its own site is done once everything queued on its chain is, boards included (a board on the site itself);
+  // with nothing left elsewhere, it is done when recorded.
+  const ownSettled = boardsQueued.then(() => turns.own);
+  void ownSettled.then(
+    () => awayLeft > 0 && ownDone(true),
+    () => undefined,
+  );
   const outcomes = [...(await Promise.all(pageChecks)), ...(await Promise.all(await boardsQueued))];
   return recordResults(s, orgId, cycleId, comp, outcomes, states, follow, store, reads, later);
 }

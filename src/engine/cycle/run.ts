@@ -264,11 +264,19 @@ async function checkOne(
     // A competitor starts once the extraction pool has caught up: what waits for it is whole page bodies, so
     // the lanes shrink to what the pool keeps up with (a cycle of first snapshots) and memory stays flat.
     await roomForBody(s.config);
-    const checking = checkAndRecord(s, orgId, cycle.id, comp, sources, fetcher, cycle.startedAt);
+    const checking = checkAndRecord({
+      s,
+      orgId,
+      cycleId: cycle.id,
+      comp,
+      sources,
+      fetcher,
+      cycleStart: cycle.startedAt,
+    });
     // Its lane is free once its own site is checked; what waits on a shared host (at one request a second for
     // every competitor that names it) waits out of the lane, a bounded number of competitors at once.
-    await checking.ownChecked;
-    const release = await sharedHostWaits(s, s.config.schedulerLanes).hold();
+    const waiting = await checking.ownChecked;
+    const release = waiting ? await sharedHostWaits(s, s.config.schedulerLanes).hold() : () => undefined;
     const recorded = checking.recorded.then(({ result: r, written }) => {
       // Its pages' bodies, snapshots and histories outlived young collections while the competitor's other
       // pages were read, so they sit in the old generation until a full one (docs/engine/speed.md, "Memory").
