@@ -158,8 +158,14 @@ async function main() {
   };
 
   let rssPeak = 0;
+  /** What the process held when its RSS peaked: the main thread's heap, and memory outside it. */
+  let atPeak: NodeJS.MemoryUsage | undefined;
   const sampler = setInterval(() => {
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    const m = process.memoryUsage();
+    if (m.rss > rssPeak) {
+      rssPeak = m.rss;
+      atPeak = m;
+    }
   }, 20);
 
   let cyclesRun = 0;
@@ -168,7 +174,8 @@ async function main() {
     now = new Date(now.getTime() + 3_600_000);
     await fetch(`http://127.0.0.1:${sites.port}/__cycle?mode=${mode}`, { method: "POST" });
     Bun.gc(true);
-    rssPeak = process.memoryUsage().rss;
+    atPeak = process.memoryUsage();
+    rssPeak = atPeak.rss;
     const before = await used();
     finished = [];
     const done = new Promise<void>((r) => {
@@ -257,6 +264,12 @@ async function main() {
       wall_s: +wall.toFixed(1),
       cpu_ms_per_page: +((cpu.user + cpu.system) / 1000 / Math.max(1, pages)).toFixed(3),
       peak_rss_mb: Math.round(rssPeak / 1e6),
+      at_peak_mb: atPeak && {
+        heap_used: Math.round(atPeak.heapUsed / 1e6),
+        heap_total: Math.round(atPeak.heapTotal / 1e6),
+        external: Math.round(atPeak.external / 1e6),
+        array_buffers: Math.round(atPeak.arrayBuffers / 1e6),
+      },
       db_growth_bytes: after.bytes - before.bytes,
       events_per_competitor: +((after.events - before.events) / N).toFixed(2),
       load_average_1min: {
