@@ -113,6 +113,13 @@ export const cycleStatusShape = z
         pages_checked: z.number().int().optional(),
         pages_changed: z.number().int().optional(),
         pages_failed: z.number().int().optional(),
+        pages_due_later: z
+          .number()
+          .int()
+          .optional()
+          .describe(
+            "Sources on a host many competitors share (a job board provider, a public API) left for their turn in a later cycle.",
+          ),
         signals_created: z.number().int().optional(),
         signals_updated: z.number().int().optional(),
         signals_closed: z.number().int().optional(),

@@ -52,6 +52,7 @@ test("after a cycle: all three tools name it with its counts", async () => {
         pages_checked: 0,
         pages_changed: 0,
         pages_failed: 0,
+        pages_due_later: 0,
         signals_created: 0,
         signals_updated: 0,
         signals_closed: 0,

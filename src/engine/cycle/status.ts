@@ -22,6 +22,7 @@ export interface CycleStatus {
     pages_checked?: number;
     pages_changed?: number;
     pages_failed?: number;
+    pages_due_later?: number;
     signals_created?: number;
     signals_updated?: number;
     signals_closed?: number;
@@ -36,6 +37,7 @@ const COUNTS = [
   "pages_checked",
   "pages_changed",
   "pages_failed",
+  "pages_due_later",
   "signals_created",
   "signals_updated",
   "signals_closed",
