@@ -29,7 +29,7 @@ export type Outcome =
       rendered?: boolean;
     }
   | {
-      status: "changed" | "baseline";
+      status: "changed";
       source: Source;
       key: string;
       snapshotKind: SnapshotKind;
@@ -43,6 +43,17 @@ export type Outcome =
         /** A page's response headers (what its technologies are read from, beside its HTML). */
         headers?: Record<string, string>;
       };
+      bodyHash: string;
+      rendered: boolean;
+    }
+  | {
+      /** A first snapshot, written to the store when it was read: nothing compares it, so the competitor's
+       * other checks need not hold it until they are recorded (a first cycle holds ten pages' worth per
+       * competitor otherwise). */
+      status: "baseline";
+      source: Source;
+      key: string;
+      snapshotKind: SnapshotKind;
       bodyHash: string;
       rendered: boolean;
     }
@@ -206,22 +217,34 @@ async function readSource(
     state?.latestHash,
   );
   if (cmp.status === "unchanged") return unchanged(bodyHash);
+  const fetched = {
+    etag: r.etag,
+    lastModified: r.lastModified,
+    status: r.status,
+    finalUrl: r.finalUrl,
+  };
+  if (cmp.status === "baseline") {
+    await snapshotStoreFor(s).put({
+      orgId,
+      competitorId,
+      url: src.url,
+      kind: snapshotKind,
+      snapshot,
+      observedAt: s.clock(),
+      ...fetched,
+    });
+    return { status: "baseline", source: src, key, snapshotKind, bodyHash, rendered };
+  }
   return {
     status: cmp.status,
     source: src,
     key,
     snapshotKind,
     snapshot,
-    previous: cmp.status === "changed" ? cmp.previous : undefined,
-    changes: cmp.status === "changed" ? cmp.changes : [],
+    previous: cmp.previous,
+    changes: cmp.changes,
     ...(read ? { read } : {}),
-    fetched: {
-      etag: r.etag,
-      lastModified: r.lastModified,
-      status: r.status,
-      finalUrl: r.finalUrl,
-      ...("headers" in r && r.headers ? { headers: r.headers } : {}),
-    },
+    fetched: { ...fetched, ...("headers" in r && r.headers ? { headers: r.headers } : {}) },
     bodyHash,
     rendered,
   };

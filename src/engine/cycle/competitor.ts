@@ -9,11 +9,18 @@ import { type PageRead, pageRead, readsTech } from "../research/reads.ts";
 import { dueInCycle, hostInterval, mainHost, sourceHost } from "../schedule/rotation.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
+import { collectAbove } from "../workers/collect.ts";
 import { extractPool, roomForBody } from "../workers/extract.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { type CheckOptions, checkSource, keyOf } from "./check.ts";
 import { type CompetitorResult, type Recorded, recordResults } from "./results.ts";
 import type { CompetitorRow, Source } from "./types.ts";
+
+/** The main thread's heap above which a full collection follows a first snapshot (a first cycle): its parse and
+ * bodies are garbage once it is stored, and 48 lanes of first snapshots outgrow the per-competitor collection
+ * (run.ts) between two competitors. A first cycle of 200 competitors × 10 pages peaked at 283 MB with it, 316 MB
+ * at 48 MB, 334 MB without (docs/scale.md, "First snapshots"). */
+const FIRST_SNAPSHOT_HEAP_BYTES = 32 * 1024 * 1024;
 
 /** Checks a competitor's sources and records what they show. `cycleId` null: research's first snapshots
  * (research/baseline.ts), which are no cycle and record no CompetitorChecked. */
@@ -125,6 +132,7 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
         .catch(() => undefined);
       if (x) reads.set(o.key, pageRead(x.page, src.kind, tech ? x.tech : undefined));
     }
+    if (o.status === "baseline") collectAbove(FIRST_SNAPSHOT_HEAP_BYTES);
     return o;
   };
   // One source at a time per chain, each once the extraction pool has room for a body: most of a competitor's

@@ -158,11 +158,13 @@ export async function recordResults(
   const rec = await recordDrafts(s, orgId, comp.id, drafts, at, observed);
 
   // Then the new snapshots (after the signals: a crash in between re-detects the change next cycle, and the
-  // signal's dedup key makes that evidence on the same signal, not a second one).
+  // signal's dedup key makes that evidence on the same signal, not a second one). First snapshots were stored
+  // when they were read (check.ts).
   let changed = 0;
   let baseline = 0;
   for (const o of outcomes) {
-    if (o.status !== "changed" && o.status !== "baseline") continue;
+    if (o.status === "baseline") baseline++;
+    if (o.status !== "changed") continue;
     const put = await store.put({
       orgId,
       competitorId: comp.id,
@@ -175,8 +177,7 @@ export async function recordResults(
       status: o.fetched.status,
       finalUrl: o.fetched.finalUrl,
     });
-    if (o.status === "baseline") baseline++;
-    else if (put.changed) changed++;
+    if (put.changed) changed++;
   }
 
   // The sources' checks (unchanged, not modified, failing) and the competitor's CompetitorChecked event, in one
