@@ -2,9 +2,9 @@
 // BENCH_N competitors (default 100) × BENCH_PAGES pages (default 10) from bench/scale-site.ts's sites (a child
 // process), fetch delay 0, seeded by `bench/scale.ts --setup`; a first cycle takes the baselines, then one cycle
 // per kind in BENCH_KINDS (default 304,200: every page 304, every page the same bytes) runs under JSC's sampling
-// profiler. Prints each kind's CPU per page (this process, all threads) and the profile's functions with the most
-// samples at the top of the stack (BENCH_TOP, default 25). A kind named again (304,304) is a cycle of a process
-// that has run one already: its second figure is printed as `304#2`.
+// profiler (BENCH_PROFILE=0: without it). Prints each kind's CPU per page (this process, all threads), the peak
+// RSS so far and the profile's functions with the most samples at the top of the stack (BENCH_TOP, default 25).
+// A kind named again (304,304) is a cycle of a process that has run one already: printed as `304#2`.
 import { profile } from "bun:jsc";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadConfig } from "../src/config.ts";
@@ -15,6 +15,8 @@ import { seededBench } from "./scale.ts";
 const N = Number(process.env.BENCH_N ?? 100);
 const KINDS = (process.env.BENCH_KINDS ?? "304,200").split(",");
 const TOP = Number(process.env.BENCH_TOP ?? 25);
+// BENCH_PROFILE=0 runs the cycles without the sampling profiler (whose kept samples grow the heap it collects)
+const PROFILE = process.env.BENCH_PROFILE !== "0";
 
 const { dir, sites, env } = await seededBench("cost", N);
 const s = await openServices(loadConfig(env));
@@ -36,6 +38,10 @@ function threads(): Map<string, number> {
   return out;
 }
 
+/** The process's peak resident set so far (`VmHWM`), in MB. */
+const peakRss = (): number =>
+  Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024);
+
 const cycle = async (mode: string) => {
   await fetch(`http://127.0.0.1:${sites.port}/__cycle?mode=${mode}`, { method: "POST" });
   let pages = 0;
@@ -52,9 +58,12 @@ for (const [i, kind] of KINDS.entries()) {
   const c0 = process.cpuUsage();
   const t0 = threads();
   let pages = 0;
-  const p = await profile(async () => {
+  const run = async () => {
     pages = await cycle(kind);
-  }, 200);
+  };
+  let p = { functions: "", bytecodes: "" };
+  if (PROFILE) p = await profile(run, 200);
+  else await run();
   const cpu = process.cpuUsage(c0);
   const t1 = threads();
   const perThread = Object.fromEntries(
@@ -66,6 +75,7 @@ for (const [i, kind] of KINDS.entries()) {
     thread_cpu_ms_per_page: perThread,
     pages,
     cpu_ms_per_page: +((cpu.user + cpu.system) / 1000 / Math.max(1, pages)).toFixed(3),
+    peak_rss_mb: peakRss(),
     top: p.functions.split("\n").slice(0, TOP + 2),
     bytecodes: p.bytecodes.split("\n").slice(0, 12),
   };

@@ -102,7 +102,7 @@ async function main() {
         await Promise.all([page.waitForURL(/\/app/), page.click('form[action="/signin"] button')]);
         for (const [name, path] of pages) {
           const res = await page.goto(`${base}${path}`);
-          if (!res || res.status() !== 200) throw new Error(`${path} answered ${res?.status()}`);
+          if (res?.status() !== 200) throw new Error(`${path} answered ${res?.status()}`);
           await page.evaluate(AXE);
           const axe = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
             violations: { id: string; impact: string | null; nodes: unknown[] }[];

@@ -5,6 +5,7 @@
 // answers 429 without checking the password. Counts are forgotten an hour after the last failure, and a
 // successful sign-in clears the account's count.
 import type { Clock } from "../clock.ts";
+import { sharedByInstances } from "../db/client.ts";
 import { clearFailures, type FailureStore, lockedUntil, recordFailure } from "../db/signinFailures.ts";
 import type { Services } from "../services.ts";
 
@@ -42,8 +43,7 @@ export interface Throttle {
 }
 
 export function throttleFor(s: Services, policy: ThrottlePolicy, scope: string): Throttle {
-  const url = s.database.url;
-  if (url.startsWith("file:") || url === ":memory:") return new MemoryThrottle(policy, s.clock);
+  if (!sharedByInstances(s.database.url)) return new MemoryThrottle(policy, s.clock);
   return new SharedThrottle(s.database, scope, policy, s.clock);
 }
 

@@ -14,6 +14,13 @@ export async function found(c: Exec, stmt: InStatement): Promise<boolean> {
   return (await c.execute(stmt)).rows.length > 0;
 }
 
+/** Whether other instances may share the database at `url`: a libSQL server's, not a local file's. What
+ * every instance must count together (rate limits, throttles, renders, turns at a host) is kept in the
+ * database only then; on a local file each is this process's own (no write to contend with the writer). */
+export function sharedByInstances(url: string): boolean {
+  return !(url.startsWith("file:") || url === ":memory:");
+}
+
 /** The database a surface hands to the named queries of src/db/queries (it runs no SQL of its own). */
 export interface Database {
   client: Client;

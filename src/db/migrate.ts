@@ -40,6 +40,7 @@ import m0096 from "./migrations/0096_cycle_shares.sql" with { type: "text" };
 import m0097 from "./migrations/0097_instance_settings.sql" with { type: "text" };
 import m0098 from "./migrations/0098_maintenance_claims.sql" with { type: "text" };
 import m0099 from "./migrations/0099_source_hosts.sql" with { type: "text" };
+import m0100 from "./migrations/0100_host_turns.sql" with { type: "text" };
 
 /** In order. `formerly`: the id a migration was recorded under before it was renumbered (two once shared
  * the number 0016); a database that applied it under that id does not run it again. */
@@ -84,6 +85,7 @@ const migrations: { id: string; sql: string; formerly?: string }[] = [
   { id: "0097_instance_settings", sql: m0097 },
   { id: "0098_maintenance_claims", sql: m0098 },
   { id: "0099_source_hosts", sql: m0099 },
+  { id: "0100_host_turns", sql: m0100 },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction. Returns the ids applied. */

@@ -234,6 +234,12 @@ export const robotsCache = sqliteTable("robots_cache", {
   expiresAt: integer("expires_at").notNull(),
 });
 
+/** Turns at a host across instances on one libSQL server: when its next request may start. */
+export const hostTurns = sqliteTable("host_turns", {
+  host: text("host").primaryKey(),
+  nextAt: integer("next_at").notNull(),
+});
+
 /** The migrations applied. */
 export const schemaMigrations = sqliteTable("schema_migrations", {
   id: text("id").primaryKey(),

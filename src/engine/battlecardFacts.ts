@@ -384,7 +384,7 @@ function factOf(s: BattlecardSignal, c: CompetitorRecord): Fact {
           ? up
             ? `${possessive(name)} ${planName} costs ${after}${since}${from ? `, up from ${from}` : ""}: price the buyer's real seat count or volume at the new rate next to our quote, and ask whether their budget was set at the old one.`
             : `${name} cut its ${planName} to ${after}${from ? ` from ${from}` : ""}${on}: expect the lower number in the buyer's comparison; compare what the ${planName} includes at the buyer's volume, not the list price.`
-          : `${said}: ${up ? "ask whether the buyer's budget for " + name + " was set before the change, and price their real volume at the new terms." : "expect the lower number in the buyer's comparison; compare what it includes at the buyer's volume."}`,
+          : `${said}: ${up ? `ask whether the buyer's budget for ${name} was set before the change, and price their real volume at the new terms.` : "expect the lower number in the buyer's comparison; compare what it includes at the buyer's volume."}`,
         ...(outdates ? { outdates } : {}),
       };
     }

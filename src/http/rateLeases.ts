@@ -14,6 +14,7 @@
 // A lease that fails or takes over a second does not hold the request: it is decided by this instance's own
 // exact window (RateLimiter), as a single instance would, and the lease still lands for the next one.
 import type { Clock } from "../clock.ts";
+import { sharedByInstances } from "../db/client.ts";
 import { leaseRateSlice, type RateSliceStore } from "../db/rateSlices.ts";
 import type { Services } from "../services.ts";
 import { type Limiter, MINUTE_MS, type RateDecision, RateLimiter } from "./rateLimit.ts";
@@ -173,7 +174,6 @@ export class SharedRateLimiter implements Limiter {
  * this process's own exact window on a local file (one instance; no write per lease to contend with the
  * writer or to move the read cache's data version). */
 export function limiterFor(s: Services, name: string, limit: number, windowMs = MINUTE_MS): Limiter {
-  const url = s.database.url;
-  if (url.startsWith("file:") || url === ":memory:") return new RateLimiter(limit, s.clock, windowMs);
+  if (!sharedByInstances(s.database.url)) return new RateLimiter(limit, s.clock, windowMs);
   return new SharedRateLimiter(s.database, name, limit, s.clock, windowMs);
 }

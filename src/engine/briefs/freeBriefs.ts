@@ -25,7 +25,7 @@ import { briefOfPeriod, FAILURE_REASONS, failureReason, newSecret } from "../../
 import { FREE_BRIEF } from "../../domain/limits.ts";
 import { mailConfigured, sendMail } from "../../mail/mailer.ts";
 import type { Services } from "../../services.ts";
-import { type Fetcher, type FetchResult, fetcherFor } from "../fetch/index.ts";
+import { type Fetcher, type FetchResult, tenantFetcher } from "../fetch/index.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 import { researchSite } from "../research/index.ts";
 import { extractPool } from "../workers/extract.ts";
@@ -114,7 +114,7 @@ async function answerDomain(s: Services, domain: string): Promise<void> {
   if (first === undefined) return;
   const website = `${new URL(first).origin}/`;
   const budget = s.config.freeBriefBudgetMs;
-  const fetcher = budgetedFetcher(fetcherFor(s.config), budget, s.clock);
+  const fetcher = budgetedFetcher(tenantFetcher(s), budget, s.clock);
   let answer: FreeBriefAnswer;
   try {
     let stop: ReturnType<typeof setTimeout> | undefined;

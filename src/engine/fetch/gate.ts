@@ -1,11 +1,21 @@
 // One request at a time per host, with a pause between two of them (RIVALS_FETCH_DELAY_MS, or the
-// origin's Crawl-delay when longer). Time comes from the injected clock and pauses from the injected
-// sleeper, so tests can run the schedule without waiting.
+// origin's Crawl-delay when longer); on a database several instances share, also a turn at the host taken in
+// the database, so that together they keep that pause too. Time comes from the injected clock and pauses from
+// the injected sleeper, so tests can run the schedule without waiting.
 
 export type Sleeper = (ms: number) => Promise<void>;
 export const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const MAX_HOSTS = 10_000;
+/** The longest wait for a turn taken in the database. Each instance has at most one request waiting per host,
+ * so a longer one means a clock ahead of this one, not a queue. */
+const MAX_TURN_WAIT_MS = 60_000;
+
+/** Turns at a host shared with other instances: when a request may start (clock ms), `pauseMs` after the
+ * one before it, whichever instance sent it. */
+export interface HostTurns {
+  take(host: string, now: number, pauseMs: number): Promise<number>;
+}
 
 export class HostGate {
   /** The promise the next request for a host waits for (the end of the one before it). */
@@ -16,6 +26,8 @@ export class HostGate {
   constructor(
     private now: () => number,
     private sleep: Sleeper,
+    /** The turns shared with other instances, when there are any (read per request: set after creation). */
+    private turns: () => HostTurns | undefined = () => undefined,
   ) {}
 
   /** Runs `fn` when every earlier request for `host` has finished and the pause since the last one has
@@ -36,6 +48,7 @@ export class HostGate {
       // Never longer than the pause itself, even if the clock went back.
       const wait = pause > 0 ? Math.min(pause, last! + pause - this.now()) : 0;
       if (wait > 0) await this.sleep(wait);
+      await this.sharedTurn(host, pauseMs);
       return await fn();
     } finally {
       const now = this.now();
@@ -47,5 +60,18 @@ export class HostGate {
       if (this.tails.get(host) === tail) this.tails.delete(host);
       release();
     }
+  }
+
+  /** Waits for the host's turn among instances; without a turn (none kept, or the database did not answer)
+   * the request goes on under this instance's own pause. */
+  private async sharedTurn(host: string, pauseMs: () => number): Promise<void> {
+    const turns = this.turns();
+    if (!turns) return;
+    const pause = pauseMs();
+    if (pause <= 0) return;
+    const now = this.now();
+    const at = await turns.take(host, now, pause).catch(() => now);
+    const wait = Math.min(at - now, MAX_TURN_WAIT_MS);
+    if (wait > 0) await this.sleep(wait);
   }
 }

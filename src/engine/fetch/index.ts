@@ -16,7 +16,7 @@ import { orgSlugById } from "../../db/queries/orgs.ts";
 import { hostRefusal, notAllowedMessage } from "../../domain/hostname.ts";
 import type { Services } from "../../services.ts";
 import { bodyDecoder, decodeBody } from "./charset.ts";
-import { HostGate, realSleep, type Sleeper } from "./gate.ts";
+import { HostGate, type HostTurns, realSleep, type Sleeper } from "./gate.ts";
 import {
   BlockedAddressError,
   bareHost,
@@ -25,6 +25,7 @@ import {
   type Resolver,
   systemResolver,
 } from "./guard.ts";
+import { hostTurnsOf } from "./hostTurns.ts";
 import { type RewriteRule, RewriteTable } from "./rewrite.ts";
 import {
   ROBOTS_MAX_BYTES,
@@ -142,6 +143,8 @@ export interface FetcherOptions {
   /** Where robots.txt answers are shared beyond this fetcher (the database); read when the fetcher's own
    * memory has none, so it may be given after the fetcher was made. */
   robotsStore?: RobotsStore;
+  /** Turns at a host shared with other instances on one database; read per request, like `robotsStore`. */
+  hostTurns?: HostTurns;
 }
 
 export const DEFAULT_DELAY_MS = 1000;
@@ -311,7 +314,7 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 export function createFetcher(opts: FetcherOptions): Fetcher {
   const clock = opts.clock ?? systemClock;
   const now = () => clock().getTime();
-  const gate = new HostGate(now, opts.sleep ?? realSleep);
+  const gate = new HostGate(now, opts.sleep ?? realSleep, () => opts.hostTurns);
   const resolve = opts.resolve ?? systemResolver;
   const table = new RewriteTable(opts.rewrite ?? []);
   const exempt = new Set(opts.exemptOrigins ?? []);
@@ -797,16 +800,26 @@ export function fetcherOptions(config: Config, caller: FetchCaller = "tenant"): 
   };
 }
 
-const shared = new WeakMap<Config, Map<FetchCaller, { fetcher: Fetcher; options: FetcherOptions }>>();
+const processFetchers = new WeakMap<
+  Config,
+  Map<FetchCaller, { fetcher: Fetcher; options: FetcherOptions }>
+>();
+
+/** What a fetcher shares with other processes through the database: robots.txt answers, and the turns at a
+ * host when several instances may share it. */
+export interface FetchShared {
+  robots: RobotsStore;
+  turns?: HostTurns;
+}
 
 /** The process-wide fetcher of one caller for a configuration (its host gates and robots cache are shared
- * by everything that fetches for that caller). `robots`: where its robots.txt answers are shared with other
- * processes (the database); the first caller that names one sets it. */
-export function fetcherFor(config: Config, caller: FetchCaller = "tenant", robots?: RobotsStore): Fetcher {
-  let byCaller = shared.get(config);
+ * by everything that fetches for that caller). `shared`: what it shares with other processes (the database);
+ * the first caller that names it sets it. */
+export function fetcherFor(config: Config, caller: FetchCaller = "tenant", shared?: FetchShared): Fetcher {
+  let byCaller = processFetchers.get(config);
   if (!byCaller) {
     byCaller = new Map();
-    shared.set(config, byCaller);
+    processFetchers.set(config, byCaller);
   }
   let f = byCaller.get(caller);
   if (!f) {
@@ -814,8 +827,17 @@ export function fetcherFor(config: Config, caller: FetchCaller = "tenant", robot
     f = { fetcher: createFetcher(options), options };
     byCaller.set(caller, f);
   }
-  if (robots && !f.options.robotsStore) f.options.robotsStore = robots;
+  if (shared && !f.options.robotsStore) {
+    f.options.robotsStore = shared.robots;
+    f.options.hostTurns = shared.turns;
+  }
   return f.fetcher;
+}
+
+/** The fetcher of work done for tenants and visitors, sharing robots.txt answers and turns at a host with the
+ * other processes on the database. */
+export function tenantFetcher(s: Pick<Services, "config" | "database" | "store" | "clock">): Fetcher {
+  return fetcherFor(s.config, "tenant", { robots: robotsStoreOf(s), turns: hostTurnsOf(s) });
 }
 
 const demoFetchers = new WeakMap<Config, Fetcher>();
@@ -840,7 +862,7 @@ export async function workspaceFetcher(
     demo = (await orgSlugById(s.database, orgId)) === DEMO_ORG;
     known.set(orgId, demo);
   }
-  if (!demo) return { fetcher: fetcherFor(s.config, "tenant", robotsStoreOf(s)), confined: false };
+  if (!demo) return { fetcher: tenantFetcher(s), confined: false };
   let f = demoFetchers.get(s.config);
   if (!f) {
     f = createFetcher({ ...fetcherOptions(s.config), rewrite: s.config.demoSites, confine: true });

@@ -3,6 +3,7 @@
 // (RIVALS_BROWSER unset), a failed read that says so. A shell is never read as the page itself: its emptiness
 // is not the competitor's doing, and must never become "plans removed".
 import type { Config } from "../../config.ts";
+import { sharedByInstances } from "../../db/client.ts";
 import { planOfOrg } from "../../db/queries/orgs.ts";
 import { sweepDailyRenders, takeDailyRender } from "../../db/rateSlices.ts";
 import { dailyCapReached, planOf } from "../../domain/plans.ts";
@@ -101,8 +102,7 @@ const sweptDay = new WeakMap<Services, number>();
  * this process's, as the other shared limits are (no write to contend with the writer or to move the read
  * cache's data version). */
 async function takeRender(s: Services, orgId: number, day: number, cap: number) {
-  const url = s.database.url;
-  if (url.startsWith("file:") || url === ":memory:") {
+  if (!sharedByInstances(s.database.url)) {
     let counts = rendersToday.get(s);
     if (!counts) {
       counts = new Map();
