@@ -12,7 +12,7 @@ import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
 import type { SourceState } from "../snapshots/store.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
-import { snapshotPool } from "../workers/extract.ts";
+import { type ExtractTaskResult, snapshotPool } from "../workers/extract.ts";
 import type { Source } from "./types.ts";
 
 const HTML = /html|xhtml/i;
@@ -89,6 +89,9 @@ export interface CheckOptions {
   /** Sees a body that was read (not one found the same bytes as last time, which names nothing new, as a 304
    * does not): `text()` gives it. */
   onBody?: (text: () => string) => void;
+  /** A changed page is also read for the dossier (with its technologies when `tech`), from the parse its
+   * snapshot was made from: `onRead` gets the extract when the check's outcome is `changed`. */
+  read?: { tech: boolean; onRead: (x: ExtractTaskResult) => void };
 }
 
 /** Reads one source now: its snapshot, compared with what the store holds in `state` (or, for a job board the
@@ -178,6 +181,7 @@ async function readSource(
   let hash: string;
   let originals: Originals = [];
   let read: Record<string, unknown> | undefined;
+  let pageRead: ExtractTaskResult | undefined;
   try {
     if (!kind.parse) {
       if (!HTML.test(r.contentType)) return fail("unsupported_content");
@@ -187,12 +191,22 @@ async function readSource(
         url: r.finalUrl,
         sourceUrl: src.url,
         ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
+        ...(more.read
+          ? {
+              read: {
+                tech: more.read.tech,
+                headers: ("headers" in r && r.headers) || {},
+                ...(state?.latestHash ? { unlessHash: state.latestHash } : {}),
+              },
+            }
+          : {}),
       });
       if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
       if (x.same) return unchanged(bodyHash);
       snapshot = x.snapshot;
       hash = x.hash;
       originals = x.originals ?? [];
+      pageRead = x.read;
     } else {
       const parse = kind.parse;
       const { result: parsed, originals: o } = withOriginals(() => parse(r, src.url));
@@ -235,6 +249,7 @@ async function readSource(
     });
     return { status: "baseline", source: src, key, snapshotKind, bodyHash, rendered };
   }
+  if (cmp.status === "changed" && pageRead) more.read?.onRead(pageRead);
   return {
     status: cmp.status,
     source: src,

@@ -100,7 +100,10 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
     const state = stateOf(src);
     // A page reported removed is read whole when it answers again (no conditional request): its dossier reads
     // come back from what it shows, even unchanged.
-    const gone = sourceKind(src.kind).snapshot === "page" && reportedGone(state);
+    const page = sourceKind(src.kind).snapshot === "page";
+    const gone = page && reportedGone(state);
+    const tech = readsTech(src.kind);
+    let read: PageRead | undefined;
     const o = await checkSource(
       s,
       orgId,
@@ -114,13 +117,27 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
           body = text;
           more?.onBody?.(text);
         },
+        // A changed page's read comes from the parse its snapshot was made from.
+        ...(page
+          ? {
+              read: {
+                tech,
+                onRead: (x) => {
+                  read = pageRead(x.page, src.kind, tech ? x.tech : undefined);
+                },
+              },
+            }
+          : {}),
       },
     );
+    if (read) {
+      reads.set(o.key, read);
+      body = undefined;
+    }
     const changed = o.status === "changed" && o.snapshotKind === "page";
-    if ((changed || (gone && o.status === "unchanged")) && body !== undefined) {
+    if (!read && (changed || (gone && o.status === "unchanged")) && body !== undefined) {
       const html = body();
       body = undefined;
-      const tech = readsTech(src.kind);
       const fetched = changed ? o.fetched : undefined;
       const x = await extractPool(s.config)
         .run({

@@ -27,11 +27,21 @@ export interface SnapshotTask {
   url: string;
   sourceUrl: string;
   signature?: string;
+  /** Also give the page's extract (and technologies) for the dossier, as an ExtractTask would, unless the
+   * snapshot's hash is `unlessHash` (the latest one's: nothing changed, nothing to read). */
+  read?: { tech: boolean; headers: Record<string, string>; unlessHash?: string };
 }
 /** The snapshot and its hash; or `same` when the page's signature equals the task's (its snapshot would be
  * the latest one: not extracted). `signature` is absent when the page could only be read as text. */
 export type SnapshotTaskResult =
-  | { same?: false; snapshot: Snapshot; hash: string; signature?: string; originals?: Originals }
+  | {
+      same?: false;
+      snapshot: Snapshot;
+      hash: string;
+      signature?: string;
+      originals?: Originals;
+      read?: ExtractTaskResult;
+    }
   | { same: true; signature: string };
 
 /** How long the pool's workers outlive their last task: between two hourly cycles they end, and the process goes

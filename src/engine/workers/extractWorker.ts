@@ -51,10 +51,26 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
   }
   // read as text only: the signature does not cover what that reading depends on
   if (!page) signature = undefined;
-  const { result: snapshot, originals } = withOriginals(() =>
-    normalise(page ?? fallbackExtract(html, task.url)),
-  );
+  // What extractPage gives for the page: the tree's extract, else its text.
+  const extract = page ?? fallbackExtract(html, task.url);
+  const { result: snapshot, originals } = withOriginals(() => normalise(extract));
   snapshot.url = task.sourceUrl;
   const hash = snapshotHash(serialise(snapshot));
-  return signature ? { snapshot, hash, signature, originals } : { snapshot, hash, originals };
+  // The dossier's read of a changed page from this parse, not a second one (normalise leaves the extract as is).
+  const read =
+    task.read && hash !== task.read.unlessHash
+      ? {
+          page: extract,
+          tech: task.read.tech
+            ? detectTech({ html, headers: task.read.headers, scripts: extract.scripts })
+            : [],
+        }
+      : undefined;
+  return {
+    snapshot,
+    hash,
+    originals,
+    ...(signature ? { signature } : {}),
+    ...(read ? { read } : {}),
+  };
 }

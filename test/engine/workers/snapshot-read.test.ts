@@ -1,0 +1,68 @@
+// A changed page's dossier read comes from the parse its snapshot was made from: the snapshot task asked for a
+// read gives exactly what an extraction task of the same body gives (the page's extract and its technologies),
+// on every HTML page of the fixture web, and nothing when the snapshot's hash is the latest one's.
+import { afterAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { htmlFiles } from "../../../fixtures/web/files.ts";
+import type {
+  ExtractTask,
+  ExtractTaskResult,
+  SnapshotTask,
+  SnapshotTaskResult,
+} from "../../../src/engine/workers/extract.ts";
+import { workerEntry } from "../../../src/engine/workers/extract.ts";
+import { WorkerPool } from "../../../src/engine/workers/pool.ts";
+
+const pool = new WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>(
+  workerEntry(new URL("../../../src/engine/workers/extract.ts", import.meta.url).href),
+  1,
+);
+afterAll(() => pool.close());
+
+const web = resolve(import.meta.dir, "../../../fixtures/web/sites");
+const pages = htmlFiles(web).map((p) => {
+  const rel = relative(web, p).split("/");
+  return { url: `https://${rel[0]}/${rel.slice(2).join("/")}`, html: readFileSync(p, "utf8") };
+});
+const headers = { server: "nginx", "x-powered-by": "Next.js" };
+
+test("the snapshot task's read is the extraction task's, page by page", async () => {
+  expect(pages.length).toBeGreaterThan(100);
+  for (const p of pages) {
+    const [snap, alone] = (await Promise.all([
+      pool.run({
+        snapshot: true,
+        html: p.html,
+        url: p.url,
+        sourceUrl: p.url,
+        read: { tech: true, headers },
+      }),
+      pool.run({ html: p.html, url: p.url, tech: true, headers }),
+    ])) as [SnapshotTaskResult, ExtractTaskResult];
+    if (snap.same) throw new Error("no signature was given: the page must be extracted");
+    expect(snap.read).toEqual(alone);
+  }
+});
+
+test("no read when the snapshot is the latest one, nor when none is asked", async () => {
+  const p = pages.find((x) => x.url.includes("pricing"))!;
+  const task = { snapshot: true as const, html: p.html, url: p.url, sourceUrl: p.url };
+  const first = (await pool.run(task)) as SnapshotTaskResult;
+  if (first.same) throw new Error("extracted");
+  expect(first.read).toBeUndefined();
+  const again = (await pool.run({
+    ...task,
+    read: { tech: false, headers: {}, unlessHash: first.hash },
+  })) as SnapshotTaskResult;
+  if (again.same) throw new Error("extracted");
+  expect(again.hash).toBe(first.hash);
+  expect(again.read).toBeUndefined();
+  const moved = (await pool.run({
+    ...task,
+    read: { tech: false, headers: {}, unlessHash: "another" },
+  })) as SnapshotTaskResult;
+  if (moved.same) throw new Error("extracted");
+  expect(moved.read?.page.url).toBe(p.url);
+  expect(moved.read?.tech).toEqual([]);
+});
