@@ -3,7 +3,7 @@
 // on every HTML page of the fixture web, and nothing when the snapshot's hash is the latest one's.
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { htmlFiles } from "../../../fixtures/web/files.ts";
 import type {
   ExtractTask,
