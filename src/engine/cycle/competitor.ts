@@ -81,6 +81,8 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
   const stateOf = (src: Source) => states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
   const own = mainHost(sources.map((src) => src.url));
   const away = (src: Source) => sourceHost(src.url) !== own;
+  // A host other competitors' sources are on too: other instances may be reading it at the same time.
+  const awayFetcher: Fetcher = { fetch: (req) => fetcher.fetch({ ...req, sharedHost: true }) };
   const later: Source[] = [];
   const due = async (src: Source): Promise<boolean> => {
     if (cycleId === null || cycleStart === undefined || !away(src)) return true;
@@ -110,7 +112,7 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
       comp.id,
       src,
       gone && state ? { ...state, etag: null, lastModified: null, bodyHash: null } : state,
-      fetcher,
+      away(src) ? awayFetcher : fetcher,
       {
         ...more,
         onBody: (text) => {

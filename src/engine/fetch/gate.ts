@@ -1,6 +1,6 @@
 // One request at a time per host, with a pause between two of them (RIVALS_FETCH_DELAY_MS, or the
-// origin's Crawl-delay when longer); on a database several instances share, also a turn at the host taken in
-// the database, so that together they keep that pause too. Time comes from the injected clock and pauses from
+// origin's Crawl-delay when longer); for a host many competitors share, on a database several instances share,
+// also a turn at the host taken in the database, so that together they keep that pause too. Time comes from the injected clock and pauses from
 // the injected sleeper, so tests can run the schedule without waiting.
 
 export type Sleeper = (ms: number) => Promise<void>;
@@ -32,8 +32,8 @@ export class HostGate {
 
   /** Runs `fn` when every earlier request for `host` has finished and the pause since the last one has
    * passed; `pauseMs` is read when this request's turn comes (it may depend on what the request before
-   * learnt, e.g. a Crawl-delay). */
-  async run<T>(host: string, pauseMs: () => number, fn: () => Promise<T>): Promise<T> {
+   * learnt, e.g. a Crawl-delay). `shared`: also wait for the host's turn among instances. */
+  async run<T>(host: string, pauseMs: () => number, shared: boolean, fn: () => Promise<T>): Promise<T> {
     const before = this.tails.get(host) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => {
@@ -48,7 +48,7 @@ export class HostGate {
       // Never longer than the pause itself, even if the clock went back.
       const wait = pause > 0 ? Math.min(pause, last! + pause - this.now()) : 0;
       if (wait > 0) await this.sleep(wait);
-      await this.sharedTurn(host, pauseMs);
+      if (shared) await this.sharedTurn(host, pauseMs);
       return await fn();
     } finally {
       const now = this.now();

@@ -60,6 +60,9 @@ export interface FetchRequest {
   image?: boolean;
   /** The longest robots.txt Crawl-delay this request waits for (a free brief's is lower than monitoring's). */
   crawlDelayCapMs?: number;
+  /** The host serves many competitors (a job board provider, a public API), which several instances may be
+   * reading at once: the request also takes the host's turn among them (`hostTurns`). */
+  sharedHost?: boolean;
 }
 
 export type FetchErrorCode =
@@ -143,7 +146,8 @@ export interface FetcherOptions {
   /** Where robots.txt answers are shared beyond this fetcher (the database); read when the fetcher's own
    * memory has none, so it may be given after the fetcher was made. */
   robotsStore?: RobotsStore;
-  /** Turns at a host shared with other instances on one database; read per request, like `robotsStore`. */
+  /** Turns at a host shared with other instances on one database, taken by a request on a `sharedHost`; read
+   * per request, like `robotsStore`. */
   hostTurns?: HostTurns;
 }
 
@@ -359,10 +363,18 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
   async function exchange(
     url: URL,
     init: { method: string; headers: Record<string, string>; body?: string },
-    limits: { timeoutMs: number; maxBytes: number; truncate?: boolean; crawlDelayCapMs?: number },
+    limits: {
+      timeoutMs: number;
+      maxBytes: number;
+      truncate?: boolean;
+      crawlDelayCapMs?: number;
+      sharedHost?: boolean;
+    },
     read: (status: number, headers: Headers) => boolean,
   ): Promise<Hop> {
-    return gate.run(bareHost(url).toLowerCase(), pauseFor(url, limits.crawlDelayCapMs), async () => {
+    const host = bareHost(url).toLowerCase();
+    const turn = limits.sharedHost === true;
+    return gate.run(host, pauseFor(url, limits.crawlDelayCapMs), turn, async () => {
       const path = `${url.pathname}${url.search}`;
       const headers: Record<string, string> = {
         accept: ACCEPT,
@@ -604,6 +616,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
       timeoutMs: req.timeoutMs ?? defaultTimeout,
       maxBytes: req.maxBytes ?? defaultMax,
       crawlDelayCapMs: req.crawlDelayCapMs,
+      sharedHost: req.sharedHost,
     };
     const redirects: string[] = [];
     let extra: Record<string, string> = { ...(req.headers ?? {}) };
