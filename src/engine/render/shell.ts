@@ -37,7 +37,12 @@ export interface ShellVerdict {
   asksForScript: boolean;
 }
 
-export function shellVerdict(html: string): ShellVerdict {
+/** Thrown from the parser's callback to stop it: the verdict is known. */
+const ENOUGH = Symbol("enough text");
+
+/** The page's verdict. `stopAt`: stop reading once this much visible text is counted (a page with that much
+ * text is no shell whatever follows; its other counts are then of the part read). */
+export function shellVerdict(html: string, stopAt = Number.POSITIVE_INFINITY): ShellVerdict {
   let text = 0;
   let scripts = 0;
   let invisible = 0;
@@ -61,6 +66,7 @@ export function shellVerdict(html: string): ShellVerdict {
         if (inNoscript) noscriptText += data;
         if (invisible > 0) return;
         text += data.replace(SPACES, " ").trim().length;
+        if (text >= stopAt) throw ENOUGH;
       },
       onclosetag(name) {
         const top = mounts[mounts.length - 1];
@@ -75,13 +81,19 @@ export function shellVerdict(html: string): ShellVerdict {
     },
     { decodeEntities: true, lowerCaseTags: true },
   );
-  parser.write(html);
-  parser.end();
+  try {
+    parser.write(html);
+    parser.end();
+  } catch (e) {
+    if (e !== ENOUGH) throw e;
+  }
   const asksForScript = ASKS_FOR_SCRIPT.test(noscriptText);
   const shell = scripts > 0 && text < LITTLE_TEXT && (emptyMount || asksForScript || text < EMPTY_MOUNT);
   return { shell, text, scripts, emptyMount, asksForScript };
 }
 
+/** Whether the page is an application shell. It reads only as far as its first LITTLE_TEXT characters of
+ * visible text: a shell has fewer in all (a ~100 KB page of content: 3.5 ms read whole, on the main thread). */
 export function isAppShell(html: string): boolean {
-  return shellVerdict(html).shell;
+  return shellVerdict(html, LITTLE_TEXT).shell;
 }

@@ -11,7 +11,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type RenderedSite, startRenderedSite } from "../../../fixtures/rendered/site.ts";
 import { runCycle } from "../../../src/engine/cycle/run.ts";
 import { createFetcher } from "../../../src/engine/fetch/index.ts";
-import { Renderer, rendererFor, shellVerdict } from "../../../src/engine/render/index.ts";
+import { isAppShell, Renderer, rendererFor, shellVerdict } from "../../../src/engine/render/index.ts";
 import { startResearch } from "../../../src/engine/research/runner.ts";
 import { chromiumPath } from "../../support/browser.ts";
 import { startTestServer, type TestServer } from "../../support/helpers.ts";
@@ -59,9 +59,14 @@ describe("application shells", () => {
     ).toBe(false);
     // A page that says little but has no script is read as it is.
     expect(shellVerdict("<body><h1>Tally</h1><p>hello@tally.example</p></body>").shell).toBe(false);
+    // Read in part: a page with its text before an empty mount node stops at the text, no shell either way.
+    const textFirst = `<body><p>${"Plans for every team. ".repeat(20)}</p><div id="root"></div><script src="/a.js"></script></body>`;
+    expect(shellVerdict(textFirst, 200)).toMatchObject({ shell: false, scripts: 0, emptyMount: false });
+    expect(shellVerdict(textFirst)).toMatchObject({ shell: false, scripts: 1, emptyMount: true });
+    expect(isAppShell(textFirst)).toBe(false);
   });
 
-  test("the fixture web's one shell is Ashby's hosted board page (read through Ashby's API instead)", () => {
+  test("the fixture web's one shell is Ashby's hosted board page (read through Ashby's API instead), read whole or in part", () => {
     const root = join(import.meta.dir, "..", "..", "..", "fixtures", "web", "sites");
     const shells: string[] = [];
     let pages = 0;
@@ -71,7 +76,11 @@ describe("application shells", () => {
         if (statSync(p).isDirectory()) walk(p);
         else if (name.endsWith(".html")) {
           pages++;
-          if (shellVerdict(readFileSync(p, "utf8")).shell) shells.push(p);
+          const html = readFileSync(p, "utf8");
+          const shell = shellVerdict(html).shell;
+          if (shell) shells.push(p);
+          // The check a cycle runs stops after the first 200 characters of text, with the same verdict.
+          expect(isAppShell(html)).toBe(shell);
         }
       }
     };
