@@ -5,6 +5,7 @@
 // profiler (BENCH_PROFILE=0: without it). Prints each kind's CPU per page (this process, all threads), the peak
 // RSS so far and the profile's functions with the most samples at the top of the stack (BENCH_TOP, default 25).
 // A kind named again (304,304) is a cycle of a process that has run one already: printed as `304#2`.
+// BENCH_LANES: competitors checked at once (default 8).
 import { profile } from "bun:jsc";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadConfig } from "../src/config.ts";
@@ -17,6 +18,8 @@ const KINDS = (process.env.BENCH_KINDS ?? "304,200").split(",");
 const TOP = Number(process.env.BENCH_TOP ?? 25);
 // BENCH_PROFILE=0 runs the cycles without the sampling profiler (whose kept samples grow the heap it collects)
 const PROFILE = process.env.BENCH_PROFILE !== "0";
+/** Competitors checked at once (the scheduler's default is 48). */
+const LANES = Number(process.env.BENCH_LANES ?? 8);
 
 const { dir, sites, env } = await seededBench("cost", N);
 const s = await openServices(loadConfig(env));
@@ -46,7 +49,7 @@ const cycle = async (mode: string) => {
   await fetch(`http://127.0.0.1:${sites.port}/__cycle?mode=${mode}`, { method: "POST" });
   let pages = 0;
   for (const orgId of orgs)
-    pages += (await runCycle(s, orgId, { trigger: "operator", concurrency: 8 })).pages_checked;
+    pages += (await runCycle(s, orgId, { trigger: "operator", concurrency: LANES })).pages_checked;
   return pages;
 };
 
