@@ -5,6 +5,7 @@
 import type { Services } from "../../services.ts";
 import { type Originals, serialise, snapshotHash, withOriginals } from "../compare/normalise.ts";
 import { keepOriginals } from "../compare/originals.ts";
+import type { SignalDraft } from "../classify/types.ts";
 import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { tenantRenderer, visibleHtml } from "../render/index.ts";
@@ -36,6 +37,8 @@ export type Outcome =
       snapshot: Snapshot;
       previous?: Snapshot;
       changes: Change[];
+      /** The changes classified (results.ts `classifyOutcome`), once they and the previous snapshot are let go. */
+      drafts?: SignalDraft[];
       /** What the kind's parse read beside the snapshot, for the dossier. */
       read?: Record<string, unknown>;
       /** What the store keeps of the answer (not its body: a competitor's outcomes wait for each other). */

@@ -13,7 +13,7 @@ import { collectAbove } from "../workers/collect.ts";
 import { extractPool, roomForBody } from "../workers/extract.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { type CheckOptions, checkSource, keyOf } from "./check.ts";
-import { type CompetitorResult, type Recorded, recordResults } from "./results.ts";
+import { type CompetitorResult, classifyOutcome, type Recorded, recordResults } from "./results.ts";
 import type { CompetitorRow, Source } from "./types.ts";
 
 /** The main thread's heap above which a full collection follows a first snapshot (a first cycle): its parse and
@@ -76,6 +76,8 @@ export function checkAndRecord(args: CheckArgs): Checking {
 
 async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): Promise<Recorded> {
   const { s, orgId, cycleId, comp, sources, fetcher, cycleStart } = args;
+  // When the competitor was checked: its signals, snapshots and check record say so.
+  const at = s.clock().toISOString();
   const store = snapshotStoreFor(s);
   const states = new Map((await store.sources(orgId, comp.id)).map((st) => [st.key, st]));
   const stateOf = (src: Source) => states.get(keyOf(sourceKind(src.kind).snapshot, src.url));
@@ -152,6 +154,8 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
       if (x) reads.set(o.key, pageRead(x.page, src.kind, tech ? x.tech : undefined));
     }
     if (o.status === "baseline") collectAbove(FIRST_SNAPSHOT_HEAP_BYTES);
+    // Classified now, not once every source is checked: its previous snapshot and changes need not wait.
+    if (o.status === "changed") classifyOutcome(o, comp, at);
     return o;
   };
   // One source at a time per chain, each once the extraction pool has room for a body: most of a competitor's
@@ -200,7 +204,7 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
     () => undefined,
   );
   const outcomes = [...(await Promise.all(pageChecks)), ...(await Promise.all(await boardsQueued))];
-  return recordResults(s, orgId, cycleId, comp, outcomes, states, follow, store, reads, later);
+  return recordResults(s, orgId, cycleId, comp, outcomes, states, follow, store, reads, later, at);
 }
 
 /** The sources `due` says are checked now, in their order. */

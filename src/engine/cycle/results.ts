@@ -73,6 +73,31 @@ export interface Recorded {
   written: Promise<void>;
 }
 
+/** A changed outcome's signal drafts, classified once: the changes and the previous snapshot are let go then, so
+ * a competitor whose other sources are still being checked holds only its new snapshots and their drafts. */
+export function classifyOutcome(
+  o: Extract<Outcome, { status: "changed" }>,
+  comp: Pick<CompetitorRow, "id" | "name">,
+  at: string,
+): SignalDraft[] {
+  if (!o.drafts) {
+    o.drafts =
+      o.changes.length > 0
+        ? classify(o.changes, {
+            competitor: { id: comp.id, name: comp.name },
+            ...classifyAsOf(o.source.kind, o.source.url),
+            pageTitle: o.snapshot.title,
+            observedAt: at,
+            previous: o.previous,
+            snapshot: o.snapshot,
+          })
+        : [];
+    o.changes = [];
+    o.previous = undefined;
+  }
+  return o.drafts;
+}
+
 /** Records a competitor's outcomes: its signals and snapshots now, its sources' checks and CompetitorChecked
  * event by `written`. `cycleId` null: research's first snapshots, which record no CompetitorChecked. */
 export async function recordResults(
@@ -86,25 +111,15 @@ export async function recordResults(
   store: SnapshotStore,
   reads: ReadonlyMap<string, PageRead> = new Map(),
   dueLater: readonly Source[] = [],
+  at = s.clock().toISOString(),
 ): Promise<Recorded> {
-  const at = s.clock().toISOString();
   const drafts: SignalDraft[] = [];
   const failures: CompetitorResult["failures"] = [];
   /** Pages this check reports removed: what they gave the dossier goes with them. */
   const removedPages: Outcome["source"][] = [];
   for (const o of outcomes) {
     const state = states.get(o.key);
-    if (o.status === "changed" && o.changes.length > 0)
-      drafts.push(
-        ...classify(o.changes, {
-          competitor: { id: comp.id, name: comp.name },
-          ...classifyAsOf(o.source.kind, o.source.url),
-          pageTitle: o.snapshot.title,
-          observedAt: at,
-          previous: o.previous,
-          snapshot: o.snapshot,
-        }),
-      );
+    if (o.status === "changed") drafts.push(...classifyOutcome(o, comp, at));
     let gone: SignalDraft | undefined;
     if (o.status === "failed") {
       const n = (state?.failures ?? 0) + 1;

@@ -62,15 +62,16 @@ export class HostGate {
     }
   }
 
-  /** Waits for the host's turn among instances; without a turn (none kept, or the database did not answer)
-   * the request goes on under this instance's own pause. */
+  /** Waits for the host's turn among instances; without one (none kept) the request goes on under this
+   * instance's own pause, and one pause more when the database did not answer. */
   private async sharedTurn(host: string, pauseMs: () => number): Promise<void> {
     const turns = this.turns();
     if (!turns) return;
     const pause = pauseMs();
     if (pause <= 0) return;
     const now = this.now();
-    const at = await turns.take(host, now, pause).catch(() => now);
+    // Without the database's answer the other instances' turns are unknown: one more pause, to be on the safe side.
+    const at = await turns.take(host, now, pause).catch(() => now + pause);
     const wait = Math.min(at - now, MAX_TURN_WAIT_MS);
     if (wait > 0) await this.sleep(wait);
   }

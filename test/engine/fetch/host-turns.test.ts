@@ -96,7 +96,7 @@ test("a local file keeps no turns: one instance, its own gate", async () => {
   local.close();
 });
 
-test("a turn's wait: taken from the database, bounded, and skipped when the database does not answer", async () => {
+test("a turn's wait: taken from the database, bounded, and a pause more when the database does not answer", async () => {
   let now = 1_000_000;
   const sleeps: number[] = [];
   const sleep = async (ms: number) => {
@@ -131,9 +131,9 @@ test("a turn's wait: taken from the database, bounded, and skipped when the data
   sleeps.length = 0;
   await run();
   expect(sleeps).toEqual([PAUSE_MS, 60_000]);
-  // The database does not answer: the request goes on under this instance's own pause.
+  // The database does not answer: the request waits its own pause and one more.
   turns.at = () => new Error("unreachable");
   sleeps.length = 0;
   await run();
-  expect(sleeps).toEqual([PAUSE_MS]);
+  expect(sleeps).toEqual([PAUSE_MS, PAUSE_MS]);
 });

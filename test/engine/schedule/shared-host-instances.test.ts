@@ -46,11 +46,11 @@ test("instances reading one shared host keep its pause between them", async () =
   for (const sum of sums) expect(sum.pages_checked).toBe(6);
   const shared = site.arrivals.filter((x) => x.host === SHARED && x.path !== "/robots.txt");
   expect(shared.length).toBe(6);
-  // Both instances' requests are there, each a pause after the one before: the turns are exact, the arrivals
-  // as late as each connection was (tens of ms on a busy machine), never all at once as without turns.
+  // Both instances' requests are there, a pause after each other: from the first to the last, five pauses (the
+  // site's times are taken in this process, which a cycle's collection may hold for a moment: the span, not each
+  // gap). Without the turns each instance would keep only its own three requests apart, about two pauses in all.
   expect(new Set(shared.map((x) => x.path.split("/")[1].split("-")[0])).size).toBe(2);
-  for (let i = 1; i < shared.length; i++)
-    expect(shared[i].at - shared[i - 1].at).toBeGreaterThan(PAUSE_MS * 0.75);
+  expect(shared[5].at - shared[0].at).toBeGreaterThan(PAUSE_MS * 4);
   // The turn is kept in the database, the own hosts' requests took none.
   const turns = await a.database.execute("SELECT host FROM host_turns");
   expect(turns.rows.map((r) => String(r.host))).toEqual([SHARED]);
