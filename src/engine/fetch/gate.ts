@@ -1,7 +1,7 @@
 // One request at a time per host, with a pause between two of them (RIVALS_FETCH_DELAY_MS, or the
 // origin's Crawl-delay when longer); for a host many competitors share, on a database several instances share,
-// also a turn at the host taken in the database, so that together they keep that pause too. Time comes from the injected clock and pauses from
-// the injected sleeper, so tests can run the schedule without waiting.
+// also a turn at the host taken in the database, so that together they keep that pause too. Time comes from the
+// injected clock and pauses from the injected sleeper, so tests can run the schedule without waiting.
 
 export type Sleeper = (ms: number) => Promise<void>;
 export const realSleep: Sleeper = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
