@@ -3,9 +3,9 @@
 // last time skipped, a page extracted in the Worker pool and any other kind parsed, then the comparison with the
 // source's last snapshot and history (snapshots/observe.ts).
 import type { Services } from "../../services.ts";
+import type { SignalDraft } from "../classify/types.ts";
 import { type Originals, serialise, snapshotHash, withOriginals } from "../compare/normalise.ts";
 import { keepOriginals } from "../compare/originals.ts";
-import type { SignalDraft } from "../classify/types.ts";
 import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { tenantRenderer, visibleHtml } from "../render/index.ts";
