@@ -252,7 +252,7 @@ async function readSource(
     });
     return { status: "baseline", source: src, key, snapshotKind, bodyHash, rendered };
   }
-  if (cmp.status === "changed" && pageRead) more.read?.onRead(pageRead);
+  if (pageRead) more.read?.onRead(pageRead);
   return {
     status: cmp.status,
     source: src,

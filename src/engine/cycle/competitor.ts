@@ -134,25 +134,15 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
           : {}),
       },
     );
-    if (read) {
-      reads.set(o.key, read);
-      body = undefined;
-    }
-    const changed = o.status === "changed" && o.snapshotKind === "page";
-    if (!read && (changed || (gone && o.status === "unchanged")) && body !== undefined) {
-      const html = body();
-      body = undefined;
-      const fetched = changed ? o.fetched : undefined;
+    if (read) reads.set(o.key, read);
+    else if (gone && o.status === "unchanged" && body !== undefined) {
+      // A page reported removed answers the same again: no snapshot task extracted it, so it is read here.
       const x = await extractPool(s.config)
-        .run({
-          html,
-          url: fetched?.finalUrl ?? src.url,
-          tech,
-          ...(tech ? { headers: fetched?.headers ?? {} } : {}),
-        })
+        .run({ html: body(), url: src.url, tech, ...(tech ? { headers: {} } : {}) })
         .catch(() => undefined);
       if (x) reads.set(o.key, pageRead(x.page, src.kind, tech ? x.tech : undefined));
     }
+    body = undefined;
     if (o.status === "baseline") collectAbove(FIRST_SNAPSHOT_HEAP_BYTES);
     // Classified now, not once every source is checked: its previous snapshot and changes need not wait.
     if (o.status === "changed") classifyOutcome(o, comp, at);

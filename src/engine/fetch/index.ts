@@ -373,8 +373,7 @@ export function createFetcher(opts: FetcherOptions): Fetcher {
     read: (status: number, headers: Headers) => boolean,
   ): Promise<Hop> {
     const host = bareHost(url).toLowerCase();
-    const turn = limits.sharedHost === true;
-    return gate.run(host, pauseFor(url, limits.crawlDelayCapMs), turn, async () => {
+    return gate.run(host, pauseFor(url, limits.crawlDelayCapMs), limits.sharedHost ?? false, async () => {
       const path = `${url.pathname}${url.search}`;
       const headers: Record<string, string> = {
         accept: ACCEPT,
@@ -826,9 +825,13 @@ export interface FetchShared {
 }
 
 /** The process-wide fetcher of one caller for a configuration (its host gates and robots cache are shared
- * by everything that fetches for that caller). `shared`: what it shares with other processes (the database);
- * the first caller that names it sets it. */
-export function fetcherFor(config: Config, caller: FetchCaller = "tenant", shared?: FetchShared): Fetcher {
+ * by everything that fetches for that caller). `shared`: what it shares with other processes (the database),
+ * made once, by the first caller that gives it. */
+export function fetcherFor(
+  config: Config,
+  caller: FetchCaller = "tenant",
+  shared?: () => FetchShared,
+): Fetcher {
   let byCaller = processFetchers.get(config);
   if (!byCaller) {
     byCaller = new Map();
@@ -841,8 +844,9 @@ export function fetcherFor(config: Config, caller: FetchCaller = "tenant", share
     byCaller.set(caller, f);
   }
   if (shared && !f.options.robotsStore) {
-    f.options.robotsStore = shared.robots;
-    f.options.hostTurns = shared.turns;
+    const { robots, turns } = shared();
+    f.options.robotsStore = robots;
+    f.options.hostTurns = turns;
   }
   return f.fetcher;
 }
@@ -850,7 +854,7 @@ export function fetcherFor(config: Config, caller: FetchCaller = "tenant", share
 /** The fetcher of work done for tenants and visitors, sharing robots.txt answers and turns at a host with the
  * other processes on the database. */
 export function tenantFetcher(s: Pick<Services, "config" | "database" | "store" | "clock">): Fetcher {
-  return fetcherFor(s.config, "tenant", { robots: robotsStoreOf(s), turns: hostTurnsOf(s) });
+  return fetcherFor(s.config, "tenant", () => ({ robots: robotsStoreOf(s), turns: hostTurnsOf(s) }));
 }
 
 const demoFetchers = new WeakMap<Config, Fetcher>();
