@@ -9,6 +9,7 @@ import {
   findFirst,
   HEADING,
   hasOnlyInline,
+  hasText,
   isInline,
   isTag,
   leafLines,
@@ -50,7 +51,7 @@ function headingCount(el: El, limit: number): number {
   let n = 0;
   for (const h of descendants(el)) {
     if (!HEADING.has(h.tagName)) continue;
-    if (textOf(h)) n++;
+    if (hasText(h)) n++;
     if (n > limit) break;
   }
   return n;
@@ -75,7 +76,7 @@ function isCard(el: El): boolean {
   }
   if (h === 1) return leadingText(el) <= 40;
   for (const c of descendants(el)) {
-    if (TITLE_CLASS.test(attr(c, "class")) && textOf(c)) return true;
+    if (TITLE_CLASS.test(attr(c, "class")) && hasText(c)) return true;
   }
   return false;
 }

@@ -51,10 +51,53 @@ export function clean(s: string | null | undefined): string {
   return t.replace(SPACES, " ").trim();
 }
 
-/** `clean(el.textContent).length`, counted over the text nodes without building the text. */
-export function cleanLength(el: El): number {
+/** `clean(el.textContent).length`, counted over the text nodes without building the text; with `inner` (a
+ *  descendant), also `clean(inner.textContent).length`, from the same pass. */
+export function cleanLength(el: El, inner?: El): [number, number] {
   let count = 0;
   let space = false;
+  let innerCount = 0;
+  let innerSpace = false;
+  let innerEnd: Node | null = null;
+  let inside = false;
+  const stack: Node[] = [el];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (inside && n === innerEnd) inside = false;
+    if (n === inner) {
+      inside = true;
+      innerEnd = stack.length ? stack[stack.length - 1]! : null;
+    }
+    if (n.nodeType === 3) {
+      const v = n.nodeValue!;
+      for (let i = 0; i < v.length; i++) {
+        const c = v.charCodeAt(i);
+        if (c === 0x200b || c === 0x200c || c === 0x200d || c === 0xfeff || c === 0xad) continue;
+        if (isSpace(c)) {
+          if (count) space = true;
+          if (inside && innerCount) innerSpace = true;
+        } else {
+          if (space) count++;
+          space = false;
+          count++;
+          if (inside) {
+            if (innerSpace) innerCount++;
+            innerSpace = false;
+            innerCount++;
+          }
+        }
+      }
+      continue;
+    }
+    for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return [count, innerCount];
+}
+
+/** Whether `textOf(el)` is not empty: some text below it that is neither a space nor invisible (stops at the
+ *  first such character, builds no text). */
+export function hasText(el: El | null | undefined): boolean {
+  if (!el) return false;
   const stack: Node[] = [el];
   while (stack.length) {
     const n = stack.pop()!;
@@ -63,19 +106,13 @@ export function cleanLength(el: El): number {
       for (let i = 0; i < v.length; i++) {
         const c = v.charCodeAt(i);
         if (c === 0x200b || c === 0x200c || c === 0x200d || c === 0xfeff || c === 0xad) continue;
-        if (isSpace(c)) {
-          if (count) space = true;
-        } else {
-          if (space) count++;
-          space = false;
-          count++;
-        }
+        if (!isSpace(c)) return true;
       }
       continue;
     }
     for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
   }
-  return count;
+  return false;
 }
 
 /** The code units `\s` matches (the ones clean() collapses). */

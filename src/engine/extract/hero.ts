@@ -7,6 +7,7 @@ import {
   findFirst,
   HEADING,
   hasOnlyInline,
+  hasText,
   isTag,
   leafLines,
   textOf,
@@ -18,7 +19,7 @@ import type { Block, PageExtract } from "./types.ts";
 const CTA_ONLY = /^(start|get|try|book|sign|request|contact|watch|see|learn|join|download|explore|talk)\b/i;
 
 function firstHeadline(content: El, regions: Map<El, Region>): El | null {
-  return findFirst(content, (h) => h.tagName === "H1" && regions.get(h) === "body" && !!textOf(h));
+  return findFirst(content, (h) => h.tagName === "H1" && regions.get(h) === "body" && hasText(h));
 }
 
 function subheadline(h1: El): string | undefined {

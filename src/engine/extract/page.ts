@@ -139,7 +139,8 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
 
   // Content: <main> when it holds the page, else the body without header/nav/footer.
   const main = findFirst(root, (e) => e.tagName === "MAIN" || attr(e, "role") === "main");
-  const useMain = !!main && cleanLength(main) >= cleanLength(root) * 0.2;
+  const lengths = main ? cleanLength(root, main) : null;
+  const useMain = !!lengths && lengths[1] >= lengths[0] * 0.2;
   const content = useMain ? main! : root;
   const w = walkContent(content, useMain);
   const { h1, hero } = readHero(content, regions, w.blocks);

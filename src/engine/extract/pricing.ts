@@ -27,6 +27,7 @@ import {
   type El,
   findFirst,
   HEADING,
+  hasText,
   isTag,
   leafLines,
   type Node,
@@ -322,15 +323,15 @@ const LEADING_DIGIT = /^\d/;
  *  title/name. */
 export function cardTitle(card: El): { el: El; text: string } | null {
   // an element classed as the plan's name beats a heading (which may be a tagline)
-  const named = findFirst(card, (e) => PLAN_NAME_CLASS.test(attr(e, "class")) && !!textOf(e));
+  const named = findFirst(card, (e) => PLAN_NAME_CLASS.test(attr(e, "class")) && hasText(e));
   // a name element that also holds a tagline ("Standard Hosting" + "On sale"): its heading is the name
-  const namedHeading = named && findFirst(named, (e) => HEADING.has(e.tagName) && !!textOf(e));
+  const namedHeading = named && findFirst(named, (e) => HEADING.has(e.tagName) && hasText(e));
   if (namedHeading) return { el: namedHeading, text: textOf(namedHeading) };
   if (named && textOf(named).length <= 60) return { el: named, text: textOf(named) };
-  const h = findFirst(card, (e) => HEADING.has(e.tagName) && !!textOf(e));
+  const h = findFirst(card, (e) => HEADING.has(e.tagName) && hasText(e));
   // a plan form's fieldset legend names it ahead of a heading that states a quota ("50 Runs/mo")
   if (!h || LEADING_DIGIT.test(textOf(h))) {
-    const legend = findFirst(card, (e) => e.tagName === "LEGEND" && !!textOf(e));
+    const legend = findFirst(card, (e) => e.tagName === "LEGEND" && hasText(e));
     if (legend && textOf(legend).length <= 60) return { el: legend, text: textOf(legend) };
   }
   if (h) return { el: h, text: textOf(h) };
