@@ -2,6 +2,8 @@
 // cache-buster query strings and srcset lists. Prices are never masked: a number next to a currency, or one
 // that reads as a plan limit ("up to 10,000 contacts"), stays as it is.
 
+import { collapseSpaces } from "../extract/dom.ts";
+
 export const MASK = {
   date: "⟨date⟩",
   time: "⟨time⟩",
@@ -18,12 +20,10 @@ export const MASK = {
 // literal in a function body is a new RegExp object on each call.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
-const SPACES = /\s+/g;
 
 export function clean(text: string): string {
   // ASCII (most text) needs neither NFC nor the zero-width pass.
-  const t = PRINTABLE_ASCII.test(text) ? text : text.normalize("NFC").replace(ZERO_WIDTH, "");
-  return t.replace(SPACES, " ").trim();
+  return collapseSpaces(PRINTABLE_ASCII.test(text) ? text : text.normalize("NFC").replace(ZERO_WIDTH, ""));
 }
 
 const MONTH =
@@ -206,5 +206,5 @@ export function maskText(text: string, opts: MaskOptions = {}): string {
       }
     }
   }
-  return t.replace(SPACES, " ").trim();
+  return collapseSpaces(t);
 }

@@ -11,7 +11,8 @@ import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { tenantRenderer, visibleHtml } from "../render/index.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
-import type { SourceState } from "../snapshots/store.ts";
+import { type PreparedSnapshot, prepareSnapshot, type SourceState } from "../snapshots/store.ts";
+import type { Job } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
 import { type ExtractTaskResult, snapshotPool } from "../workers/extract.ts";
 import type { Source } from "./types.ts";
@@ -34,11 +35,16 @@ export type Outcome =
       source: Source;
       key: string;
       snapshotKind: SnapshotKind;
-      snapshot: Snapshot;
+      /** The new snapshot, until it is classified (results.ts `classifyOutcome`); then `prepared` is what is
+       * left of it to store, and `listed` what the dossier reads off it. */
+      snapshot?: Snapshot;
+      prepared: PreparedSnapshot;
       previous?: Snapshot;
       changes: Change[];
-      /** The changes classified (results.ts `classifyOutcome`), once they and the previous snapshot are let go. */
+      /** The changes classified, once they and the previous snapshot are let go. */
       drafts?: SignalDraft[];
+      /** A job board's roles in its own words, a feed's items' dates: read off the snapshot when it is classified. */
+      listed?: { jobs?: Job[]; itemDates?: string[] };
       /** What the kind's parse read beside the snapshot, for the dossier. */
       read?: Record<string, unknown>;
       /** What the store keeps of the answer (not its body: a competitor's outcomes wait for each other). */
@@ -185,6 +191,7 @@ async function readSource(
   let originals: Originals = [];
   let read: Record<string, unknown> | undefined;
   let pageRead: ExtractTaskResult | undefined;
+  let prepared: PreparedSnapshot | undefined;
   try {
     if (!kind.parse) {
       if (!HTML.test(r.contentType)) return fail("unsupported_content");
@@ -194,14 +201,9 @@ async function readSource(
         url: r.finalUrl,
         sourceUrl: src.url,
         ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
+        ...(state?.latestHash ? { latestHash: state.latestHash } : {}),
         ...(more.read
-          ? {
-              read: {
-                tech: more.read.tech,
-                headers: ("headers" in r && r.headers) || {},
-                ...(state?.latestHash ? { unlessHash: state.latestHash } : {}),
-              },
-            }
+          ? { read: { tech: more.read.tech, headers: ("headers" in r && r.headers) || {} } }
           : {}),
       });
       if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
@@ -209,6 +211,7 @@ async function readSource(
       snapshot = x.snapshot;
       hash = x.hash;
       originals = x.originals ?? [];
+      prepared = x.prepared;
       pageRead = x.read;
     } else {
       const parse = kind.parse;
@@ -217,7 +220,9 @@ async function readSource(
       snapshot = parsed.snapshot;
       read = parsed.read;
       originals = o;
-      hash = snapshotHash(serialise(snapshot));
+      const serialised = serialise(snapshot);
+      hash = snapshotHash(serialised);
+      if (hash !== state?.latestHash) prepared = prepareSnapshot(snapshot, serialised);
     }
   } catch (e) {
     return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
@@ -240,13 +245,15 @@ async function readSource(
     status: r.status,
     finalUrl: r.finalUrl,
   };
+  // Changed content is new content: prepared where it was made (a store's latest hash is its latest content).
+  prepared ??= prepareSnapshot(snapshot);
   if (cmp.status === "baseline") {
     await snapshotStoreFor(s).put({
       orgId,
       competitorId,
       url: src.url,
       kind: snapshotKind,
-      snapshot,
+      prepared,
       observedAt: s.clock(),
       ...fetched,
     });
@@ -259,6 +266,7 @@ async function readSource(
     key,
     snapshotKind,
     snapshot,
+    prepared,
     previous: cmp.previous,
     changes: cmp.changes,
     ...(read ? { read } : {}),

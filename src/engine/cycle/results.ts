@@ -73,27 +73,34 @@ export interface Recorded {
   written: Promise<void>;
 }
 
-/** A changed outcome's signal drafts, classified once: the changes and the previous snapshot are let go then, so
- * a competitor whose other sources are still being checked holds only its new snapshots and their drafts. */
+/** A changed outcome's signal drafts, classified once: the changes, the previous snapshot and the new one are let
+ * go then (what is stored of the new one is prepared already, what the dossier reads off it is kept in `listed`),
+ * so a competitor whose other sources are still being checked holds only its sources' compressed content and
+ * their drafts. */
 export function classifyOutcome(
   o: Extract<Outcome, { status: "changed" }>,
   comp: Pick<CompetitorRow, "id" | "name">,
   at: string,
 ): SignalDraft[] {
   if (!o.drafts) {
+    const snapshot = o.snapshot!;
     o.drafts =
       o.changes.length > 0
         ? classify(o.changes, {
             competitor: { id: comp.id, name: comp.name },
             ...classifyAsOf(o.source.kind, o.source.url),
-            pageTitle: o.snapshot.title,
+            pageTitle: snapshot.title,
             observedAt: at,
             previous: o.previous,
-            snapshot: o.snapshot,
+            snapshot,
           })
         : [];
+    if (o.snapshotKind === "jobs") o.listed = { jobs: jobsAsListed(snapshot) };
+    if (o.snapshotKind === "feed")
+      o.listed = { itemDates: (snapshot.items ?? []).flatMap((i) => (i.published ? [i.published] : [])) };
     o.changes = [];
     o.previous = undefined;
+    o.snapshot = undefined;
   }
   return o.drafts;
 }
@@ -150,16 +157,7 @@ export async function recordResults(
                   o.source,
                   {
                     page: reads.get(o.key),
-                    ...(o.status === "changed" && o.snapshotKind === "jobs"
-                      ? { jobs: jobsAsListed(o.snapshot) }
-                      : {}),
-                    ...(o.status === "changed" && o.snapshotKind === "feed"
-                      ? {
-                          itemDates: (o.snapshot.items ?? []).flatMap((i) =>
-                            i.published ? [i.published] : [],
-                          ),
-                        }
-                      : {}),
+                    ...(o.status === "changed" ? o.listed : {}),
                     ...(o.status === "changed" && o.read ? { read: o.read } : {}),
                   },
                   new Date(at),
@@ -185,7 +183,7 @@ export async function recordResults(
       competitorId: comp.id,
       url: o.source.url,
       kind: o.snapshotKind,
-      snapshot: o.snapshot,
+      prepared: o.prepared,
       observedAt: new Date(at),
       etag: o.fetched.etag,
       lastModified: o.fetched.lastModified,

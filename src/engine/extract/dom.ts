@@ -43,12 +43,21 @@ export function contentRoot(doc: Doc): El {
 /** Collapses whitespace (incl. NBSP and zero-width) to single spaces and trims. */
 const INVISIBLE = /[\u200B-\u200D\uFEFF\u00AD]/;
 const INVISIBLE_G = /[\u200B-\u200D\uFEFF\u00AD]/g;
+// \s covers NBSP, the figure space and the narrow NBSP too; named for the reader.
 const SPACES = /[\s\u00A0\u2007\u202F]+/g;
+
+/** Whitespace a collapse would change: a space that is not " ", or two in a row. */
+const UNCOLLAPSED = /[^\S ]|\s\s/;
+
+/** Runs of whitespace as one space, trimmed. A text already collapsed (most texts read off a page, read again)
+ * is returned as it is: a replace of every single space by itself builds a new string all the same. */
+export function collapseSpaces(t: string): string {
+  return (UNCOLLAPSED.test(t) ? t.replace(SPACES, " ") : t).trim();
+}
 
 export function clean(s: string | null | undefined): string {
   if (!s) return "";
-  const t = INVISIBLE.test(s) ? s.replace(INVISIBLE_G, "") : s;
-  return t.replace(SPACES, " ").trim();
+  return collapseSpaces(INVISIBLE.test(s) ? s.replace(INVISIBLE_G, "") : s);
 }
 
 /** `clean(el.textContent).length`, counted over the text nodes without building the text; with `inner` (a

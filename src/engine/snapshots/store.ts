@@ -28,8 +28,11 @@ import {
   versionsBeyond,
 } from "../../db/snapshots.ts";
 import { serialise, snapshotHash } from "../compare/normalise.ts";
-import { digestBytes, digestFromBytes, digestOf, Seen } from "../compare/seen.ts";
+import { digestFromBytes, digestOf, Seen } from "../compare/seen.ts";
 import type { Snapshot, SnapshotKind } from "../compare/types.ts";
+import { CODEC, decompress, type PreparedSnapshot, prepareSnapshot } from "./blob.ts";
+
+export { CODEC, compress, decompress, type PreparedSnapshot, prepareSnapshot } from "./blob.ts";
 
 /** One source of one competitor of one workspace. `key` defaults to `kind:url`. */
 export interface SourceRef {
@@ -40,8 +43,12 @@ export interface SourceRef {
   key?: string;
 }
 
-export interface PutInput extends SourceRef {
-  snapshot: Snapshot;
+/** The content: the snapshot, or the snapshot as stored (blob.ts) when it was prepared where it was made. */
+export type PutInput = SourceRef &
+  ({ snapshot: Snapshot; prepared?: undefined } | { prepared: PreparedSnapshot; snapshot?: undefined }) &
+  PutDetails;
+
+export interface PutDetails {
   observedAt?: Date;
   /** HTTP validators for the next conditional GET. */
   etag?: string;
@@ -94,18 +101,6 @@ export interface SourceState {
   bodyHash: string | null;
   /** The last good check read the page in the browser: it is fetched whole, never conditionally (migration 0090). */
   rendered: boolean;
-}
-
-export const CODEC = "zstd";
-
-export function compress(serialised: string): Uint8Array {
-  return Bun.zstdCompressSync(new TextEncoder().encode(serialised));
-}
-
-export function decompress(codec: string, data: ArrayBuffer | Uint8Array): string {
-  const bytes = new Uint8Array(data instanceof Uint8Array ? data : new Uint8Array(data));
-  const raw = codec === "gzip" ? Bun.gunzipSync(bytes) : Bun.zstdDecompressSync(bytes);
-  return new TextDecoder().decode(raw);
 }
 
 const keyOf = (ref: SourceRef) => ref.key ?? `${ref.kind}:${ref.url}`;
@@ -179,14 +174,13 @@ export class SnapshotStore {
    * and the validators; changed content adds a version (and a blob unless that content is stored already),
    * then drops the versions beyond `kept` and the blobs nothing refers to any more. */
   async put(input: PutInput): Promise<PutResult> {
-    const serialised = serialise(input.snapshot);
-    const hash = snapshotHash(serialised);
+    const serialised = input.prepared ? "" : serialise(input.snapshot);
+    const hash = input.prepared?.hash ?? snapshotHash(serialised);
     const known = await this.source(input);
     // Compress (and take the rotation rule's digest) outside the writer's transaction, and only when the
     // content is new to this source.
-    const fresh = known?.latestHash !== hash;
-    let data: Uint8Array | null = fresh ? compress(serialised) : null;
-    let seen: Uint8Array | null = fresh ? digestBytes(digestOf(input.snapshot)) : null;
+    const stored = () => input.prepared ?? prepareSnapshot(input.snapshot, serialised);
+    let prepared = known?.latestHash !== hash ? stored() : null;
     const observed = (input.observedAt ?? this.clock()).toISOString();
     return this.write(async (tx, _now, later) => {
       const row = await snapshotSourceOrNew(tx, {
@@ -210,9 +204,9 @@ export class SnapshotStore {
           blobsDeleted: 0,
         };
       }
-      data ??= compress(serialised);
-      seen ??= digestBytes(digestOf(input.snapshot));
-      await putSnapshotBlob(tx, { hash, codec: CODEC, size: serialised.length, data, seen });
+      prepared ??= stored();
+      const { size, data, seen } = prepared;
+      await putSnapshotBlob(tx, { hash, codec: CODEC, size, data, seen });
       const versionId = await insertSnapshotVersion(tx, {
         orgId: input.orgId,
         sourceId: source.id,
@@ -347,10 +341,7 @@ export class SnapshotStore {
       finalUrl?: string;
     },
   ): Promise<{ hash: string; versionId: number }> {
-    const serialised = serialise(input.snapshot);
-    const hash = snapshotHash(serialised);
-    const data = compress(serialised);
-    const seen = digestBytes(digestOf(input.snapshot));
+    const { hash, size, data, seen } = prepareSnapshot(input.snapshot);
     const observed = input.observedAt.toISOString();
     return this.write(async (tx, now) => {
       const row = await snapshotSourceOrNew(tx, {
@@ -361,7 +352,7 @@ export class SnapshotStore {
         lastCheckedAt: now.toISOString(),
       });
       const sourceId = Number(row.id);
-      await putSnapshotBlob(tx, { hash, codec: CODEC, size: serialised.length, data, seen });
+      await putSnapshotBlob(tx, { hash, codec: CODEC, size, data, seen });
       const versionId = await insertSnapshotVersion(tx, {
         orgId: input.orgId,
         sourceId,

@@ -4,6 +4,7 @@ import type { Config } from "../../config.ts";
 import type { Originals } from "../compare/normalise.ts";
 import type { Snapshot } from "../compare/types.ts";
 import type { PageExtract } from "../extract/page.ts";
+import type { PreparedSnapshot } from "../snapshots/blob.ts";
 import { WorkerPool } from "./pool.ts";
 
 export interface ExtractTask {
@@ -27,9 +28,11 @@ export interface SnapshotTask {
   url: string;
   sourceUrl: string;
   signature?: string;
-  /** Also give the page's extract (and technologies) for the dossier, as an ExtractTask would, unless the
-   * snapshot's hash is `unlessHash` (the latest one's: nothing changed, nothing to read). */
-  read?: { tech: boolean; headers: Record<string, string>; unlessHash?: string };
+  /** The hash of the source's latest snapshot. A snapshot with another hash comes prepared for the store, and
+   * with the read below when asked; one with this hash changed nothing, and comes alone. */
+  latestHash?: string;
+  /** Also give the page's extract (and technologies) for the dossier, as an ExtractTask would. */
+  read?: { tech: boolean; headers: Record<string, string> };
 }
 /** The snapshot and its hash; or `same` when the page's signature equals the task's (its snapshot would be
  * the latest one: not extracted). `signature` is absent when the page could only be read as text. */
@@ -40,6 +43,8 @@ export type SnapshotTaskResult =
       hash: string;
       signature?: string;
       originals?: Originals;
+      /** The snapshot as stored, unless its hash is the task's `latestHash`. */
+      prepared?: PreparedSnapshot;
       read?: ExtractTaskResult;
     }
   | { same: true; signature: string };

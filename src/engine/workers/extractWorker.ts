@@ -8,6 +8,7 @@ import { observeDocument, parseDocument } from "../extract/dom.ts";
 import type { PageExtract } from "../extract/page.ts";
 import { extractFromDocument, extractPage, fallbackExtract } from "../extract/page.ts";
 import { detectTech } from "../extract/tech.ts";
+import { prepareSnapshot } from "../snapshots/blob.ts";
 import { collectAfterWork } from "./collect.ts";
 import type { ExtractTask, ExtractTaskResult, SnapshotTask, SnapshotTaskResult } from "./extract.ts";
 import { serveTasks } from "./pool.ts";
@@ -55,10 +56,14 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
   const extract = page ?? fallbackExtract(html, task.url);
   const { result: snapshot, originals } = withOriginals(() => normalise(extract));
   snapshot.url = task.sourceUrl;
-  const hash = snapshotHash(serialise(snapshot));
-  // The dossier's read of a changed page from this parse, not a second one (normalise leaves the extract as is).
+  const serialised = serialise(snapshot);
+  const hash = snapshotHash(serialised);
+  // New content: stored as prepared here, and the dossier's read of the page from this parse, not a second one
+  // (normalise leaves the extract as is).
+  const fresh = hash !== task.latestHash;
+  const prepared = fresh ? prepareSnapshot(snapshot, serialised) : undefined;
   const read =
-    task.read && hash !== task.read.unlessHash
+    task.read && fresh
       ? {
           page: extract,
           tech: task.read.tech
@@ -71,6 +76,7 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
     hash,
     originals,
     ...(signature ? { signature } : {}),
+    ...(prepared ? { prepared } : {}),
     ...(read ? { read } : {}),
   };
 }

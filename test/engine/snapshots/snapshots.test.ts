@@ -307,7 +307,7 @@ describe("tenancy", () => {
 });
 
 /** One check as the cycle makes it: compare with the stored history, then store. */
-async function observe(st: SnapshotStore, input: PutInput) {
+async function observe(st: SnapshotStore, input: PutInput & { snapshot: Snapshot }) {
   const latest = (await st.source(input))?.latestHash;
   const cmp = await compareWithHistory(
     st,

@@ -1,10 +1,12 @@
 // A changed page's dossier read comes from the parse its snapshot was made from: the snapshot task asked for a
 // read gives exactly what an extraction task of the same body gives (the page's extract and its technologies),
-// on every HTML page of the fixture web, and nothing when the snapshot's hash is the latest one's.
+// on every HTML page of the fixture web, and nothing when the snapshot's hash is the latest one's. New content
+// comes prepared for the store as the store itself would prepare it.
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { htmlFiles } from "../../../fixtures/web/files.ts";
+import { prepareSnapshot } from "../../../src/engine/snapshots/blob.ts";
 import type {
   ExtractTask,
   ExtractTaskResult,
@@ -45,24 +47,31 @@ test("the snapshot task's read is the extraction task's, page by page", async ()
   }
 });
 
-test("no read when the snapshot is the latest one, nor when none is asked", async () => {
+test("no read and nothing prepared when the snapshot is the latest one; no read when none is asked", async () => {
   const p = pages.find((x) => x.url.includes("pricing"))!;
   const task = { snapshot: true as const, html: p.html, url: p.url, sourceUrl: p.url };
   const first = (await pool.run(task)) as SnapshotTaskResult;
   if (first.same) throw new Error("extracted");
   expect(first.read).toBeUndefined();
+  const stored = prepareSnapshot(first.snapshot);
+  expect(first.prepared).toEqual(stored);
+  expect(stored.hash).toBe(first.hash);
   const again = (await pool.run({
     ...task,
-    read: { tech: false, headers: {}, unlessHash: first.hash },
+    latestHash: first.hash,
+    read: { tech: false, headers: {} },
   })) as SnapshotTaskResult;
   if (again.same) throw new Error("extracted");
   expect(again.hash).toBe(first.hash);
   expect(again.read).toBeUndefined();
+  expect(again.prepared).toBeUndefined();
   const moved = (await pool.run({
     ...task,
-    read: { tech: false, headers: {}, unlessHash: "another" },
+    latestHash: "another",
+    read: { tech: false, headers: {} },
   })) as SnapshotTaskResult;
   if (moved.same) throw new Error("extracted");
   expect(moved.read?.page.url).toBe(p.url);
   expect(moved.read?.tech).toEqual([]);
+  expect(moved.prepared?.hash).toBe(first.hash);
 });
