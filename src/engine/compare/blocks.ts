@@ -21,18 +21,6 @@ export function blockLine(b: SnapBlock): string {
   }
 }
 
-const lines = new WeakMap<SnapBlock, string>();
-
-/** blockLine, memoised: the two snapshots compared ask for each block's line several times. */
-export function lineOf(b: SnapBlock): string {
-  let l = lines.get(b);
-  if (l === undefined) {
-    l = blockLine(b);
-    lines.set(b, l);
-  }
-  return l;
-}
-
 export function sectionOf(b: SnapBlock): string | undefined {
   return b.t === "h" ? b.text : b.section;
 }

@@ -4,7 +4,7 @@
 // source already showed in its history is not a change (rotating testimonials, logo walls, A/B headlines).
 import { diffArrays } from "diff";
 import { formatAmount } from "../../domain/money.ts";
-import { displayOf, heroOf, heroText, lineOf, membersOf, sectionOf, slotOf } from "./blocks.ts";
+import { blockLine, displayOf, heroOf, heroText, membersOf, sectionOf, slotOf } from "./blocks.ts";
 import { serialise } from "./normalise.ts";
 import { Seen, seenKey } from "./seen.ts";
 import type {
@@ -370,8 +370,14 @@ interface Hunk {
   added: SnapBlock[];
 }
 
-function hunksOf(prev: SnapBlock[], next: SnapBlock[]): Hunk[] {
-  const parts = diffArrays(prev.map(lineOf), next.map(lineOf));
+/** The hunks of the line diff, and the line of each block in them (built once per block: a page has thousands of
+ * blocks, and a memo keyed by block cost more than the lines). */
+function hunksOf(prev: SnapBlock[], next: SnapBlock[]): { hunks: Hunk[]; lineOf: (b: SnapBlock) => string } {
+  const prevLines = prev.map(blockLine);
+  const nextLines = next.map(blockLine);
+  const parts = diffArrays(prevLines, nextLines);
+  const lines = new Map<SnapBlock, string>();
+  const lineOf = (b: SnapBlock) => lines.get(b)!;
   const hunks: Hunk[] = [];
   let cur: Hunk | null = null;
   let i = 0;
@@ -387,10 +393,16 @@ function hunksOf(prev: SnapBlock[], next: SnapBlock[]): Hunk[] {
     }
     cur ??= { removed: [], added: [] };
     if (p.removed) {
-      cur.removed.push(...prev.slice(i, i + n));
+      for (let k = i; k < i + n; k++) {
+        cur.removed.push(prev[k]!);
+        lines.set(prev[k]!, prevLines[k]!);
+      }
       i += n;
     } else {
-      cur.added.push(...next.slice(j, j + n));
+      for (let k = j; k < j + n; k++) {
+        cur.added.push(next[k]!);
+        lines.set(next[k]!, nextLines[k]!);
+      }
       j += n;
     }
   }
@@ -418,9 +430,12 @@ function hunksOf(prev: SnapBlock[], next: SnapBlock[]): Hunk[] {
   };
   const keepRemoved = take(new Map(moved));
   const keepAdded = take(new Map(moved));
-  return hunks
-    .map((h) => ({ removed: h.removed.filter(keepRemoved), added: h.added.filter(keepAdded) }))
-    .filter((h) => h.removed.length || h.added.length);
+  return {
+    hunks: hunks
+      .map((h) => ({ removed: h.removed.filter(keepRemoved), added: h.added.filter(keepAdded) }))
+      .filter((h) => h.removed.length || h.added.length),
+    lineOf,
+  };
 }
 
 /** Pairs the blocks of a hunk: same block type, most similar first; the rest of a type in order. */
@@ -463,7 +478,8 @@ function pairUp(h: Hunk): { pairs: [SnapBlock, SnapBlock][]; added: SnapBlock[];
 }
 
 function compareBlocks(ctx: Ctx, prev: Snapshot, next: Snapshot, hist: Seen, skipTexts: Set<string>): void {
-  for (const hunk of hunksOf(prev.blocks ?? [], next.blocks ?? [])) {
+  const { hunks, lineOf } = hunksOf(prev.blocks ?? [], next.blocks ?? []);
+  for (const hunk of hunks) {
     const { pairs, added, removed } = pairUp(hunk);
     for (const [r, a] of pairs) {
       if (hist.has(seenKey.line(lineOf(a)))) continue; // rotation: this block showed this value before
