@@ -7,14 +7,17 @@ import type { Snapshot } from "../compare/types.ts";
 
 export const CODEC = "zstd";
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 export function compress(serialised: string): Uint8Array {
-  return Bun.zstdCompressSync(new TextEncoder().encode(serialised));
+  return Bun.zstdCompressSync(encoder.encode(serialised));
 }
 
 export function decompress(codec: string, data: ArrayBuffer | Uint8Array): string {
   const bytes = new Uint8Array(data instanceof Uint8Array ? data : new Uint8Array(data));
   const raw = codec === "gzip" ? Bun.gunzipSync(bytes) : Bun.zstdDecompressSync(bytes);
-  return new TextDecoder().decode(raw);
+  return decoder.decode(raw);
 }
 
 export interface PreparedSnapshot {
