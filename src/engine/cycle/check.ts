@@ -222,7 +222,7 @@ async function readSource(
       originals = o;
       const serialised = serialise(snapshot);
       hash = snapshotHash(serialised);
-      if (hash !== state?.latestHash) prepared = prepareSnapshot(snapshot, serialised);
+      if (hash !== state?.latestHash) prepared = prepareSnapshot(snapshot, serialised, hash);
     }
   } catch (e) {
     return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
@@ -246,7 +246,7 @@ async function readSource(
     finalUrl: r.finalUrl,
   };
   // Changed content is new content: prepared where it was made (a store's latest hash is its latest content).
-  prepared ??= prepareSnapshot(snapshot);
+  prepared ??= prepareSnapshot(snapshot, serialise(snapshot), hash);
   if (cmp.status === "baseline") {
     await snapshotStoreFor(s).put({
       orgId,

@@ -28,10 +28,14 @@ export interface PreparedSnapshot {
   seen: Uint8Array;
 }
 
-/** The snapshot as stored; `serialised` when the caller has it already (it hashed the snapshot). */
-export function prepareSnapshot(snapshot: Snapshot, serialised = serialise(snapshot)): PreparedSnapshot {
+/** The snapshot as stored; its serialisation and hash when the caller has them already. */
+export function prepareSnapshot(
+  snapshot: Snapshot,
+  serialised = serialise(snapshot),
+  hash = snapshotHash(serialised),
+): PreparedSnapshot {
   return {
-    hash: snapshotHash(serialised),
+    hash,
     size: serialised.length,
     data: compress(serialised),
     seen: digestBytes(digestOf(snapshot)),

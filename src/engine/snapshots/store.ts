@@ -179,7 +179,7 @@ export class SnapshotStore {
     const known = await this.source(input);
     // Compress (and take the rotation rule's digest) outside the writer's transaction, and only when the
     // content is new to this source.
-    const stored = () => input.prepared ?? prepareSnapshot(input.snapshot, serialised);
+    const stored = () => input.prepared ?? prepareSnapshot(input.snapshot, serialised, hash);
     let prepared = known?.latestHash !== hash ? stored() : null;
     const observed = (input.observedAt ?? this.clock()).toISOString();
     return this.write(async (tx, _now, later) => {

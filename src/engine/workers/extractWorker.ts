@@ -61,7 +61,7 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
   // New content: stored as prepared here, and the dossier's read of the page from this parse, not a second one
   // (normalise leaves the extract as is).
   const fresh = hash !== task.latestHash;
-  const prepared = fresh ? prepareSnapshot(snapshot, serialised) : undefined;
+  const prepared = fresh ? prepareSnapshot(snapshot, serialised, hash) : undefined;
   const read =
     task.read && fresh
       ? {
