@@ -97,7 +97,7 @@ async function snapshotOf(
   url: string,
 ): Promise<{ snapshot: Snapshot; hash: string }> {
   const x = await snapshotPool(s.config).run({ snapshot: true, html, url, sourceUrl: url });
-  if (x.same) throw new Error("unexpected signature answer");
+  if (x.same || x.first) throw new Error("unexpected signature answer");
   return { snapshot: x.snapshot, hash: x.hash };
 }
 

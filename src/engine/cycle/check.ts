@@ -192,6 +192,28 @@ async function readSource(
   let read: Record<string, unknown> | undefined;
   let pageRead: ExtractTaskResult | undefined;
   let prepared: PreparedSnapshot | undefined;
+  const fetched = {
+    etag: r.etag,
+    lastModified: r.lastModified,
+    status: r.status,
+    finalUrl: r.finalUrl,
+  };
+  // A first snapshot is stored as soon as it is read: nothing compares it, so the competitor's other checks need
+  // not hold it.
+  const baseline = async (content: PreparedSnapshot): Promise<Outcome> => {
+    await snapshotStoreFor(s).put({
+      orgId,
+      competitorId,
+      url: src.url,
+      kind: snapshotKind,
+      prepared: content,
+      observedAt: s.clock(),
+      ...fetched,
+    });
+    return { status: "baseline", source: src, key, snapshotKind, bodyHash, rendered };
+  };
+  // No stored snapshot, and no history it continues: this one is the source's first.
+  const first = !state?.latestHash && !more.follows;
   try {
     if (!kind.parse) {
       if (!HTML.test(r.contentType)) return fail("unsupported_content");
@@ -202,12 +224,14 @@ async function readSource(
         sourceUrl: src.url,
         ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
         ...(state?.latestHash ? { latestHash: state.latestHash } : {}),
-        ...(more.read
+        ...(more.read && !first
           ? { read: { tech: more.read.tech, headers: ("headers" in r && r.headers) || {} } }
           : {}),
+        ...(first ? { first } : {}),
       });
       if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
       if (x.same) return unchanged(bodyHash);
+      if (x.first) return await baseline(x.prepared);
       snapshot = x.snapshot;
       hash = x.hash;
       originals = x.originals ?? [];
@@ -239,26 +263,9 @@ async function readSource(
     state?.latestHash,
   );
   if (cmp.status === "unchanged") return unchanged(bodyHash);
-  const fetched = {
-    etag: r.etag,
-    lastModified: r.lastModified,
-    status: r.status,
-    finalUrl: r.finalUrl,
-  };
   // Changed content is new content: prepared where it was made (a store's latest hash is its latest content).
   prepared ??= prepareSnapshot(snapshot, serialise(snapshot), hash);
-  if (cmp.status === "baseline") {
-    await snapshotStoreFor(s).put({
-      orgId,
-      competitorId,
-      url: src.url,
-      kind: snapshotKind,
-      prepared,
-      observedAt: s.clock(),
-      ...fetched,
-    });
-    return { status: "baseline", source: src, key, snapshotKind, bodyHash, rendered };
-  }
+  if (cmp.status === "baseline") return baseline(prepared);
   if (pageRead) more.read?.onRead(pageRead);
   return {
     status: cmp.status,

@@ -33,6 +33,9 @@ export interface SnapshotTask {
   latestHash?: string;
   /** Also give the page's extract (and technologies) for the dossier, as an ExtractTask would. */
   read?: { tech: boolean; headers: Record<string, string> };
+  /** The source's first snapshot: nothing compares it and the dossier reads nothing from it, so the result
+   * carries only what the store keeps of it (no snapshot, no read). */
+  first?: boolean;
 }
 /** The snapshot and its hash; or `same` when the page's signature equals the task's (its snapshot would be
  * the latest one: not extracted). `signature` is absent when the page could only be read as text. */
@@ -46,7 +49,10 @@ export type SnapshotTaskResult =
       /** The snapshot as stored, unless its hash is the task's `latestHash`. */
       prepared?: PreparedSnapshot;
       read?: ExtractTaskResult;
+      first?: false;
     }
+  /** A first snapshot (the task's `first`), as the store keeps it. */
+  | { same?: false; first: true; hash: string; signature?: string; prepared: PreparedSnapshot }
   | { same: true; signature: string };
 
 /** How long the pool's workers outlive their last task: between two hourly cycles they end, and the process goes

@@ -62,6 +62,7 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
   // (normalise leaves the extract as is).
   const fresh = hash !== task.latestHash;
   const prepared = fresh ? prepareSnapshot(snapshot, serialised, hash) : undefined;
+  if (task.first && prepared) return { first: true, hash, ...(signature ? { signature } : {}), prepared };
   const read =
     task.read && fresh
       ? {

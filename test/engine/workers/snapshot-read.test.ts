@@ -42,7 +42,7 @@ test("the snapshot task's read is the extraction task's, page by page", async ()
       }),
       pool.run({ html: p.html, url: p.url, tech: true, headers }),
     ])) as [SnapshotTaskResult, ExtractTaskResult];
-    if (snap.same) throw new Error("no signature was given: the page must be extracted");
+    if (snap.same || snap.first) throw new Error("no signature was given: the page must be extracted");
     expect(snap.read).toEqual(alone);
   }
 });
@@ -51,7 +51,7 @@ test("no read and nothing prepared when the snapshot is the latest one; no read 
   const p = pages.find((x) => x.url.includes("pricing"))!;
   const task = { snapshot: true as const, html: p.html, url: p.url, sourceUrl: p.url };
   const first = (await pool.run(task)) as SnapshotTaskResult;
-  if (first.same) throw new Error("extracted");
+  if (first.same || first.first) throw new Error("extracted");
   expect(first.read).toBeUndefined();
   const stored = prepareSnapshot(first.snapshot);
   expect(first.prepared).toEqual(stored);
@@ -61,7 +61,7 @@ test("no read and nothing prepared when the snapshot is the latest one; no read 
     latestHash: first.hash,
     read: { tech: false, headers: {} },
   })) as SnapshotTaskResult;
-  if (again.same) throw new Error("extracted");
+  if (again.same || again.first) throw new Error("extracted");
   expect(again.hash).toBe(first.hash);
   expect(again.read).toBeUndefined();
   expect(again.prepared).toBeUndefined();
@@ -70,8 +70,28 @@ test("no read and nothing prepared when the snapshot is the latest one; no read 
     latestHash: "another",
     read: { tech: false, headers: {} },
   })) as SnapshotTaskResult;
-  if (moved.same) throw new Error("extracted");
+  if (moved.same || moved.first) throw new Error("extracted");
   expect(moved.read?.page.url).toBe(p.url);
   expect(moved.read?.tech).toEqual([]);
   expect(moved.prepared?.hash).toBe(first.hash);
+});
+
+test("a first snapshot comes only as the store keeps it: no snapshot, no read", async () => {
+  const p = pages.find((x) => x.url.includes("pricing"))!;
+  const task = { snapshot: true as const, html: p.html, url: p.url, sourceUrl: p.url };
+  const full = (await pool.run(task)) as SnapshotTaskResult;
+  if (full.same || full.first) throw new Error("extracted");
+  const first = (await pool.run({
+    ...task,
+    first: true,
+    read: { tech: true, headers },
+  })) as SnapshotTaskResult;
+  if (first.same || !first.first) throw new Error("a first snapshot was asked for");
+  expect(first).toEqual({
+    first: true,
+    hash: full.hash,
+    signature: full.signature!,
+    prepared: full.prepared!,
+  });
+  expect(first.prepared).toEqual(prepareSnapshot(full.snapshot));
 });
