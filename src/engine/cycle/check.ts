@@ -9,12 +9,13 @@ import { keepOriginals } from "../compare/originals.ts";
 import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { tenantRenderer, visibleHtml } from "../render/index.ts";
+import type { PageRead } from "../research/pageRead.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
 import { type PreparedSnapshot, prepareSnapshot, type SourceState } from "../snapshots/store.ts";
 import type { Job } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
-import { type ExtractTaskResult, snapshotPool } from "../workers/extract.ts";
+import { snapshotPool } from "../workers/extract.ts";
 import type { Source } from "./types.ts";
 
 const HTML = /html|xhtml/i;
@@ -99,8 +100,8 @@ export interface CheckOptions {
    * does not): `text()` gives it. */
   onBody?: (text: () => string) => void;
   /** A changed page is also read for the dossier (with its technologies when `tech`), from the parse its
-   * snapshot was made from: `onRead` gets the extract when the check's outcome is `changed`. */
-  read?: { tech: boolean; onRead: (x: ExtractTaskResult) => void };
+   * snapshot was made from: `onRead` gets the read when the check's outcome is `changed`. */
+  read?: { tech: boolean; onRead: (read: PageRead) => void };
 }
 
 /** Reads one source now: its snapshot, compared with what the store holds in `state` (or, for a job board the
@@ -190,7 +191,7 @@ async function readSource(
   let hash: string;
   let originals: Originals = [];
   let read: Record<string, unknown> | undefined;
-  let pageRead: ExtractTaskResult | undefined;
+  let pageRead: PageRead | undefined;
   let prepared: PreparedSnapshot | undefined;
   const fetched = {
     etag: r.etag,
@@ -225,7 +226,13 @@ async function readSource(
         ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
         ...(state?.latestHash ? { latestHash: state.latestHash } : {}),
         ...(more.read && !first
-          ? { read: { tech: more.read.tech, headers: ("headers" in r && r.headers) || {} } }
+          ? {
+              read: {
+                kind: src.kind,
+                tech: more.read.tech,
+                headers: ("headers" in r && r.headers) || {},
+              },
+            }
           : {}),
         ...(first ? { first } : {}),
       });

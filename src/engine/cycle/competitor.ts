@@ -126,8 +126,8 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
           ? {
               read: {
                 tech,
-                onRead: (x) => {
-                  read = pageRead(x.page, src.kind, tech ? x.tech : undefined);
+                onRead: (r) => {
+                  read = r;
                 },
               },
             }

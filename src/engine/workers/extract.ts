@@ -4,6 +4,7 @@ import type { Config } from "../../config.ts";
 import type { Originals } from "../compare/normalise.ts";
 import type { Snapshot } from "../compare/types.ts";
 import type { PageExtract } from "../extract/page.ts";
+import type { PageRead } from "../research/pageRead.ts";
 import type { PreparedSnapshot } from "../snapshots/blob.ts";
 import { WorkerPool } from "./pool.ts";
 
@@ -31,8 +32,9 @@ export interface SnapshotTask {
   /** The hash of the source's latest snapshot. A snapshot with another hash comes prepared for the store, and
    * with the read below when asked; one with this hash changed nothing, and comes alone. */
   latestHash?: string;
-  /** Also give the page's extract (and technologies) for the dossier, as an ExtractTask would. */
-  read?: { tech: boolean; headers: Record<string, string> };
+  /** Also give the page's read for the dossier (research/pageRead.ts) as a source of research's `kind`, with
+   * its technologies when `tech`. */
+  read?: { kind: string; tech: boolean; headers: Record<string, string> };
   /** The source's first snapshot: nothing compares it and the dossier reads nothing from it, so the result
    * carries only what the store keeps of it (no snapshot, no read). */
   first?: boolean;
@@ -48,7 +50,7 @@ export type SnapshotTaskResult =
       originals?: Originals;
       /** The snapshot as stored, unless its hash is the task's `latestHash`. */
       prepared?: PreparedSnapshot;
-      read?: ExtractTaskResult;
+      read?: PageRead;
       first?: false;
     }
   /** A first snapshot (the task's `first`), as the store keeps it. */

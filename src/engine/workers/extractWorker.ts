@@ -8,6 +8,7 @@ import { observeDocument, parseDocument } from "../extract/dom.ts";
 import type { PageExtract } from "../extract/page.ts";
 import { extractFromDocument, extractPage, fallbackExtract } from "../extract/page.ts";
 import { detectTech } from "../extract/tech.ts";
+import { pageRead } from "../research/pageRead.ts";
 import { prepareSnapshot } from "../snapshots/blob.ts";
 import { collectAfterWork } from "./collect.ts";
 import type { ExtractTask, ExtractTaskResult, SnapshotTask, SnapshotTaskResult } from "./extract.ts";
@@ -59,18 +60,19 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
   const serialised = serialise(snapshot);
   const hash = snapshotHash(serialised);
   // New content: stored as prepared here, and the dossier's read of the page from this parse, not a second one
-  // (normalise leaves the extract as is).
+  // (normalise leaves the extract as is); only the read crosses to the main thread, not the whole extract.
   const fresh = hash !== task.latestHash;
   const prepared = fresh ? prepareSnapshot(snapshot, serialised, hash) : undefined;
   if (task.first && prepared) return { first: true, hash, ...(signature ? { signature } : {}), prepared };
   const read =
     task.read && fresh
-      ? {
-          page: extract,
-          tech: task.read.tech
+      ? pageRead(
+          extract,
+          task.read.kind,
+          task.read.tech
             ? detectTech({ html, headers: task.read.headers, scripts: extract.scripts })
-            : [],
-        }
+            : undefined,
+        )
       : undefined;
   return {
     snapshot,
