@@ -193,6 +193,7 @@ async function readSource(
   let read: Record<string, unknown> | undefined;
   let pageRead: PageRead | undefined;
   let prepared: PreparedSnapshot | undefined;
+  let serialised: string | undefined;
   const fetched = {
     etag: r.etag,
     lastModified: r.lastModified,
@@ -251,9 +252,8 @@ async function readSource(
       snapshot = parsed.snapshot;
       read = parsed.read;
       originals = o;
-      const serialised = serialise(snapshot);
+      serialised = serialise(snapshot);
       hash = snapshotHash(serialised);
-      if (hash !== state?.latestHash) prepared = prepareSnapshot(snapshot, serialised, hash);
     }
   } catch (e) {
     return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
@@ -270,8 +270,8 @@ async function readSource(
     state?.latestHash,
   );
   if (cmp.status === "unchanged") return unchanged(bodyHash);
-  // Changed content is new content: prepared where it was made (a store's latest hash is its latest content).
-  prepared ??= prepareSnapshot(snapshot, serialise(snapshot), hash);
+  // New content, prepared for the store: a page's in the Worker, another kind's here.
+  prepared ??= prepareSnapshot(snapshot, serialised, hash);
   if (cmp.status === "baseline") return baseline(prepared);
   if (pageRead) more.read?.onRead(pageRead);
   return {

@@ -5,7 +5,7 @@
 import type { Services } from "../../services.ts";
 import { reportedGone } from "../classify/presence.ts";
 import type { Fetcher } from "../fetch/index.ts";
-import { type PageRead, pageRead, readsTech } from "../research/reads.ts";
+import { type PageRead, pageRead, readsTech } from "../research/pageRead.ts";
 import { dueInCycle, hostInterval, mainHost, sourceHost } from "../schedule/rotation.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { sourceKind } from "../sources/kinds/index.ts";

@@ -43,7 +43,6 @@ export function contentRoot(doc: Doc): El {
 /** Collapses whitespace (incl. NBSP and zero-width) to single spaces and trims. */
 const INVISIBLE = /[\u200B-\u200D\uFEFF\u00AD]/;
 const INVISIBLE_G = /[\u200B-\u200D\uFEFF\u00AD]/g;
-// \s covers NBSP, the figure space and the narrow NBSP too; named for the reader.
 const SPACES = /[\s\u00A0\u2007\u202F]+/g;
 
 /** Whitespace a collapse would change: a space that is not " ", or two in a row. */
@@ -81,7 +80,7 @@ export function cleanLength(el: El, inner?: El): [number, number] {
       const v = n.nodeValue!;
       for (let i = 0; i < v.length; i++) {
         const c = v.charCodeAt(i);
-        if (c === 0x200b || c === 0x200c || c === 0x200d || c === 0xfeff || c === 0xad) continue;
+        if (isInvisible(c)) continue;
         if (isSpace(c)) {
           if (count) space = true;
           if (inside && innerCount) innerSpace = true;
@@ -114,14 +113,18 @@ export function hasText(el: El | null | undefined): boolean {
       const v = n.nodeValue!;
       for (let i = 0; i < v.length; i++) {
         const c = v.charCodeAt(i);
-        if (c === 0x200b || c === 0x200c || c === 0x200d || c === 0xfeff || c === 0xad) continue;
-        if (!isSpace(c)) return true;
+        if (!isInvisible(c) && !isSpace(c)) return true;
       }
       continue;
     }
     for (let c = (n as El).lastChild; c; c = c.previousSibling) stack.push(c);
   }
   return false;
+}
+
+/** The code units clean() drops (INVISIBLE). */
+function isInvisible(c: number): boolean {
+  return c === 0x200b || c === 0x200c || c === 0x200d || c === 0xfeff || c === 0xad;
 }
 
 /** The code units `\s` matches (the ones clean() collapses). */

@@ -29,7 +29,8 @@ import {
 } from "../sources/kinds/kind.ts";
 import { changelogEntries, releaseCadence } from "../sources/releases.ts";
 import type { ExtractTask, ExtractTaskResult } from "../workers/extract.ts";
-import { blockTexts, pageRead, plansAcross, pricingOf, readsTech, summaryOf } from "./reads.ts";
+import { blockTexts, pageRead, readsTech } from "./pageRead.ts";
+import { plansAcross, pricingOf, summaryOf } from "./reads.ts";
 import {
   certifications,
   fundingRounds,

@@ -11,8 +11,6 @@ import type { SourceNow } from "../sources/kinds/kind.ts";
 import { releaseCadence } from "../sources/releases.ts";
 import type { PageRead } from "./pageRead.ts";
 
-export { blockTexts, nothingRead, type PageRead, pageRead, readsTech } from "./pageRead.ts";
-
 function compactObj(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
