@@ -12,15 +12,22 @@ import { sourceKind } from "../sources/kinds/index.ts";
 import { collectAbove } from "../workers/collect.ts";
 import { extractPool, roomForBody } from "../workers/extract.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
-import { type CheckOptions, checkSource, keyOf } from "./check.ts";
+import { type CheckOptions, checkSource, keyOf, type Outcome } from "./check.ts";
 import { type CompetitorResult, classifyOutcome, type Recorded, recordResults } from "./results.ts";
 import type { CompetitorRow, Source } from "./types.ts";
 
-/** The main thread's heap above which a full collection follows a first snapshot (a first cycle): its parse and
- * bodies are garbage once it is stored, and 48 lanes of first snapshots outgrow the per-competitor collection
- * (run.ts) between two competitors. A first cycle of 200 competitors × 10 pages peaked at 283 MB with it, 316 MB
- * at 48 MB, 334 MB without (docs/scale.md, "First snapshots"). */
-const FIRST_SNAPSHOT_HEAP_BYTES = 32 * 1024 * 1024;
+/** The main thread's heap above which a full collection follows a page whose snapshot was made: its parse and
+ * body are garbage once it is stored (a first snapshot) or classified (a changed page, with the previous
+ * snapshot parsed from the store and the comparison), and 48 lanes of them outgrow the per-competitor collection
+ * (run.ts) between two competitors. A first cycle of 200 competitors × 10 pages peaked at 283 MB at 32 MB, 316 MB
+ * at 48 MB, 334 MB without (docs/scale.md, "First snapshots"). Two cycles of 200 × 11 changed pages peaked at
+ * 290-308 MB at 40 MB, 299-316 MB at 48, 332-361 MB without, for about a millisecond more of the main thread per
+ * page; at 32 MB, under a changed cycle's live heap (about 38 MB), it would collect after every page
+ * (docs/scale.md, "A changed page's garbage"). */
+const COLLECT_AFTER_SNAPSHOT: Partial<Record<Outcome["status"], number>> = {
+  baseline: 32 * 1024 * 1024,
+  changed: 40 * 1024 * 1024,
+};
 
 /** Checks a competitor's sources and records what they show. `cycleId` null: research's first snapshots
  * (research/baseline.ts), which are no cycle and record no CompetitorChecked. */
@@ -143,9 +150,10 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
       if (x) reads.set(o.key, pageRead(x.page, src.kind, tech ? x.tech : undefined));
     }
     body = undefined;
-    if (o.status === "baseline") collectAbove(FIRST_SNAPSHOT_HEAP_BYTES);
     // Classified now, not once every source is checked: its previous snapshot and changes need not wait.
     if (o.status === "changed") classifyOutcome(o, comp, at);
+    const budget = COLLECT_AFTER_SNAPSHOT[o.status];
+    if (budget) collectAbove(budget);
     return o;
   };
   // One source at a time per chain, each once the extraction pool has room for a body: most of a competitor's
