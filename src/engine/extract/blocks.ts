@@ -57,6 +57,25 @@ function headingCount(el: El, limit: number): number {
   return n;
 }
 
+/** What holds a card's title, or -1 (a table, a main or an article inside, or more than three headings with
+ *  text): the number of headings with text, in one walk that keeps every heading's level in `levels`. */
+const NOT_IN_CARD = new Set(["TABLE", "MAIN", "ARTICLE"]);
+function cardHeadings(el: El, levels: number[]): number {
+  let n = 0;
+  const stack: El[] = [];
+  for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (NOT_IN_CARD.has(e.tagName)) return -1;
+    if (HEADING.has(e.tagName)) {
+      levels.push(Number(e.tagName[1]));
+      if (hasText(e) && ++n > 3) return -1;
+    }
+    for (let c = e.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  return n;
+}
+
 /** A card: one of ≥ 2 similar siblings, with exactly one title (a heading or a title-classed element). */
 function isCard(el: El): boolean {
   if (!CARD_TAGS.has(el.tagName)) return false;
@@ -64,16 +83,11 @@ function isCard(el: El): boolean {
   if (!parent) return false;
   if ((siblingSignatures(parent).get(signature(el)) ?? 0) < 2) return false;
   if (!textWithin(el, 1500)) return false;
-  if (findFirst(el, isTag("table", "main", "article"))) return false;
-  const h = headingCount(el, 3);
-  if (h > 3) return false;
-  if (h > 1) {
-    // a title heading with deeper sub-headings ("Includes") is still one card
-    const levels = descendants(el)
-      .filter((e) => HEADING.has(e.tagName))
-      .map((e) => Number(e.tagName[1]));
-    return levels.slice(1).every((l) => l > levels[0]!);
-  }
+  const levels: number[] = [];
+  const h = cardHeadings(el, levels);
+  if (h < 0) return false;
+  // a title heading with deeper sub-headings ("Includes") is still one card
+  if (h > 1) return levels.slice(1).every((l) => l > levels[0]!);
   if (h === 1) return leadingText(el) <= 40;
   for (const c of descendants(el)) {
     if (TITLE_CLASS.test(attr(c, "class")) && hasText(c)) return true;

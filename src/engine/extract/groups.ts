@@ -1,11 +1,11 @@
 // Groups of similar siblings (same tag and first class): the card grids, tile walls and job rows of a page.
 import { attr, clean, descendants, type El, type Node } from "./dom.ts";
 
-const SPACES = /\s+/;
+const FIRST_CLASS = /\S+/;
 const STATE_MODIFIER = /--(active|popular|featured|highlight|selected|current|primary)\b.*/;
 export function signature(el: El): string {
-  const cls = attr(el, "class").trim().split(SPACES)[0] ?? "";
-  return `${el.tagName}.${cls.replace(STATE_MODIFIER, "")}`;
+  const cls = FIRST_CLASS.exec(attr(el, "class"))?.[0] ?? "";
+  return `${el.tagName}.${cls.includes("--") ? cls.replace(STATE_MODIFIER, "") : cls}`;
 }
 
 const sigCache = new WeakMap<El, Map<string, number>>();
