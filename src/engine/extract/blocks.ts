@@ -57,9 +57,11 @@ function headingCount(el: El, limit: number): number {
   return n;
 }
 
-/** What holds a card's title, or -1 (a table, a main or an article inside, or more than three headings with
- *  text): the number of headings with text, in one walk that keeps every heading's level in `levels`. */
 const NOT_IN_CARD = new Set(["TABLE", "MAIN", "ARTICLE"]);
+
+/** The headings with text inside a would-be card, or -1 when it cannot be one (a table, a main or an article
+ *  inside, or more than three such headings); every heading's level, with text or not, goes to `levels`, in the
+ *  same walk. */
 function cardHeadings(el: El, levels: number[]): number {
   let n = 0;
   const stack: El[] = [];
