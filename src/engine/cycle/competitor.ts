@@ -22,8 +22,7 @@ import type { CompetitorRow, Source } from "./types.ts";
  * (run.ts) between two competitors. A first cycle of 200 competitors × 10 pages peaked at 283 MB at 32 MB, 316 MB
  * at 48 MB, 334 MB without (docs/scale.md, "First snapshots"). Two cycles of 200 × 11 changed pages peaked at
  * 290-308 MB at 40 MB, 299-316 MB at 48, 332-361 MB without, for about a millisecond more of the main thread per
- * page; at 32 MB, under a changed cycle's live heap (about 38 MB), it would collect after every page
- * (docs/scale.md, "A changed page's garbage"). */
+ * page (docs/scale.md, "A changed page's garbage"). */
 const COLLECT_AFTER_SNAPSHOT: Partial<Record<Outcome["status"], number>> = {
   baseline: 32 * 1024 * 1024,
   changed: 40 * 1024 * 1024,
