@@ -5,8 +5,9 @@
 import { edenGC } from "bun:jsc";
 
 /** How far past what the last full collection left the heap grows before another one, when that is above the
- * budget: a thread whose live heap outgrew its budget (a larger workspace's state, a profiler's samples) would
- * otherwise collect fully after every piece of work, freeing little at 20-50 ms each. */
+ * budget: a thread whose live heap outgrew its budget (a profiler's samples, state that grows with the
+ * workspaces) would otherwise collect fully after every piece of work, each time freeing little for tens of
+ * milliseconds (docs/scale.md, "A changed page's garbage"). */
 const STEP_BYTES = 4 * 1024 * 1024;
 
 /** What the rule reads and does: the heap's size, a full and a young collection (a test gives its own). */
