@@ -5,53 +5,41 @@ import { collector } from "../../../src/engine/workers/collect.ts";
 
 const MB = 1024 * 1024;
 
-/** A heap of `live` MB that each piece of work grows by `garbage` MB; a full collection frees the garbage. */
-function fakeHeap(live: number, garbage: number) {
+/** A heap of `live` MB that each of `times` pieces of work grows by `garbage` MB (a full collection frees the
+ * garbage), each piece followed by `collect` on the rule made for it: the collections done, in order. */
+function run(
+  live: number,
+  garbage: number,
+  times: number,
+  collect: (c: ReturnType<typeof collector>) => void,
+): string[] {
   let size = live * MB;
   const done: string[] = [];
-  return {
-    heap: {
-      used: () => size,
-      full: () => {
-        size = live * MB;
-        done.push("full");
-      },
-      young: () => {
-        done.push("young");
-      },
+  const c = collector({
+    used: () => size,
+    full: () => {
+      size = live * MB;
+      done.push("full");
     },
-    work: () => {
-      size += garbage * MB;
+    young: () => {
+      done.push("young");
     },
-    done,
-  };
+  });
+  for (let i = 0; i < times; i++) {
+    size += garbage * MB;
+    collect(c);
+  }
+  return done;
 }
 
 test("past the budget a full collection, below it a young one; above() collects fully or not at all", () => {
-  const h = fakeHeap(10, 3);
-  const c = collector(h.heap);
-  for (let i = 0; i < 6; i++) {
-    h.work();
-    c.afterWork(16 * MB);
-  }
   // 13, 16 (not past), 19 → full (back to 10), 13, 16, 19 → full
-  expect(h.done).toEqual(["young", "young", "full", "young", "young", "full"]);
-  const a = fakeHeap(10, 3);
-  const ca = collector(a.heap);
-  for (let i = 0; i < 3; i++) {
-    a.work();
-    ca.above(16 * MB);
-  }
-  expect(a.done).toEqual(["full"]);
+  const after = run(10, 3, 6, (c) => c.afterWork(16 * MB));
+  expect(after).toEqual(["young", "young", "full", "young", "young", "full"]);
+  expect(run(10, 3, 3, (c) => c.above(16 * MB))).toEqual(["full"]);
 });
 
 test("a live heap above the budget is collected again only once it has grown by a step, not after every piece of work", () => {
-  const h = fakeHeap(50, 1);
-  const c = collector(h.heap);
-  for (let i = 0; i < 20; i++) {
-    h.work();
-    c.above(40 * MB);
-  }
   // the first collection finds 50 MB live; each next one waits until the heap is past 54 MB (five pieces of work)
-  expect(h.done.length).toBe(4);
+  expect(run(50, 1, 20, (c) => c.above(40 * MB))).toHaveLength(4);
 });
