@@ -1,5 +1,5 @@
 // What one page says for the dossier's reads, from its extract alone: made where the page was extracted (the
-// extraction Worker in a cycle, so only the read crosses to the main thread) and by research (reads.ts).
+// extraction Worker in a cycle, so only the read crosses to the main thread) and by research (index.ts).
 import type { Evidence } from "../../domain/observation.ts";
 import type { PageExtract } from "../extract/page.ts";
 import { profileFrom } from "../extract/profile.ts";
