@@ -68,11 +68,46 @@ function keepStatements(): void {
     let stmt = kept.statements.get(sql);
     if (stmt === undefined) {
       stmt = prepare.call(this, sql);
+      describeOnce(stmt as Described);
       if (kept.statements.size >= STATEMENTS_KEPT)
         kept.statements.delete(kept.statements.keys().next().value as string);
       kept.statements.set(sql, stmt);
     }
     return stmt;
+  };
+}
+
+/** What the client asks a statement before each run besides running it. */
+interface Described {
+  columns(): unknown[];
+  raw(on?: boolean): unknown;
+  readonly reader: boolean;
+}
+
+/** The client asks a statement for its columns twice on every run, and switches a statement that returns no rows
+ * to raw mode to learn that it returns none: the library builds the column list anew each time, and the refusal
+ * as a new error with its stack. A kept statement's columns are the schema's it was prepared under (it is
+ * dropped when the schema moves): it reads them once, and refuses raw mode with the error it gave the first
+ * time (docs/read-path.md, "Statements prepared once"). */
+function describeOnce(stmt: Described): void {
+  const columns = stmt.columns.bind(stmt);
+  let described: unknown[] | undefined;
+  stmt.columns = () => {
+    described ??= columns();
+    return described;
+  };
+  if (stmt.reader) return;
+  const raw = stmt.raw.bind(stmt);
+  let refusal: { error: unknown } | undefined;
+  stmt.raw = (on?: boolean) => {
+    if (on === false) return raw(false);
+    if (!refusal)
+      try {
+        return raw(on);
+      } catch (error) {
+        refusal = { error };
+      }
+    throw refusal.error;
   };
 }
 

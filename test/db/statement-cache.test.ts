@@ -1,5 +1,5 @@
 // A file database's connections keep their prepared statements (src/db/client.ts): the same text on one
-// connection is one statement, and a kept statement still answers rightly after an error, inside a
+// connection is one statement that describes its columns once, and a kept statement still answers rightly after an error, inside a
 // transaction with RETURNING, after the schema changed, and past the bound.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -31,6 +31,29 @@ test("one statement per text and connection", () => {
   expect(other.prepare(sql)).not.toBe(raw.prepare(sql));
   raw.close();
   other.close();
+});
+
+test("a kept statement describes its columns once, and refuses raw mode once when it returns no rows", () => {
+  const raw = new Sqlite(join(dir, "s.db"));
+  const read = raw.prepare("SELECT id, k FROM t WHERE id = ?");
+  expect(read.columns()).toBe(read.columns());
+  expect(read.columns().map((c: { name: string }) => c.name)).toEqual(["id", "k"]);
+  const write = raw.prepare("UPDATE t SET n = n WHERE id = ?");
+  let first: unknown;
+  let second: unknown;
+  try {
+    write.raw(true);
+  } catch (e) {
+    first = e;
+  }
+  try {
+    write.raw(true);
+  } catch (e) {
+    second = e;
+  }
+  expect(first).toBeInstanceOf(Error);
+  expect(second).toBe(first);
+  raw.close();
 });
 
 test("a kept statement answers rightly after a failure, with RETURNING in a transaction, and after a schema change", async () => {
