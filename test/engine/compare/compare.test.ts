@@ -217,6 +217,21 @@ describe("noise gives zero changes", () => {
     );
     expect(serialise(normalise(basePage()))).toBe(serialise(base));
   });
+
+  test("a string is written as JSON.stringify writes it, escapes and all", () => {
+    const texts = [
+      "plain text, 100% ok — “quoted” €9",
+      'a "quote" and a \\ backslash',
+      "tab\tnew line\ncarriage\rbell\u0007 nul\u0000 unit\u001f",
+      "line\u2028separator and DEL\u007f",
+      "emoji 🚀 pair, lone \ud83d high and \ude80 low",
+      "",
+    ];
+    for (const t of texts) {
+      expect(serialise(t)).toBe(JSON.stringify(t));
+      expect(serialise({ [t]: [t] })).toBe(JSON.stringify({ [t]: [t] }));
+    }
+  });
 });
 
 describe("material changes give exactly the expected changes", () => {
