@@ -466,6 +466,7 @@ export function normaliseStructured(url: string, fields: Record<string, unknown>
 
 /** What JSON.stringify writes otherwise than as it is in a string: a quote, a backslash, a control character,
  * a surrogate (a lone one is escaped; a pair goes through JSON.stringify too). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
 const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** JSON with object keys sorted at every level and undefined members left out: the snapshot's stable
