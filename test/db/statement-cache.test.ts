@@ -1,6 +1,6 @@
 // A file database's connections keep their prepared statements (src/db/client.ts): the same text on one
-// connection is one statement that describes its columns once, and a kept statement still answers rightly after an error, inside a
-// transaction with RETURNING, after the schema changed, and past the bound.
+// connection is one statement, which describes its columns once, and a kept statement still answers rightly
+// after an error, inside a transaction with RETURNING, after the schema changed, and past the bound.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -464,8 +464,8 @@ export function normaliseStructured(url: string, fields: Record<string, unknown>
   });
 }
 
-/** What JSON.stringify writes otherwise than as it is in a string: a quote, a backslash, a control character,
- * a surrogate (a lone one is escaped; a pair goes through JSON.stringify too). */
+/** What JSON.stringify escapes in a string: a quote, a backslash, a control character, a lone surrogate (a
+ * string with any surrogate goes through JSON.stringify). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
 const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
 
