@@ -284,7 +284,7 @@ async function checkOne(
       // of a changed page's CPU, and held the peak no lower), nor after one whose every answer was a 304 or
       // a failure. A body read only to find the same bytes counts: left to JSC's own pacing, bodies read only
       // to be found unchanged raised the peak of an unchanged cycle above a changed one's.
-      // Below the budget, a young collection (a few ms, against 100-500 ms for a full one) frees what the check
+      // Below the budget, a young collection (a few ms, against 45-70 ms for a full one) frees what the check
       // allocated since the last collection before more of it is promoted: with the Worker doing the same after
       // each page, the process peaked 10-15 MB lower at no CPU measurable (docs/scale.md, "Memory").
       const bodies = r.checked - r.notModified - r.failed;

@@ -43,7 +43,7 @@ export function contentRoot(doc: Doc): El {
 /** Collapses whitespace (incl. NBSP and zero-width) to single spaces and trims. */
 const INVISIBLE = /[\u200B-\u200D\uFEFF\u00AD]/;
 const INVISIBLE_G = /[\u200B-\u200D\uFEFF\u00AD]/g;
-// \s covers NBSP, the figure space and the narrow NBSP too; named for the reader.
+// \s covers NBSP, the figure space and the narrow NBSP already: they are listed so that a reader sees them.
 const SPACES = /[\s\u00A0\u2007\u202F]+/g;
 
 /** Whitespace a collapse would change: a space that is not " ", or two in a row. */

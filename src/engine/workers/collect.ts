@@ -1,5 +1,5 @@
 // The one collection rule of a cycle, on the main thread and in the extraction Worker: a full collection once
-// the heap has grown past a budget, else a young one (a few ms, against 100-500 ms for a full one) that frees
+// the heap has grown past a budget, else a young one (a few ms, against 45-70 ms for a full one) that frees
 // what the last piece of work allocated before more of it is promoted (docs/scale.md, "Memory"); and the full one
 // alone, after a first snapshot or a changed page (docs/scale.md, "First snapshots", "A changed page's garbage").
 import { edenGC } from "bun:jsc";
