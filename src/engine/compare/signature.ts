@@ -23,7 +23,7 @@ import { PRICE_DATA_ATTRS } from "../extract/pricing.ts";
 import { META_KEYS } from "./normalise.ts";
 
 /** Bump when extraction or normalisation reads something new, so stored signatures stop matching. */
-const VERSION = "3";
+const VERSION = "4";
 
 const NOISE_ATTRIBUTES = new Set([
   "nonce",

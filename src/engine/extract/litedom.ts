@@ -1,11 +1,11 @@
 // A small read-mostly DOM for extraction, built by parse5 (the HTML standard's tree construction) through the
-// tree adapter in standardTree.ts; htmlparser2 tokenizes a page for its signature (observeParse, no tree).
+// tree adapter in standardTree.ts; htmlparser2's tokenizer reads a page for its signature (observeParse, no tree).
 // linkedom, which extraction used before, spent two thirds of its parse on
 // per-node bookkeeping extraction never uses (an event-listener map per node, attribute nodes, custom
 // elements) and rebuilt child lists on every `childNodes`/`children` read; here a node is a few fields and
 // child lists are cached arrays. Only what extraction reads is implemented: tree navigation, text,
 // attributes, `remove()`, `insertBefore()` and `cloneNode()`. Comments are not kept (no extraction step reads them).
-import { Parser } from "htmlparser2";
+import { Tokenizer } from "htmlparser2";
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -235,13 +235,64 @@ export interface ParseObserver {
   oncomment(): void;
 }
 
-/** Runs the tokenizer over the page for an observer only (no tree): the page signature's pass. */
+const fromCodePoint = String.fromCodePoint;
+
+/** Runs htmlparser2's tokenizer over the page for an observer only: no tree, and not its Parser either, whose
+ *  open-element stack, implied end tags and chunk buffers a signature does not need (the tokens already decide
+ *  them). Names are lower-cased, attribute names kept as written (the first of a repeated one counts), entities
+ *  decoded; every end tag is reported as written, a void or self-closing element has none. */
 export function observeParse(html: string, observe: ParseObserver): void {
-  const handlers = {
-    onopentag: (name: string, attributes: Record<string, string>) => observe.onopentag(name, attributes),
-    ontext: (text: string) => observe.ontext(text),
-    onclosetag: (name: string) => observe.onclosetag(name),
-    oncomment: () => observe.oncomment(),
-  };
-  new Parser(handlers, { lowerCaseAttributeNames: false, decodeEntities: true }).end(html);
+  let name = "";
+  let attributes: Record<string, string> = {};
+  let attribute = "";
+  let value = "";
+  const tokenizer = new Tokenizer(
+    { decodeEntities: true },
+    {
+      onopentagname(start, end) {
+        name = html.slice(start, end).toLowerCase();
+        attributes = {};
+      },
+      onattribname(start, end) {
+        attribute = html.slice(start, end);
+      },
+      onattribdata(start, end) {
+        value += html.slice(start, end);
+      },
+      onattribentity(codepoint) {
+        value += fromCodePoint(codepoint);
+      },
+      onattribend() {
+        if (!Object.hasOwn(attributes, attribute)) attributes[attribute] = value;
+        value = "";
+      },
+      onopentagend() {
+        observe.onopentag(name, attributes);
+      },
+      onselfclosingtag() {
+        observe.onopentag(name, attributes);
+      },
+      onclosetag(start, end) {
+        observe.onclosetag(html.slice(start, end).toLowerCase());
+      },
+      ontext(start, end) {
+        observe.ontext(html.slice(start, end));
+      },
+      ontextentity(codepoint) {
+        observe.ontext(fromCodePoint(codepoint));
+      },
+      oncomment() {
+        observe.oncomment();
+      },
+      // outside foreign content a CDATA section is a comment, as the HTML standard reads it
+      oncdata() {
+        observe.oncomment();
+      },
+      ondeclaration() {},
+      onprocessinginstruction() {},
+      onend() {},
+    },
+  );
+  tokenizer.write(html);
+  tokenizer.end();
 }

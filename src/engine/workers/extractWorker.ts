@@ -75,7 +75,7 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
         )
       : undefined;
   return {
-    snapshot,
+    serialised,
     hash,
     originals,
     ...(signature ? { signature } : {}),
