@@ -175,7 +175,8 @@ const BIG_NUMBER = /([\d.,\u202F\u00A0 ]*\d)\s?([kmb]|thousand|million|billion)?
 
 /** Cleans and masks one piece of text. Idempotent. Most patterns need a digit, so text without one skips them. */
 export function maskText(text: string, opts: MaskOptions = {}): string {
-  let t = clean(text);
+  const cleaned = clean(text);
+  let t = cleaned;
   if (!t) return t;
   const digits = DIGIT.test(t);
   if (t.includes("http")) t = t.replace(URL_IN_TEXT, (u) => maskUrl(u));
@@ -206,5 +207,6 @@ export function maskText(text: string, opts: MaskOptions = {}): string {
       }
     }
   }
-  return collapseSpaces(t);
+  // a text no pattern replaced anything in is as clean() left it
+  return t === cleaned ? t : collapseSpaces(t);
 }

@@ -339,11 +339,10 @@ export function isInline(el: El): boolean {
   return INLINE_TAGS.has(el.tagName);
 }
 
-const inlineMemo = new WeakMap<El, boolean>();
-
-/** True when every descendant element is inline (so the element reads as one run of text). Memoised. */
+/** True when every descendant element is inline (so the element reads as one run of text). Memoised on the
+ *  element. */
 export function hasOnlyInline(el: El, depth = 0): boolean {
-  const m = inlineMemo.get(el);
+  const m = el.onlyInline;
   if (m !== undefined) return m;
   if (depth > 200) return false; // absurd nesting: treat as a container (no deeper recursion)
   let r = true;
@@ -353,7 +352,7 @@ export function hasOnlyInline(el: El, depth = 0): boolean {
       break;
     }
   }
-  inlineMemo.set(el, r);
+  el.onlyInline = r;
   return r;
 }
 

@@ -1,6 +1,6 @@
 // Extraction step: what the page's <head> states — its title element, meta tags (Open Graph, Twitter, the
 // canonical link), JSON-LD (read leniently: real pages ship broken JSON), feed links and script sources.
-import { absoluteUrl, ancestorOrSelf, attr, clean, type Doc, descendants, type El } from "./dom.ts";
+import { absoluteUrl, ancestorOrSelf, attr, clean, type Doc, type El } from "./dom.ts";
 import type { PageExtract } from "./types.ts";
 
 /** The elements the head readers need, collected in one pass over the document. */
@@ -16,7 +16,11 @@ export function headParts(doc: Doc): HeadParts {
   const parts: HeadParts = { metas: [], links: [], scripts: [] };
   const rootEl = doc.documentElement;
   if (!rootEl) return parts;
-  for (const e of [rootEl, ...descendants(rootEl)]) {
+  // in document order, without a list of the page's every element
+  const stack: El[] = [rootEl];
+  while (stack.length) {
+    const e = stack.pop()!;
+    for (let c = e.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
     const tag = e.tagName;
     if (tag === "META") parts.metas.push(e);
     else if (tag === "LINK") parts.links.push(e);

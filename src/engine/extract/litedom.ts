@@ -171,6 +171,10 @@ export class LElement extends LParent {
   /** The element's namespace (parse5 reads it back while building foreign content); HTML when unset. */
   namespaceURI?: string;
 
+  /** Whether every descendant element is inline (dom.ts hasOnlyInline's memo; extraction reads a tree it no
+   *  longer changes by then). */
+  onlyInline?: boolean;
+
   /** Adds an attribute the element does not have yet (the parser's adoption of a repeated <html>/<body>). */
   adoptAttribute(name: string, value: string): void {
     if (!Object.hasOwn(this.attrs, name)) this.attrs[name] = value;

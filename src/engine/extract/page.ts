@@ -108,6 +108,9 @@ export function fallbackExtract(html: string, url: string): PageExtract {
   return out;
 }
 
+/** A page that may hold microdata: an `itemscope` anywhere in its source. */
+const MICRODATA = /itemscope/i;
+
 function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
   let base = url;
   const head = headParts(doc);
@@ -123,8 +126,8 @@ function extractPageDom(doc: Doc, html: string, url: string): PageExtract {
   const articleText = isArticle(meta, jsonLd) ? readableText(html) : null;
 
   const root = contentRoot(doc);
-  // microdata offers are read before <meta itemprop> and hidden parts go
-  const microdata = microdataOffers(root);
+  // microdata offers are read before <meta itemprop> and hidden parts go (not looked for on a page without any)
+  const microdata = MICRODATA.test(html) ? microdataOffers(root) : [];
   const removed = stripNonContent(root);
   stripOverlays(root);
   const hiddenAlts: HiddenAlternative[] = [];
