@@ -32,7 +32,7 @@ import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 import { visibleHtml } from "../render/index.ts";
 import { type SnapshotStore, type SourceRef, snapshotStoreFor } from "../snapshots/index.ts";
-import { snapshotPool, taskSnapshot } from "../workers/extract.ts";
+import { snapshotPool } from "../workers/extract.ts";
 import { captureTime, captureUrl, cdxUrl, monthly, parseCdx, rawCaptureUrl } from "./cdx.ts";
 import { expireHistorical, recordHistorical } from "./record.ts";
 
@@ -98,7 +98,7 @@ async function snapshotOf(
 ): Promise<{ snapshot: Snapshot; hash: string }> {
   const x = await snapshotPool(s.config).run({ snapshot: true, html, url, sourceUrl: url });
   if (x.same || x.first) throw new Error("unexpected signature answer");
-  return { snapshot: taskSnapshot(x), hash: x.hash };
+  return { snapshot: x.snapshot, hash: x.hash };
 }
 
 /** The drafts of what changed from `previous` to `next` on a page, observed at `at`; evidence pointing at the page

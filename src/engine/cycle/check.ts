@@ -15,7 +15,7 @@ import { compareWithHistory } from "../snapshots/observe.ts";
 import { type PreparedSnapshot, prepareSnapshot, type SourceState } from "../snapshots/store.ts";
 import type { Job } from "../sources/jobBoards.ts";
 import { sourceKind } from "../sources/kinds/index.ts";
-import { snapshotPool, taskSnapshot } from "../workers/extract.ts";
+import { snapshotPool } from "../workers/extract.ts";
 import type { Source } from "./types.ts";
 
 const HTML = /html|xhtml/i;
@@ -240,7 +240,7 @@ async function readSource(
       if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
       if (x.same) return unchanged(bodyHash);
       if (x.first) return await baseline(x.prepared);
-      snapshot = taskSnapshot(x);
+      snapshot = x.snapshot;
       hash = x.hash;
       originals = x.originals ?? [];
       prepared = x.prepared;

@@ -44,9 +44,7 @@ export interface SnapshotTask {
 export type SnapshotTaskResult =
   | {
       same?: false;
-      /** The snapshot serialised (taskSnapshot reads it back): a string crosses from the Worker in microseconds,
-       * where cloning the snapshot's objects took about a millisecond of a changed page (docs/scale.md). */
-      serialised: string;
+      snapshot: Snapshot;
       hash: string;
       signature?: string;
       originals?: Originals;
@@ -58,11 +56,6 @@ export type SnapshotTaskResult =
   /** A first snapshot (the task's `first`), as the store keeps it. */
   | { same?: false; first: true; hash: string; signature?: string; prepared: PreparedSnapshot }
   | { same: true; signature: string };
-
-/** The snapshot of a task's result, as a store gives back a stored one (the same serialisation, parsed). */
-export function taskSnapshot(x: { serialised: string }): Snapshot {
-  return JSON.parse(x.serialised) as Snapshot;
-}
 
 /** How long the pool's workers outlive their last task: between two hourly cycles they end, and the process goes
  * back to its size before them. */

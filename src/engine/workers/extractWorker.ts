@@ -75,7 +75,7 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
         )
       : undefined;
   return {
-    serialised,
+    snapshot,
     hash,
     originals,
     ...(signature ? { signature } : {}),

@@ -14,7 +14,7 @@ import type {
   SnapshotTask,
   SnapshotTaskResult,
 } from "../../../src/engine/workers/extract.ts";
-import { taskSnapshot, workerEntry } from "../../../src/engine/workers/extract.ts";
+import { workerEntry } from "../../../src/engine/workers/extract.ts";
 import { WorkerPool } from "../../../src/engine/workers/pool.ts";
 
 const pool = new WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>(
@@ -62,7 +62,7 @@ test("no read and nothing prepared when the snapshot is the latest one; no read 
   const first = (await pool.run(task)) as SnapshotTaskResult;
   if (first.same || first.first) throw new Error("extracted");
   expect(first.read).toBeUndefined();
-  const stored = prepareSnapshot(taskSnapshot(first));
+  const stored = prepareSnapshot(first.snapshot);
   expect(first.prepared).toEqual(stored);
   expect(stored.hash).toBe(first.hash);
   const again = (await pool.run({
@@ -102,5 +102,5 @@ test("a first snapshot comes only as the store keeps it: no snapshot, no read", 
     signature: full.signature!,
     prepared: full.prepared!,
   });
-  expect(first.prepared).toEqual(prepareSnapshot(taskSnapshot(full)));
+  expect(first.prepared).toEqual(prepareSnapshot(full.snapshot));
 });
