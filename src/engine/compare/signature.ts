@@ -22,7 +22,8 @@ import type { ParseObserver } from "../extract/litedom.ts";
 import { PRICE_DATA_ATTRS } from "../extract/pricing.ts";
 import { META_KEYS } from "./normalise.ts";
 
-/** Bump when extraction or normalisation reads something new, so stored signatures stop matching. */
+/** Bump when extraction or normalisation reads something new, or the tokens are read differently, so stored
+ * signatures stop matching. */
 const VERSION = "4";
 
 const NOISE_ATTRIBUTES = new Set([

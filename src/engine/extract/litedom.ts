@@ -171,8 +171,8 @@ export class LElement extends LParent {
   /** The element's namespace (parse5 reads it back while building foreign content); HTML when unset. */
   namespaceURI?: string;
 
-  /** Whether every descendant element is inline (dom.ts hasOnlyInline's memo; extraction reads a tree it no
-   *  longer changes by then). */
+  /** Whether every descendant element is inline: hasOnlyInline's memo (dom.ts), a field rather than a weak map
+   *  entry as it is asked of thousands of elements a page. */
   onlyInline?: boolean;
 
   /** Adds an attribute the element does not have yet (the parser's adoption of a repeated <html>/<body>). */
@@ -243,8 +243,9 @@ const fromCodePoint = String.fromCodePoint;
 
 /** Runs htmlparser2's tokenizer over the page for an observer only: no tree, and not its Parser either, whose
  *  open-element stack, implied end tags and chunk buffers a signature does not need (the tokens already decide
- *  them). Names are lower-cased, attribute names kept as written (the first of a repeated one counts), entities
- *  decoded; every end tag is reported as written, a void or self-closing element has none. */
+ *  them). Tag names are lower-cased, attribute names kept as written (the first of a repeated one counts),
+ *  entities decoded; every end tag is reported, even one that closes nothing, and a void or self-closing element
+ *  has none. */
 export function observeParse(html: string, observe: ParseObserver): void {
   let name = "";
   let attributes: Record<string, string> = {};
