@@ -259,6 +259,24 @@ export async function newestVersionRows(db: Exec, k: SourceKey, limit: number): 
   return r.rows;
 }
 
+/** What a new snapshot of a source is compared with, newest first, at most `limit` versions: each one's codec and
+ * digest, and its compressed content only where it is read (the newest version, and any stored without a
+ * digest). The older versions' blobs are not copied out of the database for nothing. */
+export async function historyRows(db: Exec, k: SourceKey, limit: number): Promise<Row[]> {
+  const r = await db.execute({
+    sql: `SELECT b.codec, b.seen,
+        CASE WHEN b.seen IS NULL OR ROW_NUMBER() OVER (ORDER BY v.observed_at DESC, v.id DESC) = 1
+          THEN b.data END AS data
+      FROM snapshot_sources s
+      JOIN snapshot_versions v ON v.org_id = s.org_id AND v.source_id = s.id
+      JOIN snapshot_blobs b ON b.hash = v.hash
+      WHERE s.org_id = ? AND s.competitor_id = ? AND s.source_key = ?
+      ORDER BY v.observed_at DESC, v.id DESC LIMIT ?`,
+    args: [...keyArgs(k), limit],
+  });
+  return r.rows;
+}
+
 /** A source's newest versions observed at or before `at`, newest first, at most `limit`. */
 export async function versionRowsUpTo(db: Exec, k: SourceKey, at: string, limit: number): Promise<Row[]> {
   const r = await db.execute({

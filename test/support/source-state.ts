@@ -24,3 +24,7 @@ export function pageState(
     ...state,
   };
 }
+
+/** The competitor those pages are of, and when its check began. */
+export const COMPETITOR = { id: 1, name: "Plain" };
+export const AT = "2026-11-21T12:00:00.000Z";

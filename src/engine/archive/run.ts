@@ -23,15 +23,15 @@ import {
   renewRun,
 } from "../../db/archiveHistory.ts";
 import type { Services } from "../../services.ts";
-import { classify } from "../classify/index.ts";
 import type { SignalDraft } from "../classify/types.ts";
-import { compare } from "../compare/index.ts";
+import type { Seen } from "../compare/seen.ts";
 import type { Snapshot } from "../compare/types.ts";
 import { competitorSources } from "../cycle/sources.ts";
 import { type Fetcher, workspaceFetcher } from "../fetch/index.ts";
 import { heartbeat, instanceOf } from "../instance.ts";
 import { visibleHtml } from "../render/index.ts";
 import { type SnapshotStore, type SourceRef, snapshotStoreFor } from "../snapshots/index.ts";
+import { draftsOf } from "../snapshots/observe.ts";
 import { snapshotPool } from "../workers/extract.ts";
 import { captureTime, captureUrl, cdxUrl, monthly, parseCdx, rawCaptureUrl } from "./cdx.ts";
 import { expireHistorical, recordHistorical } from "./record.ts";
@@ -96,33 +96,24 @@ async function snapshotOf(
   html: string,
   url: string,
 ): Promise<{ snapshot: Snapshot; hash: string }> {
-  const x = await snapshotPool(s.config).run({ snapshot: true, html, url, sourceUrl: url });
-  if (x.same || x.first) throw new Error("unexpected signature answer");
+  const x = await snapshotPool(s.config).run({ snapshot: true, html, url, sourceUrl: url, whole: true });
+  if (!("whole" in x)) throw new Error("the snapshot task gave no snapshot");
   return { snapshot: x.snapshot, hash: x.hash };
 }
 
 /** The drafts of what changed from `previous` to `next` on a page, observed at `at`; evidence pointing at the page
  * points at `evidenceUrl` instead (the capture in the archive). */
-function draftsOf(
+function archiveDrafts(
   comp: { id: number; name: string },
   kind: string,
   previous: Snapshot,
   next: Snapshot,
-  seen: Parameters<typeof compare>[2],
+  seen: Seen,
   at: string,
   page: string,
   evidenceUrl: string,
 ): SignalDraft[] {
-  const changes = compare(previous, next, seen);
-  if (changes.length === 0) return [];
-  const drafts = classify(changes, {
-    competitor: comp,
-    pageKind: kind,
-    pageTitle: next.title,
-    observedAt: at,
-    previous,
-    snapshot: next,
-  });
+  const drafts = draftsOf(previous, seen, next, { competitor: comp, pageKind: kind, observedAt: at });
   if (evidenceUrl !== page)
     for (const d of drafts) for (const e of d.evidence) if (e.source_url === page) e.source_url = evidenceUrl;
   return drafts;
@@ -200,7 +191,7 @@ async function readCapture(
   }
   if (before.previous?.hash === x.hash) return {};
   if (before.previous) {
-    const drafts = draftsOf(
+    const drafts = archiveDrafts(
       comp,
       c.kind,
       before.previous.snapshot,
@@ -278,7 +269,7 @@ async function endPages(
           s,
           orgId,
           comp.id,
-          draftsOf(
+          archiveDrafts(
             comp,
             p.kind,
             before.previous.snapshot,

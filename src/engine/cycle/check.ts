@@ -1,12 +1,13 @@
 // Checking one source now, by its kind (its module in sources/kinds/): a conditional GET (a job board through its
 // provider's API), a page as a visitor sees it (rendered when it is an application shell), the same bytes as
 // last time skipped, a page extracted in the Worker pool and any other kind parsed, then the comparison with the
-// source's last snapshot and history (snapshots/observe.ts).
+// source's last snapshot and history and the classification of what changed (snapshots/observe.ts): a page's in
+// the Worker beside its extraction, another kind's here.
 import type { Services } from "../../services.ts";
 import type { SignalDraft } from "../classify/types.ts";
 import { type Originals, serialise, snapshotHash, withOriginals } from "../compare/normalise.ts";
-import { keepOriginals } from "../compare/originals.ts";
-import type { Change, Snapshot, SnapshotKind } from "../compare/types.ts";
+import { keepOriginals, originalsOf, quoted } from "../compare/originals.ts";
+import type { Snapshot, SnapshotKind } from "../compare/types.ts";
 import type { Fetcher, FetchResult } from "../fetch/index.ts";
 import { tenantRenderer, visibleHtml } from "../render/index.ts";
 import type { PageRead } from "../research/pageRead.ts";
@@ -14,9 +15,9 @@ import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
 import { type PreparedSnapshot, prepareSnapshot, type SourceState } from "../snapshots/store.ts";
 import type { Job } from "../sources/jobBoards.ts";
-import { sourceKind } from "../sources/kinds/index.ts";
+import { classifyAsOf, sourceKind } from "../sources/kinds/index.ts";
 import { snapshotPool } from "../workers/extract.ts";
-import type { Source } from "./types.ts";
+import type { CompetitorRow, Source } from "./types.ts";
 
 const HTML = /html|xhtml/i;
 
@@ -36,15 +37,11 @@ export type Outcome =
       source: Source;
       key: string;
       snapshotKind: SnapshotKind;
-      /** The new snapshot, until it is classified (results.ts `classifyOutcome`); then `prepared` is what is
-       * left of it to store, and `listed` what the dossier reads off it. */
-      snapshot?: Snapshot;
+      /** The new snapshot as the store keeps it. */
       prepared: PreparedSnapshot;
-      previous?: Snapshot;
-      changes: Change[];
-      /** The changes classified, once they and the previous snapshot are let go. */
-      drafts?: SignalDraft[];
-      /** A job board's roles in its own words, a feed's items' dates: read off the snapshot when it is classified. */
+      /** What it changed, classified (none when nothing the rules read did). */
+      drafts: SignalDraft[];
+      /** A job board's roles in its own words, a feed's items' dates: read off the new snapshot. */
       listed?: { jobs?: Job[]; itemDates?: string[] };
       /** What the kind's parse read beside the snapshot, for the dossier. */
       read?: Record<string, unknown>;
@@ -108,7 +105,7 @@ export interface CheckOptions {
  * careers page moved to, with the last snapshot of the board it `follows`). Never throws: a source's fault, or
  * an internal one, is a failed outcome. */
 export function checkSource(...args: Parameters<typeof readSource>): Promise<Outcome> {
-  const src = args[3];
+  const src = args[4];
   return readSource(...args).catch(
     (e): Outcome => ({
       status: "failed",
@@ -123,7 +120,9 @@ export function checkSource(...args: Parameters<typeof readSource>): Promise<Out
 async function readSource(
   s: Services,
   orgId: number,
-  competitorId: number,
+  comp: Pick<CompetitorRow, "id" | "name">,
+  /** When the competitor's check began: its signals say they were observed then. */
+  at: string,
   src: Source,
   state: SourceState | undefined,
   fetcher: Fetcher,
@@ -191,9 +190,7 @@ async function readSource(
   let hash: string;
   let originals: Originals = [];
   let read: Record<string, unknown> | undefined;
-  let pageRead: PageRead | undefined;
-  let prepared: PreparedSnapshot | undefined;
-  let serialised: string | undefined;
+  let serialised: string;
   const fetched = {
     etag: r.etag,
     lastModified: r.lastModified,
@@ -205,7 +202,7 @@ async function readSource(
   const baseline = async (content: PreparedSnapshot): Promise<Outcome> => {
     await snapshotStoreFor(s).put({
       orgId,
-      competitorId,
+      competitorId: comp.id,
       url: src.url,
       kind: snapshotKind,
       prepared: content,
@@ -214,78 +211,116 @@ async function readSource(
     });
     return { status: "baseline", source: src, key, snapshotKind, bodyHash, rendered };
   };
-  // No stored snapshot, and no history it continues: this one is the source's first.
-  const first = !state?.latestHash && !more.follows;
-  try {
-    if (!kind.parse) {
-      if (!HTML.test(r.contentType)) return fail("unsupported_content");
-      const x = await snapshotPool(s.config).run({
-        snapshot: true,
-        html: text,
-        url: r.finalUrl,
-        sourceUrl: src.url,
-        ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
-        ...(state?.latestHash ? { latestHash: state.latestHash } : {}),
-        ...(more.read && !first
-          ? {
-              read: {
-                kind: src.kind,
-                tech: more.read.tech,
-                headers: ("headers" in r && r.headers) || {},
-              },
-            }
-          : {}),
-        ...(first ? { first } : {}),
-      });
-      if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
-      if (x.same) return unchanged(bodyHash);
-      if (x.first) return await baseline(x.prepared);
-      snapshot = x.snapshot;
-      hash = x.hash;
-      originals = x.originals ?? [];
-      prepared = x.prepared;
-      pageRead = x.read;
-    } else {
-      const parse = kind.parse;
-      const { result: parsed, originals: o } = withOriginals(() => parse(r, src.url));
-      if ("error" in parsed) return fail(parsed.error);
-      snapshot = parsed.snapshot;
-      read = parsed.read;
-      originals = o;
-      serialised = serialise(snapshot);
-      hash = snapshotHash(serialised);
-    }
-  } catch (e) {
-    return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
-  }
-  // What a signal quotes where the snapshot masked the page's words (compare/originals.ts).
-  keepOriginals(snapshot, originals);
-  // A board that moved is compared with the history of the board it follows (its first check is no baseline).
-  const historyUrl = state?.latestHash ? src.url : more.follows?.url;
-  const cmp = await compareWithHistory(
-    snapshotStoreFor(s),
-    historyUrl ? { orgId, competitorId, url: historyUrl, kind: snapshotKind } : undefined,
-    snapshot,
-    hash,
-    state?.latestHash,
-  );
-  if (cmp.status === "unchanged") return unchanged(bodyHash);
-  // New content, prepared for the store: a page's in the Worker, another kind's here.
-  prepared ??= prepareSnapshot(snapshot, serialised, hash);
-  if (cmp.status === "baseline") return baseline(prepared);
-  if (pageRead) more.read?.onRead(pageRead);
-  return {
-    status: cmp.status,
+  const changed = (
+    content: PreparedSnapshot,
+    drafts: SignalDraft[],
+    listed?: { jobs?: Job[]; itemDates?: string[] },
+    parsedRead?: Record<string, unknown>,
+  ): Outcome => ({
+    status: "changed",
     source: src,
     key,
     snapshotKind,
-    snapshot,
-    prepared,
-    previous: cmp.previous,
-    changes: cmp.changes,
-    ...(read ? { read } : {}),
+    prepared: content,
+    drafts,
+    ...(listed ? { listed } : {}),
+    ...(parsedRead ? { read: parsedRead } : {}),
     fetched: { ...fetched, ...("headers" in r && r.headers ? { headers: r.headers } : {}) },
     bodyHash,
     rendered,
+  });
+  // No stored snapshot, and no history it continues: this one is the source's first.
+  const first = !state?.latestHash && !more.follows;
+  // A board that moved is compared with the history of the board it follows (its first check is no baseline).
+  const historyUrl = state?.latestHash ? src.url : more.follows?.url;
+  const history = historyUrl
+    ? { orgId, competitorId: comp.id, url: historyUrl, kind: snapshotKind }
+    : undefined;
+  const judge = {
+    competitor: { id: comp.id, name: comp.name },
+    observedAt: at,
+    ...classifyAsOf(src.kind, src.url),
   };
+  try {
+    if (!kind.parse) {
+      if (!HTML.test(r.contentType)) return fail("unsupported_content");
+      // A page is compared and classified in the Worker that made its snapshot: it asks for the history, as
+      // stored, once it finds the page changed.
+      const compared = first ? undefined : history;
+      const x = await snapshotPool(s.config).run(
+        {
+          snapshot: true,
+          html: text,
+          url: r.finalUrl,
+          sourceUrl: src.url,
+          ...(state?.latestHash && lastSignature ? { signature: lastSignature } : {}),
+          ...(state?.latestHash ? { latestHash: state.latestHash } : {}),
+          ...(compared ? { compare: judge } : {}),
+          ...(more.read && !first
+            ? {
+                read: {
+                  kind: src.kind,
+                  tech: more.read.tech,
+                  headers: ("headers" in r && r.headers) || {},
+                },
+              }
+            : {}),
+          ...(first ? { first } : {}),
+        },
+        compared && (() => snapshotStoreFor(s).storedHistory(compared)),
+      );
+      if ("whole" in x) throw new Error("the snapshot task gave no comparison");
+      if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
+      if ("same" in x) return unchanged(bodyHash);
+      if ("first" in x) return await baseline(x.prepared);
+      if (x.read) more.read?.onRead(x.read);
+      return changed(x.prepared, x.drafts);
+    }
+    const parse = kind.parse;
+    const { result: parsed, originals: o } = withOriginals(() => parse(r, src.url));
+    if ("error" in parsed) return fail(parsed.error);
+    snapshot = parsed.snapshot;
+    read = parsed.read;
+    originals = o;
+    serialised = serialise(snapshot);
+    hash = snapshotHash(serialised);
+  } catch (e) {
+    return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
+  }
+  // What a signal quotes where the snapshot masked the source's words (compare/originals.ts).
+  keepOriginals(snapshot, originals);
+  const cmp = await compareWithHistory(
+    snapshotStoreFor(s),
+    history,
+    snapshot,
+    hash,
+    state?.latestHash,
+    judge,
+  );
+  if (cmp.status === "unchanged") return unchanged(bodyHash);
+  const prepared = prepareSnapshot(snapshot, serialised, hash);
+  if (cmp.status === "baseline") return baseline(prepared);
+  return changed(prepared, cmp.drafts, listedOn(snapshotKind, snapshot), read);
+}
+
+/** What the dossier reads off a job board's or a feed's new snapshot. */
+function listedOn(
+  kind: SnapshotKind,
+  snapshot: Snapshot,
+): { jobs?: Job[]; itemDates?: string[] } | undefined {
+  if (kind === "jobs") return { jobs: jobsAsListed(snapshot) };
+  if (kind === "feed")
+    return { itemDates: (snapshot.items ?? []).flatMap((i) => (i.published ? [i.published] : [])) };
+  return undefined;
+}
+
+/** A job board's roles in the board's own words (its snapshot masks dates and numbers in them). */
+function jobsAsListed(snapshot: Snapshot): Job[] {
+  const originals = originalsOf(snapshot);
+  const own = (t: string | undefined) => (t === undefined ? undefined : quoted(t, originals));
+  return (snapshot.jobs ?? []).map((j) => ({
+    title: own(j.title)!,
+    ...(j.department ? { department: own(j.department) } : {}),
+    ...(j.location ? { location: own(j.location) } : {}),
+  }));
 }

@@ -13,13 +13,13 @@ import { collectAbove } from "../workers/collect.ts";
 import { extractPool, roomForBody } from "../workers/extract.ts";
 import { type BoardFollow, boardBefore, boardsOnCareersPage, followBoard } from "./boards.ts";
 import { type CheckOptions, checkSource, keyOf, type Outcome } from "./check.ts";
-import { type CompetitorResult, classifyOutcome, type Recorded, recordResults } from "./results.ts";
+import { type CompetitorResult, type Recorded, recordResults } from "./results.ts";
 import type { CompetitorRow, Source } from "./types.ts";
 
-/** The main thread's heap above which a full collection follows a page whose snapshot was made: its parse and
- * body are garbage once it is stored (a first snapshot) or classified (a changed page, with the previous
- * snapshot parsed from the store and the comparison), and 48 lanes of them outgrow the per-competitor collection
- * (run.ts) between two competitors. A first cycle of 200 competitors × 10 pages peaked at 283 MB at 32 MB, 316 MB
+/** The main thread's heap above which a full collection follows a source whose snapshot was made: its body (and,
+ * for a kind parsed on the main thread, its snapshots and their comparison) is garbage once it is stored (a first
+ * snapshot) or classified (a changed source), and 48 lanes of them outgrow the per-competitor collection (run.ts)
+ * between two competitors. A first cycle of 200 competitors × 10 pages peaked at 283 MB at 32 MB, 316 MB
  * at 48 MB, 334 MB without (docs/scale.md, "First snapshots"). Two cycles of 200 × 11 changed pages peaked at
  * 290-308 MB at 40 MB, 299-316 MB at 48, 332-361 MB without, for about a millisecond more of the main thread per
  * page (docs/scale.md, "A changed page's garbage"). */
@@ -117,7 +117,8 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
     const o = await checkSource(
       s,
       orgId,
-      comp.id,
+      comp,
+      at,
       src,
       gone && state ? { ...state, etag: null, lastModified: null, bodyHash: null } : state,
       away(src) ? awayFetcher : fetcher,
@@ -149,8 +150,6 @@ async function checkAll(args: CheckArgs, ownDone: (waiting: boolean) => void): P
       if (x) reads.set(o.key, pageRead(x.page, src.kind, tech ? x.tech : undefined));
     }
     body = undefined;
-    // Classified now, not once every source is checked: its previous snapshot and changes need not wait.
-    if (o.status === "changed") classifyOutcome(o, comp, at);
     const budget = COLLECT_AFTER_SNAPSHOT[o.status];
     if (budget) collectAbove(budget);
     return o;

@@ -5,16 +5,12 @@
 import { recordKeptSources, recordSourceBody, recordSourceFailure } from "../../db/sourceChecks.ts";
 import type { CheckRecord } from "../../domain/cycles.ts";
 import type { Services } from "../../services.ts";
-import { classify } from "../classify/classify.ts";
 import { pageGoneAfterCheck } from "../classify/presence.ts";
 import type { SignalDraft } from "../classify/types.ts";
-import { originalsOf, quoted } from "../compare/originals.ts";
-import type { Snapshot } from "../compare/types.ts";
 import { nothingRead, type PageRead } from "../research/pageRead.ts";
 import { observeSource } from "../research/reads.ts";
 import type { SnapshotStore, SourceState } from "../snapshots/store.ts";
-import type { Job } from "../sources/jobBoards.ts";
-import { classifyAsOf, sourceKind } from "../sources/kinds/index.ts";
+import { sourceKind } from "../sources/kinds/index.ts";
 import { recordDrafts } from "../write/signals.ts";
 import type { BoardFollow } from "./boards.ts";
 import { keyOf, type Outcome } from "./check.ts";
@@ -34,17 +30,6 @@ export interface CompetitorResult {
   updated: number[];
   closed: number[];
   failures: { url: string; kind: string; error: string; failures: number; since: string }[];
-}
-
-/** A job board's roles in the board's own words (its snapshot masks dates and numbers in them). */
-function jobsAsListed(snapshot: Snapshot): Job[] {
-  const originals = originalsOf(snapshot);
-  const own = (t: string | undefined) => (t === undefined ? undefined : quoted(t, originals));
-  return (snapshot.jobs ?? []).map((j) => ({
-    title: own(j.title)!,
-    ...(j.department ? { department: own(j.department) } : {}),
-    ...(j.location ? { location: own(j.location) } : {}),
-  }));
 }
 
 /** Sources left for their turn (not checked) that were failing: the dossier still lists them as failing. */
@@ -74,38 +59,6 @@ export interface Recorded {
   written: Promise<void>;
 }
 
-/** A changed outcome's signal drafts, classified once: the changes, the previous snapshot and the new one are let
- * go then (what is stored of the new one is prepared already, what the dossier reads off it is kept in `listed`),
- * so a competitor whose other sources are still being checked holds only its sources' compressed content and
- * their drafts. */
-export function classifyOutcome(
-  o: Extract<Outcome, { status: "changed" }>,
-  comp: Pick<CompetitorRow, "id" | "name">,
-  at: string,
-): SignalDraft[] {
-  if (!o.drafts) {
-    const snapshot = o.snapshot!;
-    o.drafts =
-      o.changes.length > 0
-        ? classify(o.changes, {
-            competitor: { id: comp.id, name: comp.name },
-            ...classifyAsOf(o.source.kind, o.source.url),
-            pageTitle: snapshot.title,
-            observedAt: at,
-            previous: o.previous,
-            snapshot,
-          })
-        : [];
-    if (o.snapshotKind === "jobs") o.listed = { jobs: jobsAsListed(snapshot) };
-    if (o.snapshotKind === "feed")
-      o.listed = { itemDates: (snapshot.items ?? []).flatMap((i) => (i.published ? [i.published] : [])) };
-    o.changes = [];
-    o.previous = undefined;
-    o.snapshot = undefined;
-  }
-  return o.drafts;
-}
-
 /** Records a competitor's outcomes: its signals and snapshots now, its sources' checks and CompetitorChecked
  * event by `written`. `cycleId` null: research's first snapshots, which record no CompetitorChecked. */
 export async function recordResults(
@@ -127,7 +80,7 @@ export async function recordResults(
   const removedPages: Outcome["source"][] = [];
   for (const o of outcomes) {
     const state = states.get(o.key);
-    if (o.status === "changed") drafts.push(...classifyOutcome(o, comp, at));
+    if (o.status === "changed") drafts.push(...o.drafts);
     let gone: SignalDraft | undefined;
     if (o.status === "failed") {
       const n = (state?.failures ?? 0) + 1;

@@ -4,7 +4,7 @@ import type { Snapshot } from "../compare/types.ts";
 import { SnapshotStore } from "./store.ts";
 
 export { type PlanSeries, type PricePoint, planPriceHistory } from "./history.ts";
-export { type Comparison, compareWithHistory } from "./observe.ts";
+export { type Comparison, compareWithHistory, readHistory, type StoredHistory } from "./observe.ts";
 export * from "./store.ts";
 
 const stores = new WeakMap<Services, SnapshotStore>();

@@ -12,6 +12,7 @@ import {
   deleteSnapshotVersion,
   deleteUnusedBlobs,
   firstVersionRowAfter,
+  historyRows,
   insertSnapshotVersion,
   markSourceChanged,
   markSourceNotModified,
@@ -31,6 +32,7 @@ import { serialise, snapshotHash } from "../compare/normalise.ts";
 import { digestFromBytes, digestOf, Seen } from "../compare/seen.ts";
 import type { Snapshot, SnapshotKind } from "../compare/types.ts";
 import { CODEC, decompress, type PreparedSnapshot, prepareSnapshot } from "./blob.ts";
+import type { StoredHistory } from "./observe.ts";
 
 export { CODEC, compress, decompress, type PreparedSnapshot, prepareSnapshot } from "./blob.ts";
 
@@ -315,19 +317,17 @@ export class SnapshotStore {
     return (await this.versionRows(ref, limit)).map(toVersion);
   }
 
-  /** What a new snapshot is compared with: the source's latest version, whole, and the digests of what every
-   * kept version showed (compare/seen.ts). Only the latest version is parsed; an older one only when it was
-   * stored without a digest. */
-  async history(ref: SourceRef): Promise<{ previous: SnapshotVersion | null; seen: Seen }> {
-    const rows = await this.versionRows(ref, this.kept);
-    const previous = rows.length > 0 ? toVersion(rows[0]) : null;
-    const seen = new Seen();
-    rows.forEach((row, i) => {
-      const stored = row.seen as ArrayBuffer | null;
-      if (stored) seen.add(digestFromBytes(stored));
-      else seen.add(digestOf(i === 0 && previous ? previous.snapshot : toVersion(row).snapshot));
-    });
-    return { previous, seen };
+  /** What a new snapshot is compared with, as stored (snapshots/observe.ts readHistory reads it): the kept
+   * versions' digests, and the content of the latest one (and of any stored without a digest). */
+  async storedHistory(ref: SourceRef): Promise<StoredHistory> {
+    const rows = await historyRows(this.db, sourceKey(ref), this.kept);
+    return {
+      versions: rows.map((row) => ({
+        codec: String(row.codec),
+        seen: (row.seen as ArrayBuffer | null) ?? null,
+        data: (row.data as ArrayBuffer | null) ?? null,
+      })),
+    };
   }
 
   /** Records a version observed in the past (a web-archive capture, `capture` its timestamp) without making it

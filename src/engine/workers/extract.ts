@@ -1,11 +1,12 @@
 // The process-wide extraction pool: page parsing and tech detection run in Workers (extractWorker.ts); so do
 // a monitoring cycle's page snapshots (extract, normalise, serialise and hash in one task).
 import type { Config } from "../../config.ts";
-import type { Originals } from "../compare/normalise.ts";
+import type { SignalDraft } from "../classify/types.ts";
 import type { Snapshot } from "../compare/types.ts";
 import type { PageExtract } from "../extract/page.ts";
 import type { PageRead } from "../research/pageRead.ts";
 import type { PreparedSnapshot } from "../snapshots/blob.ts";
+import type { DraftContext, StoredHistory } from "../snapshots/observe.ts";
 import { WorkerPool } from "./pool.ts";
 
 export interface ExtractTask {
@@ -29,33 +30,39 @@ export interface SnapshotTask {
   url: string;
   sourceUrl: string;
   signature?: string;
-  /** The hash of the source's latest snapshot. A snapshot with another hash comes prepared for the store, and
-   * with the read below when asked; one with this hash changed nothing, and comes alone. */
+  /** The hash of the source's latest snapshot: a snapshot with this hash changed nothing. */
   latestHash?: string;
-  /** Also give the page's read for the dossier (research/pageRead.ts) as a source of research's `kind`, with
-   * its technologies when `tech`. */
+  /** Who and when the page's changes are classified for: a snapshot with another hash than `latestHash` asks
+   * for the source's history as stored (`SnapshotQuestion`), is compared with it and classified. Without it, or
+   * with no stored version in the history, the snapshot is a baseline. */
+  compare?: DraftContext;
+  /** Also give a changed page's read for the dossier (research/pageRead.ts) as a source of research's `kind`,
+   * with its technologies when `tech`. */
   read?: { kind: string; tech: boolean; headers: Record<string, string> };
-  /** The source's first snapshot: nothing compares it and the dossier reads nothing from it, so the result
-   * carries only what the store keeps of it (no snapshot, no read). */
+  /** The source's first snapshot: nothing compares it and the dossier reads nothing from it. */
   first?: boolean;
+  /** The snapshot itself back, whatever it is (the web archive's captures, compared where they are stored). */
+  whole?: boolean;
 }
-/** The snapshot and its hash; or `same` when the page's signature equals the task's (its snapshot would be
- * the latest one: not extracted). `signature` is absent when the page could only be read as text. */
+/** What a page check found, each with the page's `signature` (absent when the page could only be read as text):
+ * `same`, nothing new (the signature is the task's, or the snapshot's hash is the latest one); `first`, a
+ * baseline, as the store keeps it; `changed`, the new snapshot as the store keeps it, the drafts of what it
+ * changed (none when nothing the rules read did) and the page's read when asked; `whole`, the snapshot. */
 export type SnapshotTaskResult =
+  | { whole: true; snapshot: Snapshot; hash: string; signature?: string }
+  | { same: true; signature?: string }
+  | { first: true; hash: string; signature?: string; prepared: PreparedSnapshot }
   | {
-      same?: false;
-      snapshot: Snapshot;
+      changed: true;
       hash: string;
       signature?: string;
-      originals?: Originals;
-      /** The snapshot as stored, unless its hash is the task's `latestHash`. */
-      prepared?: PreparedSnapshot;
+      prepared: PreparedSnapshot;
+      drafts: SignalDraft[];
       read?: PageRead;
-      first?: false;
-    }
-  /** A first snapshot (the task's `first`), as the store keeps it. */
-  | { same?: false; first: true; hash: string; signature?: string; prepared: PreparedSnapshot }
-  | { same: true; signature: string };
+    };
+
+/** What a snapshot task asks while it runs: the source's history, as stored (answered with a StoredHistory). */
+export type SnapshotQuestion = "history";
 
 /** How long the pool's workers outlive their last task: between two hourly cycles they end, and the process goes
  * back to its size before them. */
@@ -66,7 +73,13 @@ const IDLE_MS = 60_000;
  * beyond the machine's noise (docs/scale.md, "Memory"). */
 const SMOL = true;
 
-let pool: WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult> | undefined;
+type Pool = WorkerPool<
+  ExtractTask | SnapshotTask,
+  ExtractTaskResult | SnapshotTaskResult,
+  SnapshotQuestion,
+  StoredHistory
+>;
+let pool: Pool | undefined;
 
 /** Where the worker's entry is. From source, next to this file. In the binary `bun build --compile` makes
  * (scripts/build.ts lists the worker as a second entry point, files kept under their paths below src/), this
@@ -79,11 +92,12 @@ export function workerEntry(here: string = import.meta.url): string {
 
 /** The process's one pool, sized by the first configuration that asks for it (`workers`, RIVALS_WORKERS). */
 function sharedPool(config: Pick<Config, "workers">) {
-  pool ??= new WorkerPool<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>(
-    workerEntry(),
-    config.workers,
-    { idleMs: IDLE_MS, smol: SMOL },
-  );
+  pool ??= new WorkerPool<
+    ExtractTask | SnapshotTask,
+    ExtractTaskResult | SnapshotTaskResult,
+    SnapshotQuestion,
+    StoredHistory
+  >(workerEntry(), config.workers, { idleMs: IDLE_MS, smol: SMOL });
   return pool;
 }
 
@@ -102,6 +116,13 @@ export function roomForBody(config: Pick<Config, "workers">): Promise<void> {
 }
 
 /** The same pool, for snapshot tasks. */
-export function snapshotPool(config: Pick<Config, "workers">): WorkerPool<SnapshotTask, SnapshotTaskResult> {
-  return sharedPool(config) as unknown as WorkerPool<SnapshotTask, SnapshotTaskResult>;
+export function snapshotPool(
+  config: Pick<Config, "workers">,
+): WorkerPool<SnapshotTask, SnapshotTaskResult, SnapshotQuestion, StoredHistory> {
+  return sharedPool(config) as unknown as WorkerPool<
+    SnapshotTask,
+    SnapshotTaskResult,
+    SnapshotQuestion,
+    StoredHistory
+  >;
 }

@@ -1,6 +1,7 @@
 // Worker entry: parses one fetched page (DOM → blocks, links, structured data, plans, jobs …) and detects the
 // technologies it shows, off the main thread; or, for a monitoring cycle, extracts, normalises and hashes a
-// page into its snapshot. Listed in scripts/build.ts's entrypoints so the compiled binary carries it.
+// page into its snapshot, and compares and classifies a new one. Listed in scripts/build.ts's entrypoints so the
+// compiled binary carries it.
 
 import { normalise, serialise, snapshotHash, withOriginals } from "../compare/normalise.ts";
 import { PageSignature } from "../compare/signature.ts";
@@ -10,8 +11,16 @@ import { extractFromDocument, extractPage, fallbackExtract } from "../extract/pa
 import { detectTech } from "../extract/tech.ts";
 import { pageRead } from "../research/pageRead.ts";
 import { prepareSnapshot } from "../snapshots/blob.ts";
+import type { StoredHistory } from "../snapshots/observe.ts";
+import { draftsOf, readHistory } from "../snapshots/observe.ts";
 import { collectAfterWork } from "./collect.ts";
-import type { ExtractTask, ExtractTaskResult, SnapshotTask, SnapshotTaskResult } from "./extract.ts";
+import type {
+  ExtractTask,
+  ExtractTaskResult,
+  SnapshotQuestion,
+  SnapshotTask,
+  SnapshotTaskResult,
+} from "./extract.ts";
 import { serveTasks } from "./pool.ts";
 
 /** The worker's heap size above which it collects after a page. A page's extraction is megabytes of short-lived
@@ -21,24 +30,37 @@ import { serveTasks } from "./pool.ts";
  * 32 the worker's share of the process peaked about 15 MB lower, at no CPU measurable beside the extraction. */
 const COLLECT_ABOVE_BYTES = 16 * 1024 * 1024;
 
-serveTasks<ExtractTask | SnapshotTask, ExtractTaskResult | SnapshotTaskResult>((task) => {
-  const out = handle(task);
+serveTasks<
+  ExtractTask | SnapshotTask,
+  ExtractTaskResult | SnapshotTaskResult,
+  SnapshotQuestion,
+  StoredHistory
+>(async (task, ask) => {
+  const out = await handle(task, ask);
   // Below that size a young collection frees the page's working objects (its tree, its texts), garbage once the
-  // result is built.
-  if (!("same" in out)) collectAfterWork(COLLECT_ABOVE_BYTES);
+  // result is built; a page whose signature matched made none.
+  const signatureOnly =
+    "snapshot" in task && "same" in out && !!out.signature && out.signature === task.signature;
+  if (!signatureOnly) collectAfterWork(COLLECT_ABOVE_BYTES);
   return out;
 });
 
-function handle(task: ExtractTask | SnapshotTask): ExtractTaskResult | SnapshotTaskResult {
-  if ("snapshot" in task) return snapshotOf(task);
+type Ask = (question: SnapshotQuestion) => Promise<StoredHistory>;
+
+function handle(
+  task: ExtractTask | SnapshotTask,
+  ask: Ask,
+): ExtractTaskResult | SnapshotTaskResult | Promise<SnapshotTaskResult> {
+  if ("snapshot" in task) return snapshotOf(task, ask);
   const { html, url, headers, tech } = task;
   const page = extractPage(html, url);
   return { page, tech: tech ? detectTech({ html, headers: headers ?? {}, scripts: page.scripts }) : [] };
 }
 
 /** The page's signature first (a tokenizer pass, no tree): an unchanged signature ends the task there; else the
- *  page is parsed and extracted. */
-function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
+ *  page is parsed, extracted and normalised, and a snapshot with a new hash compared with the source's history
+ *  and classified here, so that only what is stored of it and its signal drafts cross to the main thread. */
+async function snapshotOf(task: SnapshotTask, ask: Ask): Promise<SnapshotTaskResult> {
   const html = task.html ?? "";
   const sig = new PageSignature(task.url);
   let page: PageExtract | null = null;
@@ -53,33 +75,32 @@ function snapshotOf(task: SnapshotTask): SnapshotTaskResult {
   }
   // read as text only: the signature does not cover what that reading depends on
   if (!page) signature = undefined;
+  const signed = signature ? { signature } : {};
   // What extractPage gives for the page: the tree's extract, else its text.
   const extract = page ?? fallbackExtract(html, task.url);
   const { result: snapshot, originals } = withOriginals(() => normalise(extract));
   snapshot.url = task.sourceUrl;
   const serialised = serialise(snapshot);
   const hash = snapshotHash(serialised);
-  // New content: stored as prepared here, and the dossier's read of the page from this parse, not a second one
-  // (normalise leaves the extract as is); only the read crosses to the main thread, not the whole extract.
-  const fresh = hash !== task.latestHash;
-  const prepared = fresh ? prepareSnapshot(snapshot, serialised, hash) : undefined;
-  if (task.first && prepared) return { first: true, hash, ...(signature ? { signature } : {}), prepared };
-  const read =
-    task.read && fresh
-      ? pageRead(
-          extract,
-          task.read.kind,
-          task.read.tech
-            ? detectTech({ html, headers: task.read.headers, scripts: extract.scripts })
-            : undefined,
-        )
-      : undefined;
-  return {
-    snapshot,
-    hash,
-    originals,
-    ...(signature ? { signature } : {}),
-    ...(prepared ? { prepared } : {}),
-    ...(read ? { read } : {}),
-  };
+  if (task.whole) return { whole: true, snapshot, hash, ...signed };
+  if (hash === task.latestHash) return { same: true, ...signed };
+  // New content: stored as prepared here.
+  const prepared = prepareSnapshot(snapshot, serialised, hash);
+  if (task.first || !task.compare) return { first: true, hash, ...signed, prepared };
+  // Only now is the history read (by the main thread, from the database): a page whose signature or snapshot
+  // hash was the last one's never needed it.
+  const { previous, seen } = readHistory(await ask("history"));
+  if (!previous) return { first: true, hash, ...signed, prepared };
+  const drafts = draftsOf(previous, seen, snapshot, task.compare, originals);
+  // The dossier's read of the page from this parse, not a second one (normalise leaves the extract as is).
+  const read = task.read
+    ? pageRead(
+        extract,
+        task.read.kind,
+        task.read.tech
+          ? detectTech({ html, headers: task.read.headers, scripts: extract.scripts })
+          : undefined,
+      )
+    : undefined;
+  return { changed: true, hash, ...signed, prepared, drafts, ...(read ? { read } : {}) };
 }

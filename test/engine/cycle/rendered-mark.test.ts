@@ -12,7 +12,7 @@ import { checkSource } from "../../../src/engine/cycle/check.ts";
 import { createFetcher } from "../../../src/engine/fetch/index.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
 import { openServices, type Services } from "../../../src/services.ts";
-import { pageState } from "../../support/source-state.ts";
+import { AT, COMPETITOR, pageState } from "../../support/source-state.ts";
 
 const ETAG = '"v1"';
 const BODY =
@@ -64,14 +64,14 @@ const source = { url: "https://plain.test/pricing", kind: "pricing", monitored: 
 
 test("an ordinary page whose body hash starts with 'r' is fetched conditionally (304, nothing parsed)", async () => {
   asked.length = 0;
-  const o = await checkSource(s, 1, 1, source, state(hashStartingWithR(), false), fetcher());
+  const o = await checkSource(s, 1, COMPETITOR, AT, source, state(hashStartingWithR(), false), fetcher());
   expect(asked).toEqual([{ ifNoneMatch: ETAG }]);
   expect(o.status).toBe("not_modified");
 });
 
 test("a page whose last check was rendered is fetched whole, whatever its hash", async () => {
   asked.length = 0;
-  const o = await checkSource(s, 1, 1, source, state("k2x9", true), fetcher());
+  const o = await checkSource(s, 1, COMPETITOR, AT, source, state("k2x9", true), fetcher());
   expect(asked).toEqual([{ ifNoneMatch: null }]);
   expect(o.status).not.toBe("not_modified");
 });

@@ -10,7 +10,7 @@ import { checkSource } from "../../../src/engine/cycle/check.ts";
 import { createFetcher } from "../../../src/engine/fetch/index.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
 import { openServices, type Services } from "../../../src/services.ts";
-import { pageState } from "../../support/source-state.ts";
+import { AT, COMPETITOR, pageState } from "../../support/source-state.ts";
 
 const HTML =
   "<!doctype html><html><head><title>Tarifs</title></head><body><p>Équipe 29 € — par mois</p></body></html>";
@@ -71,7 +71,8 @@ for (const path of Object.keys(PAGES))
     const o = await checkSource(
       s,
       1,
-      1,
+      COMPETITOR,
+      AT,
       { url: `https://same.test${path}`, kind: "pricing", monitored: false },
       state(path, HTML),
       fetcher(),
@@ -92,7 +93,8 @@ test("a body that is not the one last seen is not taken for it, and its reader g
   const o = await checkSource(
     s,
     1,
-    1,
+    COMPETITOR,
+    AT,
     { url: "https://same.test/utf8", kind: "pricing", monitored: false },
     state("/utf8", HTML.replace("29", "39")),
     fetcher(),

@@ -17,6 +17,7 @@ import {
   compareWithHistory,
   type PutInput,
   planPriceHistory,
+  readHistory,
   SnapshotStore,
   type SourceRef,
   snapshotStoreFor,
@@ -163,33 +164,36 @@ describe("retention and garbage collection", () => {
     expect((await store.latest(r, 1)).map((v) => v.snapshot)).toEqual([page(305)]);
   });
 
-  test("history(): the latest version whole, and what every kept version showed (the rotation rule's input)", async () => {
+  test("storedHistory(): the latest version whole, and what every kept version showed (the rotation rule's input)", async () => {
     const r = ref(orgA, "https://globex.example/history");
-    expect(await store.history(r)).toMatchObject({ previous: null });
+    expect(readHistory(await store.storedHistory(r))).toMatchObject({ previous: null });
     for (let n = 1; n <= 4; n++) {
       tick();
       await store.put({ ...r, snapshot: page(600 + n) });
     }
     const line = (n: number) => seenKey.line(`p\u0001We help teams ship faster, version ${n}.`);
     const check = async () => {
-      const { previous, seen } = await store.history(r);
-      expect(previous?.snapshot).toEqual(page(604));
+      const { previous, seen } = readHistory(await store.storedHistory(r));
+      expect(previous).toEqual(page(604));
       // three kept versions (RIVALS_SNAPSHOTS_KEPT=3): the pruned first one is no longer "seen"
       expect([601, 602, 603, 604].map((n) => seen.has(line(n)))).toEqual([false, true, true, true]);
       // a page that goes back to an older kept text shows nothing new; back to a pruned one, the change
       expect(compare(page(604), page(602), seen)).toEqual([]);
       expect(compare(page(604), page(601), seen).map((c) => c.kind)).toEqual(["text_changed"]);
     };
-    // Each version's digest is stored beside its blob: history() parses the latest version only.
+    // Each version's digest is stored beside its blob: only the latest version's content is read and parsed.
     const digests = await s.database.client.execute({
       sql: `SELECT b.seen FROM snapshot_versions v JOIN snapshot_blobs b ON b.hash = v.hash
             JOIN snapshot_sources s ON s.id = v.source_id WHERE s.org_id = ? AND s.url = ?`,
       args: [orgA, r.url],
     });
     expect(digests.rows.map((row) => row.seen instanceof ArrayBuffer)).toEqual([true, true, true]);
+    const contentOf = async () => (await store.storedHistory(r)).versions.map((v) => v.data !== null);
+    expect(await contentOf()).toEqual([true, false, false]);
     await check();
-    // Blobs stored before digests existed (NULL) are parsed instead, with the same answers.
+    // Blobs stored before digests existed (NULL) are read and parsed instead, with the same answers.
     await s.database.client.execute("UPDATE snapshot_blobs SET seen = NULL");
+    expect(await contentOf()).toEqual([true, true, true]);
     await check();
   });
 
@@ -217,7 +221,7 @@ describe("retention and garbage collection", () => {
       "2025-03-01T00:00:00.000Z",
       "2025-01-01T00:00:00.000Z",
     ]);
-    expect((await store.history(r)).previous?.hash).toBe(latest);
+    expect(readHistory(await store.storedHistory(r)).previous).toEqual(page(1));
     // What a version observed at a time is compared with, and what follows it.
     const before = await store.historyBefore(r, "2025-03-01T00:00:00.000Z");
     expect(before.at).toBe(true);
@@ -306,21 +310,31 @@ describe("tenancy", () => {
   });
 });
 
-/** One check as the cycle makes it: compare with the stored history, then store. */
+const JUDGE = {
+  competitor: { id: 9, name: "Globex" },
+  pageKind: "pricing",
+  observedAt: "2026-11-21T12:00:00.000Z",
+};
+
+/** One check as the cycle makes it: compare with the stored history and classify, then store; `changes`, what the
+ * comparison with the same history found. */
 async function observe(st: SnapshotStore, input: PutInput & { snapshot: Snapshot }) {
   const latest = (await st.source(input))?.latestHash;
+  const { previous, seen } = readHistory(await st.storedHistory(input));
   const cmp = await compareWithHistory(
     st,
     latest ? input : undefined,
     input.snapshot,
     snapshotHash(serialise(input.snapshot)),
     latest,
+    JUDGE,
   );
   const put = await st.put(input);
   return {
     first: cmp.status === "baseline",
     changed: put.changed,
-    changes: cmp.status === "changed" ? cmp.changes : [],
+    changes: cmp.status === "changed" && previous ? compare(previous, input.snapshot, seen) : [],
+    drafts: cmp.status === "changed" ? cmp.drafts : [],
   };
 }
 

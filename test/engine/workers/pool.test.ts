@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { workerEntry } from "../../../src/engine/workers/extract.ts";
 import { WorkerPool } from "../../../src/engine/workers/pool.ts";
 
-const pool = new WorkerPool<unknown, unknown>(
+const pool = new WorkerPool<unknown, unknown, unknown, unknown>(
   workerEntry(new URL("../../../src/engine/workers/extract.ts", import.meta.url).href),
   1,
 );
@@ -63,4 +63,30 @@ test("workers idle for idleMs end, and the next task starts one again", async ()
   } finally {
     p.close();
   }
+});
+
+test("a task that asks gets its caller's answer; one whose question fails, or that no one answers, fails with why", async () => {
+  const changed = {
+    ...page(7),
+    latestHash: "another",
+    compare: {
+      competitor: { id: 1, name: "Example" },
+      observedAt: "2026-11-21T12:00:00.000Z",
+      pageKind: "pricing",
+    },
+  };
+  const questions: unknown[] = [];
+  const answered = await pool.run(changed, async (q) => {
+    questions.push(q);
+    return { versions: [] };
+  });
+  expect(questions).toEqual(["history"]);
+  // No stored version to compare with: the snapshot is a baseline.
+  expect(answered).toMatchObject({ first: true });
+  expect(
+    await pool.run(changed, async () => Promise.reject(new Error("the database is gone"))).catch(String),
+  ).toContain("the database is gone");
+  expect(await pool.run(changed).catch(String)).toContain("nothing answers it");
+  // The worker is free for the next task after each.
+  expect(await pool.run(page(8))).toMatchObject({ first: true });
 });
