@@ -13,7 +13,12 @@ import { tenantRenderer, visibleHtml } from "../render/index.ts";
 import type { PageRead } from "../research/pageRead.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
-import { type PreparedSnapshot, prepareSnapshot, type SourceState } from "../snapshots/store.ts";
+import {
+  type PreparedSnapshot,
+  prepareSnapshot,
+  type SourceRef,
+  type SourceState,
+} from "../snapshots/store.ts";
 import type { Job } from "../sources/jobBoards.ts";
 import { classifyAsOf, sourceKind } from "../sources/kinds/index.ts";
 import { snapshotPool } from "../workers/extract.ts";
@@ -236,6 +241,8 @@ async function readSource(
   const history = historyUrl
     ? { orgId, competitorId: comp.id, url: historyUrl, kind: snapshotKind }
     : undefined;
+  /** Why the history the Worker asked for could not be read. */
+  let historyFailed: unknown;
   const judge = {
     competitor: { id: comp.id, name: comp.name },
     observedAt: at,
@@ -247,6 +254,13 @@ async function readSource(
       // A page is compared and classified in the Worker that made its snapshot: it asks for the history, as
       // stored, once it finds the page changed.
       const compared = first ? undefined : history;
+      const storedHistory = async (ref: SourceRef) =>
+        snapshotStoreFor(s)
+          .storedHistory(ref)
+          .catch((e) => {
+            historyFailed = e;
+            throw e;
+          });
       const x = await snapshotPool(s.config).run(
         {
           snapshot: true,
@@ -267,7 +281,7 @@ async function readSource(
             : {}),
           ...(first ? { first } : {}),
         },
-        compared && (() => snapshotStoreFor(s).storedHistory(compared)),
+        compared && (() => storedHistory(compared)),
       );
       if ("whole" in x) throw new Error("the snapshot task gave no comparison");
       if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;
@@ -285,6 +299,8 @@ async function readSource(
     serialised = serialise(snapshot);
     hash = snapshotHash(serialised);
   } catch (e) {
+    // The store's fault, not the page's: an internal failure (checkSource).
+    if (historyFailed) throw historyFailed;
     return fail(`unreadable: ${String((e as Error)?.message ?? e).slice(0, 200)}`);
   }
   // What a signal quotes where the snapshot masked the source's words (compare/originals.ts).
