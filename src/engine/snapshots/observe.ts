@@ -1,7 +1,7 @@
 // What a new snapshot of a source changes against the source's stored history, classified: the comparison and
-// classification steps of a check. A page's run in the extraction Worker, beside the snapshot it made (the
-// history's stored bytes travel to it); another kind's on the main thread. The monitoring cycle records the
-// signals first, then stores the snapshot (cycle/run.ts).
+// classification steps of a check. A page's run in the extraction Worker that made its snapshot (which asks the
+// main thread for the history's stored bytes); another kind's on the main thread. The monitoring cycle records
+// the signals first, then stores the snapshot (cycle/run.ts).
 import { classify } from "../classify/classify.ts";
 import type { SignalDraft } from "../classify/types.ts";
 import { compare } from "../compare/compare.ts";

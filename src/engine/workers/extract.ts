@@ -73,6 +73,7 @@ const IDLE_MS = 60_000;
  * beyond the machine's noise (docs/scale.md, "Memory"). */
 const SMOL = true;
 
+type SnapshotPool = WorkerPool<SnapshotTask, SnapshotTaskResult, SnapshotQuestion, StoredHistory>;
 type Pool = WorkerPool<
   ExtractTask | SnapshotTask,
   ExtractTaskResult | SnapshotTaskResult,
@@ -92,12 +93,7 @@ export function workerEntry(here: string = import.meta.url): string {
 
 /** The process's one pool, sized by the first configuration that asks for it (`workers`, RIVALS_WORKERS). */
 function sharedPool(config: Pick<Config, "workers">) {
-  pool ??= new WorkerPool<
-    ExtractTask | SnapshotTask,
-    ExtractTaskResult | SnapshotTaskResult,
-    SnapshotQuestion,
-    StoredHistory
-  >(workerEntry(), config.workers, { idleMs: IDLE_MS, smol: SMOL });
+  pool ??= new WorkerPool(workerEntry(), config.workers, { idleMs: IDLE_MS, smol: SMOL }) as Pool;
   return pool;
 }
 
@@ -116,13 +112,6 @@ export function roomForBody(config: Pick<Config, "workers">): Promise<void> {
 }
 
 /** The same pool, for snapshot tasks. */
-export function snapshotPool(
-  config: Pick<Config, "workers">,
-): WorkerPool<SnapshotTask, SnapshotTaskResult, SnapshotQuestion, StoredHistory> {
-  return sharedPool(config) as unknown as WorkerPool<
-    SnapshotTask,
-    SnapshotTaskResult,
-    SnapshotQuestion,
-    StoredHistory
-  >;
+export function snapshotPool(config: Pick<Config, "workers">): SnapshotPool {
+  return sharedPool(config) as unknown as SnapshotPool;
 }

@@ -1,12 +1,12 @@
 // A small pool of Bun Workers for CPU work off the request path, so a cycle never stalls the API
-// (docs/decisions.md). Tasks queue FIFO; each worker runs one task at a time; workers are started on first
-// use and unref'd, so an idle pool never keeps the process alive. Its size is the configuration's
-// (RIVALS_WORKERS, config.ts). A task may ask its caller one thing while it runs (`ask` in serveTasks, `answer`
-// in run): what only the main thread can read (the database), asked only when the task finds it needs it; the
-// worker stays the task's until it is done. A worker's memory grows with the tasks it has run (what its allocator keeps after
-// collections, some 60-100 MB over a cycle of extractions) and only its end gives that back: the workers of a pool
-// idle for `idleMs` end, and the next task starts a new one. (Ending a busy worker every hundred tasks as well
-// cost a third more CPU per task, from its cold start, and held the peak no lower.)
+// (docs/decisions.md). Tasks queue FIFO; each worker runs one task at a time; workers are started on first use and
+// unref'd, so an idle pool never keeps the process alive. Its size is the configuration's (RIVALS_WORKERS,
+// config.ts). A task may ask its caller one thing while it runs (`ask` in serveTasks, `answer` in run): what only
+// the main thread can read (the database), asked only when the task finds it needs it; the worker stays the task's
+// until it is done. A worker's memory grows with the tasks it has run (what its allocator keeps after collections,
+// some 60-100 MB over a cycle of extractions) and only its end gives that back: the workers of a pool idle for
+// `idleMs` end, and the next task starts a new one. (Ending a busy worker every hundred tasks as well cost a third
+// more CPU per task, from its cold start, and held the peak no lower.)
 
 interface Task {
   id: number;
