@@ -6,9 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../../src/config.ts";
 import { checkSource } from "../../../src/engine/cycle/check.ts";
-import { createFetcher } from "../../../src/engine/fetch/index.ts";
 import { openServices, type Services } from "../../../src/services.ts";
-import { AT, COMPETITOR, pageState } from "../../support/source-state.ts";
+import { AT, COMPETITOR, fetcherTo, pageState } from "../../support/source-state.ts";
 
 const HTML =
   "<!doctype html><html><head><title>Pricing</title></head><body><main><h1>Plans</h1><p>Team $29 a month.</p></main></body></html>";
@@ -29,12 +28,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const fetcher = () =>
-  createFetcher({
-    userAgent: "RivalsBot/1.0 (+http://rivals.test/bot)",
-    delayMs: 0,
-    rewrite: [{ from: "https://history.test", to: `http://127.0.0.1:${site.port}` }],
-  });
+const fetcher = () => fetcherTo("https://history.test", site.port);
 const source = { url: "https://history.test/pricing", kind: "pricing", monitored: false };
 /** Last checked with other bytes and another snapshot ("abc"), as pageState says. */
 const state = pageState(source.url, { etag: '"v1"', bodyHash: "other.sig", rendered: false });

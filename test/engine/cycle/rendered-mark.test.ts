@@ -9,10 +9,9 @@ import { createClient } from "@libsql/client";
 import { loadConfig } from "../../../src/config.ts";
 import { migrate } from "../../../src/db/migrate.ts";
 import { checkSource } from "../../../src/engine/cycle/check.ts";
-import { createFetcher } from "../../../src/engine/fetch/index.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
 import { openServices, type Services } from "../../../src/services.ts";
-import { AT, COMPETITOR, pageState } from "../../support/source-state.ts";
+import { AT, COMPETITOR, fetcherTo, pageState } from "../../support/source-state.ts";
 
 const ETAG = '"v1"';
 const BODY =
@@ -54,12 +53,7 @@ function hashStartingWithR(): string {
 const state = (bodyHash: string, rendered: boolean): SourceState =>
   pageState("https://plain.test/pricing", { etag: ETAG, bodyHash, rendered });
 
-const fetcher = () =>
-  createFetcher({
-    userAgent: "RivalsBot/1.0 (+http://rivals.test/bot)",
-    delayMs: 0,
-    rewrite: [{ from: "https://plain.test", to: `http://127.0.0.1:${site.port}` }],
-  });
+const fetcher = () => fetcherTo("https://plain.test", site.port);
 const source = { url: "https://plain.test/pricing", kind: "pricing", monitored: false };
 
 test("an ordinary page whose body hash starts with 'r' is fetched conditionally (304, nothing parsed)", async () => {

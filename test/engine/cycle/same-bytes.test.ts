@@ -7,10 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../../src/config.ts";
 import { checkSource } from "../../../src/engine/cycle/check.ts";
-import { createFetcher } from "../../../src/engine/fetch/index.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
 import { openServices, type Services } from "../../../src/services.ts";
-import { AT, COMPETITOR, pageState } from "../../support/source-state.ts";
+import { AT, COMPETITOR, fetcherTo, pageState } from "../../support/source-state.ts";
 
 const HTML =
   "<!doctype html><html><head><title>Tarifs</title></head><body><p>Équipe 29 € — par mois</p></body></html>";
@@ -50,12 +49,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const fetcher = () =>
-  createFetcher({
-    userAgent: "RivalsBot/1.0 (+http://rivals.test/bot)",
-    delayMs: 0,
-    rewrite: [{ from: "https://same.test", to: `http://127.0.0.1:${site.port}` }],
-  });
+const fetcher = () => fetcherTo("https://same.test", site.port);
 
 /** The source as last checked: its text's hash, an ETag the site no longer honours. */
 const state = (path: string, text: string): SourceState =>
