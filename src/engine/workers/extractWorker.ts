@@ -11,8 +11,7 @@ import { extractFromDocument, extractPage, fallbackExtract } from "../extract/pa
 import { detectTech } from "../extract/tech.ts";
 import { pageRead } from "../research/pageRead.ts";
 import { prepareSnapshot } from "../snapshots/blob.ts";
-import type { StoredHistory } from "../snapshots/observe.ts";
-import { draftsOf, readHistory } from "../snapshots/observe.ts";
+import { draftsOf, readHistory, type StoredHistory } from "../snapshots/observe.ts";
 import { collectAfterWork } from "./collect.ts";
 import type {
   ExtractTask,
