@@ -56,25 +56,30 @@ function handle(
   return { page, tech: tech ? detectTech({ html, headers: headers ?? {}, scripts: page.scripts }) : [] };
 }
 
-/** The page's signature first (a tokenizer pass, no tree): an unchanged signature ends the task there; else the
- *  page is parsed, extracted and normalised, and a snapshot with a new hash compared with the source's history
- *  and classified here, so that only what is stored of it and its signal drafts cross to the main thread. */
+/** The page's signature first (a tokenizer pass, no tree) when the page has one: an unchanged signature ends the
+ *  task there. Else the page is parsed, extracted and normalised, and a snapshot with a new hash compared with
+ *  the source's history and classified here, so that only what is stored of it and its signal drafts cross to
+ *  the main thread.
+ *
+ *  A page is given a signature only once its bytes have changed without its snapshot: until then its bytes
+ *  changed only with what it says (or it is new), and a signature pass before every parse would be about a tenth
+ *  of a changed page's CPU spent for nothing. A page with a signature keeps one. */
 async function snapshotOf(task: SnapshotTask, ask: Ask): Promise<SnapshotTaskResult> {
   const html = task.html ?? "";
-  const sig = new PageSignature(task.url);
   let page: PageExtract | null = null;
   let signature: string | undefined;
   try {
-    observeDocument(html, sig);
-    signature = sig.digest();
-    if (task.signature && task.signature === signature) return { same: true, signature };
+    if (task.signature) {
+      signature = signatureOf(html, task.url);
+      if (signature === task.signature) return { same: true, signature };
+    }
     page = extractFromDocument(parseDocument(html), html, task.url);
   } catch {
     page = null;
   }
   // read as text only: the signature does not cover what that reading depends on
   if (!page) signature = undefined;
-  const signed = signature ? { signature } : {};
+  const signed = signedAs(signature);
   // What extractPage gives for the page: the tree's extract, else its text.
   const extract = page ?? fallbackExtract(html, task.url);
   const { result: snapshot, originals } = withOriginals(() => normalise(extract));
@@ -82,7 +87,9 @@ async function snapshotOf(task: SnapshotTask, ask: Ask): Promise<SnapshotTaskRes
   const serialised = serialise(snapshot);
   const hash = snapshotHash(serialised);
   if (task.whole) return { whole: true, snapshot, hash, ...signed };
-  if (hash === task.latestHash) return { same: true, ...signed };
+  // The bytes moved and the content did not: from now on this page's checks start with its signature.
+  if (hash === task.latestHash)
+    return { same: true, ...signedAs(page && !signature ? signatureOf(html, task.url) : signature) };
   // New content: stored as prepared here.
   const prepared = prepareSnapshot(snapshot, serialised, hash);
   if (task.first || !task.compare) return { first: true, hash, ...signed, prepared };
@@ -103,3 +110,16 @@ async function snapshotOf(task: SnapshotTask, ask: Ask): Promise<SnapshotTaskRes
     : undefined;
   return { changed: true, hash, ...signed, prepared, drafts, ...(read ? { read } : {}) };
 }
+
+/** The page's signature (compare/signature.ts): one tokenizer pass over its HTML; none when it cannot be read. */
+function signatureOf(html: string, url: string): string | undefined {
+  try {
+    const sig = new PageSignature(url);
+    observeDocument(html, sig);
+    return sig.digest();
+  } catch {
+    return undefined;
+  }
+}
+
+const signedAs = (signature: string | undefined) => (signature ? { signature } : {});

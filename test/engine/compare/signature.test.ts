@@ -1,6 +1,7 @@
 // Page signatures (src/engine/compare/signature.ts): bytes that differ only where extraction reads nothing give
-// the same signature — and then, always, the same snapshot; anything extraction reads changes it. The cycle's
-// snapshot task stops after the parse when the signature is the last one.
+// the same signature — and then, always, the same snapshot; anything extraction reads changes it. A page is
+// signed once its bytes changed without its snapshot; then the cycle's snapshot task stops after the signature's
+// tokenizer pass when the signature is the last one.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -122,29 +123,45 @@ describe("page signatures", () => {
     expect(dropped).toEqual([]);
   });
 
-  test("the cycle's snapshot task stops after parsing when the signature is the last one", async () => {
+  test("a page is signed once its bytes changed without its snapshot; then its task stops after the signature", async () => {
     const page = pages.find((p) => p.url === "https://globex.example/pricing")!;
     const task = { snapshot: true as const, url: page.url, sourceUrl: page.url };
-    const first = (await snapshotPool(loadConfig({})).run({
-      ...task,
-      html: noise(page.html, 1),
-    })) as SnapshotTaskResult;
-    if (!("hash" in first)) throw new Error("no signature was given");
-    expect(first.signature).toMatch(/^[0-9a-f]{32}$/);
+    const pool = snapshotPool(loadConfig({}));
+    const first = (await pool.run({ ...task, html: noise(page.html, 1), first: true })) as SnapshotTaskResult;
+    if (!("first" in first)) throw new Error("a first snapshot");
+    // nothing yet says this page's bytes move without its content: no signature pass
+    expect(first.signature).toBeUndefined();
     expect(first.hash).toBe(snapshot(page.html, page.url));
-    const again = await snapshotPool(loadConfig({})).run({
+    // new bytes, the same snapshot: now it is signed
+    const moved = await pool.run({ ...task, html: noise(page.html, 2), latestHash: first.hash });
+    if (!("same" in moved) || !moved.signature) throw new Error("the page was not signed");
+    expect(moved.signature).toMatch(/^[0-9a-f]{32}$/);
+    const again = await pool.run({
       ...task,
-      html: noise(page.html, 2),
-      signature: first.signature,
+      html: noise(page.html, 3),
+      latestHash: first.hash,
+      signature: moved.signature,
     });
-    expect(again).toEqual({ same: true, signature: first.signature! });
-    const changed = await snapshotPool(loadConfig({})).run({
+    expect(again).toEqual({ same: true, signature: moved.signature });
+    const changed = await pool.run({
       ...task,
       html: noise(page.html, 2).replace("$59", "$69"),
-      signature: first.signature,
+      latestHash: first.hash,
+      signature: moved.signature,
     });
-    if (!("hash" in changed)) throw new Error("a price change was skipped");
+    if (!("first" in changed)) throw new Error("a price change was skipped");
     expect(changed.hash).not.toBe(first.hash);
-    expect(changed.signature).not.toBe(first.signature);
+    // a signed page stays signed
+    expect(changed.signature).toMatch(/^[0-9a-f]{32}$/);
+    expect(changed.signature).not.toBe(moved.signature);
+    // an unsigned page whose content changed is not signed
+    const unsigned = await pool.run({
+      ...task,
+      html: noise(page.html, 2).replace("$59", "$69"),
+      latestHash: first.hash,
+    });
+    if (!("first" in unsigned)) throw new Error("a price change was skipped");
+    expect(unsigned.hash).toBe(changed.hash);
+    expect(unsigned.signature).toBeUndefined();
   });
 });
