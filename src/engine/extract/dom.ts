@@ -2,7 +2,14 @@
 // normalisation, and the rules that decide what is not content (scripts, hidden elements; overlays are
 // overlays.ts). Pure and synchronous.
 import { parseHTML } from "linkedom";
-import { type LDocument, type LElement, type LNode, observeParse, type ParseObserver } from "./litedom.ts";
+import {
+  type LDocument,
+  type LElement,
+  type LNode,
+  observeParse,
+  type ParseObserver,
+  treeChanges,
+} from "./litedom.ts";
 import { parseStandard } from "./standardTree.ts";
 
 export type El = LElement;
@@ -149,7 +156,13 @@ function isSpace(c: number): boolean {
  *  elements with no space between them (flex rows of spans: "Engineer" "Berlin") are kept apart unless the
  *  join is typographic ("$" "25", "25" "/mo"). */
 export function textOf(el: El | null | undefined): string {
-  return el ? nodesText(el.childNodes) : "";
+  if (!el) return "";
+  const at = treeChanges();
+  if (el.textAt !== at) {
+    el.text = nodesText(el.childNodes);
+    el.textAt = at;
+  }
+  return el.text!;
 }
 
 const NO_GAP_AFTER = /[\s$€£¥₹₩([/'"“‘#@+-]$/u;

@@ -11,6 +11,14 @@ export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
 export const DOCUMENT_NODE = 9;
 
+/** Counts every change to any tree's nodes or texts: a memo of a subtree's text taken at another count is stale. */
+let changes = 0;
+export const treeChanges = (): number => changes;
+/** A text node's text grew (the parser appends the text of adjacent tokens to one node). */
+export function textChanged(): void {
+  changes++;
+}
+
 export abstract class LNode {
   abstract readonly nodeType: number;
   parentNode: LParent | null = null;
@@ -101,6 +109,7 @@ export abstract class LParent extends LNode {
   changed(): void {
     this.nodes = null;
     this.elements = null;
+    changes++;
   }
 
   /** The child nodes, as an array kept until the children change (do not modify it). */
@@ -174,6 +183,11 @@ export class LElement extends LParent {
   /** Whether every descendant element is inline: hasOnlyInline's memo (dom.ts), a field rather than a weak map
    *  entry as it is asked of thousands of elements a page. */
   onlyInline?: boolean;
+
+  /** textOf's memo (dom.ts) and the tree change count it was taken at: a card's title, a list item or a cell is
+   *  read by several readers of the page. */
+  text?: string;
+  textAt = -1;
 
   /** Adds an attribute the element does not have yet (the parser's adoption of a repeated <html>/<body>). */
   adoptAttribute(name: string, value: string): void {

@@ -4,7 +4,7 @@
 // tree adapter, so extraction reads what a visitor sees without a second tree. Comments and the doctype are
 // not kept (no extraction step reads them); a <template>'s content stays out of the tree, as in a browser.
 import { parse, type TreeAdapter, type TreeAdapterTypeMap } from "parse5";
-import { LDocument, LElement, type LNode, type LParent, LText, TEXT_NODE } from "./litedom.ts";
+import { LDocument, LElement, type LNode, type LParent, LText, TEXT_NODE, textChanged } from "./litedom.ts";
 
 /** A comment: created because the parser asks for it, never attached. */
 class LComment {
@@ -34,6 +34,7 @@ function appendText(parent: LParent, text: string, before: LNode | null): void {
   const prev = before ? before.previousSibling : parent.lastChild;
   if (prev && prev.nodeType === TEXT_NODE) {
     (prev as LText).data += text;
+    textChanged();
     return;
   }
   parent.insertBefore(new LText(text), before);

@@ -38,4 +38,18 @@ describe("text measures", () => {
     }
     expect(hasText(null)).toBe(false);
   });
+
+  test("textOf is read again after any change below the element: a removed node, an inserted one, a clone", () => {
+    const root = contentRoot(parseDocument(PAGES[0]!));
+    const main = findFirst(root, (e) => e.tagName === "MAIN")!;
+    const p = findFirst(main, (e) => e.tagName === "P")!;
+    expect(textOf(main)).toBe("Pricing Starter $9 per month");
+    findFirst(p, (e) => e.tagName === "B")!.remove();
+    expect(textOf(main)).toBe("Pricing Starter $9 month");
+    expect(textOf(p)).toBe("Starter $9 month");
+    const copy = findFirst(root, (e) => e.tagName === "FOOTER")!.cloneNode(true);
+    main.insertBefore(copy, p);
+    expect(textOf(main)).toBe("Pricing © Acme Starter $9 month");
+    expect(textOf(copy)).toBe("© Acme");
+  });
 });
