@@ -156,8 +156,9 @@ async function readSource(
   if (r.notModified)
     return { status: "not_modified", source: src, key, etag: r.etag, lastModified: r.lastModified };
   // The same bytes as last time: unchanged, nothing to extract. body_hash holds "<bytes hash>.<page signature>"
-  // (compare/signature.ts): a page whose bytes changed only where extraction reads nothing has the same
-  // signature, and the Worker stops after parsing it. A rendered page's hash is of the HTML the browser built.
+  // once the page's bytes have changed without its snapshot (compare/signature.ts): a page whose bytes changed
+  // only where extraction reads nothing has the same signature, and the Worker stops after its tokenizer pass.
+  // A rendered page's hash is of the HTML the browser built.
   const [lastBytes, lastSignature] = (state?.bodyHash ?? "").split(".");
   let rendered = false;
   const unchanged = (hashes: string) =>

@@ -23,7 +23,8 @@ export interface ExtractTaskResult {
 
 /** A cycle's page check: the page's normalised snapshot and its hash. `url` is the page's final URL (links
  * resolve against it); `sourceUrl` the URL the snapshot records (the source's own). `signature`: the page
- * signature (compare/signature.ts) of the body the source's latest snapshot was made from, when known. */
+ * signature (compare/signature.ts) of the body the source's latest snapshot was made from, when the page has one
+ * (once its bytes have changed without its snapshot). */
 export interface SnapshotTask {
   snapshot: true;
   html: string;
@@ -44,10 +45,11 @@ export interface SnapshotTask {
   /** The snapshot itself back, whatever it is (the web archive's captures, compared where they are stored). */
   whole?: boolean;
 }
-/** What a page check found, each with the page's `signature` (absent when the page could only be read as text):
- * `same`, nothing new (the signature is the task's, or the snapshot's hash is the latest one); `first`, a
- * baseline, as the store keeps it; `changed`, the new snapshot as the store keeps it, the drafts of what it
- * changed (none when nothing the rules read did) and the page's read when asked; `whole`, the snapshot. */
+/** What a page check found, each with the page's `signature` when it has one (never when the page could only be
+ * read as text): `same`, nothing new (the signature is the task's, or the snapshot's hash is the latest one:
+ * then the page is signed, its bytes having moved without its content); `first`, a baseline, as the store keeps
+ * it; `changed`, the new snapshot as the store keeps it, the drafts of what it changed (none when nothing the
+ * rules read did) and the page's read when asked; `whole`, the snapshot. */
 export type SnapshotTaskResult =
   | { whole: true; snapshot: Snapshot; hash: string; signature?: string }
   | { same: true; signature?: string }
