@@ -1,17 +1,12 @@
 // A page whose bytes change on every request (a nonce) while what it says does not: the check that first finds
 // it so finds it unchanged and signs it, and the next checks find it unchanged by that signature. A page whose
 // bytes changed only with what it says is not signed.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../../../src/config.ts";
+import { expect, test } from "bun:test";
 import { normalise, serialise, snapshotHash } from "../../../src/engine/compare/normalise.ts";
 import { checkSource } from "../../../src/engine/cycle/check.ts";
 import { extractPage } from "../../../src/engine/extract/page.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
-import { openServices, type Services } from "../../../src/services.ts";
-import { AT, COMPETITOR, fetcherTo, pageState } from "../../support/source-state.ts";
+import { AT, COMPETITOR, checkedSite, fetcherTo, pageState } from "../../support/source-state.ts";
 
 const URL_ = "https://nonce.test/pricing";
 const page = (nonce: number, price = "$29") =>
@@ -19,26 +14,9 @@ const page = (nonce: number, price = "$29") =>
   `<body><h1>Plans</h1><p>Team ${price} per month</p><script nonce="n${nonce}">window.b=${nonce}</script></body></html>`;
 let served = 0;
 let price = "$29";
-let site: ReturnType<typeof Bun.serve>;
-let s: Services;
-let dir: string;
-
-beforeAll(async () => {
-  site = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      if (new URL(req.url).pathname === "/robots.txt") return new Response("", { status: 404 });
-      return new Response(page(++served, price), { headers: { "content-type": "text/html" } });
-    },
-  });
-  dir = mkdtempSync(join(tmpdir(), "rivals-signature-"));
-  s = await openServices(loadConfig({ RIVALS_DB: `file:${join(dir, "s.db")}`, RIVALS_ARCHIVE_MONTHS: "0" }));
-});
-afterAll(() => {
-  s.close();
-  site.stop(true);
-  rmSync(dir, { recursive: true, force: true });
+const env = checkedSite((req) => {
+  if (new URL(req.url).pathname === "/robots.txt") return new Response("", { status: 404 });
+  return new Response(page(++served, price), { headers: { "content-type": "text/html" } });
 });
 
 const latestHash = snapshotHash(serialise(normalise(extractPage(page(0), URL_))));
@@ -48,13 +26,13 @@ const state = (bodyHash: string): SourceState => ({
 });
 const check = (st: SourceState) =>
   checkSource(
-    s,
+    env.s,
     1,
     COMPETITOR,
     AT,
     { url: URL_, kind: "pricing", monitored: false },
     st,
-    fetcherTo("https://nonce.test", site.port),
+    fetcherTo("https://nonce.test", env.site.port),
   );
 
 test("new bytes and the same snapshot sign the page; its next checks are unchanged by the signature", async () => {

@@ -1,45 +1,24 @@
 // The rendered-page mark is a field of the source, not a property of its body hash: an ordinary page whose hash
 // (base 36) happens to start with "r" is still fetched conditionally, a page read in the browser is fetched whole,
 // and migration 0090 keeps the pages the old hash prefix marked.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
-import { loadConfig } from "../../../src/config.ts";
 import { migrate } from "../../../src/db/migrate.ts";
 import { checkSource } from "../../../src/engine/cycle/check.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
-import { openServices, type Services } from "../../../src/services.ts";
-import { AT, COMPETITOR, fetcherTo, pageState } from "../../support/source-state.ts";
+import { AT, COMPETITOR, checkedSite, fetcherTo, pageState } from "../../support/source-state.ts";
 
 const ETAG = '"v1"';
 const BODY =
   "<!doctype html><html><head><title>Pricing</title></head><body><h1>Plans</h1><p>Team $29</p></body></html>";
-let site: ReturnType<typeof Bun.serve>;
-let s: Services;
-let dir: string;
 const asked: { ifNoneMatch: string | null }[] = [];
-
-beforeAll(async () => {
-  site = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      if (new URL(req.url).pathname === "/robots.txt") return new Response("", { status: 404 });
-      const inm = req.headers.get("if-none-match");
-      asked.push({ ifNoneMatch: inm });
-      if (inm === ETAG) return new Response(null, { status: 304, headers: { etag: ETAG } });
-      return new Response(BODY, { headers: { "content-type": "text/html", etag: ETAG } });
-    },
-  });
-  dir = mkdtempSync(join(tmpdir(), "rivals-rendered-"));
-  s = await openServices(loadConfig({ RIVALS_DB: `file:${join(dir, "r.db")}`, RIVALS_ARCHIVE_MONTHS: "0" }));
-});
-afterAll(() => {
-  s.close();
-  site.stop(true);
-  rmSync(dir, { recursive: true, force: true });
+const env = checkedSite((req) => {
+  if (new URL(req.url).pathname === "/robots.txt") return new Response("", { status: 404 });
+  const inm = req.headers.get("if-none-match");
+  asked.push({ ifNoneMatch: inm });
+  if (inm === ETAG) return new Response(null, { status: 304, headers: { etag: ETAG } });
+  return new Response(BODY, { headers: { "content-type": "text/html", etag: ETAG } });
 });
 
 /** A hash in base 36 that starts with "r", as about one ordinary page in 140 has. */
@@ -53,25 +32,25 @@ function hashStartingWithR(): string {
 const state = (bodyHash: string, rendered: boolean): SourceState =>
   pageState("https://plain.test/pricing", { etag: ETAG, bodyHash, rendered });
 
-const fetcher = () => fetcherTo("https://plain.test", site.port);
+const fetcher = () => fetcherTo("https://plain.test", env.site.port);
 const source = { url: "https://plain.test/pricing", kind: "pricing", monitored: false };
 
 test("an ordinary page whose body hash starts with 'r' is fetched conditionally (304, nothing parsed)", async () => {
   asked.length = 0;
-  const o = await checkSource(s, 1, COMPETITOR, AT, source, state(hashStartingWithR(), false), fetcher());
+  const o = await checkSource(env.s, 1, COMPETITOR, AT, source, state(hashStartingWithR(), false), fetcher());
   expect(asked).toEqual([{ ifNoneMatch: ETAG }]);
   expect(o.status).toBe("not_modified");
 });
 
 test("a page whose last check was rendered is fetched whole, whatever its hash", async () => {
   asked.length = 0;
-  const o = await checkSource(s, 1, COMPETITOR, AT, source, state("k2x9", true), fetcher());
+  const o = await checkSource(env.s, 1, COMPETITOR, AT, source, state("k2x9", true), fetcher());
   expect(asked).toEqual([{ ifNoneMatch: null }]);
   expect(o.status).not.toBe("not_modified");
 });
 
 test("migration 0090 keeps the pages the old 'r' prefix marked and drops the prefix from their hash", async () => {
-  const file = join(dir, "old.db");
+  const file = join(env.dir, "old.db");
   const c = createClient({ url: `file:${file}` });
   await migrate(c);
   await c.execute(

@@ -1,15 +1,10 @@
 // A page that ignores If-None-Match and sends the same bytes as last time is unchanged, whatever its encoding: a
 // UTF-8 body is compared by its bytes (not decoded), a body with a byte-order mark or in another encoding by its
 // text; like a 304 it is handed to no reader; a changed body is not taken for the same one.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../../../src/config.ts";
+import { expect, test } from "bun:test";
 import { checkSource } from "../../../src/engine/cycle/check.ts";
 import type { SourceState } from "../../../src/engine/snapshots/store.ts";
-import { openServices, type Services } from "../../../src/services.ts";
-import { AT, COMPETITOR, fetcherTo, pageState } from "../../support/source-state.ts";
+import { AT, COMPETITOR, checkedSite, fetcherTo, pageState } from "../../support/source-state.ts";
 
 const HTML =
   "<!doctype html><html><head><title>Tarifs</title></head><body><p>Équipe 29 € — par mois</p></body></html>";
@@ -25,31 +20,13 @@ const PAGES: Record<string, { bytes: Uint8Array<ArrayBuffer>; type: string }> = 
     type: "text/html; charset=windows-1252",
   },
 };
-let site: ReturnType<typeof Bun.serve>;
-let s: Services;
-let dir: string;
-
-beforeAll(async () => {
-  site = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch(req) {
-      const path = new URL(req.url).pathname;
-      const page = PAGES[path];
-      if (!page) return new Response("", { status: 404 });
-      return new Response(page.bytes, { headers: { "content-type": page.type, etag: '"v2"' } });
-    },
-  });
-  dir = mkdtempSync(join(tmpdir(), "rivals-same-bytes-"));
-  s = await openServices(loadConfig({ RIVALS_DB: `file:${join(dir, "s.db")}`, RIVALS_ARCHIVE_MONTHS: "0" }));
-});
-afterAll(() => {
-  s.close();
-  site.stop(true);
-  rmSync(dir, { recursive: true, force: true });
+const env = checkedSite((req) => {
+  const page = PAGES[new URL(req.url).pathname];
+  if (!page) return new Response("", { status: 404 });
+  return new Response(page.bytes, { headers: { "content-type": page.type, etag: '"v2"' } });
 });
 
-const fetcher = () => fetcherTo("https://same.test", site.port);
+const fetcher = () => fetcherTo("https://same.test", env.site.port);
 
 /** The source as last checked: its text's hash, an ETag the site no longer honours. */
 const state = (path: string, text: string): SourceState =>
@@ -63,7 +40,7 @@ for (const path of Object.keys(PAGES))
   test(`the same bytes again (${path.slice(1)}) are unchanged, with the answer's new validators`, async () => {
     let read = false;
     const o = await checkSource(
-      s,
+      env.s,
       1,
       COMPETITOR,
       AT,
@@ -85,7 +62,7 @@ for (const path of Object.keys(PAGES))
 test("a body that is not the one last seen is not taken for it, and its reader gets its text", async () => {
   let read: string | undefined;
   const o = await checkSource(
-    s,
+    env.s,
     1,
     COMPETITOR,
     AT,
