@@ -13,12 +13,7 @@ import { tenantRenderer, visibleHtml } from "../render/index.ts";
 import type { PageRead } from "../research/pageRead.ts";
 import { snapshotStoreFor } from "../snapshots/index.ts";
 import { compareWithHistory } from "../snapshots/observe.ts";
-import {
-  type PreparedSnapshot,
-  prepareSnapshot,
-  type SourceRef,
-  type SourceState,
-} from "../snapshots/store.ts";
+import { type PreparedSnapshot, prepareSnapshot, type SourceState } from "../snapshots/store.ts";
 import type { Job } from "../sources/jobBoards.ts";
 import { classifyAsOf, sourceKind } from "../sources/kinds/index.ts";
 import { snapshotPool } from "../workers/extract.ts";
@@ -255,13 +250,6 @@ async function readSource(
       // A page is compared and classified in the Worker that made its snapshot: it asks for the history, as
       // stored, once it finds the page changed.
       const compared = first ? undefined : history;
-      const storedHistory = async (ref: SourceRef) =>
-        snapshotStoreFor(s)
-          .storedHistory(ref)
-          .catch((e) => {
-            historyFailed = e;
-            throw e;
-          });
       const x = await snapshotPool(s.config).run(
         {
           snapshot: true,
@@ -282,7 +270,14 @@ async function readSource(
             : {}),
           ...(first ? { first } : {}),
         },
-        compared && (() => storedHistory(compared)),
+        compared &&
+          (() =>
+            snapshotStoreFor(s)
+              .storedHistory(compared)
+              .catch((e) => {
+                historyFailed = e;
+                throw e;
+              })),
       );
       if ("whole" in x) throw new Error("the snapshot task gave no comparison");
       if (x.signature) bodyHash = `${bodyHash}.${x.signature}`;

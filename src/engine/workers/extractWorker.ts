@@ -106,7 +106,7 @@ async function snapshotOf(task: SnapshotTask, ask: Ask): Promise<SnapshotTaskRes
   if (task.whole) return { whole: true, snapshot, hash, ...signed };
   // The bytes moved and the content did not: from now on this page's checks start with its signature.
   if (hash === task.latestHash)
-    return { same: true, ...signedAs(page && !signature ? signatureOf(html, task.url) : signature) };
+    return { same: true, ...signedAs(signature ?? (page ? signatureOf(html, task.url) : undefined)) };
   // New content: stored as prepared here.
   const prepared = prepareSnapshot(snapshot, serialised, hash);
   if (task.first || !task.compare) return { first: true, hash, ...signed, prepared };
